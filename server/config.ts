@@ -1,0 +1,57 @@
+import path from 'node:path';
+
+/** Everything the embedded backend can be told, in one typed object. */
+export interface BackendConfig {
+  /** Interface every listener binds to. */
+  host: string;
+  /** API gateway port (Supabase CLI default 54321). */
+  port: number;
+  /** PostgreSQL port (Supabase CLI default 54322). */
+  dbPort: number;
+  /** Directory holding the database cluster, storage bytes and state. */
+  dataDir: string;
+  /** Directory with migrations/, seed.sql, functions/ and config.toml. */
+  supabaseDir: string;
+  /** Edge functions directory; defaults to `<supabaseDir>/functions`. */
+  functionsDir: string;
+  jwtSecret: string;
+  /** Access token lifetime in seconds. */
+  jwtExpiry: number;
+  /** Sign-ups are confirmed at once unless this is false. */
+  autoConfirm: boolean;
+  /** Largest request body the gateway accepts, in bytes. */
+  maxBodyBytes: number;
+  /** Largest upload storage accepts, in bytes. */
+  maxUploadBytes: number;
+  /** PostgREST's db-max-rows. */
+  maxRows: number;
+  /** Log one line per request. */
+  logRequests: boolean;
+}
+
+export const DEFAULT_JWT_SECRET = 'super-secret-jwt-token-with-at-least-32-characters-long';
+
+export function defaultConfig(overrides: Partial<BackendConfig> = {}): BackendConfig {
+  const supabaseDir = overrides.supabaseDir ?? path.resolve('supabase');
+  return {
+    host: '127.0.0.1',
+    port: 54321,
+    dbPort: 54322,
+    dataDir: path.resolve('.chartroom'),
+    jwtSecret: DEFAULT_JWT_SECRET,
+    jwtExpiry: 3600,
+    autoConfirm: true,
+    maxBodyBytes: 1024 * 1024,
+    maxUploadBytes: 50 * 1024 * 1024,
+    maxRows: 1000,
+    logRequests: true,
+    ...overrides,
+    supabaseDir,
+    functionsDir: overrides.functionsDir ?? path.join(supabaseDir, 'functions'),
+  };
+}
+
+/** The connection string a caller outside the backend uses (SUPABASE_DB_URL). */
+export function databaseUrl(config: BackendConfig): string {
+  return `postgresql://postgres:postgres@${config.host}:${config.dbPort}/postgres`;
+}

@@ -1,0 +1,160 @@
+import { randomUUID } from 'node:crypto';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { JwtError, verifyJwt, type JwtClaims } from '../jwt.ts';
+import { isRequestRole } from '../postgres/pool.ts';
+import { header, sendJson, type RequestContext } from './http.ts';
+
+/** One service mounted under a path prefix, e.g. `/auth/v1`. */
+export interface Service {
+  prefix: string;
+  handle(req: IncomingMessage, res: ServerResponse, ctx: RequestContext): Promise<void>;
+  /** WebSocket upgrades below the prefix (realtime). */
+  upgrade?(req: IncomingMessage, socket: Duplex, head: Buffer, ctx: RequestContext): void;
+  /**
+   * Answers a request whose bearer failed verification. Without it the gateway sends
+   * a 401 `{code, message}`. Services that must accept some bad tokens (auth's
+   * sign-in takes a bearer it ignores) set `tolerateBadToken`.
+   */
+  rejectToken?(res: ServerResponse, error: JwtError, ctx: RequestContext): void;
+  tolerateBadToken?: boolean;
+}
+
+export interface GatewayOptions {
+  jwtSecret: string;
+  logRequests: boolean;
+  log: (line: string) => void;
+}
+
+const ALLOWED_HEADERS =
+  'authorization, x-client-info, apikey, content-type, accept, accept-profile, content-profile, prefer, range, ' +
+  'x-upsert, x-supabase-api-version, x-retry-count, cache-control, x-region, traceparent, tracestate, baggage';
+const EXPOSED_HEADERS = 'Content-Range, Content-Location, Content-Length, Range, X-Supabase-Api-Version, Preference-Applied, ETag, Location';
+
+function corsHeaders(req: IncomingMessage): Record<string, string> {
+  return {
+    'access-control-allow-origin': header(req, 'origin') ?? '*',
+    'access-control-expose-headers': EXPOSED_HEADERS,
+    vary: 'Origin',
+  };
+}
+
+function preflight(req: IncomingMessage, res: ServerResponse): void {
+  res.writeHead(200, {
+    ...corsHeaders(req),
+    'access-control-allow-methods': 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS',
+    'access-control-allow-headers': header(req, 'access-control-request-headers') ?? ALLOWED_HEADERS,
+    'access-control-allow-credentials': 'true',
+    'access-control-max-age': '86400',
+    'content-length': '0',
+  });
+  res.end();
+}
+
+function bearer(req: IncomingMessage): string | null {
+  const value = header(req, 'authorization');
+  if (!value) return null;
+  const match = /^bearer\s+(.+)$/i.exec(value.trim());
+  return match ? match[1]!.trim() : null;
+}
+
+/** Builds the context: the caller's JWT, else the apikey as bearer, else anon. */
+export function contextFor(req: IncomingMessage, url: URL, servicePath: string, secret: string): RequestContext {
+  const apikey = header(req, 'apikey') ?? url.searchParams.get('apikey');
+  const fromHeader = bearer(req);
+  // New-format keys (sb_publishable_/sb_secret_) are not JWTs; they only ever come as apikey.
+  const token = fromHeader ?? (apikey && apikey.split('.').length === 3 ? apikey : null);
+  let claims: JwtClaims = { role: 'anon' };
+  let authError: JwtError | null = null;
+  if (token) {
+    try {
+      claims = verifyJwt(token, secret);
+      if (!isRequestRole(claims.role)) {
+        authError = new JwtError('bad_signature', `invalid JWT: role "${String(claims.role)}" is not allowed`);
+      }
+    } catch (error) {
+      if (!(error instanceof JwtError)) throw error;
+      authError = error;
+    }
+  }
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (typeof value === 'string') headers[name] = value;
+    else if (Array.isArray(value)) headers[name] = value.join(', ');
+  }
+  const role = !authError && isRequestRole(claims.role) ? claims.role : 'anon';
+  return {
+    id: randomUUID(),
+    method: (req.method ?? 'GET').toUpperCase(),
+    path: servicePath,
+    url,
+    token: authError ? null : token,
+    apikey: apikey ?? null,
+    role,
+    claims: authError ? { role: 'anon' } : claims,
+    authError,
+    headers,
+    ip: req.socket.remoteAddress ?? '',
+  };
+}
+
+/** The API gateway: CORS, the apikey to bearer rule, JWT verification, routing, logging. */
+export function createGateway(services: Service[], options: GatewayOptions): http.Server {
+  const sorted = [...services].sort((a, b) => b.prefix.length - a.prefix.length);
+  const route = (pathname: string): { service: Service; rest: string } | null => {
+    for (const service of sorted) {
+      if (pathname === service.prefix || pathname.startsWith(`${service.prefix}/`)) {
+        return { service, rest: pathname.slice(service.prefix.length) || '/' };
+      }
+    }
+    return null;
+  };
+
+  const server = http.createServer((req, res) => {
+    const started = process.hrtime.bigint();
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    for (const [k, v] of Object.entries(corsHeaders(req))) res.setHeader(k, v);
+    if (options.logRequests) {
+      res.on('finish', () => {
+        const ms = Number(process.hrtime.bigint() - started) / 1e6;
+        options.log(`${req.method} ${url.pathname} ${res.statusCode} ${ms.toFixed(1)}ms`);
+      });
+    }
+    if (req.method === 'OPTIONS') {
+      preflight(req, res);
+      return;
+    }
+    const match = route(url.pathname);
+    if (!match) {
+      sendJson(res, 404, { message: 'no Route matched with those values' });
+      return;
+    }
+    const ctx = contextFor(req, url, match.rest, options.jwtSecret);
+    if (ctx.authError && !match.service.tolerateBadToken) {
+      if (match.service.rejectToken) match.service.rejectToken(res, ctx.authError, ctx);
+      else sendJson(res, 401, { code: 'bad_jwt', message: ctx.authError.message });
+      return;
+    }
+    match.service.handle(req, res, ctx).catch((error: unknown) => {
+      options.log(`[gateway] unhandled error on ${req.method} ${url.pathname}: ${error instanceof Error ? error.stack : String(error)}`);
+      if (!res.headersSent) sendJson(res, 500, { code: 'internal_error', message: 'Internal server error' });
+      else res.end();
+    });
+  });
+
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const match = route(url.pathname);
+    if (!match?.service.upgrade) {
+      socket.end('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    socket.on('error', () => undefined);
+    match.service.upgrade(req, socket, head, contextFor(req, url, match.rest, options.jwtSecret));
+  });
+  server.on('clientError', (_error, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n');
+  });
+  server.keepAliveTimeout = 65_000;
+  return server;
+}

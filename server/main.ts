@@ -1,0 +1,86 @@
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { startBackend, type Backend } from './backend.ts';
+
+/** Flags, then env, then the Supabase CLI's defaults. */
+export function backendOptionsFromArgs(argv: string[]) {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      port: { type: 'string' },
+      'db-port': { type: 'string' },
+      'data-dir': { type: 'string' },
+      'supabase-dir': { type: 'string' },
+      'functions-dir': { type: 'string' },
+      quiet: { type: 'boolean' },
+      'app-port': { type: 'string' },
+    },
+    allowPositionals: false,
+  });
+  const num = (flag: string | undefined, env: string | undefined, fallback: number): number => {
+    const raw = flag ?? env;
+    if (raw === undefined || raw === '') return fallback;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`invalid port: ${raw}`);
+    return n;
+  };
+  const dir = (flag: string | undefined, env: string | undefined): string | undefined => {
+    const raw = flag ?? env;
+    return raw ? path.resolve(raw) : undefined;
+  };
+  return {
+    port: num(values.port, process.env.CHARTROOM_API_PORT, 54321),
+    dbPort: num(values['db-port'], process.env.CHARTROOM_DB_PORT, 54322),
+    appPort: num(values['app-port'], process.env.CHARTROOM_APP_PORT, 5173),
+    dataDir: dir(values['data-dir'], process.env.CHARTROOM_DATA_DIR) ?? path.resolve('.chartroom'),
+    supabaseDir: dir(values['supabase-dir'], undefined),
+    functionsDir: dir(values['functions-dir'], undefined),
+    logRequests: !values.quiet,
+  };
+}
+
+/** Stops the backend once on SIGINT/SIGTERM, then exits. */
+export function stopOnSignals(stoppers: (() => Promise<void>)[]): void {
+  let stopping = false;
+  const handler = (signal: NodeJS.Signals): void => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`\n${signal}: stopping…`);
+    void (async () => {
+      for (const stop of stoppers) await stop().catch((e: unknown) => console.error(e));
+      process.exit(0);
+    })();
+  };
+  process.on('SIGINT', handler);
+  process.on('SIGTERM', handler);
+}
+
+export function describeBackend(backend: Backend): string {
+  return [
+    `API        ${backend.url}`,
+    `Database   ${backend.databaseUrl}`,
+    `anon key   ${backend.anonKey}`,
+    `service    ${backend.serviceRoleKey}`,
+    `data dir   ${backend.config.dataDir}`,
+  ].join('\n');
+}
+
+async function main(): Promise<void> {
+  const { appPort: _appPort, supabaseDir, functionsDir, ...options } = backendOptionsFromArgs(process.argv.slice(2));
+  const started = Date.now();
+  const backend = await startBackend({
+    ...options,
+    ...(supabaseDir ? { supabaseDir } : {}),
+    ...(functionsDir ? { functionsDir } : {}),
+  });
+  console.log(describeBackend(backend));
+  console.log(`ready in ${Date.now() - started} ms${backend.fresh ? ' (new data directory)' : ''}`);
+  stopOnSignals([backend.stop]);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main().catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,13 @@
+import { sendJson } from '../gateway/http.ts';
+import type { BackendDeps, BackendService } from '../service.ts';
+
+/** Placeholder until the storage service lands: answers 404 for every route. */
+export function createStorageService(_deps: BackendDeps): BackendService {
+  return {
+    prefix: '/storage/v1',
+    handle(_req, res) {
+      sendJson(res, 404, { message: 'not found' });
+      return Promise.resolve();
+    },
+  };
+}

@@ -1,0 +1,49 @@
+import { randomUUID } from 'node:crypto';
+import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import pg from 'pg';
+import { inject } from 'vitest';
+import WebSocket from 'ws';
+
+export function backendInfo() {
+  return inject('backend');
+}
+
+/** A real supabase-js client against the test backend; no session persistence between tests. */
+export function anonClient(options: { vsn?: '1.0.0' | '2.0.0' } = {}): SupabaseClient {
+  const { url, anonKey } = backendInfo();
+  return createClient(url, anonKey, {
+    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+    realtime: { transport: WebSocket as never, ...(options.vsn ? { vsn: options.vsn } : {}) },
+  });
+}
+
+export function serviceClient(): SupabaseClient {
+  const { url, serviceRoleKey } = backendInfo();
+  return createClient(url, serviceRoleKey, {
+    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+    realtime: { transport: WebSocket as never },
+  });
+}
+
+/** A unique, valid email for one test. */
+export function uniqueEmail(tag = 'user'): string {
+  return `${tag}-${randomUUID().slice(0, 8)}@example.test`;
+}
+
+/** Signs up a fresh user and returns a client holding its session. */
+export async function signedInClient(tag = 'user', options: { vsn?: '1.0.0' | '2.0.0' } = {}) {
+  const client = anonClient(options);
+  const email = uniqueEmail(tag);
+  const password = 'correct-horse-battery';
+  const { data, error } = await client.auth.signUp({ email, password });
+  if (error) throw error;
+  if (!data.session || !data.user) throw new Error('sign-up returned no session');
+  return { client, email, password, user: data.user, session: data.session };
+}
+
+/** A superuser connection to the test database, for arranging fixtures and checking effects. */
+export async function adminDb(): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: backendInfo().databaseUrl });
+  await client.connect();
+  return client;
+}

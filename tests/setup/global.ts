@@ -1,0 +1,55 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { startBackend, type Backend } from '../../server/backend.ts';
+import { freePort } from './ports.ts';
+
+export interface BackendInfo {
+  url: string;
+  anonKey: string;
+  serviceRoleKey: string;
+  databaseUrl: string;
+  jwtSecret: string;
+  dataDir: string;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    backend: BackendInfo;
+  }
+}
+
+let backend: Backend | null = null;
+
+/** One real backend (PostgreSQL + gateway) on free ports and a fresh data dir for the whole run. */
+export async function setup(project: TestProject): Promise<void> {
+  const root = path.resolve('tests/.tmp');
+  await fs.mkdir(root, { recursive: true });
+  const dataDir = await fs.mkdtemp(path.join(root, 'run-'));
+  const logs: string[] = [];
+  backend = await startBackend({
+    port: 0,
+    dbPort: await freePort(),
+    dataDir,
+    logRequests: false,
+    log: (line) => {
+      logs.push(line);
+      if (process.env.CHARTROOM_TEST_LOG) console.log(line);
+    },
+  });
+  project.provide('backend', {
+    url: backend.url,
+    anonKey: backend.anonKey,
+    serviceRoleKey: backend.serviceRoleKey,
+    databaseUrl: backend.databaseUrl,
+    jwtSecret: backend.config.jwtSecret,
+    dataDir,
+  });
+}
+
+export async function teardown(): Promise<void> {
+  if (!backend) return;
+  const { dataDir } = backend.config;
+  await backend.stop();
+  await fs.rm(dataDir, { recursive: true, force: true });
+}
