@@ -75,7 +75,7 @@ async function main(): Promise<void> {
   });
   console.log(describeBackend(backend));
   console.log(`ready in ${Date.now() - started} ms${backend.fresh ? ' (new data directory)' : ''}`);
-  stopOnSignals([backend.stop]);
+  stopOnSignals([() => backend.stop()]);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

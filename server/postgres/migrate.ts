@@ -4,7 +4,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
 
-const BOOTSTRAP = path.join(path.dirname(fileURLToPath(import.meta.url)), 'bootstrap.sql');
+const SERVER_DIR = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const BOOTSTRAP = path.join(SERVER_DIR, 'postgres', 'bootstrap.sql');
+/** Services add their own platform SQL beside their code: server/<service>/platform.sql. */
+const SERVICES_WITH_SQL = ['auth', 'rest', 'storage', 'realtime', 'functions'];
+
+function platformSql(): string[] {
+  const files = [BOOTSTRAP, ...SERVICES_WITH_SQL.map((s) => path.join(SERVER_DIR, s, 'platform.sql'))];
+  return files.filter((f) => existsSync(f)).map((f) => readFileSync(f, 'utf8'));
+}
 
 export class MigrationError extends Error {
   constructor(readonly file: string, readonly pgMessage: string) {
@@ -18,7 +26,7 @@ export async function bootstrap(client: pg.Client): Promise<void> {
   try {
     // Serialise concurrent starts on the same cluster.
     await client.query('select pg_advisory_xact_lock(54321)');
-    await client.query(readFileSync(BOOTSTRAP, 'utf8'));
+    for (const sql of platformSql()) await client.query(sql);
     await client.query('commit');
   } catch (error) {
     await client.query('rollback');

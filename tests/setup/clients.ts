@@ -4,12 +4,16 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import WebSocket from 'ws';
 
+/** An untyped client: tests create their own tables. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyClient = SupabaseClient<any, any, any>;
+
 export function backendInfo() {
   return inject('backend');
 }
 
 /** A real supabase-js client against the test backend; no session persistence between tests. */
-export function anonClient(options: { vsn?: '1.0.0' | '2.0.0' } = {}): SupabaseClient {
+export function anonClient(options: { vsn?: '1.0.0' | '2.0.0' } = {}): AnyClient {
   const { url, anonKey } = backendInfo();
   return createClient(url, anonKey, {
     auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
@@ -17,7 +21,7 @@ export function anonClient(options: { vsn?: '1.0.0' | '2.0.0' } = {}): SupabaseC
   });
 }
 
-export function serviceClient(): SupabaseClient {
+export function serviceClient(): AnyClient {
   const { url, serviceRoleKey } = backendInfo();
   return createClient(url, serviceRoleKey, {
     auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
