@@ -1,0 +1,229 @@
+import { throwError } from 'rxjs';
+import { assertEvent, assign, fromEventObservable, fromPromise, setup } from 'xstate';
+import type { AuthEvent, AuthResult, Credentials, SessionUser, SignUpResult } from '../src/lib/ports/auth.ts';
+
+/**
+ * The session: who is using Chartroom on this device. Identity facts arrive only from the
+ * `authEvents` stream (a restored session, sign-in and sign-out from any tab, refreshed
+ * tokens); the request actors (`signIn`, `signUp`, ...) report failures and otherwise
+ * leave the state change to the fact that follows. So one path carries session data,
+ * whichever tab or request caused it.
+ */
+
+/** What a person asks for, imperative. */
+export type SessionIntent =
+  | { type: 'session.signIn'; email: string; password: string }
+  | { type: 'session.signUp'; email: string; password: string }
+  | { type: 'session.signInAsGuest' }
+  | { type: 'session.signOut' };
+
+export type SessionEvent = SessionIntent | AuthEvent;
+
+export interface SessionContext {
+  user: SessionUser | null;
+  /** The last request's failure, in words for people; cleared by the next attempt. */
+  error: string | null;
+  /** Non-error news for the signed-out form (e.g. "check your email"). */
+  notice: string | null;
+}
+
+/** Tags the views branch on; states stay an implementation detail of the machine. */
+export type SessionTag = 'restoring' | 'signedOut' | 'pending' | 'failed' | 'notice' | 'authenticated' | 'member' | 'guest' | 'signingOut';
+
+const UNEXPECTED = 'Something went wrong. Try again.';
+
+function notProvided(actor: string): Error {
+  return new Error(`session machine: provide the "${actor}" actor (see src/app/)`);
+}
+
+const credentials = ({ event }: { event: SessionEvent }): Credentials => {
+  assertEvent(event, ['session.signIn', 'session.signUp']);
+  return { email: event.email, password: event.password };
+};
+
+export const sessionMachine = setup({
+  types: {
+    context: {} as SessionContext,
+    events: {} as SessionEvent,
+    tags: {} as SessionTag,
+  },
+  // Placeholders that fail loudly: the composition root and tests provide real ones.
+  actors: {
+    authEvents: fromEventObservable<AuthEvent, void>(() => throwError(() => notProvided('authEvents'))),
+    signIn: fromPromise<AuthResult, Credentials>(() => Promise.reject(notProvided('signIn'))),
+    signUp: fromPromise<SignUpResult, Credentials>(() => Promise.reject(notProvided('signUp'))),
+    signInAsGuest: fromPromise<AuthResult, void>(() => Promise.reject(notProvided('signInAsGuest'))),
+    signOut: fromPromise<void, void>(() => Promise.reject(notProvided('signOut'))),
+  },
+  actions: {
+    rememberSession: assign(({ event }) => {
+      assertEvent(event, ['auth.sessionRestored', 'auth.signedIn', 'auth.tokenRefreshed', 'auth.userUpdated']);
+      return { user: event.session?.user ?? null, error: null, notice: null };
+    }),
+    forgetUser: assign({ user: null }),
+    clearMessages: assign({ error: null, notice: null }),
+    showFailure: assign((_, result: AuthResult | SignUpResult) => ({ error: result.ok ? null : result.error.message })),
+    showUnexpected: assign({ error: UNEXPECTED }),
+    showConfirmationSent: assign((_, result: SignUpResult) => ({
+      notice: result.ok && result.session === null ? `Check ${result.confirmationSentTo} for a link to confirm your account, then sign in.` : null,
+    })),
+  },
+  guards: {
+    factHasSession: ({ event }) => {
+      assertEvent(event, ['auth.sessionRestored', 'auth.signedIn', 'auth.tokenRefreshed', 'auth.userUpdated']);
+      return event.session !== null;
+    },
+    factIsGuest: ({ event }) => {
+      assertEvent(event, ['auth.sessionRestored', 'auth.signedIn', 'auth.tokenRefreshed', 'auth.userUpdated']);
+      return event.session?.user.isAnonymous === true;
+    },
+    failed: (_, result: AuthResult | SignUpResult) => !result.ok,
+    confirmationSent: (_, result: SignUpResult) => result.ok && result.session === null,
+  },
+}).createMachine({
+  id: 'session',
+  context: { user: null, error: null, notice: null },
+  // The stream lives as long as the session actor: facts from other tabs reach every state.
+  invoke: { id: 'authEvents', src: 'authEvents' },
+  initial: 'restoring',
+  states: {
+    restoring: {
+      tags: ['restoring'],
+      on: {
+        // supabase-js may report SIGNED_IN while loading a stored session, before INITIAL_SESSION.
+        'auth.sessionRestored': [
+          { guard: 'factIsGuest', target: 'guest', actions: 'rememberSession' },
+          { guard: 'factHasSession', target: 'signedIn', actions: 'rememberSession' },
+          { target: 'signedOut' },
+        ],
+        'auth.signedIn': [
+          { guard: 'factIsGuest', target: 'guest', actions: 'rememberSession' },
+          { target: 'signedIn', actions: 'rememberSession' },
+        ],
+      },
+    },
+    signedOut: {
+      tags: ['signedOut'],
+      initial: 'idle',
+      on: {
+        // Whoever signed in (this form, another tab), the fact decides where we go.
+        'auth.signedIn': [
+          { guard: 'factIsGuest', target: 'guest', actions: 'rememberSession' },
+          { target: 'signedIn', actions: 'rememberSession' },
+        ],
+      },
+      states: {
+        idle: {
+          on: {
+            'session.signIn': 'signingIn',
+            'session.signUp': 'signingUp',
+            'session.signInAsGuest': 'joiningAsGuest',
+          },
+        },
+        signingIn: {
+          tags: ['pending'],
+          entry: 'clearMessages',
+          invoke: {
+            id: 'signIn',
+            src: 'signIn',
+            input: credentials,
+            onDone: {
+              guard: { type: 'failed', params: ({ event }) => event.output },
+              target: 'failed',
+              actions: { type: 'showFailure', params: ({ event }) => event.output },
+            },
+            onError: { target: 'failed', actions: 'showUnexpected' },
+          },
+        },
+        signingUp: {
+          tags: ['pending'],
+          entry: 'clearMessages',
+          invoke: {
+            id: 'signUp',
+            src: 'signUp',
+            input: credentials,
+            onDone: [
+              {
+                guard: { type: 'failed', params: ({ event }) => event.output },
+                target: 'failed',
+                actions: { type: 'showFailure', params: ({ event }) => event.output },
+              },
+              {
+                guard: { type: 'confirmationSent', params: ({ event }) => event.output },
+                target: 'awaitingConfirmation',
+                actions: { type: 'showConfirmationSent', params: ({ event }) => event.output },
+              },
+            ],
+            onError: { target: 'failed', actions: 'showUnexpected' },
+          },
+        },
+        joiningAsGuest: {
+          tags: ['pending'],
+          entry: 'clearMessages',
+          invoke: {
+            id: 'signInAsGuest',
+            src: 'signInAsGuest',
+            onDone: {
+              guard: { type: 'failed', params: ({ event }) => event.output },
+              target: 'failed',
+              actions: { type: 'showFailure', params: ({ event }) => event.output },
+            },
+            onError: { target: 'failed', actions: 'showUnexpected' },
+          },
+        },
+        failed: {
+          tags: ['failed'],
+          on: {
+            'session.signIn': 'signingIn',
+            'session.signUp': 'signingUp',
+            'session.signInAsGuest': 'joiningAsGuest',
+          },
+        },
+        awaitingConfirmation: {
+          tags: ['notice'],
+          on: {
+            'session.signIn': 'signingIn',
+            'session.signUp': 'signingUp',
+            'session.signInAsGuest': 'joiningAsGuest',
+          },
+        },
+      },
+    },
+    signedIn: {
+      tags: ['authenticated', 'member'],
+      on: {
+        'session.signOut': 'signingOut',
+        'auth.signedOut': { target: 'signedOut', actions: 'forgetUser' },
+        'auth.tokenRefreshed': { actions: 'rememberSession' },
+        // Another tab may sign in as someone else, or a guest may become a member.
+        'auth.signedIn': [{ guard: 'factIsGuest', target: 'guest', actions: 'rememberSession' }, { actions: 'rememberSession' }],
+        'auth.userUpdated': [{ guard: 'factIsGuest', target: 'guest', actions: 'rememberSession' }, { actions: 'rememberSession' }],
+      },
+    },
+    guest: {
+      tags: ['authenticated', 'guest'],
+      on: {
+        'session.signOut': 'signingOut',
+        'auth.signedOut': { target: 'signedOut', actions: 'forgetUser' },
+        'auth.tokenRefreshed': { actions: 'rememberSession' },
+        'auth.signedIn': [{ guard: 'factIsGuest', actions: 'rememberSession' }, { target: 'signedIn', actions: 'rememberSession' }],
+        'auth.userUpdated': [{ guard: 'factIsGuest', actions: 'rememberSession' }, { target: 'signedIn', actions: 'rememberSession' }],
+      },
+    },
+    signingOut: {
+      tags: ['authenticated', 'pending', 'signingOut'],
+      invoke: {
+        id: 'signOut',
+        src: 'signOut',
+        // The adapter ends the local session even offline, so every outcome is signed out.
+        onDone: { target: 'signedOut', actions: 'forgetUser' },
+        onError: { target: 'signedOut', actions: 'forgetUser' },
+      },
+      on: {
+        'auth.signedOut': { target: 'signedOut', actions: 'forgetUser' },
+      },
+    },
+  },
+});
+
+export type SessionMachine = typeof sessionMachine;
