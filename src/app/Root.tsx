@@ -1,0 +1,15 @@
+import { StrictMode } from 'react';
+import { SessionContext } from '../features/session/session-context.ts';
+import { App } from './App.tsx';
+import type { sessionLogic } from './session.ts';
+
+/** Providers around the app; the logic comes in already wired to real or fake adapters. */
+export function Root({ session }: { session: ReturnType<typeof sessionLogic> }) {
+  return (
+    <StrictMode>
+      <SessionContext.Provider logic={session}>
+        <App />
+      </SessionContext.Provider>
+    </StrictMode>
+  );
+}

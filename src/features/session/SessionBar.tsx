@@ -1,0 +1,24 @@
+import { useCanSignOut, useCurrentUser, useSessionSend, useSessionStatus } from './session-context.ts';
+
+/** The top bar's account corner: who you are, and the way out. */
+export function SessionBar() {
+  const user = useCurrentUser();
+  const status = useSessionStatus();
+  const canSignOut = useCanSignOut();
+  const send = useSessionSend();
+  if (!user) return null;
+  const name = user.isAnonymous ? 'Guest' : (user.email ?? 'Signed in');
+  return (
+    <div className="session-bar">
+      <span className="avatar" aria-hidden="true">
+        {name.slice(0, 1).toUpperCase()}
+      </span>
+      <span className="who" data-testid="current-user">
+        {name}
+      </span>
+      <button type="button" className="ghost" disabled={!canSignOut} aria-busy={status === 'signingOut'} onClick={() => send({ type: 'session.signOut' })}>
+        Sign out
+      </button>
+    </div>
+  );
+}
