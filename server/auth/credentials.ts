@@ -1,0 +1,64 @@
+import bcrypt from 'bcryptjs';
+import { AuthError, validationFailed } from './errors.ts';
+
+/** bcrypt reads at most 72 bytes; GoTrue refuses longer passwords instead of truncating. */
+export const MAX_PASSWORD_BYTES = 72;
+export const MIN_PASSWORD_LENGTH = 6;
+
+/** GoTrue's strength check: too long is a validation error, too short a weak_password. */
+export function checkPasswordStrength(password: string): void {
+  if (Buffer.byteLength(password, 'utf8') > MAX_PASSWORD_BYTES) {
+    throw validationFailed(`Password cannot be longer than ${MAX_PASSWORD_BYTES} characters`);
+  }
+  if ([...password].length < MIN_PASSWORD_LENGTH) {
+    throw new AuthError(422, 'weak_password', `Password should be at least ${MIN_PASSWORD_LENGTH} characters.`, {
+      weak_password: { reasons: ['length'] },
+    });
+  }
+}
+
+// The WHATWG "valid e-mail address" grammar, which is what GoTrue's checkmail accepts.
+const EMAIL_FORMAT =
+  /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
+
+/** Validates and normalises (lower-cases) an email address as GoTrue does. */
+export function validateEmail(email: string): string {
+  if (email === '') throw validationFailed('An email address is required');
+  if (email.length > 255) throw validationFailed('An email address is too long');
+  if (!EMAIL_FORMAT.test(email)) throw validationFailed('Unable to validate email address: invalid format');
+  return email.toLowerCase();
+}
+
+/** E.164 without the plus, as GoTrue stores phone numbers. */
+export function validatePhone(phone: string): string {
+  const digits = phone.replace(/[\s+]/g, '');
+  if (!/^[1-9]\d{4,14}$/.test(digits)) throw validationFailed('Invalid phone number format (E.164 required)');
+  return digits;
+}
+
+export function hashPassword(password: string, cost: number): Promise<string> {
+  return bcrypt.hash(password, cost);
+}
+
+// Compared against when the user does not exist, so a miss costs as much as a wrong password
+// and response time does not reveal which emails are registered.
+const DECOY_HASH = bcrypt.hashSync('decoy-password-never-matches', 10);
+
+/** True when the password matches the stored bcrypt hash (pgcrypto's $2a$ and bcryptjs' $2b$ alike). */
+export async function verifyPassword(password: string, hash: string | null): Promise<boolean> {
+  if (Buffer.byteLength(password, 'utf8') > MAX_PASSWORD_BYTES) return false;
+  if (!hash || !hash.startsWith('$2')) {
+    await bcrypt.compare(password, DECOY_HASH);
+    return false;
+  }
+  try {
+    return await bcrypt.compare(password, hash);
+  } catch {
+    return false;
+  }
+}
+
+/** Runs the decoy comparison alone, for sign-ins whose user does not exist. */
+export async function spendDecoyCompare(password: string): Promise<void> {
+  await verifyPassword(password.slice(0, 72), null);
+}

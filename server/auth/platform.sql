@@ -1,0 +1,16 @@
+-- Auth tables the platform bootstrap does not create, with hosted Supabase's shapes.
+-- Idempotent: runs on every start after server/postgres/bootstrap.sql.
+
+-- How each session was authenticated (password, anonymous, ...): the access token's
+-- `amr` claim is rebuilt from these rows on every refresh, as GoTrue does.
+create table if not exists auth.mfa_amr_claims (
+  session_id uuid not null references auth.sessions (id) on delete cascade,
+  created_at timestamptz not null,
+  updated_at timestamptz not null,
+  authentication_method text not null,
+  id uuid primary key,
+  constraint mfa_amr_claims_session_id_authentication_method_pkey unique (session_id, authentication_method)
+);
+
+-- Refresh looks up the active (unrevoked) token of a session; admin lists page by creation.
+create index if not exists users_created_at_idx on auth.users (created_at desc);

@@ -1,0 +1,64 @@
+import { createUser, deleteUserById, getUserById, listUsers, updateUserById } from './admin.ts';
+import { ok, type Call, type Handler, type Reply } from './call.ts';
+import { AuthError } from './errors.ts';
+import { signup } from './signup.ts';
+import { token } from './token.ts';
+import { getUser, logout, updateUser } from './user-routes.ts';
+
+export const AUTH_VERSION = 'v2.180.0-chartroom';
+
+function health(): Promise<Reply> {
+  return Promise.resolve(
+    ok({ version: AUTH_VERSION, name: 'GoTrue', description: 'GoTrue is a user registration and authentication API' }),
+  );
+}
+
+/** GET /settings: what supabase-js and dashboards read to decide which sign-ins to offer. */
+function settings(call: Call): Promise<Reply> {
+  const providers = ['apple', 'azure', 'bitbucket', 'discord', 'facebook', 'snapchat', 'figma', 'fly', 'github', 'gitlab',
+    'google', 'keycloak', 'kakao', 'linkedin', 'linkedin_oidc', 'notion', 'spotify', 'slack', 'slack_oidc', 'workos',
+    'twitch', 'twitter', 'phone', 'zoom'];
+  const external: Record<string, boolean> = { anonymous_users: call.options.anonymousSignIns, email: true };
+  for (const name of providers) external[name] = false;
+  return Promise.resolve(
+    ok({
+      external,
+      disable_signup: false,
+      mailer_autoconfirm: call.options.autoConfirm,
+      phone_autoconfirm: false,
+      sms_provider: '',
+      saml_enabled: false,
+      saml_private_key_next_configured: false,
+      passkeys_enabled: false,
+    }),
+  );
+}
+
+type Route = [method: string, pattern: RegExp, handler: Handler];
+
+const ROUTES: Route[] = [
+  ['GET', /^\/health$/, health],
+  ['GET', /^\/settings$/, settings],
+  ['POST', /^\/signup$/, signup],
+  ['POST', /^\/token$/, token],
+  ['GET', /^\/user$/, getUser],
+  ['PUT', /^\/user$/, updateUser],
+  ['POST', /^\/logout$/, logout],
+  ['GET', /^\/admin\/users$/, listUsers],
+  ['POST', /^\/admin\/users$/, createUser],
+  ['GET', /^\/admin\/users\/[^/]+$/, getUserById],
+  ['PUT', /^\/admin\/users\/[^/]+$/, updateUserById],
+  ['DELETE', /^\/admin\/users\/[^/]+$/, deleteUserById],
+];
+
+/** Picks the handler for a method and path below /auth/v1; 404 and 405 as errors. */
+export function route(method: string, path: string): Handler {
+  const normalised = path.length > 1 ? path.replace(/\/+$/, '') : path;
+  const matching = ROUTES.filter(([, pattern]) => pattern.test(normalised));
+  const found = matching.find(([m]) => m === method || (method === 'HEAD' && m === 'GET'));
+  if (found) return found[2];
+  if (matching.length > 0) {
+    return () => Promise.reject(new AuthError(405, 'validation_failed', `Method ${method} not allowed on ${normalised}`));
+  }
+  return () => Promise.reject(new AuthError(404, 'not_found', 'Not Found'));
+}
