@@ -1,13 +1,132 @@
-import { sendJson } from '../gateway/http.ts';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { PayloadTooLargeError, readBody, type RequestContext } from '../gateway/http.ts';
 import type { BackendDeps, BackendService } from '../service.ts';
+import { relayError } from './errors.ts';
+import { BootError, FunctionWorker, type BridgedRequest } from './host.ts';
+import type { HeaderList, ImportMapData } from './protocol.ts';
+import { FunctionsProject, type FunctionSettings } from './project.ts';
 
-/** Placeholder until the functions service lands: answers 404 for every route. */
-export function createFunctionsService(_deps: BackendDeps): BackendService {
+/**
+ * Edge functions at /functions/v1/<name>[/sub/path]: each `<functionsDir>/<name>/index.ts`
+ * runs unchanged, Deno-style, in its own worker thread (see CONTEXT.md in this folder).
+ */
+
+/** Resolves npm packages for functions that live outside the project tree (fixtures). */
+const PROJECT_ROOT_URL = pathToFileURL(path.resolve(fileURLToPath(import.meta.url), '../../../package.json')).href;
+const BOOT_TIMEOUT_MS = 30_000;
+const NO_BODY = new Set(['GET', 'HEAD']);
+const NOT_FORWARDED = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'te', 'content-length']);
+
+function forwardedHeaders(req: IncomingMessage): HeaderList {
+  const list: HeaderList = [];
+  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
+    const name = req.rawHeaders[i]!.toLowerCase();
+    if (!NOT_FORWARDED.has(name)) list.push([name, req.rawHeaders[i + 1]!]);
+  }
+  return list;
+}
+
+export function createFunctionsService(deps: BackendDeps): BackendService {
+  const project = new FunctionsProject(deps.config.supabaseDir, deps.config.functionsDir, deps.log);
+  const workers = new Map<string, FunctionWorker>();
+
+  /** Hosted's variables for every function, after `.env` (which may not override SUPABASE_*). */
+  const functionEnv = (): Record<string, string> => {
+    const env: Record<string, string> = {};
+    for (const [key, value] of Object.entries(project.dotenv())) {
+      if (key.startsWith('SUPABASE_')) deps.log(`[functions] .env: ${key} is reserved, skipping`);
+      else env[key] = value;
+    }
+    return {
+      ...env,
+      SUPABASE_URL: deps.apiUrl(),
+      SUPABASE_ANON_KEY: deps.anonKey,
+      SUPABASE_SERVICE_ROLE_KEY: deps.serviceRoleKey,
+      SUPABASE_DB_URL: deps.databaseUrl,
+    };
+  };
+
+  /** The function's live worker, started on first use (a cold start) and kept warm after. */
+  const workerFor = (name: string, settings: FunctionSettings): FunctionWorker => {
+    const existing = workers.get(name);
+    if (existing?.alive) return existing;
+    let importMap: ImportMapData | null;
+    try {
+      importMap = project.importMap(settings.importMapPath);
+    } catch (error) {
+      throw new BootError(`import map ${settings.importMapPath}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    const log = (line: string) => deps.log(`[functions:${name}] ${line}`);
+    const worker = new FunctionWorker({
+      setup: {
+        name,
+        entryUrl: pathToFileURL(settings.entrypoint).href,
+        importMap,
+        fallbackParentUrl: PROJECT_ROOT_URL,
+      },
+      env: functionEnv(),
+      log,
+      bootTimeoutMs: BOOT_TIMEOUT_MS,
+    });
+    workers.set(name, worker);
+    // A function that failed to boot is retried on the next request, as hosted boots a new worker.
+    worker.ready.catch(() => {
+      if (workers.get(name) === worker) workers.delete(name);
+      void worker.close();
+    });
+    return worker;
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse, ctx: RequestContext): Promise<void> => {
+    const [, name = '', ...rest] = ctx.path.split('/');
+    const settings = project.settings(name);
+    if (!settings) return relayError.notFound(res);
+    if (settings.verifyJwt) {
+      if (ctx.authError) return relayError.invalidJwt(res);
+      if (!ctx.token) return relayError.missingAuthorization(res);
+    }
+    let body: Buffer | null = null;
+    if (!NO_BODY.has(ctx.method)) {
+      try {
+        body = await readBody(req, deps.config.maxBodyBytes);
+      } catch (error) {
+        if (error instanceof PayloadTooLargeError) return relayError.payloadTooLarge(res, error.limit);
+        throw error;
+      }
+    }
+    // Hosted functions see their own path below the relay: /<name>/sub/path?query.
+    const host = req.headers.host ?? '127.0.0.1';
+    const subPath = rest.length > 0 ? `/${rest.join('/')}` : '';
+    const request: BridgedRequest = {
+      method: ctx.method,
+      url: `http://${host}/${name}${subPath}${ctx.url.search}`,
+      headers: forwardedHeaders(req),
+      body,
+      remoteAddr: ctx.ip,
+    };
+    try {
+      const worker = workerFor(name, settings);
+      await worker.dispatch(request, res);
+    } catch (error) {
+      const boot = error instanceof BootError;
+      deps.log(`[functions:${name}] ${boot ? 'boot error' : 'request failed'}: ${error instanceof Error ? error.message : String(error)}`);
+      if (res.headersSent) res.destroy();
+      else if (boot) relayError.bootError(res);
+      else relayError.workerError(res);
+    }
+  };
+
   return {
     prefix: '/functions/v1',
-    handle(_req, res) {
-      sendJson(res, 404, { message: 'not found' });
-      return Promise.resolve();
+    // verify_jwt is per function: a function with verify_jwt = false runs even with a bad token.
+    tolerateBadToken: true,
+    handle,
+    async close() {
+      const all = [...workers.values()];
+      workers.clear();
+      await Promise.all(all.map((worker) => worker.close()));
     },
   };
 }

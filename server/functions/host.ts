@@ -1,0 +1,178 @@
+import type { ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { HeaderList, HostMessage, WorkerMessage, WorkerSetup } from './protocol.ts';
+
+/**
+ * The main-thread side of one function: a worker thread that owns the function's module
+ * graph, globals and environment, so functions cannot overwrite each other's handler or
+ * env, and a crash ends only that worker. Requests are multiplexed over its port.
+ */
+
+const require = createRequire(import.meta.url);
+const TSX_ESM_API = pathToFileURL(path.join(path.dirname(require.resolve('tsx/package.json')), 'dist/esm/api/index.mjs')).href;
+const WORKER_ENTRY = new URL('./worker.ts', import.meta.url).href;
+// Workers start from plain JavaScript: register tsx, then load the TypeScript worker.
+const BOOTSTRAP = `import(${JSON.stringify(TSX_ESM_API)})
+  .then((tsx) => { tsx.register({ tsconfig: false }); return import(${JSON.stringify(WORKER_ENTRY)}); })
+  .catch((error) => { console.error(error); process.exit(70); });`;
+
+/** Hop-by-hop headers a proxy never forwards. */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'te', 'trailer']);
+
+export class BootError extends Error {}
+export class WorkerError extends Error {}
+
+export interface BridgedRequest {
+  method: string;
+  url: string;
+  headers: HeaderList;
+  body: Buffer | null;
+  remoteAddr: string;
+}
+
+interface Pending {
+  res: ServerResponse;
+  resolve: () => void;
+  reject: (error: Error) => void;
+}
+
+export interface FunctionWorkerOptions {
+  setup: WorkerSetup;
+  env: Record<string, string>;
+  /** A line the function printed, or a line about it. */
+  log: (line: string) => void;
+  bootTimeoutMs: number;
+}
+
+export class FunctionWorker {
+  readonly ready: Promise<void>;
+  private readonly worker: Worker;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private exited = false;
+
+  constructor(private readonly options: FunctionWorkerOptions) {
+    this.worker = new Worker(BOOTSTRAP, {
+      eval: true,
+      execArgv: [],
+      env: options.env,
+      workerData: options.setup,
+      stdout: true,
+      stderr: true,
+    });
+    this.pipe(this.worker.stdout);
+    this.pipe(this.worker.stderr);
+    this.ready = new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new BootError(`no Deno.serve handler after ${options.bootTimeoutMs} ms`)), options.bootTimeoutMs);
+      const settle = (error: Error | null) => {
+        clearTimeout(timer);
+        if (error) reject(error);
+        else resolve();
+      };
+      this.worker.on('message', (message: WorkerMessage) => {
+        if (message.type === 'ready') settle(null);
+        else if (message.type === 'boot-error') settle(new BootError(message.message));
+        else this.onMessage(message);
+      });
+      this.worker.on('error', (error) => {
+        options.log(`worker crashed: ${error.stack ?? error.message}`);
+        settle(new BootError(error.message));
+      });
+      this.worker.on('exit', (code) => {
+        this.exited = true;
+        settle(new BootError(`worker exited with code ${code}`));
+        for (const [id, pending] of this.pending) {
+          this.pending.delete(id);
+          pending.reject(new WorkerError(`worker exited with code ${code}`));
+        }
+      });
+    });
+    // Observed by whoever sends the first request; never an unhandled rejection here.
+    this.ready.catch(() => undefined);
+  }
+
+  get alive(): boolean {
+    return !this.exited;
+  }
+
+  /** Sends the request and writes the function's response to `res`. Rejects before the head only. */
+  async dispatch(request: BridgedRequest, res: ServerResponse): Promise<void> {
+    await this.ready;
+    if (this.exited) throw new WorkerError('worker exited');
+    const id = this.nextId++;
+    const body = request.body && request.body.length > 0 ? toArrayBuffer(request.body) : null;
+    const done = new Promise<void>((resolve, reject) => this.pending.set(id, { res, resolve, reject }));
+    res.on('close', () => {
+      if (!this.pending.has(id)) return;
+      this.pending.delete(id);
+      this.send({ type: 'abort', id });
+    });
+    this.send({ type: 'request', id, ...request, body }, body ? [body] : []);
+    return done;
+  }
+
+  async close(): Promise<void> {
+    await this.worker.terminate();
+  }
+
+  private send(message: HostMessage, transfer: ArrayBuffer[] = []): void {
+    if (!this.exited) this.worker.postMessage(message, transfer);
+  }
+
+  private onMessage(message: WorkerMessage): void {
+    if (message.type === 'ready' || message.type === 'boot-error') return;
+    const pending = this.pending.get(message.id);
+    if (!pending) return;
+    const { res } = pending;
+    switch (message.type) {
+      case 'head': {
+        const headers: Record<string, string | string[]> = {};
+        for (const [name, value] of message.headers) {
+          if (HOP_BY_HOP.has(name)) continue;
+          const prior = headers[name];
+          if (prior === undefined) headers[name] = value;
+          else headers[name] = Array.isArray(prior) ? [...prior, value] : [prior, value];
+        }
+        // Headers the function sets replace the gateway's (CORS included), never duplicate them.
+        res.writeHead(message.status, message.statusText || undefined, headers);
+        // Make the head reach the client now: a streamed body may take its time.
+        res.flushHeaders();
+        break;
+      }
+      case 'chunk': {
+        const flushed = res.write(Buffer.from(message.data));
+        if (flushed) this.send({ type: 'ack', id: message.id });
+        else res.once('drain', () => this.send({ type: 'ack', id: message.id }));
+        break;
+      }
+      case 'end':
+        this.pending.delete(message.id);
+        res.end();
+        pending.resolve();
+        break;
+      case 'error':
+        this.pending.delete(message.id);
+        if (res.headersSent) {
+          // The body broke half way: the client must see a truncated response, not a clean end.
+          res.destroy(new Error(message.message));
+          pending.resolve();
+        } else pending.reject(new WorkerError(message.message));
+        break;
+    }
+  }
+
+  private pipe(stream: Readable): void {
+    createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => this.options.log(line));
+  }
+}
+
+function toArrayBuffer(buffer: Buffer): ArrayBuffer {
+  const copy = new ArrayBuffer(buffer.length);
+  new Uint8Array(copy).set(buffer);
+  return copy;
+}

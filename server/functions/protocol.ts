@@ -1,0 +1,40 @@
+/**
+ * Messages between the functions service (main thread) and one function's worker.
+ * A request crosses as one message with its whole body; the response comes back as a
+ * head, then chunks, each acknowledged before the worker reads the next (backpressure),
+ * then an end. Bodies travel as transferred ArrayBuffers, never copied twice.
+ */
+
+export type HeaderList = [string, string][];
+
+/** The worker's start-up parameters (workerData). */
+export interface WorkerSetup {
+  name: string;
+  /** file: URL of the function's entrypoint (index.ts). */
+  entryUrl: string;
+  importMap: ImportMapData | null;
+  /** file: URL inside the project, used to resolve npm packages the function's own tree lacks. */
+  fallbackParentUrl: string;
+}
+
+/** A Deno import map (deno.json "imports"), with the URL its relative targets resolve against. */
+export interface ImportMapData {
+  imports: Record<string, string>;
+  baseUrl: string;
+}
+
+export type HostMessage =
+  | { type: 'request'; id: number; method: string; url: string; headers: HeaderList; body: ArrayBuffer | null; remoteAddr: string }
+  /** The chunk was written out; the worker may read the next one. */
+  | { type: 'ack'; id: number }
+  /** The client went away: abort req.signal and stop reading the body. */
+  | { type: 'abort'; id: number };
+
+export type WorkerMessage =
+  | { type: 'ready' }
+  | { type: 'boot-error'; message: string }
+  | { type: 'head'; id: number; status: number; statusText: string; headers: HeaderList }
+  | { type: 'chunk'; id: number; data: ArrayBuffer }
+  | { type: 'end'; id: number }
+  /** The handler threw, returned a non-Response, or its body stream failed. */
+  | { type: 'error'; id: number; message: string };

@@ -1,0 +1,144 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { createClient, type FunctionInvokeOptions } from '@supabase/supabase-js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { startBackend, type Backend } from '../../server/backend.ts';
+import { backendInfo, type AnyClient } from '../setup/clients.ts';
+
+/**
+ * The Deno runtime on Node: hosted's environment variables, Deno-style imports, and
+ * functions side by side in their own workers. Serves tests/fixtures/functions/supabase.
+ */
+
+const FIXTURE = path.resolve('tests/fixtures/functions/supabase');
+let gateway: Backend;
+let dataDir: string;
+const logs: string[] = [];
+
+function client() {
+  return createClient(gateway.url, gateway.anonKey, {
+    auth: { persistSession: false, autoRefreshToken: false },
+    realtime: { transport: WebSocket as never },
+  });
+}
+
+/** functions.invoke with the client's `any` error narrowed to unknown. */
+async function invoke(
+  target: Pick<AnyClient, 'functions'>,
+  name: string,
+  options: FunctionInvokeOptions = {},
+): Promise<{ data: unknown; error: unknown; response: Response | undefined }> {
+  const result = await target.functions.invoke<unknown>(name, options);
+  return { data: result.data, error: result.error as unknown, response: result.response };
+}
+
+beforeAll(async () => {
+  await fs.mkdir(path.resolve('tests/.tmp'), { recursive: true });
+  dataDir = await fs.mkdtemp(path.resolve('tests/.tmp/functions-rt-'));
+  gateway = await startBackend({
+    externalDatabaseUrl: backendInfo().databaseUrl,
+    port: 0,
+    dataDir,
+    supabaseDir: FIXTURE,
+    logRequests: false,
+    log: (line) => logs.push(line),
+  });
+});
+
+afterAll(async () => {
+  await gateway?.stop();
+  await fs.rm(dataDir, { recursive: true, force: true });
+});
+
+interface EnvReport {
+  url: string;
+  anonKey: string;
+  serviceKey: string;
+  dbUrl: string;
+  secret: string;
+  plain: string;
+  keys: string[];
+  echoed: { body: unknown; headers: Record<string, string> } | null;
+  echoError: string | null;
+  openStatus: number;
+  db: { who: string; answer: number };
+}
+
+describe('functions: environment', () => {
+  it('gives hosted variables that work: SUPABASE_URL + service key call back through the gateway, SUPABASE_DB_URL connects', async () => {
+    const { data, error } = await invoke(client(), 'env', { body: {} });
+    expect(error).toBeNull();
+    const env = data as EnvReport;
+    expect(env.url).toBe(gateway.url);
+    expect(env.anonKey).toBe(gateway.anonKey);
+    expect(env.serviceKey).toBe(gateway.serviceRoleKey);
+    expect(env.dbUrl).toBe(backendInfo().databaseUrl);
+    // supabase-js inside the function, with the service key, through verify_jwt = true.
+    expect(env.echoError).toBeNull();
+    expect(env.echoed?.body).toEqual({ from: 'env' });
+    expect(env.echoed?.headers.authorization).toBe(`Bearer ${gateway.serviceRoleKey}`);
+    expect(env.openStatus).toBe(200);
+    expect(env.db).toEqual({ who: 'postgres', answer: 42 });
+  });
+
+  it('loads functions/.env but never lets it override SUPABASE_* variables, and exposes nothing else of the host', async () => {
+    const { data } = await invoke(client(), 'env', { body: {} });
+    const env = data as EnvReport;
+    expect(env.secret).toBe('from dotenv');
+    expect(env.plain).toBe('plain-value');
+    expect(env.url).not.toContain('must-not-override');
+    expect(logs.some((line) => line.includes('SUPABASE_URL is reserved'))).toBe(true);
+    expect(env.keys).not.toContain('PATH');
+    expect(env.keys).not.toContain('HOME');
+    expect(env.keys).toEqual(
+      expect.arrayContaining(['SUPABASE_URL', 'SUPABASE_ANON_KEY', 'SUPABASE_SERVICE_ROLE_KEY', 'SUPABASE_DB_URL', 'FIXTURE_SECRET']),
+    );
+  });
+});
+
+describe('functions: imports as on hosted', () => {
+  it('resolves npm:, jsr:, esm.sh, deno.json bare imports and type-only .d.ts imports to the installed packages', async () => {
+    const { data, error } = await invoke(client(), 'imports', { method: 'GET' });
+    expect(error).toBeNull();
+    expect(data).toEqual({ same: true, createClient: 'function', hasFunctions: 'function', sharedCors: '*', npmCors: 'object' });
+  });
+});
+
+describe('functions: isolation', () => {
+  it('keeps two functions loaded side by side apart: own handler, own module state, own env', async () => {
+    const calls = Array.from({ length: 20 }, (_, i) => invoke(client(), i % 2 === 0 ? 'counter-a' : 'counter-b', { body: {} }));
+    const results = (await Promise.all(calls)).map((r) => r.data as { name: string; count: number; owner: string });
+    for (const [i, result] of results.entries()) {
+      const expected = i % 2 === 0 ? 'counter-a' : 'counter-b';
+      expect(result.name).toBe(expected);
+      expect(result.owner).toBe(expected);
+    }
+    const counts = (name: string) => results.filter((r) => r.name === name).map((r) => r.count).sort((a, b) => a - b);
+    expect(counts('counter-a')).toEqual(counts('counter-b'));
+    expect(new Set(counts('counter-a')).size).toBe(10);
+  });
+
+  it('keeps serving other functions while one is failing, and serves concurrent requests of one function', async () => {
+    const mixed = await Promise.all([
+      fetch(`${gateway.url}/functions/v1/throw-async`, { headers: { apikey: gateway.anonKey } }),
+      fetch(`${gateway.url}/functions/v1/open`),
+      fetch(`${gateway.url}/functions/v1/throw-sync`, { headers: { apikey: gateway.anonKey } }),
+      fetch(`${gateway.url}/functions/v1/open`),
+    ]);
+    expect(mixed.map((r) => r.status)).toEqual([500, 200, 500, 200]);
+    const streams = await Promise.all(Array.from({ length: 5 }, () => fetch(`${gateway.url}/functions/v1/stream?n=3`).then((r) => r.text())));
+    expect(streams).toEqual(Array.from({ length: 5 }, () => 'chunk 0\nchunk 1\nchunk 2\n'));
+  });
+
+  it('survives a client that disconnects in the middle of a streamed response', async () => {
+    const controller = new AbortController();
+    const res = await fetch(`${gateway.url}/functions/v1/stream?n=1000`, { signal: controller.signal });
+    const reader = res.body!.getReader();
+    await reader.read();
+    controller.abort();
+    await reader.read().catch(() => undefined);
+    const after = await fetch(`${gateway.url}/functions/v1/stream?n=2`);
+    expect(await after.text()).toBe('chunk 0\nchunk 1\n');
+  });
+});
