@@ -1,0 +1,143 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RequestContext } from '../gateway/http.ts';
+import { createBucket, deleteBucket, emptyBucket, getBucket, listBuckets, updateBucket } from './buckets.ts';
+import type { Storage } from './context.ts';
+import { errors, jwtFailureMessage } from './errors.ts';
+import { downloadObject, listObjects, objectInfo } from './objects-read.ts';
+import { copyObject, deleteObject, deleteObjects, moveObject, uploadObject } from './objects-write.ts';
+import { decodeSegment, keyFromRawSegments, mustBeValidBucketName } from './paths.ts';
+import { downloadSigned, signUploadUrl, signUrl, signUrls, uploadSigned } from './signing.ts';
+
+type Handler = () => Promise<void>;
+
+/**
+ * Routes that act for the caller refuse a token that failed verification, in storage's
+ * shape. Plain downloads and info treat it as anonymous, and public and signed-URL
+ * routes ignore it, as hosted does.
+ */
+function requireValidToken(ctx: RequestContext): void {
+  if (ctx.authError) throw errors.accessDenied(jwtFailureMessage(ctx.authError));
+}
+
+function bucketOf(raw: string | undefined): string {
+  if (raw === undefined) throw errors.invalidBucketName();
+  return mustBeValidBucketName(decodeSegment(raw));
+}
+
+/** `<bucket>/<key...>` from raw path segments. */
+function target(segments: string[]): { bucket: string; key: string } {
+  return { bucket: bucketOf(segments[0]), key: keyFromRawSegments(segments.slice(1)) };
+}
+
+function bucketRoutes(s: Storage, req: IncomingMessage, res: ServerResponse, ctx: RequestContext, rest: string[]): Handler | null {
+  const m = ctx.method;
+  if (rest.length === 0) {
+    if (m === 'GET') return () => listBuckets(s, res, ctx);
+    if (m === 'POST') return () => createBucket(s, req, res, ctx);
+    return null;
+  }
+  const id = decodeSegment(rest[0]!);
+  if (rest.length === 1) {
+    if (m === 'GET') return () => getBucket(s, res, ctx, id);
+    if (m === 'PUT') return () => updateBucket(s, req, res, ctx, id);
+    if (m === 'DELETE') return () => deleteBucket(s, res, ctx, id);
+  }
+  if (rest.length === 2 && rest[1] === 'empty' && m === 'POST') return () => emptyBucket(s, res, ctx, id);
+  return null;
+}
+
+function objectRoutes(s: Storage, req: IncomingMessage, res: ServerResponse, ctx: RequestContext, rest: string[]): Handler | null {
+  const m = ctx.method;
+  const read = m === 'GET' || m === 'HEAD';
+  const [first, second] = rest;
+  // Everything that acts for the caller needs a token that verified (or none at all).
+  if (m === 'POST' && (first === 'list' || first === 'move' || first === 'copy' || first === 'sign')) requireValidToken(ctx);
+  if (m === 'POST' && first === 'upload' && second === 'sign') requireValidToken(ctx);
+  switch (first) {
+    case 'list':
+      if (m === 'POST' && rest.length === 2) return () => listObjects(s, req, res, ctx, bucketOf(second));
+      return null;
+    case 'move':
+      return m === 'POST' && rest.length === 1 ? () => moveObject(s, req, res, ctx) : null;
+    case 'copy':
+      return m === 'POST' && rest.length === 1 ? () => copyObject(s, req, res, ctx) : null;
+    case 'sign': {
+      const t = rest.slice(1);
+      if (m === 'GET') return () => {
+        const { bucket, key } = target(t);
+        return downloadSigned(s, req, res, ctx, bucket, key);
+      };
+      if (m !== 'POST') return null;
+      if (t.length === 1) return () => signUrls(s, req, res, ctx, bucketOf(t[0]));
+      return () => {
+        const { bucket, key } = target(t);
+        return signUrl(s, req, res, ctx, bucket, key);
+      };
+    }
+    case 'upload':
+      if (second !== 'sign') break;
+      if (m === 'POST') return () => {
+        const { bucket, key } = target(rest.slice(2));
+        return signUploadUrl(s, res, ctx, bucket, key);
+      };
+      if (m === 'PUT') return () => {
+        const { bucket, key } = target(rest.slice(2));
+        return uploadSigned(s, req, res, ctx, bucket, key);
+      };
+      return null;
+    case 'public':
+      if (!read) break;
+      return () => {
+        const { bucket, key } = target(rest.slice(1));
+        return downloadObject(s, req, res, ctx, bucket, key, 'public');
+      };
+    case 'authenticated':
+      if (!read) break;
+      requireValidToken(ctx);
+      return () => {
+        const { bucket, key } = target(rest.slice(1));
+        return downloadObject(s, req, res, ctx, bucket, key, 'authenticated');
+      };
+    case 'info': {
+      if (m !== 'GET') break;
+      const mode = second === 'public' ? 'public' : second === 'authenticated' ? 'authenticated' : 'default';
+      if (mode === 'authenticated') requireValidToken(ctx);
+      return () => {
+        const { bucket, key } = target(rest.slice(mode === 'default' ? 1 : 2));
+        return objectInfo(s, res, ctx, bucket, key, mode);
+      };
+    }
+  }
+  if (rest.length === 1 && m === 'DELETE') {
+    requireValidToken(ctx);
+    return () => deleteObjects(s, req, res, ctx, bucketOf(first));
+  }
+  if (rest.length < 2) return null;
+  if (read) return () => {
+    const { bucket, key } = target(rest);
+    return downloadObject(s, req, res, ctx, bucket, key, 'default');
+  };
+  if (m === 'POST' || m === 'PUT' || m === 'DELETE') {
+    requireValidToken(ctx);
+    const { bucket, key } = target(rest);
+    if (m === 'DELETE') return () => deleteObject(s, res, ctx, bucket, key);
+    return () => uploadObject(s, req, res, ctx, bucket, key);
+  }
+  return null;
+}
+
+/** Dispatches one request below /storage/v1 (ctx.path is still percent-encoded). */
+export async function route(s: Storage, req: IncomingMessage, res: ServerResponse, ctx: RequestContext): Promise<void> {
+  const segments = ctx.path.split('/').slice(1);
+  if (segments.length > 1 && segments[segments.length - 1] === '' && segments[0] === 'bucket') segments.pop();
+  const [area, ...rest] = segments;
+  let handler: Handler | null = null;
+  if (area === 'bucket') {
+    requireValidToken(ctx);
+    handler = bucketRoutes(s, req, res, ctx, rest);
+  } else if (area === 'object') {
+    handler = objectRoutes(s, req, res, ctx, rest);
+  }
+  if (!handler) throw errors.routeNotFound(ctx.method, ctx.path);
+  await handler();
+}
