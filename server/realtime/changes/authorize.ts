@@ -1,0 +1,153 @@
+import type pg from 'pg';
+import { beginStatement, withClaims, type RequestRole } from '../../postgres/pool.ts';
+import type { RelationInfo, TextRow } from './decode.ts';
+import { filterKey, filterSql, filterUsesValue, type ChangeFilter } from './filters.ts';
+import type { ChangeSubscriberIdentity } from './types.ts';
+
+export function quoteIdent(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
+export function quoteLiteral(value: string): string {
+  return `'${value.replace(/'/g, "''")}'`;
+}
+
+/** Facts about the changed table, read once per change as the backend. */
+export interface TableFacts {
+  rls: boolean;
+  /** Columns each role may select (column privileges, as hosted trims payloads by them). */
+  selectable: Map<RequestRole, Set<string>>;
+  /** Outcome of each distinct filter against the change's row, by filterKey. */
+  filters: Map<string, boolean>;
+}
+
+function castOf(relation: RelationInfo, column: string): string | undefined {
+  return relation.columns.find((c) => c.name === column)?.type?.castName;
+}
+
+/**
+ * Reads RLS status, per-role column privileges and every filter outcome in one query.
+ * Filters compare the WAL value with the filter value, both cast to the column type,
+ * so numbers compare as numbers, timestamps as instants, uuids as uuids.
+ */
+export async function readTableFacts(
+  pool: pg.Pool,
+  relation: RelationInfo,
+  roles: RequestRole[],
+  filters: ChangeFilter[],
+  row: TextRow | null,
+): Promise<TableFacts> {
+  const params: unknown[] = [relation.oid];
+  const param = (value: unknown): string => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  const selects = ['c.relrowsecurity as rls'];
+  roles.forEach((role, i) => {
+    selects.push(
+      `array(select a.attname::text from pg_attribute a where a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
+              and has_column_privilege(${param(role)}::name, c.oid, a.attnum, 'SELECT')) as r${i}`,
+    );
+  });
+  const evaluable: { key: string; sql: string; filter: ChangeFilter }[] = [];
+  const outcomes = new Map<string, boolean>();
+  for (const filter of filters) {
+    const key = filterKey(filter);
+    if (outcomes.has(key) || evaluable.some((e) => e.key === key)) continue;
+    const cast = castOf(relation, filter.column);
+    // A filter on a column the row does not carry (not in the WAL) cannot match: fail closed.
+    if (!cast || !row || !(filter.column in row)) {
+      outcomes.set(key, false);
+      continue;
+    }
+    evaluable.push({ key, filter, sql: '' });
+  }
+  const filterSelect = (e: { filter: ChangeFilter }, p: (v: unknown) => string): string => {
+    const cast = castOf(relation, e.filter.column)!;
+    const left = p(row?.[e.filter.column] ?? null);
+    const right = filterUsesValue(e.filter) ? p(e.filter.value) : 'null';
+    return filterSql(e.filter, cast, left, right);
+  };
+  const baseParams = params.length;
+  evaluable.forEach((e, i) => selects.push(`${filterSelect(e, param)} as f${i}`));
+  const sql = (list: string[]) => `select ${list.join(', ')} from pg_class c where c.oid = $1::oid`;
+  let first: Record<string, unknown> | undefined;
+  try {
+    first = (await pool.query<Record<string, unknown>>(sql(selects), params)).rows[0];
+    evaluable.forEach((e, i) => outcomes.set(e.key, first?.[`f${i}`] === true));
+  } catch {
+    // One filter failed to evaluate (e.g. a value that no longer casts): evaluate each
+    // alone so the others still work, and let the failing one match nothing.
+    params.length = baseParams;
+    first = (await pool.query<Record<string, unknown>>(sql(selects.slice(0, 1 + roles.length)), params)).rows[0];
+    for (const e of evaluable) {
+      const own: unknown[] = [relation.oid];
+      const p = (value: unknown): string => {
+        own.push(value);
+        return `$${own.length}`;
+      };
+      try {
+        const r = await pool.query<{ ok: boolean }>(sql([`${filterSelect(e, p)} as ok`]), own);
+        outcomes.set(e.key, r.rows[0]?.ok === true);
+      } catch {
+        outcomes.set(e.key, false);
+      }
+    }
+  }
+  const selectable = new Map<RequestRole, Set<string>>();
+  roles.forEach((role, i) => selectable.set(role, new Set((first?.[`r${i}`] as string[] | undefined) ?? [])));
+  return { rls: first?.rls === true, selectable, filters: outcomes };
+}
+
+/** `select exists(... where pk = <values>)`: the row lookup each identity runs under RLS. */
+export function rowCheckSql(relation: RelationInfo, row: TextRow): string | null {
+  const conditions: string[] = [];
+  for (const column of relation.primaryKey) {
+    const value = row[column];
+    const cast = castOf(relation, column);
+    if (value === undefined || value === null || !cast) return null;
+    conditions.push(`${quoteIdent(column)} = ${quoteLiteral(value)}::${cast}`);
+  }
+  if (conditions.length === 0) return null;
+  return `select exists(select 1 from ${quoteIdent(relation.schema)}.${quoteIdent(relation.table)} where ${conditions.join(' and ')}) as visible`;
+}
+
+/**
+ * Whether each identity may select the row under RLS. All identities go to the server in
+ * one round trip: per identity, a transaction opened exactly as withClaims opens it (role
+ * and request.jwt.claims), the lookup, and a rollback. If anything in the batch fails,
+ * each identity is asked again alone through withClaims so one failure cannot hide the
+ * change from the others.
+ */
+export async function checkRowVisibility(
+  pool: pg.Pool,
+  check: string,
+  identities: ChangeSubscriberIdentity[],
+  log: (line: string) => void,
+): Promise<boolean[]> {
+  if (identities.length === 0) return [];
+  const batch = identities.map((identity) => `${beginStatement({ role: identity.role, claims: identity.claims })} ${check}; rollback;`).join('\n');
+  const client = await pool.connect();
+  let broken = false;
+  try {
+    const results = (await client.query(batch)) as unknown as pg.QueryResult<{ visible?: boolean }>[];
+    return identities.map((_, i) => results[i * 4 + 2]?.rows[0]?.visible === true);
+  } catch {
+    await client.query('rollback').catch(() => {
+      broken = true;
+    });
+  } finally {
+    client.release(broken);
+  }
+  return Promise.all(
+    identities.map((identity) =>
+      withClaims(pool, { role: identity.role, claims: identity.claims }, async (c) => {
+        const r = await c.query<{ visible: boolean }>(check);
+        return r.rows[0]?.visible === true;
+      }).catch((error: unknown) => {
+        log(`[realtime] RLS check as ${identity.role} failed: ${String(error)}`);
+        return false;
+      }),
+    ),
+  );
+}

@@ -1,0 +1,91 @@
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { defaultConfig } from '../../server/config.ts';
+import { createPool } from '../../server/postgres/pool.ts';
+import { createChangeFeed } from '../../server/realtime/changes/index.ts';
+import type { ChangeBinding, ChangeData, ChangeSubscriberIdentity } from '../../server/realtime/changes/types.ts';
+import type { BackendDeps } from '../../server/service.ts';
+import { backendInfo } from '../setup/clients.ts';
+
+/** A feed of its own on the test backend's database, as the realtime service builds one. */
+export async function startFeed() {
+  const info = backendInfo();
+  const pool: pg.Pool = createPool(info.databaseUrl, 10);
+  const logs: string[] = [];
+  const deps: BackendDeps = {
+    config: defaultConfig({ jwtSecret: info.jwtSecret }),
+    pool,
+    databaseUrl: info.databaseUrl,
+    anonKey: info.anonKey,
+    serviceRoleKey: info.serviceRoleKey,
+    apiUrl: () => info.url,
+    log: (line) => logs.push(line),
+  };
+  const feed = createChangeFeed(deps);
+  await feed.start();
+  await feed.ready();
+  return {
+    feed,
+    pool,
+    logs,
+    async stop() {
+      await feed.close();
+      await pool.end();
+    },
+  };
+}
+
+export interface Received {
+  ids: number[];
+  data: ChangeData;
+}
+
+/** Collects what one subscriber receives. */
+export function collector() {
+  const received: Received[] = [];
+  return {
+    received,
+    deliver: (ids: number[], data: ChangeData) => received.push({ ids, data }),
+    /** Waits until `predicate` holds for something received (or fails after a while). */
+    async waitFor(predicate: (r: Received) => boolean, timeoutMs = 5000): Promise<Received> {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const hit = received.find(predicate);
+        if (hit) return hit;
+        if (Date.now() > deadline) throw new Error(`nothing matching arrived; got ${JSON.stringify(received.map((r) => r.data.type))}`);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    },
+  };
+}
+
+/** Lets the stream catch up: a marker row through the feed proves earlier changes were routed. */
+export async function settle(
+  feed: ReturnType<typeof createChangeFeed>,
+  db: pg.Client,
+  markerTable: string,
+): Promise<void> {
+  const sink = collector();
+  const sub = feed.subscribe(serviceIdentity(), [{ id: 1, event: 'INSERT', schema: 'public', table: markerTable }], sink.deliver);
+  const mark = randomUUID();
+  await db.query(`insert into public.${markerTable} (note) values ($1)`, [mark]);
+  await sink.waitFor((r) => r.data.record?.note === mark);
+  sub.unsubscribe();
+}
+
+export function serviceIdentity(): ChangeSubscriberIdentity {
+  return { role: 'service_role', claims: { role: 'service_role' } };
+}
+
+export function anonIdentity(): ChangeSubscriberIdentity {
+  return { role: 'anon', claims: { role: 'anon' } };
+}
+
+export function userIdentity(sub: string): ChangeSubscriberIdentity {
+  return { role: 'authenticated', claims: { sub, role: 'authenticated', aud: 'authenticated' } };
+}
+
+let nextId = 1000;
+export function binding(partial: Partial<ChangeBinding> & { table?: string }): ChangeBinding {
+  return { id: nextId++, event: '*', schema: 'public', ...partial };
+}
