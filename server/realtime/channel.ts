@@ -1,0 +1,314 @@
+import type pg from 'pg';
+import { checkRead, checkWrite, emptyPolicies, type Extension, type Policies } from './authorization.ts';
+import type { ChangeBinding, ChangeData, ChangeFeed, ChangeSubscription } from './changes/types.ts';
+import type { Hub, Member, Outlet } from './hub.ts';
+import { JoinError, parseJoin, type JoinConfig } from './join.ts';
+import type { RealtimeOptions } from './options.ts';
+import type { Inbound } from './protocol.ts';
+import { TokenError, verifyAccessToken, type Identity } from './tokens.ts';
+
+/** What every channel shares: the database, the hub, the change feed, the limits. */
+export interface ChannelContext {
+  pool: pg.Pool;
+  jwtSecret: string;
+  hub: Hub;
+  feed: ChangeFeed;
+  options: RealtimeOptions;
+  log: (line: string) => void;
+  nextBindingId(): number;
+}
+
+/** The connection a channel lives on. */
+export interface ChannelHost {
+  readonly outlet: Outlet;
+  /** The socket's own token (the apikey), used when a join carries none. */
+  readonly socketToken: string | null;
+  push(joinRef: string | null, ref: string | null, topic: string, event: string, payload: unknown): void;
+  reply(joinRef: string | null, ref: string | null, topic: string, status: 'ok' | 'error', response: unknown): void;
+  /** Called once when the channel ends for any reason. */
+  released(channel: Channel): void;
+}
+
+export const PAYLOAD_TOO_LARGE = 'Payload size exceeds tenant limit';
+
+function identityFor(token: string | null, secret: string): Identity {
+  if (token === null) return { role: 'anon', claims: { role: 'anon' }, exp: null, token: null };
+  return verifyAccessToken(token, secret);
+}
+
+/** One joined channel of one socket: config, identity, policies, presence and changes. */
+export class Channel implements Member {
+  private policies: Policies = emptyPolicies();
+  private subscription: ChangeSubscription | null = null;
+  private tokenTimer: NodeJS.Timeout | null = null;
+  private ended = false;
+  readonly subTopic: string;
+
+  private constructor(
+    private readonly ctx: ChannelContext,
+    private readonly host: ChannelHost,
+    readonly topic: string,
+    readonly joinRef: string | null,
+    private readonly config: JoinConfig,
+    private identity: Identity,
+  ) {
+    this.subTopic = topic.slice('realtime:'.length);
+  }
+
+  get outlet(): Outlet {
+    return this.host.outlet;
+  }
+
+  get isPrivate(): boolean {
+    return this.config.isPrivate;
+  }
+
+  canRead(extension: Extension): boolean {
+    return !this.config.isPrivate || this.policies[extension].read === true;
+  }
+
+  /** Handles a phx_join; replies to it and returns the channel, or null when refused. */
+  static async join(ctx: ChannelContext, host: ChannelHost, message: Inbound): Promise<Channel | null> {
+    const { topic, joinRef, ref } = message;
+    const refuse = (reason: string): null => {
+      host.reply(joinRef, ref, topic, 'error', { reason });
+      return null;
+    };
+    if (!topic.startsWith('realtime:')) return refuse('unmatched topic');
+    if (topic === 'realtime:') return refuse('TopicNameRequired: You must provide a topic name');
+    let config: JoinConfig;
+    let identity: Identity;
+    try {
+      config = parseJoin(message.payload);
+      identity = identityFor(config.accessToken ?? host.socketToken, ctx.jwtSecret);
+    } catch (error) {
+      if (error instanceof TokenError) return refuse(error.reason);
+      if (error instanceof JoinError) return refuse(error.message);
+      throw error;
+    }
+    const channel = new Channel(ctx, host, topic, joinRef, config, identity);
+    if (config.isPrivate) {
+      const allowed = await channel.authorizeRead();
+      if (!allowed) return refuse(`Unauthorized: You do not have permissions to read from this Channel topic: ${channel.subTopic}`);
+    }
+    const bindings: ChangeBinding[] = config.changes.map((c) => ({
+      id: ctx.nextBindingId(),
+      event: c.event,
+      schema: c.schema,
+      ...(c.table ? { table: c.table } : {}),
+      ...(c.filter ? { filter: c.filter } : {}),
+    }));
+    if (bindings.length > 0) {
+      const invalid = await ctx.feed.validate(bindings, { role: identity.role, claims: identity.claims });
+      if (invalid) return refuse(invalid);
+    }
+    channel.start(bindings, ref);
+    return channel;
+  }
+
+  private start(bindings: ChangeBinding[], ref: string | null): void {
+    const { ctx, host, config } = this;
+    ctx.hub.join(this.subTopic, config.isPrivate, this);
+    const echoed = config.changes.map((c, i) => ({ ...c.original, id: bindings[i]!.id }));
+    host.reply(this.joinRef, ref, this.topic, 'ok', { postgres_changes: echoed });
+    if (config.presenceEnabled && this.canRead('presence')) {
+      host.push(this.joinRef, null, this.topic, 'presence_state', ctx.hub.presenceState(this.subTopic, config.isPrivate));
+    }
+    if (bindings.length > 0) {
+      const deliver = (ids: number[], data: ChangeData): void => {
+        if (!this.ended) host.push(this.joinRef, null, this.topic, 'postgres_changes', { ids, data });
+      };
+      this.subscription = ctx.feed.subscribe({ role: this.identity.role, claims: this.identity.claims }, bindings, deliver);
+      ctx.feed.ready().then(
+        () => this.system('postgres_changes', 'ok', 'Subscribed to PostgreSQL'),
+        (error: unknown) => this.system('postgres_changes', 'error', `Unable to subscribe to PostgreSQL: ${String(error)}`),
+      );
+    }
+    this.scheduleTokenCheck();
+  }
+
+  /** Routes one frame for this channel; resolves once it is fully handled. */
+  async handle(message: Inbound, bytes: number): Promise<void> {
+    if (this.ended) return;
+    switch (message.event) {
+      case 'broadcast':
+        return this.broadcast(message, bytes);
+      case 'presence':
+        return this.presence(message, bytes);
+      case 'access_token':
+        return this.refreshToken(message.payload);
+      case 'phx_leave':
+        this.host.reply(this.joinRef, message.ref, this.topic, 'ok', {});
+        this.close();
+        return;
+      default:
+        // Hosted ignores events it does not know; so do we.
+        return;
+    }
+  }
+
+  private replyTo(message: Inbound, status: 'ok' | 'error', response: unknown): void {
+    if (message.ref !== null) this.host.reply(this.joinRef, message.ref, this.topic, status, response);
+  }
+
+  private async broadcast(message: Inbound, bytes: number): Promise<void> {
+    const payload = message.payload as Record<string, unknown> | null;
+    if (!message.user && (payload === null || typeof payload.event !== 'string')) {
+      this.replyTo(message, 'error', { reason: 'Broadcast payload must have a string event' });
+      return;
+    }
+    if (bytes > this.ctx.options.maxPayloadBytes) {
+      this.replyTo(message, 'error', { reason: PAYLOAD_TOO_LARGE });
+      return;
+    }
+    if (this.config.isPrivate && !(await this.authorizeWrite('broadcast'))) {
+      this.replyTo(message, 'error', { reason: `Unauthorized: You do not have permissions to write to this Channel topic: ${this.subTopic}` });
+      return;
+    }
+    if (this.ended) return;
+    const except = this.config.self ? null : this;
+    if (message.user) this.ctx.hub.broadcast(this.subTopic, this.config.isPrivate, { kind: 'user', user: message.user }, except);
+    else this.ctx.hub.broadcast(this.subTopic, this.config.isPrivate, { kind: 'json', payload: payload! }, except);
+    if (this.config.ack) this.replyTo(message, 'ok', {});
+  }
+
+  private async presence(message: Inbound, bytes: number): Promise<void> {
+    const body = message.payload as Record<string, unknown>;
+    const event = typeof body.event === 'string' ? body.event.toLowerCase() : '';
+    const { hub } = this.ctx;
+    if (event === 'untrack') {
+      hub.untrack(this.subTopic, this.config.isPrivate, this);
+      this.replyTo(message, 'ok', {});
+      return;
+    }
+    if (event !== 'track') {
+      this.replyTo(message, 'error', { reason: `Unknown presence event: ${event || String(body.event)}` });
+      return;
+    }
+    const meta = body.payload === undefined ? {} : body.payload;
+    if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) {
+      this.replyTo(message, 'error', { reason: 'Presence track payload must be a map' });
+      return;
+    }
+    if (bytes > this.ctx.options.maxPayloadBytes) {
+      this.replyTo(message, 'error', { reason: 'Track message size exceeded' });
+      return;
+    }
+    if (this.config.isPrivate) {
+      if (this.policies.presence.read === null) await this.authorizeRead(['presence']);
+      if (!(await this.authorizeWrite('presence'))) {
+        this.replyTo(message, 'error', { reason: `Unauthorized: You do not have permissions to track presence on this Channel topic: ${this.subTopic}` });
+        return;
+      }
+    }
+    if (this.ended) return;
+    this.config.presenceEnabled = true;
+    hub.track(this.subTopic, this.config.isPrivate, this, this.config.presenceKey, meta as Record<string, unknown>);
+    this.replyTo(message, 'ok', {});
+  }
+
+  /** Runs the read policy; true when broadcast or presence may be read. */
+  private async authorizeRead(extensions?: Extension[]): Promise<boolean> {
+    const wanted = extensions ?? (this.config.presenceEnabled ? (['broadcast', 'presence'] as Extension[]) : (['broadcast'] as Extension[]));
+    try {
+      const read = await checkRead(this.ctx.pool, this.identity, this.subTopic, wanted);
+      for (const e of wanted) this.policies[e].read = read[e];
+    } catch (error) {
+      this.ctx.log(`[realtime] RlsPolicyError on ${this.subTopic}: ${error instanceof Error ? error.message : String(error)}`);
+      for (const e of wanted) this.policies[e].read = false;
+    }
+    return this.policies.broadcast.read === true || this.policies.presence.read === true;
+  }
+
+  /** Runs (once per token) the write policy; cached on the channel like hosted. */
+  private async authorizeWrite(extension: Extension): Promise<boolean> {
+    if (this.policies[extension].write === null) {
+      try {
+        const write = await checkWrite(this.ctx.pool, this.identity, this.subTopic, ['broadcast', 'presence']);
+        this.policies.broadcast.write = write.broadcast;
+        this.policies.presence.write = write.presence;
+      } catch (error) {
+        this.ctx.log(`[realtime] RlsPolicyError on ${this.subTopic}: ${error instanceof Error ? error.message : String(error)}`);
+        return false;
+      }
+    }
+    return this.policies[extension].write === true;
+  }
+
+  private async refreshToken(payload: unknown): Promise<void> {
+    const token = (payload as { access_token?: unknown }).access_token;
+    if (typeof token !== 'string' || token.startsWith('sb_') || token === this.identity.token) return;
+    let identity: Identity;
+    try {
+      identity = verifyAccessToken(token, this.ctx.jwtSecret);
+    } catch (error) {
+      if (error instanceof TokenError) return this.shutdown(error.message);
+      throw error;
+    }
+    this.identity = identity;
+    if (this.config.isPrivate) {
+      const before = this.policies;
+      this.policies = emptyPolicies();
+      const allowed = await this.authorizeRead();
+      if (this.ended) return;
+      const revoked = (e: Extension) => before[e].read === true && this.policies[e].read === false;
+      if (revoked('broadcast') || revoked('presence')) {
+        return this.shutdown(`You no longer have permission to read from this Channel topic: ${this.subTopic}`);
+      }
+      if (!allowed) return this.shutdown(`You do not have permissions to read from this Channel topic: ${this.subTopic}`);
+    }
+    this.subscription?.updateIdentity({ role: identity.role, claims: identity.claims });
+    this.scheduleTokenCheck();
+  }
+
+  /** Re-confirms the token at its expiry (at most every few minutes), as hosted does. */
+  private scheduleTokenCheck(): void {
+    if (this.tokenTimer) clearTimeout(this.tokenTimer);
+    this.tokenTimer = null;
+    const { exp, token } = this.identity;
+    if (exp === null || token === null) return;
+    const untilExpiry = Math.max(0, exp * 1000 - Date.now());
+    const wait = Math.min(this.ctx.options.confirmTokenIntervalMs, untilExpiry + 50);
+    this.tokenTimer = setTimeout(() => {
+      this.tokenTimer = null;
+      try {
+        verifyAccessToken(token, this.ctx.jwtSecret);
+        this.scheduleTokenCheck();
+      } catch (error) {
+        this.shutdown(error instanceof Error ? error.message : String(error));
+      }
+    }, wait);
+    this.tokenTimer.unref();
+  }
+
+  private system(extension: string, status: 'ok' | 'error', message: string): void {
+    if (this.ended) return;
+    this.host.push(this.joinRef, null, this.topic, 'system', { channel: this.subTopic, extension, message, status });
+  }
+
+  /** Ends the channel as hosted does on a fatal condition: a system error, then phx_close. */
+  shutdown(message: string): void {
+    if (this.ended) return;
+    this.system('system', 'error', message);
+    this.close();
+  }
+
+  /** Leaves the topic and tells the client the channel is closed. */
+  close(): void {
+    if (this.ended) return;
+    this.host.push(this.joinRef, this.joinRef, this.topic, 'phx_close', {});
+    this.release();
+  }
+
+  /** Frees everything the channel holds, without telling the client (socket gone). */
+  release(): void {
+    if (this.ended) return;
+    this.ended = true;
+    if (this.tokenTimer) clearTimeout(this.tokenTimer);
+    this.tokenTimer = null;
+    this.ctx.hub.leave(this.subTopic, this.config.isPrivate, this);
+    this.subscription?.unsubscribe();
+    this.subscription = null;
+    this.host.released(this);
+  }
+}
