@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { signJwt } from '../../server/jwt.ts';
+import { backendInfo } from '../setup/clients.ts';
+
+describe('gateway', () => {
+  it('answers CORS preflights for any origin with the requested headers, and exposes Content-Range', async () => {
+    const { url } = backendInfo();
+    const res = await fetch(`${url}/rest/v1/anything`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'http://example.test:5173',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'apikey,authorization,content-profile,content-type,prefer,x-client-info',
+      },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('access-control-allow-origin')).toBe('http://example.test:5173');
+    expect(res.headers.get('access-control-allow-headers')).toBe('apikey,authorization,content-profile,content-type,prefer,x-client-info');
+    expect(res.headers.get('access-control-allow-methods')).toContain('PATCH');
+    const get = await fetch(`${url}/auth/v1/health`, { headers: { origin: 'http://example.test:5173' } });
+    expect(get.headers.get('access-control-expose-headers')).toContain('Content-Range');
+  });
+
+  it('refuses a forged or expired bearer with a 401 JSON error before any service runs', async () => {
+    const { url, jwtSecret } = backendInfo();
+    const forged = signJwt({ role: 'service_role' }, 'not-the-secret-not-the-secret-not-the-secret');
+    const expired = signJwt({ role: 'authenticated', sub: crypto.randomUUID(), exp: Math.floor(Date.now() / 1000) - 60 }, jwtSecret);
+    for (const token of [forged, expired, 'garbage']) {
+      const res = await fetch(`${url}/rest/v1/some_table`, { headers: { authorization: `Bearer ${token}` } });
+      expect(res.status).toBe(401);
+      expect(res.headers.get('content-type')).toMatch(/application\/json/);
+      const body = (await res.json()) as { message?: unknown };
+      expect(typeof body.message).toBe('string');
+    }
+  });
+
+  it('refuses a JWT whose role is not a request role', async () => {
+    const { url, jwtSecret } = backendInfo();
+    const token = signJwt({ role: 'postgres' }, jwtSecret);
+    const res = await fetch(`${url}/rest/v1/some_table`, { headers: { authorization: `Bearer ${token}` } });
+    expect(res.status).toBe(401);
+  });
+
+  it('answers an unknown prefix with a 404 JSON error', async () => {
+    const res = await fetch(`${backendInfo().url}/nope/v1/x`);
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ message: 'no Route matched with those values' });
+  });
+});
