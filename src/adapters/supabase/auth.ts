@@ -10,7 +10,8 @@ import { describeAuthError } from './auth-errors.ts';
 export function toAuthSession(session: Session): AuthSession {
   const { user } = session;
   return {
-    user: { id: user.id, email: user.email ?? null, isAnonymous: user.is_anonymous === true },
+    // GoTrue gives anonymous users an empty email; the app models "no email" as null.
+    user: { id: user.id, email: user.email ? user.email : null, isAnonymous: user.is_anonymous === true },
     expiresAt: session.expires_at ?? null,
   };
 }
