@@ -126,9 +126,22 @@ function objectRoutes(s: Storage, req: IncomingMessage, res: ServerResponse, ctx
   return null;
 }
 
-/** Dispatches one request below /storage/v1 (ctx.path is still percent-encoded). */
+const PREFIX = '/storage/v1';
+
+/**
+ * The path below the prefix exactly as the client sent it. The gateway's URL parser has
+ * already resolved `.`/`..` (also `%2e`) segments and turned `\` into `/`; routing on
+ * that would silently aim `a/../b` at `b`, so keys are read from the raw request line.
+ */
+function rawServicePath(req: IncomingMessage): string {
+  const raw = (req.url ?? '/').split('?')[0]!;
+  if (raw !== PREFIX && !raw.startsWith(`${PREFIX}/`)) throw errors.invalidKey(raw);
+  return raw.slice(PREFIX.length) || '/';
+}
+
+/** Dispatches one request below /storage/v1, routing on raw (percent-encoded) segments. */
 export async function route(s: Storage, req: IncomingMessage, res: ServerResponse, ctx: RequestContext): Promise<void> {
-  const segments = ctx.path.split('/').slice(1);
+  const segments = rawServicePath(req).split('/').slice(1);
   if (segments.length > 1 && segments[segments.length - 1] === '' && segments[0] === 'bucket') segments.pop();
   const [area, ...rest] = segments;
   let handler: Handler | null = null;
