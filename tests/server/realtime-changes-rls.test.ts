@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createChangeFeed } from '../../server/realtime/changes/index.ts';
 import { SLOT_PREFIX } from '../../server/realtime/changes/slots.ts';
 import { adminDb } from '../setup/clients.ts';
 import {
@@ -159,7 +158,7 @@ describe('replication slot life cycle', () => {
 
   it('streams from a slot of its own and drops it on close()', async () => {
     const other = await startFeed();
-    const name = (other.feed as ReturnType<typeof createChangeFeed>).slotName;
+    const name = other.feed.slotName;
     expect(name.startsWith(`${SLOT_PREFIX}${process.pid}_`)).toBe(true);
     const active = await db.query<{ active: boolean; plugin: string }>(`select active, plugin from pg_replication_slots where slot_name = $1`, [name]);
     expect(active.rows[0]).toEqual({ active: true, plugin: 'pgoutput' });
