@@ -207,17 +207,17 @@ export class Channel implements Member {
     this.replyTo(message, 'ok', {});
   }
 
-  /** Runs the read policy; true when broadcast or presence may be read. */
-  private async authorizeRead(extensions?: Extension[]): Promise<boolean> {
+  /** Runs the read policy into `into`; true when broadcast or presence may be read. */
+  private async authorizeRead(extensions?: Extension[], into: Policies = this.policies): Promise<boolean> {
     const wanted = extensions ?? (this.config.presenceEnabled ? (['broadcast', 'presence'] as Extension[]) : (['broadcast'] as Extension[]));
     try {
       const read = await checkRead(this.ctx.pool, this.identity, this.subTopic, wanted);
-      for (const e of wanted) this.policies[e].read = read[e];
+      for (const e of wanted) into[e].read = read[e];
     } catch (error) {
       this.ctx.log(`[realtime] RlsPolicyError on ${this.subTopic}: ${error instanceof Error ? error.message : String(error)}`);
-      for (const e of wanted) this.policies[e].read = false;
+      for (const e of wanted) into[e].read = false;
     }
-    return this.policies.broadcast.read === true || this.policies.presence.read === true;
+    return into.broadcast.read === true || into.presence.read === true;
   }
 
   /** Runs (once per token) the write policy; cached on the channel like hosted. */
@@ -247,11 +247,13 @@ export class Channel implements Member {
     }
     this.identity = identity;
     if (this.config.isPrivate) {
+      // The old policies keep serving deliveries until the new ones are known.
       const before = this.policies;
-      this.policies = emptyPolicies();
-      const allowed = await this.authorizeRead();
+      const after = emptyPolicies();
+      const allowed = await this.authorizeRead(undefined, after);
       if (this.ended) return;
-      const revoked = (e: Extension) => before[e].read === true && this.policies[e].read === false;
+      this.policies = after;
+      const revoked = (e: Extension) => before[e].read === true && after[e].read === false;
       if (revoked('broadcast') || revoked('presence')) {
         return this.shutdown(`You no longer have permission to read from this Channel topic: ${this.subTopic}`);
       }

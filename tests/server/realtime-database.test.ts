@@ -1,0 +1,122 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type pg from 'pg';
+import { adminDb } from '../setup/clients.ts';
+import { closeClients, realtimeClient, sleep, subscribed, uniqueTopic, until, userToken, VSNS, type TestVsn } from './realtime-helpers.ts';
+
+/**
+ * Broadcast from the database (hosted's realtime.send and realtime.broadcast_changes):
+ * rows written to realtime.messages reach the topic's members once committed.
+ */
+let db: pg.Client;
+
+beforeAll(async () => {
+  db = await adminDb();
+  await db.query(`
+    drop policy if exists rtdb_read on realtime.messages;
+    create policy rtdb_read on realtime.messages for select to authenticated
+      using (split_part(realtime.topic(), ':', 1) = 'rtdb-room');
+    create table if not exists public.rtdb_items (id bigserial primary key, room text not null, body text);
+    create or replace function public.rtdb_items_broadcast() returns trigger
+    language plpgsql security definer as $$
+    begin
+      perform realtime.broadcast_changes(
+        'rtdb-room:' || coalesce(new.room, old.room), tg_op, tg_op, tg_table_name, tg_table_schema, new, old);
+      return null;
+    end $$;
+    create or replace trigger rtdb_items_broadcast after insert or update or delete on public.rtdb_items
+      for each row execute function public.rtdb_items_broadcast();`);
+});
+
+afterAll(async () => {
+  await db.end();
+});
+
+afterEach(closeClients);
+
+type Received = { event: string; [key: string]: unknown };
+
+async function listen(vsn: TestVsn, topic: string, isPrivate: boolean) {
+  const client = await realtimeClient(vsn, isPrivate ? userToken() : undefined);
+  const channel = client.channel(topic, { config: { private: isPrivate } });
+  const got: Received[] = [];
+  channel.on('broadcast', { event: '*' }, (m) => got.push(m));
+  await subscribed(channel);
+  return got;
+}
+
+describe.each(VSNS)('database broadcast over vsn %s', (vsn) => {
+  it('delivers realtime.send to public and private members by the private flag, with the row id', async () => {
+    const topic = uniqueTopic('rtdb-room');
+    const pub = await listen(vsn, topic, false);
+    const priv = await listen(vsn, topic, true);
+    await db.query(`select realtime.send($1::jsonb, 'public-news', $2, false)`, [JSON.stringify({ n: 1 }), topic]);
+    await db.query(`select realtime.send($1::jsonb, 'private-news', $2)`, [JSON.stringify({ n: 2 }), topic]);
+    await until(() => pub.length === 1 && priv.length === 1, 5000, 'database broadcasts');
+    await sleep(100);
+    expect(pub).toHaveLength(1);
+    expect(priv).toHaveLength(1);
+    const [p] = pub as [Received & { payload: { n: number; id: string }; meta: { id: string } }];
+    expect(p).toMatchObject({ event: 'public-news', payload: { n: 1 } });
+    // The payload carries the row id, and the message metadata names the same row.
+    expect(p.meta.id).toBe(p.payload.id);
+    const row = await db.query(`select topic, event, private, extension from realtime.messages where id = $1`, [p.payload.id]);
+    expect(row.rows).toEqual([{ topic, event: 'public-news', private: false, extension: 'broadcast' }]);
+    expect(priv[0]).toMatchObject({ event: 'private-news', payload: { n: 2 } });
+  });
+
+  it('delivers realtime.broadcast_changes from a row trigger, and nothing from a rolled back transaction', async () => {
+    const room = uniqueTopic('r').replace(':', '-');
+    const got = await listen(vsn, `rtdb-room:${room}`, true);
+    await db.query('begin');
+    await db.query(`insert into public.rtdb_items (room, body) values ($1, 'discarded')`, [room]);
+    await db.query('rollback');
+    const inserted = await db.query<{ id: string }>(`insert into public.rtdb_items (room, body) values ($1, 'hello') returning id`, [room]);
+    await db.query(`update public.rtdb_items set body = 'edited' where id = $1`, [inserted.rows[0]!.id]);
+    await until(() => got.length === 2, 5000, 'trigger broadcasts');
+    await sleep(100);
+    expect(got.map((m) => m.event)).toEqual(['INSERT', 'UPDATE']);
+    expect(got[0]!.payload).toMatchObject({
+      schema: 'public',
+      table: 'rtdb_items',
+      operation: 'INSERT',
+      record: { room, body: 'hello' },
+      old_record: null,
+    });
+    expect(got[1]!.payload).toMatchObject({ operation: 'UPDATE', record: { body: 'edited' }, old_record: { body: 'hello' } });
+  });
+
+  it('delivers a payload too big for NOTIFY by reading the row back', async () => {
+    const topic = uniqueTopic('rtdb-big');
+    const got = await listen(vsn, topic, false);
+    const blob = 'y'.repeat(20_000);
+    await db.query(`select realtime.send($1::jsonb, 'big', $2, false)`, [JSON.stringify({ blob }), topic]);
+    await until(() => got.length === 1, 5000, 'big broadcast');
+    expect((got[0]!.payload as { blob: string }).blob).toBe(blob);
+  });
+});
+
+describe('realtime.send and broadcast_changes semantics', () => {
+  it('turns a refused insert into a warning instead of an error, as hosted does', async () => {
+    const client = await adminDb();
+    const warnings: string[] = [];
+    client.on('notice', (n) => warnings.push(n.message));
+    try {
+      await client.query('begin');
+      await client.query(`select set_config('role', 'anon', true)`);
+      await client.query(`select realtime.send('{"a":1}'::jsonb, 'e', 'rtdb-denied:1')`);
+      await client.query('commit');
+      expect(warnings.some((w) => w.startsWith('WarnSendingBroadcastMessage: new row violates row-level security policy'))).toBe(true);
+    } finally {
+      await client.end();
+    }
+  });
+
+  it('refuses statement-level use and unknown operations', async () => {
+    await expect(
+      db.query(`select realtime.broadcast_changes('t', 'e', 'INSERT', 'x', 'public', null::record, null::record, 'STATEMENT')`),
+    ).rejects.toThrow(/function can only be triggered for each row/);
+    await expect(db.query(`select realtime.broadcast_changes('t', 'e', 'TRUNCATE', 'x', 'public', null::record, null::record)`)).rejects.toThrow(
+      /Unexpected operation type: TRUNCATE/,
+    );
+  });
+});
