@@ -14,6 +14,9 @@ export const relayError = {
     sendJson(res, 503, { code: 'BOOT_ERROR', message: 'Worker failed to boot (please check logs)' }),
   workerError: (res: ServerResponse) =>
     sendJson(res, 500, { code: 'WORKER_ERROR', message: 'Function exited due to an error (please check logs)' }),
+  /** 546 is the runtime's own status for a worker stopped at a resource limit. */
+  workerLimit: (res: ServerResponse) =>
+    sendJson(res, 546, { code: 'WORKER_LIMIT', message: 'Worker failed to respond due to a resource limit (please check logs)' }),
   payloadTooLarge: (res: ServerResponse, limit: number) =>
     sendJson(res, 413, { code: 'PAYLOAD_TOO_LARGE', message: `The request body exceeds the ${limit} byte limit` }),
 };

@@ -26,6 +26,11 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'up
 
 export class BootError extends Error {}
 export class WorkerError extends Error {}
+/** The worker was stopped for holding its thread (an endless loop): hosted's WORKER_LIMIT. */
+export class WorkerLimitError extends Error {}
+
+/** How often, and for how long at most, a worker with requests in flight may block its event loop. */
+const WATCH_INTERVAL_MS = 250;
 
 export interface BridgedRequest {
   method: string;
@@ -47,6 +52,11 @@ export interface FunctionWorkerOptions {
   /** A line the function printed, or a line about it. */
   log: (line: string) => void;
   bootTimeoutMs: number;
+  /**
+   * Wall time a worker may keep its event loop busy without a break while serving before
+   * it is terminated. Hosted stops a function at 2 s of CPU; this is wall time, so larger.
+   */
+  blockedLimitMs: number;
 }
 
 export class FunctionWorker {
@@ -55,6 +65,7 @@ export class FunctionWorker {
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private exited = false;
+  private readonly watchdog: NodeJS.Timeout;
 
   constructor(private readonly options: FunctionWorkerOptions) {
     this.worker = new Worker(BOOTSTRAP, {
@@ -85,15 +96,41 @@ export class FunctionWorker {
       });
       this.worker.on('exit', (code) => {
         this.exited = true;
+        clearInterval(this.watchdog);
         settle(new BootError(`worker exited with code ${code}`));
-        for (const [id, pending] of this.pending) {
-          this.pending.delete(id);
-          pending.reject(new WorkerError(`worker exited with code ${code}`));
-        }
+        this.fail(new WorkerError(`worker exited with code ${code}`));
       });
     });
     // Observed by whoever sends the first request; never an unhandled rejection here.
     this.ready.catch(() => undefined);
+    this.watchdog = this.watchBlockedLoop();
+  }
+
+  /** Ends a worker whose loop stays busy with requests waiting: one endless loop costs one worker. */
+  private watchBlockedLoop(): NodeJS.Timeout {
+    const elu = this.worker.performance.eventLoopUtilization.bind(this.worker.performance);
+    let last = elu();
+    let blockedMs = 0;
+    const timer = setInterval(() => {
+      const now = elu();
+      const utilization = elu(now, last).utilization;
+      last = now;
+      blockedMs = this.pending.size > 0 && utilization > 0.99 ? blockedMs + WATCH_INTERVAL_MS : 0;
+      if (blockedMs < this.options.blockedLimitMs) return;
+      this.options.log(`worker kept its event loop busy for ${blockedMs} ms with requests waiting: terminated`);
+      this.fail(new WorkerLimitError(`event loop blocked for ${blockedMs} ms`));
+      void this.close();
+    }, WATCH_INTERVAL_MS);
+    timer.unref();
+    return timer;
+  }
+
+  /** Rejects every request in flight (their responses become relay errors or are cut off). */
+  private fail(error: Error): void {
+    for (const [id, pending] of this.pending) {
+      this.pending.delete(id);
+      pending.reject(error);
+    }
   }
 
   get alive(): boolean {
@@ -117,6 +154,8 @@ export class FunctionWorker {
   }
 
   async close(): Promise<void> {
+    clearInterval(this.watchdog);
+    this.exited = true;
     await this.worker.terminate();
   }
 

@@ -4,7 +4,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { PayloadTooLargeError, readBody, type RequestContext } from '../gateway/http.ts';
 import type { BackendDeps, BackendService } from '../service.ts';
 import { relayError } from './errors.ts';
-import { BootError, FunctionWorker, type BridgedRequest } from './host.ts';
+import { BootError, FunctionWorker, WorkerLimitError, type BridgedRequest } from './host.ts';
 import type { HeaderList, ImportMapData } from './protocol.ts';
 import { FunctionsProject, type FunctionSettings } from './project.ts';
 
@@ -16,6 +16,7 @@ import { FunctionsProject, type FunctionSettings } from './project.ts';
 /** Resolves npm packages for functions that live outside the project tree (fixtures). */
 const PROJECT_ROOT_URL = pathToFileURL(path.resolve(fileURLToPath(import.meta.url), '../../../package.json')).href;
 const BOOT_TIMEOUT_MS = 30_000;
+const BLOCKED_LIMIT_MS = 5_000;
 const NO_BODY = new Set(['GET', 'HEAD']);
 const NOT_FORWARDED = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'te', 'content-length']);
 
@@ -69,6 +70,7 @@ export function createFunctionsService(deps: BackendDeps): BackendService {
       env: functionEnv(),
       log,
       bootTimeoutMs: BOOT_TIMEOUT_MS,
+      blockedLimitMs: BLOCKED_LIMIT_MS,
     });
     workers.set(name, worker);
     // A function that failed to boot is retried on the next request, as hosted boots a new worker.
@@ -114,6 +116,7 @@ export function createFunctionsService(deps: BackendDeps): BackendService {
       deps.log(`[functions:${name}] ${boot ? 'boot error' : 'request failed'}: ${error instanceof Error ? error.message : String(error)}`);
       if (res.headersSent) res.destroy();
       else if (boot) relayError.bootError(res);
+      else if (error instanceof WorkerLimitError) relayError.workerLimit(res);
       else relayError.workerError(res);
     }
   };

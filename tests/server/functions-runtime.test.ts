@@ -141,4 +141,16 @@ describe('functions: isolation', () => {
     const after = await fetch(`${gateway.url}/functions/v1/stream?n=2`);
     expect(await after.text()).toBe('chunk 0\nchunk 1\n');
   });
+
+  it('stops a function that blocks its thread with 546 WORKER_LIMIT while other functions keep answering', async () => {
+    const spinning = fetch(`${gateway.url}/functions/v1/spin`, { headers: { apikey: gateway.anonKey } });
+    // While spin holds its own thread, another function answers.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const other = await fetch(`${gateway.url}/functions/v1/open`);
+    expect(other.status).toBe(200);
+    const res = await spinning;
+    expect(res.status).toBe(546);
+    expect(await res.json()).toEqual({ code: 'WORKER_LIMIT', message: 'Worker failed to respond due to a resource limit (please check logs)' });
+    expect(logs.some((line) => line.startsWith('[functions:spin]') && line.includes('terminated'))).toBe(true);
+  }, 20_000);
 });
