@@ -32,7 +32,7 @@ function Home() {
         <p className="lede">
           {user?.isAnonymous
             ? 'You are viewing as a guest. Open a share link to join a room, or sign out and create an account to start your own.'
-            : 'Your projects will appear here. Projects, rooms and live simulation arrive in the next slices.'}
+            : 'No projects yet. Projects you create or are invited to will appear here.'}
         </p>
       </section>
     </main>

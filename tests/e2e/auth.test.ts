@@ -1,0 +1,129 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { uniqueEmail } from '../setup/clients.ts';
+import { buildAndServeApp, launchChromium, type ServedApp } from '../setup/browser.ts';
+
+/**
+ * The session flows in a real browser against the real backend: the built app served as
+ * `npm start` serves it. Elements are found the way people find them: by role and name.
+ */
+
+const PASSWORD = 'correct-horse-battery';
+let app: ServedApp;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  [app, browser] = await Promise.all([buildAndServeApp(), launchChromium()]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+});
+
+afterEach(async () => {
+  for (const context of contexts.splice(0)) await context.close();
+});
+
+async function openApp(context?: BrowserContext): Promise<Page> {
+  const ctx = context ?? (await browser.newContext());
+  if (!context) contexts.push(ctx);
+  const page = await ctx.newPage();
+  await page.goto(app.url);
+  return page;
+}
+
+const signInForm = (page: Page) => page.getByRole('heading', { name: 'Sign in to Chartroom' });
+const signOutButton = (page: Page) => page.getByRole('button', { name: 'Sign out' });
+const header = (page: Page) => page.getByRole('banner');
+
+async function fillCredentials(page: Page, email: string, password: string) {
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+}
+
+async function expectSignedInAs(page: Page, name: string) {
+  await signOutButton(page).waitFor();
+  expect(await header(page).getByText(name, { exact: true }).isVisible()).toBe(true);
+}
+
+describe('session in the browser', () => {
+  it('signs up, survives a reload, signs out and signs in again', async () => {
+    const page = await openApp();
+    const email = uniqueEmail('e2e');
+    await signInForm(page).waitFor();
+    await fillCredentials(page, email, PASSWORD);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await expectSignedInAs(page, email);
+
+    await page.reload();
+    await expectSignedInAs(page, email);
+
+    await signOutButton(page).click();
+    await signInForm(page).waitFor();
+    expect(await header(page).getByText(email).count()).toBe(0);
+
+    await fillCredentials(page, email, PASSWORD);
+    // Enter submits with the form's first button, Sign in.
+    await page.getByLabel('Password').press('Enter');
+    await expectSignedInAs(page, email);
+  });
+
+  it('shows why a sign-in failed', async () => {
+    const page = await openApp();
+    const email = uniqueEmail('e2e-wrong');
+    await signInForm(page).waitFor();
+    await fillCredentials(page, email, PASSWORD);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await signOutButton(page).click();
+
+    await fillCredentials(page, email, 'not-my-password');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toBe('Wrong email or password');
+    // The form is usable again, with focus back in the password field to retype it.
+    expect(await page.getByRole('button', { name: 'Sign in', exact: true }).isEnabled()).toBe(true);
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('auth-password');
+  });
+
+  it('continues as guest', async () => {
+    const page = await openApp();
+    await page.getByRole('button', { name: 'Continue as guest' }).click();
+    await expectSignedInAs(page, 'Guest');
+    await page.reload();
+    await expectSignedInAs(page, 'Guest');
+  });
+
+  it('follows a sign-out made in another tab of the same browser', async () => {
+    const context = await browser.newContext();
+    contexts.push(context);
+    const first = await openApp(context);
+    const email = uniqueEmail('e2e-tabs');
+    await signInForm(first).waitFor();
+    await fillCredentials(first, email, PASSWORD);
+    await first.getByRole('button', { name: 'Create account' }).click();
+    await expectSignedInAs(first, email);
+
+    const second = await openApp(context);
+    await expectSignedInAs(second, email);
+
+    await signOutButton(first).click();
+    await signInForm(first).waitFor();
+    await signInForm(second).waitFor();
+    expect(await signOutButton(second).count()).toBe(0);
+  });
+
+  it('keeps separate browsers separate', async () => {
+    const ada = await openApp();
+    const bob = await openApp();
+    const email = uniqueEmail('e2e-ada');
+    await signInForm(ada).waitFor();
+    await fillCredentials(ada, email, PASSWORD);
+    await ada.getByRole('button', { name: 'Create account' }).click();
+    await expectSignedInAs(ada, email);
+    await bob.reload();
+    await signInForm(bob).waitFor();
+  });
+});
