@@ -1,0 +1,119 @@
+import pg from 'pg';
+import { loadSchemaCache, type SchemaCache } from './schema.ts';
+
+const MISS_RELOAD_INTERVAL_MS = 100;
+const RECONNECT_DELAY_MS = 500;
+
+/**
+ * Owns the schema cache: loads it, reloads it on `NOTIFY pgrst, 'reload schema'` (a
+ * dedicated LISTEN connection that reconnects when it drops) and, rate-limited, when a
+ * request names something the cache does not know yet.
+ */
+export class SchemaCacheHolder {
+  private current: SchemaCache | null = null;
+  private loading: Promise<SchemaCache> | null = null;
+  private again = false;
+  private lastMissReload = 0;
+  private listener: pg.Client | null = null;
+  private closed = false;
+  private reconnectTimer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly databaseUrl: string,
+    readonly schemas: readonly string[],
+    private readonly log: (line: string) => void,
+  ) {}
+
+  async start(): Promise<void> {
+    await this.reload();
+    await this.listen();
+  }
+
+  /** The cache to plan with; waits for a reload already under way (a NOTIFY just arrived). */
+  async get(): Promise<SchemaCache> {
+    if (this.loading) return this.loading;
+    if (this.current) return this.current;
+    return this.reload();
+  }
+
+  /** Called when a plan failed on an unknown name: reload unless that was just done. */
+  async refreshOnMiss(seen: SchemaCache): Promise<SchemaCache | null> {
+    if (this.loading) return this.loading;
+    if (this.current && this.current !== seen) return this.current;
+    const now = Date.now();
+    if (now - this.lastMissReload < MISS_RELOAD_INTERVAL_MS) return null;
+    this.lastMissReload = now;
+    return this.reload();
+  }
+
+  reload(): Promise<SchemaCache> {
+    if (this.loading) {
+      this.again = true;
+      return this.loading;
+    }
+    const run = async (): Promise<SchemaCache> => {
+      try {
+        do {
+          this.again = false;
+          this.current = await loadSchemaCache(this.pool, this.schemas);
+        } while (this.again);
+        return this.current;
+      } finally {
+        this.loading = null;
+      }
+    };
+    this.loading = run();
+    return this.loading;
+  }
+
+  private async listen(): Promise<void> {
+    if (this.closed) return;
+    const client = new pg.Client({ connectionString: this.databaseUrl });
+    const retry = () => {
+      if (this.listener !== client) return;
+      this.listener = null;
+      client.removeAllListeners();
+      client.on('error', () => undefined);
+      client.end().catch(() => undefined);
+      if (this.closed) return;
+      this.reconnectTimer = setTimeout(() => {
+        this.reconnectTimer = null;
+        this.listen()
+          // Changes may have happened while we were deaf.
+          .then(() => this.reload())
+          .catch((error: unknown) => this.log(`[rest] schema listener: ${String(error)}`));
+      }, RECONNECT_DELAY_MS);
+    };
+    this.listener = client;
+    client.on('error', retry);
+    client.on('end', retry);
+    client.on('notification', (msg) => {
+      if (msg.channel !== 'pgrst') return;
+      const payload = (msg.payload ?? '').trim();
+      if (payload === '' || payload === 'reload schema') {
+        this.reload().catch((error: unknown) => this.log(`[rest] schema reload failed: ${String(error)}`));
+      }
+    });
+    try {
+      await client.connect();
+      await client.query('listen pgrst');
+    } catch (error) {
+      retry();
+      if (this.current === null) throw error;
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    const client = this.listener;
+    this.listener = null;
+    if (client) {
+      client.removeAllListeners();
+      client.on('error', () => undefined);
+      await client.end().catch(() => undefined);
+    }
+    await this.loading?.catch(() => undefined);
+  }
+}

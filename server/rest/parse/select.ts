@@ -1,0 +1,72 @@
+import type { SelectEmbed, SelectItem } from '../ast.ts';
+import { parseError } from '../errors.ts';
+import { Cursor, SyntaxError_ } from './cursor.ts';
+
+const CAST = /^[A-Za-z_][A-Za-z0-9_ ]*(\[\])?$/;
+
+/** Parses PostgREST's `select` grammar: columns, aliases, casts, JSON paths, embeds. */
+export function parseSelect(text: string): SelectItem[] {
+  const cursor = new Cursor(text);
+  try {
+    const items = selectList(cursor);
+    if (!cursor.done) cursor.fail('"," or end of input');
+    return items;
+  } catch (error) {
+    if (error instanceof SyntaxError_) throw parseError('select parameter', text, error.message);
+    throw error;
+  }
+}
+
+function selectList(c: Cursor): SelectItem[] {
+  const items: SelectItem[] = [];
+  if (c.done || c.peek() === ')') return items;
+  for (;;) {
+    items.push(selectItem(c));
+    if (!c.eat(',')) break;
+  }
+  return items;
+}
+
+function selectItem(c: Cursor): SelectItem {
+  while (c.peek() === ' ') c.pos++;
+  if (c.eat('*')) return { kind: 'star' };
+  if (c.startsWith('...')) c.fail('field name (spread embeds are not supported)');
+  let alias: string | null = null;
+  const first = c.field();
+  let field = first;
+  // `alias:...` (but not `col::cast`)
+  if (c.peek() === ':' && c.peek(1) !== ':') {
+    if (first.path.length > 0) c.fail('"," or ")"');
+    c.pos++;
+    alias = first.name;
+    if (c.peek() === '.' && c.startsWith('...')) c.fail('field name (spread embeds are not supported)');
+    field = c.field();
+  }
+  if (c.peek() === '!' || c.peek() === '(') {
+    if (field.path.length > 0) c.fail('"," or end of input');
+    return embed(c, field.name, alias);
+  }
+  let cast: string | null = null;
+  if (c.eat('::')) {
+    const start = c.pos;
+    while (!c.done && /[A-Za-z0-9_ [\]]/.test(c.peek())) c.pos++;
+    cast = c.text.slice(start, c.pos).trim();
+    if (!CAST.test(cast)) c.fail('a type name');
+  }
+  return { kind: 'column', field, alias, cast };
+}
+
+function embed(c: Cursor, name: string, alias: string | null): SelectEmbed {
+  let hint: string | null = null;
+  let join: SelectEmbed['join'] = null;
+  while (c.eat('!')) {
+    const word = c.name('embed hint');
+    if (word === 'inner' || word === 'left') join = word;
+    else if (hint === null) hint = word;
+    else c.fail('"inner" or "left"');
+  }
+  c.expect('(');
+  const select = selectList(c);
+  c.expect(')');
+  return { kind: 'embed', name, alias, hint, join, select };
+}

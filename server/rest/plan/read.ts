@@ -1,0 +1,196 @@
+import type { LevelModifiers, OrderTerm, SelectEmbed, SelectItem } from '../ast.ts';
+import { RestError } from '../errors.ts';
+import type { SchemaCache, Table } from '../schema.ts';
+import { castSql, fieldSql, outputName } from './fields.ts';
+import { conditionSql, type FilterScope } from './filter.ts';
+import { findRelationship, isToOne, type Relationship } from './relationships.ts';
+import { ident, qualified, type SqlBuilder } from './sql.ts';
+
+/** One level of a read: a table, what to select from it, and its embedded children. */
+export interface ReadNode {
+  table: Table;
+  alias: string;
+  items: SelectItem[];
+  mods: LevelModifiers;
+  embeds: EmbedNode[];
+}
+
+export interface EmbedNode {
+  key: string;
+  rel: Relationship;
+  toOne: boolean;
+  inner: boolean;
+  /** `child()` selects nothing: it only filters its parent. */
+  hidden: boolean;
+  node: ReadNode;
+  /** Alias of the lateral subquery holding the JSON result in column `j`. */
+  lateral: string;
+}
+
+const EMPTY: LevelModifiers = { conditions: [], order: null, limit: null, offset: null };
+
+/** Resolves the select tree against the schema cache: tables, relationships, levels. */
+export function resolveRead(
+  cache: SchemaCache,
+  table: Table,
+  select: SelectItem[] | null,
+  levels: Map<string, LevelModifiers>,
+  rootAlias = table.name,
+): ReadNode {
+  let counter = 0;
+  const used = new Set<string>(['']);
+  const build = (t: Table, alias: string, items: SelectItem[], path: string): ReadNode => {
+    const node: ReadNode = { table: t, alias, items, mods: levels.get(path) ?? EMPTY, embeds: [] };
+    for (const item of items) {
+      if (item.kind !== 'embed') continue;
+      node.embeds.push(buildEmbed(t, item, path));
+    }
+    return node;
+  };
+  const buildEmbed = (parent: Table, item: SelectEmbed, path: string): EmbedNode => {
+    const rel = findRelationship(cache, parent, item.name, item.hint);
+    const key = item.alias ?? item.name;
+    const childPath = path === '' ? key : `${path}.${key}`;
+    used.add(childPath);
+    const n = ++counter;
+    return {
+      key,
+      rel,
+      toOne: isToOne(rel),
+      inner: item.join === 'inner',
+      hidden: item.select.length === 0,
+      node: build(rel.target, `pgrst_${n}`, item.select, childPath),
+      lateral: `pgrst_${n}_j`,
+    };
+  };
+  const root = build(table, rootAlias, select ?? [{ kind: 'star' }], '');
+  for (const path of levels.keys()) {
+    if (!used.has(path)) {
+      const name = path.split('.').pop() ?? path;
+      throw new RestError(400, 'PGRST108', `'${name}' is not an embedded resource in this request`, null,
+        `Verify that '${name}' is included in the 'select' query parameter.`);
+    }
+  }
+  return root;
+}
+
+function joinCondition(embed: EmbedNode, parentAlias: string): { from: string; where: string[] } {
+  const { rel, node } = embed;
+  const target = `${qualified(node.table.schema, node.table.name)} as ${ident(node.alias)}`;
+  const eq = (a: string, ac: string, b: string, bc: string) => `${ident(a)}.${ident(ac)} = ${ident(b)}.${ident(bc)}`;
+  if (rel.kind === 'many-to-one') {
+    return { from: target, where: rel.fk.columns.map((c, i) => eq(node.alias, rel.fk.foreignColumns[i]!, parentAlias, c)) };
+  }
+  if (rel.kind === 'one-to-many') {
+    return { from: target, where: rel.fk.columns.map((c, i) => eq(node.alias, c, parentAlias, rel.fk.foreignColumns[i]!)) };
+  }
+  const j = `${node.alias}_x`;
+  const on = rel.sink.columns.map((c, i) => eq(j, c, node.alias, rel.sink.foreignColumns[i]!)).join(' and ');
+  return {
+    from: `${target} join ${qualified(rel.junction.schema, rel.junction.name)} as ${ident(j)} on ${on}`,
+    where: rel.source.columns.map((c, i) => eq(j, c, parentAlias, rel.source.foreignColumns[i]!)),
+  };
+}
+
+function orderSql(node: ReadNode, terms: OrderTerm[] | null, b: SqlBuilder): string {
+  if (!terms || terms.length === 0) return '';
+  const parts = terms.map((t) => {
+    let sql = fieldSql(node.table, node.alias, t.field, b);
+    if (t.direction) sql += ` ${t.direction}`;
+    if (t.nulls) sql += ` nulls ${t.nulls}`;
+    return sql;
+  });
+  return ` order by ${parts.join(', ')}`;
+}
+
+function limitSql(limit: number | null, offset: number | null, b: SqlBuilder): string {
+  let sql = '';
+  if (limit !== null) sql += ` limit ${b.param(limit, 'bigint')}`;
+  if (offset !== null && offset > 0) sql += ` offset ${b.param(offset, 'bigint')}`;
+  return sql;
+}
+
+function projection(cache: SchemaCache, node: ReadNode, b: SqlBuilder): string {
+  const parts: string[] = [];
+  for (const item of node.items) {
+    if (item.kind === 'star') parts.push(`${ident(node.alias)}.*`);
+    else if (item.kind === 'column') {
+      let sql = fieldSql(node.table, node.alias, item.field, b);
+      if (item.cast) sql = `(${sql})::${castSql(cache, item.cast)}`;
+      parts.push(`${sql} as ${ident(outputName(item.field, item.alias))}`);
+    }
+  }
+  for (const e of node.embeds) {
+    if (e.hidden) continue;
+    const value = e.toOne ? `${ident(e.lateral)}.j` : `coalesce(${ident(e.lateral)}.j, '[]'::json)`;
+    parts.push(`${value} as ${ident(e.key)}`);
+  }
+  return parts.length > 0 ? parts.join(', ') : '';
+}
+
+interface Body {
+  /** `from ... join lateral ...` */
+  from: string;
+  where: string[];
+}
+
+/** The lateral joins and conditions of one level; embeds only filter when used or inner. */
+function levelBody(cache: SchemaCache, node: ReadNode, source: string, b: SqlBuilder, extraWhere: string[]): Body {
+  const joins: string[] = [];
+  const where = [...extraWhere];
+  const used = new Set<EmbedNode>();
+  const scope: FilterScope = { table: node.table, alias: node.alias, embeds: new Map() };
+  for (const e of node.embeds) {
+    scope.embeds.set(e.key, { sql: `${ident(e.lateral)}.j`, used: () => used.add(e) });
+  }
+  // Embeds first: their SQL binds parameters in text order, before this level's filters.
+  for (const e of node.embeds) joins.push(`left join lateral (${embedSql(cache, e, node.alias, b)}) as ${ident(e.lateral)} on true`);
+  for (const c of node.mods.conditions) where.push(conditionSql(c, scope, b));
+  for (const e of node.embeds) if (e.inner) where.push(`${ident(e.lateral)}.j is not null`);
+  return { from: `${source} ${joins.join(' ')}`.trim(), where };
+}
+
+function whereSql(where: string[]): string {
+  return where.length > 0 ? ` where ${where.map((w) => `(${w})`).join(' and ')}` : '';
+}
+
+function embedSql(cache: SchemaCache, e: EmbedNode, parentAlias: string, b: SqlBuilder): string {
+  const { from, where } = joinCondition(e, parentAlias);
+  const body = levelBody(cache, e.node, from, b, where);
+  const proj = projection(cache, e.node, b) || 'null as "pgrst_none"';
+  const order = orderSql(e.node, e.node.mods.order, b);
+  const limit = limitSql(e.toOne ? 1 : e.node.mods.limit, e.toOne ? null : e.node.mods.offset, b);
+  const inner = `select ${proj} from ${body.from}${whereSql(body.where)}${order}${limit}`;
+  const r = `${e.node.alias}_r`;
+  if (e.toOne) return `select row_to_json(${ident(r)}) as j from (${inner}) as ${ident(r)}`;
+  return `select json_agg(${ident(r)}) as j from (${inner}) as ${ident(r)}`;
+}
+
+export interface ReadSql {
+  /** Selects the page's rows (one JSON object per row once aggregated). */
+  rows: string;
+  /** Counts every row the filters match, ignoring limit/offset. */
+  count: string;
+}
+
+/**
+ * The SQL of a read. `source` replaces the table (a mutation's `pgrst_source`, a function
+ * call), in which case top-level conditions apply only with `keepConditions`.
+ */
+export function readSql(
+  cache: SchemaCache,
+  root: ReadNode,
+  b: SqlBuilder,
+  page: { limit: number | null; offset: number | null },
+  source?: string,
+  keepConditions = false,
+): ReadSql {
+  const from = source ?? `${qualified(root.table.schema, root.table.name)}`;
+  const node = source && !keepConditions ? { ...root, mods: { ...root.mods, conditions: [] } } : root;
+  const body = levelBody(cache, node, `${from} as ${ident(root.alias)}`, b, []);
+  const proj = projection(cache, root, b) || `null as "pgrst_none"`;
+  const where = whereSql(body.where);
+  const order = orderSql(root, root.mods.order, b);
+  const rows = `select ${proj} from ${body.from}${where}${order}${limitSql(page.limit, page.offset, b)}`;
+  return { rows, count: `select count(*) from ${body.from}${where}` };
+}
