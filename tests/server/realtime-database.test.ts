@@ -99,7 +99,7 @@ describe('realtime.send and broadcast_changes semantics', () => {
   it('turns a refused insert into a warning instead of an error, as hosted does', async () => {
     const client = await adminDb();
     const warnings: string[] = [];
-    client.on('notice', (n) => warnings.push(n.message));
+    client.on('notice', (n) => warnings.push(n.message ?? ''));
     try {
       await client.query('begin');
       await client.query(`select set_config('role', 'anon', true)`);

@@ -14,7 +14,7 @@ interface Watched {
 
 async function watch(vsn: TestVsn, topic: string, key?: string): Promise<Watched> {
   const client = await realtimeClient(vsn);
-  const channel = client.channel(topic, key ? { config: { presence: { key } } } : {});
+  const channel = client.channel(topic, key ? { config: { presence: { key } } } : undefined);
   const w: Watched = { channel, joins: [], leaves: [], keys: () => Object.keys(channel.presenceState()).sort() };
   channel
     .on('presence', { event: 'sync' }, () => undefined)
