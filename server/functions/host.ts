@@ -61,10 +61,13 @@ export interface FunctionWorkerOptions {
 
 export class FunctionWorker {
   readonly ready: Promise<void>;
+  /** Settles when the thread has exited, for whatever reason. */
+  readonly stopped: Promise<void>;
   private readonly worker: Worker;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private exited = false;
+  private retiring = false;
   private readonly watchdog: NodeJS.Timeout;
 
   constructor(private readonly options: FunctionWorkerOptions) {
@@ -76,6 +79,7 @@ export class FunctionWorker {
       stdout: true,
       stderr: true,
     });
+    this.stopped = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()));
     this.pipe(this.worker.stdout);
     this.pipe(this.worker.stderr);
     this.ready = new Promise<void>((resolve, reject) => {
@@ -133,8 +137,15 @@ export class FunctionWorker {
     }
   }
 
+  /** False once the worker exited or was retired: the next request starts a fresh one. */
   get alive(): boolean {
-    return !this.exited;
+    return !this.exited && !this.retiring;
+  }
+
+  /** Stops taking requests; terminates once those in flight are answered (code changed). */
+  retire(): void {
+    this.retiring = true;
+    if (this.pending.size === 0) void this.close();
   }
 
   /** Sends the request and writes the function's response to `res`. Rejects before the head only. */
@@ -145,11 +156,17 @@ export class FunctionWorker {
     const body = request.body && request.body.length > 0 ? toArrayBuffer(request.body) : null;
     const done = new Promise<void>((resolve, reject) => this.pending.set(id, { res, resolve, reject }));
     res.on('close', () => {
-      if (!this.pending.has(id)) return;
+      const pending = this.pending.get(id);
+      if (!pending) return;
       this.pending.delete(id);
       this.send({ type: 'abort', id });
+      pending.resolve();
     });
     this.send({ type: 'request', id, ...request, body }, body ? [body] : []);
+    const settled = () => {
+      if (this.retiring && this.pending.size === 0) void this.close();
+    };
+    done.then(settled, settled);
     return done;
   }
 

@@ -1,3 +1,4 @@
+import { watch, type FSWatcher } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -32,6 +33,23 @@ function forwardedHeaders(req: IncomingMessage): HeaderList {
 export function createFunctionsService(deps: BackendDeps): BackendService {
   const project = new FunctionsProject(deps.config.supabaseDir, deps.config.functionsDir, deps.log);
   const workers = new Map<string, FunctionWorker>();
+  /** Every running thread, retired ones included, so stop() ends them all. */
+  const threads = new Set<FunctionWorker>();
+  let watcher: FSWatcher | null = null;
+
+  /** Any change under the functions directory (a function, _shared, .env, an import map) reloads them all. */
+  const reloadOnChange = () => {
+    try {
+      watcher = watch(deps.config.functionsDir, { recursive: true, persistent: false }, () => {
+        for (const worker of workers.values()) worker.retire();
+        workers.clear();
+      });
+      watcher.on('error', (error) => deps.log(`[functions] watching ${deps.config.functionsDir} stopped: ${error.message}`));
+    } catch (error) {
+      // No functions directory yet: nothing to serve, nothing to watch.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  };
 
   /** Hosted's variables for every function, after `.env` (which may not override SUPABASE_*). */
   const functionEnv = (): Record<string, string> => {
@@ -73,6 +91,8 @@ export function createFunctionsService(deps: BackendDeps): BackendService {
       blockedLimitMs: BLOCKED_LIMIT_MS,
     });
     workers.set(name, worker);
+    threads.add(worker);
+    void worker.stopped.then(() => threads.delete(worker));
     // A function that failed to boot is retried on the next request, as hosted boots a new worker.
     worker.ready.catch(() => {
       if (workers.get(name) === worker) workers.delete(name);
@@ -126,8 +146,13 @@ export function createFunctionsService(deps: BackendDeps): BackendService {
     // verify_jwt is per function: a function with verify_jwt = false runs even with a bad token.
     tolerateBadToken: true,
     handle,
+    start() {
+      reloadOnChange();
+      return Promise.resolve();
+    },
     async close() {
-      const all = [...workers.values()];
+      watcher?.close();
+      const all = [...threads];
       workers.clear();
       await Promise.all(all.map((worker) => worker.close()));
     },

@@ -31,7 +31,7 @@ function table(value: unknown): TomlTable | null {
 }
 
 export class FunctionsProject {
-  private cached: { mtimeMs: number; functions: TomlTable } | null = null;
+  private cached: { stamp: string; functions: TomlTable } | null = null;
 
   constructor(
     /** Directory of config.toml; config paths resolve against it. */
@@ -46,20 +46,21 @@ export class FunctionsProject {
 
   /** The `[functions]` table, re-read when config.toml changes; a broken file is logged and ignored. */
   private functionsTable(): TomlTable {
-    let mtimeMs: number;
+    let stamp: string;
     try {
-      mtimeMs = statSync(this.configFile).mtimeMs;
+      const stat = statSync(this.configFile);
+      stamp = `${stat.mtimeMs}:${stat.size}`;
     } catch {
       return {};
     }
-    if (this.cached?.mtimeMs === mtimeMs) return this.cached.functions;
+    if (this.cached?.stamp === stamp) return this.cached.functions;
     let functions: TomlTable = {};
     try {
       functions = table(parse(readFileSync(this.configFile, 'utf8')).functions) ?? {};
     } catch (error) {
       this.log(`[functions] ignoring ${this.configFile}: ${error instanceof Error ? error.message : String(error)}`);
     }
-    this.cached = { mtimeMs, functions };
+    this.cached = { stamp, functions };
     return functions;
   }
 

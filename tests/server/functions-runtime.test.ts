@@ -154,3 +154,61 @@ describe('functions: isolation', () => {
     expect(logs.some((line) => line.startsWith('[functions:spin]') && line.includes('terminated'))).toBe(true);
   }, 20_000);
 });
+
+describe('functions: reload on change', () => {
+  let hot: Backend;
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = await fs.mkdtemp(path.resolve('tests/.tmp/functions-hot-'));
+    await fs.mkdir(path.join(dir, 'supabase/functions/hot'), { recursive: true });
+    await fs.mkdir(path.join(dir, 'supabase/functions/_shared'), { recursive: true });
+    await fs.writeFile(path.join(dir, 'supabase/functions/_shared/word.ts'), "export const word = 'one';\n");
+    await fs.writeFile(
+      path.join(dir, 'supabase/functions/hot/index.ts'),
+      "import { word } from '../_shared/word.ts';\nDeno.serve(() => new Response(word));\n",
+    );
+    await fs.writeFile(path.join(dir, 'supabase/config.toml'), '[functions.hot]\nverify_jwt = false\n');
+    hot = await startBackend({
+      externalDatabaseUrl: backendInfo().databaseUrl,
+      port: 0,
+      dataDir: dir,
+      supabaseDir: path.join(dir, 'supabase'),
+      logRequests: false,
+      log: () => undefined,
+    });
+  });
+
+  afterAll(async () => {
+    await hot?.stop();
+    await fs.rm(dir, { recursive: true, force: true });
+  });
+
+  async function eventually(expected: string): Promise<void> {
+    let last = '';
+    for (let i = 0; i < 50; i++) {
+      last = await (await fetch(`${hot.url}/functions/v1/hot`)).text();
+      if (last === expected) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(last).toBe(expected);
+  }
+
+  it('serves the new code after a shared module changes, without a restart', async () => {
+    await eventually('one');
+    await fs.writeFile(path.join(dir, 'supabase/functions/_shared/word.ts'), "export const word = 'two';\n");
+    await eventually('two');
+  });
+
+  it('serves a function added while running, and reads a changed verify_jwt', async () => {
+    await fs.mkdir(path.join(dir, 'supabase/functions/added'), { recursive: true });
+    await fs.writeFile(path.join(dir, 'supabase/functions/added/index.ts'), "Deno.serve(() => new Response('added'));\n");
+    const locked = await fetch(`${hot.url}/functions/v1/added`);
+    expect(locked.status).toBe(401);
+    await fs.writeFile(path.join(dir, 'supabase/config.toml'), '[functions.hot]\nverify_jwt = false\n[functions.added]\nverify_jwt = false\n');
+    const open = await fetch(`${hot.url}/functions/v1/added`);
+    expect(open.status).toBe(200);
+    expect(await open.text()).toBe('added');
+  });
+});
+
