@@ -71,7 +71,7 @@ export async function openSession(
     [sessionId, now, method, randomUUID()],
   );
   const refreshToken = await insertRefreshToken(db, userId, sessionId, null, now);
-  await db.query(`update auth.users set last_sign_in_at = $2, updated_at = $2 where id = $1`, [userId, now]);
+  await db.query(`update auth.users set last_sign_in_at = $2 where id = $1`, [userId, now]);
   await db.query(`update auth.identities set last_sign_in_at = $2 where user_id = $1`, [userId, now]);
   return { sessionId, refreshToken };
 }

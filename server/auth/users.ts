@@ -89,11 +89,8 @@ export type Db = pg.Pool | pg.ClientBase;
 
 export const INSTANCE_ID = '00000000-0000-0000-0000-000000000000';
 
-export async function findUserById(db: Db, id: string, forUpdate = false): Promise<UserRow | null> {
-  const result = await db.query<UserRow>(
-    `select ${USER_COLUMNS} from auth.users u where u.id = $1${forUpdate ? ' for update' : ''}`,
-    [id],
-  );
+export async function findUserById(db: Db, id: string): Promise<UserRow | null> {
+  const result = await db.query<UserRow>(`select ${USER_COLUMNS} from auth.users u where u.id = $1`, [id]);
   return result.rows[0] ?? null;
 }
 

@@ -52,6 +52,23 @@ describe('auth: refresh token rotation', () => {
     expect(onward.data.session?.refresh_token).not.toBe(child);
   });
 
+  it('serialises concurrent refreshes of one token: every caller gets the same child', async () => {
+    const { session } = await signedInClient('race');
+    const results = await Promise.all(Array.from({ length: 5 }, () => refresh(session.refresh_token)));
+    for (const r of results) expect(r.error).toBeNull();
+    const children = new Set(results.map((r) => r.data.session?.refresh_token));
+    expect(children.size).toBe(1);
+    const db = await adminDb();
+    try {
+      const active = await db.query('select 1 from auth.refresh_tokens where session_id = $1 and revoked = false', [
+        claimsOf(session.access_token).session_id,
+      ]);
+      expect(active.rowCount).toBe(1);
+    } finally {
+      await db.end();
+    }
+  });
+
   it('answers refresh_token_not_found, validation_failed and the OAuth shape for bad tokens', async () => {
     const unknown = await refresh('abcdefghijkl');
     expect(unknown.error).toMatchObject({ status: 400, code: 'refresh_token_not_found', message: 'Invalid Refresh Token: Refresh Token Not Found' });

@@ -1,4 +1,6 @@
 import { AuthApiError, AuthWeakPasswordError } from '@supabase/supabase-js';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { adminDb, anonClient, backendInfo, signedInClient, uniqueEmail } from '../setup/clients.ts';
 import { authFetch, claimsOf } from './auth-helpers.ts';
@@ -106,6 +108,22 @@ describe('auth: sign-up, sign-in and the user', () => {
     expect(admin.json).toMatchObject({ code: 'not_admin' });
     const weak = await client.auth.updateUser({ password: '123' });
     expect(weak.error).toBeInstanceOf(AuthWeakPasswordError);
+  });
+
+  it('seed.sql is safe to run again: still one demo user with one identity', async () => {
+    const db = await adminDb();
+    try {
+      await db.query('begin');
+      await db.query(readFileSync(path.resolve('supabase/seed.sql'), 'utf8'));
+      await db.query(readFileSync(path.resolve('supabase/seed.sql'), 'utf8'));
+      const users = await db.query(`select id from auth.users where email = 'demo@chartroom.dev'`);
+      expect(users.rowCount).toBe(1);
+      const identities = await db.query(`select 1 from auth.identities where user_id = $1`, [(users.rows[0] as { id: string }).id]);
+      expect(identities.rowCount).toBe(1);
+    } finally {
+      await db.query('rollback');
+      await db.end();
+    }
   });
 
   it('signs in the seeded demo user', async () => {
