@@ -19,7 +19,8 @@ const PROJECT_ROOT_URL = pathToFileURL(path.resolve(fileURLToPath(import.meta.ur
 const BOOT_TIMEOUT_MS = 30_000;
 const BLOCKED_LIMIT_MS = 5_000;
 const NO_BODY = new Set(['GET', 'HEAD']);
-const NOT_FORWARDED = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'te', 'content-length']);
+/** Hop-by-hop headers stay at the gateway; content-length passes (the body is forwarded whole). */
+const NOT_FORWARDED = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'te']);
 
 function forwardedHeaders(req: IncomingMessage): HeaderList {
   const list: HeaderList = [];

@@ -134,6 +134,8 @@ describe('functions: the request reaches the handler', () => {
     expect(echo.path).toBe('/echo/sub/path');
     expect(echo.query).toEqual({ x: '1', y: 'two' });
     expect(echo.headers['x-custom']).toBe('custom-value');
+    expect(echo.headers['content-length']).toBe(String(Buffer.byteLength(JSON.stringify(echo.body))));
+    expect(echo.headers.connection).toBeUndefined();
     expect(echo.headers.apikey).toBe(gateway.anonKey);
     expect(echo.headers.authorization).toBe(`Bearer ${gateway.anonKey}`);
     expect(echo.contentType).toBe('application/json');
