@@ -173,7 +173,7 @@ create trigger on_project_created after insert on public.projects
 
 /** Settings other than name and description are the owners' (service role excepted). */
 create function public.guard_project_update() returns trigger
-language plpgsql set search_path = '' as $$
+language plpgsql security definer set search_path = '' as $$
 begin
   if coalesce(auth.role(), '') <> 'service_role'
      and (new.visibility is distinct from old.visibility
@@ -184,6 +184,12 @@ begin
     raise exception 'only owners change a project''s visibility, owner or share link'
       using errcode = '42501';
   end if;
+  if new.owner_id is distinct from old.owner_id
+     and not exists (select 1 from public.project_members m
+                      where m.project_id = new.id and m.user_id = new.owner_id and m.role = 'owner') then
+    raise exception 'a project can only be transferred to one of its owners'
+      using errcode = '23514', hint = 'Make that member an owner first.';
+  end if;
   return new;
 end
 $$;
@@ -191,20 +197,21 @@ $$;
 create trigger projects_guard before update on public.projects
   for each row execute function public.guard_project_update();
 
-/** A project always keeps an owner: refuse to demote or remove the last one. */
+/**
+ * A project always keeps an owner: its primary owner (projects.owner_id) is always an
+ * owner member and cannot be demoted or removed; ownership moves by transferring
+ * owner_id to another owner first.
+ */
 create function public.keep_an_owner() returns trigger
 language plpgsql security definer set search_path = '' as $$
 begin
   if old.role = 'owner'
-     and (tg_op = 'DELETE' or new.role <> 'owner' or new.project_id <> old.project_id)
-     and exists (select 1 from public.projects p where p.id = old.project_id)
-     -- Deleting the account itself cascades here; that is not a demotion to refuse.
-     and exists (select 1 from auth.users u where u.id = old.user_id)
-     and not exists (
-       select 1 from public.project_members m
-        where m.project_id = old.project_id and m.role = 'owner' and m.user_id <> old.user_id) then
-    raise exception 'a project must keep at least one owner'
-      using errcode = '23514', hint = 'Make another member an owner first.';
+     and (tg_op = 'DELETE' or new.role <> 'owner' or new.user_id <> old.user_id or new.project_id <> old.project_id)
+     and exists (select 1 from public.projects p where p.id = old.project_id and p.owner_id = old.user_id)
+     -- Deleting the account itself cascades here (and to its projects): not a demotion.
+     and exists (select 1 from auth.users u where u.id = old.user_id) then
+    raise exception 'a project must keep its owner'
+      using errcode = '23514', hint = 'Transfer the project to another owner first.';
   end if;
   if tg_op = 'DELETE' then
     return old;
@@ -232,9 +239,11 @@ create policy "profiles: update your own"
   using (id = auth.uid()) with check (id = auth.uid());
 
 -- projects
+-- owner_id = auth.uid() lets the creator read the row back in the insert's RETURNING,
+-- before the trigger's membership row is visible; the primary owner is always a member.
 create policy "projects: read as member or when public"
   on public.projects for select to anon, authenticated
-  using (public.can_read_project(id));
+  using (owner_id = auth.uid() or public.can_read_project(id));
 create policy "projects: signed-in people (not guests) create their own"
   on public.projects for insert to authenticated
   with check (owner_id = auth.uid() and not public.is_guest());
