@@ -5,7 +5,9 @@ import { adminDb, anonClient, signedInClient, type AnyClient } from '../setup/cl
 /** The accept-invite edge function (supabase/functions/accept-invite) through supabase-js. */
 
 async function accept(client: AnyClient, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
-  const { data, error } = await client.functions.invoke<Record<string, unknown>>('accept-invite', { body: body as Record<string, unknown> });
+  const result = await client.functions.invoke<Record<string, unknown>>('accept-invite', { body: body as Record<string, unknown> });
+  const data = result.data;
+  const error = result.error as unknown;
   if (error) {
     if (!(error instanceof FunctionsHttpError)) throw error as Error;
     const res = error.context as Response;
@@ -16,15 +18,16 @@ async function accept(client: AnyClient, body: unknown): Promise<{ status: numbe
 
 async function projectWithInvite(invite: { role?: string; max_uses?: number | null; expires_at?: string } = {}) {
   const owner = await signedInClient('owner');
-  const { data: project, error } = await owner.client.from('projects').insert({ name: 'Invites' }).select().single();
-  if (error) throw error;
-  const { data: row, error: inviteError } = await owner.client
+  const created = await owner.client.from('projects').insert({ name: 'Invites' }).select().single();
+  if (created.error) throw created.error;
+  const project = created.data as unknown;
+  const inserted = await owner.client
     .from('project_invites')
     .insert({ project_id: (project as { id: string }).id, role: 'editor', ...invite })
     .select()
     .single();
-  if (inviteError) throw inviteError;
-  return { owner, projectId: (project as { id: string }).id, invite: row as { id: string; token: string } };
+  if (inserted.error) throw inserted.error;
+  return { owner, projectId: (project as { id: string }).id, invite: inserted.data as { id: string; token: string } };
 }
 
 describe('accept-invite', () => {
