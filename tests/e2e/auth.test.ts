@@ -96,7 +96,7 @@ describe('session in the browser', () => {
     await expectSignedInAs(page, 'Guest');
   });
 
-  it('follows a sign-out made in another tab of the same browser', async () => {
+  it('follows sign-out and sign-in made in another tab of the same browser', async () => {
     const context = await browser.newContext();
     contexts.push(context);
     const first = await openApp(context);
@@ -113,6 +113,31 @@ describe('session in the browser', () => {
     await signInForm(first).waitFor();
     await signInForm(second).waitFor();
     expect(await signOutButton(second).count()).toBe(0);
+
+    // And back: signing in in the second tab signs the first one in too.
+    await fillCredentials(second, email, PASSWORD);
+    await second.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await expectSignedInAs(second, email);
+    await expectSignedInAs(first, email);
+  });
+
+  it('works from the keyboard alone', async () => {
+    const page = await openApp();
+    const email = uniqueEmail('e2e-keys');
+    await signInForm(page).waitFor();
+    // Focus starts in Email; Tab order follows the form: Password, Sign in, Create account.
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('auth-email');
+    await page.keyboard.type(email);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(PASSWORD);
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Create account');
+    await page.keyboard.press('Enter');
+    await expectSignedInAs(page, email);
+    await signOutButton(page).focus();
+    await page.keyboard.press('Enter');
+    await signInForm(page).waitFor();
   });
 
   it('keeps separate browsers separate', async () => {
