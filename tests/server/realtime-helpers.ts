@@ -56,12 +56,12 @@ export async function subscribed(channel: RealtimeChannel): Promise<RealtimeChan
   return channel;
 }
 
-/** Polls until `check` returns a value other than undefined/false. */
-export async function until<T>(check: () => T | undefined | false, timeoutMs = 5000, what = 'condition'): Promise<T> {
+/** Polls until `check` returns a value other than undefined, null or false. */
+export async function until<T>(check: () => T | undefined | null | false, timeoutMs = 5000, what = 'condition'): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = check();
-    if (value !== undefined && value !== false) return value;
+    if (value !== undefined && value !== null && value !== false) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -75,17 +75,33 @@ export class RawSocket {
   closed: { code: number; reason: string } | null = null;
   private constructor(readonly ws: WebSocket, readonly vsn: TestVsn) {
     ws.on('message', (data: Buffer, binary: boolean) => {
-      if (binary) this.frames.push(data);
-      else this.frames.push(JSON.parse(data.toString('utf8')) as unknown[] | Record<string, unknown>);
+      if (binary) {
+        this.frames.push(data);
+        return;
+      }
+      const frame = JSON.parse(data.toString('utf8')) as unknown[] | Record<string, unknown>;
+      // Replies to keep-alive heartbeats are not what any test looks at.
+      if ((Array.isArray(frame) ? frame[1] : frame.ref) === 'keepalive') return;
+      this.frames.push(frame);
     });
-    ws.on('close', (code, reason) => (this.closed = { code, reason: reason.toString() }));
+    ws.on('close', (code, reason) => {
+      this.closed = { code, reason: reason.toString() };
+      if (this.timer) clearInterval(this.timer);
+    });
   }
 
-  static open(vsn: TestVsn, options: { url?: string; apikey?: string } = {}): Promise<RawSocket> {
+  private timer: NodeJS.Timeout | null = null;
+
+  /** Opens a socket; `keepAlive` sends a heartbeat every that many ms (for short idle timeouts). */
+  static open(vsn: TestVsn, options: { url?: string; apikey?: string; keepAlive?: number } = {}): Promise<RawSocket> {
     const base = (options.url ?? backendInfo().url).replace(/^http/, 'ws');
     const ws = new WebSocket(`${base}/realtime/v1/websocket?apikey=${options.apikey ?? backendInfo().anonKey}&vsn=${vsn}`);
     return new Promise((resolve, reject) => {
-      ws.once('open', () => resolve(new RawSocket(ws, vsn)));
+      ws.once('open', () => {
+        const socket = new RawSocket(ws, vsn);
+        if (options.keepAlive) socket.timer = setInterval(() => socket.push(null, 'keepalive', 'phoenix', 'heartbeat', {}), options.keepAlive);
+        resolve(socket);
+      });
       ws.once('error', reject);
       ws.once('unexpected-response', (_req, res) => reject(new Error(`upgrade refused: ${res.statusCode}`)));
     });
@@ -122,6 +138,7 @@ export class RawSocket {
   }
 
   close(): void {
+    if (this.timer) clearInterval(this.timer);
     this.ws.close();
   }
 }
