@@ -51,7 +51,7 @@ async function bareHttp(dir: string, bytes: Buffer): Promise<{ up: number[]; dow
   try {
     for (let i = -1; i < RUNS; i++) {
       const u = await timed(async () => {
-        await (await fetch(url, { method: 'POST', body: bytes })).text();
+        await (await fetch(url, { method: 'POST', body: new Uint8Array(bytes) })).text();
       });
       const d = await timed(async () => {
         await (await fetch(url)).arrayBuffer();
