@@ -106,9 +106,12 @@ function planRead(cache: SchemaCache, r: Request, maxRows: number): Planned {
   const p = page(query, r, maxRows);
   const read = readSql(cache, root, b, p);
   const count = r.prefs.count;
-  const statements: Statement[] = [{ sql: aggregateStatement(read.rows, count ? read.count : null), values: b.values }];
+  const exact = count === 'exact' || count === 'estimated';
+  const statements: Statement[] = [{ sql: aggregateStatement(read.rows, exact ? read.count : null), values: b.values }];
   if (count === 'planned' || count === 'estimated') {
-    statements.push({ sql: `explain (format json) ${read.count.replace(/^select count\(\*\)/, 'select 1')}`, values: b.values });
+    // The planner's row estimate for the unpaged read; its own parameters, numbered from 1.
+    const eb = new SqlBuilder();
+    statements.push({ sql: `explain (format json) ${readSql(cache, root, eb, { limit: null, offset: null }).rows}`, values: eb.values });
   }
   return {
     statements,

@@ -84,11 +84,14 @@ export function findRelationship(cache: SchemaCache, parent: Table, name: string
     });
   }
   if (hint !== null) {
-    matches = matches.filter((r) => {
-      if (r.kind === 'many-to-many') return r.junction.name === hint || r.source.name === hint || r.sink.name === hint;
-      if (r.fk.name === hint) return true;
-      return r.fk.columns.includes(hint) || r.fk.foreignColumns.includes(hint);
-    });
+    // A column hint names the parent's side first (`parent_id` on a self reference is the
+    // many-to-one), and the target's side only when the parent's side has no match.
+    const parentSide = (r: Relationship) => (r.kind === 'many-to-one' ? r.fk.columns : r.kind === 'one-to-many' ? r.fk.foreignColumns : []);
+    const targetSide = (r: Relationship) => (r.kind === 'many-to-one' ? r.fk.foreignColumns : r.kind === 'one-to-many' ? r.fk.columns : []);
+    const byName = (r: Relationship) =>
+      r.kind === 'many-to-many' ? r.junction.name === hint || r.source.name === hint || r.sink.name === hint : r.fk.name === hint;
+    const named = matches.filter((r) => byName(r) || parentSide(r).includes(hint));
+    matches = named.length > 0 ? named : matches.filter((r) => targetSide(r).includes(hint));
   }
   if (matches.length === 1) return matches[0]!;
   if (matches.length === 0) {
