@@ -12,5 +12,8 @@ create table if not exists auth.mfa_amr_claims (
   constraint mfa_amr_claims_session_id_authentication_method_pkey unique (session_id, authentication_method)
 );
 
--- Refresh looks up the active (unrevoked) token of a session; admin lists page by creation.
+-- Sign-in and sign-up find users by lower(email) without instance_id (rows made by hand or
+-- by other tools may lack it), so the bootstrap's (instance_id, lower(email)) index misses.
+create index if not exists users_lower_email_idx on auth.users (lower(email));
+-- The admin list pages newest first.
 create index if not exists users_created_at_idx on auth.users (created_at desc);

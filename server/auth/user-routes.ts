@@ -23,8 +23,9 @@ export async function getUser(call: Call): Promise<Reply> {
  * is no mailer), else it waits in email_change as GoTrue's pending change does.
  */
 export async function updateUser(call: Call): Promise<Reply> {
-  const params = await body(call);
+  // Authentication first, as GoTrue's middleware does: an anonymous caller learns nothing about the body.
   const caller = await requireUser(call);
+  const params = await body(call);
   const { row } = caller.user;
   const rawEmail = stringField(params, 'email');
   const email = rawEmail === '' ? '' : validateEmail(rawEmail);
