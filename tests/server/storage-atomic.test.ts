@@ -1,0 +1,103 @@
+import { createHash, randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminDb, backendInfo, serviceClient } from '../setup/clients.ts';
+import { bucketDir, listFiles, makeBucket, userClient } from './storage-helpers.ts';
+
+/** Sends part of a declared body, then hangs up. */
+function abortedUpload(bucket: string, key: string): Promise<void> {
+  const { url, serviceRoleKey } = backendInfo();
+  const target = new URL(url);
+  return new Promise((resolve) => {
+    const req = http.request({
+      host: target.hostname,
+      port: target.port,
+      method: 'POST',
+      path: `/storage/v1/object/${bucket}/${key}`,
+      headers: { authorization: `Bearer ${serviceRoleKey}`, 'content-type': 'text/plain', 'content-length': 100_000 },
+    });
+    req.on('error', () => resolve());
+    req.write(Buffer.alloc(40_000, 7), () => {
+      setTimeout(() => {
+        req.destroy();
+        resolve();
+      }, 100);
+    });
+  });
+}
+
+async function until(check: () => Promise<boolean>, what: string): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+describe('storage writes are all-or-nothing', () => {
+  let db: pg.Client;
+  const tag = randomUUID().slice(0, 8);
+  beforeAll(async () => {
+    db = await adminDb();
+  });
+  afterAll(async () => {
+    await db.query(`drop policy if exists "atomic ${tag}" on storage.objects`);
+    await db.end();
+  });
+
+  it('leaves nothing when the client hangs up mid-upload', async () => {
+    const bucket = await makeBucket('abort');
+    await abortedUpload(bucket, 'partial.txt');
+    // The server notices the hang-up asynchronously: wait for its temp file to go.
+    await until(async () => (await listFiles(bucketDir(bucket))).length === 0, 'temp file removal');
+    const rows = await db.query('select 1 from storage.objects where bucket_id = $1', [bucket]);
+    expect(rows.rowCount).toBe(0);
+    // The backend still serves this bucket normally afterwards.
+    expect((await serviceClient().storage.from(bucket).upload('whole.txt', Buffer.from('ok'))).error).toBeNull();
+  });
+
+  it('rolls back row and file when the policy refuses the final metadata', async () => {
+    const bucket = await makeBucket('meta');
+    // Passes the early check (no size known yet), refuses the commit (size 10 > 5).
+    await db.query(
+      `create policy "atomic ${tag}" on storage.objects for insert to authenticated
+         with check (bucket_id = '${bucket}' and coalesce((metadata->>'size')::int, 0) <= 5)`,
+    );
+    const { client } = userClient();
+    const small = await client.storage.from(bucket).upload('small.txt', Buffer.from('tiny'));
+    expect(small.error).toBeNull();
+    const big = await client.storage.from(bucket).upload('big.txt', Buffer.from('0123456789'));
+    expect(big.error).toMatchObject({ statusCode: '403', message: 'new row violates row-level security policy' });
+    const rows = await db.query('select name from storage.objects where bucket_id = $1', [bucket]);
+    expect(rows.rows).toEqual([{ name: 'small.txt' }]);
+    const files = await listFiles(bucketDir(bucket));
+    expect(files).toHaveLength(1);
+    expect(files[0]).toMatch(/^small\.txt#/);
+  });
+
+  it('keeps exactly one file per object under concurrent overwrites', async () => {
+    const bucket = await makeBucket('race');
+    const storage = serviceClient().storage.from(bucket);
+    const bodies = Array.from({ length: 8 }, (_, i) => Buffer.from(`version ${i} `.repeat(1000)));
+    const results = await Promise.all(bodies.map((body) => storage.upload('hot.txt', body, { upsert: true })));
+    for (const result of results) expect(result.error).toBeNull();
+    const files = await listFiles(bucketDir(bucket));
+    expect(files).toHaveLength(1);
+    const text = await (await storage.download('hot.txt')).data!.text();
+    expect(bodies.map((b) => b.toString())).toContain(text);
+    const info = await storage.info('hot.txt');
+    expect(info.data!.etag).toBe(`"${createHash('md5').update(text).digest('hex')}"`);
+  });
+
+  it('refuses header-unsafe MIME types and cache-control values from multipart fields', async () => {
+    const bucket = await makeBucket('hdr');
+    const storage = serviceClient().storage.from(bucket);
+    const form = new FormData();
+    form.append('cacheControl', '60\r\nx-evil: 1');
+    form.append('', new Blob(['x'], { type: 'text/plain' }));
+    const { error } = await storage.upload('x.txt', form);
+    expect(error).toMatchObject({ statusCode: '400' });
+    expect(await listFiles(bucketDir(bucket))).toEqual([]);
+  });
+});
