@@ -165,6 +165,14 @@ export async function serveApp(options: { dir: string; port: number; host?: stri
   };
 }
 
+/** Turns EADDRINUSE into a sentence that says which flag to change. */
+export function explainListenError(error: unknown, port: number, flag: string): unknown {
+  if (error instanceof Error && 'code' in error && error.code === 'EADDRINUSE') {
+    return new Error(`port ${port} is already in use: stop whatever uses it, or pass ${flag} <port>`);
+  }
+  return error;
+}
+
 /** The seeded login, printed only when this project's seed actually creates it. */
 export function demoLogin(supabaseDir: string): string | null {
   const seed = path.join(supabaseDir, 'seed.sql');
@@ -184,11 +192,18 @@ async function main(): Promise<void> {
   });
   const stoppers = [() => backend.stop()];
   stopOnSignals(stoppers);
-  if (await appNeedsBuild(root, outDir)) {
-    console.log('building the app…');
-    await buildApp({ root, outDir, quiet: true });
+  let app: AppServer;
+  try {
+    if (await appNeedsBuild(root, outDir)) {
+      console.log('building the app…');
+      await buildApp({ root, outDir, quiet: true });
+    }
+    app = await serveApp({ dir: outDir, port: appPort, runtime: { supabaseUrl: backend.url, supabaseAnonKey: backend.anonKey } });
+  } catch (error) {
+    // Don't leave PostgreSQL running behind a failed start.
+    await backend.stop().catch(() => undefined);
+    throw explainListenError(error, appPort, '--app-port');
   }
-  const app = await serveApp({ dir: outDir, port: appPort, runtime: { supabaseUrl: backend.url, supabaseAnonKey: backend.anonKey } });
   // Stop serving before the backend goes away.
   stoppers.unshift(() => app.close());
   console.log(describeBackend(backend));
