@@ -36,12 +36,22 @@ function isBare(specifier: string): boolean {
   return !/^(\.{0,2}\/|[a-z][a-z0-9+.-]*:)/i.test(specifier);
 }
 
+/**
+ * Function source is always ESM in Deno, whatever package.json (if any) sits above it;
+ * without this a functions directory outside a `"type": "module"` package loads as CJS.
+ */
+function asDenoModule(result: ResolveResult): ResolveResult {
+  const { url } = result;
+  if (url.startsWith('file:') && !url.includes('/node_modules/') && /\.(ts|tsx|js|jsx)$/.test(url)) return { ...result, format: 'module' };
+  return result;
+}
+
 export async function resolve(specifier: string, context: ResolveContext, next: NextResolve): Promise<ResolveResult> {
   const mapped = applyImportMap(specifier, data.importMap) ?? specifier;
   const nodeSpecifier = toNodeSpecifier(mapped) ?? mapped;
   if (nodeSpecifier.startsWith('data:')) return { url: nodeSpecifier, shortCircuit: true };
   try {
-    return await next(nodeSpecifier, context);
+    return asDenoModule(await next(nodeSpecifier, context));
   } catch (error) {
     if (!isBare(nodeSpecifier) || context.parentURL === data.fallbackParentUrl) throw error;
     // A functions directory outside the project (tests, --functions-dir) still gets the

@@ -1,4 +1,5 @@
 import fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { createClient, type FunctionInvokeOptions } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -155,18 +156,25 @@ describe('functions: isolation', () => {
   }, 20_000);
 });
 
-describe('functions: reload on change', () => {
+// Outside the repository: no package.json with "type": "module" and no node_modules above,
+// as with `--functions-dir` pointing elsewhere. Deno code must still load as ESM with packages.
+describe('functions: a project outside the tree, reloaded on change', () => {
   let hot: Backend;
   let dir: string;
 
   beforeAll(async () => {
-    dir = await fs.mkdtemp(path.resolve('tests/.tmp/functions-hot-'));
+    dir = await fs.mkdtemp(path.join(os.tmpdir(), 'chartroom-functions-hot-'));
     await fs.mkdir(path.join(dir, 'supabase/functions/hot'), { recursive: true });
     await fs.mkdir(path.join(dir, 'supabase/functions/_shared'), { recursive: true });
     await fs.writeFile(path.join(dir, 'supabase/functions/_shared/word.ts'), "export const word = 'one';\n");
     await fs.writeFile(
       path.join(dir, 'supabase/functions/hot/index.ts'),
-      "import { word } from '../_shared/word.ts';\nDeno.serve(() => new Response(word));\n",
+      [
+        "import { createClient } from 'npm:@supabase/supabase-js@2';",
+        "import { word } from '../_shared/word.ts';",
+        'const ready = await Promise.resolve(typeof createClient);',
+        "Deno.serve(() => new Response(ready === 'function' ? word : 'no supabase-js'));",
+      ].join('\n'),
     );
     await fs.writeFile(path.join(dir, 'supabase/config.toml'), '[functions.hot]\nverify_jwt = false\n');
     hot = await startBackend({
@@ -194,7 +202,7 @@ describe('functions: reload on change', () => {
     expect(last).toBe(expected);
   }
 
-  it('serves the new code after a shared module changes, without a restart', async () => {
+  it('loads Deno-style ESM with npm: packages, then serves new code after a shared module changes', async () => {
     await eventually('one');
     await fs.writeFile(path.join(dir, 'supabase/functions/_shared/word.ts'), "export const word = 'two';\n");
     await eventually('two');
