@@ -111,5 +111,7 @@ export function planCall(
   const source = `(select pgrst_call.* from ${from ? from.slice(6) + ', lateral ' : ''}${call} as pgrst_call${fn.returnKind === 'scalar' ? `(${ident(fn.name)})` : ''})`;
   const read = readSql(cache, { ...root, table: { ...root.table, columns: table.columns } }, b, page, source, true);
   const single = !fn.returnsSet;
-  return { sql: aggregateStatement(read.rows, countWanted ? read.count : null), values: b.values, fn, single, void: false };
+  const scalarSet = fn.returnKind === 'scalar' && (query.select === null || (query.select.length === 1 && query.select[0]!.kind === 'star'));
+  const sql = aggregateStatement(read.rows, countWanted ? read.count : null, '', scalarSet ? ident(fn.name) : null);
+  return { sql, values: b.values, fn, single, void: false };
 }

@@ -13,9 +13,11 @@ const GUCS = `nullif(current_setting('response.headers', true), '') as headers, 
  * Wraps a row-producing query into one row: the total (when counted), the page size,
  * the JSON array as text (rendered by PostgreSQL, sent as is) and the response GUCs.
  */
-export function aggregateStatement(rows: string, count: string | null, prefix = ''): string {
+export function aggregateStatement(rows: string, count: string | null, prefix = '', scalarColumn: string | null = null): string {
   const total = count ? `(${count})` : 'null::bigint';
-  return `${prefix}select ${total} as total, count(*)::int as page, coalesce(json_agg(_x), '[]')::text as body, ${GUCS} from (${rows}) _x`;
+  // A set of scalars renders as an array of values, not of one-key objects.
+  const element = scalarColumn ? `_x.${scalarColumn}` : '_x';
+  return `${prefix}select ${total} as total, count(*)::int as page, coalesce(json_agg(${element}), '[]')::text as body, ${GUCS} from (${rows}) _x`;
 }
 
 /** After a statement whose rows are not returned: only the response GUCs. */
