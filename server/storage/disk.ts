@@ -2,6 +2,15 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { DiskLayout } from './paths.ts';
 
+async function exists(file: string): Promise<boolean> {
+  try {
+    await fs.access(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** File operations on the object store; every path comes from DiskLayout. */
 export class ObjectFiles {
   readonly layout: DiskLayout;
@@ -26,10 +35,21 @@ export class ObjectFiles {
     return dir;
   }
 
-  /** Moves a finished temp file to its final name, creating the key's folders. */
+  /**
+   * Moves a finished temp file to its final name, creating the key's folders. A
+   * concurrent removal may prune a folder between mkdir and rename, so that is retried.
+   */
   async place(from: string, to: string): Promise<void> {
-    await fs.mkdir(path.dirname(to), { recursive: true });
-    await fs.rename(from, to);
+    for (let attempt = 0; ; attempt++) {
+      await fs.mkdir(path.dirname(to), { recursive: true });
+      try {
+        await fs.rename(from, to);
+        return;
+      } catch (error) {
+        const missingFolder = (error as NodeJS.ErrnoException).code === 'ENOENT' && (await exists(from));
+        if (!missingFolder || attempt >= 3) throw error;
+      }
+    }
   }
 
   /** Removes a file if present, then the folders it leaves empty (up to its bucket). */
