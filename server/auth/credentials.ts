@@ -40,15 +40,18 @@ export function hashPassword(password: string, cost: number): Promise<string> {
   return bcrypt.hash(password, cost);
 }
 
-// Compared against when the user does not exist, so a miss costs as much as a wrong password
-// and response time does not reveal which emails are registered.
+// Compared against when there is nothing real to compare with (see verifyPassword).
 const DECOY_HASH = bcrypt.hashSync('decoy-password-never-matches', 10);
 
-/** True when the password matches the stored bcrypt hash (pgcrypto's $2a$ and bcryptjs' $2b$ alike). */
+/**
+ * True when the password matches the stored bcrypt hash (pgcrypto's $2a$ and bcryptjs'
+ * $2b$ alike). Every refusal costs one bcrypt comparison, so response time does not tell
+ * a missing user or an over-long password from a wrong one.
+ */
 export async function verifyPassword(password: string, hash: string | null): Promise<boolean> {
-  if (Buffer.byteLength(password, 'utf8') > MAX_PASSWORD_BYTES) return false;
-  if (!hash || !hash.startsWith('$2')) {
-    await bcrypt.compare(password, DECOY_HASH);
+  const tooLong = Buffer.byteLength(password, 'utf8') > MAX_PASSWORD_BYTES;
+  if (tooLong || !hash || !hash.startsWith('$2')) {
+    await bcrypt.compare(password.slice(0, MAX_PASSWORD_BYTES), DECOY_HASH);
     return false;
   }
   try {
@@ -56,9 +59,4 @@ export async function verifyPassword(password: string, hash: string | null): Pro
   } catch {
     return false;
   }
-}
-
-/** Runs the decoy comparison alone, for sign-ins whose user does not exist. */
-export async function spendDecoyCompare(password: string): Promise<void> {
-  await verifyPassword(password.slice(0, 72), null);
 }

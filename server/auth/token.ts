@@ -1,6 +1,6 @@
 import { asAdmin } from '../postgres/pool.ts';
 import { body, clientInfo, clock, ok, type Call, type Reply } from './call.ts';
-import { spendDecoyCompare, verifyPassword } from './credentials.ts';
+import { verifyPassword } from './credentials.ts';
 import { AuthError, badRequest, validationFailed } from './errors.ts';
 import { refreshGrant } from './refresh.ts';
 import { stringField } from './request.ts';
@@ -44,7 +44,7 @@ async function passwordGrant(call: Call): Promise<Reply> {
     throw badRequest('invalid_credentials', INVALID_LOGIN);
   };
   if (!found || !hasPassword(found)) {
-    await spendDecoyCompare(password);
+    await verifyPassword(password, null);
     return fail();
   }
   if (isBanned(found, call.options.now())) throw badRequest('user_banned', 'User is banned');

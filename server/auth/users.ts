@@ -197,12 +197,13 @@ export async function upsertEmailIdentity(
 
 /** GoTrue merges metadata updates key by key; a null value removes the key. */
 export function mergeMetadata(current: JsonObject | null, updates: JsonObject): JsonObject {
-  const merged: JsonObject = { ...(current ?? {}) };
+  // A Map, not property assignment: a "__proto__" key must stay plain data.
+  const merged = new Map(Object.entries(current ?? {}));
   for (const [key, value] of Object.entries(updates)) {
-    if (value === null) delete merged[key];
-    else merged[key] = value;
+    if (value === null) merged.delete(key);
+    else merged.set(key, value);
   }
-  return merged;
+  return Object.fromEntries(merged);
 }
 
 function identityJson(identity: IdentityRow): JsonObject {

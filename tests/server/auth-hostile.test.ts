@@ -103,6 +103,15 @@ describe('auth: hostile input gets 4xx, never 5xx', () => {
     }
   });
 
+  it('keeps a "__proto__" metadata key as plain data', async () => {
+    const { session } = await signedInClient('proto');
+    const res = await authFetch('/user', { method: 'PUT', token: session.access_token, rawBody: '{"data":{"__proto__":{"admin":true},"x":1}}' });
+    expect(res.status).toBe(200);
+    const meta = (res.json?.user_metadata ?? {}) as Record<string, unknown>;
+    expect(Object.keys(meta).sort()).toEqual(['__proto__', 'x']);
+    expect(({} as Record<string, unknown>).admin).toBeUndefined();
+  });
+
   it('treats an unknown API version header as legacy', async () => {
     const res = await fetch(`${backendInfo().url}/auth/v1/token?grant_type=password`, {
       method: 'POST',
