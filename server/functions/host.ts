@@ -26,6 +26,8 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'up
 
 export class BootError extends Error {}
 export class WorkerError extends Error {}
+/** The worker ended before this request was sent to it (retired during a cold start): try a new one. */
+export class WorkerGoneError extends WorkerError {}
 /** The worker was stopped for holding its thread (an endless loop): hosted's WORKER_LIMIT. */
 export class WorkerLimitError extends Error {}
 
@@ -92,7 +94,7 @@ export class FunctionWorker {
       this.worker.on('message', (message: WorkerMessage) => {
         if (message.type === 'ready') settle(null);
         else if (message.type === 'boot-error') settle(new BootError(message.message));
-        else this.onMessage(message);
+        else this.onMessageSafely(message);
       });
       this.worker.on('error', (error) => {
         options.log(`worker crashed: ${error.stack ?? error.message}`);
@@ -151,7 +153,7 @@ export class FunctionWorker {
   /** Sends the request and writes the function's response to `res`. Rejects before the head only. */
   async dispatch(request: BridgedRequest, res: ServerResponse): Promise<void> {
     await this.ready;
-    if (this.exited) throw new WorkerError('worker exited');
+    if (this.exited) throw new WorkerGoneError('worker exited before the request was sent');
     const id = this.nextId++;
     const body = request.body && request.body.length > 0 ? toArrayBuffer(request.body) : null;
     const done = new Promise<void>((resolve, reject) => this.pending.set(id, { res, resolve, reject }));
@@ -178,6 +180,22 @@ export class FunctionWorker {
 
   private send(message: HostMessage, transfer: ArrayBuffer[] = []): void {
     if (!this.exited) this.worker.postMessage(message, transfer);
+  }
+
+  /** A response the gateway cannot write (say, a header Node refuses) fails that request, never the process. */
+  private onMessageSafely(message: WorkerMessage): void {
+    try {
+      this.onMessage(message);
+    } catch (error) {
+      if (message.type === 'ready' || message.type === 'boot-error') return;
+      const pending = this.pending.get(message.id);
+      if (!pending) return;
+      this.pending.delete(message.id);
+      this.send({ type: 'abort', id: message.id });
+      const reason = error instanceof Error ? error.message : String(error);
+      this.options.log(`response could not be written: ${reason}`);
+      pending.reject(new WorkerError(reason));
+    }
   }
 
   private onMessage(message: WorkerMessage): void {

@@ -5,7 +5,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { PayloadTooLargeError, readBody, type RequestContext } from '../gateway/http.ts';
 import type { BackendDeps, BackendService } from '../service.ts';
 import { relayError } from './errors.ts';
-import { BootError, FunctionWorker, WorkerLimitError, type BridgedRequest } from './host.ts';
+import { BootError, FunctionWorker, WorkerGoneError, WorkerLimitError, type BridgedRequest } from './host.ts';
 import type { HeaderList, ImportMapData } from './protocol.ts';
 import { FunctionsProject, type FunctionSettings } from './project.ts';
 
@@ -130,8 +130,12 @@ export function createFunctionsService(deps: BackendDeps): BackendService {
       remoteAddr: ctx.ip,
     };
     try {
-      const worker = workerFor(name, settings);
-      await worker.dispatch(request, res);
+      try {
+        await workerFor(name, settings).dispatch(request, res);
+      } catch (error) {
+        if (!(error instanceof WorkerGoneError)) throw error;
+        await workerFor(name, settings).dispatch(request, res);
+      }
     } catch (error) {
       const boot = error instanceof BootError;
       deps.log(`[functions:${name}] ${boot ? 'boot error' : 'request failed'}: ${error instanceof Error ? error.message : String(error)}`);

@@ -222,6 +222,7 @@ describe('functions: errors', () => {
     ['throw-async', 500, 'WORKER_ERROR'],
     ['throw-import', 503, 'BOOT_ERROR'],
     ['no-serve', 503, 'BOOT_ERROR'],
+    ['bad-header', 500, 'WORKER_ERROR'],
   ];
 
   it.each(failures)('%s answers %i %s, logs why, and the backend keeps serving', async (name, status, code) => {
