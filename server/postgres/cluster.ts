@@ -90,6 +90,9 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       '-c', 'synchronous_commit=off',
       '-c', 'shared_buffers=128MB',
       '-c', 'max_slot_wal_keep_size=1GB',
+      // Commits are asynchronous (above); logical decoding only streams flushed WAL, so
+      // the WAL writer's delay bounds postgres-changes latency (default 200ms).
+      '-c', 'wal_writer_delay=10ms',
       '-c', 'timezone=UTC',
       '-c', 'log_min_messages=warning',
     ],
