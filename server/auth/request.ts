@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { PayloadTooLargeError, readBody } from '../gateway/http.ts';
-import { AuthError, badRequest } from './errors.ts';
+import { AuthError, badRequest, validationFailed } from './errors.ts';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -36,7 +36,22 @@ export async function readJsonObject(req: IncomingMessage, limit: number, option
   if (!isObject(parsed)) {
     throw badRequest('bad_json', 'Could not parse request body as JSON: expected a JSON object');
   }
+  if (depthExceeds(parsed, MAX_DEPTH)) throw validationFailed(`Invalid input: JSON nested deeper than ${MAX_DEPTH} levels`);
   return parsed;
+}
+
+/** Metadata is re-serialised and stored as jsonb; absurd nesting would overflow either. */
+const MAX_DEPTH = 64;
+
+function depthExceeds(root: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[root, 1]];
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop()!;
+    if (typeof value !== 'object' || value === null) continue;
+    if (depth > max) return true;
+    for (const child of Object.values(value)) stack.push([child, depth + 1]);
+  }
+  return false;
 }
 
 /** A string field; absent and null read as ''. Any other type is a decode error, as in Go. */

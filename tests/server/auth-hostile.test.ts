@@ -53,6 +53,14 @@ describe('auth: hostile input gets 4xx, never 5xx', () => {
     }
   });
 
+  it('refuses absurdly nested metadata with 400', async () => {
+    const depth = 100_000;
+    const rawBody = `{"email":"${uniqueEmail('deep')}","password":"secret-123","data":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}`;
+    const res = await authFetch('/signup', { method: 'POST', rawBody });
+    expect(res.status).toBe(400);
+    expect(res.json?.code).toBe('validation_failed');
+  });
+
   it('refuses a body over the gateway limit with 413', async () => {
     const res = await authFetch('/signup', { method: 'POST', rawBody: JSON.stringify({ email: 'a@b.c', data: { pad: 'y'.repeat(1_100_000) } }) });
     expect(res.status).toBe(413);
