@@ -1,12 +1,20 @@
 import fs from 'node:fs/promises';
+import path from 'node:path';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
+import { startBackend } from '../../server/backend.ts';
 import { generate } from '../../server/gen-types.ts';
-import { adminDb } from '../setup/clients.ts';
+import { freePort } from '../setup/ports.ts';
 
 describe('npm run gen:types', () => {
   it('the committed database types match the schema the migrations build', async () => {
-    const db = await adminDb();
+    // Its own scratch database: other test files add tables to the shared one.
+    await fs.mkdir(path.resolve('tests/.tmp'), { recursive: true });
+    const dataDir = await fs.mkdtemp(path.resolve('tests/.tmp/types-'));
+    const backend = await startBackend({ port: 0, dbPort: await freePort(), dataDir, logRequests: false, log: () => undefined });
+    const db = new pg.Client({ connectionString: backend.databaseUrl });
     try {
+      await db.connect();
       const fresh = await generate(db);
       const committed = await fs.readFile('src/adapters/supabase/database.types.ts', 'utf8');
       // Run `npm run gen:types` after changing supabase/migrations.
@@ -15,6 +23,8 @@ describe('npm run gen:types', () => {
       expect(fresh).toMatch(/join_shared_project: \{\n\s+Args: \{ p_token: string \};\n\s+Returns: string;/);
     } finally {
       await db.end();
+      await backend.stop();
+      await fs.rm(dataDir, { recursive: true, force: true });
     }
   });
 });
