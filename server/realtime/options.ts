@@ -17,7 +17,7 @@ export interface RealtimeOptions {
 }
 
 export function realtimeOptions(overrides: Partial<RealtimeOptions> = {}): RealtimeOptions {
-  const messagesPerSecond = overrides.messagesPerSecond ?? 100;
+  const messagesPerSecond = overrides.messagesPerSecond ?? 200;
   return {
     maxPayloadBytes: 256 * 1024,
     maxFrameBytes: 1024 * 1024,
