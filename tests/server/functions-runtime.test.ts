@@ -106,6 +106,34 @@ describe('functions: imports as on hosted', () => {
   });
 });
 
+describe('functions: the Deno runtime surface', () => {
+  it('offers Deno.serve options, env, readTextFile, errors, version, EdgeRuntime.waitUntil and WebSocket, and refuses Deno.exit', async () => {
+    const first = await invoke(client(), 'runtime-api', { method: 'GET' });
+    expect(first.error).toBeNull();
+    expect(first.data).toMatchObject({
+      listened: true,
+      exit: 'PermissionDenied',
+      file: 'static file beside the function',
+      missing: 'NotFound',
+      deno: 'string',
+      webSocket: 'function',
+      signal: true,
+      remote: 'string',
+      envHas: true,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The waitUntil task of the first call finished in the background.
+    const second = await invoke(client(), 'runtime-api', { method: 'GET' });
+    expect((second.data as { background: string }).background).toBe('done');
+  });
+
+  it("uses the function's own onError response when its handler throws", async () => {
+    const res = await fetch(`${gateway.url}/functions/v1/on-error`, { headers: { apikey: gateway.anonKey } });
+    expect(res.status).toBe(418);
+    expect(await res.text()).toBe('handled: teapot');
+  });
+});
+
 describe('functions: isolation', () => {
   it('keeps two functions loaded side by side apart: own handler, own module state, own env', async () => {
     const calls = Array.from({ length: 20 }, (_, i) => invoke(client(), i % 2 === 0 ? 'counter-a' : 'counter-b', { body: {} }));
