@@ -49,7 +49,8 @@ export function optionalBoolean(body: Json, name: string): boolean | undefined {
 export function optionalInteger(value: unknown, name: string, min: number): number | undefined {
   if (value === undefined || value === null) return undefined;
   const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-  if (typeof number !== 'number' || !Number.isInteger(number) || number < min) {
+  // Bounded to int4 so the value always fits the query it ends up in.
+  if (typeof number !== 'number' || !Number.isInteger(number) || number < min || number > 2 ** 31 - 1) {
     throw errors.invalidRequest(`${name} must be an integer >= ${min}`);
   }
   return number;

@@ -73,6 +73,8 @@ export function fromDatabase(error: DatabaseError): StorageError {
     case '57014':
       return errors.databaseTimeout();
     default:
+      // Class 22 is bad data (out of range, too long, bad encoding): the caller's input.
+      if (error.code?.startsWith('22')) return make('400', 'InvalidParameter', 'InvalidParameter', error.message);
       return make('500', 'DatabaseError', 'DatabaseError', `database error, code: ${error.code ?? 'unknown'}`);
   }
 }
