@@ -1,7 +1,8 @@
 import type pg from 'pg';
-import { beginStatement, withClaims, type RequestRole } from '../../postgres/pool.ts';
+import { withClaims, type RequestRole } from '../../postgres/pool.ts';
 import type { RelationInfo, TextRow } from './decode.ts';
 import { filterKey, filterSql, filterUsesValue, type ChangeFilter } from './filters.ts';
+import { VISIBILITY_FUNCTION } from './sqlfns.ts';
 import type { ChangeSubscriberIdentity } from './types.ts';
 
 export function quoteIdent(name: string): string {
@@ -114,30 +115,35 @@ export function rowCheckSql(relation: RelationInfo, row: TextRow): string | null
 
 /**
  * Whether each identity may select the row under RLS. All identities go to the server in
- * one round trip: per identity, a transaction opened exactly as withClaims opens it (role
- * and request.jwt.claims), the lookup, and a rollback. If anything in the batch fails,
- * each identity is asked again alone through withClaims so one failure cannot hide the
- * change from the others.
+ * one round trip (see sqlfns.ts), each checked under its own role and claims exactly as
+ * withClaims would set them. If that call fails (say a policy raises for one set of
+ * claims), each identity is asked again alone through withClaims, so one failure cannot
+ * hide the change from the others.
  */
 export async function checkRowVisibility(
   pool: pg.Pool,
   check: string,
+  xid: number | null,
   identities: ChangeSubscriberIdentity[],
   log: (line: string) => void,
 ): Promise<boolean[]> {
   if (identities.length === 0) return [];
-  const batch = identities.map((identity) => `${beginStatement({ role: identity.role, claims: identity.claims })} ${check}; rollback;`).join('\n');
-  const client = await pool.connect();
-  let broken = false;
+  // Grouped by role so the server plans the lookup once per role.
+  const order = identities.map((_, i) => i).sort((a, b) => identities[a]!.role.localeCompare(identities[b]!.role));
+  const sorted = order.map((i) => identities[i]!);
   try {
-    const results = (await client.query(batch)) as unknown as pg.QueryResult<{ visible?: boolean }>[];
-    return identities.map((_, i) => results[i * 4 + 2]?.rows[0]?.visible === true);
+    const result = await pool.query<{ visible: boolean[] }>(`select ${VISIBILITY_FUNCTION}($1, $2, $3, $4) as visible`, [
+      check,
+      xid,
+      sorted.map((i) => i.role),
+      sorted.map((i) => JSON.stringify(i.claims)),
+    ]);
+    const visible = result.rows[0]?.visible ?? [];
+    const answer = identities.map(() => false);
+    order.forEach((original, position) => (answer[original] = visible[position] === true));
+    return answer;
   } catch {
-    await client.query('rollback').catch(() => {
-      broken = true;
-    });
-  } finally {
-    client.release(broken);
+    // Fall through to one transaction per identity.
   }
   return Promise.all(
     identities.map((identity) =>

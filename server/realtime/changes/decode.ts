@@ -29,6 +29,8 @@ export interface RelationInfo {
 export interface WalChange {
   type: 'INSERT' | 'UPDATE' | 'DELETE';
   relation: RelationInfo;
+  /** The transaction id from BEGIN: the RLS check waits until it is visible. */
+  xid: number | null;
   /** ISO 8601 with milliseconds and `Z`, as hosted sends `commit_timestamp`. */
   commitTimestamp: string;
   /** INSERT/UPDATE: the new row. */
@@ -64,6 +66,7 @@ function textRow(tuple: Record<string, unknown> | null, only?: string[]): TextRo
 export class ChangeDecoder {
   private readonly relations = new Map<number, RelationInfo>();
   private commitTime = commitTimestamp(0n);
+  private xid: number | null = null;
 
   constructor(
     private readonly catalog: Catalog,
@@ -81,6 +84,7 @@ export class ChangeDecoder {
         // BEGIN carries the transaction's commit timestamp (the same value COMMIT repeats),
         // so changes can be routed as they arrive rather than after the whole transaction.
         this.commitTime = commitTimestamp(message.commitTime as bigint);
+        this.xid = message.xid;
         return null;
       case 'commit':
         this.commitTime = commitTimestamp(message.commitTime as bigint);
@@ -149,6 +153,7 @@ export class ChangeDecoder {
     return {
       type,
       relation,
+      xid: this.xid,
       commitTimestamp: this.commitTime,
       newRow: textRow(newTuple),
       oldRow: textRow(oldTuple),

@@ -5,6 +5,7 @@ import { ReplicationReader, type StreamMessage } from './replication.ts';
 import { SubscriberRegistry } from './registry.ts';
 import { ChangeRouter } from './router.ts';
 import { newSlotName } from './slots.ts';
+import { ensureSqlHelpers } from './sqlfns.ts';
 import type { ChangeFeed } from './types.ts';
 import { validateBindings } from './validate.ts';
 
@@ -62,6 +63,7 @@ export function createChangeFeed(deps: BackendDeps, options: ChangeFeedOptions =
     },
     start() {
       started ??= (async () => {
+        await ensureSqlHelpers(pool);
         await reader.start();
         // Start-up waits for streaming, so "Subscribed to PostgreSQL" is true from the
         // first join; if the database is slow to give us a slot, start-up goes on and

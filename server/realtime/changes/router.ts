@@ -156,6 +156,7 @@ export class ChangeRouter {
         ? await checkRowVisibility(
             this.options.pool,
             check,
+            change.xid,
             groups.map((g) => g[0]!.subscriber.identity),
             this.options.log,
           )
