@@ -74,6 +74,10 @@ describe('auth: sign-up, sign-in and the user', () => {
     const got = await client.auth.getUser();
     expect(got.error).toBeNull();
     expect(got.data.user?.id).toBe(signIn.data.user?.id);
+    // getClaims verifies an HS256 token through GET /user.
+    const claims = await client.auth.getClaims();
+    expect(claims.error).toBeNull();
+    expect(claims.data?.claims.sub).toBe(signIn.data.user?.id);
 
     const withData = await client.auth.updateUser({ data: { colour: 'teal', name: 'Grace' } });
     expect(withData.error).toBeNull();
@@ -255,6 +259,8 @@ describe('auth: health and settings', () => {
     const settings = await authFetch('/settings');
     expect(settings.status).toBe(200);
     expect(settings.json).toMatchObject({ disable_signup: false, mailer_autoconfirm: true, external: { email: true, anonymous_users: true, phone: false } });
+    const keys = await authFetch('/.well-known/jwks.json');
+    expect(keys.json).toEqual({ keys: [] });
     const unknown = await authFetch('/nope');
     expect(unknown.status).toBe(404);
   });
