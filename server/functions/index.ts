@@ -22,12 +22,16 @@ const NO_BODY = new Set(['GET', 'HEAD']);
 /** Hop-by-hop headers stay at the gateway; content-length passes (the body is forwarded whole). */
 const NOT_FORWARDED = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'te']);
 
-function forwardedHeaders(req: IncomingMessage): HeaderList {
+/** The caller's headers, plus the proxy headers a function behind hosted's relay can read. */
+function forwardedHeaders(req: IncomingMessage, ip: string): HeaderList {
   const list: HeaderList = [];
   for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
     const name = req.rawHeaders[i]!.toLowerCase();
     if (!NOT_FORWARDED.has(name)) list.push([name, req.rawHeaders[i + 1]!]);
   }
+  const has = (name: string) => list.some(([n]) => n === name);
+  if (!has('x-forwarded-for') && ip) list.push(['x-forwarded-for', ip.replace(/^::ffff:/, '')]);
+  if (!has('x-forwarded-proto')) list.push(['x-forwarded-proto', 'http']);
   return list;
 }
 
@@ -125,7 +129,7 @@ export function createFunctionsService(deps: BackendDeps): BackendService {
     const request: BridgedRequest = {
       method: ctx.method,
       url: `http://${host}/${name}${subPath}${ctx.url.search}`,
-      headers: forwardedHeaders(req),
+      headers: forwardedHeaders(req, ctx.ip),
       body,
       remoteAddr: ctx.ip,
     };

@@ -136,6 +136,7 @@ describe('functions: the request reaches the handler', () => {
     expect(echo.headers['x-custom']).toBe('custom-value');
     expect(echo.headers['content-length']).toBe(String(Buffer.byteLength(JSON.stringify(echo.body))));
     expect(echo.headers.connection).toBeUndefined();
+    expect(echo.headers['x-forwarded-for']).toBe('127.0.0.1');
     expect(echo.headers.apikey).toBe(gateway.anonKey);
     expect(echo.headers.authorization).toBe(`Bearer ${gateway.anonKey}`);
     expect(echo.contentType).toBe('application/json');
