@@ -40,8 +40,10 @@ export function hashPassword(password: string, cost: number): Promise<string> {
   return bcrypt.hash(password, cost);
 }
 
-// Compared against when there is nothing real to compare with (see verifyPassword).
-const DECOY_HASH = bcrypt.hashSync('decoy-password-never-matches', 10);
+// Compared against when there is nothing real to compare with (see verifyPassword); made on
+// first need so start-up does not pay for it.
+let decoyHash: Promise<string> | null = null;
+const decoy = () => (decoyHash ??= bcrypt.hash('decoy-password-never-matches', 10));
 
 /**
  * True when the password matches the stored bcrypt hash (pgcrypto's $2a$ and bcryptjs'
@@ -51,7 +53,7 @@ const DECOY_HASH = bcrypt.hashSync('decoy-password-never-matches', 10);
 export async function verifyPassword(password: string, hash: string | null): Promise<boolean> {
   const tooLong = Buffer.byteLength(password, 'utf8') > MAX_PASSWORD_BYTES;
   if (tooLong || !hash || !hash.startsWith('$2')) {
-    await bcrypt.compare(password.slice(0, MAX_PASSWORD_BYTES), DECOY_HASH);
+    await bcrypt.compare(password.slice(0, MAX_PASSWORD_BYTES), await decoy());
     return false;
   }
   try {
