@@ -78,6 +78,7 @@ export function incomingFile(req: IncomingMessage, limit: number): Promise<Incom
       settle = { resolve: res, reject: rej };
     });
     finished.catch(() => undefined);
+    let current: Readable | null = null;
     parser.on('field', (name, value) => fields.set(name, value));
     parser.on('file', (_name, stream, info) => {
       if (gotFile) {
@@ -85,6 +86,7 @@ export function incomingFile(req: IncomingMessage, limit: number): Promise<Incom
         return;
       }
       gotFile = true;
+      current = stream;
       const cacheTime = fields.get('cacheControl');
       const metadata = fields.get('metadata') ?? fields.get('userMetadata');
       resolve({
@@ -106,6 +108,14 @@ export function incomingFile(req: IncomingMessage, limit: number): Promise<Incom
       if (!gotFile) reject(error);
       req.unpipe(parser);
       req.resume();
+    });
+    // A client that hangs up mid-body leaves busboy waiting forever: end it here.
+    req.once('close', () => {
+      if (req.complete) return;
+      const error = errors.invalidRequest('The upload was interrupted');
+      settle?.reject(error);
+      if (!gotFile) reject(error);
+      current?.destroy(error);
     });
     req.pipe(parser);
   });
@@ -146,6 +156,7 @@ export function writeFile(file: IncomingFile, target: string, limit: number): Pr
       }
     };
     input.on('data', onData);
+    file.finished.catch((error: unknown) => fail(error instanceof Error ? error : errors.noContent()));
     input.once('end', () => {
       if (done) return;
       out.end();

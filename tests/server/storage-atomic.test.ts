@@ -5,24 +5,36 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminDb, backendInfo, serviceClient } from '../setup/clients.ts';
 import { bucketDir, listFiles, makeBucket, userClient } from './storage-helpers.ts';
 
-/** Sends part of a declared body, then hangs up. */
-function abortedUpload(bucket: string, key: string): Promise<void> {
+/** Sends part of a declared body (raw, or the start of a multipart file part), then hangs up. */
+function abortedUpload(bucket: string, key: string, multipart = false): Promise<void> {
   const { url, serviceRoleKey } = backendInfo();
   const target = new URL(url);
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
     const req = http.request({
       host: target.hostname,
       port: target.port,
       method: 'POST',
       path: `/storage/v1/object/${bucket}/${key}`,
-      headers: { authorization: `Bearer ${serviceRoleKey}`, 'content-type': 'text/plain', 'content-length': 100_000 },
+      headers: {
+        authorization: `Bearer ${serviceRoleKey}`,
+        'content-type': multipart ? 'multipart/form-data; boundary=XyZ' : 'text/plain',
+        'content-length': 100_000,
+      },
     });
     req.on('error', () => resolve());
-    req.write(Buffer.alloc(40_000, 7), () => {
-      setTimeout(() => {
-        req.destroy();
-        resolve();
-      }, 100);
+    const head = multipart ? '--XyZ\r\ncontent-disposition: form-data; name=""; filename="blob"\r\ncontent-type: text/plain\r\n\r\n' : '';
+    req.write(Buffer.concat([Buffer.from(head), Buffer.alloc(40_000, 7)]), () => {
+      // Hang up only once the server is demonstrably mid-write (its temp file exists).
+      until(async () => (await listFiles(bucketDir(bucket))).some((f) => f.startsWith('#upload-')), 'a temp file').then(
+        () => {
+          req.destroy();
+          resolve();
+        },
+        (error: unknown) => {
+          req.destroy();
+          reject(error instanceof Error ? error : new Error(String(error)));
+        },
+      );
     });
   });
 }
@@ -55,6 +67,14 @@ describe('storage writes are all-or-nothing', () => {
     expect(rows.rowCount).toBe(0);
     // The backend still serves this bucket normally afterwards.
     expect((await serviceClient().storage.from(bucket).upload('whole.txt', Buffer.from('ok'))).error).toBeNull();
+  });
+
+  it('leaves nothing when a multipart upload is cut off', async () => {
+    const bucket = await makeBucket('abort-form');
+    await abortedUpload(bucket, 'partial.txt', true);
+    await until(async () => (await listFiles(bucketDir(bucket))).length === 0, 'temp file removal');
+    expect((await db.query('select 1 from storage.objects where bucket_id = $1', [bucket])).rowCount).toBe(0);
+    expect((await serviceClient().storage.from(bucket).upload('whole.txt', new Blob(['ok']))).error).toBeNull();
   });
 
   it('rolls back row and file when the policy refuses the final metadata', async () => {
