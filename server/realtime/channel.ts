@@ -99,7 +99,13 @@ export class Channel implements Member {
       ...(c.filter ? { filter: c.filter } : {}),
     }));
     if (bindings.length > 0) {
-      const invalid = await ctx.feed.validate(bindings, { role: identity.role, claims: identity.claims });
+      let invalid: string | null;
+      try {
+        invalid = await ctx.feed.validate(bindings, { role: identity.role, claims: identity.claims });
+      } catch (error) {
+        ctx.log(`[realtime] postgres_changes validation failed on ${topic}: ${error instanceof Error ? error.message : String(error)}`);
+        invalid = 'Unable to subscribe to changes with given parameters';
+      }
       if (invalid) return refuse(invalid);
     }
     channel.start(bindings, ref);
@@ -119,10 +125,13 @@ export class Channel implements Member {
         if (!this.ended) host.push(this.joinRef, null, this.topic, 'postgres_changes', { ids, data });
       };
       this.subscription = ctx.feed.subscribe({ role: this.identity.role, claims: this.identity.claims }, bindings, deliver);
-      ctx.feed.ready().then(
-        () => this.system('postgres_changes', 'ok', 'Subscribed to PostgreSQL'),
-        (error: unknown) => this.system('postgres_changes', 'error', `Unable to subscribe to PostgreSQL: ${String(error)}`),
-      );
+      ctx.feed
+        .ready()
+        .then(
+          () => this.system('postgres_changes', 'ok', 'Subscribed to PostgreSQL'),
+          (error: unknown) => this.system('postgres_changes', 'error', `Unable to subscribe to PostgreSQL: ${String(error)}`),
+        )
+        .catch((error: unknown) => ctx.log(`[realtime] ${String(error)}`));
     }
     this.scheduleTokenCheck();
   }

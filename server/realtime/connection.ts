@@ -51,7 +51,12 @@ export class Connection implements ChannelHost, Outlet {
       this.terminate(CLOSE_TOO_SLOW, 'Client too slow');
       return;
     }
-    this.ws.send(frame, { binary, compress: false });
+    try {
+      this.ws.send(frame, { binary, compress: false });
+    } catch (error) {
+      this.ctx.log(`[realtime] send failed: ${error instanceof Error ? error.message : String(error)}`);
+      this.terminate(1011, 'Internal error');
+    }
   }
 
   push(joinRef: string | null, ref: string | null, topic: string, event: string, payload: unknown): void {
@@ -162,7 +167,15 @@ export class Connection implements ChannelHost, Outlet {
   private async join(message: Inbound): Promise<void> {
     // A second join of a joined topic replaces the first, as Phoenix does.
     this.channels.get(message.topic)?.close();
-    const channel = await Channel.join(this.ctx, this, message);
+    let channel: Channel | null;
+    try {
+      channel = await Channel.join(this.ctx, this, message);
+    } catch (error) {
+      // Hosted's catch-all join error; the cause stays in the log, not on the wire.
+      this.ctx.log(`[realtime] UnknownErrorOnChannel ${message.topic}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      this.reply(message.joinRef, message.ref, message.topic, 'error', { reason: 'Unknown Error on Channel' });
+      return;
+    }
     if (!channel) return;
     if (this.closed) {
       channel.release();

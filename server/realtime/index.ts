@@ -7,7 +7,8 @@ import type { ChannelContext } from './channel.ts';
 import type { ChangeFeed } from './changes/types.ts';
 import { Connection } from './connection.ts';
 import { listenForDatabaseBroadcasts, type DatabaseBroadcasts } from './database.ts';
-import { idleChangeFeed, loadChangeFeed } from './feed.ts';
+import { createChangeFeed } from './changes/index.ts';
+import { idleChangeFeed } from './feed.ts';
 import { batchBroadcast, singleBroadcast, type BroadcastApi } from './http.ts';
 import { Hub } from './hub.ts';
 import { realtimeOptions, type RealtimeOptions } from './options.ts';
@@ -87,9 +88,9 @@ export function createRealtimeService(deps: BackendDeps, overrides: RealtimeOver
       if (overrides.feed) {
         await feed.start();
       } else {
-        // The feed is built separately; a broken one must not take broadcast and presence down.
+        // A feed that cannot start (no replication) must not take broadcast and presence down.
         try {
-          feed = await loadChangeFeed(deps);
+          feed = createChangeFeed(deps);
           await feed.start();
         } catch (error) {
           log(`[realtime] postgres changes feed unavailable, running without it: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
