@@ -5,7 +5,7 @@ import { createClient, type FunctionInvokeOptions } from '@supabase/supabase-js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startBackend, type Backend } from '../../server/backend.ts';
-import { backendInfo, type AnyClient } from '../setup/clients.ts';
+import { backendInfo, signedInClient, type AnyClient } from '../setup/clients.ts';
 
 /**
  * The Deno runtime on Node: hosted's environment variables, Deno-style imports, and
@@ -95,6 +95,17 @@ describe('functions: environment', () => {
     expect(env.keys).toEqual(
       expect.arrayContaining(['SUPABASE_URL', 'SUPABASE_ANON_KEY', 'SUPABASE_SERVICE_ROLE_KEY', 'SUPABASE_DB_URL', 'FIXTURE_SECRET']),
     );
+  });
+});
+
+describe('functions: acting as the caller', () => {
+  it("resolves the signed-in caller through auth with the caller's own JWT", async () => {
+    const { session, user, email } = await signedInClient('fn-caller');
+    const caller = client();
+    caller.functions.setAuth(session.access_token);
+    const { data, error } = await invoke(caller, 'whoami', { body: {} });
+    expect(error).toBeNull();
+    expect(data).toEqual({ id: user.id, email });
   });
 });
 
