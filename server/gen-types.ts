@@ -77,9 +77,9 @@ export async function generate(db: pg.Client): Promise<string> {
   const fks = (
     await db.query<{ name: string; table: string; columns: string[]; ref: string; refColumns: string[]; oneToOne: boolean }>(
       `select con.conname as name, src.relname as "table",
-              array(select a.attname from unnest(con.conkey) k join pg_attribute a on a.attrelid = con.conrelid and a.attnum = k) as columns,
+              array(select a.attname::text from unnest(con.conkey) k join pg_attribute a on a.attrelid = con.conrelid and a.attnum = k) as columns,
               dst.relname as ref,
-              array(select a.attname from unnest(con.confkey) k join pg_attribute a on a.attrelid = con.confrelid and a.attnum = k) as "refColumns",
+              array(select a.attname::text from unnest(con.confkey) k join pg_attribute a on a.attrelid = con.confrelid and a.attnum = k) as "refColumns",
               exists (select 1 from pg_index i where i.indrelid = con.conrelid and i.indisunique
                         and (i.indkey::int2[])::int2[] @> con.conkey and array_length(i.indkey::int2[], 1) = array_length(con.conkey, 1)) as "oneToOne"
          from pg_constraint con

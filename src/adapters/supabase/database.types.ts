@@ -73,7 +73,7 @@ export interface Database {
           created_at?: string;
         };
         Relationships: [
-          { foreignKeyName: "project_invites_project_id_fkey"; columns: "{project_id}"; isOneToOne: false; referencedRelation: "projects"; referencedColumns: "{id}" },
+          { foreignKeyName: "project_invites_project_id_fkey"; columns: ["project_id"]; isOneToOne: false; referencedRelation: "projects"; referencedColumns: ["id"] },
         ];
       };
       project_members: {
@@ -102,7 +102,7 @@ export interface Database {
           updated_at?: string;
         };
         Relationships: [
-          { foreignKeyName: "project_members_project_id_fkey"; columns: "{project_id}"; isOneToOne: false; referencedRelation: "projects"; referencedColumns: "{id}" },
+          { foreignKeyName: "project_members_project_id_fkey"; columns: ["project_id"]; isOneToOne: false; referencedRelation: "projects"; referencedColumns: ["id"] },
         ];
       };
       projects: {
