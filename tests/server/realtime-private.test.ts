@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { RealtimeChannel } from '@supabase/supabase-js';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { signJwt } from '../../server/jwt.ts';
-import { adminDb, backendInfo } from '../setup/clients.ts';
+import { adminDb, backendInfo, signedInClient } from '../setup/clients.ts';
 import { closeClients, realtimeClient, sleep, subscribe, subscribed, uniqueTopic, until, userToken, VSNS, type TestVsn } from './realtime-helpers.ts';
 
 /**
@@ -172,5 +172,42 @@ describe('token expiry while joined', () => {
     const notice = await until(() => me.system.find((m) => m.status === 'error'), 6000, 'expiry notice');
     expect(notice.message).toMatch(/^Token has expired \d+ seconds ago$/);
     await until(() => statuses.includes('CLOSED'), 5000, 'closed');
+  });
+});
+
+describe('with a real session from the auth service', () => {
+  it('joins with the session token, survives a refresh and loses the channel on sign-out', async () => {
+    const { client, user } = await signedInClient('rt', { vsn: '2.0.0' });
+    try {
+      const topic = `rtpriv-user:${user.id}`;
+      const channel = client.channel(topic, { config: { private: true } });
+      const got: Received[] = [];
+      const system: Record<string, unknown>[] = [];
+      channel.on('broadcast', { event: '*' }, (m) => got.push(m));
+      channel.on('system', {}, (m: Record<string, unknown>) => system.push(m));
+      const statuses = statusLog(channel);
+      await until(() => statuses.includes('SUBSCRIBED'), 5000, 'subscribed with the session');
+
+      const { error } = await client.auth.refreshSession();
+      expect(error).toBeNull();
+      await sleep(200);
+      expect(await channel.send({ type: 'broadcast', event: 'after-refresh', payload: {} })).toBe('ok');
+      const { serviceRoleKey, url } = backendInfo();
+      await fetch(`${url}/realtime/v1/api/broadcast`, {
+        method: 'POST',
+        headers: { apikey: serviceRoleKey, authorization: `Bearer ${serviceRoleKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ messages: [{ topic, event: 'to-me', payload: {}, private: true }] }),
+      });
+      await until(() => got.some((m) => m.event === 'to-me'), 5000, 'delivery after refresh');
+      expect(system).toEqual([]);
+
+      // Signing out puts the anon key back on the socket: anon may not read the topic.
+      await client.auth.signOut();
+      const notice = await until(() => system.find((m) => m.status === 'error'), 5000, 'system error');
+      expect(notice.message).toBe(`You no longer have permission to read from this Channel topic: ${topic}`);
+      await until(() => statuses.includes('CLOSED'), 5000, 'closed');
+    } finally {
+      await client.removeAllChannels();
+    }
   });
 });
