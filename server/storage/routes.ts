@@ -134,7 +134,8 @@ const PREFIX = '/storage/v1';
  * that would silently aim `a/../b` at `b`, so keys are read from the raw request line.
  */
 function rawServicePath(req: IncomingMessage): string {
-  const raw = (req.url ?? '/').split('?')[0]!;
+  // Absolute-form request targets (http://host/path, from proxies) carry the path after the origin.
+  const raw = (req.url ?? '/').split('?')[0]!.replace(/^https?:\/\/[^/]*/i, '');
   if (raw !== PREFIX && !raw.startsWith(`${PREFIX}/`)) throw errors.invalidKey(raw);
   return raw.slice(PREFIX.length) || '/';
 }
