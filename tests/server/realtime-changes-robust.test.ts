@@ -1,0 +1,120 @@
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminDb } from '../setup/clients.ts';
+import { anonIdentity, binding, collector, serviceIdentity, startFeed } from './realtime-changes-helpers.ts';
+
+// Odd types, odd tables and a dropped connection: the stream goes on.
+let db: pg.Client;
+let ctx: Awaited<ReturnType<typeof startFeed>>;
+
+beforeAll(async () => {
+  db = await adminDb();
+  await db.query(`
+    do $$ begin
+      create type public.rco_mood as enum ('happy', 'sad');
+    exception when duplicate_object then null; end $$;
+    do $$ begin
+      create type public.rco_point as (x int4, label text);
+    exception when duplicate_object then null; end $$;
+    do $$ begin
+      create domain public.rco_positive as int4 check (value > 0);
+    exception when duplicate_object then null; end $$;
+    create table if not exists public.rco_odd (
+      id int primary key, mood public.rco_mood, pt public.rco_point, pos public.rco_positive,
+      span int8range, took interval, bytes bytea, moods public.rco_mood[], grid int4[][], ok bool[]
+    );
+    create table if not exists public.rco_nopk (a int, b text);
+    create table if not exists public.rco_hidden (id int primary key, body text);
+    revoke select on public.rco_hidden from anon;
+    grant select (body) on public.rco_hidden to anon;
+    create table if not exists public.rco_log (id bigserial primary key, note text);
+  `);
+  for (const t of ['rco_odd', 'rco_nopk', 'rco_hidden', 'rco_log']) {
+    const has = await db.query(`select 1 from pg_publication_tables where pubname = 'supabase_realtime' and tablename = $1`, [t]);
+    if (!has.rowCount) await db.query(`alter publication supabase_realtime add table public.${t}`);
+  }
+  ctx = await startFeed();
+});
+
+afterAll(async () => {
+  await ctx?.stop();
+  await db?.end();
+});
+
+describe('postgres changes: robustness', () => {
+  it('converts enums, composites, domains, ranges, intervals, bytea and nested arrays as hosted does', async () => {
+    const sink = collector();
+    const sub = ctx.feed.subscribe(serviceIdentity(), [binding({ event: 'INSERT', table: 'rco_odd' })], sink.deliver);
+    await db.query(`delete from public.rco_odd`);
+    await db.query(`insert into public.rco_odd values (1, 'happy', row(3, 'a "q"'), 7, '[1,5)', '1 day 02:00:00', '\\x0102',
+      '{happy,sad}', '{{1,2},{3,4}}', '{t,f,null}')`);
+    const got = await sink.waitFor((r) => r.data.record?.id === 1);
+    sub.unsubscribe();
+    expect(Object.fromEntries(got.data.columns.map((c) => [c.name, c.type]))).toMatchObject({
+      mood: 'rco_mood', pt: 'rco_point', pos: 'rco_positive', span: 'int8range', took: 'interval', bytes: 'bytea',
+      moods: '_rco_mood', grid: '_int4', ok: '_bool',
+    });
+    expect(got.data.record).toEqual({
+      id: 1,
+      mood: 'happy',
+      pt: { x: 3, label: 'a "q"' },
+      pos: 7,
+      span: '[1,5)',
+      took: '1 day 02:00:00',
+      bytes: '\\x0102',
+      moods: ['happy', 'sad'],
+      grid: [[1, 2], [3, 4]],
+      ok: [true, false, null],
+    });
+  });
+
+  it('tells subscribers of a table without a primary key, like hosted, and goes on', async () => {
+    const sink = collector();
+    const sub = ctx.feed.subscribe(serviceIdentity(), [binding({ event: 'INSERT', table: 'rco_nopk' })], sink.deliver);
+    await db.query(`insert into public.rco_nopk values (1, 'x')`);
+    const got = await sink.waitFor((r) => r.data.table === 'rco_nopk');
+    sub.unsubscribe();
+    expect(got.data.errors).toEqual(['Error 400: Bad Request, no primary key']);
+    expect(got.data.record).toEqual({});
+  });
+
+  it('reports Unauthorized to a role that cannot read the primary key, and trims columns', async () => {
+    const sink = collector();
+    const sub = ctx.feed.subscribe(anonIdentity(), [binding({ event: 'INSERT', table: 'rco_hidden' })], sink.deliver);
+    await db.query(`insert into public.rco_hidden values ((select coalesce(max(id), 0) + 1 from public.rco_hidden), 'b')`);
+    const got = await sink.waitFor((r) => r.data.table === 'rco_hidden');
+    sub.unsubscribe();
+    expect(got.data.errors).toEqual(['Error 401: Unauthorized']);
+    expect(got.data.columns).toEqual([]);
+  });
+
+  it('survives a TRUNCATE and an oversized record', async () => {
+    const sink = collector();
+    const sub = ctx.feed.subscribe(serviceIdentity(), [binding({ table: 'rco_log' })], sink.deliver);
+    await db.query(`truncate public.rco_log`);
+    const big = 'y'.repeat(1_100_000);
+    await db.query(`insert into public.rco_log (note) values ($1)`, [big]);
+    const large = await sink.waitFor((r) => r.data.errors !== null);
+    await db.query(`insert into public.rco_log (note) values ('after')`);
+    await sink.waitFor((r) => r.data.record?.note === 'after');
+    sub.unsubscribe();
+    expect(large.data.errors).toEqual(['Error 413: Payload Too Large']);
+    expect(large.data.record).not.toHaveProperty('note');
+    expect(ctx.logs.some((l) => l.includes('truncate of public.rco_log'))).toBe(true);
+  });
+
+  it('reconnects after the replication connection is killed and resumes where it left off', async () => {
+    const sink = collector();
+    const sub = ctx.feed.subscribe(serviceIdentity(), [binding({ event: 'INSERT', table: 'rco_log' })], sink.deliver);
+    await db.query(`select pg_terminate_backend(active_pid) from pg_replication_slots where slot_name = $1 and active`, [ctx.feed.slotName]);
+    // Written while the feed is disconnected: the slot keeps it for the next connection.
+    await db.query(`insert into public.rco_log (note) values ('during outage')`);
+    await sink.waitFor((r) => r.data.record?.note === 'during outage', 15_000);
+    await db.query(`insert into public.rco_log (note) values ('after outage')`);
+    await sink.waitFor((r) => r.data.record?.note === 'after outage');
+    sub.unsubscribe();
+    expect(ctx.logs.some((l) => l.includes('replication'))).toBe(true);
+    const active = await db.query<{ active: boolean }>(`select active from pg_replication_slots where slot_name = $1`, [ctx.feed.slotName]);
+    expect(active.rows[0]?.active).toBe(true);
+  });
+});
