@@ -35,6 +35,15 @@ function forwardedHeaders(req: IncomingMessage, ip: string): HeaderList {
   return list;
 }
 
+/** The origin the caller used; a Host header that is not a valid authority falls back to the API URL's. */
+function origin(req: IncomingMessage, fallback: string): string {
+  try {
+    return new URL(`http://${req.headers.host ?? ''}`).origin;
+  } catch {
+    return fallback;
+  }
+}
+
 export function createFunctionsService(deps: BackendDeps): BackendService {
   const project = new FunctionsProject(deps.config.supabaseDir, deps.config.functionsDir, deps.log);
   const workers = new Map<string, FunctionWorker>();
@@ -124,11 +133,10 @@ export function createFunctionsService(deps: BackendDeps): BackendService {
       }
     }
     // Hosted functions see their own path below the relay: /<name>/sub/path?query.
-    const host = req.headers.host ?? '127.0.0.1';
     const subPath = rest.length > 0 ? `/${rest.join('/')}` : '';
     const request: BridgedRequest = {
       method: ctx.method,
-      url: `http://${host}/${name}${subPath}${ctx.url.search}`,
+      url: `${origin(req, new URL(deps.apiUrl()).origin)}/${name}${subPath}${ctx.url.search}`,
       headers: forwardedHeaders(req, ctx.ip),
       body,
       remoteAddr: ctx.ip,

@@ -1,4 +1,5 @@
 import fs from 'node:fs/promises';
+import http from 'node:http';
 import path from 'node:path';
 import { createClient, FunctionsHttpError, type FunctionInvokeOptions } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -149,6 +150,19 @@ describe('functions: the request reaches the handler', () => {
     expect(text.data).toMatchObject({ method: 'POST', contentType: 'text/plain', body: 'plain words\nsecond line' });
     const get = await invoke(client(), 'echo?only=query', { method: 'GET' });
     expect(get.data).toMatchObject({ method: 'GET', query: { only: 'query' }, body: '' });
+  });
+
+  it('gives the handler a valid URL even when the Host header is not one', async () => {
+    const { port } = new URL(gateway.url);
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = http.request({ host: '127.0.0.1', port, path: '/functions/v1/open?q=1', headers: { host: 'bad host^' } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(status).toBe(200);
   });
 
   it('refuses a body over the gateway limit with 413 before the function runs', async () => {
