@@ -299,3 +299,17 @@ describe('avatars bucket', () => {
     expect(result.error).not.toBeNull();
   });
 });
+
+describe('guest conversion', () => {
+  it('a guest who adds an email and password is no longer marked a guest, and gets a name', async () => {
+    const guest = anonClient();
+    const { data, error } = await guest.auth.signInAnonymously();
+    expect(error).toBeNull();
+    const id = data.user!.id;
+    const email = `converted-${id.slice(0, 8)}@example.test`;
+    const updated = await guest.auth.updateUser({ email, password: 'correct-horse-battery' });
+    expect(updated.error).toBeNull();
+    const profile = rows(await service.from('profiles').select('display_name, is_guest').eq('id', id));
+    expect(profile).toEqual([{ display_name: `converted-${id.slice(0, 8)}`, is_guest: false }]);
+  });
+});

@@ -32,6 +32,9 @@ export async function setup(project: TestProject): Promise<void> {
     dbPort: await freePort(),
     dataDir,
     logRequests: false,
+    // Every test signs in from 127.0.0.1: the per-IP failure limit is tested on its own
+    // gateway (tests/server/auth-config.test.ts), so the shared one must not trip it.
+    auth: { signInLimit: { maxFailuresPerIp: 100_000 } },
     log: (line) => {
       logs.push(line);
       if (process.env.CHARTROOM_TEST_LOG) console.log(line);

@@ -4,6 +4,73 @@ export type Json = string | number | boolean | null | { [key: string]: Json | un
 export interface Database {
   public: {
     Tables: {
+      machine_ops: {
+        Row: {
+          machine_id: string;
+          seq: number;
+          author: string | null;
+          client_id: string;
+          batch_id: string;
+          op: Json;
+          created_at: string;
+        };
+        Insert: {
+          machine_id: string;
+          seq: number;
+          author?: string | null;
+          client_id: string;
+          batch_id: string;
+          op: Json;
+          created_at?: string;
+        };
+        Update: {
+          machine_id?: string;
+          seq?: number;
+          author?: string | null;
+          client_id?: string;
+          batch_id?: string;
+          op?: Json;
+          created_at?: string;
+        };
+        Relationships: [
+          { foreignKeyName: "machine_ops_machine_id_fkey"; columns: ["machine_id"]; isOneToOne: false; referencedRelation: "machines"; referencedColumns: ["id"] },
+        ];
+      };
+      machines: {
+        Row: {
+          id: string;
+          project_id: string;
+          name: string;
+          definition: Json;
+          version: number;
+          created_by: string | null;
+          created_at: string;
+          updated_at: string;
+        };
+        Insert: {
+          id?: string;
+          project_id: string;
+          name: string;
+          definition: Json;
+          version?: number;
+          created_by?: string | null;
+          created_at?: string;
+          updated_at?: string;
+        };
+        Update: {
+          id?: string;
+          project_id?: string;
+          name?: string;
+          definition?: Json;
+          version?: number;
+          created_by?: string | null;
+          created_at?: string;
+          updated_at?: string;
+        };
+        Relationships: [
+          { foreignKeyName: "machines_project_id_fkey"; columns: ["project_id"]; isOneToOne: false; referencedRelation: "projects"; referencedColumns: ["id"] },
+        ];
+      };
       profiles: {
         Row: {
           id: string;
@@ -150,6 +217,10 @@ export interface Database {
         Args: { p_project: string };
         Returns: boolean;
       };
+      can_read_machine: {
+        Args: { p_machine: string };
+        Returns: boolean;
+      };
       can_read_project: {
         Args: { p_project: string };
         Returns: boolean;
@@ -157,6 +228,10 @@ export interface Database {
       can_see_profile: {
         Args: { p_user: string };
         Returns: boolean;
+      };
+      commit_machine_ops: {
+        Args: { p_machine: string; p_base_version: number; p_client_id: string; p_batch_id: string; p_ops: Json; p_definition: Json };
+        Returns: Json;
       };
       is_guest: {
         Args: Record<PropertyKey, never>;
