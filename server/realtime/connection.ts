@@ -166,7 +166,12 @@ export class Connection implements ChannelHost, Outlet {
 
   private async join(message: Inbound): Promise<void> {
     // A second join of a joined topic replaces the first, as Phoenix does.
-    this.channels.get(message.topic)?.close();
+    const existing = this.channels.get(message.topic);
+    if (!existing && this.channels.size >= this.ctx.options.maxChannelsPerConnection) {
+      this.reply(message.joinRef, message.ref, message.topic, 'error', { reason: 'ChannelRateLimitReached: Too many channels' });
+      return;
+    }
+    existing?.close();
     let channel: Channel | null;
     try {
       channel = await Channel.join(this.ctx, this, message);

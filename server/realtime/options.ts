@@ -14,6 +14,8 @@ export interface RealtimeOptions {
   maxBufferedBytes: number;
   /** How often a joined channel re-confirms its token at most (hosted: 5 minutes). */
   confirmTokenIntervalMs: number;
+  /** Channels one socket may have joined at once (hosted's max_channels_per_client). */
+  maxChannelsPerConnection: number;
 }
 
 export function realtimeOptions(overrides: Partial<RealtimeOptions> = {}): RealtimeOptions {
@@ -24,6 +26,7 @@ export function realtimeOptions(overrides: Partial<RealtimeOptions> = {}): Realt
     idleTimeoutMs: 60_000,
     maxBufferedBytes: 8 * 1024 * 1024,
     confirmTokenIntervalMs: 5 * 60_000,
+    maxChannelsPerConnection: 100,
     ...overrides,
     messagesPerSecond,
     closeAfterMessagesPerSecond: overrides.closeAfterMessagesPerSecond ?? messagesPerSecond * 2,

@@ -69,7 +69,7 @@ beforeAll(async () => {
   const keys = demoKeys(info.jwtSecret);
   service = createRealtimeService(
     { config, pool, databaseUrl: info.databaseUrl, ...keys, apiUrl: () => url, log: (line) => logs.push(line) },
-    { options: { idleTimeoutMs: 600, messagesPerSecond: 20, closeAfterMessagesPerSecond: 40, maxBufferedBytes: 64 * 1024 }, feed: stub.feed },
+    { options: { idleTimeoutMs: 600, messagesPerSecond: 20, closeAfterMessagesPerSecond: 40, maxBufferedBytes: 64 * 1024, maxChannelsPerConnection: 3 }, feed: stub.feed },
   );
   await service.start?.();
   gateway = createGateway([service], { jwtSecret: info.jwtSecret, logRequests: false, log: (line) => logs.push(line) });
@@ -166,6 +166,18 @@ describe('the Phoenix socket', () => {
     expect(await v1.waitReply('10')).toMatchObject({ status: 'ok' });
     bad.push('1', '11', topic, 'broadcast', { type: 'broadcast', event: 'still', payload: {} });
     await until(() => good.messages().some((m) => m.event === 'broadcast'), 3000, 'broadcast after garbage');
+  });
+
+  it('refuses joins past the channel limit of one socket, and rejoins of a joined topic replace it', async () => {
+    const socket = await raw('2.0.0');
+    for (const n of [1, 2, 3]) expect(await socket.join(`realtime:rtproto-many-${n}`, `j${n}`)).toMatchObject({ status: 'ok' });
+    expect(await socket.join('realtime:rtproto-many-4', 'j4')).toEqual({ status: 'error', response: { reason: 'ChannelRateLimitReached: Too many channels' } });
+    // Joining a joined topic again closes the old channel (phx_close for its join ref) and joins anew.
+    expect(await socket.join('realtime:rtproto-many-1', 'j5')).toMatchObject({ status: 'ok' });
+    expect(socket.messages().find((m) => m.event === 'phx_close')).toMatchObject({ joinRef: 'j1', topic: 'realtime:rtproto-many-1' });
+    socket.push('j5', 'l1', 'realtime:rtproto-many-1', 'phx_leave', {});
+    expect(await socket.waitReply('l1')).toEqual({ status: 'ok', response: {} });
+    expect(await socket.join('realtime:rtproto-many-4', 'j6')).toMatchObject({ status: 'ok' });
   });
 
   it('answers frames for a topic the socket has not joined with "unmatched topic"', async () => {
