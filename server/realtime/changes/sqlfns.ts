@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { asAdmin } from '../../postgres/pool.ts';
 
 /** Versioned so a changed body gets a new name instead of racing a replace. */
-export const VISIBILITY_FUNCTION = 'realtime.chartroom_rows_visible_v3';
+export const VISIBILITY_FUNCTION = 'realtime.chartroom_rows_visible_v4';
 
 /**
  * The per-change RLS check, server side: for each identity, in the caller's transaction,
@@ -44,23 +44,23 @@ begin
   if exists (select 1 from pg_prepared_statements where name = 'chartroom_rls_check') then
     deallocate chartroom_rls_check;
   end if;
+  perform set_config('request.method', '', true),
+          set_config('request.path', '', true),
+          set_config('request.headers', '{}', true);
   for i in 1 .. coalesce(array_length(roles, 1), 0) loop
     if i = 1 or roles[i] is distinct from roles[i - 1] then
       if i > 1 then
         deallocate chartroom_rls_check;
       end if;
+      perform set_config('role', 'none', true);
       perform set_config('role', roles[i], true);
       execute 'prepare chartroom_rls_check as ' || check_sql;
     end if;
-    perform set_config('role', roles[i], true),
-            set_config('request.jwt.claims', claims[i], true),
-            set_config('request.method', '', true),
-            set_config('request.path', '', true),
-            set_config('request.headers', '{}', true);
+    perform set_config('request.jwt.claims', claims[i], true);
     execute 'execute chartroom_rls_check' into visible;
-    perform set_config('role', 'none', true);
     result := result || coalesce(visible, false);
   end loop;
+  perform set_config('role', 'none', true);
   if exists (select 1 from pg_prepared_statements where name = 'chartroom_rls_check') then
     deallocate chartroom_rls_check;
   end if;
