@@ -12,7 +12,7 @@ import { SqlBuilder } from './plan/sql.ts';
 import { aggregateStatement, type ResultRow } from './plan/statement.ts';
 import { planWrite } from './plan/write.ts';
 import { applyGucs, contentRange, send, sendError, singular } from './respond.ts';
-import { runPipelined, type Statement } from './run.ts';
+import { runRequest, type Statement, type StatementResult } from './run.ts';
 import { tableKey, type SchemaCache, type Table } from './schema.ts';
 
 export interface HandlerDeps {
@@ -38,7 +38,7 @@ interface Planned {
   statements: Statement[];
   /** Index of the statement whose first row is a ResultRow; -1 for a bare mutation. */
   result: number;
-  respond: (row: ResultRow | undefined, rowCount: number, results: pg.QueryResult[]) => { status: number; headers: Record<string, string>; body: string | null };
+  respond: (row: ResultRow | undefined, rowCount: number, results: StatementResult[]) => { status: number; headers: Record<string, string>; body: string | null };
   readOnly: boolean;
   /** Writes that must see their result before committing (singular responses). */
   checkBeforeCommit: boolean;
@@ -119,7 +119,8 @@ function planRead(cache: SchemaCache, r: Request, maxRows: number): Planned {
     readOnly: true,
     checkBeforeCommit: false,
     respond: (row, _n, results) => {
-      const explain = (results[1]?.rows[0] as Record<string, unknown> | undefined)?.['QUERY PLAN'];
+      const plan = results[1]?.rows[0]?.['QUERY PLAN'];
+      const explain: unknown = plan ? JSON.parse(plan) : undefined;
       return rowsResponse(r, row, p.offset ?? 0, count ? estimateTotal(r.prefs, row, explain, maxRows) : null, 200, ['count']);
     },
   };
@@ -236,6 +237,12 @@ function planRpc(cache: SchemaCache, r: Request, maxRows: number): Planned {
   };
 }
 
+/** The text columns of a main statement's row (see aggregateStatement). */
+function toResultRow(raw: Record<string, string | null> | undefined): ResultRow | undefined {
+  if (!raw || !('page' in raw)) return undefined;
+  return { total: raw.total ?? null, page: Number(raw.page ?? 0), body: raw.body ?? null, headers: raw.headers ?? null, status: raw.status ?? null };
+}
+
 /** Names a plan can fail on when the cache is behind the database. */
 const STALE_CODES = new Set(['PGRST200', 'PGRST202', 'PGRST204', 'PGRST205', '42703']);
 
@@ -276,19 +283,19 @@ export async function handleRest(deps: HandlerDeps, req: IncomingMessage, res: S
     }
     const claims = { role: ctx.role, claims: ctx.claims, method, path: `/rest/v1${ctx.path}`, headers: ctx.headers };
     const rollback = r.prefs.tx === 'rollback';
-    const results = await runPipelined(deps.pool, claims, planned.statements, {
+    const results = await runRequest(deps.pool, claims, planned.statements, {
       readOnly: planned.readOnly,
       rollback,
       check: planned.checkBeforeCommit
         ? (res0) => {
-            const row = res0[planned.result]?.rows[0] as ResultRow | undefined;
+            const row = toResultRow(res0[planned.result]?.rows[0]);
             if (row && row.page !== 1) throw new RestError(406, 'PGRST116', 'JSON object requested, multiple (or no) rows returned', `The result contains ${row.page} rows`);
           }
         : undefined,
     });
     const mainIndex = planned.result === -1 ? 0 : planned.result;
     const main = results[mainIndex];
-    const row = planned.result === -1 ? (results[results.length - 1]?.rows[0] as ResultRow | undefined) : (main?.rows[0] as ResultRow | undefined);
+    const row = toResultRow(planned.result === -1 ? results[results.length - 1]?.rows[0] : main?.rows[0]);
     const out = planned.respond(row, main?.rowCount ?? 0, results);
     send(res, out.status, out.headers, out.body, r.format, method === 'HEAD');
   } catch (error) {

@@ -7,12 +7,12 @@ import { SchemaCacheHolder } from './cache.ts';
 import { RestError } from './errors.ts';
 import { handleRest } from './handler.ts';
 import { sendError } from './respond.ts';
-import { createPipelinePool } from './run.ts';
+import { createRestPool } from './run.ts';
 
 export interface RestOptions {
   /** Schemas reachable through Accept-Profile/Content-Profile; the first is the default. */
   schemas?: string[];
-  /** Connections of the REST pipeline pool. */
+  /** Connections of the REST pool. */
   poolSize?: number;
 }
 
@@ -32,7 +32,7 @@ export function createRestService(deps: BackendDeps, options: RestOptions = {}):
   return {
     prefix: '/rest/v1',
     async start() {
-      pool = createPipelinePool(deps.databaseUrl, options.poolSize ?? 16);
+      pool = createRestPool(deps.databaseUrl, options.poolSize ?? 16);
       cache = new SchemaCacheHolder(deps.pool, deps.databaseUrl, schemas, deps.log);
       await cache.start();
     },
