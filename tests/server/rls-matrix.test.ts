@@ -21,9 +21,12 @@ const ids = {} as Record<Exclude<Actor, 'anon' | 'service'>, string>;
 let service: AnyClient;
 
 beforeAll(async () => {
-  const [owner, editor, viewer, outsider] = await Promise.all(
-    (['owner', 'editor', 'viewer', 'outsider'] as const).map((tag) => signedInClient(tag)),
-  );
+  const [owner, editor, viewer, outsider] = await Promise.all([
+    signedInClient('owner'),
+    signedInClient('editor'),
+    signedInClient('viewer'),
+    signedInClient('outsider'),
+  ]);
   const guest = anonClient();
   const { data, error } = await guest.auth.signInAnonymously();
   if (error || !data.user) throw error ?? new Error('no guest');
