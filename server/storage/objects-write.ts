@@ -6,8 +6,19 @@ import { optionalBoolean, optionalString, readJson, requiredString, stringArray 
 import { asCaller, bucketSettings, callerOf, lockKeys, OBJECT_COLUMNS, ownerOf, type ObjectRow, type Storage } from './context.ts';
 import { errors } from './errors.ts';
 import { mustBeValidBucketName, mustBeValidKey } from './paths.ts';
+import { isHeaderSafe } from './receive.ts';
 import { deleteRows } from './remove.ts';
 import { commitFile, receiveUpload, type FileMetadata } from './upload.ts';
+
+function userMetadataFrom(header: string | undefined): Record<string, unknown> | null {
+  if (!header) return null;
+  try {
+    const value: unknown = JSON.parse(Buffer.from(header, 'base64').toString('utf8'));
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
 
 /** POST (x-upsert decides) and PUT (always overwrite) /object/:bucket/*key. */
 export async function uploadObject(
@@ -49,13 +60,36 @@ interface Transfer {
   destinationKey: string;
 }
 
-async function readTransfer(storage: Storage, req: IncomingMessage): Promise<Transfer & { copyMetadata: boolean | undefined }> {
+interface CopyOptions {
+  /** false: take cacheControl/mimetype from `metadata` and user metadata from x-metadata. */
+  copyMetadata: boolean | undefined;
+  metadata: { cacheControl?: string; mimetype?: string };
+}
+
+function fileMetadataOverrides(value: unknown): CopyOptions['metadata'] {
+  if (typeof value !== 'object' || value === null) return {};
+  const { cacheControl, mimetype } = value as Record<string, unknown>;
+  for (const v of [cacheControl, mimetype]) if (typeof v === 'string' && !isHeaderSafe(v)) throw errors.invalidRequest('Invalid metadata value');
+  return {
+    ...(typeof cacheControl === 'string' ? { cacheControl } : {}),
+    ...(typeof mimetype === 'string' ? { mimetype } : {}),
+  };
+}
+
+async function readTransfer(storage: Storage, req: IncomingMessage): Promise<Transfer & CopyOptions> {
   const body = await readJson(req, storage.deps.config.maxBodyBytes);
   const bucketId = mustBeValidBucketName(requiredString(body, 'bucketId'));
   const sourceKey = requiredString(body, 'sourceKey');
   const destinationKey = mustBeValidKey(requiredString(body, 'destinationKey'));
   const destinationBucket = mustBeValidBucketName(optionalString(body, 'destinationBucket') || bucketId);
-  return { bucketId, sourceKey, destinationBucket, destinationKey, copyMetadata: optionalBoolean(body, 'copyMetadata') };
+  return {
+    bucketId,
+    sourceKey,
+    destinationBucket,
+    destinationKey,
+    copyMetadata: optionalBoolean(body, 'copyMetadata'),
+    metadata: fileMetadataOverrides(body.metadata),
+  };
 }
 
 /**
@@ -136,9 +170,11 @@ export async function copyObject(storage: Storage, req: IncomingMessage, res: Se
     await fs.rm(temp, { force: true });
     throw errors.noSuchKey();
   }
-  const metadata = { ...(source.metadata ?? {}), lastModified: new Date().toISOString() } as FileMetadata;
+  const keep = t.copyMetadata !== false;
+  const metadata = { ...(source.metadata ?? {}), ...(keep ? {} : t.metadata), lastModified: new Date().toISOString() } as FileMetadata;
+  const userMetadata = keep ? source.user_metadata : userMetadataFrom(ctx.headers['x-metadata']);
   const upsert = ctx.headers['x-upsert'] === 'true';
-  const id = await commitFile(storage, { bucket, key: t.destinationKey, upsert, caller }, temp, metadata, source.user_metadata);
+  const id = await commitFile(storage, { bucket, key: t.destinationKey, upsert, caller }, temp, metadata, userMetadata);
   const { owner, ownerId } = ownerOf(caller);
   sendJson(res, 200, {
     Id: id,
@@ -149,6 +185,6 @@ export async function copyObject(storage: Storage, req: IncomingMessage, res: Se
     owner,
     owner_id: ownerId,
     metadata,
-    user_metadata: source.user_metadata,
+    user_metadata: userMetadata,
   });
 }

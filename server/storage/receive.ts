@@ -183,6 +183,11 @@ export function writeFile(file: IncomingFile, target: string, limit: number): Pr
   });
 }
 
+/** Values replayed as response headers on download must be printable ASCII. */
+export function isHeaderSafe(value: string): boolean {
+  return /^[\x21-\x7e][\x20-\x7e]{0,1023}$/.test(value);
+}
+
 /** Hosted's check: `type/*` or an exact `type/subtype`; parameters never decide. */
 export function mimeAllowed(mimetype: string, allowed: string[] | null): boolean {
   if (!allowed || allowed.length === 0) return true;

@@ -6,9 +6,7 @@ import { DatabaseError } from 'pg';
 import type { RequestClaims } from '../postgres/pool.ts';
 import { asCaller, lockKeys, ownerOf, uploadLimit, type BucketRow, type Storage } from './context.ts';
 import { errors } from './errors.ts';
-import { incomingFile, mimeAllowed, writeFile } from './receive.ts';
-
-const HEADER_SAFE = /^[\x21-\x7e][\x20-\x7e]{0,1023}$/;
+import { incomingFile, isHeaderSafe, mimeAllowed, writeFile } from './receive.ts';
 
 /** Where an upload goes and who writes it. */
 export interface WriteTarget {
@@ -140,8 +138,8 @@ export async function receiveUpload(storage: Storage, req: IncomingMessage, targ
   const file = await incomingFile(req, limit);
   try {
     // Both are replayed as response headers on download; refuse what could not be one.
-    if (!HEADER_SAFE.test(file.mimetype)) throw errors.invalidMimeType(file.mimetype);
-    if (!HEADER_SAFE.test(file.cacheControl)) throw errors.invalidRequest('Invalid Cache-Control value');
+    if (!isHeaderSafe(file.mimetype)) throw errors.invalidMimeType(file.mimetype);
+    if (!isHeaderSafe(file.cacheControl)) throw errors.invalidRequest('Invalid Cache-Control value');
     if (!mimeAllowed(file.mimetype, target.bucket.allowed_mime_types)) throw errors.invalidMimeType(file.mimetype);
     await checkWrite(storage, target, { mimetype: file.mimetype, contentLength: file.declaredLength ?? undefined });
   } catch (error) {

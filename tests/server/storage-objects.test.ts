@@ -156,6 +156,15 @@ describe('storage objects through supabase-js (service role)', () => {
     expect(copied.data).toEqual({ path: `${bucket}/copy.txt` });
     expect(await (await storage.download('copy.txt')).data!.text()).toBe('moving');
 
+    const retyped = await storageFetch('/object/copy', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-metadata': Buffer.from('{"k":"v"}').toString('base64') },
+      body: JSON.stringify({ bucketId: bucket, sourceKey: 'copy.txt', destinationKey: 'retyped.md', copyMetadata: false, metadata: { mimetype: 'text/markdown' } }),
+    });
+    expect(retyped.status).toBe(200);
+    expect((await storage.info('retyped.md')).data).toMatchObject({ contentType: 'text/markdown', metadata: { k: 'v' } });
+    await storage.remove(['retyped.md']);
+
     await storage.upload('busy.txt', Buffer.from('taken'));
     const clash = await storage.move('copy.txt', 'busy.txt');
     expect(clash.error).toMatchObject({ statusCode: '409' });
