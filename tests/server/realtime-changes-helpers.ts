@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { defaultConfig } from '../../server/config.ts';
 import { createPool } from '../../server/postgres/pool.ts';
-import { createChangeFeed } from '../../server/realtime/changes/index.ts';
+import { createChangeFeed, type ChangeFeedOptions } from '../../server/realtime/changes/index.ts';
 import type { ChangeBinding, ChangeData, ChangeSubscriberIdentity } from '../../server/realtime/changes/types.ts';
 import type { BackendDeps } from '../../server/service.ts';
 import { backendInfo } from '../setup/clients.ts';
 
 /** A feed of its own on the test backend's database, as the realtime service builds one. */
-export async function startFeed() {
+export async function startFeed(options: ChangeFeedOptions = {}) {
   const info = backendInfo();
   const pool: pg.Pool = createPool(info.databaseUrl, 10);
   const logs: string[] = [];
@@ -21,7 +21,7 @@ export async function startFeed() {
     apiUrl: () => info.url,
     log: (line) => logs.push(line),
   };
-  const feed = createChangeFeed(deps);
+  const feed = createChangeFeed(deps, options);
   await feed.start();
   await feed.ready();
   return {

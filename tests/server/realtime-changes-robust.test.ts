@@ -117,4 +117,27 @@ describe('postgres changes: robustness', () => {
     const active = await db.query<{ active: boolean }>(`select active from pg_replication_slots where slot_name = $1`, [ctx.feed.slotName]);
     expect(active.rows[0]?.active).toBe(true);
   });
+
+  it('bounds its queue: when routing falls behind it drops changes, says so, and carries on', async () => {
+    const small = await startFeed({ maxQueue: 3 });
+    try {
+      const sink = collector();
+      const sub = small.feed.subscribe(serviceIdentity(), [binding({ event: 'INSERT', table: 'rco_log' })], sink.deliver);
+      await db.query(`insert into public.rco_log (note) select 'burst' from generate_series(1, 300)`);
+      // Once the burst is drained, new changes flow again.
+      let after = false;
+      for (let i = 0; i < 50 && !after; i++) {
+        await db.query(`insert into public.rco_log (note) values ('after burst')`);
+        after = await sink.waitFor((r) => r.data.record?.note === 'after burst', 300).then(() => true, () => false);
+      }
+      expect(after).toBe(true);
+      sub.unsubscribe();
+      const burst = sink.received.filter((r) => r.data.record?.note === 'burst').length;
+      expect(burst).toBeGreaterThan(0);
+      expect(burst).toBeLessThan(300);
+      expect(small.logs.some((l) => l.includes('change queue full'))).toBe(true);
+    } finally {
+      await small.stop();
+    }
+  });
 });
