@@ -204,20 +204,20 @@ export class FunctionWorker {
     if (!pending) return;
     const { res } = pending;
     switch (message.type) {
-      case 'head': {
-        const headers: Record<string, string | string[]> = {};
-        for (const [name, value] of message.headers) {
-          if (HOP_BY_HOP.has(name)) continue;
-          const prior = headers[name];
-          if (prior === undefined) headers[name] = value;
-          else headers[name] = Array.isArray(prior) ? [...prior, value] : [prior, value];
-        }
-        // Headers the function sets replace the gateway's (CORS included), never duplicate them.
+      case 'response': {
+        const headers = responseHeaders(message.headers);
+        if (message.body) headers['content-length'] = String(message.body.byteLength);
         res.writeHead(message.status, message.statusText || undefined, headers);
+        this.pending.delete(message.id);
+        res.end(message.body ? Buffer.from(message.body) : undefined);
+        pending.resolve();
+        break;
+      }
+      case 'head':
+        res.writeHead(message.status, message.statusText || undefined, responseHeaders(message.headers));
         // Make the head reach the client now: a streamed body may take its time.
         res.flushHeaders();
         break;
-      }
       case 'chunk': {
         const flushed = res.write(Buffer.from(message.data));
         if (flushed) this.send({ type: 'ack', id: message.id });
@@ -243,6 +243,18 @@ export class FunctionWorker {
   private pipe(stream: Readable): void {
     createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => this.options.log(line));
   }
+}
+
+/** Headers the function sets replace the gateway's (CORS included), never duplicate them. */
+function responseHeaders(list: HeaderList): Record<string, string | string[]> {
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of list) {
+    if (HOP_BY_HOP.has(name)) continue;
+    const prior = headers[name];
+    if (prior === undefined) headers[name] = value;
+    else headers[name] = Array.isArray(prior) ? [...prior, value] : [prior, value];
+  }
+  return headers;
 }
 
 function toArrayBuffer(buffer: Buffer): ArrayBuffer {

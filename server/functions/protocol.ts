@@ -1,8 +1,9 @@
 /**
  * Messages between the functions service (main thread) and one function's worker.
- * A request crosses as one message with its whole body; the response comes back as a
- * head, then chunks, each acknowledged before the worker reads the next (backpressure),
- * then an end. Bodies travel as transferred ArrayBuffers, never copied twice.
+ * A request crosses as one message with its whole body. A response whose body is complete
+ * at once comes back as one `response` message; a streamed one as a head, then chunks,
+ * each acknowledged before the worker reads the next (backpressure), then an end. Bodies
+ * travel as transferred ArrayBuffers, never copied twice.
  */
 
 export type HeaderList = [string, string][];
@@ -33,6 +34,8 @@ export type HostMessage =
 export type WorkerMessage =
   | { type: 'ready' }
   | { type: 'boot-error'; message: string }
+  /** Head and whole body at once (null: no body, or a HEAD request). */
+  | { type: 'response'; id: number; status: number; statusText: string; headers: HeaderList; body: ArrayBuffer | null }
   | { type: 'head'; id: number; status: number; statusText: string; headers: HeaderList }
   | { type: 'chunk'; id: number; data: ArrayBuffer }
   | { type: 'end'; id: number }

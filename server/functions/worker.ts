@@ -33,21 +33,74 @@ function toHeaderList(headers: Headers): HeaderList {
   return list;
 }
 
-async function streamBody(id: number, body: ReadableStream<Uint8Array>, state: Inflight): Promise<void> {
-  const reader = body.getReader();
+/** Bodies up to this size that are complete at once go out with the head, in one message. */
+const WHOLE_BODY_LIMIT = 256 * 1024;
+
+type Read = ReadableStreamReadResult<Uint8Array>;
+
+/** The read if it settles before any pending I/O runs, else null: "is the body already there?" */
+function readNow(read: Promise<Read>): Promise<Read | null> {
+  return Promise.race([read, new Promise<null>((resolve) => setImmediate(() => resolve(null)))]);
+}
+
+function concat(chunks: Uint8Array[], size: number): ArrayBuffer {
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return out.buffer;
+}
+
+async function sendChunk(id: number, chunk: Uint8Array, state: Inflight): Promise<void> {
+  if (chunk.byteLength === 0) return;
+  // Copy: the chunk may be a view on a larger shared buffer that must not be detached.
+  const data = chunk.slice().buffer;
+  const acked = new Promise<void>((resolve) => (state.acked = resolve));
+  post({ type: 'chunk', id, data }, [data]);
+  await acked;
+}
+
+/**
+ * A body already complete (a string, JSON, bytes) goes out whole, with its length, in one
+ * message; a body still being produced is streamed: head first, then acknowledged chunks.
+ */
+async function respond(id: number, response: Response, method: string, state: Inflight): Promise<void> {
+  const head = { id, status: response.status, statusText: response.statusText, headers: toHeaderList(response.headers) };
+  if (!response.body || method === 'HEAD') {
+    post({ type: 'response', ...head, body: null });
+    return;
+  }
+  const reader = response.body.getReader();
   const onAbort = () => void reader.cancel().catch(() => undefined);
   state.controller.signal.addEventListener('abort', onAbort);
   try {
+    const ready: Uint8Array[] = [];
+    let size = 0;
+    let read = reader.read();
     for (;;) {
-      const { done, value } = await reader.read();
-      if (done || state.controller.signal.aborted) break;
-      if (value.byteLength === 0) continue;
-      // Copy: the chunk may be a view on a larger shared buffer that must not be detached.
-      const data = value.slice().buffer;
-      const acked = new Promise<void>((resolve) => (state.acked = resolve));
-      post({ type: 'chunk', id, data }, [data]);
-      await acked;
+      const result = await readNow(read);
+      if (result === null) break;
+      if (result.done) {
+        const body = concat(ready, size);
+        post({ type: 'response', ...head, body }, [body]);
+        return;
+      }
+      ready.push(result.value);
+      size += result.value.byteLength;
+      read = reader.read();
+      if (size > WHOLE_BODY_LIMIT) break;
     }
+    post({ type: 'head', ...head });
+    for (const chunk of ready) await sendChunk(id, chunk, state);
+    for (;;) {
+      const { done, value } = await read;
+      if (done || state.controller.signal.aborted) break;
+      await sendChunk(id, value, state);
+      read = reader.read();
+    }
+    post({ type: 'end', id });
   } finally {
     state.controller.signal.removeEventListener('abort', onAbort);
     reader.releaseLock();
@@ -76,9 +129,7 @@ async function run(served: Served, message: Extract<HostMessage, { type: 'reques
       response = await served.onError(error);
     }
     if (!(response instanceof Response)) throw new TypeError('the handler did not return a Response');
-    post({ type: 'head', id, status: response.status, statusText: response.statusText, headers: toHeaderList(response.headers) });
-    if (response.body && message.method !== 'HEAD') await streamBody(id, response.body, state);
-    post({ type: 'end', id });
+    await respond(id, response, message.method, state);
   } catch (error) {
     log(`request ${message.method} ${new URL(message.url).pathname} failed: ${describe(error)}`);
     post({ type: 'error', id, message: error instanceof Error ? error.message : String(error) });

@@ -181,9 +181,21 @@ describe('functions: the response comes back', () => {
     const { data, error, response } = await invoke(client(), 'binary');
     expect(error).toBeNull();
     expect(response?.headers.get('content-type')).toBe('application/octet-stream');
+    // A body complete at once goes out with its length, as Deno's server sends it.
+    expect(response?.headers.get('content-length')).toBe('256');
     const bytes = new Uint8Array(await (data as Blob).arrayBuffer());
     expect(bytes.length).toBe(256);
     expect(bytes.every((b, i) => b === i)).toBe(true);
+  });
+
+  it('delivers large bodies whole, in order, through the chunked path', async () => {
+    for (const size of [0, 1, 256 * 1024, 3 * 1024 * 1024 + 7]) {
+      const res = await fetch(fn(`large?size=${size}`), { headers: { apikey: gateway.anonKey } });
+      expect(res.status).toBe(200);
+      const bytes = new Uint8Array(await res.arrayBuffer());
+      expect(bytes.length).toBe(size);
+      expect(bytes.every((b, i) => b === i % 251)).toBe(true);
+    }
   });
 
   it('streams a body chunk by chunk and keeps repeated headers', async () => {
