@@ -108,7 +108,12 @@ export class Channel implements Member {
       }
       if (invalid) return refuse(invalid);
     }
-    channel.start(bindings, ref);
+    try {
+      channel.start(bindings, ref);
+    } catch (error) {
+      channel.release();
+      throw error;
+    }
     return channel;
   }
 
@@ -122,7 +127,12 @@ export class Channel implements Member {
     }
     if (bindings.length > 0) {
       const deliver = (ids: number[], data: ChangeData): void => {
-        if (!this.ended) host.push(this.joinRef, null, this.topic, 'postgres_changes', { ids, data });
+        if (this.ended) return;
+        try {
+          host.push(this.joinRef, null, this.topic, 'postgres_changes', { ids, data });
+        } catch (error) {
+          ctx.log(`[realtime] postgres_changes delivery failed on ${this.topic}: ${error instanceof Error ? error.message : String(error)}`);
+        }
       };
       this.subscription = ctx.feed.subscribe({ role: this.identity.role, claims: this.identity.claims }, bindings, deliver);
       ctx.feed
@@ -286,7 +296,11 @@ export class Channel implements Member {
         verifyAccessToken(token, this.ctx.jwtSecret);
         this.scheduleTokenCheck();
       } catch (error) {
-        this.shutdown(error instanceof Error ? error.message : String(error));
+        try {
+          this.shutdown(error instanceof Error ? error.message : String(error));
+        } catch (failure) {
+          this.ctx.log(`[realtime] token expiry shutdown failed: ${String(failure)}`);
+        }
       }
     }, wait);
     this.tokenTimer.unref();
@@ -318,7 +332,11 @@ export class Channel implements Member {
     if (this.tokenTimer) clearTimeout(this.tokenTimer);
     this.tokenTimer = null;
     this.ctx.hub.leave(this.subTopic, this.config.isPrivate, this);
-    this.subscription?.unsubscribe();
+    try {
+      this.subscription?.unsubscribe();
+    } catch (error) {
+      this.ctx.log(`[realtime] unsubscribe failed on ${this.topic}: ${error instanceof Error ? error.message : String(error)}`);
+    }
     this.subscription = null;
     this.host.released(this);
   }

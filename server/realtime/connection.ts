@@ -91,7 +91,13 @@ export class Connection implements ChannelHost, Outlet {
   private dispose(): void {
     if (this.closed) return;
     this.closed = true;
-    for (const channel of [...this.channels.values()]) channel.release();
+    for (const channel of [...this.channels.values()]) {
+      try {
+        channel.release();
+      } catch (error) {
+        this.ctx.log(`[realtime] releasing ${channel.topic} failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
     this.channels.clear();
     this.onClosed(this);
   }
