@@ -1,0 +1,295 @@
+import { assertEvent, assign, fromCallback, fromPromise, sendTo, setup } from 'xstate';
+import type { Result, Role, RoomChange, RoomData, RoomFact, RoomPeer } from '../src/lib/ports/room.ts';
+import { applyChange, EMPTY_ROOM, mergeSnapshot } from '../src/lib/room-merge.ts';
+
+/**
+ * One open project. The room's channel (`roomChannel`, a two-way callback actor) is
+ * invoked for as long as the room is `open`; its facts drive the `sync` region:
+ * subscribe first, buffer every change, load the snapshot, merge, then apply changes
+ * live. When the channel drops, `resyncing` keeps showing what we had, buffers again and
+ * reloads on rejoin, so nothing is lost or doubled (see src/lib/room-merge.ts).
+ * The `admin` region runs one owner/editor request at a time; its outcome arrives as a
+ * change on the channel like anyone else's.
+ */
+
+export type RoomIntent =
+  | { type: 'room.retry' }
+  | { type: 'room.look'; looking: string | null }
+  | { type: 'room.rename'; name: string }
+  | { type: 'room.changeRole'; userId: string; role: Role }
+  | { type: 'room.removeMember'; userId: string }
+  | { type: 'room.dismissError' };
+
+export type RoomEvent = RoomFact | RoomIntent;
+
+/** What the machine tells its channel actor. */
+export type RoomChannelCommand = { type: 'presence.track'; looking: string | null };
+
+export interface RoomInput {
+  projectId: string;
+  userId: string;
+}
+
+export interface RoomContext extends RoomInput {
+  data: RoomData;
+  /** Changes that arrived before the snapshot they must be merged into. */
+  buffer: RoomChange[];
+  peers: RoomPeer[];
+  looking: string | null;
+  /** Whether this user has been a member since the room opened (a public room's visitors never were). */
+  wasMember: boolean;
+  /** Why the room could not open or stopped, for people. */
+  error: string | null;
+  /** Why the last admin request failed. */
+  adminError: string | null;
+  /** Which member an admin request is working on, for a busy indicator. */
+  adminTarget: string | null;
+  removedReason: string | null;
+}
+
+export type RoomTag = 'pending' | 'live' | 'resyncing' | 'failed' | 'removed' | 'adminBusy' | 'adminFailed';
+
+const UNEXPECTED = 'Something went wrong. Try again.';
+const JOIN_TIMEOUT = "Couldn't connect to this room's live updates. Check your connection and try again.";
+
+function notProvided(actor: string): Error {
+  return new Error(`room machine: provide the "${actor}" actor (see src/app/)`);
+}
+
+const failureOf = (result: Result<unknown>): string | null => (result.ok ? null : result.error.message);
+
+export const roomMachine = setup({
+  types: {
+    context: {} as RoomContext,
+    events: {} as RoomEvent,
+    input: {} as RoomInput,
+    tags: {} as RoomTag,
+  },
+  actors: {
+    roomChannel: fromCallback<RoomChannelCommand, RoomInput & { looking: string | null }>(() => {
+      throw notProvided('roomChannel');
+    }),
+    loadSnapshot: fromPromise<Result<RoomData>, { projectId: string }>(() => Promise.reject(notProvided('loadSnapshot'))),
+    renameProject: fromPromise<Result<null>, { projectId: string; name: string }>(() => Promise.reject(notProvided('renameProject'))),
+    changeRole: fromPromise<Result<null>, { projectId: string; userId: string; role: Role }>(() => Promise.reject(notProvided('changeRole'))),
+    removeMember: fromPromise<Result<null>, { projectId: string; userId: string }>(() => Promise.reject(notProvided('removeMember'))),
+  },
+  delays: {
+    joinTimeout: 15_000,
+  },
+  actions: {
+    bufferChange: assign({
+      buffer: ({ context, event }) => {
+        assertEvent(event, 'change.received');
+        return [...context.buffer, event.change];
+      },
+    }),
+    clearBuffer: assign({ buffer: [] }),
+    applyChange: assign(({ context, event }) => {
+      assertEvent(event, 'change.received');
+      const data = applyChange(context.data, event.change);
+      return { data, wasMember: context.wasMember || data.members[context.userId] !== undefined };
+    }),
+    mergeSnapshot: assign(({ context }, result: Result<RoomData>) => {
+      if (!result.ok) return {};
+      const data = mergeSnapshot(result.value, context.buffer);
+      return { data, buffer: [], error: null, wasMember: context.wasMember || data.members[context.userId] !== undefined };
+    }),
+    showFailure: assign({ error: (_, result: Result<unknown>) => failureOf(result) ?? UNEXPECTED }),
+    showUnexpected: assign({ error: UNEXPECTED }),
+    showJoinTimeout: assign({ error: JOIN_TIMEOUT }),
+    clearError: assign({ error: null }),
+    setPeers: assign({
+      peers: ({ event }) => {
+        assertEvent(event, 'presence.synced');
+        return event.peers;
+      },
+    }),
+    rememberLooking: assign({
+      looking: ({ event }) => {
+        assertEvent(event, 'room.look');
+        return event.looking;
+      },
+    }),
+    trackPresence: sendTo('channel', ({ context }): RoomChannelCommand => ({ type: 'presence.track', looking: context.looking })),
+    explainRemoval: assign({
+      removedReason: ({ context }) =>
+        context.data.project === null ? 'This project was deleted.' : 'You were removed from this project. Ask an owner to invite you again.',
+      peers: [],
+    }),
+    explainLostAccess: assign({ removedReason: 'You no longer have access to this project: it was deleted, or you were removed.', peers: [] }),
+    startAdmin: assign({
+      adminError: null,
+      adminTarget: ({ event }) => (event.type === 'room.changeRole' || event.type === 'room.removeMember' ? event.userId : null),
+    }),
+    showAdminFailure: assign({ adminError: (_, result: Result<unknown>) => failureOf(result) ?? UNEXPECTED, adminTarget: null }),
+    showAdminUnexpected: assign({ adminError: UNEXPECTED, adminTarget: null }),
+    finishAdmin: assign({ adminTarget: null }),
+    clearAdminError: assign({ adminError: null }),
+  },
+  guards: {
+    failed: (_, result: Result<unknown>) => !result.ok,
+    /** A member reloading after a drop finds the project hidden: access went while we were away. */
+    accessGone: ({ context }, result: Result<unknown>) => context.wasMember && !result.ok && result.error.code === 'not_found',
+    /** Gone from the room: our membership was deleted, or the project itself. */
+    lostAccess: ({ context }) => context.data.project === null || (context.wasMember && context.data.members[context.userId] === undefined),
+  },
+}).createMachine({
+  id: 'room',
+  context: ({ input }) => ({
+    ...input,
+    data: EMPTY_ROOM,
+    buffer: [],
+    peers: [],
+    looking: null,
+    wasMember: false,
+    error: null,
+    adminError: null,
+    adminTarget: null,
+    removedReason: null,
+  }),
+  initial: 'open',
+  states: {
+    open: {
+      type: 'parallel',
+      invoke: {
+        id: 'channel',
+        src: 'roomChannel',
+        input: ({ context }) => ({ projectId: context.projectId, userId: context.userId, looking: context.looking }),
+      },
+      on: {
+        'presence.synced': { actions: 'setPeers' },
+        'room.look': { actions: ['rememberLooking', 'trackPresence'] },
+      },
+      states: {
+        sync: {
+          initial: 'joining',
+          states: {
+            joining: {
+              tags: ['pending'],
+              entry: 'clearBuffer',
+              on: { 'channel.subscribed': 'loading', 'change.received': { actions: 'bufferChange' } },
+              after: { joinTimeout: { target: '#room.failed', actions: 'showJoinTimeout' } },
+            },
+            loading: {
+              tags: ['pending'],
+              invoke: {
+                src: 'loadSnapshot',
+                input: ({ context }) => ({ projectId: context.projectId }),
+                onDone: [
+                  {
+                    guard: { type: 'accessGone', params: ({ event }) => event.output },
+                    target: '#room.removed',
+                    actions: 'explainLostAccess',
+                  },
+                  {
+                    guard: { type: 'failed', params: ({ event }) => event.output },
+                    target: '#room.failed',
+                    actions: { type: 'showFailure', params: ({ event }) => event.output },
+                  },
+                  { target: 'live', actions: { type: 'mergeSnapshot', params: ({ event }) => event.output } },
+                ],
+                onError: { target: '#room.failed', actions: 'showUnexpected' },
+              },
+              on: {
+                'change.received': { actions: 'bufferChange' },
+                // The snapshot may miss what happens while the channel is down: start over.
+                'channel.errored': 'resyncing',
+                'channel.closed': 'resyncing',
+              },
+            },
+            live: {
+              tags: ['live'],
+              always: { guard: 'lostAccess', target: '#room.removed', actions: 'explainRemoval' },
+              on: {
+                'change.received': { actions: 'applyChange' },
+                'channel.errored': 'resyncing',
+                'channel.closed': 'resyncing',
+              },
+            },
+            resyncing: {
+              tags: ['resyncing'],
+              entry: 'clearBuffer',
+              on: { 'channel.subscribed': 'loading', 'change.received': { actions: 'bufferChange' } },
+            },
+          },
+        },
+        admin: {
+          initial: 'idle',
+          states: {
+            idle: {
+              on: {
+                'room.rename': { target: 'renaming', actions: 'startAdmin' },
+                'room.changeRole': { target: 'changingRole', actions: 'startAdmin' },
+                'room.removeMember': { target: 'removing', actions: 'startAdmin' },
+              },
+            },
+            renaming: {
+              tags: ['adminBusy'],
+              invoke: {
+                src: 'renameProject',
+                input: ({ context, event }) => {
+                  assertEvent(event, 'room.rename');
+                  return { projectId: context.projectId, name: event.name };
+                },
+                onDone: [
+                  { guard: { type: 'failed', params: ({ event }) => event.output }, target: 'failed', actions: { type: 'showAdminFailure', params: ({ event }) => event.output } },
+                  { target: 'idle', actions: 'finishAdmin' },
+                ],
+                onError: { target: 'failed', actions: 'showAdminUnexpected' },
+              },
+            },
+            changingRole: {
+              tags: ['adminBusy'],
+              invoke: {
+                src: 'changeRole',
+                input: ({ context, event }) => {
+                  assertEvent(event, 'room.changeRole');
+                  return { projectId: context.projectId, userId: event.userId, role: event.role };
+                },
+                onDone: [
+                  { guard: { type: 'failed', params: ({ event }) => event.output }, target: 'failed', actions: { type: 'showAdminFailure', params: ({ event }) => event.output } },
+                  { target: 'idle', actions: 'finishAdmin' },
+                ],
+                onError: { target: 'failed', actions: 'showAdminUnexpected' },
+              },
+            },
+            removing: {
+              tags: ['adminBusy'],
+              invoke: {
+                src: 'removeMember',
+                input: ({ context, event }) => {
+                  assertEvent(event, 'room.removeMember');
+                  return { projectId: context.projectId, userId: event.userId };
+                },
+                onDone: [
+                  { guard: { type: 'failed', params: ({ event }) => event.output }, target: 'failed', actions: { type: 'showAdminFailure', params: ({ event }) => event.output } },
+                  { target: 'idle', actions: 'finishAdmin' },
+                ],
+                onError: { target: 'failed', actions: 'showAdminUnexpected' },
+              },
+            },
+            failed: {
+              tags: ['adminFailed'],
+              on: {
+                'room.rename': { target: 'renaming', actions: 'startAdmin' },
+                'room.changeRole': { target: 'changingRole', actions: 'startAdmin' },
+                'room.removeMember': { target: 'removing', actions: 'startAdmin' },
+                'room.dismissError': { target: 'idle', actions: 'clearAdminError' },
+              },
+            },
+          },
+        },
+      },
+    },
+    failed: {
+      tags: ['failed'],
+      on: { 'room.retry': { target: 'open', actions: 'clearError' } },
+    },
+    removed: {
+      tags: ['removed'],
+    },
+  },
+});
+
+export type RoomMachine = typeof roomMachine;

@@ -1,0 +1,139 @@
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { filter, map, type Observable } from 'rxjs';
+import type { Member, PresenceMeta, Profile, Project, Result, RoomChange, RoomChannel, RoomData, RoomFact, RoomPort, Role, Visibility } from '../../lib/ports/room.ts';
+import type { Database, Tables } from './database.types.ts';
+import { openChannel, type ChannelFact, type TableChange } from './realtime.ts';
+import { describeDataError } from './room-errors.ts';
+
+/**
+ * One project's room over Supabase: a channel `room:<id>` carrying the project row, its
+ * members and (RLS-limited) profiles as postgres changes, plus presence keyed by user id.
+ * Rows become the port's plain records here; Supabase's shapes stop at this file.
+ */
+
+type Client = SupabaseClient<Database>;
+type RoomTables = 'projects' | 'project_members' | 'profiles';
+
+const ROLES: readonly Role[] = ['owner', 'editor', 'viewer'];
+const asRole = (role: string): Role => (ROLES.includes(role as Role) ? (role as Role) : 'viewer');
+const asVisibility = (v: string): Visibility => (v === 'link' || v === 'public' ? v : 'private');
+
+export const toProject = (row: Tables<'projects'>): Project => ({
+  id: row.id,
+  name: row.name,
+  description: row.description,
+  visibility: asVisibility(row.visibility),
+  ownerId: row.owner_id,
+  updatedAt: row.updated_at,
+});
+
+export const toMember = (row: Tables<'project_members'>): Member => ({
+  projectId: row.project_id,
+  userId: row.user_id,
+  role: asRole(row.role),
+  updatedAt: row.updated_at,
+});
+
+export function profileMapper(client: Client) {
+  return (row: Tables<'profiles'>): Profile => ({
+    id: row.id,
+    displayName: row.display_name,
+    color: row.color,
+    avatarUrl: row.avatar_path ? client.storage.from('avatars').getPublicUrl(row.avatar_path).data.publicUrl : null,
+    updatedAt: row.updated_at,
+  });
+}
+
+function toRoomChange(change: TableChange<RoomTables>, toProfile: (row: Tables<'profiles'>) => Profile): RoomChange | null {
+  if (change.kind === 'delete') {
+    const old = change.old as Record<string, unknown>;
+    if (change.table === 'projects' && typeof old.id === 'string') return { table: 'projects', type: 'delete', id: old.id, committedAt: change.committedAt };
+    if (change.table === 'project_members' && typeof old.user_id === 'string') {
+      return { table: 'project_members', type: 'delete', userId: old.user_id, committedAt: change.committedAt };
+    }
+    // Profiles go with their user; a member's removal already takes them off the room.
+    return null;
+  }
+  switch (change.table) {
+    case 'projects':
+      return { table: 'projects', type: 'upsert', row: toProject(change.row as Tables<'projects'>) };
+    case 'project_members':
+      return { table: 'project_members', type: 'upsert', row: toMember(change.row as Tables<'project_members'>) };
+    case 'profiles':
+      return { table: 'profiles', type: 'upsert', row: toProfile(change.row as Tables<'profiles'>) };
+  }
+}
+
+function toRoomFact(fact: ChannelFact<RoomTables, never, PresenceMeta>, toProfile: (row: Tables<'profiles'>) => Profile): RoomFact | null {
+  switch (fact.type) {
+    case 'status':
+      if (fact.status === 'subscribed') return { type: 'channel.subscribed' };
+      if (fact.status === 'closed') return { type: 'channel.closed' };
+      return { type: 'channel.errored', message: fact.message ?? 'The live connection to this room failed' };
+    case 'change': {
+      const change = toRoomChange(fact.change, toProfile);
+      return change ? { type: 'change.received', change } : null;
+    }
+    case 'presence':
+      return {
+        type: 'presence.synced',
+        peers: fact.peers.map((peer) => ({ userId: peer.meta.userId ?? peer.key, looking: peer.meta.looking ?? null, connections: peer.connections })),
+      };
+    case 'broadcast':
+      return null;
+  }
+}
+
+export function createRoomAdapter(client: Client): RoomPort {
+  const toProfile = profileMapper(client);
+  return {
+    open(projectId: string, userId: string): RoomChannel {
+      const channel = openChannel<RoomTables, never, PresenceMeta>(client, {
+        topic: `room:${projectId}`,
+        changes: [
+          { table: 'projects', filter: `id=eq.${projectId}` },
+          { table: 'project_members', filter: `project_id=eq.${projectId}` },
+          // RLS limits these to people this user shares a project with.
+          { table: 'profiles' },
+        ],
+        presenceKey: userId,
+      });
+      const facts$: Observable<RoomFact> = channel.facts$.pipe(
+        map((fact) => toRoomFact(fact, toProfile)),
+        filter((fact): fact is RoomFact => fact !== null),
+      );
+      return {
+        facts$,
+        track: (looking) => channel.track({ userId, looking, onlineAt: new Date().toISOString() }),
+        close: () => undefined,
+      };
+    },
+
+    async loadSnapshot(projectId: string): Promise<Result<RoomData>> {
+      try {
+        const [project, members] = await Promise.all([
+          client.from('projects').select('*').eq('id', projectId).maybeSingle(),
+          client.from('project_members').select('*').eq('project_id', projectId),
+        ]);
+        if (project.error) return { ok: false, error: describeDataError(project.error, 'load this project') };
+        if (members.error) return { ok: false, error: describeDataError(members.error, 'load the members') };
+        if (!project.data) {
+          return { ok: false, error: { code: 'not_found', message: "This project doesn't exist, or you don't have access to it." } };
+        }
+        const ids = members.data.map((m) => m.user_id);
+        const profiles = ids.length > 0 ? await client.from('profiles').select('*').in('id', ids) : { data: [], error: null };
+        if (profiles.error) return { ok: false, error: describeDataError(profiles.error, "load the members' profiles") };
+        return {
+          ok: true,
+          value: {
+            project: toProject(project.data),
+            members: Object.fromEntries(members.data.map((m) => [m.user_id, toMember(m)])),
+            profiles: Object.fromEntries(profiles.data.map((p) => [p.id, toProfile(p)])),
+          },
+        };
+      } catch (error) {
+        return { ok: false, error: describeDataError(error, 'load this project') };
+      }
+    },
+  };
+}

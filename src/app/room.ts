@@ -1,0 +1,47 @@
+import { fromCallback, fromEventObservable, fromPromise } from 'xstate';
+import { connectionMachine } from '../../machines/connection.machine.ts';
+import { roomMachine, type RoomChannelCommand, type RoomInput } from '../../machines/room.machine.ts';
+import type { ConnectionPort, SocketEvent } from '../lib/ports/realtime.ts';
+import type { MembersPort, Result, Role, RoomData, RoomPort } from '../lib/ports/room.ts';
+
+/** The room machine wired to the room and members ports. */
+export function roomLogic(room: RoomPort, members: MembersPort) {
+  return roomMachine.provide({
+    actors: {
+      // Two-way: the channel's facts go to the machine, presence commands come back.
+      roomChannel: fromCallback<RoomChannelCommand, RoomInput & { looking: string | null }>(({ input, sendBack, receive }) => {
+        const channel = room.open(input.projectId, input.userId);
+        channel.track(input.looking);
+        const subscription = channel.facts$.subscribe({
+          next: (fact) => sendBack(fact),
+          error: (error: unknown) => sendBack({ type: 'channel.errored', message: error instanceof Error ? error.message : 'The live connection failed' }),
+        });
+        receive((command) => channel.track(command.looking));
+        return () => {
+          subscription.unsubscribe();
+          channel.close();
+        };
+      }),
+      loadSnapshot: fromPromise<Result<RoomData>, { projectId: string }>(({ input }) => room.loadSnapshot(input.projectId)),
+      renameProject: fromPromise<Result<null>, { projectId: string; name: string }>(({ input }) => members.renameProject(input.projectId, input.name)),
+      changeRole: fromPromise<Result<null>, { projectId: string; userId: string; role: Role }>(({ input }) =>
+        members.changeRole(input.projectId, input.userId, input.role),
+      ),
+      removeMember: fromPromise<Result<null>, { projectId: string; userId: string }>(({ input }) => members.removeMember(input.projectId, input.userId)),
+    },
+  });
+}
+
+export type RoomLogic = ReturnType<typeof roomLogic>;
+
+/** The connection machine wired to the realtime socket's facts. */
+export function connectionLogic(port: ConnectionPort) {
+  return connectionMachine.provide({
+    actors: {
+      socketEvents: fromEventObservable<SocketEvent, void>(() => port.socketEvents$),
+      reconnect: fromPromise<void, void>(() => port.reconnect()),
+    },
+  });
+}
+
+export type ConnectionLogic = ReturnType<typeof connectionLogic>;
