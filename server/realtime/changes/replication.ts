@@ -54,6 +54,8 @@ export class ReplicationReader {
   private service: LogicalReplicationService | null = null;
   private closing = false;
   private loop: Promise<void> | null = null;
+  /** Ends a backoff wait early when close() is called. */
+  private wake: (() => void) | null = null;
   private markReady!: () => void;
   readonly ready: Promise<void> = new Promise((resolve) => (this.markReady = resolve));
 
@@ -71,6 +73,7 @@ export class ReplicationReader {
 
   async close(): Promise<void> {
     this.closing = true;
+    this.wake?.();
     await this.service?.stop().catch(() => undefined);
     await this.loop;
     this.loop = null;
@@ -118,7 +121,14 @@ export class ReplicationReader {
       }
       await service.destroy().catch(() => undefined);
       if (this.closing) break;
-      await new Promise((resolve) => setTimeout(resolve, backoff));
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, backoff);
+        this.wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.wake = null;
       backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
     }
   }
