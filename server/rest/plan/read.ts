@@ -157,7 +157,7 @@ function whereSql(where: string[]): string {
 function embedSql(cache: SchemaCache, e: EmbedNode, parentAlias: string, b: SqlBuilder): string {
   const { from, where } = joinCondition(e, parentAlias);
   const body = levelBody(cache, e.node, from, b, where);
-  const proj = projection(cache, e.node, b) || 'null as "pgrst_none"';
+  const proj = projection(cache, e.node, b);
   const order = orderSql(e.node, e.node.mods.order, b);
   const limit = limitSql(e.toOne ? 1 : e.node.mods.limit, e.toOne ? null : e.node.mods.offset, b);
   const inner = `select ${proj} from ${body.from}${whereSql(body.where)}${order}${limit}`;
@@ -188,7 +188,7 @@ export function readSql(
   const from = source ?? `${qualified(root.table.schema, root.table.name)}`;
   const node = source && !keepConditions ? { ...root, mods: { ...root.mods, conditions: [] } } : root;
   const body = levelBody(cache, node, `${from} as ${ident(root.alias)}`, b, []);
-  const proj = projection(cache, root, b) || `null as "pgrst_none"`;
+  const proj = projection(cache, root, b);
   const where = whereSql(body.where);
   const order = orderSql(root, root.mods.order, b);
   const rows = `select ${proj} from ${body.from}${where}${order}${limitSql(page.limit, page.offset, b)}`;
