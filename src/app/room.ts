@@ -2,7 +2,8 @@ import { fromCallback, fromEventObservable, fromPromise } from 'xstate';
 import { connectionMachine } from '../../machines/connection.machine.ts';
 import { roomMachine, type RoomChannelCommand, type RoomInput } from '../../machines/room.machine.ts';
 import type { ConnectionPort, SocketEvent } from '../lib/ports/realtime.ts';
-import type { MembersPort, Result, Role, RoomData, RoomPort } from '../lib/ports/room.ts';
+import { invitesMachine } from '../../machines/invites.machine.ts';
+import type { Invite, InviteRequest, MembersPort, Result, Role, RoomData, RoomPort } from '../lib/ports/room.ts';
 
 /** The room machine wired to the room and members ports. */
 export function roomLogic(room: RoomPort, members: MembersPort) {
@@ -45,3 +46,19 @@ export function connectionLogic(port: ConnectionPort) {
 }
 
 export type ConnectionLogic = ReturnType<typeof connectionLogic>;
+
+/** The invites machine wired to the members port. */
+export function invitesLogic(members: MembersPort) {
+  return invitesMachine.provide({
+    actors: {
+      listInvites: fromPromise<Result<Invite[]>, { projectId: string }>(({ input }) => members.listInvites(input.projectId)),
+      createInvite: fromPromise<Result<Invite>, InviteRequest>(({ input }) => members.createInvite(input)),
+      revokeInvite: fromPromise<Result<string>, { inviteId: string }>(async ({ input }) => {
+        const result = await members.revokeInvite(input.inviteId);
+        return result.ok ? { ok: true, value: input.inviteId } : result;
+      }),
+    },
+  });
+}
+
+export type InvitesLogic = ReturnType<typeof invitesLogic>;

@@ -1,0 +1,20 @@
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { supabaseClient } from './client.ts';
+import type { Database } from './database.types.ts';
+import { createMembersAdapter } from './members.ts';
+import { createConnectionAdapter } from './realtime.ts';
+import { createRoomAdapter } from './room.ts';
+
+/**
+ * The live room's adapters over the app's one browser client. The client is created
+ * without a schema type (client.ts), so it is narrowed to the generated `Database` here,
+ * once, where Supabase types are allowed.
+ */
+export function liveRoomAdapters() {
+  const client = supabaseClient() as unknown as SupabaseClient<Database>;
+  return {
+    room: createRoomAdapter(client),
+    members: createMembersAdapter(client),
+    connection: createConnectionAdapter(client),
+  };
+}
