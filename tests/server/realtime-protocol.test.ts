@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type http from 'node:http';
 import { createClient } from '@supabase/supabase-js';
+import fc from 'fast-check';
 import type pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -178,6 +179,25 @@ describe('the Phoenix socket', () => {
     socket.push('j5', 'l1', 'realtime:rtproto-many-1', 'phx_leave', {});
     expect(await socket.waitReply('l1')).toEqual({ status: 'ok', response: {} });
     expect(await socket.join('realtime:rtproto-many-4', 'j6')).toMatchObject({ status: 'ok' });
+  });
+
+  it('survives a burst of arbitrary frames on the shared backend and keeps answering', async () => {
+    const topic = `realtime:${uniqueTopic('rtproto-fuzz')}`;
+    const victim = await RawSocket.open('2.0.0');
+    const bystander = await RawSocket.open('1.0.0');
+    sockets.push(victim, bystander);
+    await victim.join(topic, '1');
+    await bystander.join(topic, '1');
+    const text = fc.oneof(
+      fc.string(),
+      fc.tuple(fc.jsonValue(), fc.jsonValue(), fc.constant(topic), fc.constantFrom('broadcast', 'presence', 'access_token', 'phx_join', 'x'), fc.jsonValue()).map((t) => JSON.stringify(t)),
+    );
+    const frames = fc.sample(fc.oneof(text, fc.uint8Array({ maxLength: 80 }).map((b) => Buffer.from(b))), { numRuns: 150, seed: 7 });
+    for (const frame of frames) victim.ws.send(frame);
+    victim.push(null, 'alive', 'phoenix', 'heartbeat', {});
+    expect(await victim.waitReply('alive')).toMatchObject({ status: 'ok' });
+    bystander.push(null, 'alive', 'phoenix', 'heartbeat', {});
+    expect(await bystander.waitReply('alive')).toMatchObject({ status: 'ok' });
   });
 
   it('answers frames for a topic the socket has not joined with "unmatched topic"', async () => {
