@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendJson, type RequestContext } from '../gateway/http.ts';
 import { optionalBoolean, optionalInteger, optionalString, readJson, requiredString, type Json } from './body.ts';
-import { asCaller, callerOf, ownerOf, type BucketRow, type Storage } from './context.ts';
+import { asCaller, callerOf, ownerOf, withIsoTimes, type BucketRow, type Storage } from './context.ts';
 import { errors } from './errors.ts';
 import { mustBeValidBucketName } from './paths.ts';
 import { deleteRows } from './remove.ts';
@@ -44,7 +44,7 @@ function parseMimeTypes(value: unknown): string[] | null | undefined {
 
 /** Buckets as storage-js reads them: file_size_limit a number, not pg's bigint string. */
 function render(row: BucketRow): Json {
-  return { ...row, file_size_limit: row.file_size_limit === null ? null : Number(row.file_size_limit) };
+  return withIsoTimes({ ...row, file_size_limit: row.file_size_limit === null ? null : Number(row.file_size_limit) });
 }
 
 function settings(body: Json, storage: Storage) {

@@ -111,3 +111,19 @@ export function uploadLimit(storage: Storage, bucket: BucketRow): number {
   const bucketLimit = bucket.file_size_limit === null ? Number.POSITIVE_INFINITY : Number(bucket.file_size_limit);
   return Math.min(bucketLimit, storage.deps.config.maxUploadBytes);
 }
+
+const TIME_FIELDS = ['created_at', 'updated_at', 'last_accessed_at'];
+
+/** Converts pg's timestamp text to ISO 8601 with milliseconds, as hosted storage sends it. */
+export function isoTime(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? value : date.toISOString();
+}
+
+/** A row with its timestamps in hosted's format (Safari, for one, cannot parse pg's text). */
+export function withIsoTimes<T extends object>(row: T): T {
+  const copy = { ...row } as Record<string, unknown>;
+  for (const field of TIME_FIELDS) if (field in copy) copy[field] = isoTime(copy[field]);
+  return copy as T;
+}

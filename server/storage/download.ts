@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
-import type { ObjectRow, Storage } from './context.ts';
+import { isoTime, type ObjectRow, type Storage } from './context.ts';
 import { errors } from './errors.ts';
 
 export interface ByteRange {
@@ -125,7 +125,7 @@ export function infoBody(row: ObjectRow): Record<string, unknown> {
     cache_control: typeof meta.cacheControl === 'string' ? meta.cacheControl : null,
     etag: typeof meta.eTag === 'string' ? meta.eTag : null,
     metadata: row.user_metadata,
-    last_modified: row.updated_at,
-    created_at: row.created_at,
+    last_modified: isoTime(row.updated_at),
+    created_at: isoTime(row.created_at),
   };
 }

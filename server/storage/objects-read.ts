@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendJson, type RequestContext } from '../gateway/http.ts';
 import { optionalInteger, readJson, type Json } from './body.ts';
-import { asCaller, bucketSettings, callerOf, OBJECT_COLUMNS, objectAsAdmin, type ObjectRow, type Storage } from './context.ts';
+import { asCaller, bucketSettings, callerOf, OBJECT_COLUMNS, objectAsAdmin, withIsoTimes, type ObjectRow, type Storage } from './context.ts';
 import { infoBody, sendHead, sendObject } from './download.ts';
 import { errors, StorageError } from './errors.ts';
 
@@ -106,6 +106,6 @@ export async function listObjects(storage: Storage, req: IncomingMessage, res: S
     select name, id, updated_at, created_at, last_accessed_at, metadata from entries
      order by kind, ${fileOrder}
      limit $4 offset $5`;
-  const result = await asCaller(storage, callerOf(ctx), (client) => client.query(sql, [bucketId, pattern, level, limit, offset]));
-  sendJson(res, 200, result.rows);
+  const result = await asCaller(storage, callerOf(ctx), (client) => client.query<Record<string, unknown>>(sql, [bucketId, pattern, level, limit, offset]));
+  sendJson(res, 200, result.rows.map(withIsoTimes));
 }

@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendJson, type RequestContext } from '../gateway/http.ts';
 import { optionalBoolean, optionalString, readJson, requiredString, stringArray } from './body.ts';
-import { asCaller, bucketSettings, callerOf, lockKeys, OBJECT_COLUMNS, ownerOf, type ObjectRow, type Storage } from './context.ts';
+import { asCaller, bucketSettings, callerOf, lockKeys, OBJECT_COLUMNS, ownerOf, withIsoTimes, type ObjectRow, type Storage } from './context.ts';
 import { errors } from './errors.ts';
 import { mustBeValidBucketName, mustBeValidKey } from './paths.ts';
 import { isHeaderSafe } from './receive.ts';
@@ -50,7 +50,7 @@ export async function deleteObjects(storage: Storage, req: IncomingMessage, res:
   const prefixes = stringArray(body, 'prefixes');
   if (prefixes.length < 1 || prefixes.length > 1000) throw errors.invalidRequest('body/prefixes must have between 1 and 1000 items');
   const rows = await deleteRows(storage, callerOf(ctx), bucketId, prefixes);
-  sendJson(res, 200, rows);
+  sendJson(res, 200, rows.map(withIsoTimes));
 }
 
 interface Transfer {

@@ -19,7 +19,7 @@ describe('storage buckets through supabase-js (service role)', () => {
       allowed_mime_types: ['image/*', 'text/plain'],
       type: 'STANDARD',
     });
-    expect(got.data!.created_at).toBeTruthy();
+    expect(got.data!.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 
     const listed = await storage.listBuckets();
     expect(listed.data!.some((b) => b.id === id)).toBe(true);

@@ -129,6 +129,8 @@ describe('storage objects through supabase-js (service role)', () => {
     expect(folder).toMatchObject({ id: null, metadata: null, updated_at: null });
     const file = docs.data!.find((e) => e.name === 'a.txt')!;
     expect(file.metadata).toMatchObject({ size: 10, mimetype: 'text/plain' });
+    // ISO 8601 with milliseconds, as hosted sends (and every browser parses).
+    expect(file.updated_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 
     const desc = await storage.list('docs', { sortBy: { column: 'name', order: 'desc' } });
     expect(desc.data!.map((e) => e.name)).toEqual(['sub2', 'sub', 'C.txt', 'b.txt', 'a.txt']);
