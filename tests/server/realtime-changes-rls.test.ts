@@ -150,6 +150,26 @@ describe('postgres changes under RLS', () => {
     expect(boom.received).toEqual([]);
     expect(ctx.logs.some((l) => l.includes('policy blew up'))).toBe(true);
   });
+  it('applies a privilege revoked between two changes to the very next change', async () => {
+    await db.query(`create table if not exists public.rcr_revoke (id bigserial primary key, owner uuid);
+      alter table public.rcr_revoke enable row level security;
+      drop policy if exists rcr_revoke_sel on public.rcr_revoke;
+      create policy rcr_revoke_sel on public.rcr_revoke for select to authenticated using (owner = auth.uid());
+      grant select on public.rcr_revoke to authenticated;`);
+    const has = await db.query(`select 1 from pg_publication_tables where pubname = 'supabase_realtime' and tablename = 'rcr_revoke'`);
+    if (!has.rowCount) await db.query(`alter publication supabase_realtime add table public.rcr_revoke`);
+    const sink = collector();
+    const sub = ctx.feed.subscribe(userIdentity(alice), [binding({ event: 'INSERT', table: 'rcr_revoke' })], sink.deliver);
+    const first = Number((await db.query<{ id: string }>(`insert into public.rcr_revoke (owner) values ($1) returning id`, [alice])).rows[0]!.id);
+    await sink.waitFor((r) => r.data.record?.id === first);
+    await db.query(`revoke select on public.rcr_revoke from authenticated`);
+    await db.query(`insert into public.rcr_revoke (owner) values ($1)`, [alice]);
+    const second = await sink.waitFor((r) => r.data.record?.id !== first);
+    sub.unsubscribe();
+    await db.query(`grant select on public.rcr_revoke to authenticated`);
+    expect(second.data.errors).toEqual(['Error 401: Unauthorized']);
+    expect(second.data.record).toEqual({});
+  });
 });
 
 describe('replication slot life cycle', () => {

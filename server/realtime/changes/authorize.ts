@@ -120,13 +120,13 @@ export function rowCheckSql(relation: RelationInfo, row: TextRow): string | null
  * claims), each identity is asked again alone through withClaims, so one failure cannot
  * hide the change from the others.
  */
-export async function checkRowVisibility(
+/** The batched check alone: null when the call fails (the caller decides what next). */
+export async function batchRowVisibility(
   pool: pg.Pool,
   check: string,
   xid: number | null,
   identities: ChangeSubscriberIdentity[],
-  log: (line: string) => void,
-): Promise<boolean[]> {
+): Promise<boolean[] | null> {
   if (identities.length === 0) return [];
   // Grouped by role so the server plans the lookup once per role.
   const order = identities.map((_, i) => i).sort((a, b) => identities[a]!.role.localeCompare(identities[b]!.role));
@@ -143,8 +143,26 @@ export async function checkRowVisibility(
     order.forEach((original, position) => (answer[original] = visible[position] === true));
     return answer;
   } catch {
-    // Fall through to one transaction per identity.
+    return null;
   }
+}
+
+/**
+ * Whether each identity may select the row under RLS. All identities go to the server in
+ * one round trip (see sqlfns.ts), each checked under its own role and claims exactly as
+ * withClaims would set them. If that call fails (say a policy raises for one set of
+ * claims), each identity is asked again alone through withClaims, so one failure cannot
+ * hide the change from the others.
+ */
+export async function checkRowVisibility(
+  pool: pg.Pool,
+  check: string,
+  xid: number | null,
+  identities: ChangeSubscriberIdentity[],
+  log: (line: string) => void,
+): Promise<boolean[]> {
+  const batched = await batchRowVisibility(pool, check, xid, identities);
+  if (batched) return batched;
   return Promise.all(
     identities.map((identity) =>
       withClaims(pool, { role: identity.role, claims: identity.claims }, async (c) => {

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { RequestRole } from '../../postgres/pool.ts';
-import { checkRowVisibility, readTableFacts, rowCheckSql } from './authorize.ts';
+import { batchRowVisibility, checkRowVisibility, readTableFacts, rowCheckSql, type TableFacts } from './authorize.ts';
 import type { WalChange } from './decode.ts';
 import type { ChangeFilter } from './filters.ts';
 import { filterKey } from './filters.ts';
@@ -42,6 +42,11 @@ export class ChangeRouter {
   private dropped = 0;
   private lastDropLog = 0;
   private readonly maxQueue: number;
+  /**
+   * The facts the previous change of each table version found. Never used to authorise:
+   * only to start the RLS check while this change's facts are being read (see speculate).
+   */
+  private readonly lastFacts = new WeakMap<WalChange['relation'], TableFacts>();
   private readonly concurrency: number;
 
   constructor(private readonly options: RouterOptions) {
@@ -102,6 +107,32 @@ export class ChangeRouter {
     this.pump();
   }
 
+  /**
+   * When the table had RLS on the previous change and no binding filters, every
+   * non-service identity will need the row check: start it now, in parallel with reading
+   * the facts. Its answers are the same lookups the sequential path would run; they are
+   * used only if the fresh facts call for exactly those checks.
+   */
+  private speculate(
+    change: WalChange,
+    matches: { subscriber: Subscriber }[],
+    filtered: boolean,
+  ): { keys: Map<string, number>; result: Promise<boolean[] | null> } | null {
+    const hint = this.lastFacts.get(change.relation);
+    if (filtered || !hint?.rls || change.type === 'DELETE' || !change.newRow) return null;
+    const check = rowCheckSql(change.relation, change.newRow);
+    if (!check) return null;
+    const keys = new Map<string, number>();
+    const identities: Subscriber['identity'][] = [];
+    for (const { subscriber } of matches) {
+      if (subscriber.identity.role === 'service_role' || keys.has(subscriber.identityKey)) continue;
+      keys.set(subscriber.identityKey, identities.length);
+      identities.push(subscriber.identity);
+    }
+    if (identities.length === 0) return null;
+    return { keys, result: batchRowVisibility(this.options.pool, check, change.xid, identities) };
+  }
+
   /** Who receives this change, with which binding ids and which payload. */
   async route(change: WalChange): Promise<Delivery[]> {
     const { relation } = change;
@@ -118,7 +149,9 @@ export class ChangeRouter {
     const filters: ChangeFilter[] = matches.flatMap((m) => m.bindings.flatMap((b) => b.filters));
     // Filters see the new row, or for a DELETE the old one (only its key, unless replica identity full).
     const filterRow = change.type === 'DELETE' ? change.oldRow : change.newRow;
+    const speculative = this.speculate(change, matches, filters.length > 0);
     const facts = await readTableFacts(this.options.pool, relation, roles, filters, filterRow);
+    this.lastFacts.set(relation, facts);
     const pkReadable = (role: RequestRole) => relation.primaryKey.every((c) => facts.selectable.get(role)?.has(c));
 
     // data null: visible, payload still to build (once per role, below).
@@ -152,15 +185,16 @@ export class ChangeRouter {
     if (needRowCheck.size > 0) {
       const check = change.newRow ? rowCheckSql(relation, change.newRow) : null;
       const groups = [...needRowCheck.values()];
-      const visible = check
-        ? await checkRowVisibility(
-            this.options.pool,
-            check,
-            change.xid,
-            groups.map((g) => g[0]!.subscriber.identity),
-            this.options.log,
-          )
-        : groups.map(() => false);
+      const identities = groups.map((g) => g[0]!.subscriber.identity);
+      const early = await speculative?.result;
+      let visible: boolean[];
+      if (early && speculative && groups.every((g) => speculative.keys.has(g[0]!.subscriber.identityKey))) {
+        visible = groups.map((g) => early[speculative.keys.get(g[0]!.subscriber.identityKey)!] === true);
+      } else if (check) {
+        visible = await checkRowVisibility(this.options.pool, check, change.xid, identities, this.options.log);
+      } else {
+        visible = groups.map(() => false);
+      }
       groups.forEach((group, i) => {
         if (visible[i]) for (const { subscriber, ids } of group) deliveries.push({ subscriber, ids, data: null });
       });
