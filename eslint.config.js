@@ -3,7 +3,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist', 'node_modules', 'tests/.tmp', '.chartroom', 'supabase/functions', 'tests/fixtures/functions'] },
+  { ignores: ['dist', 'node_modules', 'tests/.tmp', 'bench/.tmp', 'bench/.probe*', '.chartroom', 'supabase/functions', 'tests/fixtures/functions'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
