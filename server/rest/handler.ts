@@ -4,7 +4,7 @@ import { PayloadTooLargeError, readBody, type RequestContext } from '../gateway/
 import type { ParsedQuery } from './ast.ts';
 import type { SchemaCacheHolder } from './cache.ts';
 import { RestError, tableNotFound, toRestError } from './errors.ts';
-import { chooseSchema, parseAccept, parsePrefer, parseRange, type Preferences, type ResponseFormat } from './parse/headers.ts';
+import { chooseSchema, parseAccept, parsePrefer, parseRange, wantsStrippedNulls, type Preferences, type ResponseFormat } from './parse/headers.ts';
 import { parseQuery } from './parse/query.ts';
 import { chooseFunction, planCall } from './plan/call.ts';
 import { readSql, resolveRead } from './plan/read.ts';
@@ -297,7 +297,7 @@ export async function handleRest(deps: HandlerDeps, req: IncomingMessage, res: S
     const main = results[mainIndex];
     const row = toResultRow(planned.result === -1 ? results[results.length - 1]?.rows[0] : main?.rows[0]);
     const out = planned.respond(row, main?.rowCount ?? 0, results);
-    send(res, out.status, out.headers, out.body, r.format, method === 'HEAD');
+    send(res, out.status, out.headers, out.body, r.format, method === 'HEAD', wantsStrippedNulls(ctx.headers.accept));
   } catch (error) {
     sendError(res, toRestError(error, authenticated, ctx.method));
   }

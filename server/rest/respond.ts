@@ -78,13 +78,34 @@ function gucHeadersError(): RestError {
   return new RestError(500, 'PGRST111', 'response.headers guc must be a JSON array composed of objects with a single key and a string value');
 }
 
-export function send(res: ServerResponse, status: number, headers: Record<string, string>, body: string | null, format: ResponseFormat, head: boolean): void {
+function stripNulls(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(stripNulls);
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null).map(([k, v]) => [k, stripNulls(v)]));
+  }
+  return value;
+}
+
+export function send(
+  res: ServerResponse,
+  status: number,
+  headers: Record<string, string>,
+  body: string | null,
+  format: ResponseFormat,
+  head: boolean,
+  stripped = false,
+): void {
   if (body === null || status === 204) {
     res.writeHead(status, headers);
     res.end();
     return;
   }
-  const text = format === 'csv' ? toCsv(body) : body;
-  res.writeHead(status, { 'content-type': CONTENT_TYPES[format], 'content-length': String(Buffer.byteLength(text)), ...headers });
+  let text = format === 'csv' ? toCsv(body) : body;
+  let type = CONTENT_TYPES[format];
+  if (stripped && format !== 'csv') {
+    text = JSON.stringify(stripNulls(JSON.parse(text)));
+    type = `application/vnd.pgrst.${format === 'object' ? 'object' : 'array'}+json;nulls=stripped; charset=utf-8`;
+  }
+  res.writeHead(status, { 'content-type': type, 'content-length': String(Buffer.byteLength(text)), ...headers });
   res.end(head ? undefined : text);
 }

@@ -50,6 +50,14 @@ describe('select', () => {
     expect(star.data).toEqual([{ id: 1, name: 'Ann', data: { a: { b: 'deep' }, n: 5 }, born: '1970-01-02' }]);
   });
 
+  it('strips nulls when asked (.stripNulls())', async () => {
+    const { data, error } = await db.from('rr_authors').select('id, name, data, born').eq('id', 2).stripNulls();
+    expect(error).toBeNull();
+    expect(data).toEqual([{ id: 2, name: 'Bob' }]);
+    const one = await db.from('rr_books').select('id, price, rr_authors(name, data)').eq('id', 3).single().stripNulls();
+    expect(one.data).toEqual({ id: 3, rr_authors: { name: 'Bob' } });
+  });
+
   it('embeds many-to-one as an object or null, one-to-many as an array', async () => {
     const { data } = await db.from('rr_books').select('id, rr_authors(name)').in('id', [1, 4]).order('id');
     expect(data).toEqual([

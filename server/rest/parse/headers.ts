@@ -36,12 +36,18 @@ export function parsePrefer(header: string | undefined): Preferences {
 
 export type ResponseFormat = 'json' | 'object' | 'csv';
 
+/** `;nulls=stripped` on the array/object media types (postgrest-js `.stripNulls()`). */
+export function wantsStrippedNulls(header: string | undefined): boolean {
+  return !!header && /application\/vnd\.pgrst\.(array|object)\+json\s*;\s*nulls=stripped/i.test(header);
+}
+
 /** Chooses the response media type from `Accept`; 406 PGRST107 when nothing fits. */
 export function parseAccept(header: string | undefined): ResponseFormat {
   if (!header) return 'json';
   const types = header.split(',').map((t) => t.split(';')[0]!.trim().toLowerCase());
   for (const type of types) {
     if (type === 'application/json' || type === '*/*' || type === 'application/*' || type === '') return 'json';
+    if (type === 'application/vnd.pgrst.array+json' || type === 'application/vnd.pgrst.array') return 'json';
     if (type === 'application/vnd.pgrst.object+json' || type === 'application/vnd.pgrst.object') return 'object';
     if (type === 'text/csv' || type === 'text/*') return 'csv';
   }
