@@ -1,0 +1,46 @@
+import type { OpModel } from './types.ts';
+
+/**
+ * Applies `ops` in order to `doc`, keeping the ones that apply and dropping the rest.
+ * This is all rebasing needs: ops name states by stable id, so an op replayed on a newer
+ * document keeps its meaning or no longer applies (its state was deleted, its key was
+ * taken), and is then dropped and reported (src/lib/model/CONTEXT.md).
+ */
+export function applyEach<D, O>(model: OpModel<D, O>, doc: D, ops: readonly O[]): { doc: D; kept: O[]; dropped: O[] } {
+  const kept: O[] = [];
+  const dropped: O[] = [];
+  let current = doc;
+  for (const op of ops) {
+    try {
+      current = model.apply(current, op);
+      kept.push(op);
+    } catch {
+      dropped.push(op);
+    }
+  }
+  return { doc: current, kept, dropped };
+}
+
+/** Applies all of `ops` or none: an edit is one intent, so it lands whole or not at all. */
+export function applyAll<D, O>(model: OpModel<D, O>, doc: D, ops: readonly O[]): { ok: true; doc: D } | { ok: false; error: unknown; op: O } {
+  let current = doc;
+  for (const op of ops) {
+    try {
+      current = model.apply(current, op);
+    } catch (error) {
+      return { ok: false, error, op };
+    }
+  }
+  return { ok: true, doc: current };
+}
+
+/** The inverse of a sequence: each op's inverse, last op first. */
+export function invertAll<D, O>(model: OpModel<D, O>, before: D, ops: readonly O[]): O[] {
+  const inverses: O[] = [];
+  let current = before;
+  for (const op of ops) {
+    inverses.push(model.invert(current, op));
+    current = model.apply(current, op);
+  }
+  return inverses.reverse();
+}
