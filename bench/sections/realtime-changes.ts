@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import os from 'node:os';
 import { createClient, type RealtimeChannel, type SupabaseClient } from '@supabase/supabase-js';
 import pg from 'pg';
 import WebSocket from 'ws';
@@ -118,6 +119,8 @@ export async function run(ctx: BenchContext): Promise<void> {
     ctx.report('end to end, first subscriber p50 / p99', `${ms(first.p50)} / ${ms(first.p99)}`);
     ctx.report('ratio end-to-end / baseline (p50, p99)', `${(e2e.p50 / base.p50).toFixed(2)}x / ${(e2e.p99 / base.p99).toFixed(2)}x`);
     ctx.report('deliveries missing after 3 s', String(missing));
+    // Backend, database and all 50 clients share this machine: read the figures against its load.
+    ctx.report('machine: cores / 1-min load average at the end', `${os.cpus().length} / ${os.loadavg()[0]!.toFixed(1)}`);
   } finally {
     for (const channel of channels) await channel.unsubscribe().catch(() => undefined);
     for (const client of clients) await Promise.resolve(client.realtime.disconnect()).catch(() => undefined);
