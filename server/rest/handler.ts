@@ -59,6 +59,25 @@ function targetOf(path: string): Request['target'] {
   throw new RestError(404, 'PGRST125', 'Invalid path specified in request URL');
 }
 
+/** Deeper JSON than this is refused: PostgreSQL would fail it with a 5xx (stack depth). */
+const MAX_JSON_DEPTH = 256;
+
+function jsonDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (inString) {
+      if (ch === 92) i++;
+      else if (ch === 34) inString = false;
+    } else if (ch === 34) inString = true;
+    else if (ch === 123 || ch === 91) max = Math.max(max, ++depth);
+    else if (ch === 125 || ch === 93) depth--;
+  }
+  return max;
+}
+
 async function readJsonBody(req: IncomingMessage, limit: number): Promise<{ raw: string; json: unknown } | null> {
   let buffer: Buffer;
   try {
@@ -69,6 +88,7 @@ async function readJsonBody(req: IncomingMessage, limit: number): Promise<{ raw:
   }
   const raw = buffer.toString('utf8');
   if (raw.trim() === '') return null;
+  if (jsonDepth(raw) > MAX_JSON_DEPTH) throw new RestError(400, 'PGRST102', `JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
   try {
     return { raw, json: JSON.parse(raw) as unknown };
   } catch {

@@ -191,6 +191,14 @@ describe('hostile input', () => {
     expect(patchArray.status).toBe(400);
     const scalar = await rest('/rs_notes', { method: 'POST', headers: service, body: '42' });
     expect(scalar.status).toBe(400);
+    const deepJson = await rest('/rs_notes', { method: 'POST', headers: service, body: `{"body":${'['.repeat(50_000)}${']'.repeat(50_000)}}` });
+    expect(deepJson.status).toBe(400);
+    const deepSelect = await rest(`/rs_notes?select=${'a('.repeat(2000)}id${')'.repeat(2000)}`, { headers: service });
+    expect(deepSelect.status).toBe(400);
+    const deepOr = await rest(`/rs_notes?or=(${'or('.repeat(2000)}id.eq.1${')'.repeat(2000)})`, { headers: service });
+    expect(deepOr.status).toBe(400);
+    const manyValues = await rest(`/rs_notes?select=id&id=in.(${Array.from({ length: 2000 }, (_, i) => i).join(',')})`, { headers: service });
+    expect(manyValues.status).toBe(200);
   });
 
   it('never answers random query strings with a 5xx, and the data stays intact', async () => {

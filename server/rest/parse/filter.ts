@@ -96,14 +96,18 @@ export function parseLogicParam(op: 'and' | 'or', negate: boolean, raw: string):
   }
 }
 
-function logicChildren(inner: string): Condition[] {
+/** Nesting deeper than this is refused rather than risking the stack. */
+const MAX_LOGIC_DEPTH = 16;
+
+function logicChildren(inner: string, depth = 0): Condition[] {
+  if (depth > MAX_LOGIC_DEPTH) throw new SyntaxError_(`logic trees nested deeper than ${MAX_LOGIC_DEPTH} levels`);
   if (inner.trim() === '') throw new SyntaxError_('unexpected ")" expecting a filter');
-  return splitTopLevel(inner).map((part) => logicChild(part.trim()));
+  return splitTopLevel(inner).map((part) => logicChild(part.trim(), depth));
 }
 
-function logicChild(text: string): Condition {
+function logicChild(text: string, depth: number): Condition {
   const m = /^(not\.)?(and|or)\((.*)\)$/s.exec(text);
-  if (m) return { kind: 'logic', op: m[2] as 'and' | 'or', negate: Boolean(m[1]), children: logicChildren(m[3]!) };
+  if (m) return { kind: 'logic', op: m[2] as 'and' | 'or', negate: Boolean(m[1]), children: logicChildren(m[3]!, depth + 1) };
   const c = new Cursor(text);
   const field = c.field();
   c.expect('.');

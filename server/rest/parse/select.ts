@@ -3,6 +3,8 @@ import { parseError } from '../errors.ts';
 import { Cursor, SyntaxError_ } from './cursor.ts';
 
 const CAST = /^[A-Za-z_][A-Za-z0-9_ ]*(\[\])?$/;
+/** Deeper embedding than this is refused rather than risking the stack. */
+export const MAX_DEPTH = 16;
 
 /** Parses PostgREST's `select` grammar: columns, aliases, casts, JSON paths, embeds. */
 export function parseSelect(text: string): SelectItem[] {
@@ -17,17 +19,18 @@ export function parseSelect(text: string): SelectItem[] {
   }
 }
 
-function selectList(c: Cursor): SelectItem[] {
+function selectList(c: Cursor, depth = 0): SelectItem[] {
+  if (depth > MAX_DEPTH) throw new SyntaxError_(`embedding deeper than ${MAX_DEPTH} levels`);
   const items: SelectItem[] = [];
   if (c.done || c.peek() === ')') return items;
   for (;;) {
-    items.push(selectItem(c));
+    items.push(selectItem(c, depth));
     if (!c.eat(',')) break;
   }
   return items;
 }
 
-function selectItem(c: Cursor): SelectItem {
+function selectItem(c: Cursor, depth: number): SelectItem {
   while (c.peek() === ' ') c.pos++;
   if (c.eat('*')) return { kind: 'star' };
   if (c.startsWith('...')) c.fail('field name (spread embeds are not supported)');
@@ -44,7 +47,7 @@ function selectItem(c: Cursor): SelectItem {
   }
   if (c.peek() === '!' || c.peek() === '(') {
     if (field.path.length > 0) c.fail('"," or end of input');
-    return embed(c, field.name, alias);
+    return embed(c, field.name, alias, depth);
   }
   let cast: string | null = null;
   if (c.eat('::')) {
@@ -56,7 +59,7 @@ function selectItem(c: Cursor): SelectItem {
   return { kind: 'column', field, alias, cast };
 }
 
-function embed(c: Cursor, name: string, alias: string | null): SelectEmbed {
+function embed(c: Cursor, name: string, alias: string | null, depth: number): SelectEmbed {
   let hint: string | null = null;
   let join: SelectEmbed['join'] = null;
   while (c.eat('!')) {
@@ -66,7 +69,7 @@ function embed(c: Cursor, name: string, alias: string | null): SelectEmbed {
     else c.fail('"inner" or "left"');
   }
   c.expect('(');
-  const select = selectList(c);
+  const select = selectList(c, depth + 1);
   c.expect(')');
   return { kind: 'embed', name, alias, hint, join, select };
 }
