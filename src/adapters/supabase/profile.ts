@@ -1,0 +1,71 @@
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { Observable, from, of, switchMap } from 'rxjs';
+import { checkAvatar, type AvatarFile, type OwnProfile, type ProfileEdit, type ProfilePort, type UploadFact } from '../../lib/ports/profile.ts';
+import type { Result } from '../../lib/ports/room.ts';
+import type { SupabaseConfig } from './client.ts';
+import type { Database, Tables } from './database.types.ts';
+import { describeDataError } from './room-errors.ts';
+import { uploadWithProgress } from './storage.ts';
+
+/** One's own profile row, and the avatar in the public `avatars` bucket. */
+
+type Client = SupabaseClient<Database>;
+
+const EXTENSIONS: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp', 'image/gif': 'gif' };
+
+export function createProfileAdapter(client: Client, config: SupabaseConfig): ProfilePort {
+  const toProfile = (row: Tables<'profiles'>): OwnProfile => ({
+    id: row.id,
+    displayName: row.display_name,
+    color: row.color,
+    avatarPath: row.avatar_path,
+    avatarUrl: row.avatar_path ? client.storage.from('avatars').getPublicUrl(row.avatar_path).data.publicUrl : null,
+  });
+
+  const answer = (data: Tables<'profiles'> | null, error: unknown, action: string): Result<OwnProfile> => {
+    if (error) return { ok: false, error: describeDataError(error, action) };
+    if (!data) return { ok: false, error: { code: 'not_found', message: 'Your profile could not be found. Sign out and in again.' } };
+    return { ok: true, value: toProfile(data) };
+  };
+
+  return {
+    async load(userId) {
+      try {
+        const { data, error } = await client.from('profiles').select('*').eq('id', userId).maybeSingle();
+        return answer(data, error, 'load your profile');
+      } catch (error) {
+        return { ok: false, error: describeDataError(error, 'load your profile') };
+      }
+    },
+
+    async update(userId, edit: ProfileEdit) {
+      const patch: Database['public']['Tables']['profiles']['Update'] = {};
+      if (edit.displayName !== undefined) {
+        const name = edit.displayName.trim();
+        if (name.length === 0 || name.length > 80) return { ok: false, error: { code: 'invalid', message: 'A display name has 1 to 80 characters.' } };
+        patch.display_name = name;
+      }
+      if (edit.color !== undefined) patch.color = edit.color;
+      if (edit.avatarPath !== undefined) patch.avatar_path = edit.avatarPath;
+      try {
+        const { data, error } = await client.from('profiles').update(patch).eq('id', userId).select('*').maybeSingle();
+        return answer(data, error, 'save your profile');
+      } catch (error) {
+        return { ok: false, error: describeDataError(error, 'save your profile') };
+      }
+    },
+
+    uploadAvatar(userId, file: AvatarFile): Observable<UploadFact> {
+      const refused = checkAvatar(file);
+      if (refused) return of({ type: 'upload.failed', ...refused });
+      const path = `${userId}/avatar-${Date.now()}.${EXTENSIONS[file.type] ?? 'img'}`;
+      return from(client.auth.getSession()).pipe(
+        switchMap(({ data }) => {
+          const token = data.session?.access_token;
+          if (!token) return of<UploadFact>({ type: 'upload.failed', code: 'not_signed_in', message: 'Sign in again to upload an avatar.' });
+          return uploadWithProgress({ url: config.url, anonKey: config.anonKey, accessToken: token, bucket: 'avatars', path, body: file.file, contentType: file.type });
+        }),
+      );
+    },
+  };
+}

@@ -1,0 +1,171 @@
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { EMPTY, from, mergeMap, type Observable } from 'rxjs';
+import type { NewProject, ProjectEdit, ProjectsFact, ProjectsPort, ProjectSummary } from '../../lib/ports/projects.ts';
+import type { Result, Role, Visibility } from '../../lib/ports/room.ts';
+import type { Database, Tables } from './database.types.ts';
+import { openChannel, type ChannelFact } from './realtime.ts';
+import { describeDataError } from './room-errors.ts';
+
+/**
+ * The signed-in person's projects over Supabase. The list is read through their
+ * memberships (one row per project with the project embedded), and kept live by one
+ * channel: every change to `projects` (RLS decides which reach us; deletes reach every
+ * reader of the table, and are ignored unless listed) and the caller's own membership rows.
+ */
+
+type Client = SupabaseClient<Database>;
+type ListTables = 'projects' | 'project_members';
+
+const asRole = (role: string): Role => (role === 'owner' || role === 'editor' ? role : 'viewer');
+const asVisibility = (v: string): Visibility => (v === 'link' || v === 'public' ? v : 'private');
+
+export function toSummary(project: Tables<'projects'>, role: string): ProjectSummary {
+  const asOwner = asRole(role) === 'owner';
+  return {
+    id: project.id,
+    name: project.name,
+    description: project.description,
+    visibility: asVisibility(project.visibility),
+    role: asRole(role),
+    shareToken: asOwner ? project.share_token : null,
+    createdAt: project.created_at,
+  };
+}
+
+const MEMBERSHIP_SELECT = 'role, project:projects!inner(*)';
+
+async function guarded<T>(action: string, run: () => Promise<Result<T>>): Promise<Result<T>> {
+  try {
+    return await run();
+  } catch (error) {
+    return { ok: false, error: describeDataError(error, action) };
+  }
+}
+
+const validName = (name: string): Result<string> => {
+  const trimmed = name.trim();
+  if (trimmed.length === 0) return { ok: false, error: { code: 'invalid', message: 'Give the project a name.' } };
+  if (trimmed.length > 120) return { ok: false, error: { code: 'invalid', message: 'A project name has at most 120 characters.' } };
+  return { ok: true, value: trimmed };
+};
+
+export function createProjectsAdapter(client: Client): ProjectsPort {
+  /** One membership's project as the list shows it, or null when it is gone or hidden. */
+  async function summaryOf(projectId: string, userId: string): Promise<ProjectSummary | null> {
+    const { data, error } = await client.from('project_members').select(MEMBERSHIP_SELECT).eq('project_id', projectId).eq('user_id', userId).maybeSingle();
+    if (error || !data) return null;
+    return toSummary(data.project, data.role);
+  }
+
+  /** Known roles, so a project update can be turned into a summary without a round trip. */
+  const roles = new Map<string, Role>();
+
+  function toFacts(fact: ChannelFact<ListTables, never, never>, userId: string): Observable<ProjectsFact> {
+    switch (fact.type) {
+      case 'status':
+        if (fact.status === 'subscribed') return from([{ type: 'projects.channelJoined' } as const]);
+        if (fact.status === 'closed') return EMPTY;
+        return from([{ type: 'projects.channelFailed', message: fact.message ?? 'The live connection failed' } as const]);
+      case 'change': {
+        const { change } = fact;
+        if (change.table === 'projects') {
+          if (change.kind === 'delete') {
+            const id = (change.old as Partial<Tables<'projects'>>).id;
+            return id ? from([{ type: 'projects.removed', id } as const]) : EMPTY;
+          }
+          const row = change.row as Tables<'projects'>;
+          const role = roles.get(row.id);
+          // Public projects of others are readable too; only ones we are in belong in the list.
+          if (role) return from([{ type: 'projects.upserted', project: toSummary(row, role) } as const]);
+          return EMPTY;
+        }
+        if (change.kind === 'delete') {
+          const id = (change.old as Partial<Tables<'project_members'>>).project_id;
+          if (id) roles.delete(id);
+          return id ? from([{ type: 'projects.removed', id } as const]) : EMPTY;
+        }
+        const member = change.row as Tables<'project_members'>;
+        roles.set(member.project_id, asRole(member.role));
+        // Added to a project, or our role changed: read the project as we now see it.
+        return from(summaryOf(member.project_id, userId)).pipe(
+          mergeMap((project) => (project ? from([{ type: 'projects.upserted', project } as const]) : EMPTY)),
+        );
+      }
+      default:
+        return EMPTY;
+    }
+  }
+
+  return {
+    changes(userId) {
+      const channel = openChannel<ListTables, never, never>(client, {
+        topic: `projects:${userId}`,
+        changes: [{ table: 'projects' }, { table: 'project_members', filter: `user_id=eq.${userId}` }],
+      });
+      // concatMap would hold later facts behind a slow read; order per project is kept by
+      // the membership read answering with the row as of now.
+      return channel.facts$.pipe(mergeMap((fact) => toFacts(fact, userId)));
+    },
+
+    list: (userId) =>
+      guarded('load your projects', async () => {
+        const { data, error } = await client.from('project_members').select(MEMBERSHIP_SELECT).eq('user_id', userId);
+        if (error) return { ok: false, error: describeDataError(error, 'load your projects') };
+        const projects = data.map((m) => toSummary(m.project, m.role)).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+        for (const p of projects) roles.set(p.id, p.role);
+        return { ok: true, value: projects };
+      }),
+
+    create: ({ name, description, visibility }: NewProject) =>
+      guarded('create the project', async () => {
+        const checked = validName(name);
+        if (!checked.ok) return checked;
+        const { data, error } = await client
+          .from('projects')
+          .insert({ name: checked.value, description: description.trim(), visibility })
+          .select('*')
+          .single();
+        if (error) return { ok: false, error: describeDataError(error, 'create the project') };
+        roles.set(data.id, 'owner');
+        return { ok: true, value: toSummary(data, 'owner') };
+      }),
+
+    update: (id, edit: ProjectEdit) =>
+      guarded('change the project', async () => {
+        const patch: Database['public']['Tables']['projects']['Update'] = {};
+        if (edit.name !== undefined) {
+          const checked = validName(edit.name);
+          if (!checked.ok) return checked;
+          patch.name = checked.value;
+        }
+        if (edit.description !== undefined) patch.description = edit.description.trim();
+        if (edit.visibility !== undefined) patch.visibility = edit.visibility;
+        const { data, error } = await client.from('projects').update(patch).eq('id', id).select('id');
+        if (error) return { ok: false, error: describeDataError(error, 'change the project') };
+        if (data.length === 0) return { ok: false, error: { code: 'forbidden', message: "You don't have permission to change this project, or it no longer exists." } };
+        return { ok: true, value: null };
+      }),
+
+    remove: (id) =>
+      guarded('delete the project', async () => {
+        const { data, error } = await client.from('projects').delete().eq('id', id).select('id');
+        if (error) return { ok: false, error: describeDataError(error, 'delete the project') };
+        if (data.length === 0) return { ok: false, error: { code: 'forbidden', message: 'Only an owner can delete this project, or it no longer exists.' } };
+        roles.delete(id);
+        return { ok: true, value: null };
+      }),
+
+    joinShared: (shareToken) =>
+      guarded('open the shared project', async () => {
+        const { data, error } = await client.rpc('join_shared_project', { p_token: shareToken });
+        if (error) {
+          if (error.code === 'P0002') {
+            return { ok: false, error: { code: 'invalid_link', message: 'This share link is not valid, or the project is no longer shared. Ask the owner for a new link.' } };
+          }
+          if (error.code === '42501') return { ok: false, error: { code: 'not_signed_in', message: 'Sign in, or continue as a guest, to open this project.' } };
+          return { ok: false, error: describeDataError(error, 'open the shared project') };
+        }
+        return { ok: true, value: data };
+      }),
+  };
+}

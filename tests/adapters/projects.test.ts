@@ -1,0 +1,116 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createProjectsAdapter } from '../../src/adapters/supabase/projects.ts';
+import type { ProjectsFact } from '../../src/lib/ports/projects.ts';
+import { anonClient, signedInClient } from '../setup/clients.ts';
+
+/**
+ * The projects adapter against the real embedded backend through supabase-js: the list
+ * through memberships, the requests with their refusals, and the live stream seeing
+ * projects created, renamed, shared with and deleted by someone else.
+ */
+
+const stops: (() => void)[] = [];
+afterEach(() => {
+  for (const stop of stops.splice(0)) stop();
+});
+
+async function person(tag: string) {
+  const signed = await signedInClient(tag);
+  return { ...signed, projects: createProjectsAdapter(signed.client) };
+}
+
+function watch(adapter: ReturnType<typeof createProjectsAdapter>, userId: string) {
+  const seen: ProjectsFact[] = [];
+  const subscription = adapter.changes(userId).subscribe((fact) => seen.push(fact));
+  stops.push(() => subscription.unsubscribe());
+  const waitFor = (test: (fact: ProjectsFact) => boolean) =>
+    vi.waitFor(
+      () => {
+        const found = seen.find(test);
+        if (!found) throw new Error(`not yet; saw ${JSON.stringify(seen)}`);
+        return found;
+      },
+      { timeout: 10_000, interval: 50 },
+    );
+  return { seen, waitFor };
+}
+
+describe('projects adapter', () => {
+  it('creates, lists, renames, shares and deletes; refuses what RLS refuses', async () => {
+    const a = await person('proj-a');
+    const created = await a.projects.create({ name: '  Traffic light ', description: 'Red, amber, green', visibility: 'private' });
+    expect(created.ok).toBe(true);
+    if (!created.ok) return;
+    expect(created.value).toMatchObject({ name: 'Traffic light', role: 'owner', visibility: 'private' });
+    expect(created.value.shareToken).toMatch(/^[0-9a-f]{32}$/);
+
+    const listed = await a.projects.list(a.user.id);
+    expect(listed.ok && listed.value.map((p) => p.id)).toEqual([created.value.id]);
+
+    expect(await a.projects.update(created.value.id, { name: 'Signals', visibility: 'link' })).toEqual({ ok: true, value: null });
+    const after = await a.projects.list(a.user.id);
+    expect(after.ok && after.value[0]).toMatchObject({ name: 'Signals', visibility: 'link' });
+
+    const blank = await a.projects.create({ name: '   ', description: '', visibility: 'private' });
+    expect(blank).toEqual({ ok: false, error: { code: 'invalid', message: 'Give the project a name.' } });
+
+    // An outsider can neither rename nor delete it.
+    const b = await person('proj-b');
+    const renamed = await b.projects.update(created.value.id, { name: 'Mine now' });
+    expect(renamed.ok).toBe(false);
+    const deleted = await b.projects.remove(created.value.id);
+    expect(!deleted.ok && deleted.error.code).toBe('forbidden');
+
+    // The link makes b a viewer; a viewer still cannot delete.
+    const token = created.value.shareToken ?? '';
+    expect(await b.projects.joinShared(token)).toEqual({ ok: true, value: created.value.id });
+    const bList = await b.projects.list(b.user.id);
+    expect(bList.ok && bList.value[0]).toMatchObject({ id: created.value.id, role: 'viewer', shareToken: null });
+    expect((await b.projects.remove(created.value.id)).ok).toBe(false);
+
+    const bad = await b.projects.joinShared('not-a-token');
+    expect(!bad.ok && bad.error.code).toBe('invalid_link');
+
+    expect(await a.projects.remove(created.value.id)).toEqual({ ok: true, value: null });
+    const empty = await a.projects.list(a.user.id);
+    expect(empty.ok && empty.value).toEqual([]);
+  });
+
+  it('streams projects created, renamed, joined and deleted elsewhere', async () => {
+    const a = await person('live-a');
+    const b = await person('live-b');
+    const bWatch = watch(b.projects, b.user.id);
+    const aWatch = watch(a.projects, a.user.id);
+    await bWatch.waitFor((f) => f.type === 'projects.channelJoined');
+    await aWatch.waitFor((f) => f.type === 'projects.channelJoined');
+
+    const created = await a.projects.create({ name: 'Live one', description: '', visibility: 'link' });
+    if (!created.ok) throw new Error(created.error.message);
+    const id = created.value.id;
+    // a's own stream sees its new project through its owner membership.
+    await aWatch.waitFor((f) => f.type === 'projects.upserted' && f.project.id === id && f.project.role === 'owner');
+
+    await b.projects.joinShared(created.value.shareToken ?? '');
+    await bWatch.waitFor((f) => f.type === 'projects.upserted' && f.project.id === id && f.project.role === 'viewer');
+
+    await a.projects.update(id, { name: 'Live renamed' });
+    await bWatch.waitFor((f) => f.type === 'projects.upserted' && f.project.id === id && f.project.name === 'Live renamed');
+
+    await a.projects.remove(id);
+    await bWatch.waitFor((f) => f.type === 'projects.removed' && f.id === id);
+  });
+
+  it('guests join a public project by its link', async () => {
+    const a = await person('pub-a');
+    const created = await a.projects.create({ name: 'Public one', description: '', visibility: 'public' });
+    if (!created.ok) throw new Error(created.error.message);
+    const guestClient = anonClient();
+    const { data, error } = await guestClient.auth.signInAnonymously();
+    if (error || !data.user) throw error ?? new Error('no guest');
+    const guest = createProjectsAdapter(guestClient);
+    expect(await guest.joinShared(created.value.shareToken ?? '')).toEqual({ ok: true, value: created.value.id });
+    // Guests cannot create projects.
+    const refused = await guest.create({ name: 'Nope', description: '', visibility: 'private' });
+    expect(!refused.ok && refused.error.code).toBe('forbidden');
+  });
+});
