@@ -181,6 +181,15 @@ describe('storage objects through supabase-js (service role)', () => {
     expect(await listFiles(bucketDir(bucket))).toHaveLength(2);
   });
 
+  it('stores empty objects (the dashboard\'s folder placeholders)', async () => {
+    const bucket = await makeBucket('empty');
+    const storage = serviceClient().storage.from(bucket);
+    expect((await storage.upload('new-folder/.emptyFolderPlaceholder', Buffer.alloc(0))).error).toBeNull();
+    expect((await storage.list()).data!.map((e) => [e.name, e.id])).toEqual([['new-folder', null]]);
+    const got = await storage.download('new-folder/.emptyFolderPlaceholder');
+    expect(got.data!.size).toBe(0);
+  });
+
   it('removes many objects and returns what it removed', async () => {
     const bucket = await makeBucket('rm');
     const storage = serviceClient().storage.from(bucket);
