@@ -5,6 +5,7 @@ import type { Hub, Member, Outlet } from './hub.ts';
 import { JoinError, parseJoin, type JoinConfig } from './join.ts';
 import type { RealtimeOptions } from './options.ts';
 import type { Inbound } from './protocol.ts';
+import { storedMessages, type StoredMessage } from './replay.ts';
 import { TokenError, verifyAccessToken, type Identity } from './tokens.ts';
 
 /** What every channel shares: the database, the hub, the change feed, the limits. */
@@ -42,6 +43,8 @@ export class Channel implements Member {
   private subscription: ChangeSubscription | null = null;
   private tokenTimer: NodeJS.Timeout | null = null;
   private ended = false;
+  /** Ids of replayed messages, so a live copy of one is not delivered twice. */
+  private replayed = new Set<string>();
   readonly subTopic: string;
 
   private constructor(
@@ -65,6 +68,10 @@ export class Channel implements Member {
 
   canRead(extension: Extension): boolean {
     return !this.config.isPrivate || this.policies[extension].read === true;
+  }
+
+  alreadyReplayed(id: string): boolean {
+    return this.replayed.has(id);
   }
 
   /** Handles a phx_join; replies to it and returns the channel, or null when refused. */
@@ -91,6 +98,20 @@ export class Channel implements Member {
       const allowed = await channel.authorizeRead();
       if (!allowed) return refuse(`Unauthorized: You do not have permissions to read from this Channel topic: ${channel.subTopic}`);
     }
+    let replay: StoredMessage[] = [];
+    if (config.replay !== null) {
+      if (!config.isPrivate) return refuse('UnableToReplayMessages: Replay is not allowed for public channels');
+      if (config.replay === 'invalid') return refuse('UnableToReplayMessages: Replay params are not valid');
+      if (channel.policies.broadcast.read !== true) {
+        return refuse(`Unauthorized: You do not have permissions to read from this Channel topic: ${channel.subTopic}`);
+      }
+      try {
+        replay = await storedMessages(ctx.pool, channel.subTopic, config.replay.since, config.replay.limit);
+      } catch (error) {
+        ctx.log(`[realtime] replay failed on ${topic}: ${error instanceof Error ? error.message : String(error)}`);
+        return refuse('UnableToReplayMessages: Realtime was unable to replay messages');
+      }
+    }
     const bindings: ChangeBinding[] = config.changes.map((c) => ({
       id: ctx.nextBindingId(),
       event: c.event,
@@ -109,7 +130,7 @@ export class Channel implements Member {
       if (invalid) return refuse(invalid);
     }
     try {
-      channel.start(bindings, ref);
+      channel.start(bindings, ref, replay);
     } catch (error) {
       channel.release();
       throw error;
@@ -117,11 +138,16 @@ export class Channel implements Member {
     return channel;
   }
 
-  private start(bindings: ChangeBinding[], ref: string | null): void {
+  private start(bindings: ChangeBinding[], ref: string | null, replay: StoredMessage[]): void {
     const { ctx, host, config } = this;
     ctx.hub.join(this.subTopic, config.isPrivate, this);
     const echoed = config.changes.map((c, i) => ({ ...c.original, id: bindings[i]!.id }));
     host.reply(this.joinRef, ref, this.topic, 'ok', { postgres_changes: echoed });
+    for (const m of replay) {
+      this.replayed.add(m.id);
+      const payload = { type: 'broadcast', event: m.event, payload: m.payload, meta: { replayed: true, id: m.id } };
+      host.push(this.joinRef, null, this.topic, 'broadcast', payload);
+    }
     if (config.presenceEnabled && this.canRead('presence')) {
       host.push(this.joinRef, null, this.topic, 'presence_state', ctx.hub.presenceState(this.subTopic, config.isPrivate));
     }

@@ -12,6 +12,8 @@ export interface Member {
   readonly outlet: Outlet;
   /** False on a private channel whose read policy refused the extension. */
   canRead(extension: 'broadcast' | 'presence'): boolean;
+  /** True when the member was already sent this stored message on join (replay). */
+  alreadyReplayed?(id: string): boolean;
 }
 
 /** A broadcast either as a JSON payload ({type, event, payload, meta?}) or as raw user bytes. */
@@ -57,6 +59,12 @@ function encoder(fullTopic: string, message: BroadcastMessage): (vsn: Vsn) => Fr
   };
 }
 
+/** The stored message id a broadcast carries in its metadata, if any. */
+function messageId(message: BroadcastMessage): string | null {
+  const meta = message.kind === 'user' ? message.user.metadata : (message.payload.meta as Record<string, unknown> | undefined);
+  return meta && typeof meta.id === 'string' ? meta.id : null;
+}
+
 /** Every topic of the server: who is joined, their presence, and fan-out. */
 export class Hub {
   private readonly topics = new Map<string, Topic>();
@@ -93,9 +101,11 @@ export class Hub {
     const topic = this.topics.get(topicKey(subTopic, isPrivate));
     if (!topic) return 0;
     const frameFor = encoder(`realtime:${subTopic}`, message);
+    const id = messageId(message);
     let sent = 0;
     for (const member of topic.members) {
       if (member === except || !member.canRead('broadcast')) continue;
+      if (id !== null && member.alreadyReplayed?.(id)) continue;
       const frame = frameFor(member.outlet.vsn);
       if (!frame) continue;
       this.deliver(member, frame);

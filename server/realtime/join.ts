@@ -12,6 +12,8 @@ export interface JoinConfig {
   changes: ChangeRequest[];
   /** A token given in the join payload, if any (`access_token`, or the older `user_token`). */
   accessToken: string | null;
+  /** `config.broadcast.replay`: resend stored private messages since a time; 'invalid' if unreadable. */
+  replay: { since: number; limit: number } | 'invalid' | null;
 }
 
 export interface ChangeRequest {
@@ -66,6 +68,12 @@ export function parseJoin(payload: unknown): JoinConfig {
     typeof rawKey === 'string' && rawKey !== '' ? rawKey : typeof rawKey === 'number' ? String(rawKey) : randomUUID();
   const rawChanges = config.postgres_changes;
   const changes = Array.isArray(rawChanges) ? rawChanges.filter((c) => c !== null && c !== undefined).map(changeRequest) : [];
+  let replay: JoinConfig['replay'] = null;
+  if (broadcast.replay !== undefined && broadcast.replay !== null) {
+    const r = isObject(broadcast.replay) ? broadcast.replay : {};
+    const limit = r.limit === undefined || r.limit === null ? 25 : r.limit;
+    replay = Number.isInteger(r.since) && Number.isInteger(limit) ? { since: r.since as number, limit: limit as number } : 'invalid';
+  }
   const token =
     typeof body.access_token === 'string' ? body.access_token : typeof body.user_token === 'string' ? body.user_token : null;
   return {
@@ -76,5 +84,6 @@ export function parseJoin(payload: unknown): JoinConfig {
     isPrivate: flag(config.private),
     changes,
     accessToken: token && !token.startsWith('sb_') ? token : null,
+    replay,
   };
 }

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type pg from 'pg';
 import { adminDb } from '../setup/clients.ts';
-import { closeClients, realtimeClient, sleep, subscribed, uniqueTopic, until, userToken, VSNS, type TestVsn } from './realtime-helpers.ts';
+import { closeClients, RawSocket, realtimeClient, sleep, subscribed, uniqueTopic, until, userToken, VSNS, type TestVsn } from './realtime-helpers.ts';
 
 /**
  * Broadcast from the database (hosted's realtime.send and realtime.broadcast_changes):
@@ -92,6 +92,44 @@ describe.each(VSNS)('database broadcast over vsn %s', (vsn) => {
     await db.query(`select realtime.send($1::jsonb, 'big', $2, false)`, [JSON.stringify({ blob }), topic]);
     await until(() => got.length === 1, 5000, 'big broadcast');
     expect((got[0]!.payload as { blob: string }).blob).toBe(blob);
+  });
+});
+
+describe('broadcast replay (private channels)', () => {
+  it('resends the latest stored messages on join, oldest first, then continues live', async () => {
+    const topic = uniqueTopic('rtdb-room');
+    const since = Date.now() - 60_000;
+    for (const n of [1, 2, 3]) await db.query(`select realtime.send($1::jsonb, 'stored', $2)`, [JSON.stringify({ n }), topic]);
+    const client = await realtimeClient('2.0.0', userToken());
+    const channel = client.channel(topic, { config: { private: true, broadcast: { replay: { since, limit: 2 } } } });
+    const got: Received[] = [];
+    channel.on('broadcast', { event: '*' }, (m) => got.push(m));
+    await subscribed(channel);
+    await until(() => got.length === 2, 5000, 'replayed messages');
+    expect(got.map((m) => (m.payload as { n: number }).n)).toEqual([2, 3]);
+    expect(got[0]!.meta).toMatchObject({ replayed: true, id: (got[0]!.payload as { id: string }).id });
+    await db.query(`select realtime.send($1::jsonb, 'live', $2)`, [JSON.stringify({ n: 4 }), topic]);
+    await until(() => got.length === 3, 5000, 'live message');
+    expect(got[2]).toMatchObject({ event: 'live', payload: { n: 4 } });
+    expect((got[2]!.meta as { replayed?: boolean }).replayed).toBeUndefined();
+  });
+
+  it('refuses replay on a public channel and with unreadable parameters', async () => {
+    const socket = await RawSocket.open('2.0.0');
+    try {
+      expect(await socket.join(`realtime:${uniqueTopic('rtdb-room')}`, '1', { config: { broadcast: { replay: { since: 0 } } } })).toEqual({
+        status: 'error',
+        response: { reason: 'UnableToReplayMessages: Replay is not allowed for public channels' },
+      });
+      expect(
+        await socket.join(`realtime:${uniqueTopic('rtdb-room')}`, '2', {
+          config: { private: true, broadcast: { replay: { since: 'yesterday' } } },
+          access_token: userToken(),
+        }),
+      ).toEqual({ status: 'error', response: { reason: 'UnableToReplayMessages: Replay params are not valid' } });
+    } finally {
+      socket.close();
+    }
   });
 });
 
