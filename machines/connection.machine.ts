@@ -117,6 +117,7 @@ export const connectionMachine = setup({
           tags: ['pending'],
           entry: 'countAttempt',
           invoke: {
+            id: 'reconnect',
             src: 'reconnect',
             // The socket's own facts decide success; either way wait before the next try.
             onDone: 'waiting',
