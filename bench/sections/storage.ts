@@ -128,8 +128,8 @@ export async function run(ctx: BenchContext): Promise<void> {
     ctx.report('baseline fs.writeFile MB/s', mbPerSecond(SIZE, write).toFixed(1));
     ctx.report('bare node:http upload-to-file MB/s', mbPerSecond(SIZE, summarize(bare.up).p50).toFixed(1));
     ctx.report('upload / baseline write', `${((mbPerSecond(SIZE, up) / mbPerSecond(SIZE, write)) * 100).toFixed(1)} %`);
-    ctx.report('download median time', ms(down));
     ctx.report('upload / bare node:http', `${((summarize(bare.up).p50 / up) * 100).toFixed(1)} %`);
+    ctx.report('download median time', ms(down));
     ctx.report('download MB/s', mbPerSecond(SIZE, down).toFixed(1));
     ctx.report('baseline fs.readFile MB/s', mbPerSecond(SIZE, read).toFixed(1));
     ctx.report('bare node:http file download MB/s', mbPerSecond(SIZE, summarize(bare.down).p50).toFixed(1));
