@@ -1,3 +1,5 @@
+import type { SupabaseClient } from '@supabase/supabase-js';
+import type { Database } from '../../src/adapters/supabase/database.types.ts';
 import { lastValueFrom, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { createProfileAdapter } from '../../src/adapters/supabase/profile.ts';
@@ -11,7 +13,7 @@ const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR
 async function person(tag: string) {
   const signed = await signedInClient(tag);
   const { url, anonKey } = backendInfo();
-  return { ...signed, profile: createProfileAdapter(signed.client, { url, anonKey }) };
+  return { ...signed, profile: createProfileAdapter(signed.client as SupabaseClient<Database>, { url, anonKey }) };
 }
 
 describe('profile adapter', () => {

@@ -1,3 +1,5 @@
+import type { SupabaseClient } from '@supabase/supabase-js';
+import type { Database } from '../../src/adapters/supabase/database.types.ts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createProjectsAdapter } from '../../src/adapters/supabase/projects.ts';
 import type { ProjectsFact } from '../../src/lib/ports/projects.ts';
@@ -16,7 +18,7 @@ afterEach(() => {
 
 async function person(tag: string) {
   const signed = await signedInClient(tag);
-  return { ...signed, projects: createProjectsAdapter(signed.client) };
+  return { ...signed, projects: createProjectsAdapter(signed.client as SupabaseClient<Database>) };
 }
 
 function watch(adapter: ReturnType<typeof createProjectsAdapter>, userId: string) {
@@ -107,7 +109,7 @@ describe('projects adapter', () => {
     const guestClient = anonClient();
     const { data, error } = await guestClient.auth.signInAnonymously();
     if (error || !data.user) throw error ?? new Error('no guest');
-    const guest = createProjectsAdapter(guestClient);
+    const guest = createProjectsAdapter(guestClient as SupabaseClient<Database>);
     expect(await guest.joinShared(created.value.shareToken ?? '')).toEqual({ ok: true, value: created.value.id });
     // Guests cannot create projects.
     const refused = await guest.create({ name: 'Nope', description: '', visibility: 'private' });
