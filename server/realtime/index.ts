@@ -62,6 +62,7 @@ export function createRealtimeService(deps: BackendDeps, overrides: RealtimeOver
   let feed: ChangeFeed = overrides.feed ?? idleChangeFeed();
   let database: DatabaseBroadcasts | null = null;
   let sweep: NodeJS.Timeout | null = null;
+  let pruner: NodeJS.Timeout | null = null;
   let stopping = false;
 
   const channelContext: ChannelContext = {
@@ -106,11 +107,21 @@ export function createRealtimeService(deps: BackendDeps, overrides: RealtimeOver
         for (const connection of connections) connection.closeIfIdle(now);
       }, every);
       sweep.unref();
+      // Hosted keeps stored broadcasts for 72 hours; so do we, pruning hourly.
+      const prune = (): void => {
+        deps.pool
+          .query(`delete from realtime.messages where inserted_at < now() - interval '72 hours'`)
+          .catch((error: unknown) => log(`[realtime] pruning realtime.messages failed: ${String(error)}`));
+      };
+      prune();
+      pruner = setInterval(prune, 60 * 60_000);
+      pruner.unref();
     },
 
     async close() {
       stopping = true;
       if (sweep) clearInterval(sweep);
+      if (pruner) clearInterval(pruner);
       for (const connection of [...connections]) connection.terminate(1001, 'Server shutting down');
       wss.close();
       await database?.close();
