@@ -42,6 +42,19 @@ describe.each(VSNS)('broadcast over vsn %s', (vsn) => {
     expect(Date.now() - started).toBeLessThan(3000);
   });
 
+  it('refuses a send over the 256 KB payload limit (ack: error) and delivers nothing', async () => {
+    const topic = uniqueTopic('rtb-limit');
+    const got: Received[] = [];
+    const listener = (await realtimeClient(vsn)).channel(topic);
+    listener.on('broadcast', { event: '*' }, (m) => got.push(m));
+    const sender = (await realtimeClient(vsn)).channel(topic, { config: { broadcast: { ack: true } } });
+    await Promise.all([subscribed(listener), subscribed(sender)]);
+    expect(await sender.send({ type: 'broadcast', event: 'big', payload: { blob: 'x'.repeat(257 * 1024) } })).toBe('error');
+    expect(await sender.send({ type: 'broadcast', event: 'fits', payload: { blob: 'x'.repeat(200 * 1024) } })).toBe('ok');
+    await until(() => got.length === 1, 5000, 'the message that fits');
+    expect(got[0]!.event).toBe('fits');
+  });
+
   it('delivers broadcasts sent over HTTP, in both endpoint forms', async () => {
     const topic = uniqueTopic('rtb-http');
     const got: Received[] = [];
@@ -116,6 +129,23 @@ describe('broadcast across protocol versions and binary frames', () => {
     } finally {
       raw.close();
     }
+  });
+
+  it('carries ArrayBuffer payloads between vsn 2.0.0 clients and leaves vsn 1.0.0 clients out', async () => {
+    const topic = uniqueTopic('rtb-ab');
+    const got = { v1: [] as Received[], v2: [] as Received[] };
+    const one = (await realtimeClient('1.0.0')).channel(topic);
+    const two = (await realtimeClient('2.0.0')).channel(topic);
+    const sender = (await realtimeClient('2.0.0')).channel(topic);
+    one.on('broadcast', { event: '*' }, (m) => got.v1.push(m));
+    two.on('broadcast', { event: '*' }, (m) => got.v2.push(m));
+    await Promise.all([subscribed(one), subscribed(two), subscribed(sender)]);
+    await sender.send({ type: 'broadcast', event: 'bytes', payload: new Uint8Array([7, 8, 9]).buffer });
+    await sender.send({ type: 'broadcast', event: 'json', payload: { after: true } });
+    await until(() => got.v2.length === 2 && got.v1.length === 1, 5000, 'deliveries');
+    expect([...new Uint8Array(got.v2[0]!.payload as ArrayBuffer)]).toEqual([7, 8, 9]);
+    // JSON has no form for raw bytes, so vsn 1.0.0 only sees the JSON message (as on hosted).
+    expect(got.v1.map((m) => m.event)).toEqual(['json']);
   });
 
   it('lets vsn 1.0.0 and 2.0.0 clients talk to each other through supabase-js', async () => {
