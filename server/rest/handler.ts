@@ -305,6 +305,7 @@ export async function handleRest(deps: HandlerDeps, req: IncomingMessage, res: S
     const rollback = r.prefs.tx === 'rollback';
     const results = await runRequest(deps.pool, claims, planned.statements, {
       readOnly: planned.readOnly,
+      statementTimeout: cache.roleTimeouts.get(ctx.role),
       rollback,
       check: planned.checkBeforeCommit
         ? (res0) => {

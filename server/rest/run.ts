@@ -8,6 +8,8 @@ export interface Statement {
 
 export interface RunOptions {
   readOnly: boolean;
+  /** The role's statement_timeout, when it has one. */
+  statementTimeout?: string | undefined;
   rollback: boolean;
   /** Inspects the results before the transaction ends; a throw rolls back (costs a round trip). */
   check?: ((results: StatementResult[]) => void) | undefined;
@@ -25,7 +27,9 @@ export interface StatementResult {
  */
 const CLAIMS_SQL =
   `select set_config('role', $1, true), set_config('request.jwt.claims', $2, true), set_config('request.method', $3, true), ` +
-  `set_config('request.path', $4, true), set_config('request.headers', $5, true)`;
+  `set_config('request.path', $4, true), set_config('request.headers', $5, true), ` +
+  // The role's own statement_timeout (alter role anon set statement_timeout = '3s'); `set role` alone would not apply it.
+  `set_config('statement_timeout', coalesce($6, current_setting('statement_timeout')), true)`;
 /** GET and HEAD run read-only, as PostgREST runs them. */
 const CLAIMS_READONLY_SQL = `${CLAIMS_SQL}, set_config('transaction_read_only', 'on', true)`;
 
@@ -197,7 +201,10 @@ export async function runRequest(pool: pg.Pool, request: RequestClaims, statemen
   if (!isRequestRole(request.role)) throw new Error(`refusing to run as role ${String(request.role)}`);
   const claims: Statement = {
     sql: options.readOnly ? CLAIMS_READONLY_SQL : CLAIMS_SQL,
-    values: [request.role, JSON.stringify(request.claims), request.method ?? '', request.path ?? '', JSON.stringify(request.headers ?? {})],
+    values: [
+      request.role, JSON.stringify(request.claims), request.method ?? '', request.path ?? '', JSON.stringify(request.headers ?? {}),
+      options.statementTimeout ?? null,
+    ],
   };
   const explicit = options.rollback || options.check !== undefined;
   const client = await pool.connect();

@@ -66,6 +66,8 @@ export interface SchemaCache {
   functions: Map<string, DbFunction[]>;
   /** Type names a `::cast` may use, mapped to their qualified, quotable form. */
   types: Map<string, { schema: string; name: string }>;
+  /** `alter role ... set statement_timeout` of the request roles, applied per request as PostgREST 12 does. */
+  roleTimeouts: Map<string, string>;
 }
 
 export function tableKey(schema: string, name: string): string {
@@ -142,6 +144,15 @@ const TYPE_ALIASES: Record<string, string> = {
   'time without time zone': 'time',
 };
 
+const ROLE_SETTINGS_SQL = `
+select r.rolname as role, substr(c, length('statement_timeout=') + 1) as timeout
+from pg_db_role_setting s
+join pg_roles r on r.oid = s.setrole
+cross join lateral unnest(s.setconfig) c
+where s.setdatabase in (0, (select oid from pg_database where datname = current_database()))
+  and r.rolname in ('anon', 'authenticated', 'service_role') and c like 'statement\\_timeout=%'
+order by s.setdatabase`;
+
 interface FunctionRow {
   schema: string;
   name: string;
@@ -203,7 +214,7 @@ let versions = 0;
 /** Reads tables, views, columns, keys, foreign keys and functions of the exposed schemas. */
 export async function loadSchemaCache(db: pg.Pool | pg.Client, schemas: readonly string[]): Promise<SchemaCache> {
   const arg = [schemas as string[]];
-  const [tables, columns, fks, fns, types] = await Promise.all([
+  const [tables, columns, fks, fns, types, roles] = await Promise.all([
     db.query<{ schema: string; name: string; kind: string; pk: string[] }>(TABLES_SQL, arg),
     db.query<{
       schema: string; table: string; name: string; type: string; udt: string; is_array: boolean; is_range: boolean;
@@ -212,8 +223,11 @@ export async function loadSchemaCache(db: pg.Pool | pg.Client, schemas: readonly
     db.query<{ name: string; schema: string; table: string; columns: string[]; foreign_schema: string; foreign_table: string; foreign_columns: string[] }>(FKS_SQL, arg),
     db.query<FunctionRow>(FUNCTIONS_SQL, arg),
     db.query<{ schema: string; name: string }>(TYPES_SQL, arg),
+    db.query<{ role: string; timeout: string }>(ROLE_SETTINGS_SQL),
   ]);
-  const cache: SchemaCache = { version: ++versions, schemas, tables: new Map(), foreignKeys: [], functions: new Map(), types: new Map() };
+  const cache: SchemaCache = { version: ++versions, schemas, tables: new Map(), foreignKeys: [], functions: new Map(), types: new Map(), roleTimeouts: new Map() };
+  // Database-specific settings come last and win over cluster-wide ones.
+  for (const r of roles.rows) cache.roleTimeouts.set(r.role, r.timeout);
   for (const t of types.rows) if (!cache.types.has(t.name) || t.schema !== 'pg_catalog') cache.types.set(t.name, t);
   for (const [alias, name] of Object.entries(TYPE_ALIASES)) {
     const known = cache.types.get(name);

@@ -37,6 +37,7 @@ begin
   end if;
   return 1;
 end $$;
+create or replace function public.rp_sleep(seconds float) returns int language sql as 'select 1 from pg_sleep(seconds)';
 create or replace function public.rp_headers() returns int language plpgsql as $$
 begin
   perform set_config('response.headers', '[{"X-Custom":"on"}]', true);
@@ -156,6 +157,13 @@ describe('rpc', () => {
     expect(user.data).toMatchObject({ role: 'authenticated', claim_role: 'authenticated', sub, method: 'GET' });
     const service = await serviceClient().rpc('rp_context');
     expect(service.data).toMatchObject({ role: 'service_role', claim_role: 'service_role' });
+  });
+
+  it("applies the role's statement_timeout (anon: 3s) and reports 57014", async () => {
+    const res = await db.rpc('rp_sleep', { seconds: 10 });
+    expect(res.error).toMatchObject({ code: '57014', message: 'canceling statement due to statement timeout' });
+    expect(res.status).toBe(500);
+    expect((await serviceClient().rpc('rp_sleep', { seconds: 0.01 })).data).toBe(1);
   });
 
   it('refuses other methods on functions', async () => {

@@ -42,6 +42,7 @@ const cache: SchemaCache = {
     [tableKey('public', 'f'), [fn('f', [['a', 'integer']]), fn('f', [['a', 'text']]), fn('f', [['a', 'integer'], ['b', 'integer', true]])]],
   ]),
   types: new Map([['text', { schema: 'pg_catalog', name: 'text' }], ['integer', { schema: 'pg_catalog', name: 'int4' }]]),
+  roleTimeouts: new Map(),
 };
 const t = (name: string) => cache.tables.get(tableKey('public', name))!;
 
