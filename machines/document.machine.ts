@@ -1,0 +1,320 @@
+import { throwError } from 'rxjs';
+import { assertEvent, assign, fromCallback, fromEventObservable, fromPromise, raise, sendTo, setup } from 'xstate';
+import { committed, conflicted, createDoc, edit, hasUnsent, receive, restoreDoc, snapshotOf, takeBatch } from '../src/lib/collab/doc.ts';
+import { emptyHistory, recordEdit, redo, undo, type History } from '../src/lib/collab/history.ts';
+import type { CommitReceipt, CommittedOp, DocState, InflightBatch, OpModel, QueueSnapshot } from '../src/lib/collab/types.ts';
+import type { Op } from '../src/lib/model/op-types.ts';
+import type { MachineDefinition } from '../src/lib/model/types.ts';
+import type { CommitRequest, CommitResult, MachineRecord, OpStreamEvent, Result } from '../src/lib/ports/document.ts';
+
+/**
+ * One open machine's document: this person's edits applied at once, queued, committed in
+ * batches against a base version; on conflict the log since the base is fetched and the
+ * queue rebased; a gap in the live stream's seq numbers triggers a resync from the log;
+ * offline, edits keep queueing (stored through `queueStore`, so a reload loses nothing)
+ * and are sent when the connection is back. What each step does to the document is pure
+ * (src/lib/collab/); this chart decides when each step runs.
+ */
+
+type Doc = DocState<MachineDefinition, Op>;
+type Snapshot = QueueSnapshot<MachineDefinition, Op>;
+
+/** What a person asks for, imperative. */
+export type DocumentIntent = { type: 'doc.edit'; ops: Op[] } | { type: 'doc.undo' } | { type: 'doc.redo' } | { type: 'doc.retry' };
+
+/** Facts from the server, the stream and the network, past tense. */
+export type DocumentFact =
+  | OpStreamEvent
+  | { type: 'ops.committed'; batchId: string; receipt: CommitReceipt }
+  | { type: 'commit.conflicted'; batchId: string; currentVersion: number }
+  | { type: 'commit.refused'; batchId: string; message: string }
+  | { type: 'connection.restored' };
+
+export type DocumentEvent = DocumentIntent | DocumentFact;
+
+export interface DocumentInput {
+  machineId: string;
+  /** This tab's id in the log (`client_id`). */
+  clientId: string;
+  model: OpModel<MachineDefinition, Op>;
+  newBatchId: () => string;
+}
+
+export interface DocumentContext extends DocumentInput {
+  doc: Doc | null;
+  history: History<Op>;
+  /** This person's ops that others' edits made inapplicable, last report. */
+  dropped: Op[];
+  /** The last failure or refusal, in words for people. */
+  error: string | null;
+  /** The batch id of the commit request on the wire, to match its answer. */
+  sending: string | null;
+}
+
+export type DocumentTag = 'loading' | 'ready' | 'saving' | 'synced' | 'offline' | 'failed';
+
+export type QueueCommand = { type: 'queue.save'; snapshot: Snapshot | null };
+
+function notProvided(actor: string): Error {
+  return new Error(`document machine: provide the "${actor}" actor (see src/app/)`);
+}
+
+const UNEXPECTED = 'Something went wrong. Try again.';
+
+export const documentMachine = setup({
+  types: {
+    input: {} as DocumentInput,
+    context: {} as DocumentContext,
+    events: {} as DocumentEvent,
+    tags: {} as DocumentTag,
+  },
+  actors: {
+    loadQueue: fromPromise<Snapshot | null, { machineId: string }>(() => Promise.reject(notProvided('loadQueue'))),
+    loadMachine: fromPromise<Result<MachineRecord>, { machineId: string }>(() => Promise.reject(notProvided('loadMachine'))),
+    queueStore: fromCallback<QueueCommand, { machineId: string }>(() => {
+      throw notProvided('queueStore');
+    }),
+    opEvents: fromEventObservable<OpStreamEvent, { machineId: string }>(() => throwError(() => notProvided('opEvents'))),
+    commitOps: fromPromise<CommitResult, CommitRequest>(() => Promise.reject(notProvided('commitOps'))),
+    fetchOps: fromPromise<Result<CommittedOp<Op>[]>, { machineId: string; after: number }>(() => Promise.reject(notProvided('fetchOps'))),
+  },
+  delays: {
+    /** Edits within this window go out as one batch. */
+    batchWindow: 20,
+    /** How long to wait before trying the server again after a failure. */
+    retryDelay: 2_000,
+    /** A quiet document checks the log now and then: a lost last message leaves no gap to see. */
+    quietResync: 30_000,
+  },
+  actions: {
+    restoreQueue: assign(({ context }, saved: Snapshot) => {
+      const restored = restoreDoc(context.model, saved);
+      return { doc: restored.state, dropped: restored.dropped };
+    }),
+    startDoc: assign((_, record: MachineRecord) => ({ doc: createDoc<MachineDefinition, Op>(record.definition, record.version) })),
+    showLoadFailure: assign((_, result: Result<MachineRecord>) => ({ error: result.ok ? null : result.error.message })),
+    showUnexpected: assign({ error: UNEXPECTED }),
+    applyEdit: assign(({ context, event }) => {
+      assertEvent(event, 'doc.edit');
+      const doc = context.doc;
+      if (!doc) return {};
+      const result = edit(context.model, doc, event.ops);
+      if (!result.ok) return { error: result.error instanceof Error ? result.error.message : 'That edit does not apply.' };
+      return { doc: result.state, history: recordEdit(context.model, context.history, doc.local, event.ops), error: null };
+    }),
+    applyUndo: assign(({ context, event }) => {
+      assertEvent(event, ['doc.undo', 'doc.redo']);
+      const doc = context.doc;
+      if (!doc) return {};
+      const step = (event.type === 'doc.undo' ? undo : redo)(context.model, context.history, doc.local);
+      if (!step) return {};
+      const applied = edit(context.model, doc, step.ops);
+      return { history: step.history, dropped: step.dropped, doc: applied.ok ? applied.state : doc };
+    }),
+    takeBatch: assign(({ context }) => {
+      if (!context.doc) return {};
+      const taken = takeBatch(context.model, context.doc, context.newBatchId);
+      return taken ? { doc: taken.state, sending: taken.batch.batchId } : { sending: null };
+    }),
+    reportCommit: raise((_, result: CommitResult & { batchId: string }): DocumentEvent => {
+      if (result.ok) return { type: 'ops.committed', batchId: result.batchId, receipt: result.receipt };
+      if (result.error.code === 'conflict') return { type: 'commit.conflicted', batchId: result.batchId, currentVersion: 'currentVersion' in result ? result.currentVersion : -1 };
+      if (result.error.code === 'network') return { type: 'connection.lost' };
+      return { type: 'commit.refused', batchId: result.batchId, message: result.error.message };
+    }),
+    applyCommitted: assign(({ context, event }) => {
+      assertEvent(event, 'ops.committed');
+      if (!context.doc) return {};
+      return { doc: committed(context.model, context.doc, event.batchId, event.receipt).state };
+    }),
+    requeueConflicted: assign(({ context, event }) => {
+      assertEvent(event, 'commit.conflicted');
+      return context.doc ? { doc: conflicted(context.doc, event.batchId) } : {};
+    }),
+    /** The server will never take these ops (no permission, refused input): show what it said, drop them. */
+    discardUnsent: assign(({ context, event }) => {
+      assertEvent(event, 'commit.refused');
+      const doc = context.doc;
+      if (!doc) return {};
+      const unsent = [...(doc.inflight?.ops ?? []), ...doc.pending];
+      return { doc: { ...doc, inflight: null, pending: [], local: doc.confirmed }, dropped: unsent, error: event.message };
+    }),
+    applyReceived: assign(({ context }, ops: CommittedOp<Op>[]) => {
+      if (!context.doc) return {};
+      const got = receive(context.model, context.doc, ops);
+      return got.dropped.length > 0 ? { doc: got.state, dropped: got.dropped } : { doc: got.state };
+    }),
+    showFetchFailure: assign((_, result: Result<CommittedOp<Op>[]>) => ({ error: result.ok ? null : result.error.message })),
+    saveQueue: sendTo('queueStore', ({ context }): QueueCommand => ({
+      type: 'queue.save',
+      snapshot: context.doc && hasUnsent(context.doc) ? snapshotOf(context.doc) : null,
+    })),
+    clearError: assign({ error: null }),
+  },
+  guards: {
+    hasUnsent: ({ context }) => context.doc !== null && hasUnsent(context.doc),
+    hasSaved: (_, saved: Snapshot | null) => saved !== null,
+    loaded: (_, result: Result<MachineRecord>) => result.ok,
+    fetched: (_, result: Result<CommittedOp<Op>[]>) => result.ok,
+    canUndo: ({ context }) => context.history.undo.length > 0,
+    canRedo: ({ context }) => context.history.redo.length > 0,
+    revealsGap: ({ context, event }) => {
+      assertEvent(event, 'ops.received');
+      return context.doc !== null && receive(context.model, context.doc, event.ops).gap;
+    },
+    committedWithGap: ({ context, event }) => {
+      assertEvent(event, 'ops.committed');
+      return context.doc !== null && committed(context.model, context.doc, event.batchId, event.receipt).gap;
+    },
+  },
+}).createMachine({
+  id: 'document',
+  context: ({ input }) => ({ ...input, doc: null, history: emptyHistory<Op>(), dropped: [], error: null, sending: null }),
+  // The store lives as long as the document: every change to the queue is written through.
+  invoke: { id: 'queueStore', src: 'queueStore', input: ({ context }) => ({ machineId: context.machineId }) },
+  initial: 'loading',
+  states: {
+    loading: {
+      tags: ['loading'],
+      initial: 'restoring',
+      states: {
+        // Unsent edits from before a reload come first: they carry their own base.
+        restoring: {
+          invoke: {
+            id: 'loadQueue',
+            src: 'loadQueue',
+            input: ({ context }) => ({ machineId: context.machineId }),
+            onDone: [
+              { guard: { type: 'hasSaved', params: ({ event }) => event.output }, target: '#document.ready', actions: { type: 'restoreQueue', params: ({ event }) => event.output! } },
+              { target: 'fetching' },
+            ],
+            onError: { target: 'fetching' },
+          },
+        },
+        fetching: {
+          invoke: {
+            id: 'loadMachine',
+            src: 'loadMachine',
+            input: ({ context }) => ({ machineId: context.machineId }),
+            onDone: [
+              {
+                guard: { type: 'loaded', params: ({ event }) => event.output },
+                target: '#document.ready',
+                actions: { type: 'startDoc', params: ({ event }) => (event.output as { ok: true; value: MachineRecord }).value },
+              },
+              { target: 'failed', actions: { type: 'showLoadFailure', params: ({ event }) => event.output } },
+            ],
+            onError: { target: 'failed', actions: 'showUnexpected' },
+          },
+        },
+        failed: {
+          tags: ['failed'],
+          on: { 'doc.retry': { target: 'fetching', actions: 'clearError' } },
+        },
+      },
+    },
+    ready: {
+      tags: ['ready'],
+      invoke: { id: 'opEvents', src: 'opEvents', input: ({ context }) => ({ machineId: context.machineId }) },
+      on: {
+        'doc.edit': { actions: ['applyEdit', 'saveQueue'] },
+        'doc.undo': { guard: 'canUndo', actions: ['applyUndo', 'saveQueue'] },
+        'doc.redo': { guard: 'canRedo', actions: ['applyUndo', 'saveQueue'] },
+        'ops.received': [
+          { guard: 'revealsGap', target: '.online.resyncing', actions: [{ type: 'applyReceived', params: ({ event }) => event.ops }, 'saveQueue'] },
+          { actions: [{ type: 'applyReceived', params: ({ event }) => event.ops }, 'saveQueue'] },
+        ],
+      },
+      initial: 'online',
+      states: {
+        online: {
+          initial: 'resyncing',
+          on: { 'connection.lost': 'offline' },
+          states: {
+            idle: {
+              tags: ['synced'],
+              always: { guard: 'hasUnsent', target: 'batching' },
+              after: { quietResync: 'resyncing' },
+              on: { 'ops.subscribed': 'resyncing' },
+            },
+            batching: {
+              tags: ['saving'],
+              after: { batchWindow: [{ guard: 'hasUnsent', target: 'committing' }, { target: 'idle' }] },
+            },
+            committing: {
+              tags: ['saving'],
+              entry: ['takeBatch', 'saveQueue'],
+              invoke: {
+                id: 'commitOps',
+            src: 'commitOps',
+                input: ({ context }) => {
+                  const batch = context.doc?.inflight as InflightBatch<MachineDefinition, Op>;
+                  return { machineId: context.machineId, base: batch.base, clientId: context.clientId, batchId: batch.batchId, ops: batch.ops, definition: batch.doc };
+                },
+                onDone: {
+                  actions: {
+                    type: 'reportCommit',
+                    params: ({ event, context }) => ({ ...event.output, batchId: context.sending ?? '' }),
+                  },
+                },
+                onError: { target: '#document.ready.offline', actions: 'showUnexpected' },
+              },
+              on: {
+                'ops.committed': [
+                  { guard: 'committedWithGap', target: 'resyncing', actions: ['applyCommitted', 'saveQueue'] },
+                  { target: 'idle', actions: ['applyCommitted', 'saveQueue', 'clearError'] },
+                ],
+                'commit.conflicted': { target: 'rebasing', actions: ['requeueConflicted', 'saveQueue'] },
+                'commit.refused': { target: 'resyncing', actions: ['discardUnsent', 'saveQueue'] },
+              },
+            },
+            // Refused for a stale base: fetch what landed since, rebase the queue, send again.
+            rebasing: {
+              tags: ['saving'],
+              invoke: {
+                id: 'fetchOps',
+            src: 'fetchOps',
+                input: ({ context }) => ({ machineId: context.machineId, after: context.doc?.version ?? 0 }),
+                onDone: [
+                  {
+                    guard: { type: 'fetched', params: ({ event }) => event.output },
+                    target: 'idle',
+                    actions: [{ type: 'applyReceived', params: ({ event }) => (event.output.ok ? event.output.value : []) }, 'saveQueue'],
+                  },
+                  { target: '#document.ready.offline', actions: { type: 'showFetchFailure', params: ({ event }) => event.output } },
+                ],
+                onError: { target: '#document.ready.offline', actions: 'showUnexpected' },
+              },
+            },
+            // A gap, a (re)subscribed stream or a quiet spell: read the log from our version.
+            resyncing: {
+              invoke: {
+                id: 'fetchOps',
+            src: 'fetchOps',
+                input: ({ context }) => ({ machineId: context.machineId, after: context.doc?.version ?? 0 }),
+                onDone: [
+                  {
+                    guard: { type: 'fetched', params: ({ event }) => event.output },
+                    target: 'idle',
+                    actions: [{ type: 'applyReceived', params: ({ event }) => (event.output.ok ? event.output.value : []) }, 'saveQueue'],
+                  },
+                  { target: '#document.ready.offline', actions: { type: 'showFetchFailure', params: ({ event }) => event.output } },
+                ],
+                onError: { target: '#document.ready.offline', actions: 'showUnexpected' },
+              },
+            },
+          },
+        },
+        // Edits keep applying and queueing; the queue is stored, the server tried again later.
+        offline: {
+          tags: ['offline'],
+          after: { retryDelay: 'online' },
+          on: {
+            'connection.restored': 'online',
+            'ops.subscribed': 'online',
+          },
+        },
+      },
+    },
+  },
+});

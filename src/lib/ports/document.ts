@@ -1,0 +1,80 @@
+import type { Observable } from 'rxjs';
+import type { CommitReceipt, CommittedOp, QueueSnapshot } from '../collab/types.ts';
+import type { MachineDefinition } from '../model/types.ts';
+import type { Op } from '../model/op-types.ts';
+
+/**
+ * The document port: machines (statecharts) of a project and their op log, as the
+ * document statechart and the machine list need them. Nothing here names Supabase;
+ * src/adapters/supabase/machines.ts implements it. Calls resolve to results, never throw.
+ */
+
+export interface MachineSummary {
+  id: string;
+  projectId: string;
+  name: string;
+  version: number;
+  createdBy: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface MachineRecord extends MachineSummary {
+  definition: MachineDefinition;
+}
+
+/**
+ * Why a call failed: `network` (could not reach the server: retry later, keep the
+ * queue), `conflict` (the batch's base is stale), `forbidden` (not an editor),
+ * `not_found`, `invalid` (the server refused the input), `unknown`.
+ */
+export type DocumentErrorCode = 'network' | 'conflict' | 'forbidden' | 'not_found' | 'invalid' | 'unknown';
+
+export interface DocumentError {
+  code: DocumentErrorCode;
+  message: string;
+}
+
+export type Result<T> = { ok: true; value: T } | { ok: false; error: DocumentError };
+
+export interface CommitRequest {
+  machineId: string;
+  base: number;
+  clientId: string;
+  batchId: string;
+  ops: Op[];
+  /** The definition after applying `ops` to the definition at `base`. */
+  definition: MachineDefinition;
+}
+
+export type CommitResult =
+  | { ok: true; receipt: CommitReceipt }
+  | { ok: false; error: DocumentError & { code: 'conflict' }; currentVersion: number }
+  | { ok: false; error: DocumentError & { code: Exclude<DocumentErrorCode, 'conflict'> } };
+
+/** Facts from a machine's live op stream, past tense. */
+export type OpStreamEvent =
+  | { type: 'ops.received'; ops: CommittedOp<Op>[] }
+  /** The stream is (again) live: anything committed while it was not is in the log. */
+  | { type: 'ops.subscribed' }
+  | { type: 'connection.lost' };
+
+export interface DocumentPort {
+  listMachines(projectId: string): Promise<Result<MachineSummary[]>>;
+  loadMachine(machineId: string): Promise<Result<MachineRecord>>;
+  createMachine(input: { projectId: string; name: string; definition: MachineDefinition }): Promise<Result<MachineRecord>>;
+  renameMachine(machineId: string, name: string): Promise<Result<MachineSummary>>;
+  deleteMachine(machineId: string): Promise<Result<void>>;
+  commitOps(request: CommitRequest): Promise<CommitResult>;
+  /** The log after `version`, in seq order. */
+  opsSince(machineId: string, version: number): Promise<Result<CommittedOp<Op>[]>>;
+  /** Inserts into the machine's log as they commit, plus the stream's own life. */
+  opEvents$(machineId: string): Observable<OpStreamEvent>;
+}
+
+/** Where a document's unsent edits wait across reloads (localStorage in the browser). */
+export interface QueueStore {
+  load(machineId: string): Promise<QueueSnapshot<MachineDefinition, Op> | null>;
+  /** null clears it: nothing is waiting. */
+  save(machineId: string, snapshot: QueueSnapshot<MachineDefinition, Op> | null): void;
+}

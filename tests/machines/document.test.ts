@@ -1,0 +1,192 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createActor } from 'xstate';
+import { documentMachine } from '../../machines/document.machine.ts';
+import { fakeDocumentBackend, flush, MACHINE_ID, rename, renameModel } from './document.fakes.ts';
+
+/** The document statechart with fake actors and fake timers: arrange, act, assert. */
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+let batch = 0;
+const input = () => ({ machineId: MACHINE_ID, clientId: 'me', model: renameModel, newBatchId: () => `b${++batch}` });
+
+/** A document opened from the server and caught up: online and idle. */
+async function opened(backend = fakeDocumentBackend()) {
+  const actor = createActor(documentMachine.provide({ actors: backend.actors }), { input: input() }).start();
+  await backend.serve('loadQueue');
+  await backend.serve('loadMachine');
+  await backend.serve('fetchOps');
+  expect(actor.getSnapshot().value).toEqual({ ready: { online: 'idle' } });
+  return { actor, backend };
+}
+
+const local = (actor: ReturnType<typeof createActor<typeof documentMachine>>) => actor.getSnapshot().context.doc?.local;
+
+describe('document machine', () => {
+  it('opens from the server when nothing is stored, then catches up from the log', async () => {
+    const backend = fakeDocumentBackend();
+    backend.commitFromElsewhere([rename('from-elsewhere')]);
+    const actor = createActor(documentMachine.provide({ actors: backend.actors }), { input: input() }).start();
+    expect(actor.getSnapshot().hasTag('loading')).toBe(true);
+    await backend.serve('loadQueue');
+    await backend.serve('loadMachine');
+    await backend.serve('fetchOps');
+    expect(actor.getSnapshot().hasTag('synced')).toBe(true);
+    expect(local(actor)?.name).toBe('from-elsewhere');
+  });
+
+  it('applies an edit at once, batches edits within the window and commits them', async () => {
+    const { actor, backend } = await opened();
+    actor.send({ type: 'doc.edit', ops: [rename('a')] });
+    actor.send({ type: 'doc.edit', ops: [rename('b')] });
+    expect(local(actor)?.name).toBe('b');
+    expect(actor.getSnapshot().hasTag('saving')).toBe(true);
+    expect(backend.stored.get(MACHINE_ID)?.pending).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(20);
+    expect(actor.getSnapshot().value).toEqual({ ready: { online: 'committing' } });
+    await backend.serve('commitOps');
+    expect(backend.server().log.map((e) => e.op)).toEqual([rename('a'), rename('b')]);
+    expect(actor.getSnapshot().value).toEqual({ ready: { online: 'idle' } });
+    expect(actor.getSnapshot().context.doc?.version).toBe(2);
+    expect(backend.stored.get(MACHINE_ID)).toBeNull();
+  });
+
+  it('refuses an edit that does not apply and says why, queueing nothing', async () => {
+    const { actor } = await opened();
+    actor.send({ type: 'doc.edit', ops: [{ type: 'state.rename', id: 's_missing', key: 'x' }] });
+    expect(actor.getSnapshot().context.error).toMatch(/no state s_missing/);
+    expect(actor.getSnapshot().context.doc?.pending).toEqual([]);
+  });
+
+  it('on a conflict fetches what landed, rebases and commits again', async () => {
+    const { actor, backend } = await opened();
+    actor.send({ type: 'doc.edit', ops: [{ type: 'state.rename', id: 's_root', key: 'mine' }] });
+    backend.commitFromElsewhere([rename('theirs')]);
+    await vi.advanceTimersByTimeAsync(20);
+    await backend.serve('commitOps');
+    expect(actor.getSnapshot().value).toEqual({ ready: { online: 'rebasing' } });
+    await backend.serve('fetchOps');
+    await vi.advanceTimersByTimeAsync(20);
+    await backend.serve('commitOps');
+    expect(actor.getSnapshot().value).toEqual({ ready: { online: 'idle' } });
+    const server = backend.server();
+    expect(server.version).toBe(2);
+    expect(local(actor)).toEqual(server.doc);
+    expect(server.doc.name).toBe('theirs');
+    expect(server.doc.states.s_root?.key).toBe('mine');
+  });
+
+  it('drops its own echo by batch id and applies others\' ops from the stream', async () => {
+    const { actor, backend } = await opened();
+    actor.send({ type: 'doc.edit', ops: [rename('mine')] });
+    await vi.advanceTimersByTimeAsync(20);
+    await backend.serve('commitOps');
+    backend.emit({ type: 'ops.received', ops: backend.server().log });
+    expect(actor.getSnapshot().context.doc?.version).toBe(1);
+    backend.emit({ type: 'ops.received', ops: backend.commitFromElsewhere([rename('theirs')]) });
+    await flush();
+    expect(local(actor)?.name).toBe('theirs');
+    expect(actor.getSnapshot().context.doc?.version).toBe(2);
+  });
+
+  it('resyncs from the log when the stream skips a seq', async () => {
+    const { actor, backend } = await opened();
+    backend.commitFromElsewhere([rename('one')]);
+    const second = backend.commitFromElsewhere([rename('two')]);
+    backend.emit({ type: 'ops.received', ops: second });
+    await flush();
+    expect(actor.getSnapshot().value).toEqual({ ready: { online: 'resyncing' } });
+    await backend.serve('fetchOps');
+    expect(actor.getSnapshot().context.doc?.version).toBe(2);
+    expect(local(actor)?.name).toBe('two');
+  });
+
+  it('keeps editing offline, stores the queue, and a reload sends it when back online', async () => {
+    const { actor, backend } = await opened();
+    backend.emit({ type: 'connection.lost' });
+    await flush();
+    expect(actor.getSnapshot().hasTag('offline')).toBe(true);
+    actor.send({ type: 'doc.edit', ops: [rename('typed offline')] });
+    expect(backend.stored.get(MACHINE_ID)?.pending).toEqual([rename('typed offline')]);
+    actor.stop();
+
+    // A reload: a new actor over the same store, the server reachable again.
+    const reloaded = createActor(documentMachine.provide({ actors: backend.actors }), { input: input() }).start();
+    await backend.serve('loadQueue');
+    expect(backend.calls.filter((c) => c.name === 'loadMachine')).toHaveLength(1);
+    expect(local(reloaded)?.name).toBe('typed offline');
+    await backend.serve('fetchOps');
+    await vi.advanceTimersByTimeAsync(20);
+    await backend.serve('commitOps');
+    expect(backend.server().doc.name).toBe('typed offline');
+    expect(backend.stored.get(MACHINE_ID)).toBeNull();
+  });
+
+  it('a network failure while committing keeps the batch and resends it under the same id', async () => {
+    const { actor, backend } = await opened();
+    actor.send({ type: 'doc.edit', ops: [rename('once')] });
+    await vi.advanceTimersByTimeAsync(20);
+    const first = backend.calls.at(-1)?.input as { batchId: string; base: number };
+    await backend.settle('commitOps', { ok: false, error: { code: 'network', message: "Can't reach the server." } });
+    expect(actor.getSnapshot().hasTag('offline')).toBe(true);
+    await vi.advanceTimersByTimeAsync(2_000);
+    await backend.serve('fetchOps');
+    await vi.advanceTimersByTimeAsync(20);
+    const again = backend.calls.at(-1)?.input as { batchId: string; base: number };
+    expect(again).toMatchObject({ batchId: first.batchId, base: first.base });
+    await backend.serve('commitOps');
+    expect(backend.server().log).toHaveLength(1);
+  });
+
+  it('undo and redo apply the inverse of its own edit as new, shared edits', async () => {
+    const { actor, backend } = await opened();
+    expect(actor.getSnapshot().can({ type: 'doc.undo' })).toBe(false);
+    actor.send({ type: 'doc.edit', ops: [rename('renamed')] });
+    actor.send({ type: 'doc.undo' });
+    expect(local(actor)?.name).toBe('door');
+    actor.send({ type: 'doc.redo' });
+    expect(local(actor)?.name).toBe('renamed');
+    actor.send({ type: 'doc.undo' });
+    await vi.advanceTimersByTimeAsync(20);
+    await backend.serve('commitOps');
+    expect(backend.server().log.map((e) => e.op)).toEqual([rename('renamed'), rename('door'), rename('renamed'), rename('door')]);
+    expect(backend.server().doc.name).toBe('door');
+  });
+
+  it('a refused commit (no longer an editor) drops the queue and says why', async () => {
+    const { actor, backend } = await opened();
+    actor.send({ type: 'doc.edit', ops: [rename('nope')] });
+    await vi.advanceTimersByTimeAsync(20);
+    await backend.settle('commitOps', { ok: false, error: { code: 'forbidden', message: "You don't have permission to save your edit." } });
+    expect(actor.getSnapshot().context.error).toMatch(/permission/);
+    expect(actor.getSnapshot().context.dropped).toEqual([rename('nope')]);
+    expect(local(actor)?.name).toBe('door');
+    expect(actor.getSnapshot().value).toEqual({ ready: { online: 'resyncing' } });
+  });
+
+  it('a failed open can be retried', async () => {
+    const backend = fakeDocumentBackend();
+    const actor = createActor(documentMachine.provide({ actors: backend.actors }), { input: input() }).start();
+    await backend.serve('loadQueue');
+    await backend.settle('loadMachine', { ok: false, error: { code: 'not_found', message: 'gone' } });
+    expect(actor.getSnapshot().hasTag('failed')).toBe(true);
+    expect(actor.getSnapshot().context.error).toBe('gone');
+    actor.send({ type: 'doc.retry' });
+    await backend.serve('loadMachine');
+    expect(actor.getSnapshot().hasTag('ready')).toBe(true);
+  });
+
+  it('a quiet document checks the log now and then', async () => {
+    const { actor, backend } = await opened();
+    backend.commitFromElsewhere([rename('missed')]);
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(actor.getSnapshot().value).toEqual({ ready: { online: 'resyncing' } });
+    await backend.serve('fetchOps');
+    expect(local(actor)?.name).toBe('missed');
+  });
+});
