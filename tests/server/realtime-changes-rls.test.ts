@@ -150,6 +150,22 @@ describe('postgres changes under RLS', () => {
     expect(boom.received).toEqual([]);
     expect(ctx.logs.some((l) => l.includes('policy blew up'))).toBe(true);
   });
+  it('looks rows up by keys with quotes and backslashes intact', async () => {
+    await db.query(`create table if not exists public.rcr_textkey (key text primary key, owner uuid);
+      alter table public.rcr_textkey enable row level security;
+      drop policy if exists rcr_textkey_sel on public.rcr_textkey;
+      create policy rcr_textkey_sel on public.rcr_textkey for select to authenticated using (owner = auth.uid());`);
+    const has = await db.query(`select 1 from pg_publication_tables where pubname = 'supabase_realtime' and tablename = 'rcr_textkey'`);
+    if (!has.rowCount) await db.query(`alter publication supabase_realtime add table public.rcr_textkey`);
+    const sink = collector();
+    const sub = ctx.feed.subscribe(userIdentity(alice), [binding({ event: 'INSERT', table: 'rcr_textkey' })], sink.deliver);
+    const key = `o'k \\ ${randomUUID()} \\' end`;
+    await db.query(`insert into public.rcr_textkey values ($1, $2)`, [key, alice]);
+    const got = await sink.waitFor((r) => r.data.record?.key === key);
+    sub.unsubscribe();
+    expect(got.data.record).toEqual({ key, owner: alice });
+  });
+
   it('applies a privilege revoked between two changes to the very next change', async () => {
     await db.query(`create table if not exists public.rcr_revoke (id bigserial primary key, owner uuid);
       alter table public.rcr_revoke enable row level security;

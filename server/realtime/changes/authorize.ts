@@ -9,8 +9,10 @@ export function quoteIdent(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
 }
 
+/** A string literal that reads the same whatever standard_conforming_strings says. */
 export function quoteLiteral(value: string): string {
-  return `'${value.replace(/'/g, "''")}'`;
+  const quoted = value.replace(/'/g, "''");
+  return value.includes('\\') ? `E'${quoted.replace(/\\/g, '\\\\')}'` : `'${quoted}'`;
 }
 
 /** Facts about the changed table, read once per change as the backend. */
