@@ -26,8 +26,8 @@ export const renameModel: OpModel<MachineDefinition, Op> = {
     throw new Error(`unsupported op ${op.type}`);
   },
   invert(before, op) {
-    if (op.type === 'state.rename') return { type: 'state.rename', id: op.id, key: before.states[op.id]?.key ?? '' };
-    return { type: 'machine.update', changes: { name: before.name } };
+    if (op.type === 'state.rename') return [{ type: 'state.rename', id: op.id, key: before.states[op.id]?.key ?? '' }];
+    return [{ type: 'machine.update', changes: { name: before.name } }];
   },
 };
 

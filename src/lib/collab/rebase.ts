@@ -34,13 +34,13 @@ export function applyAll<D, O>(model: OpModel<D, O>, doc: D, ops: readonly O[]):
   return { ok: true, doc: current };
 }
 
-/** The inverse of a sequence: each op's inverse, last op first. */
+/** The inverse of a sequence: each op's inverse ops, last op's first. */
 export function invertAll<D, O>(model: OpModel<D, O>, before: D, ops: readonly O[]): O[] {
-  const inverses: O[] = [];
+  const inverses: O[][] = [];
   let current = before;
   for (const op of ops) {
     inverses.push(model.invert(current, op));
     current = model.apply(current, op);
   }
-  return inverses.reverse();
+  return inverses.reverse().flat();
 }

@@ -9,8 +9,8 @@
 export interface OpModel<D, O> {
   /** The document after `op`; throws when `op` does not apply to `doc`. */
   apply(doc: D, op: O): D;
-  /** The op that undoes `op`, given the document `op` was applied to. */
-  invert(before: D, op: O): O;
+  /** The ops that undo `op`, given the document `op` was applied to. */
+  invert(before: D, op: O): O[];
 }
 
 /** One op as the log holds it (`machine_ops`): numbered, with who sent it in which batch. */

@@ -26,6 +26,11 @@ export const toyModel: OpModel<ToyDoc, ToyOp> = {
     }
   },
   invert(before, op) {
+    return [toyInverse(before, op)];
+  },
+};
+
+function toyInverse(before: ToyDoc, op: ToyOp): ToyOp {
     const old = before[op.id];
     switch (op.t) {
       case 'add':
@@ -37,8 +42,7 @@ export const toyModel: OpModel<ToyDoc, ToyOp> = {
         if (old === undefined) throw new Error(`del: no ${op.id}`);
         return { t: 'add', id: op.id, v: old };
     }
-  },
-};
+}
 
 const IDS = ['a', 'b', 'c', 'd', 'e'];
 
