@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { loadSchemaCache, type SchemaCache } from './schema.ts';
+import { addViewRelationships } from './views.ts';
 
 const MISS_RELOAD_INTERVAL_MS = 100;
 const RECONNECT_DELAY_MS = 500;
@@ -56,7 +57,9 @@ export class SchemaCacheHolder {
       try {
         do {
           this.again = false;
-          this.current = await loadSchemaCache(this.pool, this.schemas);
+          const next = await loadSchemaCache(this.pool, this.schemas);
+          await addViewRelationships(this.pool, next);
+          this.current = next;
         } while (this.again);
         return this.current;
       } finally {

@@ -33,6 +33,8 @@ export interface ForeignKey {
   foreignSchema: string;
   foreignTable: string;
   foreignColumns: string[];
+  /** Copied from a base table onto a view that exposes its columns. */
+  viaView?: boolean;
 }
 
 export interface FunctionParam {

@@ -26,10 +26,12 @@ insert into public.rr_book_tags values (1, 1), (2, 2), (3, 1), (3, 2);
 insert into public.rr_people values (1, 'root', null), (2, 'kid', 1);
 insert into public.rr_reviews values (1, 1, 1, 2, 5), (2, 1, 2, 1, 3);
 insert into public.rr_ranges values (1, '[1,5)', '{1,2}'), (2, '[10,20)', '{3}');
+create or replace view public.rr_book_view as select id, title, author_id from public.rr_books;
+create or replace view public.rr_author_view as select id, name from public.rr_authors;
 `;
 
 beforeAll(async () => {
-  await arrange(SETUP, 'rr_ranges');
+  await arrange(SETUP, 'rr_author_view');
 });
 
 describe('select', () => {
@@ -102,6 +104,16 @@ describe('select', () => {
     expect(or.data).toEqual([{ id: 1, rr_books: [{ id: 1 }, { id: 2 }] }]);
     const nullEmbed = await db.from('rr_books').select('id, rr_authors(id)').is('rr_authors', null);
     expect(nullEmbed.data).toEqual([{ id: 4, rr_authors: null }]);
+  });
+
+  it('embeds through views that expose the foreign key columns', async () => {
+    const toOne = await db.from('rr_book_view').select('id, rr_authors(name)').eq('id', 3);
+    expect(toOne.error).toBeNull();
+    expect(toOne.data).toEqual([{ id: 3, rr_authors: { name: 'Bob' } }]);
+    const toMany = await db.from('rr_authors').select('name, rr_book_view(id)').eq('id', 2);
+    expect(toMany.data).toEqual([{ name: 'Bob', rr_book_view: [{ id: 3 }] }]);
+    const viewToView = await db.from('rr_author_view').select('name, rr_book_view(title)').eq('id', 2);
+    expect(viewToView.data).toEqual([{ name: 'Bob', rr_book_view: [{ title: 'Cats and dogs' }] }]);
   });
 
   it('resolves hints and reports missing or ambiguous relationships', async () => {

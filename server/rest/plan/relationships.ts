@@ -75,13 +75,16 @@ export function findRelationship(cache: SchemaCache, parent: Table, name: string
   const fkOf = (r: Relationship) => (r.kind === 'many-to-many' ? null : r.fk);
   let matches = all.filter((r) => r.target.name === name && r.target.schema === parent.schema);
   if (matches.length === 0) {
-    // `fk_name(*)` or `fk_column(*)` name the relationship itself (to-one through a column).
-    matches = all.filter((r) => {
+    // `fk_name(*)` or `fk_column(*)` name the relationship itself (to-one through a column);
+    // the base table's key wins over its copies on views.
+    const named = all.filter((r) => {
       const fk = fkOf(r);
       if (!fk) return false;
       if (fk.name === name) return true;
       return r.kind === 'many-to-one' && fk.columns.length === 1 && fk.columns[0] === name;
     });
+    const direct = named.filter((r) => !fkOf(r)?.viaView);
+    matches = direct.length > 0 ? direct : named;
   }
   if (hint !== null) {
     // A column hint names the parent's side first (`parent_id` on a self reference is the
