@@ -67,6 +67,33 @@ describe('postgres changes filters', () => {
     expect(idsFor(big)).toEqual(['gt', 'gte', 'in', 'neq', 'notEq'].sort());
   });
 
+  it('supports hosted’s other operators: like, ilike, match, imatch, is and isdistinct', async () => {
+    const filters = {
+      like: 'label=like.Ab%',
+      ilike: 'label=ilike.ab%',
+      match: 'label=match.^A.c$',
+      imatch: 'label=imatch.^a.C$',
+      isTrue: 'done=is.true',
+      isNotNull: 'n=not.is.null',
+      distinct: 'n=isdistinct.1',
+    };
+    const bindings = Object.fromEntries(Object.entries(filters).map(([k, filter]) => [k, binding({ event: 'INSERT', table: 'rcx_rows', filter })]));
+    const sink = collector();
+    const sub = ctx.feed.subscribe(serviceIdentity(), Object.values(bindings), sink.deliver);
+    const insert = async (label: string, done: boolean | null, n: number | null) =>
+      Number((await db.query<{ id: string }>(`insert into public.rcx_rows (label, done, n) values ($1, $2, $3) returning id`, [label, done, n])).rows[0]!.id);
+    const abc = await insert('Abc', true, 1);
+    const low = await insert('abc', null, null);
+    await settle(ctx.feed, db, 'rcx_marker');
+    sub.unsubscribe();
+    const namesFor = (id: number) => {
+      const hit = sink.received.find((r) => r.data.record?.id === id);
+      return Object.entries(bindings).filter(([, b]) => hit?.ids.includes(b.id)).map(([k]) => k).sort();
+    };
+    expect(namesFor(abc)).toEqual(['ilike', 'imatch', 'isNotNull', 'isTrue', 'like', 'match'].sort());
+    expect(namesFor(low)).toEqual(['distinct', 'ilike', 'imatch'].sort());
+  });
+
   it('filters DELETEs on the old key, and a NULL value matches no comparison', async () => {
     const sink = collector();
     const byId = binding({ event: 'DELETE', table: 'rcx_rows', filter: 'id=gte.1' });
