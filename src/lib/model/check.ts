@@ -46,3 +46,9 @@ export function checkXStateText(text: string, options: ImportOptions = {}): Chec
   const definition = duplicates.length > 0 ? null : imported.definition;
   return { config, definition, issues };
 }
+
+/** One line per issue: `states.checkout.on.PAY[0].target: unknown target "#paid"`. */
+export function formatIssue(issue: Issue): string {
+  const where = issue.at ? ` (line ${issue.at.line}, column ${issue.at.column})` : '';
+  return `${issue.path === '' ? '(machine)' : issue.path}: ${issue.message}${where}`;
+}

@@ -5,7 +5,7 @@ export { randomIds, counterIds } from './ids.ts';
 export { readXState, importXState, ImportError, type ImportOptions, type ImportResult } from './import.ts';
 export { exportXState, targetString } from './export.ts';
 export { validateDefinition } from './validate.ts';
-export { checkXStateText, type CheckResult } from './check.ts';
+export { checkXStateText, formatIssue, type CheckResult } from './check.ts';
 export { parseJsonText, type ParseResult, type Span } from './json-text.ts';
 export { reachableStates } from './reachability.ts';
 export { transitionConfigPath } from './config-paths.ts';

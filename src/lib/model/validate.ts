@@ -72,6 +72,8 @@ export function validateDefinition(def: MachineDefinition): Issue[] {
       });
       return; // its descendants are unreachable too; one warning is enough
     }
+    // Below a compound state with no initial, "unreachable" only repeats that error.
+    if (n.type === 'compound' && n.initial === null) return;
     for (const c of n.children) report(c);
   };
   report(def.root);
