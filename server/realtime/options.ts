@@ -18,12 +18,27 @@ export interface RealtimeOptions {
   maxChannelsPerConnection: number;
 }
 
-export function realtimeOptions(overrides: Partial<RealtimeOptions> = {}): RealtimeOptions {
-  const messagesPerSecond = overrides.messagesPerSecond ?? 200;
+/** A positive integer from the environment, else the fallback. */
+function fromEnv(name: string, fallback: number, env: NodeJS.ProcessEnv): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer, got ${raw}`);
+  return value;
+}
+
+/**
+ * Defaults, then CHARTROOM_REALTIME_* environment variables (for running the backend
+ * with other limits), then explicit overrides (tests, benches).
+ */
+export function realtimeOptions(overrides: Partial<RealtimeOptions> = {}, env: NodeJS.ProcessEnv = process.env): RealtimeOptions {
+  const messagesPerSecond = overrides.messagesPerSecond ?? fromEnv('CHARTROOM_REALTIME_MESSAGES_PER_SECOND', 200, env);
+  const maxPayloadBytes = overrides.maxPayloadBytes ?? fromEnv('CHARTROOM_REALTIME_MAX_PAYLOAD_BYTES', 256 * 1024, env);
   return {
-    maxPayloadBytes: 256 * 1024,
-    maxFrameBytes: 1024 * 1024,
-    idleTimeoutMs: 60_000,
+    maxPayloadBytes,
+    // Room for a payload just over the limit to arrive and be answered with an error.
+    maxFrameBytes: Math.max(1024 * 1024, maxPayloadBytes * 2),
+    idleTimeoutMs: fromEnv('CHARTROOM_REALTIME_IDLE_TIMEOUT_MS', 60_000, env),
     maxBufferedBytes: 8 * 1024 * 1024,
     confirmTokenIntervalMs: 5 * 60_000,
     maxChannelsPerConnection: 100,
