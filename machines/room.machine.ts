@@ -174,6 +174,7 @@ export const roomMachine = setup({
             loading: {
               tags: ['pending'],
               invoke: {
+                id: 'loadSnapshot',
                 src: 'loadSnapshot',
                 input: ({ context }) => ({ projectId: context.projectId }),
                 onDone: [
@@ -227,6 +228,7 @@ export const roomMachine = setup({
             renaming: {
               tags: ['adminBusy'],
               invoke: {
+                id: 'renameProject',
                 src: 'renameProject',
                 input: ({ context, event }) => {
                   assertEvent(event, 'room.rename');
@@ -242,6 +244,7 @@ export const roomMachine = setup({
             changingRole: {
               tags: ['adminBusy'],
               invoke: {
+                id: 'changeRole',
                 src: 'changeRole',
                 input: ({ context, event }) => {
                   assertEvent(event, 'room.changeRole');
@@ -257,6 +260,7 @@ export const roomMachine = setup({
             removing: {
               tags: ['adminBusy'],
               invoke: {
+                id: 'removeMember',
                 src: 'removeMember',
                 input: ({ context, event }) => {
                   assertEvent(event, 'room.removeMember');
