@@ -17,6 +17,8 @@ export function quoteLiteral(value: string): string {
 
 /** Facts about the changed table, read once per change as the backend. */
 export interface TableFacts {
+  /** False when the table is gone by the time the change is routed. */
+  exists: boolean;
   rls: boolean;
   /** Columns each role may select (column privileges, as hosted trims payloads by them). */
   selectable: Map<RequestRole, Set<string>>;
@@ -99,7 +101,7 @@ export async function readTableFacts(
   }
   const selectable = new Map<RequestRole, Set<string>>();
   roles.forEach((role, i) => selectable.set(role, new Set((first?.[`r${i}`] as string[] | undefined) ?? [])));
-  return { rls: first?.rls === true, selectable, filters: outcomes };
+  return { exists: first !== undefined, rls: first?.rls === true, selectable, filters: outcomes };
 }
 
 /** `select exists(... where pk = <values>)`: the row lookup each identity runs under RLS. */

@@ -152,6 +152,7 @@ export class ChangeRouter {
     const speculative = this.speculate(change, matches, filters.length > 0);
     const facts = await readTableFacts(this.options.pool, relation, roles, filters, filterRow);
     this.lastFacts.set(relation, facts);
+    if (!facts.exists) return [];
     const pkReadable = (role: RequestRole) => relation.primaryKey.every((c) => facts.selectable.get(role)?.has(c));
 
     // data null: visible, payload still to build (once per role, below).
