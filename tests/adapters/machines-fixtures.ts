@@ -39,11 +39,18 @@ export function emptyDefinition(name = 'untitled'): MachineDefinition {
   };
 }
 
+export interface Person {
+  client: AnyClient;
+  id: string;
+  email: string;
+  password: string;
+}
+
 export interface Team {
-  owner: { client: AnyClient; id: string };
-  editor: { client: AnyClient; id: string };
-  viewer: { client: AnyClient; id: string };
-  outsider: { client: AnyClient; id: string };
+  owner: Person;
+  editor: Person;
+  viewer: Person;
+  outsider: Person;
 }
 
 export async function team(): Promise<Team> {
@@ -53,7 +60,7 @@ export async function team(): Promise<Team> {
     signedInClient('m-viewer'),
     signedInClient('m-outsider'),
   ]);
-  const person = (p: typeof owner) => ({ client: p.client, id: p.user.id });
+  const person = (p: typeof owner): Person => ({ client: p.client, id: p.user.id, email: p.email, password: p.password });
   return { owner: person(owner), editor: person(editor), viewer: person(viewer), outsider: person(outsider) };
 }
 

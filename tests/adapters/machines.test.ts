@@ -1,0 +1,181 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createActor, waitFor, type Actor } from 'xstate';
+import { documentMachine } from '../../machines/document.machine.ts';
+import { createQueueStore } from '../../src/adapters/queue-store.ts';
+import type { MachineDefinition } from '../../src/lib/model/types.ts';
+import { rename, renameModel } from '../machines/document.fakes.ts';
+import { emptyDefinition, machineIn, projectFor, team, type Team } from './machines-fixtures.ts';
+import { deviceFor, documentActors, memoryStorage, type Device } from './machines-live.ts';
+
+/**
+ * The machines adapter and the document machine against the real embedded backend,
+ * through supabase-js: the port's calls, and two people editing one machine at once
+ * (issue 5: "A and B edit the same machine at once and both edits survive"; "an edit
+ * made while offline is committed after reconnecting").
+ */
+
+let t: Team;
+let project: string;
+const devices: Device[] = [];
+const actors: Actor<typeof documentMachine>[] = [];
+
+beforeAll(async () => {
+  t = await team();
+  project = await projectFor(t);
+});
+
+afterAll(async () => {
+  for (const a of actors) a.stop();
+  await Promise.all(devices.map((d) => d.client.removeAllChannels()));
+});
+
+async function device(person: Team[keyof Team]) {
+  const d = await deviceFor(person);
+  devices.push(d);
+  return d;
+}
+
+function open(d: Device, machineId: string, storage = memoryStorage()) {
+  const actor = createActor(documentMachine.provide({ actors: documentActors(d.port, createQueueStore(storage)) }), {
+    input: { machineId, clientId: randomUUID(), model: renameModel, newBatchId: () => randomUUID() },
+  }).start();
+  actors.push(actor);
+  return actor;
+}
+
+const synced = (actor: Actor<typeof documentMachine>, version: number) =>
+  waitFor(actor, (s) => s.hasTag('synced') && s.context.doc?.version === version, { timeout: 8_000 });
+
+async function stored(d: Device, machineId: string): Promise<{ definition: MachineDefinition; version: number }> {
+  const loaded = await d.port.loadMachine(machineId);
+  if (!loaded.ok) throw new Error(loaded.error.message);
+  return loaded.value;
+}
+
+describe('machines adapter', () => {
+  it('lists, creates, renames and deletes machines; viewers are refused in words', async () => {
+    const editor = await device(t.editor);
+    const viewer = await device(t.viewer);
+    const created = await editor.port.createMachine({ projectId: project, name: 'turnstile', definition: emptyDefinition('turnstile') });
+    if (!created.ok) throw new Error(created.error.message);
+    expect(created.value).toMatchObject({ name: 'turnstile', version: 0, projectId: project, definition: emptyDefinition('turnstile') });
+    const listed = await viewer.port.listMachines(project);
+    expect(listed.ok && listed.value.map((m) => m.id)).toContain(created.value.id);
+    expect(await viewer.port.renameMachine(created.value.id, 'x')).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(await viewer.port.createMachine({ projectId: project, name: 'x', definition: emptyDefinition() })).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(await editor.port.renameMachine(created.value.id, 'gate')).toMatchObject({ ok: true, value: { name: 'gate' } });
+    expect(await editor.port.deleteMachine(created.value.id)).toEqual({ ok: true, value: undefined });
+    expect(await editor.port.loadMachine(created.value.id)).toMatchObject({ ok: false, error: { code: 'not_found' } });
+  });
+
+  it('commits, answers a stale base with conflict and the current version, and reads the log back', async () => {
+    const machine = await machineIn(t, project);
+    const editor = await device(t.editor);
+    const first = await editor.port.commitOps({ machineId: machine, base: 0, clientId: 'c', batchId: randomUUID(), ops: [rename('a')], definition: emptyDefinition('a') });
+    expect(first).toEqual({ ok: true, receipt: { firstSeq: 1, lastSeq: 1, version: 1, duplicate: false } });
+    const stale = await editor.port.commitOps({ machineId: machine, base: 0, clientId: 'c', batchId: randomUUID(), ops: [rename('b')], definition: emptyDefinition('b') });
+    expect(stale).toMatchObject({ ok: false, error: { code: 'conflict' }, currentVersion: 1 });
+    const log = await editor.port.opsSince(machine, 0);
+    expect(log).toMatchObject({ ok: true, value: [{ seq: 1, clientId: 'c', op: rename('a') }] });
+  });
+
+  it('a viewer\'s commit is refused as forbidden; a dead network is reported as network', async () => {
+    const machine = await machineIn(t, project);
+    const viewer = await device(t.viewer);
+    const refused = await viewer.port.commitOps({ machineId: machine, base: 0, clientId: 'v', batchId: randomUUID(), ops: [rename('v')], definition: emptyDefinition('v') });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    viewer.goOffline();
+    expect(await viewer.port.opsSince(machine, 0)).toMatchObject({ ok: false, error: { code: 'network' } });
+    expect(await viewer.port.commitOps({ machineId: machine, base: 0, clientId: 'v', batchId: randomUUID(), ops: [rename('v')], definition: emptyDefinition('v') })).toMatchObject({
+      ok: false,
+      error: { code: 'network' },
+    });
+    viewer.goOnline();
+  });
+
+  it('streams the log\'s inserts for one machine only', async () => {
+    const machine = await machineIn(t, project);
+    const other = await machineIn(t, project);
+    const viewer = await device(t.viewer);
+    const editor = await device(t.editor);
+    const seen: unknown[] = [];
+    const subscribed = new Promise<void>((resolve) => {
+      const sub = viewer.port.opEvents$(machine).subscribe((event) => {
+        if (event.type === 'ops.subscribed') resolve();
+        if (event.type === 'ops.received') seen.push(...event.ops.map((o) => o.op));
+      });
+      afterAll(() => sub.unsubscribe());
+    });
+    await subscribed;
+    await editor.port.commitOps({ machineId: other, base: 0, clientId: 'c', batchId: randomUUID(), ops: [rename('elsewhere')], definition: emptyDefinition() });
+    await editor.port.commitOps({ machineId: machine, base: 0, clientId: 'c', batchId: randomUUID(), ops: [rename('here')], definition: emptyDefinition() });
+    await expect.poll(() => seen, { timeout: 5_000 }).toEqual([rename('here')]);
+  });
+});
+
+describe('two people editing one machine', () => {
+  it('both edits survive when A and B edit at the same moment', async () => {
+    const machine = await machineIn(t, project);
+    const a = open(await device(t.owner), machine);
+    const b = open(await device(t.editor), machine);
+    await Promise.all([synced(a, 0), synced(b, 0)]);
+    a.send({ type: 'doc.edit', ops: [rename('renamed by A')] });
+    b.send({ type: 'doc.edit', ops: [{ type: 'state.rename', id: 's_root', key: 'renamed-by-B' }] });
+    await Promise.all([synced(a, 2), synced(b, 2)]);
+    const server = await stored(devices[0]!, machine);
+    expect(server.version).toBe(2);
+    expect(server.definition.name).toBe('renamed by A');
+    expect(server.definition.states.s_root?.key).toBe('renamed-by-B');
+    expect(a.getSnapshot().context.doc?.local).toEqual(server.definition);
+    expect(b.getSnapshot().context.doc?.local).toEqual(server.definition);
+  });
+
+  it('many quick edits from both sides converge on the server\'s definition', async () => {
+    const machine = await machineIn(t, project);
+    const a = open(await device(t.owner), machine);
+    const b = open(await device(t.editor), machine);
+    await Promise.all([synced(a, 0), synced(b, 0)]);
+    for (let i = 0; i < 10; i++) {
+      a.send({ type: 'doc.edit', ops: [rename(`A${i}`)] });
+      b.send({ type: 'doc.edit', ops: [{ type: 'state.rename', id: 's_root', key: `B${i}` }] });
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    await Promise.all([synced(a, 20), synced(b, 20)]);
+    const server = await stored(devices[devices.length - 1]!, machine);
+    expect(server.definition).toMatchObject({ name: 'A9', states: { s_root: { key: 'B9' } } });
+    expect(a.getSnapshot().context.doc?.local).toEqual(server.definition);
+    expect(b.getSnapshot().context.doc?.local).toEqual(server.definition);
+  });
+
+  it('an edit made offline is kept in storage and committed after reconnecting; the other person sees it', async () => {
+    const machine = await machineIn(t, project);
+    const deviceA = await device(t.owner);
+    const storage = memoryStorage();
+    const a = open(deviceA, machine, storage);
+    const b = open(await device(t.editor), machine);
+    await Promise.all([synced(a, 0), synced(b, 0)]);
+
+    deviceA.goOffline();
+    await waitFor(a, (s) => s.hasTag('offline'), { timeout: 5_000 });
+    a.send({ type: 'doc.edit', ops: [rename('typed offline')] });
+    expect([...storage.items.values()].join()).toContain('typed offline');
+    // Meanwhile B edits online.
+    b.send({ type: 'doc.edit', ops: [{ type: 'state.rename', id: 's_root', key: 'b-online' }] });
+    await synced(b, 1);
+
+    // A reload while still offline: the queue comes back from storage.
+    a.stop();
+    const reloaded = open(deviceA, machine, storage);
+    await waitFor(reloaded, (s) => s.hasTag('ready'), { timeout: 5_000 });
+    expect(reloaded.getSnapshot().context.doc?.local.name).toBe('typed offline');
+
+    deviceA.goOnline();
+    await synced(reloaded, 2);
+    await synced(b, 2);
+    expect(storage.items.size).toBe(0);
+    const server = await stored(deviceA, machine);
+    expect(server.definition).toMatchObject({ name: 'typed offline', states: { s_root: { key: 'b-online' } } });
+    expect(b.getSnapshot().context.doc?.local).toEqual(server.definition);
+  });
+});
