@@ -11,6 +11,7 @@ import { readSql, resolveRead } from './plan/read.ts';
 import { SqlBuilder } from './plan/sql.ts';
 import { aggregateStatement, type ResultRow } from './plan/statement.ts';
 import { planWrite } from './plan/write.ts';
+import { openApi } from './openapi.ts';
 import { applyGucs, contentRange, send, sendError, singular } from './respond.ts';
 import { runRequest, type Statement, type StatementResult } from './run.ts';
 import { tableKey, type SchemaCache, type Table } from './schema.ts';
@@ -280,6 +281,13 @@ export async function handleRest(deps: HandlerDeps, req: IncomingMessage, res: S
   const authenticated = ctx.role !== 'anon';
   try {
     const method = ctx.method;
+    if ((method === 'GET' || method === 'HEAD') && ctx.path === '/') {
+      const schema = chooseSchema(method, ctx.headers, deps.cache.schemas);
+      const doc = JSON.stringify(openApi(await deps.cache.get(), schema, ctx.headers.host ?? ''));
+      res.writeHead(200, { 'content-type': 'application/openapi+json; charset=utf-8', 'content-length': Buffer.byteLength(doc) });
+      res.end(method === 'HEAD' ? undefined : doc);
+      return;
+    }
     const target = targetOf(ctx.path);
     const r: Request = {
       method,

@@ -40,6 +40,19 @@ describe('schema cache', () => {
   });
 });
 
+describe('root', () => {
+  it('describes the exposed tables and functions as OpenAPI 2.0', async () => {
+    await arrange('create table if not exists public.rc_described (id int primary key, label text not null)', 'rc_described');
+    const res = await rest('/');
+    expect(res.status).toBe(200);
+    const doc = await json<{ swagger: string; paths: Record<string, unknown>; definitions: Record<string, { properties: Record<string, unknown>; required: string[] }> }>(res);
+    expect(doc.swagger).toBe('2.0');
+    expect(doc.paths['/rc_described']).toBeDefined();
+    expect(doc.definitions.rc_described?.required).toEqual(['id', 'label']);
+    expect(doc.definitions.rc_described?.properties.label).toMatchObject({ type: 'string', format: 'text' });
+  });
+});
+
 describe('through the real auth service', () => {
   it('runs a signed-in user as authenticated with their sub', async () => {
     await arrange(`create table if not exists public.rc_mine (id serial primary key, owner uuid default auth.uid(), v text);
