@@ -1,0 +1,61 @@
+import type { StateId, StateType, TransitionId } from '../model/types.ts';
+
+/** A positioned diagram. All coordinates are absolute (the machine root's box at 0,0). */
+
+export interface Point {
+  x: number;
+  y: number;
+}
+
+export interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+export interface LayoutNode extends Box {
+  id: StateId;
+  parent: StateId | null;
+  key: string;
+  type: StateType;
+  /** Nesting depth: 0 for the machine root. */
+  depth: number;
+  /** A child region of a parallel state (drawn with a dashed border). */
+  region: boolean;
+  /** 'shallow' | 'deep' for history states. */
+  history: 'shallow' | 'deep' | null;
+  /** This node's initial child, for the initial marker. */
+  initial: StateId | null;
+  /** Header height for compound nodes (where the name sits). */
+  header: number;
+}
+
+export interface LayoutEdge {
+  /** `<transitionId>` for the first target, `<transitionId>#<n>` for further ones. */
+  id: string;
+  transition: TransitionId;
+  source: StateId;
+  target: StateId;
+  /** The polyline from the source's border to the target's border. */
+  points: Point[];
+  label: (Box & { text: string }) | null;
+  selfLoop: boolean;
+  /** A transition without targets (actions only), drawn as a dashed loop. */
+  targetless: boolean;
+}
+
+export interface Layout {
+  nodes: Record<StateId, LayoutNode>;
+  edges: Record<string, LayoutEdge>;
+  width: number;
+  height: number;
+}
+
+/** What the previous layout contributes to the next one (see stability.ts). */
+export interface LayoutHints {
+  /** Previous node sizes; reused while the content still fits, so neighbours stay put. */
+  sizes: Record<StateId, { width: number; height: number }>;
+  /** Previous node positions, given to ELK as `elk.position` for semi-interactive ordering. */
+  positions: Record<StateId, Point>;
+}
