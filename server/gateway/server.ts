@@ -98,6 +98,21 @@ export function contextFor(req: IncomingMessage, url: URL, servicePath: string, 
   };
 }
 
+/**
+ * An HTTP server whose closeAllConnections() also ends upgraded (WebSocket) sockets:
+ * Node stops tracking a socket as an HTTP connection once it is upgraded, so without
+ * this server.close() would wait for every realtime client to leave.
+ */
+class GatewayServer extends http.Server {
+  readonly upgraded = new Set<Duplex>();
+
+  override closeAllConnections(): void {
+    super.closeAllConnections();
+    for (const socket of this.upgraded) socket.destroy();
+    this.upgraded.clear();
+  }
+}
+
 /** The API gateway: CORS, the apikey to bearer rule, JWT verification, routing, logging. */
 export function createGateway(services: Service[], options: GatewayOptions): http.Server {
   const sorted = [...services].sort((a, b) => b.prefix.length - a.prefix.length);
@@ -110,7 +125,7 @@ export function createGateway(services: Service[], options: GatewayOptions): htt
     return null;
   };
 
-  const server = http.createServer((req, res) => {
+  const server = new GatewayServer((req, res) => {
     const started = process.hrtime.bigint();
     const url = new URL(req.url ?? '/', 'http://localhost');
     for (const [k, v] of Object.entries(corsHeaders(req))) res.setHeader(k, v);
@@ -150,6 +165,8 @@ export function createGateway(services: Service[], options: GatewayOptions): htt
       return;
     }
     socket.on('error', () => undefined);
+    server.upgraded.add(socket);
+    socket.once('close', () => server.upgraded.delete(socket));
     match.service.upgrade(req, socket, head, contextFor(req, url, match.rest, options.jwtSecret));
   });
   server.on('clientError', (_error, socket) => {
