@@ -16,7 +16,9 @@ import { ms, summarize, type BenchContext } from '../lib.ts';
  * change is checked for all 50 and all 50 may see it). Timed from just before the
  * INSERT is sent to each client's callback. In the same run, a feed of our own records
  * when each change comes out of the decoder: the raw replication latency with no RLS
- * and no socket, the baseline the end-to-end figure is read against.
+ * and no socket, the baseline the end-to-end figure is read against. A second phase
+ * subscribes the same 50 identities to that feed directly, to split the router's and
+ * the RLS checks' share from the sockets'.
  */
 
 const SUBSCRIBERS = 50;
@@ -89,36 +91,62 @@ export async function run(ctx: BenchContext): Promise<void> {
       }),
     );
 
-    const endToEnd: number[] = [];
-    const baseline: number[] = [];
-    const firstArrival: number[] = [];
-    let missing = 0;
-    for (let i = 0; i < CHANGES + 20; i++) {
-      const marker = `m${i}`;
-      const sent = now();
-      await db.query(`insert into public.bench_rc_events (team, marker, body) values ($1, $2, '{"kind":"edit"}')`, [team, marker]);
-      const deadline = Date.now() + 3000;
-      while ((received.get(marker)?.length ?? 0) < SUBSCRIBERS && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 1));
+    /** Inserts CHANGES rows (after 20 warm-up rows), one at a time, timing every arrival. */
+    const measure = async (arrivalsOf: Map<string, number[]>, tag: string) => {
+      const all: number[] = [];
+      const firsts: number[] = [];
+      const decodes: number[] = [];
+      let missing = 0;
+      for (let i = 0; i < CHANGES + 20; i++) {
+        const marker = `${tag}${i}`;
+        const sent = now();
+        await db.query(`insert into public.bench_rc_events (team, marker, body) values ($1, $2, '{"kind":"edit"}')`, [team, marker]);
+        const deadline = Date.now() + 3000;
+        while ((arrivalsOf.get(marker)?.length ?? 0) < SUBSCRIBERS && Date.now() < deadline) {
+          await new Promise((resolve) => setTimeout(resolve, 1));
+        }
+        if (i < 20) continue; // warm-up
+        const arrivals = arrivalsOf.get(marker) ?? [];
+        missing += SUBSCRIBERS - arrivals.length;
+        for (const t of arrivals) all.push(t - sent);
+        if (arrivals.length > 0) firsts.push(Math.min(...arrivals) - sent);
+        const d = decoded.get(marker);
+        if (d !== undefined) decodes.push(d - sent);
       }
-      if (i < 20) continue; // warm-up
-      const arrivals = received.get(marker) ?? [];
-      missing += SUBSCRIBERS - arrivals.length;
-      for (const t of arrivals) endToEnd.push(t - sent);
-      if (arrivals.length > 0) firstArrival.push(Math.min(...arrivals) - sent);
-      const d = decoded.get(marker);
-      if (d !== undefined) baseline.push(d - sent);
-    }
+      return { every: summarize(all), first: summarize(firsts), decode: summarize(decodes), missing };
+    };
 
-    const e2e = summarize(endToEnd);
-    const first = summarize(firstArrival);
-    const base = summarize(baseline);
-    ctx.section(`realtime postgres changes: commit to receive, ${SUBSCRIBERS} users under RLS, supabase-js (n = ${CHANGES} changes)`);
+    // Phase 1: through the sockets and supabase-js.
+    const e2e = await measure(received, 'e');
+    for (const channel of channels) await channel.unsubscribe().catch(() => undefined);
+
+    // Phase 2: the same 50 identities on a feed directly (no sockets, no clients): what
+    // the router and the RLS checks cost on their own.
+    const direct = new Map<string, number[]>();
+    const directSubs = users.map((sub, i) =>
+      baselineFeed.subscribe(
+        { role: 'authenticated', claims: { sub, role: 'authenticated', aud: 'authenticated', exp } },
+        [{ id: i + 1, event: 'INSERT', schema: 'public', table: 'bench_rc_events' }],
+        (_ids, data) => {
+          const marker = String(data.record?.marker);
+          const list = direct.get(marker) ?? [];
+          list.push(now());
+          direct.set(marker, list);
+        },
+      ),
+    );
+    const feedOnly = await measure(direct, 'f');
+    for (const s of directSubs) s.unsubscribe();
+
+    const base = e2e.decode;
+    ctx.section(`realtime postgres changes: commit to receive, ${SUBSCRIBERS} users under RLS (n = ${CHANGES} changes per line)`);
     ctx.report('baseline: replication decode, no RLS, no socket p50 / p99', `${ms(base.p50)} / ${ms(base.p99)}`);
-    ctx.report(`end to end, every subscriber (${e2e.n} deliveries) p50 / p99`, `${ms(e2e.p50)} / ${ms(e2e.p99)}`, 'p99 < 50 ms');
-    ctx.report('end to end, first subscriber p50 / p99', `${ms(first.p50)} / ${ms(first.p99)}`);
-    ctx.report('ratio end-to-end / baseline (p50, p99)', `${(e2e.p50 / base.p50).toFixed(2)}x / ${(e2e.p99 / base.p99).toFixed(2)}x`);
-    ctx.report('deliveries missing after 3 s', String(missing));
+    ctx.report(`supabase-js end to end, every subscriber (${e2e.every.n}) p50 / p99`, `${ms(e2e.every.p50)} / ${ms(e2e.every.p99)}`, 'p99 < 50 ms');
+    ctx.report('supabase-js end to end, first subscriber p50 / p99', `${ms(e2e.first.p50)} / ${ms(e2e.first.p99)}`);
+    ctx.report('ratio end-to-end / baseline (p50, p99)', `${(e2e.every.p50 / base.p50).toFixed(2)}x / ${(e2e.every.p99 / base.p99).toFixed(2)}x`);
+    ctx.report(`feed direct (RLS, no sockets), every subscriber p50 / p99`, `${ms(feedOnly.every.p50)} / ${ms(feedOnly.every.p99)}`);
+    ctx.report('  its decode baseline p50 / p99', `${ms(feedOnly.decode.p50)} / ${ms(feedOnly.decode.p99)}`);
+    ctx.report('deliveries missing after 3 s (end to end / direct)', `${e2e.missing} / ${feedOnly.missing}`);
     // Backend, database and all 50 clients share this machine: read the figures against its load.
     ctx.report('machine: cores / 1-min load average at the end', `${os.cpus().length} / ${os.loadavg()[0]!.toFixed(1)}`);
   } finally {
