@@ -185,7 +185,7 @@ function planMutation(cache: SchemaCache, r: Request, maxRows: number): Planned 
   const t = table(cache, r.schema, r.target.name);
   const method = r.method as 'POST' | 'PATCH' | 'DELETE';
   if (method !== 'DELETE' && r.body === null) throw new RestError(400, 'PGRST102', 'Empty or invalid json');
-  const prefs = r.format === 'object' && r.prefs.return === null ? { ...r.prefs } : r.prefs;
+  const prefs = r.prefs;
   const plan = planWrite(cache, t, method, r.body?.json, query, prefs, maxRows);
   const ret = prefs.return ?? 'minimal';
   const okStatus = method === 'POST' ? 201 : ret === 'representation' ? 200 : 204;

@@ -151,6 +151,10 @@ describe('update and delete', () => {
     expect(await count('del-2')).toBe(0);
     const counted = await db.from('rw_items').delete({ count: 'exact' }).eq('name', 'nothing-here');
     expect(counted.count).toBe(0);
+    const inserted = await db.from('rw_items').insert([{ name: 'cnt-1' }, { name: 'cnt-2' }], { count: 'exact' });
+    expect(inserted.count).toBe(2);
+    const updated = await db.from('rw_items').update({ note: 'c' }, { count: 'exact' }).like('name', 'cnt-%');
+    expect(updated.count).toBe(2);
   });
 });
 
