@@ -322,6 +322,14 @@ describe('postgres_changes through the feed interface', () => {
 });
 
 describe('shutdown', () => {
+  it('lets the gateway end WebSocket clients when it closes its connections', async () => {
+    const socket = await raw('1.0.0');
+    await socket.join(`realtime:${uniqueTopic('rtproto-gw')}`, '1');
+    gateway.closeAllConnections();
+    await until(() => socket.closed, 3000, 'socket closed by the gateway');
+    await until(() => service.connectionCount === 0, 3000, 'connection released');
+  });
+
   it('closes every socket and the change feed', async () => {
     const socket = await raw('2.0.0');
     await socket.join(`realtime:${uniqueTopic('rtproto-end')}`, '1');
