@@ -13,3 +13,4 @@ export * from './tree.ts';
 export { applyOp, applyOps, canApply, replayOps } from './apply.ts';
 export { invert, applyWithInverse } from './invert.ts';
 export { fromMachine, machineConfigJson, type MachineLike } from './from-machine.ts';
+export { integrityProblems } from './integrity.ts';

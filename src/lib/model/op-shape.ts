@@ -18,7 +18,7 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
 export function isJson(v: unknown, depth = 0): v is Json {
   if (depth > 200) return false;
   if (v === null || typeof v === 'boolean' || typeof v === 'string') return true;
-  if (typeof v === 'number') return Number.isFinite(v);
+  if (typeof v === 'number') return Number.isFinite(v) && !Object.is(v, -0);
   if (Array.isArray(v)) return v.every((x) => isJson(x, depth + 1));
   if (isPlainObject(v)) return Object.values(v).every((x) => isJson(x, depth + 1));
   return false;
@@ -61,7 +61,7 @@ export function isInvocationList(v: unknown): v is Invocation[] {
 
 /** A delay that survives export/import unchanged (a numeric-looking name would not). */
 export function isDelay(v: unknown): boolean {
-  if (typeof v === 'number') return Number.isFinite(v) && v >= 0 && delayOf(String(v)) === v;
+  if (typeof v === 'number') return Number.isFinite(v) && v >= 0 && !Object.is(v, -0) && delayOf(String(v)) === v;
   return typeof v === 'string' && v !== '' && delayOf(v) === v;
 }
 
@@ -77,7 +77,8 @@ export function isEventShape(v: unknown): v is Transition['event'] {
 export const isOutput = (v: unknown): v is { value: Json } => isPlainObject(v) && onlyKeys(v, ['value']) && isJson(v.value);
 export const isHistoryKind = (v: unknown): v is 'shallow' | 'deep' => v === 'shallow' || v === 'deep';
 export const isStateType = (v: unknown): v is StateType => typeof v === 'string' && (STATE_TYPES as readonly string[]).includes(v);
-export const isOrder = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+/** -0 is refused: it would not survive JSON (it prints as 0) and so would not round-trip. */
+export const isOrder = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && !Object.is(v, -0);
 export const isIndex = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
 
 const STATE_FIELDS = [

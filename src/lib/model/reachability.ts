@@ -16,13 +16,18 @@ export function reachableStates(def: MachineDefinition): Set<StateId> {
     queue.push(id);
   };
 
+  const defaulted = new Set<StateId>();
   const enterDefaults = (id: StateId): void => {
     const node = def.states[id];
-    if (!node) return;
+    // Once per state: a history whose fallback is itself (its parent's initial) must not loop.
+    if (!node || defaulted.has(id)) return;
+    defaulted.add(id);
     mark(id);
     if (node.type === 'parallel') for (const c of node.children) enterDefaults(c);
     else if (node.type === 'history') {
-      const fallback = node.historyTarget ?? (node.parent !== null ? def.states[node.parent]?.initial : null) ?? null;
+      // A history at the root has no parent to remember and exports no target: it enters nothing.
+      if (node.parent === null) return;
+      const fallback = node.historyTarget ?? def.states[node.parent]?.initial ?? null;
       if (fallback !== null) enterTarget(fallback);
     } else if (node.initial !== null) enterDefaults(node.initial);
   };
