@@ -1,0 +1,3 @@
+/** Canvas gestures and code edits as model ops (pure). */
+export * from './edits.ts';
+export { diffToOps } from './diff.ts';
