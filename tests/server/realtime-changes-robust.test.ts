@@ -1,5 +1,7 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TextPgoutputPlugin } from '../../server/realtime/changes/replication.ts';
+import { parseArrayLiteral } from '../../server/realtime/changes/values.ts';
 import { adminDb } from '../setup/clients.ts';
 import { anonIdentity, binding, collector, serviceIdentity, startFeed } from './realtime-changes-helpers.ts';
 
@@ -42,6 +44,16 @@ afterAll(async () => {
 });
 
 describe('postgres changes: robustness', () => {
+  it('turns undecodable replication messages and malformed arrays into values, never throws', () => {
+    const plugin = new TextPgoutputPlugin({ protoVersion: 1, publicationNames: ['supabase_realtime'] });
+    for (const bytes of [[0x99], [0x49, 0, 0, 0, 7, 0x4e], [0x52, 0, 0], []]) {
+      expect((plugin.parse(Buffer.from(bytes)) as { tag: string }).tag).toBe('decode-error');
+    }
+    expect(parseArrayLiteral('{1,"unterminated')).toEqual(['{1,"unterminated']);
+    expect(parseArrayLiteral('[0:1]={7,8}')).toEqual(['7', '8']);
+    expect(parseArrayLiteral('{{"a\\"b",NULL},{c,d}}')).toEqual([['a"b', null], ['c', 'd']]);
+  });
+
   it('converts enums, composites, domains, ranges, intervals, bytea and nested arrays as hosted does', async () => {
     const sink = collector();
     const sub = ctx.feed.subscribe(serviceIdentity(), [binding({ event: 'INSERT', table: 'rco_odd' })], sink.deliver);

@@ -18,7 +18,7 @@ export type StreamMessage = Pgoutput.Message | DecodeFailure;
  * that never lets a parse error escape into the connection's event handler, where it
  * would be an uncaught exception.
  */
-class TextPgoutputPlugin extends PgoutputPlugin {
+export class TextPgoutputPlugin extends PgoutputPlugin {
   override parse(buffer: Buffer): Pgoutput.Message {
     try {
       const message = super.parse(buffer);
