@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, type SnapshotFrom, type StateValue } from 'xstate';
-import { getAdjacencyMap, getShortestPaths, getStateNodes, type AdjacencyMap, type StatePath } from 'xstate/graph';
+import { getAdjacencyMap, getShortestPaths, getStateNodes, type AdjacencyMap, type AdjacencyValue, type StatePath } from 'xstate/graph';
 import { documentMachine, type DocumentEvent } from '../../machines/document.machine.ts';
 import { hasUnsent } from '../../src/lib/collab/doc.ts';
 import type { CommittedOp } from '../../src/lib/collab/types.ts';
@@ -132,7 +132,7 @@ describe('document machine paths', () => {
     const adjacency: AdjacencyMap<Snapshot, DocumentEvent> = getAdjacencyMap(documentMachine, traversal);
     const pathTo = new Map(paths.map((p) => [key(p.state), p]));
     let edges = 0;
-    for (const [vertex, value] of Object.entries(adjacency)) {
+    for (const [vertex, value] of Object.entries(adjacency) as [string, AdjacencyValue<Snapshot, DocumentEvent>][]) {
       const prefix = pathTo.get(vertex);
       expect(prefix, `a path to ${vertex}`).toBeDefined();
       for (const edge of Object.values(value.transitions)) {
