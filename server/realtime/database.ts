@@ -23,6 +23,9 @@ interface Row {
 }
 
 const CHANNEL = 'realtime_broadcast_messages';
+const RECENT_IDS = 5000;
+/** How far before a lost connection a catch-up looks (transactions commit after they start). */
+const CATCH_UP_MARGIN_MS = 5000;
 
 export function listenForDatabaseBroadcasts(options: {
   databaseUrl: string;
@@ -37,9 +40,15 @@ export function listenForDatabaseBroadcasts(options: {
   let retry: NodeJS.Timeout | null = null;
   // Rows are delivered in commit order even when one must be read back first.
   let queue: Promise<void> = Promise.resolve();
+  // Recently delivered row ids: a catch-up after a reconnect must not repeat them.
+  const delivered = new Set<string>();
+  let lostAt: number | null = null;
 
   const fanOut = (row: Row): void => {
     if (typeof row.topic !== 'string' || typeof row.event !== 'string' || row.payload === null || row.payload === undefined) return;
+    if (delivered.has(row.id)) return;
+    delivered.add(row.id);
+    if (delivered.size > RECENT_IDS) delivered.delete(delivered.values().next().value as string);
     const text = JSON.stringify(row.payload);
     const body = Buffer.from(text, 'utf8');
     if (body.length > options.maxPayloadBytes) {
@@ -77,6 +86,24 @@ export function listenForDatabaseBroadcasts(options: {
     });
   };
 
+  /** Delivers broadcast rows committed while the listener was away (NOTIFY does not queue them). */
+  const catchUp = (since: number): void => {
+    queue = queue.then(async () => {
+      try {
+        const rows = await pool.query<Row>(
+          `select id::text as id, topic, event, private, payload from realtime.messages
+            where extension = 'broadcast'
+              and inserted_at >= (to_timestamp($1::float8 / 1000) at time zone current_setting('TimeZone'))
+            order by inserted_at, id limit 10000`,
+          [since],
+        );
+        for (const row of rows.rows) fanOut(row);
+      } catch (error) {
+        log(`[realtime] broadcast catch-up failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    });
+  };
+
   const connect = async (): Promise<void> => {
     const next = new pg.Client({ connectionString: options.databaseUrl });
     next.on('notification', onNotification);
@@ -88,6 +115,10 @@ export function listenForDatabaseBroadcasts(options: {
     await next.connect();
     await next.query(`listen ${CHANNEL}`);
     client = next;
+    if (lostAt !== null) {
+      catchUp(lostAt - CATCH_UP_MARGIN_MS);
+      lostAt = null;
+    }
   };
 
   const scheduleConnect = (): void => {
@@ -105,6 +136,7 @@ export function listenForDatabaseBroadcasts(options: {
   const reconnect = (dead: pg.Client): void => {
     if (closed || client !== dead) return;
     client = null;
+    lostAt = Date.now();
     dead.end().catch(() => undefined);
     scheduleConnect();
   };

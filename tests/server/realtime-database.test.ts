@@ -95,6 +95,21 @@ describe.each(VSNS)('database broadcast over vsn %s', (vsn) => {
   });
 });
 
+describe('database broadcast resilience', () => {
+  it('catches up on broadcasts committed while its LISTEN connection was down', async () => {
+    const topic = uniqueTopic('rtdb-gap');
+    const got = await listen('2.0.0', topic, false);
+    const killed = await db.query(`select pg_terminate_backend(pid) from pg_stat_activity where query = 'listen realtime_broadcast_messages'`);
+    expect(killed.rowCount).toBeGreaterThan(0);
+    await db.query(`select realtime.send($1::jsonb, 'during-gap', $2, false)`, [JSON.stringify({ n: 1 }), topic]);
+    await until(() => got.length === 1, 10_000, 'the message sent during the gap');
+    await db.query(`select realtime.send($1::jsonb, 'after', $2, false)`, [JSON.stringify({ n: 2 }), topic]);
+    await until(() => got.length === 2, 5000, 'the message sent after');
+    await sleep(200);
+    expect(got.map((m) => m.event)).toEqual(['during-gap', 'after']);
+  });
+});
+
 describe('broadcast replay (private channels)', () => {
   it('resends the latest stored messages on join, oldest first, then continues live', async () => {
     const topic = uniqueTopic('rtdb-room');
