@@ -31,6 +31,8 @@ export interface SelectEmbed {
   /** `name!hint`: a constraint, column or junction table name. */
   hint: string | null;
   join: 'inner' | 'left' | null;
+  /** `...name(cols)`: the to-one embed's columns are merged into the parent object. */
+  spread: boolean;
   select: SelectItem[];
 }
 

@@ -106,6 +106,17 @@ describe('select', () => {
     expect(nullEmbed.data).toEqual([{ id: 4, rr_authors: null }]);
   });
 
+  it('spreads a to-one embed into its parent (...embed) and refuses spreading to-many', async () => {
+    const { data, error } = await db.from('rr_books').select('id, ...rr_authors(author:name)').in('id', [1, 4]).order('id');
+    expect(error).toBeNull();
+    expect(data).toEqual([{ id: 1, author: 'Ann' }, { id: 4, author: null }]);
+    const inner = await db.from('rr_books').select('id, ...rr_authors!inner(name)').in('id', [1, 4]);
+    expect(inner.data).toEqual([{ id: 1, name: 'Ann' }]);
+    const many = await db.from('rr_authors').select('id, ...rr_books(title)');
+    expect(many.status).toBe(400);
+    expect(many.error?.code).toBe('PGRST119');
+  });
+
   it('embeds through views that expose the foreign key columns', async () => {
     const toOne = await db.from('rr_book_view').select('id, rr_authors(name)').eq('id', 3);
     expect(toOne.error).toBeNull();

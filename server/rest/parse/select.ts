@@ -33,7 +33,11 @@ function selectList(c: Cursor, depth = 0): SelectItem[] {
 function selectItem(c: Cursor, depth: number): SelectItem {
   while (c.peek() === ' ') c.pos++;
   if (c.eat('*')) return { kind: 'star' };
-  if (c.startsWith('...')) c.fail('field name (spread embeds are not supported)');
+  if (c.eat('...')) {
+    const name = c.name();
+    if (c.peek() !== '!' && c.peek() !== '(') c.fail('"(" after a spread embed');
+    return { ...embed(c, name, null, depth), spread: true };
+  }
   let alias: string | null = null;
   const first = c.field();
   let field = first;
@@ -42,7 +46,6 @@ function selectItem(c: Cursor, depth: number): SelectItem {
     if (first.path.length > 0) c.fail('"," or ")"');
     c.pos++;
     alias = first.name;
-    if (c.peek() === '.' && c.startsWith('...')) c.fail('field name (spread embeds are not supported)');
     field = c.field();
   }
   if (c.peek() === '!' || c.peek() === '(') {
@@ -71,5 +74,5 @@ function embed(c: Cursor, name: string, alias: string | null, depth: number): Se
   c.expect('(');
   const select = selectList(c, depth + 1);
   c.expect(')');
-  return { kind: 'embed', name, alias, hint, join, select };
+  return { kind: 'embed', name, alias, hint, join, spread: false, select };
 }

@@ -22,6 +22,8 @@ export interface EmbedNode {
   inner: boolean;
   /** `child()` selects nothing: it only filters its parent. */
   hidden: boolean;
+  /** `...child(cols)`: its columns are the parent's. */
+  spread: boolean;
   node: ReadNode;
   /** Alias of the lateral subquery holding the JSON result in column `j`. */
   lateral: string;
@@ -53,9 +55,14 @@ export function resolveRead(
     const childPath = path === '' ? key : `${path}.${key}`;
     used.add(childPath);
     const n = ++counter;
+    if (item.spread && !isToOne(rel)) {
+      throw new RestError(400, 'PGRST119', `A spread operation on '${item.name}' is not possible`,
+        `'${parent.name}' and '${item.name}' do not form a many-to-one or one-to-one relationship`);
+    }
     return {
       key,
       rel,
+      spread: item.spread,
       toOne: isToOne(rel),
       inner: item.join === 'inner',
       hidden: item.select.length === 0,
@@ -122,6 +129,10 @@ function projection(cache: SchemaCache, node: ReadNode, b: SqlBuilder): string {
   }
   for (const e of node.embeds) {
     if (e.hidden) continue;
+    if (e.spread) {
+      parts.push(`${ident(e.lateral)}.*`);
+      continue;
+    }
     const value = e.toOne ? `${ident(e.lateral)}.j` : `coalesce(${ident(e.lateral)}.j, '[]'::json)`;
     parts.push(`${value} as ${ident(e.key)}`);
   }
@@ -141,12 +152,16 @@ function levelBody(cache: SchemaCache, node: ReadNode, source: string, b: SqlBui
   const used = new Set<EmbedNode>();
   const scope: FilterScope = { table: node.table, alias: node.alias, embeds: new Map() };
   for (const e of node.embeds) {
+    if (e.spread) continue;
     scope.embeds.set(e.key, { sql: `${ident(e.lateral)}.j`, used: () => used.add(e) });
   }
   // Embeds first: their SQL binds parameters in text order, before this level's filters.
-  for (const e of node.embeds) joins.push(`left join lateral (${embedSql(cache, e, node.alias, b)}) as ${ident(e.lateral)} on true`);
+  for (const e of node.embeds) {
+    const join = e.spread && e.inner ? 'join' : 'left join';
+    joins.push(`${join} lateral (${embedSql(cache, e, node.alias, b)}) as ${ident(e.lateral)} on true`);
+  }
   for (const c of node.mods.conditions) where.push(conditionSql(c, scope, b));
-  for (const e of node.embeds) if (e.inner) where.push(`${ident(e.lateral)}.j is not null`);
+  for (const e of node.embeds) if (e.inner && !e.spread) where.push(`${ident(e.lateral)}.j is not null`);
   return { from: `${source} ${joins.join(' ')}`.trim(), where };
 }
 
@@ -162,6 +177,8 @@ function embedSql(cache: SchemaCache, e: EmbedNode, parentAlias: string, b: SqlB
   const limit = limitSql(e.toOne ? 1 : e.node.mods.limit, e.toOne ? null : e.node.mods.offset, b);
   const inner = `select ${proj} from ${body.from}${whereSql(body.where)}${order}${limit}`;
   const r = `${e.node.alias}_r`;
+  // A spread's columns come straight from the subquery (at most one row: it is to-one).
+  if (e.spread) return inner;
   if (e.toOne) return `select row_to_json(${ident(r)}) as j from (${inner}) as ${ident(r)}`;
   return `select json_agg(${ident(r)}) as j from (${inner}) as ${ident(r)}`;
 }

@@ -30,19 +30,20 @@ describe('select parser', () => {
     expect(parseSelect('*,a:authors!fk_author!inner(name,books(*)),tags!left()')).toEqual([
       { kind: 'star' },
       {
-        kind: 'embed', name: 'authors', alias: 'a', hint: 'fk_author', join: 'inner',
+        kind: 'embed', name: 'authors', alias: 'a', hint: 'fk_author', join: 'inner', spread: false,
         select: [
           { kind: 'column', field: { name: 'name', path: [] }, alias: null, cast: null },
-          { kind: 'embed', name: 'books', alias: null, hint: null, join: null, select: [{ kind: 'star' }] },
+          { kind: 'embed', name: 'books', alias: null, hint: null, join: null, spread: false, select: [{ kind: 'star' }] },
         ],
       },
-      { kind: 'embed', name: 'tags', alias: null, hint: null, join: 'left', select: [] },
+      { kind: 'embed', name: 'tags', alias: null, hint: null, join: 'left', spread: false, select: [] },
     ]);
+    expect(parseSelect('id,...authors!inner(name)')[1]).toMatchObject({ kind: 'embed', name: 'authors', join: 'inner', spread: true });
   });
 
   it('accepts quoted names and refuses SQL-looking or unbalanced input with PGRST100', () => {
     expect(parseSelect('"my col"')).toEqual([{ kind: 'column', field: { name: 'my col', path: [] }, alias: null, cast: null }]);
-    for (const bad of ['id;drop', 'a(b', 'a)', "data->>'x'", 'id::text;', 'id,', '...spread(*)', 'a!x!y!z(*)']) {
+    for (const bad of ['id;drop', 'a(b', 'a)', "data->>'x'", 'id::text;', 'id,', '...spread', 'a!x!y!z(*)']) {
       expect(code(() => parseSelect(bad)), bad).toBe('400 PGRST100');
     }
   });
