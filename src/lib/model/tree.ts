@@ -107,3 +107,15 @@ export function transitionsBySource(def: MachineDefinition): Map<StateId, Transi
   for (const list of map.values()) list.sort(byOrder);
   return map;
 }
+
+/** The state at a dotted key path below the root (`'payment.processing'`; '' is the root), or null. */
+export function stateAtPath(def: MachineDefinition, path: string): StateId | null {
+  let cur: StateId = def.root;
+  if (path === '') return cur;
+  for (const key of path.split('.')) {
+    const next = stateOf(def, cur).children.find((c) => def.states[c]?.key === key);
+    if (next === undefined) return null;
+    cur = next;
+  }
+  return cur;
+}
