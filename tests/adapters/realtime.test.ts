@@ -65,6 +65,21 @@ describe('room channel (two clients)', () => {
     await adaFacts.waitFor((f) => f.type === 'presence.synced' && f.peers.every((p) => p.userId !== bob.id) && adaFacts.seen.indexOf(f) > adaFacts.seen.findIndex((g) => g.type === 'presence.synced' && g.peers.some((p) => p.userId === bob.id)));
   });
 
+  it('a member who joins while the room is open arrives with their profile', async () => {
+    const [ada, cy] = await Promise.all([person('rt-join-a'), person('rt-join-c')]);
+    closeAll(ada.client);
+    const project = await createProject(ada.client, 'Joined live');
+    const room = record(createRoomAdapter(ada.client).open(project.id, ada.id).facts$);
+    cleanups.push(room.stop);
+    await room.waitFor((f) => f.type === 'channel.subscribed');
+    const invite = await createMembersAdapter(ada.client).createInvite({ projectId: project.id, role: 'viewer', expiresInDays: 1, maxUses: 1 });
+    if (!invite.ok) throw new Error(invite.error.message);
+    await createMembersAdapter(cy.client).acceptInvite(invite.value.token);
+    await room.waitFor((f) => isChange(f) && f.change.table === 'project_members' && f.change.type === 'upsert' && f.change.row.userId === cy.id && f.change.row.role === 'viewer');
+    const profile = await room.waitFor((f) => isChange(f) && f.change.table === 'profiles' && f.change.type === 'upsert' && f.change.row.id === cy.id);
+    expect(isChange(profile) && profile.change.table === 'profiles' && profile.change.type === 'upsert' && profile.change.row.displayName).toBe(cy.email.split('@')[0]);
+  });
+
   it('loads a snapshot of project, members and profiles; an outsider gets a clear not-found', async () => {
     const [ada, eve] = await Promise.all([person('rt-snap'), person('rt-eve')]);
     const project = await createProject(ada.client, 'Snapshot');

@@ -1,5 +1,5 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { filter, map, type Observable } from 'rxjs';
+import { concat, defer, EMPTY, filter, from, mergeMap, of, type Observable } from 'rxjs';
 import type { Member, PresenceMeta, Profile, Project, Result, RoomChange, RoomChannel, RoomData, RoomFact, RoomPort, Role, Visibility } from '../../lib/ports/room.ts';
 import type { Database, Tables } from './database.types.ts';
 import { openChannel, type ChannelFact, type TableChange } from './realtime.ts';
@@ -98,8 +98,21 @@ export function createRoomAdapter(client: Client): RoomPort {
         ],
         presenceKey: userId,
       });
+      // A member who joins while the room is open brings a profile the room has not
+      // loaded: fetch it right after the membership, as a profile change of its own.
+      const profileOf = (userId: string): Observable<RoomFact> =>
+        defer(() => from(client.from('profiles').select('*').eq('id', userId).maybeSingle())).pipe(
+          mergeMap(({ data }) => (data ? of<RoomFact>({ type: 'change.received', change: { table: 'profiles', type: 'upsert', row: toProfile(data) } }) : EMPTY)),
+        );
       const facts$: Observable<RoomFact> = channel.facts$.pipe(
-        map((fact) => toRoomFact(fact, toProfile)),
+        mergeMap((fact) => {
+          const mapped = toRoomFact(fact, toProfile);
+          if (!mapped) return EMPTY;
+          if (fact.type === 'change' && fact.change.table === 'project_members' && fact.change.kind === 'insert') {
+            return concat(of(mapped), profileOf((fact.change.row as Tables<'project_members'>).user_id));
+          }
+          return of(mapped);
+        }),
         filter((fact): fact is RoomFact => fact !== null),
       );
       return {

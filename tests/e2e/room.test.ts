@@ -1,0 +1,137 @@
+import type { SupabaseClient } from '@supabase/supabase-js';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../src/adapters/supabase/database.types.ts';
+import { createMembersAdapter } from '../../src/adapters/supabase/members.ts';
+import { buildAndServeApp, launchChromium, type ServedApp } from '../setup/browser.ts';
+import { anonClient, uniqueEmail } from '../setup/clients.ts';
+
+/**
+ * The project room in two browsers (issue 4, "Done when"): A and B see each other's
+ * presence avatar; A renames the project and B sees it without reloading; A makes B a
+ * viewer and B's editing controls disappear live; a reload keeps both in the room; B
+ * signs out and A sees B leave. Elements are found by role and name.
+ */
+
+const PASSWORD = 'correct-horse-battery';
+let app: ServedApp;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  [app, browser] = await Promise.all([buildAndServeApp(), launchChromium()]);
+}, 180_000);
+
+afterAll(async () => {
+  for (const context of contexts) await context.close();
+  await browser?.close();
+  await app?.close();
+});
+
+interface Person {
+  page: Page;
+  email: string;
+  name: string;
+  client: SupabaseClient<Database>;
+}
+
+/** Signs up through the UI, and signs the same person in from Node for setup steps. */
+async function signUp(tag: string): Promise<Person> {
+  const context = await browser.newContext();
+  contexts.push(context);
+  const page = await context.newPage();
+  const email = uniqueEmail(tag);
+  await page.goto(app.url);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.getByRole('button', { name: 'Sign out' }).waitFor();
+  const client = anonClient() as unknown as SupabaseClient<Database>;
+  const { error } = await client.auth.signInWithPassword({ email, password: PASSWORD });
+  if (error) throw error;
+  return { page, email, name: email.split('@')[0] as string, client };
+}
+
+const roomHeading = (page: Page, name: string) => page.getByRole('heading', { level: 1, name });
+const live = (page: Page) => page.getByRole('status').filter({ hasText: /^Live$/ });
+const hereNow = (page: Page) => page.getByRole('list', { name: 'Here now' });
+
+async function openRoom(person: Person, projectId: string, name: string) {
+  await person.page.goto(`${app.url}/p/${projectId}`);
+  await roomHeading(person.page, name).waitFor();
+  await live(person.page).waitFor();
+}
+
+describe('project room, two browsers', () => {
+  it('presence, live rename, live role change, reload, and leaving', async () => {
+    const a = await signUp('room-a');
+    const b = await signUp('room-b');
+
+    const { data: project, error } = await a.client.from('projects').insert({ name: 'Signal box' }).select('id').single();
+    if (error) throw error;
+    await openRoom(a, project.id, 'Signal box');
+
+    // A creates an editor invite link in the room and copies it from the field.
+    await a.page.getByLabel('Invite role').selectOption('editor');
+    await a.page.getByLabel('Link expires').selectOption('7');
+    await a.page.getByRole('button', { name: 'Create invite link' }).click();
+    const link = await a.page.getByLabel('Invite link', { exact: true }).inputValue();
+    expect(link).toMatch(new RegExp(`^${app.url}/invite/[0-9a-f]{36}$`));
+    await a.page.getByRole('list', { name: 'Active invite links' }).getByRole('listitem').first().waitFor();
+
+    // B accepts it (through the accept-invite function) and opens the room.
+    const accepted = await createMembersAdapter(b.client).acceptInvite(link.split('/').pop() as string);
+    expect(accepted.ok).toBe(true);
+    await openRoom(b, project.id, 'Signal box');
+
+    // Each sees the other's presence avatar.
+    await hereNow(a.page).getByRole('img', { name: `${b.name} is here` }).waitFor();
+    await hereNow(b.page).getByRole('img', { name: `${a.name} is here` }).waitFor();
+    await a.page.getByRole('img', { name: `${b.name} (online)` }).waitFor();
+
+    // A renames; B sees the new name without reloading.
+    await a.page.getByRole('button', { name: 'Rename project' }).click();
+    await a.page.getByLabel('Project name').fill('Signal box, north');
+    await a.page.getByRole('button', { name: 'Save name' }).click();
+    await roomHeading(b.page, 'Signal box, north').waitFor();
+
+    // A makes B a viewer; B's editing controls disappear live.
+    await b.page.getByRole('button', { name: 'Rename project' }).waitFor();
+    await a.page.getByLabel(`Role for ${b.name}`).selectOption('viewer');
+    await b.page.getByRole('button', { name: 'Rename project' }).waitFor({ state: 'detached' });
+    await b.page.getByText('Read-only: you are viewing this project.').waitFor();
+
+    // A reload keeps everyone signed in and in the room.
+    await b.page.reload();
+    await roomHeading(b.page, 'Signal box, north').waitFor();
+    await live(b.page).waitFor();
+    expect(await b.page.getByRole('button', { name: 'Rename project' }).count()).toBe(0);
+    await a.page.reload();
+    await live(a.page).waitFor();
+    await hereNow(a.page).getByRole('img', { name: `${b.name} is here` }).waitFor();
+
+    // B signs out; A sees B leave.
+    await b.page.getByRole('button', { name: 'Sign out' }).click();
+    await b.page.getByRole('heading', { name: 'Sign in to Chartroom' }).waitFor();
+    await hereNow(a.page).getByRole('img', { name: `${b.name} is here` }).waitFor({ state: 'detached' });
+    await a.page.getByRole('img', { name: b.name, exact: true }).waitFor();
+  }, 120_000);
+
+  it('an owner removes a member, who is told so at once', async () => {
+    const a = await signUp('room-rm-a');
+    const b = await signUp('room-rm-b');
+    const { data: project, error } = await a.client.from('projects').insert({ name: 'Level crossing' }).select('id').single();
+    if (error) throw error;
+    const invite = await createMembersAdapter(a.client).createInvite({ projectId: project.id, role: 'editor', expiresInDays: 1, maxUses: null });
+    if (!invite.ok) throw new Error(invite.error.message);
+    await createMembersAdapter(b.client).acceptInvite(invite.value.token);
+    await openRoom(a, project.id, 'Level crossing');
+    await openRoom(b, project.id, 'Level crossing');
+
+    await a.page.getByRole('button', { name: `Remove ${b.name}` }).click();
+    await a.page.getByRole('button', { name: 'Confirm removal' }).click();
+    await b.page.getByRole('heading', { name: "You're no longer in this project" }).waitFor();
+    expect(await b.page.getByRole('alert').textContent()).toMatch(/removed from this project/);
+    await a.page.getByRole('img', { name: new RegExp(b.name) }).waitFor({ state: 'detached' });
+  }, 90_000);
+});
