@@ -127,7 +127,7 @@ describe('state ops', () => {
     });
     expect(refused(checkout, { type: 'state.update', id: processing, changes: { invoke: [] } })).toBe('in_use');
     expect(refused(checkout, { type: 'state.update', id: processing, changes: { bogus: 1 } as never })).toBe('invalid');
-    expect(refused(checkout, { type: 'state.update', id: processing, changes: { description: undefined } as never })).toBe('invalid');
+    expect(refused(checkout, { type: 'state.update', id: processing, changes: { description: undefined } })).toBe('invalid');
   });
 });
 
