@@ -1,40 +1,89 @@
+import { useEffect } from 'react';
+import { ConnectionBanner, RoomView } from '../features/room/index.ts';
+import { InvitePage } from '../features/invite/InvitePage.tsx';
+import { ProfileContext } from '../features/profile/profile-context.ts';
+import { ProfilePage } from '../features/profile/ProfilePage.tsx';
+import { ProjectsContext } from '../features/projects/projects-context.ts';
+import { ProjectsPage } from '../features/projects/ProjectsPage.tsx';
 import { SessionBar } from '../features/session/SessionBar.tsx';
 import { SignInCard } from '../features/session/SignInCard.tsx';
+import { SharePage } from '../features/share/SharePage.tsx';
 import { useCurrentUser, useSessionStatus } from '../features/session/session-context.ts';
+import type { Route } from '../lib/route.ts';
 import { Brand } from './Brand.tsx';
+import { inspector } from './inspect.ts';
+import { liveProfileLogic, liveProjectsLogic } from './live-data.ts';
+import { followLinks, useRoute } from './router.ts';
 
-/** Chooses the screen from the session's mode; everything below reads its own slice. */
+/** The shell: the route picks the page, the session decides whether it can be shown. */
 export function App() {
   const status = useSessionStatus();
+  const route = useRoute();
+  useEffect(() => followLinks(), []);
+  const authenticated = status === 'signedIn' || status === 'guest' || status === 'signingOut';
+
   return (
     <div className="shell">
       <header className="topbar">
         <Brand />
-        {(status === 'signedIn' || status === 'guest' || status === 'signingOut') && <SessionBar />}
+        {authenticated && <TopNav route={route} />}
+        {authenticated && <SessionBar />}
       </header>
-      {status === 'restoring' && (
+      {authenticated && <ConnectionBanner />}
+      {status === 'restoring' ? (
         <main className="center" role="status" aria-live="polite">
           <span className="spinner" aria-hidden="true" /> Restoring your session…
         </main>
+      ) : (
+        <Page route={route} authenticated={authenticated} />
       )}
-      {(status === 'signedOut' || status === 'pending') && <SignInCard />}
-      {(status === 'signedIn' || status === 'guest' || status === 'signingOut') && <Home />}
     </div>
   );
 }
 
-function Home() {
-  const user = useCurrentUser();
+function TopNav({ route }: { route: Route }) {
   return (
-    <main className="home">
-      <section className="card wide-card" aria-labelledby="home-title">
-        <h1 id="home-title">{user?.isAnonymous ? 'Welcome, guest' : 'Welcome back'}</h1>
-        <p className="lede">
-          {user?.isAnonymous
-            ? 'You are viewing as a guest. Open a share link to join a room, or sign out and create an account to start your own.'
-            : 'No projects yet. Projects you create or are invited to will appear here.'}
-        </p>
-      </section>
-    </main>
+    <nav className="topnav" aria-label="Main">
+      <a href="/" aria-current={route.name === 'home' ? 'page' : undefined}>
+        Projects
+      </a>
+      <a href="/profile" aria-current={route.name === 'profile' ? 'page' : undefined}>
+        Profile
+      </a>
+    </nav>
   );
+}
+
+function Page({ route, authenticated }: { route: Route; authenticated: boolean }) {
+  const user = useCurrentUser();
+  // Links that sign people in on the way stay on their own page.
+  if (route.name === 'invite') return <InvitePage token={route.token} />;
+  if (route.name === 'share') return <SharePage token={route.token} />;
+  if (!authenticated || !user) return <SignInCard />;
+  switch (route.name) {
+    case 'home':
+      return (
+        <ProjectsContext.Provider key={user.id} logic={liveProjectsLogic()} options={{ input: { userId: user.id }, inspect: inspector() }}>
+          <ProjectsPage canCreate={!user.isAnonymous} />
+        </ProjectsContext.Provider>
+      );
+    case 'project':
+      return <RoomView projectId={route.projectId} />;
+    case 'profile':
+      return (
+        <ProfileContext.Provider key={user.id} logic={liveProfileLogic()} options={{ input: { userId: user.id }, inspect: inspector() }}>
+          <ProfilePage />
+        </ProfileContext.Provider>
+      );
+    case 'notFound':
+      return (
+        <main className="center">
+          <section className="card" aria-labelledby="not-found-title">
+            <h1 id="not-found-title">Nothing here</h1>
+            <p className="lede">There is no page at {route.path}.</p>
+            <a href="/">Go to your projects</a>
+          </section>
+        </main>
+      );
+  }
 }

@@ -2,7 +2,7 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { Observable, from, of, switchMap } from 'rxjs';
 import { checkAvatar, type AvatarFile, type OwnProfile, type ProfileEdit, type ProfilePort, type UploadFact } from '../../lib/ports/profile.ts';
 import type { Result } from '../../lib/ports/room.ts';
-import type { SupabaseConfig } from './client.ts';
+import { resolveSupabaseConfig, supabaseClient, type SupabaseConfig } from './client.ts';
 import type { Database, Tables } from './database.types.ts';
 import { describeDataError } from './room-errors.ts';
 import { uploadWithProgress } from './storage.ts';
@@ -68,4 +68,11 @@ export function createProfileAdapter(client: Client, config: SupabaseConfig): Pr
       );
     },
   };
+}
+
+/** The adapter over the app's one browser client and its resolved configuration. */
+export function liveProfileAdapter(): ProfilePort {
+  const runtime = typeof window === 'undefined' ? undefined : window.__CHARTROOM_CONFIG__;
+  const config = resolveSupabaseConfig(import.meta.env as Record<string, string | undefined>, runtime);
+  return createProfileAdapter(supabaseClient(), config);
 }

@@ -1,9 +1,11 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { EMPTY, from, mergeMap, type Observable } from 'rxjs';
 import type { NewProject, ProjectEdit, ProjectsFact, ProjectsPort, ProjectSummary } from '../../lib/ports/projects.ts';
-import type { Result, Role, Visibility } from '../../lib/ports/room.ts';
+import type { MembersPort, Result, Role, Visibility } from '../../lib/ports/room.ts';
 import type { Database, Tables } from './database.types.ts';
 import { openChannel, type ChannelFact } from './realtime.ts';
+import { supabaseClient, type ChartroomClient } from './client.ts';
+import { createMembersAdapter } from './members.ts';
 import { describeDataError } from './room-errors.ts';
 
 /**
@@ -168,4 +170,15 @@ export function createProjectsAdapter(client: Client): ProjectsPort {
         return { ok: true, value: data };
       }),
   };
+}
+
+/** The adapter over the app's one browser client (narrowed to the generated schema once, here). */
+export function liveProjectsAdapter(client: ChartroomClient = supabaseClient()): ProjectsPort {
+  return createProjectsAdapter(client);
+}
+
+/** What joining by link needs: the share-link rpc here, the accept-invite call in members.ts. */
+export function liveJoinAdapters(client: ChartroomClient = supabaseClient()): { projects: ProjectsPort; members: MembersPort } {
+  const typed = client as unknown as Client;
+  return { projects: createProjectsAdapter(typed), members: createMembersAdapter(typed) };
 }

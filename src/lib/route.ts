@@ -1,0 +1,44 @@
+/**
+ * The app's routes as data: a path in, a route out, and back. Pure, so the parsing rules
+ * are tested without a browser; src/app/router.ts binds them to the History API.
+ */
+
+export type Route =
+  | { name: 'home' }
+  | { name: 'project'; projectId: string }
+  | { name: 'invite'; token: string }
+  | { name: 'share'; token: string }
+  | { name: 'profile' }
+  | { name: 'notFound'; path: string };
+
+const SEGMENT = /^[A-Za-z0-9_-]{1,128}$/;
+
+export function parseRoute(pathname: string): Route {
+  const parts = pathname.split('/').filter((part) => part !== '');
+  const [first, second, extra] = parts;
+  if (parts.length === 0) return { name: 'home' };
+  if (first === 'profile' && parts.length === 1) return { name: 'profile' };
+  if (second !== undefined && extra === undefined && SEGMENT.test(second)) {
+    if (first === 'p') return { name: 'project', projectId: second };
+    if (first === 'invite') return { name: 'invite', token: second };
+    if (first === 's') return { name: 'share', token: second };
+  }
+  return { name: 'notFound', path: pathname };
+}
+
+export function routePath(route: Route): string {
+  switch (route.name) {
+    case 'home':
+      return '/';
+    case 'project':
+      return `/p/${route.projectId}`;
+    case 'invite':
+      return `/invite/${route.token}`;
+    case 'share':
+      return `/s/${route.token}`;
+    case 'profile':
+      return '/profile';
+    case 'notFound':
+      return route.path;
+  }
+}
