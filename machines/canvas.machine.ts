@@ -1,0 +1,224 @@
+import { assertEvent, assign, emit, setup } from 'xstate';
+import type { Box } from '../src/lib/layout/types.ts';
+
+/**
+ * One diagram on screen: the viewport, the selection and the editing gesture under way.
+ * Modes are states: `idle`, `panning`, `renaming` (an input over a state), `connecting`
+ * (dragging from a state's handle), `labelling` (naming a new transition's event). The
+ * machine never touches the definition: it emits what a gesture means (`edit.*`) and the
+ * view turns that into model ops (src/lib/canvas-ops) for the document layer. New ids come
+ * in with the intent, so the machine stays deterministic under test.
+ */
+
+export interface Viewport {
+  /** Screen = world * zoom + (x, y). */
+  x: number;
+  y: number;
+  zoom: number;
+}
+
+export type CanvasIntent =
+  | { type: 'canvas.select'; id: string; additive: boolean }
+  | { type: 'canvas.clearSelection' }
+  | { type: 'canvas.panStart' }
+  | { type: 'canvas.panBy'; dx: number; dy: number }
+  | { type: 'canvas.panEnd' }
+  | { type: 'canvas.zoomAt'; factor: number; x: number; y: number }
+  | { type: 'canvas.fit'; bounds: Box; width: number; height: number }
+  | { type: 'canvas.renameStart'; id: string }
+  | { type: 'canvas.renameCommit'; key: string }
+  | { type: 'canvas.cancel' }
+  | { type: 'canvas.addChild'; id: string }
+  | { type: 'canvas.addSibling'; id: string }
+  | { type: 'canvas.delete' }
+  | { type: 'canvas.connectStart'; source: string; x: number; y: number }
+  | { type: 'canvas.connectMove'; x: number; y: number }
+  | { type: 'canvas.connectEnd'; target: string | null; transitionId: string }
+  | { type: 'canvas.labelStart'; id: string }
+  | { type: 'canvas.labelCommit'; event: string };
+
+/** Facts from outside: permissions changed, a followed peer's viewport moved. */
+export type CanvasFact = { type: 'canvas.editableChanged'; canEdit: boolean } | { type: 'canvas.viewportFollowed'; viewport: Viewport };
+
+export type CanvasEvent = CanvasIntent | CanvasFact;
+
+/** What a gesture means; the view maps these to model ops. */
+export type CanvasEdit =
+  | { type: 'edit.addChild'; parent: string; id: string }
+  | { type: 'edit.addSibling'; sibling: string; id: string }
+  | { type: 'edit.rename'; id: string; key: string }
+  | { type: 'edit.delete'; ids: string[] }
+  | { type: 'edit.connect'; source: string; target: string; id: string }
+  | { type: 'edit.event'; id: string; event: string };
+
+export interface CanvasContext {
+  canEdit: boolean;
+  viewport: Viewport;
+  selection: string[];
+  /** The state being renamed or the transition being labelled. */
+  editing: string | null;
+  /** The drag line while connecting, in world coordinates. */
+  connect: { source: string; x: number; y: number } | null;
+}
+
+export const MIN_ZOOM = 0.1;
+export const MAX_ZOOM = 4;
+const clampZoom = (z: number): number => Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, z));
+
+export const canvasMachine = setup({
+  types: {
+    context: {} as CanvasContext,
+    events: {} as CanvasEvent,
+    input: {} as { canEdit: boolean },
+    emitted: {} as CanvasEdit,
+  },
+  guards: {
+    canEdit: ({ context }) => context.canEdit,
+    hasSelection: ({ context }) => context.canEdit && context.selection.length > 0,
+    hasOneSelected: ({ context }) => context.canEdit && context.selection.length === 1,
+    hasTarget: ({ event }) => event.type === 'canvas.connectEnd' && event.target !== null,
+    lostEdit: ({ event }) => event.type === 'canvas.editableChanged' && !event.canEdit,
+  },
+  actions: {
+    select: assign(({ context, event }) => {
+      assertEvent(event, 'canvas.select');
+      if (!event.additive) return { selection: [event.id] };
+      const has = context.selection.includes(event.id);
+      return { selection: has ? context.selection.filter((s) => s !== event.id) : [...context.selection, event.id] };
+    }),
+    clearSelection: assign({ selection: [] }),
+    panBy: assign(({ context, event }) => {
+      assertEvent(event, 'canvas.panBy');
+      return { viewport: { ...context.viewport, x: context.viewport.x + event.dx, y: context.viewport.y + event.dy } };
+    }),
+    zoomAt: assign(({ context, event }) => {
+      assertEvent(event, 'canvas.zoomAt');
+      const { x, y, zoom } = context.viewport;
+      const next = clampZoom(zoom * event.factor);
+      const k = next / zoom;
+      return { viewport: { zoom: next, x: event.x - (event.x - x) * k, y: event.y - (event.y - y) * k } };
+    }),
+    fit: assign(({ event }) => {
+      assertEvent(event, 'canvas.fit');
+      const { bounds, width, height } = event;
+      const margin = 32;
+      const zoom = clampZoom(Math.min(1.25, (width - 2 * margin) / Math.max(1, bounds.width), (height - 2 * margin) / Math.max(1, bounds.height)));
+      return { viewport: { zoom, x: (width - bounds.width * zoom) / 2 - bounds.x * zoom, y: (height - bounds.height * zoom) / 2 - bounds.y * zoom } };
+    }),
+    follow: assign(({ event }) => {
+      assertEvent(event, 'canvas.viewportFollowed');
+      return { viewport: event.viewport };
+    }),
+    setEditable: assign(({ event }) => {
+      assertEvent(event, 'canvas.editableChanged');
+      return { canEdit: event.canEdit };
+    }),
+    startRename: assign(({ event }) => {
+      assertEvent(event, 'canvas.renameStart');
+      return { editing: event.id, selection: [event.id] };
+    }),
+    editSelected: assign(({ context }) => ({ editing: context.selection[0] ?? null })),
+    stopEditing: assign({ editing: null, connect: null }),
+    emitRename: emit(({ context, event }) => {
+      assertEvent(event, 'canvas.renameCommit');
+      return { type: 'edit.rename' as const, id: context.editing ?? '', key: event.key };
+    }),
+    addChild: emit(({ context, event }) => {
+      assertEvent(event, 'canvas.addChild');
+      return { type: 'edit.addChild' as const, parent: context.selection[0] ?? '', id: event.id };
+    }),
+    addSibling: emit(({ context, event }) => {
+      assertEvent(event, 'canvas.addSibling');
+      return { type: 'edit.addSibling' as const, sibling: context.selection[0] ?? '', id: event.id };
+    }),
+    editNew: assign(({ event }) => {
+      assertEvent(event, ['canvas.addChild', 'canvas.addSibling']);
+      return { editing: event.id, selection: [event.id] };
+    }),
+    emitDelete: emit(({ context }) => ({ type: 'edit.delete' as const, ids: context.selection })),
+    startConnect: assign(({ event }) => {
+      assertEvent(event, 'canvas.connectStart');
+      return { connect: { source: event.source, x: event.x, y: event.y } };
+    }),
+    moveConnect: assign(({ context, event }) => {
+      assertEvent(event, 'canvas.connectMove');
+      return { connect: context.connect ? { ...context.connect, x: event.x, y: event.y } : null };
+    }),
+    emitConnect: emit(({ context, event }) => {
+      assertEvent(event, 'canvas.connectEnd');
+      return { type: 'edit.connect' as const, source: context.connect?.source ?? '', target: event.target ?? '', id: event.transitionId };
+    }),
+    labelNew: assign(({ event }) => {
+      assertEvent(event, 'canvas.connectEnd');
+      return { editing: event.transitionId, selection: [event.transitionId], connect: null };
+    }),
+    startLabel: assign(({ event }) => {
+      assertEvent(event, 'canvas.labelStart');
+      return { editing: event.id, selection: [event.id] };
+    }),
+    emitEvent: emit(({ context, event }) => {
+      assertEvent(event, 'canvas.labelCommit');
+      return { type: 'edit.event' as const, id: context.editing ?? '', event: event.event };
+    }),
+  },
+}).createMachine({
+  id: 'canvas',
+  context: ({ input }) => ({ canEdit: input.canEdit, viewport: { x: 24, y: 24, zoom: 1 }, selection: [], editing: null, connect: null }),
+  initial: 'idle',
+  on: {
+    'canvas.zoomAt': { actions: 'zoomAt' },
+    'canvas.fit': { actions: 'fit' },
+    'canvas.editableChanged': [
+      { guard: 'lostEdit', target: '.idle', actions: ['setEditable', 'stopEditing'] },
+      { actions: 'setEditable' },
+    ],
+  },
+  states: {
+    idle: {
+      on: {
+        'canvas.select': { actions: 'select' },
+        'canvas.clearSelection': { actions: 'clearSelection' },
+        'canvas.panStart': 'panning',
+        'canvas.viewportFollowed': { actions: 'follow' },
+        'canvas.renameStart': { guard: 'canEdit', target: 'renaming', actions: 'startRename' },
+        'canvas.labelStart': { guard: 'canEdit', target: 'labelling', actions: 'startLabel' },
+        'canvas.addChild': { guard: 'hasOneSelected', target: 'renaming', actions: ['addChild', 'editNew'] },
+        'canvas.addSibling': { guard: 'hasOneSelected', target: 'renaming', actions: ['addSibling', 'editNew'] },
+        'canvas.delete': { guard: 'hasSelection', actions: ['emitDelete', 'clearSelection'] },
+        'canvas.connectStart': { guard: 'canEdit', target: 'connecting', actions: 'startConnect' },
+      },
+    },
+    panning: {
+      tags: ['panning'],
+      on: {
+        'canvas.panBy': { actions: 'panBy' },
+        'canvas.panEnd': 'idle',
+      },
+    },
+    renaming: {
+      tags: ['editing'],
+      on: {
+        'canvas.renameCommit': { target: 'idle', actions: ['emitRename', 'stopEditing'] },
+        'canvas.cancel': { target: 'idle', actions: 'stopEditing' },
+      },
+    },
+    connecting: {
+      tags: ['connecting'],
+      on: {
+        'canvas.connectMove': { actions: 'moveConnect' },
+        'canvas.connectEnd': [
+          { guard: 'hasTarget', target: 'labelling', actions: ['emitConnect', 'labelNew'] },
+          { target: 'idle', actions: 'stopEditing' },
+        ],
+        'canvas.cancel': { target: 'idle', actions: 'stopEditing' },
+      },
+    },
+    labelling: {
+      tags: ['editing'],
+      on: {
+        'canvas.labelCommit': { target: 'idle', actions: ['emitEvent', 'stopEditing'] },
+        'canvas.cancel': { target: 'idle', actions: 'stopEditing' },
+      },
+    },
+  },
+});
