@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import http from 'node:http';
 import pg from 'pg';
 import { benchBackend } from '../backend.ts';
@@ -49,6 +50,47 @@ async function throughput(workers: number, durationMs: number, once: (i: number)
   return done / (durationMs / 1000);
 }
 
+/**
+ * The same load from a separate Node process, so the client's own CPU does not share the
+ * server's event loop. Prints `{"p50":..,"rps":..}`.
+ */
+const CHILD_CLIENT = `
+const http = require('node:http');
+const [port, key, n, workers, ms, rows] = process.argv.slice(1);
+const one = new http.Agent({ keepAlive: true, maxSockets: 1 });
+const many = new http.Agent({ keepAlive: true, maxSockets: Number(workers) });
+const get = (agent, i) => new Promise((resolve, reject) => {
+  const req = http.request({ host: '127.0.0.1', port, agent, headers: { apikey: key },
+    path: '/rest/v1/bench_items?select=*&id=eq.' + ((i % Number(rows)) + 1) }, (res) => { res.resume(); res.on('end', resolve); });
+  req.on('error', reject); req.end();
+});
+(async () => {
+  const samples = [];
+  for (let i = 0; i < Number(n); i++) { const t = performance.now(); await get(one, i); samples.push(performance.now() - t); }
+  samples.sort((a, b) => a - b);
+  const end = Date.now() + Number(ms); let done = 0;
+  await Promise.all(Array.from({ length: Number(workers) }, async (_, w) => { let i = w; while (Date.now() < end) { await get(many, i); i += Number(workers); done++; } }));
+  console.log(JSON.stringify({ p50: samples[Math.floor(samples.length / 2)], p99: samples[Math.floor(samples.length * 0.99)], rps: done / (Number(ms) / 1000) }));
+  process.exit(0);
+})();
+`;
+
+function childClient(port: number, key: string): Promise<{ p50: number; p99: number; rps: number }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['-e', CHILD_CLIENT, String(port), key, String(SEQUENTIAL), String(CONCURRENCY), String(DURATION_MS), String(ROWS)]);
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('error', reject);
+    child.on('exit', () => {
+      try {
+        resolve(JSON.parse(out) as { p50: number; p99: number; rps: number });
+      } catch (error) {
+        reject(error instanceof Error ? error : new Error(String(error)));
+      }
+    });
+  });
+}
+
 /** REST primary-key reads against the same select issued straight through node-postgres. */
 export async function run(ctx: BenchContext): Promise<void> {
   ctx.section('REST (/rest/v1) primary-key select');
@@ -86,6 +128,10 @@ export async function run(ctx: BenchContext): Promise<void> {
     await throughput(CONCURRENCY, 500, (i) => get(many, base, path(i), key));
     const rps = await throughput(CONCURRENCY, DURATION_MS, (i) => get(many, base, path(i), key));
     ctx.report(`REST requests/s, ${CONCURRENCY} concurrent clients, ${DURATION_MS / 1000} s`, rps.toFixed(0), '> 3000');
+    const separate = await childClient(Number(base.port), key);
+    ctx.report('REST p50, one connection, client in another process', ms(separate.p50), '< 2 ms');
+    ctx.report('REST p99, one connection, client in another process', ms(separate.p99));
+    ctx.report(`REST requests/s, ${CONCURRENCY} concurrent, client in another process`, separate.rps.toFixed(0), '> 3000');
     const pool = new pg.Pool({ connectionString: backend.databaseUrl, max: CONCURRENCY });
     const pgRps = await throughput(CONCURRENCY, DURATION_MS, (i) => pool.query({ name: 'bench_pk', text, values: [(i % ROWS) + 1] }));
     await pool.end();
