@@ -134,4 +134,23 @@ describe('project room, two browsers', () => {
     expect(await b.page.getByRole('alert').textContent()).toMatch(/removed from this project/);
     await a.page.getByRole('img', { name: new RegExp(b.name) }).waitFor({ state: 'detached' });
   }, 90_000);
+
+  it('shows a banner while the network is down, and recovers the room when it is back', async () => {
+    const a = await signUp('room-net');
+    const { data: project, error } = await a.client.from('projects').insert({ name: 'Junction' }).select('id').single();
+    if (error) throw error;
+    await openRoom(a, project.id, 'Junction');
+    await a.page.context().setOffline(true);
+    const banner = a.page.getByRole('alert').filter({ hasText: "You're offline" });
+    await banner.waitFor();
+    await a.page.getByRole('button', { name: 'Retry now' }).waitFor();
+    // A change made elsewhere while this browser is offline...
+    await a.client.from('projects').update({ name: 'Junction, renamed offline' }).eq('id', project.id);
+    await a.page.context().setOffline(false);
+    // ...is there once the network is back (live or by resync: Chromium's offline
+    // emulation may keep an open WebSocket), and the banner goes.
+    await roomHeading(a.page, 'Junction, renamed offline').waitFor();
+    await live(a.page).waitFor();
+    await banner.waitFor({ state: 'detached' });
+  }, 90_000);
 });
