@@ -46,8 +46,11 @@ export function collector() {
   return {
     received,
     deliver: (ids: number[], data: ChangeData) => received.push({ ids, data }),
-    /** Waits until `predicate` holds for something received (or fails after a while). */
-    async waitFor(predicate: (r: Received) => boolean, timeoutMs = 5000): Promise<Received> {
+    /**
+     * Waits until `predicate` holds for something received. The bound is generous: it only
+     * turns a change that never comes into a failure, a slow machine must not.
+     */
+    async waitFor(predicate: (r: Received) => boolean, timeoutMs = 15_000): Promise<Received> {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const hit = received.find(predicate);
