@@ -39,8 +39,10 @@ function abortedUpload(bucket: string, key: string, multipart = false): Promise<
   });
 }
 
+/** Polls `check`; the bound is generous so only something that never happens fails. */
 async function until(check: () => Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 100; i++) {
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
     if (await check()) return;
     await new Promise((r) => setTimeout(r, 50));
   }
