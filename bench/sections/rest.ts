@@ -128,6 +128,9 @@ export async function run(ctx: BenchContext): Promise<void> {
     await throughput(CONCURRENCY, 500, (i) => get(many, base, path(i), key));
     const rps = await throughput(CONCURRENCY, DURATION_MS, (i) => get(many, base, path(i), key));
     ctx.report(`REST requests/s, ${CONCURRENCY} concurrent clients, ${DURATION_MS / 1000} s`, rps.toFixed(0), '> 3000');
+    // The floor of this machine's HTTP path: the gateway answering 404 without any service or database.
+    const floor = await throughput(CONCURRENCY, 2000, () => get(many, base, '/no-such-service', key));
+    ctx.report(`gateway 404 requests/s, ${CONCURRENCY} concurrent (HTTP floor, no database)`, floor.toFixed(0));
     const separate = await childClient(Number(base.port), key);
     ctx.report('REST p50, one connection, client in another process', ms(separate.p50), '< 2 ms');
     ctx.report('REST p99, one connection, client in another process', ms(separate.p99));
