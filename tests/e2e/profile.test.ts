@@ -1,0 +1,60 @@
+import type { Browser, BrowserContext } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { uniqueEmail } from '../setup/clients.ts';
+import { buildAndServeApp, launchChromium, type ServedApp } from '../setup/browser.ts';
+
+/** The profile page (issue 4): name and colour saved, an avatar uploaded with a progress bar. */
+
+// A 1x1 PNG.
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+
+let app: ServedApp;
+let browser: Browser;
+let context: BrowserContext | undefined;
+
+beforeAll(async () => {
+  [app, browser] = await Promise.all([buildAndServeApp(), launchChromium()]);
+});
+
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+  await app?.close();
+});
+
+describe('profile', () => {
+  it('changes name and colour, uploads an avatar with progress, refuses a wrong file, and keeps it all after a reload', async () => {
+    context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(app.url);
+    await page.getByLabel('Email').fill(uniqueEmail('profile'));
+    await page.getByLabel('Password').fill('correct-horse-battery');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByRole('link', { name: 'Profile' }).click();
+    await page.waitForURL('**/profile');
+
+    await page.getByLabel('Display name').fill('Ada Lovelace');
+    await page.getByRole('radiogroup', { name: 'Colour' }).getByRole('radio', { name: 'Teal' }).check();
+    await page.getByRole('button', { name: 'Save profile' }).click();
+    await page.getByText('Profile saved.').waitFor();
+
+    await page.getByLabel('Upload avatar').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: PNG });
+    await page.getByText('Avatar updated.').waitFor();
+    expect(await page.getByRole('progressbar', { name: 'Upload progress' }).getAttribute('value')).toBe('100');
+    const avatar = page.getByRole('img', { name: 'Your avatar' });
+    await avatar.waitFor();
+    await page.waitForFunction(() => {
+      const img = document.querySelector<HTMLImageElement>('img[alt="Your avatar"]');
+      return img !== null && img.complete && img.naturalWidth === 1;
+    });
+
+    await page.getByLabel('Upload avatar').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
+    expect(await page.getByRole('alert').textContent()).toContain('Choose a PNG, JPEG, WebP or GIF image.');
+
+    await page.reload();
+    await page.getByRole('heading', { name: 'Your profile' }).waitFor();
+    await page.getByRole('img', { name: 'Your avatar' }).waitFor();
+    expect(await page.getByLabel('Display name').inputValue()).toBe('Ada Lovelace');
+    expect(await page.getByRole('radio', { name: 'Teal' }).isChecked()).toBe(true);
+  });
+});
