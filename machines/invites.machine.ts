@@ -63,6 +63,7 @@ export const invitesMachine = setup({
       tags: ['loading'],
       entry: 'clearError',
       invoke: {
+        id: 'listInvites',
         src: 'listInvites',
         input: ({ context }) => ({ projectId: context.projectId }),
         onDone: [
@@ -88,6 +89,7 @@ export const invitesMachine = setup({
       tags: ['busy'],
       entry: 'clearError',
       invoke: {
+        id: 'createInvite',
         src: 'createInvite',
         input: ({ context, event }) => {
           assertEvent(event, 'invites.create');
@@ -104,6 +106,7 @@ export const invitesMachine = setup({
       tags: ['busy'],
       entry: 'clearError',
       invoke: {
+        id: 'revokeInvite',
         src: 'revokeInvite',
         input: ({ event }) => {
           assertEvent(event, 'invites.revoke');
