@@ -259,7 +259,7 @@ async function presenceSync(ctx: BenchContext, server: Server): Promise<void> {
 }
 
 async function idleMemory(ctx: BenchContext, server: Server): Promise<void> {
-  await sleep(1000);
+  await sleep(2000);
   const before = server.rssMb();
   const sockets: WebSocket[] = [];
   let joined = 0;
@@ -308,10 +308,11 @@ export async function run(ctx: BenchContext): Promise<void> {
   ctx.section('realtime (channels: broadcast, presence, sockets)');
   const server = await startServer();
   try {
+    // Memory first, on a fresh server: later phases leave garbage whose collection would blur the delta.
+    await idleMemory(ctx, server);
     await rawBroadcastLatency(ctx, server);
     await broadcastLatency(ctx, server);
     await presenceSync(ctx, server);
-    await idleMemory(ctx, server);
     await soak(ctx, server);
   } finally {
     await server.stop();
