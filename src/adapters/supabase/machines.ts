@@ -41,6 +41,8 @@ export function describeMachineError(error: unknown, action: string): DocumentEr
     case 'P0002':
     case 'PGRST116':
       return { code: 'not_found', message: `Couldn't ${action}: the machine no longer exists or you no longer have access.` };
+    case 'PGRST413':
+      return { code: 'invalid', message: `Couldn't ${action}: the machine is too large to send in one request.` };
     case '22023':
     case '23514':
     case '22P02':
