@@ -1,11 +1,10 @@
-import { createBrowserInspector } from '@statelyai/inspect';
 import type { InspectionEvent, Observer } from 'xstate';
 
 /**
  * The development switch for watching the app's own actors live: `?inspect` in the URL
  * or `localStorage['chartroom:inspect'] = '1'` opens Stately's browser inspector, and
- * every actor created with `{ inspect: inspector() }` reports to it. Off by default, so
- * production pays nothing but this check.
+ * every actor created with `{ inspect: inspector() }` reports to it. Off by default; the
+ * inspector's code is loaded only when switched on, so it costs the bundle nothing.
  */
 
 let observer: Observer<InspectionEvent> | undefined;
@@ -22,11 +21,29 @@ function switchedOn(): boolean {
   }
 }
 
+/** Forwards inspection events to the inspector once it has loaded, in order, none lost. */
+function deferredInspector(): Observer<InspectionEvent> {
+  const early: InspectionEvent[] = [];
+  let target: Observer<InspectionEvent> | null = null;
+  import('@statelyai/inspect')
+    .then(({ createBrowserInspector }) => {
+      target = createBrowserInspector({ autoStart: true }).inspect;
+      for (const event of early.splice(0)) target.next?.(event);
+    })
+    .catch((error: unknown) => console.error('chartroom: the inspector could not be loaded', error));
+  return {
+    next: (event) => {
+      if (target) target.next?.(event);
+      else early.push(event);
+    },
+  };
+}
+
 /** The inspection observer to pass as `createActor(logic, { inspect })`, or undefined when off. */
 export function inspector(): Observer<InspectionEvent> | undefined {
   if (!decided) {
     decided = true;
-    if (switchedOn()) observer = createBrowserInspector({ autoStart: true }).inspect;
+    if (switchedOn()) observer = deferredInspector();
   }
   return observer;
 }
