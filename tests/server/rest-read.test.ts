@@ -293,6 +293,18 @@ describe('order, pages and counts', () => {
     expect(maybe.data).toBeNull();
   });
 
+  it('caps every read at db-max-rows (1000), whatever limit is asked', async () => {
+    await arrange(`create table if not exists public.rr_many (id int primary key);
+      insert into public.rr_many select generate_series(1, 1005) on conflict do nothing;`, 'rr_many');
+    const all = await db.from('rr_many').select('id', { count: 'exact' });
+    expect(all.data).toHaveLength(1000);
+    expect(all.count).toBe(1005);
+    const asked = await rest('/rr_many?select=id&limit=2000&order=id');
+    const rows = await json<{ id: number }[]>(asked);
+    expect(rows).toHaveLength(1000);
+    expect(asked.headers.get('content-range')).toBe('0-999/*');
+  });
+
   it('renders CSV', async () => {
     const res = await rest('/rr_books?select=id,title,tags&id=in.(1,4)&order=id', { headers: { accept: 'text/csv' } });
     expect(res.headers.get('content-type')).toContain('text/csv');
