@@ -28,6 +28,8 @@ export type DocumentFact =
   | { type: 'ops.committed'; batchId: string; receipt: CommitReceipt }
   | { type: 'commit.conflicted'; batchId: string; currentVersion: number }
   | { type: 'commit.refused'; batchId: string; message: string }
+  /** The server failed for its own reasons (5xx and the like): keep the queue, try later. */
+  | { type: 'commit.failed'; message: string }
   | { type: 'connection.restored' };
 
 export type DocumentEvent = DocumentIntent | DocumentFact;
@@ -120,6 +122,7 @@ export const documentMachine = setup({
       if (result.ok) return { type: 'ops.committed', batchId: result.batchId, receipt: result.receipt };
       if (result.error.code === 'conflict') return { type: 'commit.conflicted', batchId: result.batchId, currentVersion: 'currentVersion' in result ? result.currentVersion : -1 };
       if (result.error.code === 'network') return { type: 'connection.lost' };
+      if (result.error.code === 'unknown') return { type: 'commit.failed', message: result.error.message };
       return { type: 'commit.refused', batchId: result.batchId, message: result.error.message };
     }),
     applyCommitted: assign(({ context, event }) => {
@@ -143,6 +146,10 @@ export const documentMachine = setup({
       if (!context.doc) return {};
       const got = receive(context.model, context.doc, ops);
       return got.dropped.length > 0 ? { doc: got.state, dropped: got.dropped } : { doc: got.state };
+    }),
+    showCommitFailure: assign(({ event }) => {
+      assertEvent(event, 'commit.failed');
+      return { error: event.message };
     }),
     showFetchFailure: assign((_, result: Result<CommittedOp<Op>[]>) => ({ error: result.ok ? null : result.error.message })),
     saveQueue: sendTo('queueStore', ({ context }): QueueCommand => ({
@@ -266,6 +273,7 @@ export const documentMachine = setup({
                 ],
                 'commit.conflicted': { target: 'rebasing', actions: ['requeueConflicted', 'saveQueue'] },
                 'commit.refused': { target: 'resyncing', actions: ['discardUnsent', 'saveQueue'] },
+                'commit.failed': { target: '#document.ready.offline', actions: 'showCommitFailure' },
               },
             },
             // Refused for a stale base: fetch what landed since, rebase the queue, send again.

@@ -55,6 +55,7 @@ const events: GraphEvent[] = [
   done('commitOps', { ok: false, error: { code: 'conflict', message: 'conflict' }, currentVersion: 3 }),
   done('commitOps', network),
   done('commitOps', { ok: false, error: { code: 'forbidden', message: 'no' } }),
+  done('commitOps', { ok: false, error: { code: 'unknown', message: 'The server failed' } }),
   crashed('commitOps'),
   done('fetchOps', { ok: true, value: [] }),
   done('fetchOps', network),

@@ -169,6 +169,21 @@ describe('document machine', () => {
     expect(actor.getSnapshot().value).toEqual({ ready: { online: 'resyncing' } });
   });
 
+  it('a server failure while committing keeps the queue and tries again later', async () => {
+    const { actor, backend } = await opened();
+    actor.send({ type: 'doc.edit', ops: [rename('kept')] });
+    await vi.advanceTimersByTimeAsync(20);
+    await backend.settle('commitOps', { ok: false, error: { code: 'unknown', message: 'The server failed' } });
+    expect(actor.getSnapshot().hasTag('offline')).toBe(true);
+    expect(actor.getSnapshot().context.error).toBe('The server failed');
+    expect(backend.stored.get(MACHINE_ID)?.inflight?.ops).toEqual([rename('kept')]);
+    await vi.advanceTimersByTimeAsync(2_000);
+    await backend.serve('fetchOps');
+    await vi.advanceTimersByTimeAsync(20);
+    await backend.serve('commitOps');
+    expect(backend.server().doc.name).toBe('kept');
+  });
+
   it('a failed open can be retried', async () => {
     const backend = fakeDocumentBackend();
     const actor = createActor(documentMachine.provide({ actors: backend.actors }), { input: input() }).start();
