@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createClient, type FunctionInvokeOptions } from '@supabase/supabase-js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { startBackend, type Backend } from '../../server/backend.ts';
 import { backendInfo, signedInClient, type AnyClient } from '../setup/clients.ts';
@@ -13,6 +13,10 @@ import { backendInfo, signedInClient, type AnyClient } from '../setup/clients.ts
  */
 
 const FIXTURE = path.resolve('tests/fixtures/functions/supabase');
+// A test here may cold-start several function workers (each loads tsx and the function's
+// packages on its own thread); on a busy two-core machine that alone can take most of the
+// default 30 s, so the bound is wider. A hung request still fails, just later.
+vi.setConfig({ testTimeout: 120_000 });
 let gateway: Backend;
 let dataDir: string;
 const logs: string[] = [];
@@ -197,7 +201,7 @@ describe('functions: isolation', () => {
     expect(res.status).toBe(546);
     expect(await res.json()).toEqual({ code: 'WORKER_LIMIT', message: 'Worker failed to respond due to a resource limit (please check logs)' });
     expect(logs.some((line) => line.startsWith('[functions:spin]') && line.includes('terminated'))).toBe(true);
-  }, 20_000);
+  });
 });
 
 // Outside the repository: no package.json with "type": "module" and no node_modules above,
@@ -252,7 +256,7 @@ describe('functions: a project outside the tree, reloaded on change', () => {
     await eventually('one');
     await fs.writeFile(path.join(dir, 'supabase/functions/_shared/word.ts'), "export const word = 'two';\n");
     await eventually('two');
-  }, 60_000);
+  });
 
   it('serves a function added while running, and reads a changed verify_jwt', async () => {
     await fs.mkdir(path.join(dir, 'supabase/functions/added'), { recursive: true });

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { createClient, FunctionsHttpError, type FunctionInvokeOptions } from '@supabase/supabase-js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { startBackend, type Backend } from '../../server/backend.ts';
 import { signJwt } from '../../server/jwt.ts';
@@ -15,6 +15,10 @@ import { anonClient, backendInfo, type AnyClient } from '../setup/clients.ts';
  */
 
 const FIXTURE = path.resolve('tests/fixtures/functions/supabase');
+// A test here may cold-start several function workers (each loads tsx and the function's
+// packages on its own thread); on a busy two-core machine that alone can take most of the
+// default 30 s, so the bound is wider. A hung request still fails, just later.
+vi.setConfig({ testTimeout: 120_000 });
 let gateway: Backend;
 let dataDir: string;
 const logs: string[] = [];
