@@ -11,6 +11,7 @@ create table if not exists public.rw_items (
   created_at timestamptz not null default now()
 );
 create table if not exists public.rw_children (id serial primary key, item_id bigint references public.rw_items(id), label text);
+create table if not exists public.rw_kinds (id serial primary key, tags text[], meta jsonb, at timestamptz, n numeric, flag boolean, big bigint);
 `;
 
 const db = serviceClient();
@@ -91,6 +92,15 @@ describe('insert', () => {
     const invalid = await db.from('rw_items').insert({ name: 'typed', qty: 'many' });
     expect(invalid.status).toBe(400);
     expect(invalid.error?.code).toBe('22P02');
+  });
+
+  it('round-trips arrays, JSON, timestamps, numerics, booleans and bigints', async () => {
+    const row = { tags: ['a', 'b,c', 'd"e'], meta: { nested: { list: [1, null, 'x'] } }, at: '2024-02-03T04:05:06.789+00:00', n: 12.5, flag: false, big: 9007199254740991 };
+    const res = await db.from('rw_kinds').insert(row).select('tags, meta, at, n, flag, big').single();
+    expect(res.error).toBeNull();
+    expect(res.data).toEqual(row);
+    const found = await db.from('rw_kinds').select('id').contains('tags', ['a']).contains('meta', { nested: { list: ['x'] } });
+    expect(found.data).toHaveLength(1);
   });
 
   it('sets Location for return=headers-only', async () => {
