@@ -94,23 +94,30 @@ describe('machines adapter', () => {
     viewer.goOnline();
   });
 
-  it('streams the log\'s inserts for one machine only', async () => {
+  it('streams the log\'s inserts for one machine only, to members only', async () => {
     const machine = await machineIn(t, project);
     const other = await machineIn(t, project);
     const viewer = await device(t.viewer);
+    const outsider = await device(t.outsider);
     const editor = await device(t.editor);
-    const seen: unknown[] = [];
-    const subscribed = new Promise<void>((resolve) => {
-      const sub = viewer.port.opEvents$(machine).subscribe((event) => {
-        if (event.type === 'ops.subscribed') resolve();
-        if (event.type === 'ops.received') seen.push(...event.ops.map((o) => o.op));
+    const listen = (d: Device, into: unknown[]) =>
+      new Promise<void>((resolve) => {
+        const sub = d.port.opEvents$(machine).subscribe((event) => {
+          if (event.type === 'ops.subscribed') resolve();
+          if (event.type === 'ops.received') into.push(...event.ops.map((o) => o.op));
+        });
+        afterAll(() => sub.unsubscribe());
       });
-      afterAll(() => sub.unsubscribe());
-    });
-    await subscribed;
+    const seen: unknown[] = [];
+    const seenByOutsider: unknown[] = [];
+    await Promise.all([listen(viewer, seen), listen(outsider, seenByOutsider)]);
     await editor.port.commitOps({ machineId: other, base: 0, clientId: 'c', batchId: randomUUID(), ops: [rename('elsewhere')], definition: emptyDefinition() });
     await editor.port.commitOps({ machineId: machine, base: 0, clientId: 'c', batchId: randomUUID(), ops: [rename('here')], definition: emptyDefinition() });
     await expect.poll(() => seen, { timeout: 5_000 }).toEqual([rename('here')]);
+    // Delivered in commit order: had the outsider been sent the op, it would be here by now.
+    await editor.port.commitOps({ machineId: machine, base: 1, clientId: 'c', batchId: randomUUID(), ops: [rename('again')], definition: emptyDefinition() });
+    await expect.poll(() => seen, { timeout: 5_000 }).toEqual([rename('here'), rename('again')]);
+    expect(seenByOutsider).toEqual([]);
   });
 });
 
