@@ -15,3 +15,4 @@ export { invert, applyWithInverse } from './invert.ts';
 export { fromMachine, machineConfigJson, type MachineLike } from './from-machine.ts';
 export { integrityProblems } from './integrity.ts';
 export { uniqueKey, nextOrder, addChildState, addSiblingState, addTransition, type NewStateOptions } from './recipes.ts';
+export { opsFromConfig } from './reconcile.ts';
