@@ -21,6 +21,8 @@ export type SessionEvent = SessionIntent | AuthEvent;
 
 export interface SessionContext {
   user: SessionUser | null;
+  /** When the access token expires, seconds since the epoch (null when unknown). */
+  expiresAt: number | null;
   /** The last request's failure, in words for people; cleared by the next attempt. */
   error: string | null;
   /** Non-error news for the signed-out form (e.g. "check your email"). */
@@ -28,9 +30,13 @@ export interface SessionContext {
 }
 
 /** Tags the views branch on; states stay an implementation detail of the machine. */
-export type SessionTag = 'restoring' | 'signedOut' | 'pending' | 'failed' | 'notice' | 'authenticated' | 'member' | 'guest' | 'signingOut';
+export type SessionTag = 'restoring' | 'signedOut' | 'pending' | 'failed' | 'notice' | 'authenticated' | 'member' | 'guest' | 'signingOut' | 'refreshing';
 
 const UNEXPECTED = 'Something went wrong. Try again.';
+const SIGNED_OUT_ELSEWHERE = 'You were signed out (in another tab, or your session was ended). Sign in again to continue.';
+const EXPIRED = 'Your session has expired. Sign in again to continue.';
+/** setTimeout's ceiling; a token that far from expiry is refreshed early, which is harmless. */
+const MAX_DELAY = 2_147_483_647;
 
 function notProvided(actor: string): Error {
   return new Error(`session machine: provide the "${actor}" actor (see src/app/)`);
@@ -41,7 +47,7 @@ const credentials = ({ event }: { event: SessionEvent }): Credentials => {
   return { email: event.email, password: event.password };
 };
 
-export const sessionMachine = setup({
+const sessionSetup = setup({
   types: {
     context: {} as SessionContext,
     events: {} as SessionEvent,
@@ -54,13 +60,24 @@ export const sessionMachine = setup({
     signUp: fromPromise<SignUpResult, Credentials>(() => Promise.reject(notProvided('signUp'))),
     signInAsGuest: fromPromise<AuthResult, void>(() => Promise.reject(notProvided('signInAsGuest'))),
     signOut: fromPromise<void, void>(() => Promise.reject(notProvided('signOut'))),
+    refreshSession: fromPromise<AuthResult, void>(() => Promise.reject(notProvided('refreshSession'))),
+  },
+  delays: {
+    // supabase-js refreshes ahead of expiry; this fires only if that did not happen (a
+    // sleeping tab, a failing network), a few seconds after the token stopped working.
+    accessTokenExpiry: ({ context }) =>
+      context.expiresAt === null ? MAX_DELAY : Math.min(MAX_DELAY, Math.max(0, context.expiresAt * 1000 - Date.now() + 5_000)),
+    refreshRetry: 5_000,
   },
   actions: {
     rememberSession: assign(({ event }) => {
       assertEvent(event, ['auth.sessionRestored', 'auth.signedIn', 'auth.tokenRefreshed', 'auth.userUpdated']);
-      return { user: event.session?.user ?? null, error: null, notice: null };
+      return { user: event.session?.user ?? null, expiresAt: event.session?.expiresAt ?? null, error: null, notice: null };
     }),
-    forgetUser: assign({ user: null }),
+    forgetUser: assign({ user: null, expiresAt: null }),
+    noticeSignedOutElsewhere: assign({ user: null, expiresAt: null, notice: SIGNED_OUT_ELSEWHERE }),
+    noticeExpired: assign({ user: null, expiresAt: null, notice: EXPIRED }),
+    rememberRefreshed: assign((_, result: AuthResult) => (result.ok ? { user: result.session.user, expiresAt: result.session.expiresAt } : {})),
     clearMessages: assign({ error: null, notice: null }),
     showFailure: assign((_, result: AuthResult | SignUpResult) => ({ error: result.ok ? null : result.error.message })),
     showUnexpected: assign({ error: UNEXPECTED }),
@@ -78,11 +95,52 @@ export const sessionMachine = setup({
       return event.session?.user.isAnonymous === true;
     },
     failed: (_, result: AuthResult | SignUpResult) => !result.ok,
+    expired: (_, result: AuthResult) => !result.ok && result.error.code === 'session_expired',
     confirmationSent: (_, result: SignUpResult) => result.ok && result.session === null,
   },
-}).createMachine({
+});
+
+/**
+ * The access token's life inside `signedIn` and `guest`: `active` until the token should
+ * have been refreshed, then `refreshing` (asks once), `waitingToRetry` on a network
+ * failure. A refresh token that no longer works ends the session with a message.
+ */
+const tokenLife = {
+  initial: 'active' as const,
+  states: {
+    active: {
+      after: { accessTokenExpiry: 'refreshing' },
+      on: { 'auth.tokenRefreshed': { target: 'active', reenter: true, actions: 'rememberSession' } },
+    },
+    refreshing: {
+      tags: ['refreshing'],
+      invoke: {
+        id: 'refreshSession',
+        src: 'refreshSession',
+        onDone: [
+          { guard: { type: 'expired', params: ({ event }) => event.output }, target: '#session.signedOut', actions: 'noticeExpired' },
+          { guard: { type: 'failed', params: ({ event }) => event.output }, target: 'waitingToRetry' },
+          { target: 'active', actions: { type: 'rememberRefreshed', params: ({ event }) => event.output } },
+        ],
+        onError: 'waitingToRetry',
+      },
+      on: {
+        'auth.tokenRefreshed': { target: 'active', actions: 'rememberSession' },
+        // supabase-js signs out when the refresh token is refused: that is an expiry here.
+        'auth.signedOut': { target: '#session.signedOut', actions: 'noticeExpired' },
+      },
+    },
+    waitingToRetry: {
+      tags: ['refreshing'],
+      after: { refreshRetry: 'refreshing' },
+      on: { 'auth.tokenRefreshed': { target: 'active', actions: 'rememberSession' } },
+    },
+  },
+} satisfies Parameters<typeof sessionSetup.createStateConfig>[0];
+
+export const sessionMachine = sessionSetup.createMachine({
   id: 'session',
-  context: { user: null, error: null, notice: null },
+  context: { user: null, expiresAt: null, error: null, notice: null },
   // The stream lives as long as the session actor: facts from other tabs reach every state.
   invoke: { id: 'authEvents', src: 'authEvents' },
   initial: 'restoring',
@@ -100,6 +158,8 @@ export const sessionMachine = setup({
           { guard: 'factIsGuest', target: 'guest', actions: 'rememberSession' },
           { target: 'signedIn', actions: 'rememberSession' },
         ],
+        // supabase-js drops a stored session whose refresh token no longer works.
+        'auth.signedOut': { target: 'signedOut', actions: 'noticeExpired' },
       },
     },
     signedOut: {
@@ -191,10 +251,10 @@ export const sessionMachine = setup({
     },
     signedIn: {
       tags: ['authenticated', 'member'],
+      ...tokenLife,
       on: {
         'session.signOut': 'signingOut',
-        'auth.signedOut': { target: 'signedOut', actions: 'forgetUser' },
-        'auth.tokenRefreshed': { actions: 'rememberSession' },
+        'auth.signedOut': { target: 'signedOut', actions: 'noticeSignedOutElsewhere' },
         // Another tab may sign in as someone else, or a guest may become a member.
         'auth.signedIn': [{ guard: 'factIsGuest', target: 'guest', actions: 'rememberSession' }, { actions: 'rememberSession' }],
         'auth.userUpdated': [{ guard: 'factIsGuest', target: 'guest', actions: 'rememberSession' }, { actions: 'rememberSession' }],
@@ -202,10 +262,10 @@ export const sessionMachine = setup({
     },
     guest: {
       tags: ['authenticated', 'guest'],
+      ...tokenLife,
       on: {
         'session.signOut': 'signingOut',
-        'auth.signedOut': { target: 'signedOut', actions: 'forgetUser' },
-        'auth.tokenRefreshed': { actions: 'rememberSession' },
+        'auth.signedOut': { target: 'signedOut', actions: 'noticeSignedOutElsewhere' },
         'auth.signedIn': [{ guard: 'factIsGuest', actions: 'rememberSession' }, { target: 'signedIn', actions: 'rememberSession' }],
         'auth.userUpdated': [{ guard: 'factIsGuest', actions: 'rememberSession' }, { target: 'signedIn', actions: 'rememberSession' }],
       },

@@ -11,6 +11,7 @@ export function sessionLogic(port: AuthPort) {
       signUp: fromPromise<SignUpResult, Credentials>(({ input }) => port.signUp(input)),
       signInAsGuest: fromPromise<AuthResult, void>(() => port.signInAnonymously()),
       signOut: fromPromise<void, void>(() => port.signOut()),
+      refreshSession: fromPromise<AuthResult, void>(() => port.refreshSession()),
     },
   });
 }

@@ -1,9 +1,10 @@
 import { Subject } from 'rxjs';
+import { vi } from 'vitest';
 import { fromEventObservable, fromPromise } from 'xstate';
 import type { AuthEvent, AuthResult, AuthSession, Credentials, SignUpResult } from '../../src/lib/ports/auth.ts';
 
 /** Requests the fake adapter holds open until the test settles them. */
-type RequestName = 'signIn' | 'signUp' | 'signInAsGuest' | 'signOut';
+type RequestName = 'signIn' | 'signUp' | 'signInAsGuest' | 'signOut' | 'refreshSession';
 
 interface Pending {
   input: unknown;
@@ -40,6 +41,7 @@ export function fakeAuth() {
       signUp: request<SignUpResult, Credentials>('signUp'),
       signInAsGuest: request<AuthResult, void>('signInAsGuest'),
       signOut: request<void, void>('signOut'),
+      refreshSession: request<AuthResult, void>('refreshSession'),
     },
     calls,
     isOpen: (name: RequestName) => pending.has(name),
@@ -57,7 +59,9 @@ export function fakeAuth() {
 }
 
 export async function flush(): Promise<void> {
-  await new Promise((resolve) => setTimeout(resolve, 0));
+  // Under fake timers a real setTimeout would never fire; advancing by zero runs the same callbacks.
+  if (vi.isFakeTimers()) await vi.advanceTimersByTimeAsync(0);
+  else await new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 export const member: AuthSession = { user: { id: 'u-ada', email: 'ada@example.test', isAnonymous: false }, expiresAt: 2_000_000_000 };

@@ -3,7 +3,7 @@ import { createActor, type SnapshotFrom, type StateValue } from 'xstate';
 import { type AdjacencyMap, type SerializedEvent, type SerializedSnapshot, getAdjacencyMap, getShortestPaths, getStateNodes, serializeSnapshot, type StatePath } from 'xstate/graph';
 import { sessionMachine, type SessionEvent } from '../../machines/session.machine.ts';
 import type { AuthEvent, AuthResult, SignUpResult } from '../../src/lib/ports/auth.ts';
-import { fakeAuth, guest, member, otherMember, wrongPassword } from './session.fakes.ts';
+import { fakeAuth, flush, guest, member, otherMember, wrongPassword } from './session.fakes.ts';
 
 /**
  * Path tests (house style rule 12): traverse the session machine with a finite set of
@@ -13,7 +13,7 @@ import { fakeAuth, guest, member, otherMember, wrongPassword } from './session.f
  */
 
 type Snapshot = SnapshotFrom<typeof sessionMachine>;
-type GraphEvent = SessionEvent | { type: `xstate.${'done' | 'error'}.actor.${string}`; output?: unknown; error?: unknown };
+type GraphEvent = SessionEvent | { type: `xstate.${'done' | 'error'}.actor.${string}` | `xstate.after.${string}`; output?: unknown; error?: unknown };
 
 const done = (actor: string, output: AuthResult | SignUpResult | undefined): GraphEvent => ({ type: `xstate.done.actor.${actor}`, output });
 const crashed = (actor: string): GraphEvent => ({ type: `xstate.error.actor.${actor}`, error: new Error(`${actor} crashed`) });
@@ -46,6 +46,15 @@ const events: GraphEvent[] = [
   crashed('signUp'),
   crashed('signInAsGuest'),
   crashed('signOut'),
+  // The access token's life: the expiry timer, the refresh's outcomes, the retry timer.
+  { type: 'xstate.after.accessTokenExpiry.session.signedIn.active' },
+  { type: 'xstate.after.accessTokenExpiry.session.guest.active' },
+  { type: 'xstate.after.refreshRetry.session.signedIn.waitingToRetry' },
+  { type: 'xstate.after.refreshRetry.session.guest.waitingToRetry' },
+  done('refreshSession', { ok: true, session: member }),
+  done('refreshSession', { ok: false, error: { code: 'session_expired', message: 'Your session has expired. Sign in again to continue.' } }),
+  done('refreshSession', { ok: false, error: { code: 'network', message: "Can't reach the server" } }),
+  crashed('refreshSession'),
 ];
 
 const traversal = {
@@ -61,9 +70,13 @@ async function replay(steps: readonly GraphEvent[]) {
   for (const event of steps) {
     const request = /^xstate\.(done|error)\.actor\.(.+)$/.exec(event.type);
     if (request) {
-      const name = request[2] as 'signIn' | 'signUp' | 'signInAsGuest' | 'signOut';
+      const name = request[2] as 'signIn' | 'signUp' | 'signInAsGuest' | 'signOut' | 'refreshSession';
       if (request[1] === 'done') await auth.settle(name, 'output' in event ? event.output : undefined);
       else await auth.fail(name, 'error' in event ? event.error : undefined);
+    } else if (event.type.startsWith('xstate.after.')) {
+      // A delayed transition's own event: what the scheduler would deliver when the time comes.
+      actor.send(event as SessionEvent);
+      await flush();
     } else if (event.type.startsWith('auth.')) {
       auth.emit(event as AuthEvent);
     } else {

@@ -51,6 +51,9 @@ export function authEvents(client: AuthClient): Observable<AuthEvent> {
   }).pipe(observeOn(asapScheduler));
 }
 
+const EXPIRED_CODES = new Set(['refresh_token_not_found', 'refresh_token_already_used', 'session_not_found', 'session_expired', 'bad_jwt']);
+export const SESSION_EXPIRED = 'Your session has expired. Sign in again to continue.';
+
 async function attempt<T extends AuthResult | SignUpResult>(request: () => Promise<T>): Promise<T | AuthResult> {
   try {
     return await request();
@@ -84,6 +87,21 @@ export function createAuthAdapter(client: AuthClient): AuthPort {
       attempt(async () => {
         const { data, error } = await client.auth.signInAnonymously();
         if (error || !data.session) return { ok: false, error: describeAuthError(error) };
+        return { ok: true, session: toAuthSession(data.session) };
+      }),
+
+    refreshSession: () =>
+      attempt(async () => {
+        const { data, error } = await client.auth.refreshSession();
+        if (error) {
+          // Codes GoTrue answers for a refresh token that will never work again.
+          const code = (error as { code?: string }).code ?? '';
+          if (EXPIRED_CODES.has(code) || error.name === 'AuthSessionMissingError') {
+            return { ok: false, error: { code: 'session_expired', message: SESSION_EXPIRED } };
+          }
+          return { ok: false, error: describeAuthError(error) };
+        }
+        if (!data.session) return { ok: false, error: { code: 'session_expired', message: SESSION_EXPIRED } };
         return { ok: true, session: toAuthSession(data.session) };
       }),
 

@@ -42,6 +42,8 @@ export type AuthFailureCode =
   | 'email_not_confirmed'
   | 'signup_disabled'
   | 'guest_disabled'
+  /** The refresh token is gone (expired, revoked, or signed out everywhere): sign in again. */
+  | 'session_expired'
   | 'network'
   | 'unknown';
 
@@ -63,4 +65,6 @@ export interface AuthPort {
   signInAnonymously(): Promise<AuthResult>;
   /** Ends the session on this device even when the server cannot be reached. */
   signOut(): Promise<void>;
+  /** Trades the refresh token for a new access token now; `session_expired` when it is no longer valid. */
+  refreshSession(): Promise<AuthResult>;
 }
