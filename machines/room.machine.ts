@@ -129,6 +129,8 @@ export const roomMachine = setup({
   },
   guards: {
     failed: (_, result: Result<unknown>) => !result.ok,
+    /** Presence is republished only when what this person looks at actually changes. */
+    lookingChanged: ({ context, event }) => event.type === 'room.look' && event.looking !== context.looking,
     /** A member reloading after a drop finds the project hidden: access went while we were away. */
     accessGone: ({ context }, result: Result<unknown>) => context.wasMember && !result.ok && result.error.code === 'not_found',
     /** Gone from the room: our membership was deleted, or the project itself. */
@@ -159,7 +161,7 @@ export const roomMachine = setup({
       },
       on: {
         'presence.synced': { actions: 'setPeers' },
-        'room.look': { actions: ['rememberLooking', 'trackPresence'] },
+        'room.look': { guard: 'lookingChanged', actions: ['rememberLooking', 'trackPresence'] },
       },
       states: {
         sync: {

@@ -3,6 +3,7 @@ import type { Invite } from '../../lib/ports/room.ts';
 import { InvitesContext, useCreatedInvite, useInvites, useInvitesError, useInvitesSend, useInvitesStatus } from './invites-context.ts';
 import type { InvitesLogic } from '../../app/room.ts';
 import { inspector } from '../../app/inspect.ts';
+import { useRoomSend } from './room-context.ts';
 
 export const inviteUrl = (token: string): string => `${window.location.origin}/invite/${token}`;
 
@@ -23,6 +24,7 @@ function Invites() {
   const error = useInvitesError();
   const invites = useInvites();
   const created = useCreatedInvite();
+  const sendRoom = useRoomSend();
 
   const onCreate = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -33,7 +35,7 @@ function Invites() {
   };
 
   return (
-    <section className="card room-panel" aria-labelledby="invites-title">
+    <section className="card room-panel" aria-labelledby="invites-title" onFocus={() => sendRoom({ type: 'room.look', looking: 'invites' })}>
       <h2 id="invites-title">Invite people</h2>
       <form className="room-invite-form" onSubmit={onCreate} aria-busy={status === 'busy'}>
         <label htmlFor="invite-role">Invite role</label>
