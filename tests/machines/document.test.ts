@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor } from 'xstate';
 import { documentMachine } from '../../machines/document.machine.ts';
+import { chartroomModel } from '../../src/lib/collab/chartroom.ts';
 import { fakeDocumentBackend, flush, MACHINE_ID, rename, renameModel } from './document.fakes.ts';
 
 /** The document statechart with fake actors and fake timers: arrange, act, assert. */
@@ -203,5 +204,22 @@ describe('document machine', () => {
     expect(actor.getSnapshot().value).toEqual({ ready: { online: 'resyncing' } });
     await backend.serve('fetchOps');
     expect(local(actor)?.name).toBe('missed');
+  });
+
+  it('with the statechart model: adds a state, undoes it exactly, commits both', async () => {
+    const backend = fakeDocumentBackend();
+    const actor = createActor(documentMachine.provide({ actors: backend.actors }), { input: { ...input(), model: chartroomModel } }).start();
+    await backend.serve('loadQueue');
+    await backend.serve('loadMachine');
+    await backend.serve('fetchOps');
+    const before = local(actor);
+    actor.send({ type: 'doc.edit', ops: [{ type: 'state.add', id: 's_new', parent: 's_root', key: 'open', stateType: 'atomic', index: null }] });
+    expect(local(actor)?.states.s_new?.key).toBe('open');
+    actor.send({ type: 'doc.undo' });
+    expect(local(actor)).toEqual(before);
+    await vi.advanceTimersByTimeAsync(20);
+    await backend.serve('commitOps');
+    expect(backend.server().log.map((e) => e.op.type)).toEqual(['state.add', 'state.delete']);
+    expect(backend.server().doc).toEqual(before);
   });
 });
