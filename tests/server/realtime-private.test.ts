@@ -166,10 +166,10 @@ describe.each(VSNS)('private channels over vsn %s', (vsn) => {
 
 describe('token expiry while joined', () => {
   it('closes a channel when its token expires, as hosted re-confirms tokens', async () => {
-    const me = await privateChannel('2.0.0', uniqueTopic('rtpriv-open'), userToken(randomUUID(), 2));
+    const me = await privateChannel('2.0.0', uniqueTopic('rtpriv-open'), userToken(randomUUID(), 4));
     const statuses = statusLog(me.channel);
-    await until(() => statuses.includes('SUBSCRIBED'), 5000, 'subscribed');
-    const notice = await until(() => me.system.find((m) => m.status === 'error'), 6000, 'expiry notice');
+    await until(() => statuses.includes('SUBSCRIBED'), 4000, 'subscribed');
+    const notice = await until(() => me.system.find((m) => m.status === 'error'), 10_000, 'expiry notice');
     expect(notice.message).toMatch(/^Token has expired \d+ seconds ago$/);
     await until(() => statuses.includes('CLOSED'), 5000, 'closed');
   });
