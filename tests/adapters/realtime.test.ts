@@ -126,6 +126,17 @@ describe('generic channel streams', () => {
     await socket.waitFor((f) => f.type === 'socket.closed');
   });
 
+  it("reports the device's network going and coming back", async () => {
+    const ada = await person('rt-net');
+    const network = new EventTarget();
+    const socket = record(socketEvents(ada.client, network));
+    cleanups.push(socket.stop);
+    network.dispatchEvent(new Event('offline'));
+    network.dispatchEvent(new Event('online'));
+    await socket.waitFor((f) => f.type === 'network.restored');
+    expect(socket.seen.filter((f) => f.type.startsWith('network.'))).toEqual([{ type: 'network.lost' }, { type: 'network.restored' }]);
+  });
+
   it('folds presence metas into one peer per key, newest meta last wins', () => {
     expect(toPeers({ b: [{ n: 1 }], a: [{ n: 1 }, { n: 2 }], c: [] })).toEqual([
       { key: 'a', meta: { n: 2 }, connections: 2 },
