@@ -1,0 +1,181 @@
+import { useActorRef, useSelector } from '@xstate/react';
+import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { fromPromise } from 'xstate';
+import { canvasMachine, type CanvasEdit, type CanvasIntent } from '../../../machines/canvas.machine.ts';
+import { layoutMachine } from '../../../machines/layout.machine.ts';
+import { addChildOps, addSiblingOps, connectOps, deleteOps, renameOps, setEventOps } from '../../lib/canvas-ops/edits.ts';
+import { diffToOps } from '../../lib/canvas-ops/diff.ts';
+import { randomIds } from '../../lib/model/ids.ts';
+import type { Op } from '../../lib/model/op-types.ts';
+import type { MachineDefinition } from '../../lib/model/types.ts';
+import type { LayoutPort, LayoutRequest, LayoutResult } from '../../lib/ports/layout.ts';
+import { CodeView } from './CodeView.tsx';
+import { Diagram } from './Diagram.tsx';
+import { EXAMPLE_NAMES, loadExample } from './examples.ts';
+import { keyAction } from './keymap.ts';
+import { workerLayoutPort } from './layout-port.ts';
+import { PeerCursors, type PeerCursor } from './PeerCursors.tsx';
+import './canvas.css';
+
+export interface CanvasPageProps {
+  definition: MachineDefinition;
+  /** Edits as model ops; the document layer applies, shares and records them for undo. */
+  onOps: (ops: Op[]) => void;
+  onUndo?: () => void;
+  onRedo?: () => void;
+  canEdit: boolean;
+  peers?: PeerCursor[];
+  /** Where this person's pointer is over the diagram (world coordinates), for presence. */
+  onPointer?: (p: { x: number; y: number } | null) => void;
+  /** Loading an example creates a new machine when given; otherwise it replaces this one (as ops). */
+  onCreate?: (name: string, definition: MachineDefinition) => void;
+  /** Layout runs in a Web Worker unless a port is given (tests may pass one). */
+  layoutPort?: LayoutPort;
+}
+
+
+/** What a gesture means, as ops on the current definition. */
+function opsFor(def: MachineDefinition, edit: CanvasEdit): Op[] {
+  switch (edit.type) {
+    case 'edit.addChild': return def.states[edit.parent] ? addChildOps(def, edit.parent, edit.id) : [];
+    case 'edit.addSibling': return def.states[edit.sibling] ? addSiblingOps(def, edit.sibling, edit.id) : [];
+    case 'edit.rename': return renameOps(def, edit.id, edit.key);
+    case 'edit.delete': return deleteOps(def, edit.ids);
+    case 'edit.connect': return def.states[edit.source] && def.states[edit.target] ? connectOps(def, edit.source, edit.target, edit.id) : [];
+    case 'edit.event': return setEventOps(def, edit.id, edit.event);
+  }
+}
+
+/**
+ * A machine's diagram and code side by side: the page mounted at
+ * /p/:projectId/m/:machineId. Everything it edits leaves as ops through `onOps`; the
+ * definition comes back in through props (optimistically, from the document layer).
+ */
+export function CanvasPage({ definition, onOps, onUndo, onRedo, canEdit, peers = [], onPointer, onCreate, layoutPort }: CanvasPageProps) {
+  const [view, setView] = useState<'split' | 'diagram' | 'code'>('split');
+  const port = useMemo(() => (layoutPort ? { port: layoutPort, close: () => undefined } : workerLayoutPort()), [layoutPort]);
+  useEffect(() => () => port.close(), [port]);
+  const layoutActor = useActorRef(
+    layoutMachine.provide({ actors: { layout: fromPromise<LayoutResult, LayoutRequest>(({ input }) => port.port(input)) } }),
+  );
+  const canvas = useActorRef(canvasMachine, { input: { canEdit } });
+  const layout = useSelector(layoutActor, (s) => s.context.layout);
+  const layoutError = useSelector(layoutActor, (s) => s.context.error);
+  const viewport = useSelector(canvas, (s) => s.context.viewport);
+  const selection = useSelector(canvas, (s) => s.context.selection, (a, b) => a.length === b.length && a.every((x, i) => x === b[i]));
+  const editing = useSelector(canvas, (s) => s.context.editing);
+  const connect = useSelector(canvas, (s) => s.context.connect);
+  const mode = useSelector(canvas, (s) => s.value);
+
+  const defRef = useRef(definition);
+  defRef.current = definition;
+  useEffect(() => layoutActor.send({ type: 'layout.request', definition }), [layoutActor, definition]);
+  useEffect(() => canvas.send({ type: 'canvas.editableChanged', canEdit }), [canvas, canEdit]);
+  useEffect(() => {
+    const sub = canvas.on('*', (edit) => {
+      const ops = opsFor(defRef.current, edit);
+      if (ops.length > 0) onOps(ops);
+    });
+    return () => sub.unsubscribe();
+  }, [canvas, onOps]);
+
+  const stage = useRef<HTMLDivElement>(null);
+  const fit = useCallback(() => {
+    const el = stage.current;
+    const l = layoutActor.getSnapshot().context.layout;
+    if (!el || !l) return;
+    canvas.send({ type: 'canvas.fit', bounds: { x: 0, y: 0, width: l.width, height: l.height }, width: el.clientWidth, height: el.clientHeight });
+  }, [canvas, layoutActor]);
+  // Fit once, when the first layout arrives.
+  const fitted = useRef(false);
+  useEffect(() => {
+    if (layout && !fitted.current) {
+      fitted.current = true;
+      fit();
+    }
+  }, [layout, fit]);
+
+  const send = useCallback((intent: CanvasIntent) => canvas.send(intent), [canvas]);
+  const zoom = (factor: number) => {
+    const el = stage.current;
+    send({ type: 'canvas.zoomAt', factor, x: (el?.clientWidth ?? 0) / 2, y: (el?.clientHeight ?? 0) / 2 });
+  };
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    const action = keyAction(e, selection, () => randomIds('state'));
+    if (!action) return;
+    e.preventDefault();
+    if (action.type === 'doc.undo') onUndo?.();
+    else if (action.type === 'doc.redo') onRedo?.();
+    else if (action.type === 'view.fit') fit();
+    else if (action.type === 'view.zoom') zoom(action.factor);
+    else send(action);
+  };
+  const one = selection.length === 1 && definition.states[selection[0] ?? ''] ? selection[0] : undefined;
+
+  const loadEx = (name: string) => {
+    const ex = loadExample(name);
+    if (!ex) return;
+    if (onCreate) onCreate(name, ex);
+    else if (canEdit) onOps(diffToOps(definition, ex));
+  };
+
+  return (
+    <div className="canvas-page">
+      <div className="canvas-toolbar" role="toolbar" aria-label="Diagram tools">
+        {canEdit && (
+          <>
+            <button type="button" disabled={!one} onClick={() => send({ type: 'canvas.addChild', id: randomIds('state') })} title="Add child state (Tab)">Add child</button>
+            <button type="button" disabled={!one} onClick={() => send({ type: 'canvas.addSibling', id: randomIds('state') })} title="Add sibling state (Shift+Enter)">Add sibling</button>
+            <button type="button" disabled={!one} onClick={() => one && send({ type: 'canvas.renameStart', id: one })} title="Rename (Enter or F2)">Rename</button>
+            <button type="button" disabled={selection.length === 0} onClick={() => send({ type: 'canvas.delete' })} title="Delete (Delete or Backspace)">Delete</button>
+            <span className="sep" />
+            <button type="button" disabled={!onUndo} onClick={() => onUndo?.()} title="Undo (Ctrl/Cmd+Z)" aria-label="Undo">↶</button>
+            <button type="button" disabled={!onRedo} onClick={() => onRedo?.()} title="Redo (Shift+Ctrl/Cmd+Z)" aria-label="Redo">↷</button>
+            <span className="sep" />
+          </>
+        )}
+        <button type="button" onClick={() => zoom(1 / 1.2)} aria-label="Zoom out">−</button>
+        <span className="zoom" aria-live="polite">{Math.round(viewport.zoom * 100)}%</span>
+        <button type="button" onClick={() => zoom(1.2)} aria-label="Zoom in">+</button>
+        <button type="button" onClick={fit} aria-label="Zoom to fit">Fit</button>
+        <span className="sep" />
+        <div className="segmented" role="group" aria-label="View">
+          {(['diagram', 'split', 'code'] as const).map((v) => (
+            <button key={v} type="button" aria-pressed={view === v} onClick={() => setView(v)}>{v === 'split' ? 'Both' : v === 'diagram' ? 'Diagram' : 'Code'}</button>
+          ))}
+        </div>
+        {(canEdit || onCreate) && (
+          <select aria-label="Load example" value="" onChange={(e) => loadEx(e.target.value)}>
+            <option value="">Examples…</option>
+            {EXAMPLE_NAMES.map((n) => <option key={n} value={n}>{n}</option>)}
+          </select>
+        )}
+        {!canEdit && <span className="badge">View only</span>}
+      </div>
+      <div className={`canvas-body view-${view}`}>
+        {view !== 'code' && (
+          <div className="canvas-stage" ref={stage} onPointerLeave={() => onPointer?.(null)}>
+            <Diagram
+              definition={definition}
+              layout={layout}
+              viewport={viewport}
+              selection={selection}
+              editing={editing}
+              mode={mode}
+              connect={connect}
+              canEdit={canEdit}
+              peers={peers}
+              send={send}
+              onKeyDown={onKeyDown}
+              onPointerWorld={onPointer}
+            />
+            <PeerCursors peers={peers} viewport={viewport} />
+            {!layout && <p className="canvas-status" role="status">Laying out…</p>}
+            {layoutError && <p className="canvas-status error" role="alert">{layoutError}</p>}
+          </div>
+        )}
+        {view !== 'diagram' && <CodeView definition={definition} canEdit={canEdit} onApply={(next) => { const ops = diffToOps(definition, next); if (ops.length > 0) onOps(ops); }} />}
+      </div>
+    </div>
+  );
+}

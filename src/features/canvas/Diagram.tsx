@@ -1,0 +1,181 @@
+import { useRef, useState, type KeyboardEvent, type PointerEvent, type WheelEvent } from 'react';
+import type { CanvasIntent, Viewport } from '../../../machines/canvas.machine.ts';
+import { keyProblem } from '../../lib/canvas-ops/edits.ts';
+import type { Layout } from '../../lib/layout/types.ts';
+import { randomIds } from '../../lib/model/ids.ts';
+import type { MachineDefinition } from '../../lib/model/types.ts';
+import { DiagramShapes, type PeerMark } from './shapes.tsx';
+
+export interface DiagramProps {
+  definition: MachineDefinition;
+  layout: Layout | null;
+  viewport: Viewport;
+  selection: string[];
+  editing: string | null;
+  mode: 'idle' | 'panning' | 'renaming' | 'connecting' | 'labelling';
+  connect: { source: string; x: number; y: number } | null;
+  canEdit: boolean;
+  peers: PeerMark[];
+  send: (intent: CanvasIntent) => void;
+  onKeyDown: (e: KeyboardEvent<HTMLDivElement>) => void;
+  onPointerWorld?: (p: { x: number; y: number }) => void;
+}
+
+/**
+ * The interactive surface: pointer gestures become canvas intents (pan on the background,
+ * select/rename on states, drag from a handle to connect), and the inline editors sit in
+ * an HTML overlay at the edited item's screen position.
+ */
+export function Diagram(props: DiagramProps) {
+  const { definition, layout, viewport, selection, editing, mode, connect, canEdit, peers, send } = props;
+  const svgRef = useRef<SVGSVGElement>(null);
+  const last = useRef<{ x: number; y: number } | null>(null);
+
+  const local = (e: { clientX: number; clientY: number }) => {
+    const r = svgRef.current?.getBoundingClientRect();
+    return { x: e.clientX - (r?.left ?? 0), y: e.clientY - (r?.top ?? 0) };
+  };
+  const world = (e: { clientX: number; clientY: number }) => {
+    const p = local(e);
+    return { x: (p.x - viewport.x) / viewport.zoom, y: (p.y - viewport.y) / viewport.zoom };
+  };
+
+  const onPointerDown = (e: PointerEvent<SVGSVGElement>) => {
+    const target = e.target as Element;
+    const handle = target.closest('[data-handle-for]');
+    const state = target.closest('[data-state-id]');
+    const transition = target.closest('[data-transition-id]');
+    if (handle && canEdit) {
+      e.currentTarget.setPointerCapture(e.pointerId);
+      const w = world(e);
+      send({ type: 'canvas.connectStart', source: handle.getAttribute('data-handle-for') ?? '', ...w });
+      return;
+    }
+    if (transition) {
+      send({ type: 'canvas.select', id: transition.getAttribute('data-transition-id') ?? '', additive: e.shiftKey });
+      return;
+    }
+    if (state && state.getAttribute('data-state-id') !== definition.root) {
+      send({ type: 'canvas.select', id: state.getAttribute('data-state-id') ?? '', additive: e.shiftKey });
+      return;
+    }
+    if (!e.shiftKey) send({ type: 'canvas.clearSelection' });
+    e.currentTarget.setPointerCapture(e.pointerId);
+    last.current = { x: e.clientX, y: e.clientY };
+    send({ type: 'canvas.panStart' });
+  };
+
+  const onPointerMove = (e: PointerEvent<SVGSVGElement>) => {
+    props.onPointerWorld?.(world(e));
+    if (mode === 'connecting') send({ type: 'canvas.connectMove', ...world(e) });
+    else if (mode === 'panning' && last.current) {
+      send({ type: 'canvas.panBy', dx: e.clientX - last.current.x, dy: e.clientY - last.current.y });
+      last.current = { x: e.clientX, y: e.clientY };
+    }
+  };
+
+  const onPointerUp = (e: PointerEvent<SVGSVGElement>) => {
+    if (mode === 'connecting') {
+      const hit = document.elementsFromPoint(e.clientX, e.clientY).map((el) => el.closest('[data-state-id]')).find((el) => el !== null);
+      send({ type: 'canvas.connectEnd', target: hit?.getAttribute('data-state-id') ?? null, transitionId: randomIds('transition') });
+    } else if (mode === 'panning') {
+      last.current = null;
+      send({ type: 'canvas.panEnd' });
+    }
+  };
+
+  const onDoubleClick = (e: React.MouseEvent<SVGSVGElement>) => {
+    const target = e.target as Element;
+    const state = target.closest('[data-state-id]');
+    const transition = target.closest('[data-transition-id]');
+    if (transition) send({ type: 'canvas.labelStart', id: transition.getAttribute('data-transition-id') ?? '' });
+    else if (state && state.getAttribute('data-state-id') !== definition.root) send({ type: 'canvas.renameStart', id: state.getAttribute('data-state-id') ?? '' });
+  };
+
+  const onWheel = (e: WheelEvent<SVGSVGElement>) => {
+    if (e.ctrlKey || e.metaKey) {
+      send({ type: 'canvas.zoomAt', factor: Math.exp(-e.deltaY * 0.01), ...local(e) });
+    } else if (mode === 'idle') {
+      send({ type: 'canvas.panStart' });
+      send({ type: 'canvas.panBy', dx: -e.deltaX, dy: -e.deltaY });
+      send({ type: 'canvas.panEnd' });
+    }
+  };
+
+  const source = connect ? layout?.nodes[connect.source] : undefined;
+  return (
+    <div className="diagram" tabIndex={0} role="application" aria-label={`Diagram of ${definition.name || 'machine'}`} onKeyDown={props.onKeyDown}>
+      <svg ref={svgRef} className={`diagram-svg mode-${mode}`} onPointerDown={onPointerDown} onPointerMove={onPointerMove} onPointerUp={onPointerUp} onDoubleClick={onDoubleClick} onWheel={onWheel}>
+        <rect className="diagram-bg" width="100%" height="100%" />
+        <g className="viewport" transform={`translate(${viewport.x} ${viewport.y}) scale(${viewport.zoom})`}>
+          {layout && <DiagramShapes definition={definition} layout={layout} selection={selection} peers={peers} canEdit={canEdit} />}
+          {connect && source && (
+            <path className="connect-line" d={`M${source.x + source.width},${source.y + source.height / 2} L${connect.x},${connect.y}`} markerEnd="url(#cr-arrow)" />
+          )}
+        </g>
+      </svg>
+      {layout && editing && mode === 'renaming' && <RenameBox key={`${editing}:${definition.states[editing] ? 1 : 0}`} {...props} layout={layout} id={editing} />}
+      {layout && editing && mode === 'labelling' && <LabelBox key={editing} {...props} layout={layout} id={editing} />}
+    </div>
+  );
+}
+
+type BoxProps = DiagramProps & { layout: Layout; id: string };
+
+function RenameBox({ definition, layout, viewport, send, id }: BoxProps) {
+  const [value, setValue] = useState(definition.states[id]?.key ?? '');
+  const node = layout.nodes[id];
+  const problem = keyProblem(definition, id, value);
+  // A brand-new state may not be laid out yet: place the box at the parent's corner.
+  const anchor = node ?? (definition.states[id]?.parent ? layout.nodes[definition.states[id]?.parent ?? ''] : undefined);
+  if (!anchor) return null;
+  const style = { left: anchor.x * viewport.zoom + viewport.x, top: anchor.y * viewport.zoom + viewport.y, width: Math.max(120, anchor.width * viewport.zoom) };
+  const commit = () => send(problem ? { type: 'canvas.cancel' } : { type: 'canvas.renameCommit', key: value });
+  return (
+    <div className="inline-editor" style={style}>
+      <input
+        autoFocus
+        aria-label="State name"
+        aria-invalid={problem !== null}
+        value={value}
+        onFocus={(e) => e.currentTarget.select()}
+        onChange={(e) => setValue(e.target.value)}
+        onBlur={commit}
+        onKeyDown={(e) => {
+          e.stopPropagation();
+          if (e.key === 'Enter' && !problem) send({ type: 'canvas.renameCommit', key: value });
+          if (e.key === 'Escape') send({ type: 'canvas.cancel' });
+        }}
+      />
+      {problem && value !== (definition.states[id]?.key ?? '') && <p className="inline-error" role="alert">{problem}</p>}
+    </div>
+  );
+}
+
+function LabelBox({ definition, layout, viewport, send, id }: BoxProps) {
+  const t = definition.transitions[id];
+  const [value, setValue] = useState(typeof t?.event === 'string' ? t.event : 'EVENT');
+  const edge = layout.edges[id];
+  const src = t ? layout.nodes[t.source] : undefined;
+  const at = edge?.label ?? (src ? { x: src.x + src.width, y: src.y } : null);
+  if (!at) return null;
+  const style = { left: at.x * viewport.zoom + viewport.x, top: at.y * viewport.zoom + viewport.y, width: 160 };
+  const commit = () => send({ type: 'canvas.labelCommit', event: value });
+  return (
+    <div className="inline-editor" style={style}>
+      <input
+        autoFocus
+        aria-label="Event name"
+        value={value}
+        onFocus={(e) => e.currentTarget.select()}
+        onChange={(e) => setValue(e.target.value)}
+        onBlur={commit}
+        onKeyDown={(e) => {
+          e.stopPropagation();
+          if (e.key === 'Enter') commit();
+          if (e.key === 'Escape') send({ type: 'canvas.cancel' });
+        }}
+      />
+    </div>
+  );
+}

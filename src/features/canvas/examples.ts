@@ -1,0 +1,32 @@
+import { canvasMachine } from '../../../machines/canvas.machine.ts';
+import { connectionMachine } from '../../../machines/connection.machine.ts';
+import { documentMachine } from '../../../machines/document.machine.ts';
+import { invitesMachine } from '../../../machines/invites.machine.ts';
+import { layoutMachine } from '../../../machines/layout.machine.ts';
+import { projectsMachine } from '../../../machines/projects.machine.ts';
+import { roomMachine } from '../../../machines/room.machine.ts';
+import { sessionMachine } from '../../../machines/session.machine.ts';
+import { fromMachine, type MachineLike } from '../../lib/model/from-machine.ts';
+import { importXState } from '../../lib/model/import.ts';
+import type { MachineDefinition } from '../../lib/model/types.ts';
+
+/** Chartroom's own statecharts (machines/), offered as examples to start from. */
+const MACHINES: Record<string, MachineLike> = {
+  session: sessionMachine,
+  connection: connectionMachine,
+  room: roomMachine,
+  document: documentMachine,
+  projects: projectsMachine,
+  invites: invitesMachine,
+  canvas: canvasMachine,
+  layout: layoutMachine,
+};
+
+export const EXAMPLE_NAMES = Object.keys(MACHINES);
+
+/** An example as a fresh definition (new ids each time, so it can be loaded twice). */
+export function loadExample(name: string): MachineDefinition | null {
+  const machine = MACHINES[name];
+  if (!machine) return null;
+  return importXState(fromMachine(machine), { name });
+}

@@ -1,0 +1,124 @@
+import { memo } from 'react';
+import { detailLines } from '../../lib/layout/sizes.ts';
+import type { Layout, LayoutEdge, LayoutNode, Point } from '../../lib/layout/types.ts';
+import type { MachineDefinition } from '../../lib/model/types.ts';
+
+/**
+ * The drawn diagram, memoised on its inputs so panning (which only changes the outer
+ * transform) re-renders nothing here. Positions animate with CSS transitions (canvas.css).
+ */
+
+export interface PeerMark {
+  id: string;
+  name: string;
+  color: string;
+  selection: string[];
+}
+
+interface Props {
+  definition: MachineDefinition;
+  layout: Layout;
+  selection: string[];
+  peers: PeerMark[];
+  canEdit: boolean;
+}
+
+function pathOf(points: Point[]): string {
+  return points.map((p, i) => `${i === 0 ? 'M' : 'L'}${p.x.toFixed(1)},${p.y.toFixed(1)}`).join(' ');
+}
+
+function StateShape({ node, def, selected, peerColors, canEdit }: { node: LayoutNode; def: MachineDefinition; selected: boolean; peerColors: string[]; canEdit: boolean }) {
+  const s = def.states[node.id];
+  if (!s) return null;
+  const name = node.parent === null ? def.name || def.machineId || 'machine' : s.key;
+  const label = node.parent === null ? `machine ${name}` : `state ${name}`;
+  const compound = s.children.length > 0;
+  const cls = ['st', `st-${node.type}`, compound ? 'st-compound' : 'st-leaf', node.region ? 'st-region' : '', node.parent === null ? 'st-root' : '', selected ? 'is-selected' : '']
+    .filter(Boolean)
+    .join(' ');
+  const move = { transform: `translate(${node.x}px, ${node.y}px)` };
+  if (node.type === 'history') {
+    const r = node.width / 2;
+    return (
+      <g className={cls} style={move} data-state-id={node.id} role="button" aria-label={label} aria-pressed={selected}>
+        <circle cx={r} cy={r} r={r} className="st-box" />
+        <text x={r} y={r + 4} textAnchor="middle" className="st-name">{node.history === 'deep' ? 'H*' : 'H'}</text>
+        {peerColors.map((c, i) => <circle key={c} cx={r} cy={r} r={r + 3 + i * 3} fill="none" stroke={c} strokeWidth={2} />)}
+      </g>
+    );
+  }
+  const lines = detailLines(s);
+  const titleY = compound ? 22 : 23;
+  return (
+    <g className={cls} style={move} data-state-id={node.id} role="button" aria-label={label} aria-pressed={selected}>
+      <rect className="st-box" width={node.width} height={node.height} rx={node.region ? 4 : 10} style={{ width: node.width, height: node.height }} />
+      {node.type === 'final' && <rect className="st-inner" x={4} y={4} width={node.width - 8} height={node.height - 8} rx={7} style={{ width: node.width - 8, height: node.height - 8 }} />}
+      <text x={compound ? 14 : node.width / 2} y={titleY} textAnchor={compound ? 'start' : 'middle'} className="st-name">
+        {name}
+      </text>
+      {lines.map((l, i) => (
+        <text key={i} x={compound ? 14 : 12} y={titleY + 18 + i * 16} className="st-detail">
+          {l}
+        </text>
+      ))}
+      {s.tags.length > 0 && <text x={node.width - 8} y={14} textAnchor="end" className="st-tags">{s.tags.join(' · ')}</text>}
+      {peerColors.map((c, i) => (
+        <rect key={c} className="peer-outline" x={-3 - i * 3} y={-3 - i * 3} width={node.width + 6 + i * 6} height={node.height + 6 + i * 6} rx={12} stroke={c} />
+      ))}
+      {canEdit && node.parent !== null && <circle className="st-handle" data-handle-for={node.id} cx={node.width} cy={node.height / 2} r={6} aria-hidden="true" />}
+    </g>
+  );
+}
+
+function EdgeShape({ edge, selected, peerColors }: { edge: LayoutEdge; selected: boolean; peerColors: string[] }) {
+  const d = pathOf(edge.points);
+  const cls = ['tr', edge.targetless ? 'tr-targetless' : '', selected ? 'is-selected' : ''].filter(Boolean).join(' ');
+  const name = edge.label?.text ?? '';
+  return (
+    <g className={cls} data-transition-id={edge.transition} role="button" aria-label={`transition ${name}`} aria-pressed={selected}>
+      <path d={d} className="tr-hit" />
+      <path d={d} className="tr-line" markerEnd="url(#cr-arrow)" />
+      {peerColors.map((c) => <path key={c} d={d} className="peer-line" stroke={c} />)}
+      {edge.label && (
+        <g style={{ transform: `translate(${edge.label.x}px, ${edge.label.y}px)` }} className="tr-label">
+          <rect width={edge.label.width} height={edge.label.height} rx={4} />
+          <text x={edge.label.width / 2} y={12} textAnchor="middle">{edge.label.text}</text>
+        </g>
+      )}
+    </g>
+  );
+}
+
+function InitialMarker({ child }: { child: LayoutNode }) {
+  const y = child.y + Math.min(18, child.height / 2);
+  return (
+    <g className="initial-marker" aria-hidden="true">
+      <circle cx={child.x - 24} cy={y} r={4} />
+      <path d={`M${child.x - 20},${y} L${child.x - 2},${y}`} markerEnd="url(#cr-arrow)" />
+    </g>
+  );
+}
+
+export const DiagramShapes = memo(function DiagramShapes({ definition, layout, selection, peers, canEdit }: Props) {
+  const nodes = Object.values(layout.nodes).sort((a, b) => a.depth - b.depth);
+  const colorsFor = (id: string): string[] => peers.filter((p) => p.selection.includes(id)).map((p) => p.color);
+  return (
+    <>
+      <defs>
+        <marker id="cr-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+          <path d="M0,0 L10,5 L0,10 z" className="arrow-head" />
+        </marker>
+      </defs>
+      {nodes.map((n) => (
+        <StateShape key={n.id} node={n} def={definition} selected={selection.includes(n.id)} peerColors={colorsFor(n.id)} canEdit={canEdit} />
+      ))}
+      {nodes.map((n) => {
+        const child = n.initial ? layout.nodes[n.initial] : undefined;
+        return child ? <InitialMarker key={`i-${n.id}`} child={child} /> : null;
+      })}
+      {Object.values(layout.edges).map((e) => (
+        <EdgeShape key={e.id} edge={e} selected={selection.includes(e.transition)} peerColors={colorsFor(e.transition)} />
+      ))}
+    </>
+  );
+});
