@@ -10,6 +10,7 @@ import { chooseFunction, planCall } from './plan/call.ts';
 import { readSql, resolveRead } from './plan/read.ts';
 import { SqlBuilder } from './plan/sql.ts';
 import { aggregateStatement, type ResultRow } from './plan/statement.ts';
+import { putAsUpsert } from './plan/put.ts';
 import { planWrite } from './plan/write.ts';
 import { openApi } from './openapi.ts';
 import { applyGucs, contentRange, send, sendError, singular } from './respond.ts';
@@ -45,7 +46,7 @@ interface Planned {
   checkBeforeCommit: boolean;
 }
 
-const WRITE_METHODS = new Set(['POST', 'PATCH', 'DELETE']);
+const WRITE_METHODS = new Set(['POST', 'PATCH', 'DELETE', 'PUT']);
 
 function targetOf(path: string): Request['target'] {
   const parts = path.split('/').filter((p) => p !== '');
@@ -181,14 +182,16 @@ function rowsResponse(
 }
 
 function planMutation(cache: SchemaCache, r: Request, maxRows: number): Planned {
-  const { query } = parseQuery(r.ctx.url.searchParams);
+  const parsed = parseQuery(r.ctx.url.searchParams).query;
   const t = table(cache, r.schema, r.target.name);
-  const method = r.method as 'POST' | 'PATCH' | 'DELETE';
+  const put = r.method === 'PUT';
+  const method = put ? 'POST' : (r.method as 'POST' | 'PATCH' | 'DELETE');
   if (method !== 'DELETE' && r.body === null) throw new RestError(400, 'PGRST102', 'Empty or invalid json');
-  const prefs = r.prefs;
+  const query = put ? putAsUpsert(t, parsed, r.body?.json) : parsed;
+  const prefs: Preferences = put ? { ...r.prefs, resolution: 'merge-duplicates' } : r.prefs;
   const plan = planWrite(cache, t, method, r.body?.json, query, prefs, maxRows);
   const ret = prefs.return ?? 'minimal';
-  const okStatus = method === 'POST' ? 201 : ret === 'representation' ? 200 : 204;
+  const okStatus = method === 'POST' && !put ? 201 : ret === 'representation' ? 200 : 204;
   const prefKeys: (keyof Preferences)[] = ['return', 'count', 'resolution', 'missing', 'tx'];
   return {
     statements: plan.statements,
@@ -211,7 +214,7 @@ function planMutation(cache: SchemaCache, r: Request, maxRows: number): Planned 
           headers.location = `/${encodeURIComponent(t.name)}?${q}`;
         }
       }
-      const status = applyGucs(row, headers, body === null && method !== 'POST' ? 204 : okStatus);
+      const status = applyGucs(row, headers, body === null && (method !== 'POST' || put) ? 204 : okStatus);
       return { status, headers, body };
     },
   };

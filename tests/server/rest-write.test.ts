@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { serviceClient } from '../setup/clients.ts';
+import { backendInfo, serviceClient } from '../setup/clients.ts';
 import { arrange, json, rest, sql, type Row } from './rest/helpers.ts';
 
 const SETUP = `
@@ -127,6 +127,25 @@ describe('upsert', () => {
     const unknown = await db.from('rw_items').upsert({ name: 'up' }, { onConflict: 'nope' });
     expect(unknown.status).toBe(400);
     expect(unknown.error?.code).toBe('42703');
+  });
+});
+
+describe('PUT', () => {
+  it('upserts one row identified by its primary key', async () => {
+    const service = { authorization: `Bearer ${backendInfo().serviceRoleKey}`, 'content-type': 'application/json' };
+    const created = await rest('/rw_items?id=eq.424242&select=name,qty', {
+      method: 'PUT', headers: { ...service, prefer: 'return=representation' }, body: JSON.stringify({ id: 424242, name: 'put-1', qty: 1 }),
+    });
+    expect(created.status).toBe(200);
+    expect(await json(created)).toEqual([{ name: 'put-1', qty: 1 }]);
+    const replaced = await rest('/rw_items?id=eq.424242', { method: 'PUT', headers: service, body: JSON.stringify({ id: 424242, name: 'put-2', qty: 2 }) });
+    expect(replaced.status).toBe(204);
+    expect(await count('put-2')).toBe(1);
+    const mismatch = await rest('/rw_items?id=eq.1', { method: 'PUT', headers: service, body: JSON.stringify({ id: 2, name: 'x' }) });
+    expect((await json(mismatch)).code).toBe('PGRST115');
+    const notPk = await rest('/rw_items?name=eq.x', { method: 'PUT', headers: service, body: JSON.stringify({ id: 2, name: 'x' }) });
+    expect(notPk.status).toBe(405);
+    expect((await json(notPk)).code).toBe('PGRST105');
   });
 });
 
