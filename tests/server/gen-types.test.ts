@@ -1,10 +1,14 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { startBackend } from '../../server/backend.ts';
 import { generate } from '../../server/gen-types.ts';
 import { freePort } from '../setup/ports.ts';
+
+// Runs initdb and starts a PostgreSQL of its own: a wider bound than the default 30 s for
+// a busy machine (a hung start-up still fails).
+vi.setConfig({ testTimeout: 120_000 });
 
 describe('npm run gen:types', () => {
   it('the committed database types match the schema the migrations build', async () => {

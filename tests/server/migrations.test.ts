@@ -1,11 +1,14 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { startBackend } from '../../server/backend.ts';
 import { freePort } from '../setup/ports.ts';
 
 const root = path.resolve('tests/.tmp');
+// Each test runs initdb and starts PostgreSQL twice; on a busy two-core machine that can
+// take most of the default 30 s, so the bound is wider (a hung start-up still fails).
+vi.setConfig({ testTimeout: 120_000 });
 const cleanups: (() => Promise<void>)[] = [];
 afterAll(async () => {
   for (const c of cleanups.reverse()) await c();
@@ -49,18 +52,22 @@ describe('migration runner', () => {
     const data = await dataDir();
     const dbPort = await freePort();
     const first = await startBackend({ ...quiet, dbPort, dataDir: data, supabaseDir: supa });
-    expect(first.fresh).toBe(true);
-    expect(first.applied).toEqual(['20240101000000_items.sql', '20240102000000_more.sql']);
-    const versions = await query<{ version: string; name: string }>(
-      first.databaseUrl,
-      'select version, name from supabase_migrations.schema_migrations order by version',
-    );
-    expect(versions).toEqual([
-      { version: '20240101000000', name: 'items' },
-      { version: '20240102000000', name: 'more' },
-    ]);
-    await query(first.databaseUrl, `insert into public.items values (3, 'written at runtime')`);
-    await first.stop();
+    // Stopped even when an expectation fails, so no PostgreSQL outlives the run.
+    try {
+      expect(first.fresh).toBe(true);
+      expect(first.applied).toEqual(['20240101000000_items.sql', '20240102000000_more.sql']);
+      const versions = await query<{ version: string; name: string }>(
+        first.databaseUrl,
+        'select version, name from supabase_migrations.schema_migrations order by version',
+      );
+      expect(versions).toEqual([
+        { version: '20240101000000', name: 'items' },
+        { version: '20240102000000', name: 'more' },
+      ]);
+      await query(first.databaseUrl, `insert into public.items values (3, 'written at runtime')`);
+    } finally {
+      await first.stop();
+    }
 
     await fs.writeFile(path.join(supa, 'migrations/20240103000000_third.sql'), 'alter table public.items add column n int default 7;');
     const second = await startBackend({ ...quiet, dbPort, dataDir: data, supabaseDir: supa });
