@@ -1,8 +1,12 @@
 import { FunctionsHttpError } from '@supabase/supabase-js';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { adminDb, anonClient, signedInClient, type AnyClient } from '../setup/clients.ts';
 
 /** The accept-invite edge function (supabase/functions/accept-invite) through supabase-js. */
+
+// The first call cold-starts the function's worker (tsx and supabase-js on a new thread):
+// on a busy two-core machine that alone can take most of the default 30 s.
+vi.setConfig({ testTimeout: 90_000 });
 
 async function accept(client: AnyClient, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
   const result = await client.functions.invoke<Record<string, unknown>>('accept-invite', { body: body as Record<string, unknown> });
