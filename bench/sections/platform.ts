@@ -20,7 +20,7 @@ async function processStart(dataDir: string, port: number, dbPort: number): Prom
     stdio: 'ignore',
   });
   try {
-    while (since(start) < 30_000) {
+    while (since(start) < 120_000) {
       try {
         const res = await fetch(`http://127.0.0.1:${port}/auth/v1/health`);
         if (res.status === 200) return since(start);
@@ -30,7 +30,7 @@ async function processStart(dataDir: string, port: number, dbPort: number): Prom
       await new Promise((r) => setTimeout(r, 10));
       if (child.exitCode !== null) throw new Error('backend exited during start');
     }
-    throw new Error('backend did not answer /auth/v1/health with 200 within 30 s');
+    throw new Error('backend did not answer /auth/v1/health with 200 within 120 s');
   } finally {
     const exited = new Promise((r) => child.once('exit', r));
     child.kill('SIGINT');
