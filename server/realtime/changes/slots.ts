@@ -46,11 +46,12 @@ export async function dropStaleSlots(pool: pg.Pool): Promise<string[]> {
   for (const { slot_name } of result.rows) {
     if (!isStaleSlot(slot_name)) continue;
     try {
-      await pool.query(
+      const result = await pool.query(
         `select pg_drop_replication_slot(slot_name) from pg_replication_slots where slot_name = $1 and not active`,
         [slot_name],
       );
-      dropped.push(slot_name);
+      // No row: another process dropped (or picked up) it since the listing; not ours to report.
+      if (result.rowCount) dropped.push(slot_name);
     } catch {
       // Another process picked it up or dropped it first: not ours to insist on.
     }
