@@ -8,7 +8,7 @@ describe('auth with autoConfirm off (second gateway)', () => {
     gateway = await secondGateway({ autoConfirm: false });
   });
   afterAll(async () => {
-    await gateway.backend.stop();
+    await gateway?.backend.stop();
   });
 
   it('returns the user without a session and refuses sign-in until confirmed', async () => {
@@ -53,7 +53,7 @@ describe('auth sign-in rate limits (second gateway, manual clock)', () => {
     });
   });
   afterAll(async () => {
-    await gateway.backend.stop();
+    await gateway?.backend.stop();
   });
 
   const signIn = (email: string, password: string) => gateway.client().auth.signInWithPassword({ email, password });
