@@ -10,7 +10,8 @@ import { anonClient, uniqueEmail } from '../setup/clients.ts';
  * The project room in two browsers (issue 4, "Done when"): A and B see each other's
  * presence avatar; A renames the project and B sees it without reloading; A makes B a
  * viewer and B's editing controls disappear live; a reload keeps both in the room; B
- * signs out and A sees B leave. Elements are found by role and name.
+ * signs out and A sees B leave. B joins by opening A's invite link (the /invite route).
+ * Elements are found by role and name.
  */
 
 const PASSWORD = 'correct-horse-battery';
@@ -67,9 +68,15 @@ describe('project room, two browsers', () => {
     const a = await signUp('room-a');
     const b = await signUp('room-b');
 
-    const { data: project, error } = await a.client.from('projects').insert({ name: 'Signal box' }).select('id').single();
-    if (error) throw error;
-    await openRoom(a, project.id, 'Signal box');
+    // A creates the project through the projects page and opens it from the list.
+    await a.page.getByRole('button', { name: 'New project' }).click();
+    await a.page.getByLabel('Name', { exact: true }).fill('Signal box');
+    await a.page.getByRole('button', { name: 'Create project' }).click();
+    await a.page.getByRole('link', { name: 'Signal box' }).click();
+    await a.page.waitForURL(/\/p\/[0-9a-f-]{36}$/);
+    await roomHeading(a.page, 'Signal box').waitFor();
+    await live(a.page).waitFor();
+    const project = { id: a.page.url().split('/').pop() as string };
 
     // A creates an editor invite link in the room and copies it from the field.
     await a.page.getByLabel('Invite role').selectOption('editor');
@@ -79,10 +86,11 @@ describe('project room, two browsers', () => {
     expect(link).toMatch(new RegExp(`^${app.url}/invite/[0-9a-f]{36}$`));
     await a.page.getByRole('list', { name: 'Active invite links' }).getByRole('listitem').first().waitFor();
 
-    // B accepts it (through the accept-invite function) and opens the room.
-    const accepted = await createMembersAdapter(b.client).acceptInvite(link.split('/').pop() as string);
-    expect(accepted.ok).toBe(true);
-    await openRoom(b, project.id, 'Signal box');
+    // B opens the link: the accept route joins and lands in the room.
+    await b.page.goto(link);
+    await b.page.waitForURL(`${app.url}/p/${project.id}`);
+    await roomHeading(b.page, 'Signal box').waitFor();
+    await live(b.page).waitFor();
 
     // Each sees the other's presence avatar.
     await hereNow(a.page).getByRole('img', { name: `${b.name} is here` }).waitFor();
