@@ -1,0 +1,161 @@
+import path from 'node:path';
+import react from '@vitejs/plugin-react';
+import type { Browser, Page } from 'playwright-core';
+import { createServer, type ViteDevServer } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MachineDefinition } from '../../src/lib/model/types.ts';
+import { launchChromium } from '../setup/browser.ts';
+
+/**
+ * The canvas in Chromium (issue 5, "Diagram and editors"): CanvasPage over a fixture
+ * machine on a test page (tests/e2e/fixtures/canvas/), served by Vite's dev server so the
+ * elkjs Web Worker runs as it does in the app.
+ */
+let server: ViteDevServer;
+let browser: Browser;
+let url: string;
+
+beforeAll(async () => {
+  const root = path.resolve('tests/e2e/fixtures/canvas');
+  server = await createServer({
+    root,
+    configFile: false,
+    logLevel: 'error',
+    plugins: [react()],
+    server: { host: '127.0.0.1', port: 0, fs: { allow: [path.resolve('.')] } },
+  });
+  await server.listen();
+  const address = server.httpServer?.address();
+  if (!address || typeof address === 'string') throw new Error('no address');
+  url = `http://127.0.0.1:${address.port}/`;
+  browser = await launchChromium();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function open(query = ''): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 800 } });
+  await page.goto(url + query);
+  await page.getByRole('button', { name: 'state cart', exact: true }).waitFor({ timeout: 60_000 });
+  return page;
+}
+
+const definition = (page: Page) => page.evaluate(() => window.__definition) as Promise<MachineDefinition>;
+const keys = async (page: Page) => Object.values((await definition(page)).states).map((s) => s.key).sort();
+const stateBox = (page: Page, name: string) => page.getByRole('button', { name: `state ${name}`, exact: true });
+
+describe('canvas', () => {
+  it('renders every state with its name and transitions with labels, laid out by the worker', async () => {
+    const page = await open();
+    for (const name of ['cart', 'payment', 'card', 'paid', 'done']) await expect(stateBox(page, name).count()).resolves.toBe(1);
+    await expect(page.getByRole('button', { name: 'transition PAY [valid]' }).count()).resolves.toBe(1);
+    await expect(page.getByRole('button', { name: 'transition CHECKOUT' }).count()).resolves.toBe(1);
+    await expect(page.locator('.initial-marker').count()).resolves.toBe(2);
+    await expect(page.locator('.st-final .st-inner').count()).resolves.toBe(2);
+    await page.close();
+  }, 90_000);
+
+  it('selects on click, renames in place, adds a child, deletes, undoes and redoes', async () => {
+    const page = await open();
+    await stateBox(page, 'cart').click();
+    await expect(stateBox(page, 'cart').getAttribute('aria-pressed')).resolves.toBe('true');
+    await stateBox(page, 'cart').dblclick();
+    const input = page.getByRole('textbox', { name: 'State name' });
+    await input.fill('basket');
+    await input.press('Enter');
+    await stateBox(page, 'basket').waitFor();
+    expect(await keys(page)).toContain('basket');
+
+    await page.getByRole('button', { name: 'Add child' }).click();
+    const child = page.getByRole('textbox', { name: 'State name' });
+    await child.fill('items');
+    await child.press('Enter');
+    await stateBox(page, 'items').waitFor();
+    const def = await definition(page);
+    const basket = Object.values(def.states).find((s) => s.key === 'basket');
+    expect(basket?.type).toBe('compound');
+    expect(basket && def.states[basket.children[0] ?? '']?.key).toBe('items');
+
+    await stateBox(page, 'items').click();
+    await page.keyboard.press('Delete');
+    await stateBox(page, 'items').waitFor({ state: 'detached' });
+    expect(await keys(page)).not.toContain('items');
+    await page.keyboard.press('Control+z');
+    await stateBox(page, 'items').waitFor();
+    await page.keyboard.press('Control+Shift+z');
+    await stateBox(page, 'items').waitFor({ state: 'detached' });
+    await page.close();
+  }, 90_000);
+
+  it('drags from a state handle to another state to add a transition, then names its event', async () => {
+    const page = await open();
+    await stateBox(page, 'done').click();
+    const from = await stateBox(page, 'done').locator('.st-handle').boundingBox();
+    const to = await stateBox(page, 'cart').boundingBox();
+    if (!from || !to) throw new Error('no geometry');
+    await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 8 });
+    await page.mouse.up();
+    const input = page.getByRole('textbox', { name: 'Event name' });
+    await input.fill('RESTART');
+    await input.press('Enter');
+    await page.getByRole('button', { name: 'transition RESTART' }).waitFor();
+    const def = await definition(page);
+    const t = Object.values(def.transitions).find((x) => x.event === 'RESTART');
+    expect(t && def.states[t.source]?.key).toBe('done');
+    expect(t && def.states[t.targets[0] ?? '']?.key).toBe('cart');
+    await page.close();
+  }, 90_000);
+
+  it('shows the JSON config; an invalid edit shows an inline error and changes nothing; a valid one updates the diagram', async () => {
+    const page = await open();
+    const editor = page.locator('.cm-content');
+    await expect(editor.textContent()).resolves.toContain('"CHECKOUT"');
+    const before = await definition(page);
+    await editor.click();
+    // Replace the whole text through the editor's DOM input: select all, then type.
+    await page.keyboard.press('Control+a');
+    await page.keyboard.insertText('{ "id": "checkout", "initial": "nowhere", "states": { "cart": {} } }');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.locator('.code-errors').waitFor();
+    await expect(page.locator('.code-errors').textContent()).resolves.toMatch(/nowhere/);
+    await page.locator('.cm-lint-marker-error, .cm-lintRange-error').first().waitFor();
+    expect(await definition(page)).toEqual(before);
+
+    await editor.click();
+    await page.keyboard.press('Control+a');
+    await page.keyboard.insertText(JSON.stringify({ id: 'checkout', initial: 'cart', states: { cart: { on: { CHECKOUT: 'review' } }, review: {} } }));
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await stateBox(page, 'review').waitFor();
+    await stateBox(page, 'payment').waitFor({ state: 'detached' });
+    const after = await definition(page);
+    // The kept state keeps its id: the edit became ops, not a replacement.
+    const cart = Object.values(before.states).find((s) => s.key === 'cart');
+    expect(cart && after.states[cart.id]?.key).toBe('cart');
+    await page.close();
+  }, 90_000);
+
+  it('pans by dragging the background and zooms with the buttons; a viewer cannot edit', async () => {
+    const page = await open('?viewer');
+    await expect(page.getByRole('button', { name: 'Add child' }).count()).resolves.toBe(0);
+    await stateBox(page, 'cart').dblclick();
+    await expect(page.getByRole('textbox', { name: 'State name' }).count()).resolves.toBe(0);
+    await page.keyboard.press('Delete');
+    expect(await keys(page)).toContain('cart');
+    const g = page.locator('g.viewport');
+    const t0 = await g.getAttribute('transform');
+    await page.mouse.move(300, 700);
+    await page.mouse.down();
+    await page.mouse.move(200, 650, { steps: 4 });
+    await page.mouse.up();
+    const t1 = await g.getAttribute('transform');
+    expect(t1).not.toBe(t0);
+    await page.getByRole('button', { name: 'Zoom in' }).click();
+    expect(await g.getAttribute('transform')).not.toBe(t1);
+    await page.close();
+  }, 90_000);
+});
