@@ -43,7 +43,7 @@ async function open(query = ''): Promise<Page> {
   return page;
 }
 
-const definition = (page: Page) => page.evaluate(() => window.__definition) as Promise<MachineDefinition>;
+const definition = (page: Page): Promise<MachineDefinition> => page.evaluate<MachineDefinition>(() => window.__definition);
 const keys = async (page: Page) => Object.values((await definition(page)).states).map((s) => s.key).sort();
 const stateBox = (page: Page, name: string) => page.getByRole('button', { name: `state ${name}`, exact: true });
 
