@@ -287,10 +287,10 @@ create table if not exists supabase_migrations.schema_migrations (
 );
 
 -- Default privileges hosted Supabase grants on public ---------------------------------
+-- Only default privileges: the bootstrap runs on every start (and again when a second
+-- gateway attaches to the same database), so a blanket `grant ... on all tables` here
+-- would undo every revoke a migration made. Tables created later by postgres get these.
 grant usage on schema public to anon, authenticated, service_role;
-grant all on all tables in schema public to anon, authenticated, service_role;
-grant all on all sequences in schema public to anon, authenticated, service_role;
-grant all on all functions in schema public to anon, authenticated, service_role;
 alter default privileges for role postgres in schema public grant all on tables to anon, authenticated, service_role;
 alter default privileges for role postgres in schema public grant all on sequences to anon, authenticated, service_role;
 alter default privileges for role postgres in schema public grant all on functions to anon, authenticated, service_role;

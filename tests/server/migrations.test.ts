@@ -112,3 +112,28 @@ describe('migration runner', () => {
     }
   });
 });
+
+describe('platform bootstrap on an existing database', () => {
+  it('runs again (a second gateway attaching) without undoing a migration’s revoke', async () => {
+    const supa = await supabaseDir({
+      'migrations/20240101000000_log.sql':
+        'create table public.append_only (id int primary key);\nrevoke update, delete on public.append_only from anon, authenticated;',
+    });
+    const data = await dataDir();
+    const first = await startBackend({ ...quiet, dbPort: await freePort(), dataDir: data, supabaseDir: supa });
+    try {
+      const second = await startBackend({ ...quiet, externalDatabaseUrl: first.databaseUrl, dataDir: data, supabaseDir: supa });
+      await second.stop();
+      const grants = await query<{ privilege_type: string }>(
+        first.databaseUrl,
+        `select privilege_type from information_schema.role_table_grants
+          where table_schema = 'public' and table_name = 'append_only' and grantee = 'authenticated' order by 1`,
+      );
+      expect(grants.map((g) => g.privilege_type)).not.toContain('UPDATE');
+      expect(grants.map((g) => g.privilege_type)).not.toContain('DELETE');
+      expect(grants.map((g) => g.privilege_type)).toContain('SELECT');
+    } finally {
+      await first.stop();
+    }
+  });
+});
