@@ -1,0 +1,67 @@
+import os from 'node:os';
+import path from 'node:path';
+import react from '@vitejs/plugin-react';
+import ELK from 'elkjs/lib/elk.bundled.js';
+import { createServer } from 'vite';
+import { estimateText, layoutDefinition } from '../../src/lib/layout/index.ts';
+import { generateChart } from '../../src/lib/layout/generate.ts';
+import { launchChromium } from '../../tests/setup/browser.ts';
+import { ms, summarize, type BenchContext } from '../lib.ts';
+
+/**
+ * Diagram layout (issue 5): elkjs layered/hierarchical layout of generated statecharts,
+ * in Node with the same function the browser's worker runs (median of a few runs after a
+ * warm-up), and the frame time while panning a 500-state diagram in Chromium
+ * (requestAnimationFrame deltas during scripted drag-panning on the canvas test page).
+ */
+export async function run(ctx: BenchContext): Promise<void> {
+  ctx.section(`layout: elkjs in Node (${os.cpus().length} cores, load ${os.loadavg()[0]?.toFixed(1)})`);
+  const elk = new ELK();
+  await layoutDefinition(elk, generateChart(50), estimateText);
+  const aims: Record<number, string> = { 50: '100 ms', 200: '300 ms', 1000: '1,500 ms' };
+  for (const [size, runs] of [[50, 7], [200, 5], [1000, 3]] as const) {
+    const def = generateChart(size);
+    const samples: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const t0 = performance.now();
+      await layoutDefinition(elk, def, estimateText);
+      samples.push(performance.now() - t0);
+    }
+    ctx.report(`${size} states, ${Object.keys(def.transitions).length} transitions: median of ${runs}`, ms(summarize(samples).p50), aims[size]);
+  }
+
+  ctx.section('layout: frame time while panning a 500-state diagram (Chromium, headless)');
+  const server = await createServer({
+    root: path.resolve('tests/e2e/fixtures/canvas'),
+    configFile: false,
+    logLevel: 'error',
+    plugins: [react()],
+    server: { host: '127.0.0.1', port: 0, fs: { allow: [path.resolve('.')] } },
+  });
+  await server.listen();
+  const browser = await launchChromium();
+  try {
+    const address = server.httpServer?.address();
+    if (!address || typeof address === 'string') throw new Error('no address');
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await page.goto(`http://127.0.0.1:${address.port}/?generated=500`);
+    await page.locator('[data-state-id]').nth(400).waitFor({ state: 'attached', timeout: 300_000 });
+    // A string, not a function: tsx's keepNames would inject a helper the page lacks.
+    await page.evaluate(`(() => {
+      window.__frames = [];
+      let last = performance.now();
+      const tick = (now) => { window.__frames.push(now - last); last = now; requestAnimationFrame(tick); };
+      requestAnimationFrame(tick);
+    })()`);
+    await page.mouse.move(400, 850);
+    await page.mouse.down();
+    for (let i = 0; i < 120; i++) await page.mouse.move(400 + Math.sin(i / 10) * 300, 850 - (i % 40) * 5);
+    await page.mouse.up();
+    const frames = (await page.evaluate<number[]>('window.__frames')).slice(2);
+    const s = summarize(frames);
+    ctx.report(`frame interval p50 / p95 / max (n = ${s.n})`, `${ms(s.p50)} / ${ms(s.p95)} / ${ms(s.max)}`, '16.7 ms = 60 fps');
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
