@@ -35,7 +35,7 @@ export type SessionTag = 'restoring' | 'signedOut' | 'pending' | 'failed' | 'not
 const UNEXPECTED = 'Something went wrong. Try again.';
 const SIGNED_OUT_ELSEWHERE = 'You were signed out (in another tab, or your session was ended). Sign in again to continue.';
 const EXPIRED = 'Your session has expired. Sign in again to continue.';
-/** setTimeout's ceiling; a token that far from expiry is refreshed early, which is harmless. */
+/** The longest delay a JS timer can hold (2^31-1 ms); a token that far from expiry is refreshed early, which is harmless. */
 const MAX_DELAY = 2_147_483_647;
 
 function notProvided(actor: string): Error {
