@@ -1,5 +1,5 @@
 import { Subject } from 'rxjs';
-import { fromCallback, fromEventObservable, fromPromise } from 'xstate';
+import { fromCallback, fromEventObservable } from 'xstate';
 import type { QueueCommand } from '../../machines/document.machine.ts';
 import { opsSince, serverCommit, type ServerDoc } from '../../src/lib/collab/server-model.ts';
 import type { CommittedOp, OpModel, QueueSnapshot } from '../../src/lib/collab/types.ts';
@@ -7,6 +7,7 @@ import type { Op } from '../../src/lib/model/op-types.ts';
 import type { MachineDefinition } from '../../src/lib/model/types.ts';
 import type { CommitRequest, CommitResult, MachineRecord, OpStreamEvent, Result } from '../../src/lib/ports/document.ts';
 import { emptyDefinition } from '../adapters/machines-fixtures.ts';
+import { heldRequests } from './held-requests.ts';
 
 /**
  * Fakes for the document machine: a small op model over the real definition type
@@ -35,11 +36,6 @@ export const rename = (name: string): Op => ({ type: 'machine.update', changes: 
 
 type RequestName = 'loadQueue' | 'loadMachine' | 'commitOps' | 'fetchOps';
 
-interface Pending {
-  input: unknown;
-  resolve: (value: unknown) => void;
-  reject: (error: unknown) => void;
-}
 
 export const MACHINE_ID = 'm-1';
 
@@ -47,24 +43,9 @@ export function fakeDocumentBackend(initial = emptyDefinition('door')) {
   let server: ServerDoc<MachineDefinition, Op> = { doc: initial, version: 0, log: [] };
   const stream = new Subject<OpStreamEvent>();
   const stored = new Map<string, QueueSnapshot<MachineDefinition, Op> | null>();
-  const pending = new Map<RequestName, Pending>();
-  const calls: { name: RequestName; input: unknown }[] = [];
+  const { request, take, calls, pending } = heldRequests<RequestName>();
   let batches = 0;
 
-  const request = <TOut, TIn>(name: RequestName) =>
-    fromPromise<TOut, TIn>(
-      ({ input }) =>
-        new Promise<TOut>((resolve, reject) => {
-          calls.push({ name, input });
-          pending.set(name, { input, resolve: resolve as (value: unknown) => void, reject });
-        }),
-    );
-  const take = (name: RequestName): Pending => {
-    const open = pending.get(name);
-    if (!open) throw new Error(`no ${name} request is open`);
-    pending.delete(name);
-    return open;
-  };
   const record = (): MachineRecord => ({
     id: MACHINE_ID, projectId: 'p-1', name: 'door', version: server.version, createdBy: null, createdAt: '', updatedAt: '', definition: server.doc,
   });

@@ -1,29 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, fromPromise, type SnapshotFrom, type StateValue } from 'xstate';
+import { createActor, type SnapshotFrom, type StateValue } from 'xstate';
 import { getAdjacencyMap, getShortestPaths, getStateNodes, type AdjacencyMap, type AdjacencyValue, type StatePath } from 'xstate/graph';
 import { invitesMachine, type InvitesEvent } from '../../machines/invites.machine.ts';
 import type { Invite, InviteRequest, Result } from '../../src/lib/ports/room.ts';
+import { heldRequests } from './held-requests.ts';
 import { settle } from './room.fakes.ts';
 
 type Request = 'listInvites' | 'createInvite' | 'revokeInvite';
 
 function fakeInvites() {
-  const pending = new Map<Request, { resolve: (v: unknown) => void; reject: (e: unknown) => void }>();
-  const calls: { name: Request; input: unknown }[] = [];
-  const request = <TOut, TIn>(name: Request) =>
-    fromPromise<TOut, TIn>(
-      ({ input }) =>
-        new Promise<TOut>((resolve, reject) => {
-          calls.push({ name, input });
-          pending.set(name, { resolve: resolve as (v: unknown) => void, reject });
-        }),
-    );
-  const take = (name: Request) => {
-    const open = pending.get(name);
-    if (!open) throw new Error(`no ${name} request is open`);
-    pending.delete(name);
-    return open;
-  };
+  const { request, take, calls } = heldRequests<Request>();
   return {
     actors: {
       listInvites: request<Result<Invite[]>, { projectId: string }>('listInvites'),

@@ -1,8 +1,9 @@
 import { Subject } from 'rxjs';
 import { vi } from 'vitest';
-import { fromEventObservable, fromPromise } from 'xstate';
+import { fromEventObservable } from 'xstate';
 import type { NewProject, ProjectEdit, ProjectsFact, ProjectSummary } from '../../src/lib/ports/projects.ts';
 import type { Result } from '../../src/lib/ports/room.ts';
+import { heldRequests } from './held-requests.ts';
 
 /**
  * A fake projects adapter: the test pushes live facts with `emit` and settles the request
@@ -12,31 +13,11 @@ import type { Result } from '../../src/lib/ports/room.ts';
 
 export type ProjectsRequest = 'listProjects' | 'createProject' | 'updateProject' | 'deleteProject';
 
-interface Pending {
-  input: unknown;
-  resolve: (value: unknown) => void;
-  reject: (error: unknown) => void;
-}
 
 export function fakeProjects() {
   const facts = new Subject<ProjectsFact>();
-  const pending = new Map<ProjectsRequest, Pending>();
-  const calls: { name: ProjectsRequest; input: unknown }[] = [];
+  const { request, take, calls, pending } = heldRequests<ProjectsRequest>();
   let subscriptions = 0;
-  const request = <TOut, TIn>(name: ProjectsRequest) =>
-    fromPromise<TOut, TIn>(
-      ({ input }) =>
-        new Promise<TOut>((resolve, reject) => {
-          calls.push({ name, input });
-          pending.set(name, { input, resolve: resolve as (value: unknown) => void, reject });
-        }),
-    );
-  const take = (name: ProjectsRequest): Pending => {
-    const open = pending.get(name);
-    if (!open) throw new Error(`no ${name} request is open`);
-    pending.delete(name);
-    return open;
-  };
   return {
     actors: {
       projectChanges: fromEventObservable<ProjectsFact, { userId: string }>(() => {

@@ -1,15 +1,11 @@
 import { Subject } from 'rxjs';
-import { fromCallback, fromPromise } from 'xstate';
+import { fromCallback } from 'xstate';
 import type { RoomChannelCommand, RoomInput } from '../../machines/room.machine.ts';
 import type { Member, Profile, Project, Result, Role, RoomData, RoomFact } from '../../src/lib/ports/room.ts';
+import { heldRequests } from './held-requests.ts';
 
 export type RoomRequest = 'loadSnapshot' | 'renameProject' | 'changeRole' | 'removeMember';
 
-interface Pending {
-  input: unknown;
-  resolve: (value: unknown) => void;
-  reject: (error: unknown) => void;
-}
 
 /**
  * A fake room port: the test pushes channel facts, sees presence the machine publishes and
@@ -19,22 +15,7 @@ export function fakeRoom() {
   const facts = new Subject<RoomFact>();
   const tracked: (string | null)[] = [];
   const channels = { opened: 0, closed: 0 };
-  const pending = new Map<RoomRequest, Pending>();
-  const calls: { name: RoomRequest; input: unknown }[] = [];
-  const request = <TOut, TIn>(name: RoomRequest) =>
-    fromPromise<TOut, TIn>(
-      ({ input }) =>
-        new Promise<TOut>((resolve, reject) => {
-          calls.push({ name, input });
-          pending.set(name, { input, resolve: resolve as (value: unknown) => void, reject });
-        }),
-    );
-  const take = (name: RoomRequest): Pending => {
-    const open = pending.get(name);
-    if (!open) throw new Error(`no ${name} request is open`);
-    pending.delete(name);
-    return open;
-  };
+  const { request, take, calls, pending } = heldRequests<RoomRequest>();
   return {
     actors: {
       roomChannel: fromCallback<RoomChannelCommand, RoomInput & { looking: string | null }>(({ input, sendBack, receive }) => {

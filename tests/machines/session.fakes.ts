@@ -1,16 +1,12 @@
 import { Subject } from 'rxjs';
 import { vi } from 'vitest';
-import { fromEventObservable, fromPromise } from 'xstate';
+import { fromEventObservable } from 'xstate';
 import type { AuthEvent, AuthResult, AuthSession, Credentials, SignUpResult } from '../../src/lib/ports/auth.ts';
+import { heldRequests } from './held-requests.ts';
 
 /** Requests the fake adapter holds open until the test settles them. */
 type RequestName = 'signIn' | 'signUp' | 'signInAsGuest' | 'signOut' | 'refreshSession';
 
-interface Pending {
-  input: unknown;
-  resolve: (value: unknown) => void;
-  reject: (error: unknown) => void;
-}
 
 /**
  * A fake auth adapter whose facts and request outcomes the test controls: `emit` pushes a
@@ -18,22 +14,7 @@ interface Pending {
  */
 export function fakeAuth() {
   const facts = new Subject<AuthEvent>();
-  const pending = new Map<RequestName, Pending>();
-  const calls: { name: RequestName; input: unknown }[] = [];
-  const request = <TOut, TIn>(name: RequestName) =>
-    fromPromise<TOut, TIn>(
-      ({ input }) =>
-        new Promise<TOut>((resolve, reject) => {
-          calls.push({ name, input });
-          pending.set(name, { input, resolve: resolve as (value: unknown) => void, reject });
-        }),
-    );
-  const take = (name: RequestName): Pending => {
-    const open = pending.get(name);
-    if (!open) throw new Error(`no ${name} request is open`);
-    pending.delete(name);
-    return open;
-  };
+  const { request, take, calls, pending } = heldRequests<RequestName>();
   return {
     actors: {
       authEvents: fromEventObservable<AuthEvent, void>(() => facts),
