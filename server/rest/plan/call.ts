@@ -48,7 +48,7 @@ export function chooseFunction(
     // A function that takes exactly the given arguments beats ones with extra defaulted ones.
     const exact = matches.filter((fn) => fn.params.length === argNames.length);
     if (exact.length === 1) return exact[0]!;
-    throw new RestError(300, 'PGRST203', `Could not choose the best candidate function between: ${matches.map(signature).sort().join(', ')}`, null,
+    throw new RestError(300, 'PGRST203', `Could not choose the best candidate function between: ${[...matches].sort((x, y) => x.params.length - y.params.length || signature(x).localeCompare(signature(y))).map(signature).join(', ')}`, null,
       'Try renaming the parameters or the function itself in the database so function overloading can be resolved');
   }
   const listed = argNames.join(', ');
