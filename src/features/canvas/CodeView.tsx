@@ -1,3 +1,4 @@
+import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { json } from '@codemirror/lang-json';
 import { forceLinting, linter, lintGutter, type Diagnostic } from '@codemirror/lint';
 import { bracketMatching, defaultHighlightStyle, foldGutter, syntaxHighlighting } from '@codemirror/language';
@@ -48,9 +49,9 @@ export function CodeView({ definition, canEdit, onApply }: { definition: Machine
       parent: host.current,
       doc: shown.current,
       extensions: [
-        // The basics by hand: the `codemirror` package installed is CodeMirror 5, and
-        // @codemirror/commands (default keymap, history) is not installed.
+        // The basics by hand (the `basicSetup` bundle brings more than a config editor needs).
         lineNumbers(),
+        history(),
         foldGutter(),
         drawSelection(),
         highlightActiveLine(),
@@ -59,7 +60,7 @@ export function CodeView({ definition, canEdit, onApply }: { definition: Machine
         json(),
         lintGutter(),
         linter((ev) => diagnostics(checkXStateText(ev.state.doc.toString()), ev.state.doc.length), { delay: 300 }),
-        keymap.of([{ key: 'Mod-Enter', run: () => (apply.current(), true) }]),
+        keymap.of([{ key: 'Mod-Enter', run: () => (apply.current(), true) }, ...defaultKeymap, ...historyKeymap]),
         EditorView.editable.of(canEdit),
         EditorView.contentAttributes.of({ 'aria-label': 'Machine config (XState v5 JSON)' }),
         EditorView.updateListener.of((u) => {
