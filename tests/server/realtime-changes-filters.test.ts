@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseFilter } from '../../server/realtime/changes/filters.ts';
+import { filterLikelyHolds, parseFilter } from '../../server/realtime/changes/filters.ts';
 import { adminDb } from '../setup/clients.ts';
 import { anonIdentity, binding, collector, serviceIdentity, settle, startFeed } from './realtime-changes-helpers.ts';
 
@@ -30,6 +30,25 @@ afterAll(async () => {
 });
 
 describe('postgres changes filters', () => {
+  it('guesses only a plain eq equal to the row text as likely to hold (a hint for early RLS checks)', () => {
+    const row = { room: 'a1b2c3d4-0000-4000-8000-00000000000a', label: 'Hi', n: '10', gone: null };
+    const filter = (text: string) => {
+      const parsed = parseFilter(text);
+      if (!parsed.ok) throw new Error(parsed.error);
+      return parsed.filters[0]!;
+    };
+    expect(filterLikelyHolds(filter('room=eq.A1B2C3D4-0000-4000-8000-00000000000A'), row)).toBe(true);
+    expect(filterLikelyHolds(filter('label=eq.Hi'), row)).toBe(true);
+    expect(filterLikelyHolds(filter('n=eq.10'), row)).toBe(true);
+    expect(filterLikelyHolds(filter('n=eq.11'), row)).toBe(false);
+    expect(filterLikelyHolds(filter('n=not.eq.11'), row)).toBe(false);
+    expect(filterLikelyHolds(filter('n=gt.1'), row)).toBe(false);
+    expect(filterLikelyHolds(filter('n=in.(10,11)'), row)).toBe(false);
+    expect(filterLikelyHolds(filter('gone=eq.x'), row)).toBe(false);
+    expect(filterLikelyHolds(filter('missing=eq.x'), row)).toBe(false);
+    expect(filterLikelyHolds(filter('label=eq.Hi'), null)).toBe(false);
+  });
+
   it('applies eq, neq, lt, lte, gt, gte and in with numeric, text, time and uuid semantics', async () => {
     const room = 'a1b2c3d4-0000-4000-8000-000000000001';
     const filters = {

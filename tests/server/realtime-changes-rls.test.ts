@@ -166,6 +166,35 @@ describe('postgres changes under RLS', () => {
     expect(got.data.record).toEqual({ key, owner: alice });
   });
 
+  it('with filters, delivers by the filter and the policy even when the early check guessed wrong', async () => {
+    // The router starts RLS checks for bindings whose `eq` filters look like they match
+    // (text equal ignoring case) while it evaluates filters in SQL; the SQL outcome decides.
+    const tag = randomUUID();
+    const a = collector();
+    const b = collector();
+    const range = collector();
+    const subs = [
+      ctx.feed.subscribe(userIdentity(alice), [binding({ event: 'INSERT', table: 'rcr_notes', filter: `body=eq.lower-${tag}` })], a.deliver),
+      ctx.feed.subscribe(userIdentity(bob), [binding({ event: 'INSERT', table: 'rcr_notes', filter: `body=eq.LOWER-${tag}` })], b.deliver),
+      // Not an `eq`: never checked early, so it takes the one-after-the-other path.
+      ctx.feed.subscribe(userIdentity(alice), [binding({ event: 'INSERT', table: 'rcr_notes', filter: `id=gt.0` })], range.deliver),
+    ];
+    await insertNote(alice, 'warm up the table facts');
+    const lower = await insertNote(alice, `lower-${tag}`);
+    const upperByBob = await insertNote(bob, `LOWER-${tag}`);
+    const upperByAlice = await insertNote(alice, `LOWER-${tag}`);
+    await range.waitFor((r) => r.data.record?.id === upperByAlice);
+    await b.waitFor((r) => r.data.record?.id === upperByBob);
+    await settle(ctx.feed, db, 'rcr_marker');
+    for (const s of subs) s.unsubscribe();
+    // alice's filter is case-sensitive text: only her lower-case note, never bob's.
+    expect(a.received.map((r) => r.data.record?.id)).toEqual([lower]);
+    // bob's filter matches two notes; the policy lets him see only his own.
+    expect(b.received.map((r) => r.data.record?.id)).toEqual([upperByBob]);
+    expect(range.received.map((r) => r.data.record?.id)).toEqual(expect.arrayContaining([lower, upperByAlice]));
+    expect(range.received.map((r) => r.data.record?.id)).not.toContain(upperByBob);
+  });
+
   it('applies a privilege revoked between two changes to the very next change', async () => {
     await db.query(`create table if not exists public.rcr_revoke (id bigserial primary key, owner uuid);
       alter table public.rcr_revoke enable row level security;

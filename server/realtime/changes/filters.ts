@@ -167,6 +167,19 @@ export function filterUsesValue(filter: ChangeFilter): boolean {
   return filter.op !== 'is';
 }
 
+/**
+ * A cheap guess, in JavaScript, at whether a filter holds for a row's text values: true
+ * only for a plain `eq` whose value equals the column's text (ignoring case, as uuids
+ * compare). It never decides delivery, which always goes by the SQL outcome; it only
+ * picks whose RLS check the router may start before that outcome is known.
+ */
+export function filterLikelyHolds(filter: ChangeFilter, row: Readonly<Record<string, string | null>> | null): boolean {
+  if (filter.op !== 'eq' || filter.negate || !row) return false;
+  const value = row[filter.column];
+  if (value === undefined || value === null) return false;
+  return value === filter.value || value.toLowerCase() === filter.value.toLowerCase();
+}
+
 /** A stable key for a filter, so equal filters on one change are evaluated once. */
 export function filterKey(filter: ChangeFilter): string {
   return JSON.stringify([filter.column, filter.op, filter.value, filter.negate]);

@@ -3,7 +3,7 @@ import type { RequestRole } from '../../postgres/pool.ts';
 import { batchRowVisibility, checkRowVisibility, readTableFacts, rowCheckSql, type TableFacts } from './authorize.ts';
 import type { WalChange } from './decode.ts';
 import type { ChangeFilter } from './filters.ts';
-import { filterKey } from './filters.ts';
+import { filterKey, filterLikelyHolds } from './filters.ts';
 import { buildPayload, convertRows, errorPayload } from './payload.ts';
 import { bindingMatchesEvent, bindingMatchesTable, type SubscriberRegistry, type Subscriber } from './registry.ts';
 import type { ChangeData } from './types.ts';
@@ -108,24 +108,28 @@ export class ChangeRouter {
   }
 
   /**
-   * When the table had RLS on the previous change and no binding filters, every
-   * non-service identity will need the row check: start it now, in parallel with reading
-   * the facts. Its answers are the same lookups the sequential path would run; they are
-   * used only if the fresh facts call for exactly those checks.
+   * When the table had RLS on the previous change, every non-service identity that may
+   * receive this change will need the row check: start it now, in parallel with reading
+   * the facts, instead of one round trip after the other. With filters, only identities
+   * with a binding whose filters likely hold (filterLikelyHolds: a plain `eq` equal to the
+   * row's text) are checked early, so subscribers of other rows cost nothing. Its answers
+   * are the same lookups the sequential path would run; they are used only if the fresh
+   * facts call for no identity outside them.
    */
   private speculate(
     change: WalChange,
-    matches: { subscriber: Subscriber }[],
-    filtered: boolean,
+    matches: { subscriber: Subscriber; bindings: Subscriber['bindings'] }[],
   ): { keys: Map<string, number>; result: Promise<boolean[] | null> } | null {
     const hint = this.lastFacts.get(change.relation);
-    if (filtered || !hint?.rls || change.type === 'DELETE' || !change.newRow) return null;
+    if (!hint?.rls || change.type === 'DELETE' || !change.newRow) return null;
     const check = rowCheckSql(change.relation, change.newRow);
     if (!check) return null;
+    const row = change.newRow;
     const keys = new Map<string, number>();
     const identities: Subscriber['identity'][] = [];
-    for (const { subscriber } of matches) {
+    for (const { subscriber, bindings } of matches) {
       if (subscriber.identity.role === 'service_role' || keys.has(subscriber.identityKey)) continue;
+      if (!bindings.some((b) => b.filters.every((f) => filterLikelyHolds(f, row)))) continue;
       keys.set(subscriber.identityKey, identities.length);
       identities.push(subscriber.identity);
     }
@@ -149,7 +153,7 @@ export class ChangeRouter {
     const filters: ChangeFilter[] = matches.flatMap((m) => m.bindings.flatMap((b) => b.filters));
     // Filters see the new row, or for a DELETE the old one (only its key, unless replica identity full).
     const filterRow = change.type === 'DELETE' ? change.oldRow : change.newRow;
-    const speculative = this.speculate(change, matches, filters.length > 0);
+    const speculative = this.speculate(change, matches);
     const facts = await readTableFacts(this.options.pool, relation, roles, filters, filterRow);
     this.lastFacts.set(relation, facts);
     if (!facts.exists) return [];
