@@ -1,6 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createActor, type SnapshotFrom, type StateValue } from 'xstate';
-import { getAdjacencyMap, getShortestPaths, getStateNodes, type AdjacencyMap, type AdjacencyValue, type StatePath } from 'xstate/graph';
+import { vi } from 'vitest';
+import { createActor, type SnapshotFrom } from 'xstate';
 import { documentMachine, type DocumentEvent } from '../../machines/document.machine.ts';
 import { hasUnsent } from '../../src/lib/collab/doc.ts';
 import type { CommittedOp } from '../../src/lib/collab/types.ts';
@@ -8,6 +7,7 @@ import type { Op } from '../../src/lib/model/op-types.ts';
 import type { OpStreamEvent } from '../../src/lib/ports/document.ts';
 import { emptyDefinition } from '../adapters/machines-fixtures.ts';
 import { fakeDocumentBackend, flush, MACHINE_ID, rename, renameModel } from './document.fakes.ts';
+import { describeMachinePaths, settleRequest } from './machine-paths.ts';
 
 /**
  * Path tests (house style rule 12): every state of the document machine is reached by a
@@ -88,61 +88,18 @@ const traversal = {
 async function replay(steps: readonly GraphEvent[]) {
   const backend = fakeDocumentBackend();
   const actor = createActor(documentMachine.provide({ actors: backend.actors }), { input: input() }).start();
-  for (const event of steps) {
-    const request = /^xstate\.(done|error)\.actor\.(.+)$/.exec(event.type);
+  const take = async (event: GraphEvent) => {
+    if (await settleRequest(backend, event)) return;
     const delay = DELAY_MS[event.type];
-    if (request) {
-      const name = request[2] as 'loadQueue' | 'loadMachine' | 'commitOps' | 'fetchOps';
-      if (request[1] === 'done') await backend.settle(name, 'output' in event ? event.output : undefined);
-      else await backend.fail(name, 'error' in event ? event.error : undefined);
-    } else if (delay !== undefined) {
-      await vi.advanceTimersByTimeAsync(delay);
-    } else if (event.type.startsWith('doc.') || event.type === 'connection.restored') {
-      actor.send(event as DocumentEvent);
-    } else {
-      backend.emit(event as OpStreamEvent);
-    }
+    if (delay !== undefined) await vi.advanceTimersByTimeAsync(delay);
+    else if (event.type.startsWith('doc.') || event.type === 'connection.restored') actor.send(event as DocumentEvent);
+    else backend.emit(event as OpStreamEvent);
+  };
+  for (const event of steps) {
+    await take(event);
     await flush();
   }
   return actor;
 }
 
-const leafValue = (path: string[]): StateValue => (path.length === 1 ? (path[0] as string) : { [path[0] as string]: leafValue(path.slice(1)) });
-
-beforeEach(() => vi.useFakeTimers());
-afterEach(() => vi.useRealTimers());
-
-describe('document machine paths', () => {
-  const paths: StatePath<Snapshot, DocumentEvent>[] = getShortestPaths(documentMachine, traversal);
-
-  it('reaches every state node by some path', () => {
-    const unreached = getStateNodes(documentMachine.root)
-      .filter((node) => node.path.length > 0)
-      .filter((node) => !paths.some((p) => p.state.matches(leafValue(node.path) as never)))
-      .map((node) => node.path.join('.'));
-    expect(unreached).toEqual([]);
-  });
-
-  it.each(paths.map((p) => [p.steps.map((s) => s.event.type).join(' → ') || '(initial)', p] as const))('replays %s', async (_name, path) => {
-    const actor = await replay(path.steps.map((s) => s.event));
-    expect(key(actor.getSnapshot())).toBe(key(path.state));
-    actor.stop();
-  });
-
-  it('takes every edge of the graph on the running machine', async () => {
-    const adjacency: AdjacencyMap<Snapshot, DocumentEvent> = getAdjacencyMap(documentMachine, traversal);
-    const pathTo = new Map(paths.map((p) => [key(p.state), p]));
-    let edges = 0;
-    for (const [vertex, value] of Object.entries(adjacency) as [string, AdjacencyValue<Snapshot, DocumentEvent>][]) {
-      const prefix = pathTo.get(vertex);
-      expect(prefix, `a path to ${vertex}`).toBeDefined();
-      for (const edge of Object.values(value.transitions)) {
-        const actor = await replay([...(prefix?.steps ?? []).map((s) => s.event), edge.event]);
-        expect(key(actor.getSnapshot()), `${vertex} --${edge.event.type}-->`).toBe(key(edge.state));
-        actor.stop();
-        edges += 1;
-      }
-    }
-    expect(edges).toBeGreaterThan(40);
-  });
-});
+describeMachinePaths('document machine', { machine: documentMachine, traversal, replay, observe: key, minEdges: 40, fakeTimers: true });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, type SnapshotFrom, type StateValue } from 'xstate';
-import { getAdjacencyMap, getShortestPaths, getStateNodes, type AdjacencyMap, type AdjacencyValue, type StatePath } from 'xstate/graph';
+import { createActor, type SnapshotFrom } from 'xstate';
 import { invitesMachine, type InvitesEvent } from '../../machines/invites.machine.ts';
 import type { Invite, InviteRequest, Result } from '../../src/lib/ports/room.ts';
 import { heldRequests } from './held-requests.ts';
+import { describeMachinePaths, settleRequest } from './machine-paths.ts';
 import { settle } from './room.fakes.ts';
 
 type Request = 'listInvites' | 'createInvite' | 'revokeInvite';
@@ -94,48 +94,11 @@ const traversal = {
   input: { projectId: 'p-1' },
 };
 const key = (s: Snapshot) => JSON.stringify({ value: s.value, context: s.context });
-const leaf = (path: string[]): StateValue => (path.length === 1 ? (path[0] as string) : { [path[0] as string]: leaf(path.slice(1)) });
 
 async function replay(steps: readonly GraphEvent[]) {
   const { fake, actor } = start();
-  for (const event of steps) {
-    const request = /^xstate\.(done|error)\.actor\.(.+)$/.exec(event.type);
-    if (!request) actor.send(event as InvitesEvent);
-    else if (request[1] === 'done') await fake.settle(request[2] as Request, 'output' in event ? event.output : undefined);
-    else await fake.fail(request[2] as Request);
-  }
+  for (const event of steps) if (!(await settleRequest(fake, event))) actor.send(event as InvitesEvent);
   return actor;
 }
 
-describe('invites machine paths', () => {
-  const paths: StatePath<Snapshot, InvitesEvent>[] = getShortestPaths(invitesMachine, traversal as never);
-
-  it('reaches every state node', () => {
-    const unreached = getStateNodes(invitesMachine.root)
-      .filter((n) => n.path.length > 0 && !paths.some((p) => p.state.matches(leaf(n.path) as never)))
-      .map((n) => n.path.join('.'));
-    expect(unreached).toEqual([]);
-  });
-
-  it('replays every shortest path and every edge on the running machine', async () => {
-    for (const path of paths) {
-      const actor = await replay(path.steps.map((s) => s.event));
-      expect(key(actor.getSnapshot())).toBe(key(path.state));
-      actor.stop();
-    }
-    const adjacency: AdjacencyMap<Snapshot, InvitesEvent> = getAdjacencyMap(invitesMachine, traversal as never);
-    const pathTo = new Map(paths.map((p) => [key(p.state), p]));
-    let edges = 0;
-    for (const vertex of Object.values(adjacency) as AdjacencyValue<Snapshot, InvitesEvent>[]) {
-      const prefix = pathTo.get(key(vertex.state));
-      expect(prefix).toBeDefined();
-      for (const edge of Object.values(vertex.transitions) as { event: InvitesEvent; state: Snapshot }[]) {
-        const actor = await replay([...(prefix?.steps ?? []).map((s) => s.event), edge.event]);
-        expect(key(actor.getSnapshot())).toBe(key(edge.state));
-        actor.stop();
-        edges += 1;
-      }
-    }
-    expect(edges).toBeGreaterThan(20);
-  });
-});
+describeMachinePaths('invites machine', { machine: invitesMachine, traversal, replay, observe: key, minEdges: 20 });

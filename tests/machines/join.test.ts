@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, type SnapshotFrom } from 'xstate';
-import { getAdjacencyMap, getShortestPaths, getStateNodes, serializeSnapshot, type SerializedSnapshot } from 'xstate/graph';
 import { joinMachine, type JoinEvent, type JoinInput } from '../../machines/join.machine.ts';
 import type { Result } from '../../src/lib/ports/room.ts';
+import { describeMachinePaths, settleRequest } from './machine-paths.ts';
 
 /** The join machine: every state and edge, replayed with a fake join request. */
 
@@ -38,36 +38,40 @@ describe('join machine', () => {
     await flush();
     expect(snap().context.error?.code).toBe('unexpected');
   });
+});
 
-  it('every state and edge of the graph, replayed', async () => {
-    const events = [
-      { type: 'xstate.done.actor.join', output: { ok: true, value: 'p1' } },
-      { type: 'xstate.done.actor.join', output: { ok: false, error: { code: 'invalid_link', message: 'bad' } } },
-      { type: 'xstate.error.actor.join', error: new Error('x') },
-      { type: 'join.retry' },
-    ] as unknown as JoinEvent[];
-    const traversal = { events, input: { kind: 'invite', token: 'abc' } as JoinInput, filterEvents: (s: Snapshot, e: JoinEvent) => s.can(e) };
-    const paths = getShortestPaths(joinMachine, traversal);
-    const names = getStateNodes(joinMachine.root).filter((n) => n.path.length > 0).map((n) => n.path.join('.'));
-    expect(names.filter((name) => !paths.some((p) => p.state.matches(name as never)))).toEqual([]);
-    const adjacency = getAdjacencyMap(joinMachine, traversal);
-    let edges = 0;
-    for (const vertex of Object.keys(adjacency) as SerializedSnapshot[]) {
-      const prefix = paths.find((p) => serializeSnapshot(p.state) === vertex);
-      expect(prefix, vertex).toBeDefined();
-      for (const edge of Object.values(adjacency[vertex]?.transitions ?? {})) {
-        const { actor, pending, flush } = start();
-        for (const event of [...(prefix?.steps ?? []).map((s) => s.event), edge.event] as { type: string; output?: Result<string>; error?: unknown }[]) {
-          if (event.type === 'xstate.done.actor.join') pending.at(-1)?.resolve(event.output as Result<string>);
-          else if (event.type === 'xstate.error.actor.join') pending.at(-1)?.reject(event.error);
-          else actor.send(event as JoinEvent);
-          await flush();
-        }
-        expect(actor.getSnapshot().value).toEqual(edge.state.value);
-        expect(actor.getSnapshot().context).toEqual(edge.state.context);
-        edges += 1;
-      }
-    }
-    expect(edges).toBeGreaterThanOrEqual(4);
-  });
+const graphEvents = [
+  { type: 'xstate.done.actor.join', output: { ok: true, value: 'p1' } },
+  { type: 'xstate.done.actor.join', output: { ok: false, error: { code: 'invalid_link', message: 'bad' } } },
+  { type: 'xstate.error.actor.join', error: new Error('x') },
+  { type: 'join.retry' },
+] as unknown as JoinEvent[];
+
+async function replay(steps: readonly JoinEvent[]) {
+  const { actor, pending, flush } = start();
+  // The machine's one request: the newest pending join is the one it waits on.
+  const requests = {
+    settle: async (_name: 'join', output: unknown) => {
+      pending.at(-1)?.resolve(output as Result<string>);
+      await flush();
+    },
+    fail: async (_name: 'join', error: unknown) => {
+      pending.at(-1)?.reject(error);
+      await flush();
+    },
+  };
+  for (const event of steps) {
+    if (await settleRequest(requests, event)) continue;
+    actor.send(event);
+    await flush();
+  }
+  return actor;
+}
+
+describeMachinePaths('join machine', {
+  machine: joinMachine,
+  traversal: { events: graphEvents, input: { kind: 'invite', token: 'abc' }, filterEvents: (s: Snapshot, e: JoinEvent) => s.can(e) },
+  replay,
+  observe: (snapshot) => ({ value: snapshot.value, context: snapshot.context }),
+  minEdges: 3,
 });

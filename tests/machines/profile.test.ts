@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, type SnapshotFrom, type StateValue } from 'xstate';
-import { getShortestPaths, getStateNodes, getAdjacencyMap, type AdjacencyMap, type SerializedSnapshot, type StatePath } from 'xstate/graph';
+import { createActor, type SnapshotFrom } from 'xstate';
 import { profileMachine, type ProfileEvent } from '../../machines/profile.machine.ts';
 import type { UploadFact } from '../../src/lib/ports/profile.ts';
+import { describeMachinePaths, settleRequest } from './machine-paths.ts';
 import { ada, fakeProfile, flush, png, type ProfileRequest } from './profile.fakes.ts';
 
 /** The profile machine: examples, then every path and edge of its graph with the fakes. */
@@ -96,48 +96,21 @@ const traversal = {
 
 async function replay(steps: readonly { type: string; output?: unknown; error?: unknown }[]) {
   const { fake, actor } = start();
-  for (const event of steps) {
-    const request = /^xstate\.(done|error)\.actor\.(.+)$/.exec(event.type);
-    if (request) {
-      const name = request[2] as ProfileRequest;
-      if (request[1] === 'done') await fake.settle(name, event.output);
-      else await fake.fail(name, event.error);
-    } else if (isUploadFact(event)) {
+  const take = async (event: { type: string; output?: unknown; error?: unknown }) => {
+    if (await settleRequest(fake, event)) return;
+    if (isUploadFact(event)) {
       fake.emit(event as UploadFact);
       await flush();
     } else actor.send(event as ProfileEvent);
-  }
+  };
+  for (const event of steps) await take(event);
   return actor;
 }
 
-const leaf = (path: string[]): StateValue => (path.length === 1 ? (path[0] as string) : { [path[0] as string]: leaf(path.slice(1)) });
-
-describe('profile machine paths', () => {
-  const paths: StatePath<Snapshot, ProfileEvent>[] = getShortestPaths(profileMachine, traversal);
-
-  it('reaches every state node', () => {
-    const unreached = getStateNodes(profileMachine.root)
-      .filter((n) => n.path.length > 0 && !paths.some((p) => p.state.matches(leaf(n.path) as never)))
-      .map((n) => n.path.join('.'));
-    expect(unreached).toEqual([]);
-  });
-
-  it('takes every edge on the running machine', async () => {
-    const adjacency: AdjacencyMap<Snapshot, ProfileEvent> = getAdjacencyMap(profileMachine, traversal);
-    const pathTo = new Map<string, StatePath<Snapshot, ProfileEvent>>(paths.map((p) => [serializeState(p.state), p]));
-    let edges = 0;
-    for (const vertex of Object.keys(adjacency) as SerializedSnapshot[]) {
-      const prefix = pathTo.get(vertex);
-      expect(prefix, vertex).toBeDefined();
-      for (const edge of Object.values(adjacency[vertex]?.transitions ?? {})) {
-        const actor = await replay([...(prefix?.steps ?? []).map((s) => s.event), edge.event]);
-        expect(actor.getSnapshot().value).toEqual(edge.state.value);
-        expect(serializeState(actor.getSnapshot())).toBe(serializeState(edge.state));
-        actor.stop();
-        edges += 1;
-      }
-    }
-    expect(edges).toBeGreaterThan(30);
-    console.info(`profile machine: ${paths.length} shortest paths, ${edges} edges replayed`);
-  });
+describeMachinePaths('profile machine', {
+  machine: profileMachine,
+  traversal,
+  replay,
+  observe: (snapshot) => ({ value: snapshot.value, state: serializeState(snapshot) }),
+  minEdges: 30,
 });

@@ -1,8 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createActor, type SnapshotFrom, type StateValue } from 'xstate';
-import { type AdjacencyMap, type SerializedSnapshot, getAdjacencyMap, getShortestPaths, getStateNodes, type StatePath } from 'xstate/graph';
+import { vi } from 'vitest';
+import { createActor, type SnapshotFrom } from 'xstate';
 import { projectsMachine, type ProjectsEvent } from '../../machines/projects.machine.ts';
 import type { ProjectsFact } from '../../src/lib/ports/projects.ts';
+import { describeMachinePaths, settleRequest } from './machine-paths.ts';
 import { fakeProjects, project, refused, type ProjectsRequest } from './projects.fakes.ts';
 
 /**
@@ -64,77 +64,25 @@ const traversal = {
     snapshot.can(event) && (!isFact(event) || snapshot.matches({ channel: 'open' })),
   serializeState,
   serializeEvent: (event: ProjectsEvent) => JSON.stringify(event),
+  input: { userId: 'u1' },
 };
 
 async function replay(steps: readonly GraphEvent[]) {
   const fake = fakeProjects();
   const actor = createActor(projectsMachine.provide({ actors: fake.actors }), { input: { userId: 'u1' } }).start();
-  for (const event of steps) {
-    const request = /^xstate\.(done|error)\.actor\.(.+)$/.exec(event.type);
-    if (request) {
-      const name = request[2] as ProjectsRequest;
-      if (request[1] === 'done') await fake.settle(name, 'output' in event ? event.output : undefined);
-      else await fake.fail(name, 'error' in event ? event.error : undefined);
-    } else if (event.type === BACKOFF) {
-      await vi.advanceTimersByTimeAsync(60_000);
-    } else if (isFact(event)) {
+  const take = async (event: GraphEvent) => {
+    if (await settleRequest(fake, event)) return;
+    if (event.type === BACKOFF) await vi.advanceTimersByTimeAsync(60_000);
+    else if (isFact(event)) {
       fake.emit(event as ProjectsFact);
       await vi.advanceTimersByTimeAsync(0);
-    } else {
-      actor.send(event as ProjectsEvent);
-    }
-  }
+    } else actor.send(event as ProjectsEvent);
+  };
+  for (const event of steps) await take(event);
   return actor;
 }
 
 // A vertex is a serialized state (mode plus guard-relevant facts), so that is what must match.
-const expectSame = (actual: Snapshot, expected: Snapshot) => {
-  expect(actual.value).toEqual(expected.value);
-  expect(serializeState(actual)).toBe(serializeState(expected));
-};
+const observe = (snapshot: Snapshot) => ({ value: snapshot.value, state: serializeState(snapshot) });
 
-const leafValue = (path: string[]): StateValue => (path.length === 1 ? (path[0] as string) : { [path[0] as string]: leafValue(path.slice(1)) });
-
-describe('projects machine paths', () => {
-  beforeEach(() => {
-    vi.useFakeTimers();
-  });
-  afterEach(() => {
-    vi.useRealTimers();
-  });
-
-  const paths: StatePath<Snapshot, ProjectsEvent>[] = getShortestPaths(projectsMachine, { ...traversal, input: { userId: 'u1' } });
-
-  it('reaches every state node by some path', () => {
-    const reached = (nodePath: string[]) => paths.some((p) => p.state.matches(leafValue(nodePath) as never));
-    const unreached = getStateNodes(projectsMachine.root)
-      .filter((node) => node.path.length > 0)
-      .filter((node) => !reached(node.path))
-      .map((node) => node.path.join('.'));
-    expect(unreached).toEqual([]);
-  });
-
-  it.each(paths.map((p) => [p.steps.map((s) => s.event.type).join(' → ') || '(initial)', p] as const))('replays %s', async (_name, path) => {
-    const actor = await replay(path.steps.map((s) => s.event));
-    expectSame(actor.getSnapshot(), path.state);
-    actor.stop();
-  });
-
-  it('takes every edge of the graph on the running machine', async () => {
-    const adjacency: AdjacencyMap<Snapshot, ProjectsEvent> = getAdjacencyMap(projectsMachine, { ...traversal, input: { userId: 'u1' } });
-    const pathTo = new Map<string, StatePath<Snapshot, ProjectsEvent>>(paths.map((p) => [serializeState(p.state), p]));
-    let edges = 0;
-    for (const vertex of Object.keys(adjacency) as SerializedSnapshot[]) {
-      const prefix = pathTo.get(vertex);
-      expect(prefix, `a path to ${vertex}`).toBeDefined();
-      for (const edge of Object.values(adjacency[vertex]?.transitions ?? {})) {
-        const actor = await replay([...(prefix?.steps ?? []).map((s) => s.event), edge.event]);
-        expectSame(actor.getSnapshot(), edge.state);
-        actor.stop();
-        edges += 1;
-      }
-    }
-    expect(edges).toBeGreaterThan(60);
-    console.info(`projects machine: ${paths.length} shortest paths, ${edges} edges replayed`);
-  });
-});
+describeMachinePaths('projects machine', { machine: projectsMachine, traversal, replay, observe, minEdges: 60, fakeTimers: true });

@@ -1,8 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createActor, type SnapshotFrom, type StateValue } from 'xstate';
-import { getAdjacencyMap, getShortestPaths, getStateNodes, type AdjacencyMap, type AdjacencyValue, type StatePath } from 'xstate/graph';
+import { vi } from 'vitest';
+import { createActor, type SnapshotFrom } from 'xstate';
 import { roomMachine, type RoomEvent } from '../../machines/room.machine.ts';
 import type { Result, RoomData, RoomFact } from '../../src/lib/ports/room.ts';
+import { describeMachinePaths, settleRequest } from './machine-paths.ts';
 import { accepted, at, BOB, fakeRoom, loaded, ME, member, notFound, project, PROJECT, refused, settle, type RoomRequest } from './room.fakes.ts';
 
 /**
@@ -69,6 +69,7 @@ const traversal = {
     return true;
   },
   serializeState: (snapshot: Snapshot) => key(snapshot),
+  input: { projectId: PROJECT, userId: ME },
 };
 
 function key(snapshot: Snapshot): string {
@@ -79,57 +80,17 @@ function key(snapshot: Snapshot): string {
 async function replay(steps: readonly GraphEvent[]) {
   const room = fakeRoom();
   const actor = createActor(roomMachine.provide({ actors: room.actors }), { input: { projectId: PROJECT, userId: ME } }).start();
-  for (const event of steps) {
-    const request = /^xstate\.(done|error)\.actor\.(.+)$/.exec(event.type);
+  const take = async (event: GraphEvent) => {
+    if (await settleRequest(room, event)) return;
     if (event.type === JOIN_TIMEOUT) await vi.advanceTimersByTimeAsync(15_000);
-    else if (request) {
-      const name = request[2] as RoomRequest;
-      if (request[1] === 'done') await room.settle(name, 'output' in event ? event.output : undefined);
-      else await room.fail(name, 'error' in event ? event.error : undefined);
-    } else if (event.type.startsWith('room.')) actor.send(event as RoomEvent);
+    else if (event.type.startsWith('room.')) actor.send(event as RoomEvent);
     else room.emit(event as RoomFact);
+  };
+  for (const event of steps) {
+    await take(event);
     await settle();
   }
   return actor;
 }
 
-const leafValue = (path: string[]): StateValue => (path.length === 1 ? (path[0] as string) : { [path[0] as string]: leafValue(path.slice(1)) });
-
-beforeEach(() => vi.useFakeTimers());
-afterEach(() => vi.useRealTimers());
-
-describe('room machine paths', () => {
-  const paths: StatePath<Snapshot, RoomEvent>[] = getShortestPaths(roomMachine, { ...traversal, input: { projectId: PROJECT, userId: ME } });
-
-  it('reaches every state node by some path', () => {
-    const unreached = getStateNodes(roomMachine.root)
-      .filter((node) => node.path.length > 0)
-      .filter((node) => !paths.some((p) => p.state.matches(leafValue(node.path) as never)))
-      .map((node) => node.path.join('.'));
-    expect(unreached).toEqual([]);
-  });
-
-  it.each(paths.map((p) => [p.steps.map((s) => s.event.type).join(' → ') || '(initial)', p] as const))('replays %s', async (_name, path) => {
-    const actor = await replay(path.steps.map((s) => s.event));
-    expect(key(actor.getSnapshot())).toBe(key(path.state));
-    actor.stop();
-  });
-
-  it('takes every edge of the graph on the running machine', async () => {
-    const adjacency: AdjacencyMap<Snapshot, RoomEvent> = getAdjacencyMap(roomMachine, { ...traversal, input: { projectId: PROJECT, userId: ME } });
-    const pathTo = new Map(paths.map((p) => [key(p.state), p]));
-    let edges = 0;
-    for (const vertex of Object.values(adjacency) as AdjacencyValue<Snapshot, RoomEvent>[]) {
-      const prefix = pathTo.get(key(vertex.state));
-      expect(prefix, `a path to ${key(vertex.state)}`).toBeDefined();
-      for (const edge of Object.values(vertex.transitions) as { event: RoomEvent; state: Snapshot }[]) {
-        const actor = await replay([...(prefix?.steps ?? []).map((s) => s.event), edge.event]);
-        expect(key(actor.getSnapshot())).toBe(key(edge.state));
-        actor.stop();
-        edges += 1;
-      }
-    }
-    expect(edges).toBeGreaterThan(100);
-    console.info(`room machine: ${paths.length} shortest paths, ${edges} edges replayed`);
-  }, 120_000);
-});
+describeMachinePaths('room machine', { machine: roomMachine, traversal, replay, observe: key, minEdges: 100, fakeTimers: true, timeout: 120_000 });

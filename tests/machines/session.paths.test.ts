@@ -1,8 +1,7 @@
-import { describe, expect, it } from 'vitest';
-import { createActor, type SnapshotFrom, type StateValue } from 'xstate';
-import { type AdjacencyMap, type SerializedEvent, type SerializedSnapshot, getAdjacencyMap, getShortestPaths, getStateNodes, serializeSnapshot, type StatePath } from 'xstate/graph';
+import { createActor, type SnapshotFrom } from 'xstate';
 import { sessionMachine, type SessionEvent } from '../../machines/session.machine.ts';
 import type { AuthEvent, AuthResult, SignUpResult } from '../../src/lib/ports/auth.ts';
+import { describeMachinePaths, settleRequest } from './machine-paths.ts';
 import { fakeAuth, flush, guest, member, otherMember, wrongPassword } from './session.fakes.ts';
 
 /**
@@ -67,73 +66,23 @@ const traversal = {
 async function replay(steps: readonly GraphEvent[]) {
   const auth = fakeAuth();
   const actor = createActor(sessionMachine.provide({ actors: auth.actors })).start();
-  for (const event of steps) {
-    const request = /^xstate\.(done|error)\.actor\.(.+)$/.exec(event.type);
-    if (request) {
-      const name = request[2] as 'signIn' | 'signUp' | 'signInAsGuest' | 'signOut' | 'refreshSession';
-      if (request[1] === 'done') await auth.settle(name, 'output' in event ? event.output : undefined);
-      else await auth.fail(name, 'error' in event ? event.error : undefined);
-    } else if (event.type.startsWith('xstate.after.')) {
+  const take = async (event: GraphEvent) => {
+    if (await settleRequest(auth, event)) return;
+    if (event.type.startsWith('xstate.after.')) {
       // A delayed transition's own event: what the scheduler would deliver when the time comes.
       actor.send(event as SessionEvent);
       await flush();
-    } else if (event.type.startsWith('auth.')) {
-      auth.emit(event as AuthEvent);
-    } else {
-      actor.send(event as SessionEvent);
-    }
-  }
-  return { actor, auth };
+    } else if (event.type.startsWith('auth.')) auth.emit(event as AuthEvent);
+    else actor.send(event as SessionEvent);
+  };
+  for (const event of steps) await take(event);
+  return actor;
 }
 
-const expectSame = (actual: Snapshot, expected: Snapshot) => {
-  expect(actual.value).toEqual(expected.value);
-  expect(actual.context).toEqual(expected.context);
-};
-
-const leafValue = (path: string[]): StateValue =>
-  path.length === 1 ? (path[0] as string) : { [path[0] as string]: leafValue(path.slice(1)) };
-
-describe('session machine paths', () => {
-  const paths: StatePath<Snapshot, SessionEvent>[] = getShortestPaths(sessionMachine, traversal);
-
-  it('reaches every state node by some path', () => {
-    const reached = (nodePath: string[]) => paths.some((p) => p.state.matches(leafValue(nodePath) as never));
-    const unreached = getStateNodes(sessionMachine.root)
-      .filter((node) => node.path.length > 0)
-      .filter((node) => !reached(node.path))
-      .map((node) => node.path.join('.'));
-    expect(unreached).toEqual([]);
-  });
-
-  it.each(paths.map((p) => [p.steps.map((s) => s.event.type).join(' → ') || '(initial)', p] as const))(
-    'replays %s',
-    async (_name, path) => {
-      const { actor } = await replay(path.steps.map((s) => s.event));
-      expectSame(actor.getSnapshot(), path.state);
-      actor.stop();
-    },
-  );
-
-  it('takes every edge of the graph on the running machine', async () => {
-    const adjacency: AdjacencyMap<Snapshot, SessionEvent> = getAdjacencyMap(sessionMachine, traversal);
-    const pathTo = new Map(paths.map((p) => [serializeSnapshot(p.state), p]));
-    let edges = 0;
-    for (const vertex of Object.keys(adjacency) as SerializedSnapshot[]) {
-      const prefix = pathTo.get(vertex);
-      expect(prefix, `a path to ${vertex}`).toBeDefined();
-      const transitions = adjacency[vertex]?.transitions ?? {};
-      for (const key of Object.keys(transitions) as SerializedEvent[]) {
-        const edge = transitions[key];
-        if (!edge) continue;
-        const { actor } = await replay([...(prefix?.steps ?? []).map((s) => s.event), edge.event]);
-        expectSame(actor.getSnapshot(), edge.state);
-        actor.stop();
-        edges += 1;
-      }
-    }
-    // The traversal must have found a real graph, not an empty one.
-    expect(edges).toBeGreaterThan(40);
-    console.info(`session machine: ${paths.length} shortest paths, ${edges} edges replayed`);
-  });
+describeMachinePaths('session machine', {
+  machine: sessionMachine,
+  traversal,
+  replay,
+  observe: (snapshot) => ({ value: snapshot.value, context: snapshot.context }),
+  minEdges: 40,
 });
