@@ -1,0 +1,113 @@
+import { randomUUID } from 'node:crypto';
+import type { RealtimePostgresChangesPayload } from '@supabase/supabase-js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { emptyDefinition, machineIn, projectFor, team, type Team } from '../adapters/machines-fixtures.ts';
+import { adminDb, type AnyClient } from '../setup/clients.ts';
+
+/**
+ * What a commit streams, through supabase-js: the op to whoever follows the machine's
+ * log, and to whoever follows the project's machine list only the machine's summary
+ * (the publication's column list leaves the definition out, see
+ * 20261122001200_machines_stream_summary.sql).
+ */
+
+type Payload = RealtimePostgresChangesPayload<Record<string, unknown>>;
+
+let t: Team;
+let project: string;
+const opened: AnyClient[] = [];
+
+beforeAll(async () => {
+  t = await team();
+  project = await projectFor(t);
+});
+
+afterAll(async () => {
+  for (const client of opened) await client.removeAllChannels();
+});
+
+/** Subscribes `client` to one table's changes with a filter; resolves once joined. */
+async function follow(client: AnyClient, table: string, filter: string): Promise<Payload[]> {
+  opened.push(client);
+  const received: Payload[] = [];
+  await new Promise<void>((resolve, reject) => {
+    client
+      .channel(`stream-${table}-${randomUUID()}`)
+      .on('postgres_changes', { event: '*', schema: 'public', table, filter }, (payload: Payload) => received.push(payload))
+      .subscribe((status, error) => {
+        // Compared as text: supabase-js types the status as an enum it does not export by value.
+        const state = status as string;
+        if (state === 'SUBSCRIBED') resolve();
+        if (state === 'CHANNEL_ERROR' || state === 'TIMED_OUT') reject(error ?? new Error(state));
+      });
+  });
+  return received;
+}
+
+async function until<T>(probe: () => T | undefined, what: string): Promise<T> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const hit = probe();
+    if (hit !== undefined) return hit;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('machine changes on the realtime stream', () => {
+  it('sends machine-list subscribers the summary of a commit, without the definition', async () => {
+    const machine = await machineIn(t, project, 'streamed');
+    const list = await follow(t.viewer.client, 'machines', `project_id=eq.${project}`);
+    const ops = await follow(t.viewer.client, 'machine_ops', `machine_id=eq.${machine}`);
+    const definition = { ...emptyDefinition('streamed'), name: 'renamed by commit' };
+    const committed = await t.editor.client.rpc('commit_machine_ops', {
+      p_machine: machine,
+      p_base_version: 0,
+      p_client_id: 'stream-test',
+      p_batch_id: randomUUID(),
+      p_ops: [{ type: 'machine.update', changes: { name: 'renamed by commit' } }],
+      p_definition: definition,
+    });
+    expect(committed.error).toBeNull();
+
+    const op = await until(() => ops.find((p) => p.eventType === 'INSERT'), 'the op');
+    expect(op.new).toMatchObject({ machine_id: machine, seq: 1, client_id: 'stream-test', op: { type: 'machine.update' } });
+
+    const update = await until(() => list.find((p) => p.eventType === 'UPDATE' && p.new.id === machine), 'the machine update');
+    expect(Object.keys(update.new).sort()).toEqual(['created_at', 'created_by', 'id', 'name', 'project_id', 'updated_at', 'version']);
+    expect(update.new).toMatchObject({ id: machine, project_id: project, name: 'streamed', version: 1, created_by: t.owner.id });
+    expect(update.old).toEqual({ id: machine });
+
+    // The definition itself is still there for whoever reads the row.
+    const row = await t.viewer.client.from('machines').select('definition, version').eq('id', machine).single();
+    expect(row.data).toEqual({ definition, version: 1 });
+  });
+
+  it('streams new machines to the list, and a rename, also without the definition', async () => {
+    const list = await follow(t.editor.client, 'machines', `project_id=eq.${project}`);
+    const machine = await machineIn(t, project, 'listed');
+    const renamed = await t.owner.client.from('machines').update({ name: 'listed, renamed' }).eq('id', machine);
+    expect(renamed.error).toBeNull();
+    const insert = await until(() => list.find((p) => p.eventType === 'INSERT' && p.new.id === machine), 'the insert');
+    const rename = await until(() => list.find((p) => p.eventType === 'UPDATE' && p.new.id === machine), 'the rename');
+    expect(insert.new).toMatchObject({ name: 'listed', version: 0 });
+    expect(rename.new).toMatchObject({ name: 'listed, renamed', version: 0 });
+    for (const p of [insert, rename]) expect(p.new).not.toHaveProperty('definition');
+  });
+
+  it('publishes machines with the summary columns only, and machine_ops whole', async () => {
+    const db = await adminDb();
+    try {
+      const published = await db.query<{ tablename: string; attnames: string[] }>(
+        `select tablename, attnames::text[] as attnames from pg_publication_tables
+          where pubname = 'supabase_realtime' and tablename in ('machines', 'machine_ops') order by 1`,
+      );
+      expect(published.rows).toEqual([
+        { tablename: 'machine_ops', attnames: ['machine_id', 'seq', 'author', 'client_id', 'batch_id', 'op', 'created_at'] },
+        { tablename: 'machines', attnames: ['id', 'project_id', 'name', 'version', 'created_by', 'created_at', 'updated_at'] },
+      ]);
+    } finally {
+      await db.end();
+    }
+  });
+});
