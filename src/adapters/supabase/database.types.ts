@@ -217,6 +217,10 @@ export interface Database {
         Args: { p_project: string };
         Returns: boolean;
       };
+      can_join_canvas: {
+        Args: { p_topic: string };
+        Returns: boolean;
+      };
       can_read_machine: {
         Args: { p_machine: string };
         Returns: boolean;

@@ -3,7 +3,7 @@ import { concatMap, EMPTY, type Observable, of } from 'rxjs';
 import type { CommittedOp } from '../../lib/collab/types.ts';
 import type { Op } from '../../lib/model/op-types.ts';
 import type { MachineDefinition } from '../../lib/model/types.ts';
-import type { CommitResult, DocumentError, DocumentErrorCode, DocumentPort, MachineRecord, MachineSummary, OpStreamEvent, Result } from '../../lib/ports/document.ts';
+import type { CommitResult, DocumentError, DocumentErrorCode, DocumentPort, MachineListEvent, MachineRecord, MachineSummary, OpStreamEvent, Result } from '../../lib/ports/document.ts';
 import type { Database, Json, Tables } from './database.types.ts';
 import { tableChanges } from './realtime.ts';
 
@@ -187,6 +187,7 @@ export function createMachinesAdapter(client: Client): DocumentPort {
       }),
 
     opEvents$: (machineId) => machineOpEvents(client, machineId),
+    machineListEvents$: (projectId) => machineListEvents(client, projectId),
   };
 }
 
@@ -198,6 +199,21 @@ export function machineOpEvents(client: Client, machineId: string): Observable<O
         return fact.change.kind === 'insert' ? of({ type: 'ops.received', ops: [toCommittedOp(fact.change.row)] }) : EMPTY;
       }
       if (fact.type === 'status') return of(fact.status === 'subscribed' ? { type: 'ops.subscribed' } : { type: 'connection.lost' });
+      return EMPTY;
+    }),
+  );
+}
+
+/** A project's machine rows as list facts (only the summary columns are read from a row). */
+export function machineListEvents(client: Client, projectId: string): Observable<MachineListEvent> {
+  return tableChanges(client, `machines:${projectId}`, [{ table: 'machines', filter: `project_id=eq.${projectId}` }]).pipe(
+    concatMap((fact): Observable<MachineListEvent> => {
+      if (fact.type === 'change') {
+        const { change } = fact;
+        if (change.kind !== 'delete') return of({ type: 'machines.upserted', machine: toSummary(change.row) });
+        return typeof change.old.id === 'string' ? of({ type: 'machines.deleted', machineId: change.old.id }) : EMPTY;
+      }
+      if (fact.type === 'status') return of(fact.status === 'subscribed' ? { type: 'machines.subscribed' } : { type: 'machines.lost' });
       return EMPTY;
     }),
   );

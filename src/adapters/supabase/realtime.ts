@@ -33,6 +33,8 @@ export interface ChannelSpec<T extends TableName> {
   broadcast?: string[];
   /** Presence key for this client (usually the user id); presence is off without it. */
   presenceKey?: string;
+  /** A private channel: joining, sending and tracking are authorised by RLS on realtime.messages. */
+  private?: boolean;
 }
 
 export interface OpenChannel<T extends TableName, TBroadcast, TPresence> {
@@ -76,7 +78,11 @@ export function openChannel<T extends TableName, TBroadcast extends Record<strin
 
   const facts$ = new Observable<ChannelFact<T, TBroadcast, TPresence>>((subscriber) => {
     const current = client.channel(spec.topic, {
-      config: { presence: spec.presenceKey ? { key: spec.presenceKey, enabled: true } : { enabled: false }, broadcast: { self: false } },
+      config: {
+        private: spec.private ?? false,
+        presence: spec.presenceKey ? { key: spec.presenceKey, enabled: true } : { enabled: false },
+        broadcast: { self: false },
+      },
     });
     channel = current;
     for (const { table, filter } of spec.changes ?? []) {

@@ -59,6 +59,14 @@ export type OpStreamEvent =
   | { type: 'ops.subscribed' }
   | { type: 'connection.lost' };
 
+/** Facts from a project's live machine list, past tense. */
+export type MachineListEvent =
+  | { type: 'machines.upserted'; machine: MachineSummary }
+  | { type: 'machines.deleted'; machineId: string }
+  /** The stream is (again) live: reload the list to catch up with what it missed. */
+  | { type: 'machines.subscribed' }
+  | { type: 'machines.lost' };
+
 export interface DocumentPort {
   listMachines(projectId: string): Promise<Result<MachineSummary[]>>;
   loadMachine(machineId: string): Promise<Result<MachineRecord>>;
@@ -70,6 +78,8 @@ export interface DocumentPort {
   opsSince(machineId: string, version: number): Promise<Result<CommittedOp<Op>[]>>;
   /** Inserts into the machine's log as they commit, plus the stream's own life. */
   opEvents$(machineId: string): Observable<OpStreamEvent>;
+  /** A project's machines as they are created, renamed, edited (version) and deleted. */
+  machineListEvents$(projectId: string): Observable<MachineListEvent>;
 }
 
 /** Where a document's unsent edits wait across reloads (localStorage in the browser). */

@@ -1,0 +1,107 @@
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { defer, EMPTY, finalize, map, merge, mergeMap, of, Subject, tap, type Observable } from 'rxjs';
+import type { CanvasChannel, CanvasPeerState, CanvasPresencePort, Point, PresenceFact, View } from '../../lib/ports/canvas-presence.ts';
+import { latestAtMost } from '../../lib/throttle.ts';
+import type { Database } from './database.types.ts';
+import { openChannel, type ChannelFact } from './realtime.ts';
+
+/**
+ * A machine's canvas presence over a private channel `canvas:<machine id>` (RLS on
+ * realtime.messages admits the project's members, see the canvas_presence migration).
+ * Selections ride on presence; cursors and views are broadcasts, throttled here to 20 a
+ * second each. Payloads from peers are checked before they become facts: the channel is
+ * shared with other people's browsers.
+ */
+
+type Client = SupabaseClient<Database>;
+
+/** Sends per second for each of cursor and view. */
+export const CANVAS_SEND_RATE = 20;
+
+interface SelectionMeta {
+  userId: string;
+  selection: string[];
+}
+
+type Broadcast = Record<string, unknown>;
+
+const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+const MAX_SELECTION = 500;
+
+function selectionOf(meta: Partial<SelectionMeta>): string[] {
+  return Array.isArray(meta.selection) ? meta.selection.filter((id): id is string => typeof id === 'string').slice(0, MAX_SELECTION) : [];
+}
+
+/** A broadcast from a peer as a fact, or nothing if it is not one we understand. */
+export function broadcastFact(event: string, payload: Broadcast): PresenceFact | null {
+  const { userId } = payload;
+  if (typeof userId !== 'string' || userId === '') return null;
+  if (event === 'cursor') {
+    if (payload.x === null) return { type: 'cursor.moved', userId, at: null };
+    return finite(payload.x) && finite(payload.y) ? { type: 'cursor.moved', userId, at: { x: payload.x, y: payload.y } } : null;
+  }
+  if (event === 'view') {
+    const { x, y, zoom } = payload;
+    return finite(x) && finite(y) && finite(zoom) && zoom > 0 ? { type: 'view.moved', userId, view: { x, y, zoom } } : null;
+  }
+  return null;
+}
+
+function toFact(fact: ChannelFact<never, Broadcast, SelectionMeta>): PresenceFact | null {
+  switch (fact.type) {
+    case 'status':
+      return fact.status === 'subscribed' ? { type: 'presence.joined' } : { type: 'presence.lost', message: fact.message ?? 'The live connection closed' };
+    case 'presence':
+      return {
+        type: 'presence.synced',
+        peers: fact.peers.map((peer): CanvasPeerState => ({
+          userId: typeof peer.meta.userId === 'string' ? peer.meta.userId : peer.key,
+          selection: selectionOf(peer.meta),
+          connections: peer.connections,
+        })),
+      };
+    case 'broadcast':
+      return broadcastFact(fact.event, fact.payload);
+    case 'change':
+      return null;
+  }
+}
+
+export function createCanvasPresenceAdapter(client: Client): CanvasPresencePort {
+  return {
+    open(machineId: string, userId: string): CanvasChannel {
+      const channel = openChannel<never, Broadcast, SelectionMeta>(client, {
+        topic: `canvas:${machineId}`,
+        private: true,
+        broadcast: ['cursor', 'view'],
+        presenceKey: userId,
+      });
+      const cursor$ = new Subject<Point | null>();
+      const view$ = new Subject<View>();
+      // The senders live as long as someone listens to the channel.
+      const facts$: Observable<PresenceFact> = defer(() => {
+        const sending = merge(
+          cursor$.pipe(
+            latestAtMost<Point | null>(CANVAS_SEND_RATE),
+            tap((at) => channel.send('cursor', at ? { userId, x: at.x, y: at.y } : { userId, x: null })),
+          ),
+          view$.pipe(
+            latestAtMost<View>(CANVAS_SEND_RATE),
+            tap((view) => channel.send('view', { userId, ...view })),
+          ),
+        ).subscribe();
+        return channel.facts$.pipe(
+          map(toFact),
+          mergeMap((fact) => (fact ? of(fact) : EMPTY)),
+          finalize(() => sending.unsubscribe()),
+        );
+      });
+      return {
+        facts$,
+        trackSelection: (selection) => channel.track({ userId, selection }),
+        moveCursor: (at) => cursor$.next(at),
+        moveView: (view) => view$.next(view),
+      };
+    },
+  };
+}

@@ -1,0 +1,51 @@
+import type { Observable } from 'rxjs';
+
+/**
+ * Presence on one machine's canvas: who is here with what selected (presence), where
+ * their pointer is and what part of the diagram they are looking at (broadcasts, at most
+ * 20 a second each). src/adapters/supabase/canvas-presence.ts implements it over a private
+ * realtime channel; machines/canvas-presence.machine.ts decides what to do with it.
+ */
+
+export interface Point {
+  x: number;
+  y: number;
+}
+
+/** What someone is looking at: the world point at the centre of their screen, and zoom. */
+export interface View {
+  x: number;
+  y: number;
+  zoom: number;
+}
+
+export interface CanvasPeerState {
+  userId: string;
+  /** Selected state and transition ids. */
+  selection: string[];
+  /** Open tabs of this person on this machine. */
+  connections: number;
+}
+
+/** Facts from the channel, past tense. */
+export type PresenceFact =
+  | { type: 'presence.joined' }
+  | { type: 'presence.lost'; message: string }
+  | { type: 'presence.synced'; peers: CanvasPeerState[] }
+  /** `at` is null when their pointer left the diagram. */
+  | { type: 'cursor.moved'; userId: string; at: Point | null }
+  | { type: 'view.moved'; userId: string; view: View };
+
+export interface CanvasChannel {
+  facts$: Observable<PresenceFact>;
+  /** Publishes this person's selection (again after every rejoin). */
+  trackSelection(selection: string[]): void;
+  /** Sends the pointer position; throttled to 20 a second, the last position always sent. */
+  moveCursor(at: Point | null): void;
+  /** Sends the view; throttled like the cursor. */
+  moveView(view: View): void;
+}
+
+export interface CanvasPresencePort {
+  open(machineId: string, userId: string): CanvasChannel;
+}
