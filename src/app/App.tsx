@@ -69,6 +69,8 @@ function Page({ route, authenticated }: { route: Route; authenticated: boolean }
       );
     case 'project':
       return <RoomView projectId={route.projectId} />;
+    case 'machine':
+      return <RoomView projectId={route.projectId} machineId={route.machineId} />;
     case 'profile':
       return (
         <ProfileContext.Provider key={user.id} logic={liveProfileLogic()} options={{ input: { userId: user.id }, inspect: inspector() }}>

@@ -1,5 +1,6 @@
 import { createActor, type ActorRefFrom } from 'xstate';
 import { liveRoomAdapters } from '../adapters/supabase/live.ts';
+import { machineListLogic, type MachineListLogic } from './machine-list.ts';
 import { inspector } from './inspect.ts';
 import { connectionLogic, invitesLogic, roomLogic, type InvitesLogic, type RoomLogic } from './room.ts';
 
@@ -9,7 +10,7 @@ import { connectionLogic, invitesLogic, roomLogic, type InvitesLogic, type RoomL
  */
 
 let adapters: ReturnType<typeof liveRoomAdapters> | null = null;
-const live = () => (adapters ??= liveRoomAdapters());
+export const live = () => (adapters ??= liveRoomAdapters());
 
 let room: RoomLogic | null = null;
 export function liveRoomLogic(): RoomLogic {
@@ -28,4 +29,9 @@ let connection: ConnectionActor | null = null;
 export function liveConnectionActor(): ConnectionActor {
   connection ??= createActor(connectionLogic(live().connection), { inspect: inspector() }).start();
   return connection;
+}
+
+let machineList: MachineListLogic | null = null;
+export function liveMachineListLogic(): MachineListLogic {
+  return (machineList ??= machineListLogic(live().machines));
 }

@@ -6,6 +6,7 @@
 export type Route =
   | { name: 'home' }
   | { name: 'project'; projectId: string }
+  | { name: 'machine'; projectId: string; machineId: string }
   | { name: 'invite'; token: string }
   | { name: 'share'; token: string }
   | { name: 'profile' }
@@ -15,8 +16,11 @@ const SEGMENT = /^[A-Za-z0-9_-]{1,128}$/;
 
 export function parseRoute(pathname: string): Route {
   const parts = pathname.split('/').filter((part) => part !== '');
-  const [first, second, extra] = parts;
+  const [first, second, extra, fourth] = parts;
   if (parts.length === 0) return { name: 'home' };
+  if (first === 'p' && parts.length === 4 && extra === 'm' && second !== undefined && fourth !== undefined && SEGMENT.test(second) && SEGMENT.test(fourth)) {
+    return { name: 'machine', projectId: second, machineId: fourth };
+  }
   if (first === 'profile' && parts.length === 1) return { name: 'profile' };
   if (second !== undefined && extra === undefined && SEGMENT.test(second)) {
     if (first === 'p') return { name: 'project', projectId: second };
@@ -32,6 +36,8 @@ export function routePath(route: Route): string {
       return '/';
     case 'project':
       return `/p/${route.projectId}`;
+    case 'machine':
+      return `/p/${route.projectId}/m/${route.machineId}`;
     case 'invite':
       return `/invite/${route.token}`;
     case 'share':

@@ -1,10 +1,8 @@
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import WebSocket from 'ws';
-import { fromCallback, fromEventObservable, fromPromise } from 'xstate';
-import type { QueueCommand } from '../../machines/document.machine.ts';
 import { createMachinesAdapter } from '../../src/adapters/supabase/machines.ts';
 import type { Database } from '../../src/adapters/supabase/database.types.ts';
-import type { DocumentPort, QueueStore } from '../../src/lib/ports/document.ts';
+import type { DocumentPort } from '../../src/lib/ports/document.ts';
 import { backendInfo } from '../setup/clients.ts';
 import type { Person } from './machines-fixtures.ts';
 
@@ -58,15 +56,5 @@ export function memoryStorage() {
   };
 }
 
-export function documentActors(port: DocumentPort, store: QueueStore) {
-  return {
-    loadQueue: fromPromise(({ input }: { input: { machineId: string } }) => store.load(input.machineId)),
-    loadMachine: fromPromise(({ input }: { input: { machineId: string } }) => port.loadMachine(input.machineId)),
-    commitOps: fromPromise(({ input }: { input: Parameters<DocumentPort['commitOps']>[0] }) => port.commitOps(input)),
-    fetchOps: fromPromise(({ input }: { input: { machineId: string; after: number } }) => port.opsSince(input.machineId, input.after)),
-    opEvents: fromEventObservable(({ input }: { input: { machineId: string } }) => port.opEvents$(input.machineId)),
-    queueStore: fromCallback<QueueCommand, { machineId: string }>(({ receive, input }) => {
-      receive((command) => store.save(input.machineId, command.snapshot));
-    }),
-  };
-}
+// The composition root's wiring, so these tests run the document machine as the app does.
+export { documentActors } from '../../src/app/canvas.ts';

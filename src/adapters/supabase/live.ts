@@ -1,6 +1,8 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { supabaseClient } from './client.ts';
 import type { Database } from './database.types.ts';
+import { createCanvasPresenceAdapter } from './canvas-presence.ts';
+import { createMachinesAdapter } from './machines.ts';
 import { createMembersAdapter } from './members.ts';
 import { createConnectionAdapter } from './realtime.ts';
 import { createRoomAdapter } from './room.ts';
@@ -16,5 +18,7 @@ export function liveRoomAdapters() {
     room: createRoomAdapter(client),
     members: createMembersAdapter(client),
     connection: createConnectionAdapter(client),
+    machines: createMachinesAdapter(client),
+    canvasPresence: createCanvasPresenceAdapter(client),
   };
 }

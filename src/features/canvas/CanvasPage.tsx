@@ -8,6 +8,7 @@ import { diffToOps } from '../../lib/canvas-ops/diff.ts';
 import { randomIds } from '../../lib/model/ids.ts';
 import type { Op } from '../../lib/model/op-types.ts';
 import type { MachineDefinition } from '../../lib/model/types.ts';
+import type { View } from '../../lib/ports/canvas-presence.ts';
 import type { LayoutPort, LayoutRequest, LayoutResult } from '../../lib/ports/layout.ts';
 import { CodeView } from './CodeView.tsx';
 import { Diagram } from './Diagram.tsx';
@@ -31,7 +32,18 @@ export interface CanvasPageProps {
   onCreate?: (name: string, definition: MachineDefinition) => void;
   /** Layout runs in a Web Worker unless a port is given (tests may pass one). */
   layoutPort?: LayoutPort;
+  /** This person's selection, for presence. */
+  onSelection?: (selection: string[]) => void;
+  /** What this person is looking at (world centre and zoom), whenever it changes. */
+  onView?: (view: View) => void;
+  /** Someone else's view to show (follow mode); null when not following. */
+  followView?: View | null;
+  /** This person panned or zoomed themselves (which ends follow mode). */
+  onUserMove?: () => void;
 }
+
+/** Gestures by which a person moves their own view. */
+const USER_MOVES = new Set<CanvasIntent['type']>(['canvas.panStart', 'canvas.zoomAt', 'canvas.fit']);
 
 
 /** What a gesture means, as ops on the current definition. */
@@ -51,7 +63,8 @@ function opsFor(def: MachineDefinition, edit: CanvasEdit): Op[] {
  * /p/:projectId/m/:machineId. Everything it edits leaves as ops through `onOps`; the
  * definition comes back in through props (optimistically, from the document layer).
  */
-export function CanvasPage({ definition, onOps, onUndo, onRedo, canEdit, peers = [], onPointer, onCreate, layoutPort }: CanvasPageProps) {
+export function CanvasPage(props: CanvasPageProps) {
+  const { definition, onOps, onUndo, onRedo, canEdit, peers = [], onPointer, onCreate, layoutPort, onSelection, onView, followView = null, onUserMove } = props;
   const [view, setView] = useState<'split' | 'diagram' | 'code'>('split');
   const port = useMemo(() => (layoutPort ? { port: layoutPort, close: () => undefined } : workerLayoutPort()), [layoutPort]);
   useEffect(() => () => port.close(), [port]);
@@ -95,7 +108,30 @@ export function CanvasPage({ definition, onOps, onUndo, onRedo, canEdit, peers =
     }
   }, [layout, fit]);
 
-  const send = useCallback((intent: CanvasIntent) => canvas.send(intent), [canvas]);
+  const userMove = useRef(onUserMove);
+  userMove.current = onUserMove;
+  const send = useCallback(
+    (intent: CanvasIntent) => {
+      if (USER_MOVES.has(intent.type)) userMove.current?.();
+      canvas.send(intent);
+    },
+    [canvas],
+  );
+
+  // Presence: this person's selection and view out, a followed person's view in.
+  useEffect(() => onSelection?.(selection), [selection, onSelection]);
+  useEffect(() => {
+    const el = stage.current;
+    if (!el || !onView) return;
+    onView({ x: (el.clientWidth / 2 - viewport.x) / viewport.zoom, y: (el.clientHeight / 2 - viewport.y) / viewport.zoom, zoom: viewport.zoom });
+  }, [viewport, onView]);
+  useEffect(() => {
+    const el = stage.current;
+    if (!el || !followView) return;
+    const { x, y, zoom } = followView;
+    canvas.send({ type: 'canvas.viewportFollowed', viewport: { zoom, x: el.clientWidth / 2 - x * zoom, y: el.clientHeight / 2 - y * zoom } });
+  }, [canvas, followView]);
+
   const zoom = (factor: number) => {
     const el = stage.current;
     send({ type: 'canvas.zoomAt', factor, x: (el?.clientWidth ?? 0) / 2, y: (el?.clientHeight ?? 0) / 2 });
@@ -106,7 +142,10 @@ export function CanvasPage({ definition, onOps, onUndo, onRedo, canEdit, peers =
     e.preventDefault();
     if (action.type === 'doc.undo') onUndo?.();
     else if (action.type === 'doc.redo') onRedo?.();
-    else if (action.type === 'view.fit') fit();
+    else if (action.type === 'view.fit') {
+      onUserMove?.();
+      fit();
+    }
     else if (action.type === 'view.zoom') zoom(action.factor);
     else send(action);
   };
@@ -137,7 +176,7 @@ export function CanvasPage({ definition, onOps, onUndo, onRedo, canEdit, peers =
         <button type="button" onClick={() => zoom(1 / 1.2)} aria-label="Zoom out">−</button>
         <span className="zoom" aria-live="polite">{Math.round(viewport.zoom * 100)}%</span>
         <button type="button" onClick={() => zoom(1.2)} aria-label="Zoom in">+</button>
-        <button type="button" onClick={fit} aria-label="Zoom to fit">Fit</button>
+        <button type="button" onClick={() => { onUserMove?.(); fit(); }} aria-label="Zoom to fit">Fit</button>
         <span className="sep" />
         <div className="segmented" role="group" aria-label="View">
           {(['diagram', 'split', 'code'] as const).map((v) => (

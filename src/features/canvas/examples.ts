@@ -9,9 +9,10 @@ import { sessionMachine } from '../../../machines/session.machine.ts';
 import { fromMachine, type MachineLike } from '../../lib/model/from-machine.ts';
 import { importXState } from '../../lib/model/import.ts';
 import type { MachineDefinition } from '../../lib/model/types.ts';
+import type { ExampleName } from './example-names.ts';
 
 /** Chartroom's own statecharts (machines/), offered as examples to start from. */
-const MACHINES: Record<string, MachineLike> = {
+const MACHINES: Record<ExampleName, MachineLike> = {
   session: sessionMachine,
   connection: connectionMachine,
   room: roomMachine,
@@ -22,11 +23,11 @@ const MACHINES: Record<string, MachineLike> = {
   layout: layoutMachine,
 };
 
-export const EXAMPLE_NAMES = Object.keys(MACHINES);
+export { EXAMPLE_NAMES } from './example-names.ts';
 
 /** An example as a fresh definition (new ids each time, so it can be loaded twice). */
 export function loadExample(name: string): MachineDefinition | null {
-  const machine = MACHINES[name];
+  const machine = (MACHINES as Record<string, MachineLike | undefined>)[name];
   if (!machine) return null;
   return importXState(fromMachine(machine), { name });
 }

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { Role } from '../../lib/ports/room.ts';
+import { useMachines } from '../machines/machine-list-context.ts';
 import { Avatar } from './Avatar.tsx';
 import { useAdminBusy, useAdminError, useIsOwner, useMembers, useRoomSend, type MemberView } from './room-context.ts';
 
@@ -42,7 +43,7 @@ function MemberRow({ member, manage }: { member: MemberView; manage: boolean }) 
       <span className="room-member-name">
         {member.name}
         {member.isMe && <span className="room-muted"> (you)</span>}
-        <span className="room-muted room-member-presence">{member.online ? (member.looking ? `online, looking at ${member.looking}` : 'online') : 'offline'}</span>
+        <span className="room-muted room-member-presence">{member.online ? <Looking looking={member.looking} /> : 'offline'}</span>
       </span>
       {manage ? (
         <select
@@ -85,4 +86,15 @@ function MemberRow({ member, manage }: { member: MemberView; manage: boolean }) 
         ))}
     </li>
   );
+}
+
+/** Where an online member is: a machine by its name, a panel, or just here. */
+function Looking({ looking }: { looking: string | null }) {
+  const machines = useMachines();
+  if (!looking) return <>online</>;
+  if (looking.startsWith('machine:')) {
+    const machine = machines.find((m) => `machine:${m.id}` === looking);
+    return <>online, on {machine ? machine.name : 'a machine'}</>;
+  }
+  return <>online, looking at {looking}</>;
 }

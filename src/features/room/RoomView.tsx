@@ -1,6 +1,9 @@
+import { lazy, Suspense } from 'react';
 import { inspector } from '../../app/inspect.ts';
-import { liveInvitesLogic, liveRoomLogic } from '../../app/live.ts';
+import { liveInvitesLogic, liveMachineListLogic, liveRoomLogic } from '../../app/live.ts';
 import type { InvitesLogic, RoomLogic } from '../../app/room.ts';
+import { MachineListContext } from '../machines/machine-list-context.ts';
+import { MachinesPanel } from '../machines/MachinesPanel.tsx';
 import { useCurrentUser } from '../session/session-context.ts';
 import { InvitesPanel } from './InvitesPanel.tsx';
 import { MembersList } from './MembersList.tsx';
@@ -9,10 +12,11 @@ import { RoomContext, useIsOwner, useProjectId, useRemovedReason, useRoomError, 
 import './room.css';
 
 /**
- * The project room at /p/:projectId. One room actor per project and user: a new key
- * when either changes, so the old room's channel closes with its actor.
+ * The project room at /p/:projectId, and with a machine open at /p/:projectId/m/:machineId.
+ * One room actor per project and user: a new key when either changes, so the old room's
+ * channel closes with its actor. The room stays while machines open and close in it.
  */
-export function RoomView({ projectId, logic, invites }: { projectId: string; logic?: RoomLogic; invites?: InvitesLogic }) {
+export function RoomView({ projectId, machineId, logic, invites }: { projectId: string; machineId?: string; logic?: RoomLogic; invites?: InvitesLogic }) {
   const user = useCurrentUser();
   if (!user) {
     return (
@@ -23,12 +27,17 @@ export function RoomView({ projectId, logic, invites }: { projectId: string; log
   }
   return (
     <RoomContext.Provider key={`${projectId}:${user.id}`} logic={logic ?? liveRoomLogic()} options={{ input: { projectId, userId: user.id }, inspect: inspector() }}>
-      <Room invites={invites} />
+      <MachineListContext.Provider logic={liveMachineListLogic()} options={{ input: { projectId }, inspect: inspector() }}>
+        <Room invites={invites} machineId={machineId} />
+      </MachineListContext.Provider>
     </RoomContext.Provider>
   );
 }
 
-function Room({ invites }: { invites: InvitesLogic | undefined }) {
+// The canvas (diagram, layout worker, code editor) loads when a machine is first opened.
+const MachineView = lazy(() => import('../canvas/MachineView.tsx').then((m) => ({ default: m.MachineView })));
+
+function Room({ invites, machineId }: { invites: InvitesLogic | undefined; machineId: string | undefined }) {
   const status = useRoomStatus();
   const error = useRoomError();
   const removedReason = useRemovedReason();
@@ -71,10 +80,27 @@ function Room({ invites }: { invites: InvitesLogic | undefined }) {
       </main>
     );
   }
+  if (machineId) {
+    return (
+      <main className="room room-wide" aria-labelledby="room-title">
+        <RoomHeader />
+        <Suspense
+          fallback={
+            <p className="center" role="status">
+              <span className="spinner" aria-hidden="true" /> Opening the machine…
+            </p>
+          }
+        >
+          <MachineView key={machineId} machineId={machineId} />
+        </Suspense>
+      </main>
+    );
+  }
   return (
     <main className="room" aria-labelledby="room-title">
       <RoomHeader />
       <div className="room-body">
+        <MachinesPanel />
         <MembersList />
         {isOwner && <InvitesPanel projectId={projectId} logic={invites ?? liveInvitesLogic()} />}
       </div>

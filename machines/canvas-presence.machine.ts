@@ -1,0 +1,133 @@
+import { assertEvent, assign, fromCallback, sendTo, setup } from 'xstate';
+import type { Point, PresenceFact, View } from '../src/lib/ports/canvas-presence.ts';
+
+/**
+ * Who else is on this machine's canvas and what they are doing: their selection, pointer
+ * and view, kept per person; plus follow mode (this person's viewport follows someone
+ * else's until they pan or zoom themselves, or that person leaves). The channel actor
+ * is two-way: facts come in, this person's selection, pointer and view go out.
+ */
+
+export interface CanvasPeer {
+  userId: string;
+  selection: string[];
+  cursor: Point | null;
+  view: View | null;
+}
+
+/** What a person does, imperative. */
+export type PresenceIntent =
+  | { type: 'presence.point'; at: Point | null }
+  | { type: 'presence.select'; selection: string[] }
+  | { type: 'presence.look'; view: View }
+  | { type: 'presence.follow'; userId: string }
+  | { type: 'presence.unfollow' };
+
+export type PresenceEvent = PresenceIntent | PresenceFact;
+
+export type PresenceCommand =
+  | { type: 'send.selection'; selection: string[] }
+  | { type: 'send.cursor'; at: Point | null }
+  | { type: 'send.view'; view: View };
+
+export interface PresenceInput {
+  machineId: string;
+  userId: string;
+}
+
+export interface PresenceContext extends PresenceInput {
+  /** Everyone else on this canvas, by user id. */
+  peers: Record<string, CanvasPeer>;
+  following: string | null;
+  /** This person's selection, re-sent after a rejoin. */
+  selection: string[];
+  error: string | null;
+}
+
+const sameSelection = (a: string[], b: string[]): boolean => a.length === b.length && a.every((id, i) => id === b[i]);
+
+export const canvasPresenceMachine = setup({
+  types: {
+    input: {} as PresenceInput,
+    context: {} as PresenceContext,
+    events: {} as PresenceEvent,
+    tags: {} as 'live' | 'joining' | 'offline',
+  },
+  actors: {
+    channel: fromCallback<PresenceCommand, PresenceInput>(() => {
+      throw new Error('canvas presence machine: provide the "channel" actor (see src/app/)');
+    }),
+  },
+  guards: {
+    canFollow: ({ context, event }) => event.type === 'presence.follow' && event.userId !== context.userId && event.userId in context.peers,
+    selectionChanged: ({ context, event }) => event.type === 'presence.select' && !sameSelection(context.selection, event.selection),
+  },
+  actions: {
+    syncPeers: assign(({ context, event }) => {
+      assertEvent(event, 'presence.synced');
+      const peers: Record<string, CanvasPeer> = {};
+      for (const peer of event.peers) {
+        if (peer.userId === context.userId) continue;
+        const known = context.peers[peer.userId];
+        peers[peer.userId] = { userId: peer.userId, selection: peer.selection, cursor: known?.cursor ?? null, view: known?.view ?? null };
+      }
+      return { peers, following: context.following && context.following in peers ? context.following : null };
+    }),
+    moveCursor: assign(({ context, event }) => {
+      assertEvent(event, 'cursor.moved');
+      const peer = context.peers[event.userId];
+      return peer ? { peers: { ...context.peers, [event.userId]: { ...peer, cursor: event.at } } } : {};
+    }),
+    moveView: assign(({ context, event }) => {
+      assertEvent(event, 'view.moved');
+      const peer = context.peers[event.userId];
+      return peer ? { peers: { ...context.peers, [event.userId]: { ...peer, view: event.view } } } : {};
+    }),
+    follow: assign(({ event }) => {
+      assertEvent(event, 'presence.follow');
+      return { following: event.userId };
+    }),
+    unfollow: assign({ following: null }),
+    rememberSelection: assign(({ event }) => {
+      assertEvent(event, 'presence.select');
+      return { selection: event.selection };
+    }),
+    sendSelection: sendTo('channel', ({ context }): PresenceCommand => ({ type: 'send.selection', selection: context.selection })),
+    sendCursor: sendTo('channel', ({ event }): PresenceCommand => {
+      assertEvent(event, 'presence.point');
+      return { type: 'send.cursor', at: event.at };
+    }),
+    sendView: sendTo('channel', ({ event }): PresenceCommand => {
+      assertEvent(event, 'presence.look');
+      return { type: 'send.view', view: event.view };
+    }),
+    // Cursors and views are only true while seen live: after a drop, wait for fresh ones.
+    forgetPeers: assign(({ event }) => {
+      assertEvent(event, 'presence.lost');
+      return { peers: {}, following: null, error: event.message };
+    }),
+    clearError: assign({ error: null }),
+  },
+}).createMachine({
+  id: 'canvasPresence',
+  context: ({ input }) => ({ ...input, peers: {}, following: null, selection: [], error: null }),
+  invoke: { id: 'channel', src: 'channel', input: ({ context }) => ({ machineId: context.machineId, userId: context.userId }) },
+  initial: 'joining',
+  on: {
+    'presence.select': { guard: 'selectionChanged', actions: ['rememberSelection', 'sendSelection'] },
+    'presence.point': { actions: 'sendCursor' },
+    'presence.look': { actions: 'sendView' },
+    'presence.lost': { target: '.offline', actions: 'forgetPeers' },
+    'presence.joined': { target: '.live', actions: ['clearError', 'sendSelection'] },
+    'presence.synced': { actions: 'syncPeers' },
+    'cursor.moved': { actions: 'moveCursor' },
+    'view.moved': { actions: 'moveView' },
+    'presence.follow': { guard: 'canFollow', actions: 'follow' },
+    'presence.unfollow': { actions: 'unfollow' },
+  },
+  states: {
+    joining: { tags: ['joining'] },
+    offline: { tags: ['offline'] },
+    live: { tags: ['live'] },
+  },
+});

@@ -1,0 +1,155 @@
+import { throwError } from 'rxjs';
+import { assertEvent, assign, emit, fromEventObservable, fromPromise, setup } from 'xstate';
+import type { MachineDefinition } from '../src/lib/model/types.ts';
+import type { MachineListEvent, MachineSummary, Result } from '../src/lib/ports/document.ts';
+
+/**
+ * A project's machines, live: loaded once the list's stream is subscribed (and again
+ * after it comes back, to catch up), kept current by the stream, newest edit first.
+ * Creating (one machine, or several examples at once) and deleting run one at a time;
+ * a created machine is announced (`list.created`) so the view can open it. A reload keeps
+ * the list on screen (`loading` with machines is a refresh, not a blank page).
+ */
+
+export interface NewMachine {
+  name: string;
+  definition: MachineDefinition;
+}
+
+export type MachineListIntent =
+  | { type: 'list.create'; machines: NewMachine[] }
+  | { type: 'list.delete'; machineId: string }
+  | { type: 'list.retry' }
+  | { type: 'list.dismissError' };
+
+export type MachineListEmitted = { type: 'list.created'; machines: MachineSummary[] };
+
+export interface MachineListContext {
+  projectId: string;
+  machines: MachineSummary[];
+  error: string | null;
+}
+
+const byRecent = (a: MachineSummary, b: MachineSummary): number => b.updatedAt.localeCompare(a.updatedAt) || a.name.localeCompare(b.name);
+
+function upsert(list: MachineSummary[], machine: MachineSummary): MachineSummary[] {
+  const known = list.find((m) => m.id === machine.id);
+  // An older row (a late event) never replaces a newer one.
+  if (known && known.version > machine.version) return list;
+  return [...list.filter((m) => m.id !== machine.id), machine].sort(byRecent);
+}
+
+function notProvided(actor: string): Error {
+  return new Error(`machine list: provide the "${actor}" actor (see src/app/)`);
+}
+
+export const machineListMachine = setup({
+  types: {
+    input: {} as { projectId: string },
+    context: {} as MachineListContext,
+    events: {} as MachineListIntent | MachineListEvent,
+    emitted: {} as MachineListEmitted,
+    tags: {} as 'loading' | 'ready' | 'busy' | 'failed',
+  },
+  actors: {
+    listEvents: fromEventObservable<MachineListEvent, { projectId: string }>(() => throwError(() => notProvided('listEvents'))),
+    loadMachines: fromPromise<Result<MachineSummary[]>, { projectId: string }>(() => Promise.reject(notProvided('loadMachines'))),
+    createMachines: fromPromise<Result<MachineSummary[]>, { projectId: string; machines: NewMachine[] }>(() => Promise.reject(notProvided('createMachines'))),
+    deleteMachine: fromPromise<Result<string>, { machineId: string }>(() => Promise.reject(notProvided('deleteMachine'))),
+  },
+  actions: {
+    applyEvent: assign(({ context, event }) => {
+      assertEvent(event, ['machines.upserted', 'machines.deleted']);
+      if (event.type === 'machines.upserted') return { machines: upsert(context.machines, event.machine) };
+      return { machines: context.machines.filter((m) => m.id !== event.machineId) };
+    }),
+    clearError: assign({ error: null }),
+  },
+}).createMachine({
+  id: 'machineList',
+  context: ({ input }) => ({ projectId: input.projectId, machines: [], error: null }),
+  invoke: { id: 'listEvents', src: 'listEvents', input: ({ context }) => ({ projectId: context.projectId }) },
+  on: {
+    'machines.upserted': { actions: 'applyEvent' },
+    'machines.deleted': { actions: 'applyEvent' },
+    'list.dismissError': { actions: 'clearError' },
+  },
+  initial: 'loading',
+  states: {
+    loading: {
+      tags: ['loading'],
+      invoke: {
+        src: 'loadMachines',
+        input: ({ context }) => ({ projectId: context.projectId }),
+        onDone: [
+          {
+            guard: ({ event }) => event.output.ok,
+            target: 'ready',
+            actions: assign(({ event }) => ({ machines: event.output.ok ? [...event.output.value].sort(byRecent) : [], error: null })),
+          },
+          { target: 'failed', actions: assign(({ event }) => ({ error: event.output.ok ? null : event.output.error.message })) },
+        ],
+        onError: { target: 'failed', actions: assign({ error: "Couldn't load this project's machines." }) },
+      },
+    },
+    failed: {
+      tags: ['failed'],
+      on: { 'list.retry': 'loading', 'machines.subscribed': 'loading' },
+    },
+    ready: {
+      tags: ['ready'],
+      // Back after a drop: what changed meanwhile is only in the table.
+      on: { 'machines.subscribed': 'loading' },
+      initial: 'idle',
+      states: {
+        idle: {
+          on: {
+            'list.create': { guard: ({ event }) => event.machines.length > 0, target: 'creating' },
+            'list.delete': 'deleting',
+          },
+        },
+        creating: {
+          tags: ['busy'],
+          invoke: {
+            src: 'createMachines',
+            input: ({ context, event }) => {
+              assertEvent(event, 'list.create');
+              return { projectId: context.projectId, machines: event.machines };
+            },
+            onDone: [
+              {
+                guard: ({ event }) => event.output.ok,
+                target: 'idle',
+                actions: [
+                  assign(({ context, event }) => ({ machines: event.output.ok ? event.output.value.reduce(upsert, context.machines) : context.machines, error: null })),
+                  emit(({ event }) => ({ type: 'list.created' as const, machines: event.output.ok ? event.output.value : [] })),
+                ],
+              },
+              { target: 'idle', actions: assign(({ event }) => ({ error: event.output.ok ? null : event.output.error.message })) },
+            ],
+            onError: { target: 'idle', actions: assign({ error: "Couldn't create the machine." }) },
+          },
+        },
+        deleting: {
+          tags: ['busy'],
+          invoke: {
+            src: 'deleteMachine',
+            input: ({ event }) => {
+              assertEvent(event, 'list.delete');
+              return { machineId: event.machineId };
+            },
+            onDone: [
+              {
+                guard: ({ event }) => event.output.ok,
+                target: 'idle',
+                actions: assign(({ context, event }) => ({ machines: context.machines.filter((m) => !event.output.ok || m.id !== event.output.value), error: null })),
+              },
+              { target: 'idle', actions: assign(({ event }) => ({ error: event.output.ok ? null : event.output.error.message })) },
+            ],
+            onError: { target: 'idle', actions: assign({ error: "Couldn't delete the machine." }) },
+          },
+        },
+      },
+    },
+  },
+});

@@ -1,0 +1,44 @@
+import { fromCallback, fromEventObservable, fromPromise } from 'xstate';
+import { canvasPresenceMachine, type PresenceCommand, type PresenceInput } from '../../machines/canvas-presence.machine.ts';
+import { documentMachine, type QueueCommand } from '../../machines/document.machine.ts';
+import type { CanvasPresencePort, PresenceFact } from '../lib/ports/canvas-presence.ts';
+import type { CommitRequest, DocumentPort, QueueStore } from '../lib/ports/document.ts';
+
+/** The document machine's actors over the document port and a queue store. */
+export function documentActors(port: DocumentPort, store: QueueStore) {
+  return {
+    loadQueue: fromPromise(({ input }: { input: { machineId: string } }) => store.load(input.machineId)),
+    loadMachine: fromPromise(({ input }: { input: { machineId: string } }) => port.loadMachine(input.machineId)),
+    commitOps: fromPromise(({ input }: { input: CommitRequest }) => port.commitOps(input)),
+    fetchOps: fromPromise(({ input }: { input: { machineId: string; after: number } }) => port.opsSince(input.machineId, input.after)),
+    opEvents: fromEventObservable(({ input }: { input: { machineId: string } }) => port.opEvents$(input.machineId)),
+    queueStore: fromCallback<QueueCommand, { machineId: string }>(({ receive, input }) => {
+      receive((command) => store.save(input.machineId, command.snapshot));
+    }),
+  };
+}
+
+export const documentLogic = (port: DocumentPort, store: QueueStore) => documentMachine.provide({ actors: documentActors(port, store) });
+export type DocumentLogic = ReturnType<typeof documentLogic>;
+
+/** The canvas presence machine over the presence port: facts in, commands out. */
+export function canvasPresenceLogic(port: CanvasPresencePort) {
+  return canvasPresenceMachine.provide({
+    actors: {
+      channel: fromCallback<PresenceCommand, PresenceInput>(({ input, sendBack, receive }) => {
+        const channel = port.open(input.machineId, input.userId);
+        const subscription = channel.facts$.subscribe({
+          next: (fact: PresenceFact) => sendBack(fact),
+          error: (error: unknown) => sendBack({ type: 'presence.lost', message: error instanceof Error ? error.message : 'The live connection failed' }),
+        });
+        receive((command) => {
+          if (command.type === 'send.selection') channel.trackSelection(command.selection);
+          else if (command.type === 'send.cursor') channel.moveCursor(command.at);
+          else channel.moveView(command.view);
+        });
+        return () => subscription.unsubscribe();
+      }),
+    },
+  });
+}
+export type CanvasPresenceLogic = ReturnType<typeof canvasPresenceLogic>;
