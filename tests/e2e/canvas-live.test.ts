@@ -1,0 +1,262 @@
+import type { SupabaseClient } from '@supabase/supabase-js';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database, Json } from '../../src/adapters/supabase/database.types.ts';
+import { importXState } from '../../src/lib/model/import.ts';
+import type { MachineDefinition } from '../../src/lib/model/types.ts';
+import { buildAndServeApp, launchChromium, type ServedApp } from '../setup/browser.ts';
+import { anonClient, uniqueEmail } from '../setup/clients.ts';
+
+/**
+ * The live canvas in two browsers (issue 5, "Done when"), through the real app at
+ * /p/:projectId/m/:machineId over the embedded backend: A adds a state and B sees it; A
+ * and B edit at once and both edits survive; B sees A's cursor and selection; B follows
+ * A's viewport until B pans; a viewer cannot edit; an edit made offline is committed
+ * after reconnecting. People, the project and the machine are arranged from Node through
+ * supabase-js; everything asserted is read off the pages (and the database for what
+ * was stored).
+ */
+
+const PASSWORD = 'correct-horse-battery';
+type Client = SupabaseClient<Database>;
+
+interface Person {
+  id: string;
+  name: string;
+  client: Client;
+  context: BrowserContext;
+  page: Page;
+}
+
+let app: ServedApp;
+let browser: Browser;
+let a: Person;
+let b: Person;
+let projectId: string;
+const contexts: BrowserContext[] = [];
+
+async function person(name: string): Promise<Omit<Person, 'context' | 'page'> & { email: string }> {
+  const client = anonClient() as unknown as Client;
+  const email = uniqueEmail(`canvas-${name.toLowerCase()}`);
+  const { data, error } = await client.auth.signUp({ email, password: PASSWORD });
+  if (error || !data.user) throw error ?? new Error('no user');
+  const renamed = await client.from('profiles').update({ display_name: name }).eq('id', data.user.id);
+  if (renamed.error) throw new Error(renamed.error.message);
+  return { id: data.user.id, name, client, email };
+}
+
+async function signIn(email: string): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  contexts.push(context);
+  const page = await context.newPage();
+  await page.goto(app.url);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign out' }).waitFor();
+  return { context, page };
+}
+
+const CHECKOUT = {
+  id: 'checkout',
+  initial: 'cart',
+  states: {
+    cart: { on: { CHECKOUT: 'payment' } },
+    payment: { on: { PAY: 'done' } },
+    done: { type: 'final' },
+  },
+};
+
+async function newMachine(name: string): Promise<string> {
+  const definition: MachineDefinition = importXState(CHECKOUT, { name });
+  const { data, error } = await a.client.from('machines').insert({ project_id: projectId, name, definition: definition as unknown as Json }).select('id').single();
+  if (error) throw new Error(error.message);
+  return data.id;
+}
+
+const stateBox = (page: Page, name: string): Locator => page.getByRole('button', { name: `state ${name}`, exact: true });
+const synced = (page: Page) => page.locator('[data-sync="synced"]').waitFor();
+
+async function open(p: Person, machineId: string) {
+  await p.page.goto(`${app.url}/p/${projectId}/m/${machineId}`);
+  await stateBox(p.page, 'cart').waitFor({ timeout: 60_000 });
+  await synced(p.page);
+}
+
+async function storedKeys(machineId: string): Promise<string[]> {
+  const { data, error } = await a.client.from('machines').select('definition').eq('id', machineId).single();
+  if (error) throw new Error(error.message);
+  const def = data.definition as unknown as MachineDefinition;
+  return Object.values(def.states).map((s) => s.key).filter((k) => k !== '').sort();
+}
+
+async function rename(page: Page, from: string, to: string) {
+  await stateBox(page, from).dblclick();
+  const input = page.getByRole('textbox', { name: 'State name' });
+  await input.fill(to);
+  await input.press('Enter');
+  await stateBox(page, to).waitFor();
+}
+
+beforeAll(async () => {
+  [app, browser] = await Promise.all([buildAndServeApp(), launchChromium()]);
+  const [pa, pb] = await Promise.all([person('Ada'), person('Bo')]);
+  const project = await pa.client.from('projects').insert({ name: 'Canvas room' }).select('id').single();
+  if (project.error) throw new Error(project.error.message);
+  projectId = project.data.id;
+  const added = await pa.client.from('project_members').insert({ project_id: projectId, user_id: pb.id, role: 'editor', joined_via: 'added' });
+  if (added.error) throw new Error(added.error.message);
+  const [sa, sb] = await Promise.all([signIn(pa.email), signIn(pb.email)]);
+  a = { ...pa, ...sa };
+  b = { ...pb, ...sb };
+}, 240_000);
+
+afterAll(async () => {
+  for (const context of contexts) await context.close();
+  await browser?.close();
+  await app?.close();
+});
+
+describe('live canvas, two browsers', () => {
+  it('lists the machine in the room and opens it; A adds a state and B sees it without reloading', async () => {
+    const machineId = await newMachine('Checkout');
+    await b.page.goto(`${app.url}/p/${projectId}`);
+    await b.page.getByRole('link', { name: 'Checkout' }).click();
+    await b.page.waitForURL(`**/p/${projectId}/m/${machineId}`);
+    await stateBox(b.page, 'cart').waitFor({ timeout: 60_000 });
+    await open(a, machineId);
+
+    await stateBox(a.page, 'cart').click();
+    await a.page.getByRole('button', { name: 'Add child' }).click();
+    const input = a.page.getByRole('textbox', { name: 'State name' });
+    await input.fill('items');
+    await input.press('Enter');
+    await stateBox(b.page, 'items').waitFor();
+    await synced(a.page);
+    expect(await storedKeys(machineId)).toEqual(['cart', 'done', 'items', 'payment']);
+  }, 180_000);
+
+  it('keeps both edits when A and B edit the same machine at once', async () => {
+    const machineId = await newMachine('Concurrent');
+    await Promise.all([open(a, machineId), open(b, machineId)]);
+    await Promise.all([rename(a.page, 'cart', 'basket'), rename(b.page, 'done', 'finished')]);
+    for (const page of [a.page, b.page]) {
+      await stateBox(page, 'basket').waitFor();
+      await stateBox(page, 'finished').waitFor();
+      await synced(page);
+    }
+    expect(await storedKeys(machineId)).toEqual(['basket', 'finished', 'payment']);
+  }, 180_000);
+
+  it("shows A's cursor and selection to B, and lets B follow A's viewport until B pans", async () => {
+    const machineId = await newMachine('Presence');
+    await Promise.all([open(a, machineId), open(b, machineId)]);
+
+    // A's pointer over the diagram appears on B's screen, labelled with A's name.
+    const box = await stateBox(a.page, 'payment').boundingBox();
+    if (!box) throw new Error('no geometry');
+    await a.page.mouse.move(box.x + box.width / 2, box.y + box.height / 2, { steps: 5 });
+    const cursor = b.page.locator(`.peer-cursor[data-peer="${a.id}"]`);
+    await cursor.waitFor();
+    await expect(cursor.textContent()).resolves.toBe('Ada');
+
+    // A's selection is outlined on B's diagram.
+    await stateBox(a.page, 'payment').click();
+    await stateBox(b.page, 'payment').locator('.peer-outline').waitFor();
+    await expect(stateBox(b.page, 'cart').locator('.peer-outline').count()).resolves.toBe(0);
+
+    // B follows A: A zooms in twice and B's zoom follows.
+    await b.page.getByRole('button', { name: 'Follow Ada' }).click();
+    await b.page.getByText('Following Ada').waitFor();
+    const zoomOf = (page: Page) => page.locator('.canvas-toolbar .zoom').textContent();
+    await a.page.getByRole('button', { name: 'Zoom in' }).click();
+    await a.page.getByRole('button', { name: 'Zoom in' }).click();
+    // And A pans away, so A's view is far from where B's own fit had put B's.
+    const aStage = await a.page.locator('.canvas-stage').boundingBox();
+    if (!aStage) throw new Error('no stage');
+    await a.page.mouse.move(aStage.x + 30, aStage.y + aStage.height - 30);
+    await a.page.mouse.down();
+    await a.page.mouse.move(aStage.x + 230, aStage.y + aStage.height - 130, { steps: 5 });
+    await a.page.mouse.up();
+    const aZoom = await zoomOf(a.page);
+    await expect.poll(() => zoomOf(b.page), { timeout: 10_000 }).toBe(aZoom);
+    // The same world point sits at the centre of both screens: B's view moved with A's.
+    const centreOf = (page: Page) =>
+      page.evaluate(() => {
+        const stage = document.querySelector('.canvas-stage');
+        const target = document.querySelector('[aria-label="state payment"]');
+        if (!stage || !target) return null;
+        const s = stage.getBoundingClientRect();
+        const t = target.getBoundingClientRect();
+        return { dx: t.x + t.width / 2 - (s.x + s.width / 2), dy: t.y + t.height / 2 - (s.y + s.height / 2) };
+      });
+    const ac = await centreOf(a.page);
+    if (!ac) throw new Error('no centre');
+    expect(Math.hypot(ac.dx, ac.dy)).toBeGreaterThan(100);
+    const offBy = async () => {
+      const bc = await centreOf(b.page);
+      return bc ? Math.hypot(ac.dx - bc.dx, ac.dy - bc.dy) : Infinity;
+    };
+    // Screen pixels between where the same state sits relative to each screen's centre.
+    await expect.poll(offBy, { timeout: 10_000 }).toBeLessThan(6);
+
+    // B pans: follow mode ends, and A's next zoom leaves B where B is.
+    const stage = await b.page.locator('.canvas-stage').boundingBox();
+    if (!stage) throw new Error('no stage');
+    await b.page.mouse.move(stage.x + 20, stage.y + stage.height - 20);
+    await b.page.mouse.down();
+    await b.page.mouse.move(stage.x + 120, stage.y + stage.height - 60, { steps: 4 });
+    await b.page.mouse.up();
+    await b.page.getByText('Following Ada').waitFor({ state: 'detached' });
+    await expect(b.page.getByRole('button', { name: 'Follow Ada' }).getAttribute('aria-pressed')).resolves.toBe('false');
+    const bZoom = await zoomOf(b.page);
+    const cursorAt = () => cursor.getAttribute('style');
+    const before = await cursorAt();
+    await a.page.getByRole('button', { name: 'Zoom out' }).click();
+    await expect.poll(() => zoomOf(a.page)).not.toBe(aZoom);
+    // A's view went out before A's next pointer move; once B sees the move, B has had the view.
+    await a.page.mouse.move(box.x + 10, box.y + 10, { steps: 3 });
+    await expect.poll(cursorAt, { timeout: 10_000 }).not.toBe(before);
+    await expect(zoomOf(b.page)).resolves.toBe(bZoom);
+  }, 180_000);
+
+  it('lets an edit made offline reach B after A reconnects', async () => {
+    const machineId = await newMachine('Offline');
+    await Promise.all([open(a, machineId), open(b, machineId)]);
+    await a.context.setOffline(true);
+    await rename(a.page, 'payment', 'paying');
+    await a.page.locator('[data-sync="offline"]').waitFor({ timeout: 20_000 });
+    await expect(a.page.locator('[data-sync="offline"]').textContent()).resolves.toContain('1 edit waiting');
+    // Nothing reached the server or B meanwhile.
+    expect(await storedKeys(machineId)).toEqual(['cart', 'done', 'payment']);
+    await expect(stateBox(b.page, 'payment').count()).resolves.toBe(1);
+
+    await a.context.setOffline(false);
+    await stateBox(b.page, 'paying').waitFor({ timeout: 30_000 });
+    await synced(a.page);
+    expect(await storedKeys(machineId)).toEqual(['cart', 'done', 'paying']);
+  }, 180_000);
+
+  it('gives a viewer no way to edit, live when demoted', async () => {
+    const machineId = await newMachine('Viewer');
+    await Promise.all([open(a, machineId), open(b, machineId)]);
+    await b.page.getByRole('button', { name: 'Add child' }).waitFor();
+    const demoted = await a.client.from('project_members').update({ role: 'viewer' }).eq('project_id', projectId).eq('user_id', b.id);
+    if (demoted.error) throw new Error(demoted.error.message);
+
+    await b.page.getByText('View only').waitFor();
+    await expect(b.page.getByRole('button', { name: 'Add child' }).count()).resolves.toBe(0);
+    await expect(b.page.getByRole('button', { name: 'Delete' }).count()).resolves.toBe(0);
+    // Keyboard and double-click do nothing either.
+    await stateBox(b.page, 'cart').click();
+    await b.page.keyboard.press('Delete');
+    await stateBox(b.page, 'cart').dblclick();
+    await expect(b.page.getByRole('textbox', { name: 'State name' }).count()).resolves.toBe(0);
+    await expect(stateBox(b.page, 'cart').count()).resolves.toBe(1);
+    await expect(b.page.locator('.cm-content').getAttribute('contenteditable')).resolves.toBe('false');
+    expect(await storedKeys(machineId)).toEqual(['cart', 'done', 'payment']);
+    // A still edits, and B, reading, sees it.
+    await rename(a.page, 'done', 'complete');
+    await stateBox(b.page, 'complete').waitFor();
+  }, 180_000);
+});
