@@ -24,6 +24,34 @@ export interface TableFacts {
   selectable: Map<RequestRole, Set<string>>;
   /** Outcome of each distinct filter against the change's row, by filterKey. */
   filters: Map<string, boolean>;
+  /** The early row check's answer per identity (see EarlyCheck); null when not asked or it failed. */
+  early: boolean[] | null;
+}
+
+/** A row check asked for in the same round trip as the facts, before they are known. */
+export interface EarlyCheck {
+  check: string;
+  xid: number | null;
+  identities: ChangeSubscriberIdentity[];
+}
+
+/**
+ * The identities sorted by role (so the server plans the lookup once per role), the
+ * arrays the visibility function takes, and how to map its answers back.
+ */
+function visibilityCall(identities: ChangeSubscriberIdentity[]) {
+  const order = identities.map((_, i) => i).sort((a, b) => identities[a]!.role.localeCompare(identities[b]!.role));
+  const sorted = order.map((i) => identities[i]!);
+  return {
+    roles: sorted.map((i) => i.role),
+    claims: sorted.map((i) => JSON.stringify(i.claims)),
+    answers(visible: unknown): boolean[] {
+      const list = Array.isArray(visible) ? visible : [];
+      const answer = identities.map(() => false);
+      order.forEach((original, position) => (answer[original] = list[position] === true));
+      return answer;
+    },
+  };
 }
 
 function castOf(relation: RelationInfo, column: string): string | undefined {
@@ -33,7 +61,10 @@ function castOf(relation: RelationInfo, column: string): string | undefined {
 /**
  * Reads RLS status, per-role column privileges and every filter outcome in one query.
  * Filters compare the WAL value with the filter value, both cast to the column type,
- * so numbers compare as numbers, timestamps as instants, uuids as uuids.
+ * so numbers compare as numbers, timestamps as instants, uuids as uuids. With `early`,
+ * the same query also runs that row check (last, after everything else it selects, and
+ * nothing else in it depends on the role the check switches to and back from), so a
+ * change whose checks can be guessed costs one round trip.
  */
 export async function readTableFacts(
   pool: pg.Pool,
@@ -41,6 +72,7 @@ export async function readTableFacts(
   roles: RequestRole[],
   filters: ChangeFilter[],
   row: TextRow | null,
+  early?: EarlyCheck,
 ): Promise<TableFacts> {
   const params: unknown[] = [relation.oid];
   const param = (value: unknown): string => {
@@ -75,14 +107,22 @@ export async function readTableFacts(
   };
   const baseParams = params.length;
   evaluable.forEach((e, i) => selects.push(`${filterSelect(e, param)} as f${i}`));
+  const call = early && early.identities.length > 0 ? visibilityCall(early.identities) : null;
+  if (early && call) {
+    selects.push(`${VISIBILITY_FUNCTION}(${param(early.check)}, ${param(early.xid)}, ${param(call.roles)}, ${param(call.claims)}) as visible`);
+  }
   const sql = (list: string[]) => `select ${list.join(', ')} from pg_class c where c.oid = $1::oid`;
   let first: Record<string, unknown> | undefined;
+  let earlyAnswer: boolean[] | null = null;
   try {
     first = (await pool.query<Record<string, unknown>>(sql(selects), params)).rows[0];
     evaluable.forEach((e, i) => outcomes.set(e.key, first?.[`f${i}`] === true));
+    if (call && first) earlyAnswer = call.answers(first.visible);
   } catch {
-    // One filter failed to evaluate (e.g. a value that no longer casts): evaluate each
-    // alone so the others still work, and let the failing one match nothing.
+    // One filter failed to evaluate (e.g. a value that no longer casts), or a policy
+    // raised in the early check: evaluate each filter alone so the others still work, let
+    // the failing one match nothing, and leave the early answer out (the router checks
+    // again, one identity at a time if need be).
     params.length = baseParams;
     first = (await pool.query<Record<string, unknown>>(sql(selects.slice(0, 1 + roles.length)), params)).rows[0];
     for (const e of evaluable) {
@@ -101,7 +141,7 @@ export async function readTableFacts(
   }
   const selectable = new Map<RequestRole, Set<string>>();
   roles.forEach((role, i) => selectable.set(role, new Set((first?.[`r${i}`] as string[] | undefined) ?? [])));
-  return { exists: first !== undefined, rls: first?.rls === true, selectable, filters: outcomes };
+  return { exists: first !== undefined, rls: first?.rls === true, selectable, filters: outcomes, early: earlyAnswer };
 }
 
 /** `select exists(... where pk = <values>)`: the row lookup each identity runs under RLS. */
@@ -132,20 +172,15 @@ export async function batchRowVisibility(
   identities: ChangeSubscriberIdentity[],
 ): Promise<boolean[] | null> {
   if (identities.length === 0) return [];
-  // Grouped by role so the server plans the lookup once per role.
-  const order = identities.map((_, i) => i).sort((a, b) => identities[a]!.role.localeCompare(identities[b]!.role));
-  const sorted = order.map((i) => identities[i]!);
+  const call = visibilityCall(identities);
   try {
     const result = await pool.query<{ visible: boolean[] }>(`select ${VISIBILITY_FUNCTION}($1, $2, $3, $4) as visible`, [
       check,
       xid,
-      sorted.map((i) => i.role),
-      sorted.map((i) => JSON.stringify(i.claims)),
+      call.roles,
+      call.claims,
     ]);
-    const visible = result.rows[0]?.visible ?? [];
-    const answer = identities.map(() => false);
-    order.forEach((original, position) => (answer[original] = visible[position] === true));
-    return answer;
+    return call.answers(result.rows[0]?.visible);
   } catch {
     return null;
   }

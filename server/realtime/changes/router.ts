@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { RequestRole } from '../../postgres/pool.ts';
-import { batchRowVisibility, checkRowVisibility, readTableFacts, rowCheckSql, type TableFacts } from './authorize.ts';
+import { checkRowVisibility, readTableFacts, rowCheckSql, type EarlyCheck, type TableFacts } from './authorize.ts';
 import type { WalChange } from './decode.ts';
 import type { ChangeFilter } from './filters.ts';
 import { filterKey, filterLikelyHolds } from './filters.ts';
@@ -109,9 +109,9 @@ export class ChangeRouter {
 
   /**
    * When the table had RLS on the previous change, every non-service identity that may
-   * receive this change will need the row check: start it now, in parallel with reading
-   * the facts, instead of one round trip after the other. With filters, only identities
-   * with a binding whose filters likely hold (filterLikelyHolds: a plain `eq` equal to the
+   * receive this change will need the row check: ask for it in the same query as the
+   * facts, instead of one round trip after the other. With filters, only identities with
+   * a binding whose filters likely hold (filterLikelyHolds: a plain `eq` equal to the
    * row's text) are checked early, so subscribers of other rows cost nothing. Its answers
    * are the same lookups the sequential path would run; they are used only if the fresh
    * facts call for no identity outside them.
@@ -119,7 +119,7 @@ export class ChangeRouter {
   private speculate(
     change: WalChange,
     matches: { subscriber: Subscriber; bindings: Subscriber['bindings'] }[],
-  ): { keys: Map<string, number>; result: Promise<boolean[] | null> } | null {
+  ): { keys: Map<string, number>; early: EarlyCheck } | null {
     const hint = this.lastFacts.get(change.relation);
     if (!hint?.rls || change.type === 'DELETE' || !change.newRow) return null;
     const check = rowCheckSql(change.relation, change.newRow);
@@ -134,7 +134,7 @@ export class ChangeRouter {
       identities.push(subscriber.identity);
     }
     if (identities.length === 0) return null;
-    return { keys, result: batchRowVisibility(this.options.pool, check, change.xid, identities) };
+    return { keys, early: { check, xid: change.xid, identities } };
   }
 
   /** Who receives this change, with which binding ids and which payload. */
@@ -154,7 +154,7 @@ export class ChangeRouter {
     // Filters see the new row, or for a DELETE the old one (only its key, unless replica identity full).
     const filterRow = change.type === 'DELETE' ? change.oldRow : change.newRow;
     const speculative = this.speculate(change, matches);
-    const facts = await readTableFacts(this.options.pool, relation, roles, filters, filterRow);
+    const facts = await readTableFacts(this.options.pool, relation, roles, filters, filterRow, speculative?.early);
     this.lastFacts.set(relation, facts);
     if (!facts.exists) return [];
     const pkReadable = (role: RequestRole) => relation.primaryKey.every((c) => facts.selectable.get(role)?.has(c));
@@ -191,7 +191,7 @@ export class ChangeRouter {
       const check = change.newRow ? rowCheckSql(relation, change.newRow) : null;
       const groups = [...needRowCheck.values()];
       const identities = groups.map((g) => g[0]!.subscriber.identity);
-      const early = await speculative?.result;
+      const early = facts.early;
       let visible: boolean[];
       if (early && speculative && groups.every((g) => speculative.keys.has(g[0]!.subscriber.identityKey))) {
         visible = groups.map((g) => early[speculative.keys.get(g[0]!.subscriber.identityKey)!] === true);
