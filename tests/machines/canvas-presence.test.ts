@@ -1,0 +1,191 @@
+import { describe, expect, it } from 'vitest';
+import { createActor } from 'xstate';
+import { canvasPresenceMachine } from '../../machines/canvas-presence.machine.ts';
+import { BOB, EVE, fakeCanvasChannel, MACHINE, ME, peer } from './canvas-presence.fakes.ts';
+
+/** The canvas presence machine with a fake channel: arrange, act, assert. */
+
+function start() {
+  const channel = fakeCanvasChannel();
+  const actor = createActor(canvasPresenceMachine.provide({ actors: channel.actors }), { input: { machineId: MACHINE, userId: ME } }).start();
+  const snap = () => actor.getSnapshot();
+  const peers = () => snap().context.peers;
+  return { channel, actor, snap, peers };
+}
+
+/** Joined, with Bob and Eve on the canvas. */
+function live() {
+  const started = start();
+  started.channel.emit({ type: 'presence.joined' });
+  started.channel.emit({ type: 'presence.synced', peers: [peer(ME, ['s1']), peer(BOB, ['a']), peer(EVE)] });
+  return started;
+}
+
+describe('canvas presence machine', () => {
+  it('opens the channel for this machine and person, joining until the channel says joined', () => {
+    const { channel, actor, snap } = start();
+    expect(channel.inputs).toEqual([{ machineId: MACHINE, userId: ME }]);
+    expect(snap().hasTag('joining')).toBe(true);
+    expect(snap().hasTag('live')).toBe(false);
+    channel.emit({ type: 'presence.joined' });
+    expect(snap().hasTag('live')).toBe(true);
+    expect(snap().hasTag('joining')).toBe(false);
+    actor.stop();
+    expect(channel.channels).toEqual({ opened: 1, closed: 1 });
+  });
+
+  it('keeps everyone but the person themself as peers, with their selections', () => {
+    const { peers } = live();
+    expect(Object.keys(peers()).sort()).toEqual([BOB, EVE]);
+    expect(peers()[BOB]).toEqual({ userId: BOB, selection: ['a'], cursor: null, view: null });
+    expect(peers()[EVE]).toEqual({ userId: EVE, selection: [], cursor: null, view: null });
+  });
+
+  it('moves cursors and views of known peers only', () => {
+    const { channel, peers } = live();
+    channel.emit({ type: 'cursor.moved', userId: BOB, at: { x: 10, y: 20 } });
+    channel.emit({ type: 'view.moved', userId: EVE, view: { x: 1, y: 2, zoom: 1.5 } });
+    expect(peers()[BOB]?.cursor).toEqual({ x: 10, y: 20 });
+    expect(peers()[EVE]?.view).toEqual({ x: 1, y: 2, zoom: 1.5 });
+    // A pointer that left the diagram.
+    channel.emit({ type: 'cursor.moved', userId: BOB, at: null });
+    expect(peers()[BOB]?.cursor).toBeNull();
+
+    // Broadcasts can arrive before (or after) presence says who is here; and this person's own echo is no peer.
+    const before = peers();
+    channel.emit({ type: 'cursor.moved', userId: 'u-stranger', at: { x: 1, y: 1 } });
+    channel.emit({ type: 'view.moved', userId: 'u-stranger', view: { x: 1, y: 1, zoom: 1 } });
+    channel.emit({ type: 'cursor.moved', userId: ME, at: { x: 1, y: 1 } });
+    channel.emit({ type: 'view.moved', userId: ME, view: { x: 1, y: 1, zoom: 1 } });
+    expect(peers()).toEqual(before);
+  });
+
+  it('keeps a peer’s cursor and view across a re-sync, taking the new selection', () => {
+    const { channel, peers } = live();
+    channel.emit({ type: 'cursor.moved', userId: BOB, at: { x: 5, y: 6 } });
+    channel.emit({ type: 'view.moved', userId: BOB, view: { x: 7, y: 8, zoom: 2 } });
+    channel.emit({ type: 'presence.synced', peers: [peer(BOB, ['b', 'c'], 2), peer(EVE)] });
+    expect(peers()[BOB]).toEqual({ userId: BOB, selection: ['b', 'c'], cursor: { x: 5, y: 6 }, view: { x: 7, y: 8, zoom: 2 } });
+  });
+
+  it('drops a peer who leaves, ending follow mode if this person followed them', () => {
+    const { channel, actor, snap, peers } = live();
+    actor.send({ type: 'presence.follow', userId: BOB });
+    expect(snap().context.following).toBe(BOB);
+
+    // Someone else leaving does not end it.
+    channel.emit({ type: 'presence.synced', peers: [peer(ME), peer(BOB)] });
+    expect(Object.keys(peers())).toEqual([BOB]);
+    expect(snap().context.following).toBe(BOB);
+
+    channel.emit({ type: 'presence.synced', peers: [peer(ME)] });
+    expect(peers()).toEqual({});
+    expect(snap().context.following).toBeNull();
+
+    // Coming back is a fresh peer: nothing remembered from before.
+    channel.emit({ type: 'cursor.moved', userId: BOB, at: { x: 1, y: 1 } });
+    channel.emit({ type: 'presence.synced', peers: [peer(BOB)] });
+    expect(peers()[BOB]).toEqual({ userId: BOB, selection: [], cursor: null, view: null });
+    expect(snap().context.following).toBeNull();
+  });
+
+  it('refuses to follow oneself or someone not on the canvas; unfollow ends it', () => {
+    const { actor, snap } = live();
+    actor.send({ type: 'presence.follow', userId: ME });
+    expect(snap().context.following).toBeNull();
+    expect(snap().can({ type: 'presence.follow', userId: ME })).toBe(false);
+    actor.send({ type: 'presence.follow', userId: 'u-stranger' });
+    expect(snap().context.following).toBeNull();
+
+    actor.send({ type: 'presence.follow', userId: EVE });
+    expect(snap().context.following).toBe(EVE);
+    // Switching whom to follow.
+    actor.send({ type: 'presence.follow', userId: BOB });
+    expect(snap().context.following).toBe(BOB);
+    actor.send({ type: 'presence.unfollow' });
+    expect(snap().context.following).toBeNull();
+    // Unfollowing when following nobody is harmless.
+    actor.send({ type: 'presence.unfollow' });
+    expect(snap().context.following).toBeNull();
+  });
+
+  it('refuses to follow anyone before presence has said who is here', () => {
+    const { channel, actor, snap } = start();
+    channel.emit({ type: 'presence.joined' });
+    actor.send({ type: 'presence.follow', userId: BOB });
+    expect(snap().context.following).toBeNull();
+  });
+
+  it('sends the selection only when it changed', () => {
+    const { channel, actor, snap } = live();
+    // Joining published the (empty) selection once.
+    expect(channel.selectionsSent()).toEqual([[]]);
+    actor.send({ type: 'presence.select', selection: [] });
+    expect(channel.selectionsSent()).toEqual([[]]);
+    actor.send({ type: 'presence.select', selection: ['a', 'b'] });
+    actor.send({ type: 'presence.select', selection: ['a', 'b'] });
+    expect(channel.selectionsSent()).toEqual([[], ['a', 'b']]);
+    // Order counts: it is the order the person selected in.
+    actor.send({ type: 'presence.select', selection: ['b', 'a'] });
+    actor.send({ type: 'presence.select', selection: ['b'] });
+    expect(channel.selectionsSent()).toEqual([[], ['a', 'b'], ['b', 'a'], ['b']]);
+    expect(snap().context.selection).toEqual(['b']);
+  });
+
+  it('re-sends the selection on every join, including one made while offline', () => {
+    const { channel, actor } = start();
+    actor.send({ type: 'presence.select', selection: ['x'] });
+    expect(channel.selectionsSent()).toEqual([['x']]);
+    channel.emit({ type: 'presence.joined' });
+    expect(channel.selectionsSent()).toEqual([['x'], ['x']]);
+
+    channel.emit({ type: 'presence.lost', message: 'The live connection closed' });
+    actor.send({ type: 'presence.select', selection: ['y'] });
+    channel.emit({ type: 'presence.joined' });
+    expect(channel.selectionsSent()).toEqual([['x'], ['x'], ['y'], ['y']]);
+  });
+
+  it('passes the pointer and the view on to the channel every time', () => {
+    const { channel, actor } = live();
+    const before = channel.commands.length;
+    actor.send({ type: 'presence.point', at: { x: 1, y: 2 } });
+    actor.send({ type: 'presence.point', at: { x: 1, y: 2 } });
+    actor.send({ type: 'presence.point', at: null });
+    actor.send({ type: 'presence.look', view: { x: 3, y: 4, zoom: 0.5 } });
+    // Throttling is the adapter's job (src/lib/throttle.ts), not the machine's.
+    expect(channel.commands.slice(before)).toEqual([
+      { type: 'send.cursor', at: { x: 1, y: 2 } },
+      { type: 'send.cursor', at: { x: 1, y: 2 } },
+      { type: 'send.cursor', at: null },
+      { type: 'send.view', view: { x: 3, y: 4, zoom: 0.5 } },
+    ]);
+  });
+
+  it('on a lost channel forgets peers and follow mode and shows why, until it joins again', () => {
+    const { channel, actor, snap, peers } = live();
+    channel.emit({ type: 'cursor.moved', userId: BOB, at: { x: 1, y: 1 } });
+    actor.send({ type: 'presence.follow', userId: BOB });
+
+    channel.emit({ type: 'presence.lost', message: 'The live connection closed' });
+    expect(snap().hasTag('offline')).toBe(true);
+    expect(snap().hasTag('live')).toBe(false);
+    expect(peers()).toEqual({});
+    expect(snap().context.following).toBeNull();
+    expect(snap().context.error).toBe('The live connection closed');
+    // The person's own selection is kept, to publish again.
+    expect(snap().context.selection).toEqual([]);
+
+    // A second drop while offline keeps the latest reason.
+    channel.emit({ type: 'presence.lost', message: 'Timed out' });
+    expect(snap().context.error).toBe('Timed out');
+
+    channel.emit({ type: 'presence.joined' });
+    expect(snap().hasTag('live')).toBe(true);
+    expect(snap().context.error).toBeNull();
+    channel.emit({ type: 'presence.synced', peers: [peer(BOB)] });
+    // Fresh: the cursor seen before the drop is not trusted any more.
+    expect(peers()[BOB]?.cursor).toBeNull();
+    // The same channel actor throughout: the adapter reconnects, the machine does not reopen.
+    expect(channel.channels).toEqual({ opened: 1, closed: 0 });
+  });
+});
