@@ -44,6 +44,10 @@ export interface PresenceContext extends PresenceInput {
   error: string | null;
 }
 
+// Peer ids come from other browsers: look them up as own keys only, so an id such as
+// `constructor` or `__proto__` can neither match nor reshape the record.
+const peerOf = (peers: Record<string, CanvasPeer>, userId: string): CanvasPeer | undefined => (Object.hasOwn(peers, userId) ? peers[userId] : undefined);
+
 const sameSelection = (a: string[], b: string[]): boolean => a.length === b.length && a.every((id, i) => id === b[i]);
 
 export const canvasPresenceMachine = setup({
@@ -59,28 +63,30 @@ export const canvasPresenceMachine = setup({
     }),
   },
   guards: {
-    canFollow: ({ context, event }) => event.type === 'presence.follow' && event.userId !== context.userId && event.userId in context.peers,
+    canFollow: ({ context, event }) => event.type === 'presence.follow' && event.userId !== context.userId && peerOf(context.peers, event.userId) !== undefined,
     selectionChanged: ({ context, event }) => event.type === 'presence.select' && !sameSelection(context.selection, event.selection),
   },
   actions: {
     syncPeers: assign(({ context, event }) => {
       assertEvent(event, 'presence.synced');
-      const peers: Record<string, CanvasPeer> = {};
-      for (const peer of event.peers) {
-        if (peer.userId === context.userId) continue;
-        const known = context.peers[peer.userId];
-        peers[peer.userId] = { userId: peer.userId, selection: peer.selection, cursor: known?.cursor ?? null, view: known?.view ?? null };
-      }
-      return { peers, following: context.following && context.following in peers ? context.following : null };
+      const peers: Record<string, CanvasPeer> = Object.fromEntries(
+        event.peers
+          .filter((peer) => peer.userId !== context.userId)
+          .map((peer) => {
+            const known = peerOf(context.peers, peer.userId);
+            return [peer.userId, { userId: peer.userId, selection: peer.selection, cursor: known?.cursor ?? null, view: known?.view ?? null }];
+          }),
+      );
+      return { peers, following: context.following && peerOf(peers, context.following) ? context.following : null };
     }),
     moveCursor: assign(({ context, event }) => {
       assertEvent(event, 'cursor.moved');
-      const peer = context.peers[event.userId];
+      const peer = peerOf(context.peers, event.userId);
       return peer ? { peers: { ...context.peers, [event.userId]: { ...peer, cursor: event.at } } } : {};
     }),
     moveView: assign(({ context, event }) => {
       assertEvent(event, 'view.moved');
-      const peer = context.peers[event.userId];
+      const peer = peerOf(context.peers, event.userId);
       return peer ? { peers: { ...context.peers, [event.userId]: { ...peer, view: event.view } } } : {};
     }),
     follow: assign(({ event }) => {
