@@ -161,6 +161,30 @@ describe('canvas presence machine', () => {
     ]);
   });
 
+  it('takes no peer id from another browser for a property of the record', () => {
+    const { channel, actor, snap, peers } = live();
+    const before = peers();
+    // A broadcast or a follow naming an inherited key used to make a phantom peer without
+    // a userId or selection, which crashed every other member's diagram.
+    for (const userId of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+      channel.emit({ type: 'cursor.moved', userId, at: { x: 1, y: 1 } });
+      channel.emit({ type: 'view.moved', userId, view: { x: 1, y: 1, zoom: 1 } });
+      actor.send({ type: 'presence.follow', userId });
+      expect(snap().context.following).toBeNull();
+    }
+    expect(peers()).toEqual(before);
+    expect(Object.values(peers()).every((p) => typeof p.userId === 'string' && Array.isArray(p.selection))).toBe(true);
+
+    // Such an id, if presence lists it, is an ordinary peer: an own key, the prototype untouched.
+    channel.emit({ type: 'presence.synced', peers: [peer('__proto__', ['q']), peer('constructor')] });
+    expect(Object.keys(peers()).sort()).toEqual(['__proto__', 'constructor']);
+    expect(Object.getPrototypeOf(peers())).toBe(Object.prototype);
+    channel.emit({ type: 'cursor.moved', userId: '__proto__', at: { x: 3, y: 4 } });
+    expect(Object.getOwnPropertyDescriptor(peers(), '__proto__')?.value).toEqual({ userId: '__proto__', selection: ['q'], cursor: { x: 3, y: 4 }, view: null });
+    actor.send({ type: 'presence.follow', userId: 'constructor' });
+    expect(snap().context.following).toBe('constructor');
+  });
+
   it('on a lost channel forgets peers and follow mode and shows why, until it joins again', () => {
     const { channel, actor, snap, peers } = live();
     channel.emit({ type: 'cursor.moved', userId: BOB, at: { x: 1, y: 1 } });
