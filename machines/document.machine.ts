@@ -81,8 +81,11 @@ export const documentMachine = setup({
     fetchOps: fromPromise<Result<CommittedOp<Op>[]>, { machineId: string; after: number }>(() => Promise.reject(notProvided('fetchOps'))),
   },
   delays: {
-    /** Edits within this window go out as one batch. */
-    batchWindow: 20,
+    /**
+     * Edits made in the same task go out as one batch. No longer: a single edit would wait
+     * for nothing, and edits made while a batch is on the wire queue behind it anyway.
+     */
+    batchWindow: 0,
     /** How long to wait before trying the server again after a failure. */
     retryDelay: 2_000,
     /** A quiet document checks the log now and then: a lost last message leaves no gap to see. */

@@ -26,7 +26,7 @@ const AFTER = {
   retryDelay: 'xstate.after.retryDelay.document.ready.offline',
   quietResync: 'xstate.after.quietResync.document.ready.online.idle',
 };
-const DELAY_MS: Record<string, number> = { [AFTER.batchWindow]: 20, [AFTER.retryDelay]: 2_000, [AFTER.quietResync]: 30_000 };
+const DELAY_MS: Record<string, number> = { [AFTER.batchWindow]: 0, [AFTER.retryDelay]: 2_000, [AFTER.quietResync]: 30_000 };
 
 const theirs = (seq: number): CommittedOp<Op> => ({ seq, batchId: `their-${seq}`, clientId: 'them', op: rename(`theirs ${seq}`) });
 const done = (actor: string, output: unknown): GraphEvent => ({ type: `xstate.done.actor.${actor}`, output });
