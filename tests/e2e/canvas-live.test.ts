@@ -220,7 +220,7 @@ describe('live canvas, two browsers', () => {
     await expect(zoomOf(b.page)).resolves.toBe(bZoom);
   }, 180_000);
 
-  it('lets an edit made offline reach B after A reconnects', async () => {
+  it('lets an edit made offline reach B after A reconnects, even across a reload', async () => {
     const machineId = await newMachine('Offline');
     await Promise.all([open(a, machineId), open(b, machineId)]);
     await a.context.setOffline(true);
@@ -235,6 +235,42 @@ describe('live canvas, two browsers', () => {
     await stateBox(b.page, 'paying').waitFor({ timeout: 30_000 });
     await synced(a.page);
     expect(await storedKeys(machineId)).toEqual(['cart', 'done', 'paying']);
+
+    // Offline again, another edit, and the tab closes before the network is back: the
+    // queue waits in this browser's storage and goes out when the machine is next opened.
+    await a.context.setOffline(true);
+    await rename(a.page, 'cart', 'trolley');
+    await a.page.locator('[data-sync="offline"]').waitFor({ timeout: 20_000 });
+    await a.page.close();
+    await a.context.setOffline(false);
+    a.page = await a.context.newPage();
+    await a.page.goto(`${app.url}/p/${projectId}/m/${machineId}`);
+    await stateBox(a.page, 'trolley').waitFor({ timeout: 60_000 });
+    await stateBox(b.page, 'trolley').waitFor({ timeout: 30_000 });
+    await synced(a.page);
+    expect(await storedKeys(machineId)).toEqual(['done', 'paying', 'trolley']);
+  }, 180_000);
+
+  it('starts an empty project from Chartroom\'s own machines, and creates a blank machine that opens at once', async () => {
+    const created = await a.client.from('projects').insert({ name: 'From examples' }).select('id').single();
+    if (created.error) throw new Error(created.error.message);
+    await a.page.goto(`${app.url}/p/${created.data.id}`);
+    await a.page.getByText('No machines yet.').waitFor();
+    await a.page.getByRole('button', { name: "Start from Chartroom's own machines" }).click();
+    for (const name of ['session', 'connection', 'room', 'document', 'projects', 'invites', 'canvas', 'layout']) {
+      await a.page.getByRole('link', { name, exact: true }).waitFor();
+    }
+    const stored = await a.client.from('machines').select('name').eq('project_id', created.data.id);
+    expect(stored.data?.map((m) => m.name).sort()).toEqual(['canvas', 'connection', 'document', 'invites', 'layout', 'projects', 'room', 'session']);
+    await a.page.getByRole('link', { name: 'document', exact: true }).click();
+    await stateBox(a.page, 'loading').waitFor({ timeout: 60_000 });
+
+    await a.page.goto(`${app.url}/p/${created.data.id}`);
+    await a.page.getByLabel('New machine').fill('Turnstile');
+    await a.page.getByRole('button', { name: 'Create', exact: true }).click();
+    await a.page.waitForURL(/\/m\/[0-9a-f-]{36}$/);
+    await a.page.getByRole('heading', { name: 'Turnstile' }).waitFor();
+    await stateBox(a.page, 'idle').waitFor({ timeout: 60_000 });
   }, 180_000);
 
   it('gives a viewer no way to edit, live when demoted', async () => {

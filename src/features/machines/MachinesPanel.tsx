@@ -112,7 +112,7 @@ export function MachinesPanel() {
         })}
       </ul>
       {canEdit && (
-        <form className="machines-new" onSubmit={onCreate} aria-label="New machine">
+        <form className="machines-new" onSubmit={onCreate} aria-label="Create a machine">
           <label htmlFor="new-machine-name">New machine</label>
           <input id="new-machine-name" name="name" placeholder="Name" maxLength={120} />
           <select name="from" aria-label="Start from" defaultValue="">
