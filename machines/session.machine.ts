@@ -1,13 +1,15 @@
 import { throwError } from 'rxjs';
-import { assertEvent, assign, fromEventObservable, fromPromise, setup } from 'xstate';
+import { assertEvent, assign, fromEventObservable, fromPromise, not, setup } from 'xstate';
 import type { AuthEvent, AuthResult, Credentials, SessionUser, SignUpResult } from '../src/lib/ports/auth.ts';
+import type { OwnProfileFact } from '../src/lib/ports/profile.ts';
 
 /**
  * The session: who is using Chartroom on this device. Identity facts arrive only from the
  * `authEvents` stream (a restored session, sign-in and sign-out from any tab, refreshed
  * tokens); the request actors (`signIn`, `signUp`, ...) report failures and otherwise
  * leave the state change to the fact that follows. So one path carries session data,
- * whichever tab or request caused it.
+ * whichever tab or request caused it. While someone is signed in, their own profile is
+ * watched (`ownProfile`) for the display name the top bar shows.
  */
 
 /** What a person asks for, imperative. */
@@ -17,10 +19,12 @@ export type SessionIntent =
   | { type: 'session.signInAsGuest' }
   | { type: 'session.signOut' };
 
-export type SessionEvent = SessionIntent | AuthEvent;
+export type SessionEvent = SessionIntent | AuthEvent | OwnProfileFact;
 
 export interface SessionContext {
   user: SessionUser | null;
+  /** The user's profile name, once their profile has been read; null until then. */
+  displayName: string | null;
   /** When the access token expires, seconds since the epoch (null when unknown). */
   expiresAt: number | null;
   /** The last request's failure, in words for people; cleared by the next attempt. */
@@ -61,6 +65,7 @@ const sessionSetup = setup({
     signInAsGuest: fromPromise<AuthResult, void>(() => Promise.reject(notProvided('signInAsGuest'))),
     signOut: fromPromise<void, void>(() => Promise.reject(notProvided('signOut'))),
     refreshSession: fromPromise<AuthResult, void>(() => Promise.reject(notProvided('refreshSession'))),
+    ownProfile: fromEventObservable<OwnProfileFact, { userId: string }>(() => throwError(() => notProvided('ownProfile'))),
   },
   delays: {
     // supabase-js refreshes ahead of expiry; this fires only if that did not happen (a
@@ -70,13 +75,20 @@ const sessionSetup = setup({
     refreshRetry: 5_000,
   },
   actions: {
-    rememberSession: assign(({ event }) => {
+    rememberSession: assign(({ context, event }) => {
       assertEvent(event, ['auth.sessionRestored', 'auth.signedIn', 'auth.tokenRefreshed', 'auth.userUpdated']);
-      return { user: event.session?.user ?? null, expiresAt: event.session?.expiresAt ?? null, error: null, notice: null };
+      const user = event.session?.user ?? null;
+      // Another person's session starts without a name until their profile is read.
+      const displayName = user !== null && user.id === context.user?.id ? context.displayName : null;
+      return { user, displayName, expiresAt: event.session?.expiresAt ?? null, error: null, notice: null };
     }),
-    forgetUser: assign({ user: null, expiresAt: null }),
-    noticeSignedOutElsewhere: assign({ user: null, expiresAt: null, notice: SIGNED_OUT_ELSEWHERE }),
-    noticeExpired: assign({ user: null, expiresAt: null, notice: EXPIRED }),
+    rememberName: assign(({ context, event }) => {
+      assertEvent(event, 'profile.changed');
+      return { displayName: event.profile.id === context.user?.id ? event.profile.displayName : context.displayName };
+    }),
+    forgetUser: assign({ user: null, displayName: null, expiresAt: null }),
+    noticeSignedOutElsewhere: assign({ user: null, displayName: null, expiresAt: null, notice: SIGNED_OUT_ELSEWHERE }),
+    noticeExpired: assign({ user: null, displayName: null, expiresAt: null, notice: EXPIRED }),
     rememberRefreshed: assign((_, result: AuthResult) => (result.ok ? { user: result.session.user, expiresAt: result.session.expiresAt } : {})),
     clearMessages: assign({ error: null, notice: null }),
     showFailure: assign((_, result: AuthResult | SignUpResult) => ({ error: result.ok ? null : result.error.message })),
@@ -93,6 +105,10 @@ const sessionSetup = setup({
     factIsGuest: ({ event }) => {
       assertEvent(event, ['auth.sessionRestored', 'auth.signedIn', 'auth.tokenRefreshed', 'auth.userUpdated']);
       return event.session?.user.isAnonymous === true;
+    },
+    factIsOtherUser: ({ context, event }) => {
+      assertEvent(event, ['auth.signedIn', 'auth.userUpdated']);
+      return event.session.user.id !== context.user?.id;
     },
     failed: (_, result: AuthResult | SignUpResult) => !result.ok,
     expired: (_, result: AuthResult) => !result.ok && result.error.code === 'session_expired',
@@ -138,9 +154,18 @@ const tokenLife = {
   },
 } satisfies Parameters<typeof sessionSetup.createStateConfig>[0];
 
+/** While signed in: the person's own profile, live, for the name the views show. */
+const watchOwnProfile = {
+  id: 'ownProfile',
+  src: 'ownProfile',
+  input: ({ context }: { context: SessionContext }) => ({ userId: context.user?.id ?? '' }),
+  // A name is a nicety: without it the views show the email, so a failure ends nothing.
+  onError: {},
+} as const;
+
 export const sessionMachine = sessionSetup.createMachine({
   id: 'session',
-  context: { user: null, expiresAt: null, error: null, notice: null },
+  context: { user: null, displayName: null, expiresAt: null, error: null, notice: null },
   // The stream lives as long as the session actor: facts from other tabs reach every state.
   invoke: { id: 'authEvents', src: 'authEvents' },
   initial: 'restoring',
@@ -252,22 +277,34 @@ export const sessionMachine = sessionSetup.createMachine({
     signedIn: {
       tags: ['authenticated', 'member'],
       ...tokenLife,
+      invoke: watchOwnProfile,
       on: {
         'session.signOut': 'signingOut',
         'auth.signedOut': { target: 'signedOut', actions: 'noticeSignedOutElsewhere' },
-        // Another tab may sign in as someone else, or a guest may become a member.
-        'auth.signedIn': [{ guard: 'factIsGuest', target: 'guest', actions: 'rememberSession' }, { actions: 'rememberSession' }],
+        // Another tab may sign in as someone else (whose profile is watched instead), or a guest may become a member.
+        'auth.signedIn': [
+          { guard: 'factIsGuest', target: 'guest', actions: 'rememberSession' },
+          { guard: 'factIsOtherUser', target: 'signedIn', reenter: true, actions: 'rememberSession' },
+          { actions: 'rememberSession' },
+        ],
         'auth.userUpdated': [{ guard: 'factIsGuest', target: 'guest', actions: 'rememberSession' }, { actions: 'rememberSession' }],
+        'profile.changed': { actions: 'rememberName' },
       },
     },
     guest: {
       tags: ['authenticated', 'guest'],
       ...tokenLife,
+      invoke: watchOwnProfile,
       on: {
         'session.signOut': 'signingOut',
         'auth.signedOut': { target: 'signedOut', actions: 'noticeSignedOutElsewhere' },
-        'auth.signedIn': [{ guard: 'factIsGuest', actions: 'rememberSession' }, { target: 'signedIn', actions: 'rememberSession' }],
+        'auth.signedIn': [
+          { guard: not('factIsGuest'), target: 'signedIn', actions: 'rememberSession' },
+          { guard: 'factIsOtherUser', target: 'guest', reenter: true, actions: 'rememberSession' },
+          { actions: 'rememberSession' },
+        ],
         'auth.userUpdated': [{ guard: 'factIsGuest', actions: 'rememberSession' }, { target: 'signedIn', actions: 'rememberSession' }],
+        'profile.changed': { actions: 'rememberName' },
       },
     },
     signingOut: {

@@ -1,9 +1,13 @@
 import { fromEventObservable, fromPromise } from 'xstate';
 import { sessionMachine } from '../../machines/session.machine.ts';
 import type { AuthEvent, AuthPort, AuthResult, Credentials, SignUpResult } from '../lib/ports/auth.ts';
+import type { OwnProfileFact, ProfilePort } from '../lib/ports/profile.ts';
 
-/** The session machine wired to an auth port: the stream becomes its facts, calls its requests. */
-export function sessionLogic(port: AuthPort) {
+/**
+ * The session machine wired to an auth port (the stream becomes its facts, calls its
+ * requests) and to the profile port, whose live own profile gives the display name.
+ */
+export function sessionLogic(port: AuthPort, profile: Pick<ProfilePort, 'watch'>) {
   return sessionMachine.provide({
     actors: {
       authEvents: fromEventObservable<AuthEvent, void>(() => port.authEvents$),
@@ -12,6 +16,7 @@ export function sessionLogic(port: AuthPort) {
       signInAsGuest: fromPromise<AuthResult, void>(() => port.signInAnonymously()),
       signOut: fromPromise<void, void>(() => port.signOut()),
       refreshSession: fromPromise<AuthResult, void>(() => port.refreshSession()),
+      ownProfile: fromEventObservable<OwnProfileFact, { userId: string }>(({ input }) => profile.watch(input.userId)),
     },
   });
 }

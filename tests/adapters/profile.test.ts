@@ -3,6 +3,7 @@ import type { Database } from '../../src/adapters/supabase/database.types.ts';
 import { lastValueFrom, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { createProfileAdapter } from '../../src/adapters/supabase/profile.ts';
+import type { OwnProfileFact } from '../../src/lib/ports/profile.ts';
 import { backendInfo, signedInClient } from '../setup/clients.ts';
 
 /** The profile adapter against the real backend: the row, the avatar upload through the bucket's rules. */
@@ -52,5 +53,26 @@ describe('profile adapter', () => {
     const text = new Blob(['hello'], { type: 'text/plain' });
     const wrong = await lastValueFrom(a.profile.uploadAvatar(a.user.id, { file: text, name: 'a.txt', type: 'text/plain', size: text.size }));
     expect(wrong).toMatchObject({ type: 'upload.failed', code: 'wrong_type' });
+  });
+
+  it('watches one\u2019s own profile: the row when the channel joins, then each saved change, and only one\u2019s own', async () => {
+    const [a, b] = await Promise.all([person('watch-a'), person('watch-b')]);
+    const seen: OwnProfileFact[] = [];
+    const watching = a.profile.watch(a.user.id).subscribe((fact) => seen.push(fact));
+    try {
+      await expect.poll(() => seen.map((f) => f.profile.displayName), { timeout: 5_000 }).toEqual([a.email.split('@')[0]]);
+      expect(seen[0]).toMatchObject({ type: 'profile.changed', profile: { id: a.user.id, avatarUrl: null } });
+      // b owns a public project, so RLS lets a read b's profile: only the watch's filter
+      // keeps b's rename out. Ours commits after it and changes arrive in commit order, so
+      // once ours is here, theirs would have been too.
+      const shared = await b.client.from('projects').insert({ name: 'Public', visibility: 'public' }).select('id').single();
+      expect(shared.error).toBeNull();
+      expect((await b.profile.update(b.user.id, { displayName: 'Bea' })).ok).toBe(true);
+      expect((await a.profile.update(a.user.id, { displayName: 'Ada Renamed', color: '#46a758' })).ok).toBe(true);
+      await expect.poll(() => seen.length, { timeout: 5_000 }).toBe(2);
+      expect(seen[1]).toMatchObject({ type: 'profile.changed', profile: { id: a.user.id, displayName: 'Ada Renamed', color: '#46a758' } });
+    } finally {
+      watching.unsubscribe();
+    }
   });
 });

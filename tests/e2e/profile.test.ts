@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uniqueEmail } from '../setup/clients.ts';
 import { buildAndServeApp, launchChromium, type ServedApp } from '../setup/browser.ts';
 
-/** The profile page (issue 4): name and colour saved, an avatar uploaded with a progress bar. */
+/** The profile page (issue 4): name and colour saved (and shown in the top bar), an avatar uploaded with a progress bar. */
 
 // A 1x1 PNG.
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
@@ -27,9 +27,14 @@ describe('profile', () => {
     context = await browser.newContext();
     const page = await context.newPage();
     await page.goto(app.url);
-    await page.getByLabel('Email').fill(uniqueEmail('profile'));
+    const email = uniqueEmail('profile');
+    await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill('correct-horse-battery');
     await page.getByRole('button', { name: 'Create account' }).click();
+    // The top bar names the person by their profile (named from the email at sign-up), the email on hover.
+    const who = page.getByTestId('current-user');
+    await expect.poll(() => who.textContent()).toBe(email.split('@')[0]);
+    expect(await who.getAttribute('title')).toBe(email);
     await page.getByRole('link', { name: 'Profile' }).click();
     await page.waitForURL('**/profile');
 
@@ -37,6 +42,8 @@ describe('profile', () => {
     await page.getByRole('radiogroup', { name: 'Colour' }).getByRole('radio', { name: 'Teal' }).check();
     await page.getByRole('button', { name: 'Save profile' }).click();
     await page.getByText('Profile saved.').waitFor();
+    // The rename reaches the top bar live, without a reload.
+    await expect.poll(() => who.textContent()).toBe('Ada Lovelace');
 
     await page.getByLabel('Upload avatar').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: PNG });
     await page.getByText('Avatar updated.').waitFor();
@@ -55,6 +62,7 @@ describe('profile', () => {
     await page.getByRole('heading', { name: 'Your profile' }).waitFor();
     await page.getByRole('img', { name: 'Your avatar' }).waitFor();
     expect(await page.getByLabel('Display name').inputValue()).toBe('Ada Lovelace');
+    await expect.poll(() => who.textContent()).toBe('Ada Lovelace');
     expect(await page.getByRole('radio', { name: 'Teal' }).isChecked()).toBe(true);
   });
 });

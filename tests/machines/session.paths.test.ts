@@ -2,7 +2,7 @@ import { createActor, type SnapshotFrom } from 'xstate';
 import { sessionMachine, type SessionEvent } from '../../machines/session.machine.ts';
 import type { AuthEvent, AuthResult, SignUpResult } from '../../src/lib/ports/auth.ts';
 import { describeMachinePaths, settleRequest } from './machine-paths.ts';
-import { fakeAuth, flush, guest, member, otherMember, wrongPassword } from './session.fakes.ts';
+import { fakeAuth, flush, guest, member, named, otherMember, wrongPassword } from './session.fakes.ts';
 
 /**
  * Path tests (house style rule 12): traverse the session machine with a finite set of
@@ -17,6 +17,7 @@ type GraphEvent = SessionEvent | { type: `xstate.${'done' | 'error'}.actor.${str
 const done = (actor: string, output: AuthResult | SignUpResult | undefined): GraphEvent => ({ type: `xstate.done.actor.${actor}`, output });
 const crashed = (actor: string): GraphEvent => ({ type: `xstate.error.actor.${actor}`, error: new Error(`${actor} crashed`) });
 const promotedGuest = { ...guest, user: { ...guest.user, email: 'g@example.test', isAnonymous: false } };
+const otherGuest = { ...guest, user: { ...guest.user, id: 'u-guest-2' } };
 
 const events: GraphEvent[] = [
   { type: 'auth.sessionRestored', session: null },
@@ -25,6 +26,7 @@ const events: GraphEvent[] = [
   { type: 'auth.signedIn', session: member },
   { type: 'auth.signedIn', session: otherMember },
   { type: 'auth.signedIn', session: guest },
+  { type: 'auth.signedIn', session: otherGuest },
   { type: 'auth.signedOut' },
   { type: 'auth.tokenRefreshed', session: member },
   { type: 'auth.userUpdated', session: promotedGuest },
@@ -54,6 +56,10 @@ const events: GraphEvent[] = [
   done('refreshSession', { ok: false, error: { code: 'session_expired', message: 'Your session has expired. Sign in again to continue.' } }),
   done('refreshSession', { ok: false, error: { code: 'network', message: "Can't reach the server" } }),
   crashed('refreshSession'),
+  // The own profile's stream: names for whoever may be signed in, and its failure.
+  named(member.user.id, 'Ada'),
+  named(guest.user.id, 'Guest'),
+  crashed('ownProfile'),
 ];
 
 const traversal = {
@@ -67,6 +73,8 @@ async function replay(steps: readonly GraphEvent[]) {
   const auth = fakeAuth();
   const actor = createActor(sessionMachine.provide({ actors: auth.actors })).start();
   const take = async (event: GraphEvent) => {
+    if (event.type === 'xstate.error.actor.ownProfile') return auth.failProfile('error' in event ? event.error : undefined);
+    if (event.type === 'profile.changed') return auth.emitProfile(event);
     if (await settleRequest(auth, event)) return;
     if (event.type.startsWith('xstate.after.')) {
       // A delayed transition's own event: what the scheduler would deliver when the time comes.

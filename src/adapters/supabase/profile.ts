@@ -1,15 +1,20 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { Observable, from, of, switchMap } from 'rxjs';
-import { checkAvatar, type AvatarFile, type OwnProfile, type ProfileEdit, type ProfilePort, type UploadFact } from '../../lib/ports/profile.ts';
+import { EMPTY, Observable, concatMap, defer, from, of, switchMap } from 'rxjs';
+import { checkAvatar, type AvatarFile, type OwnProfile, type OwnProfileFact, type ProfileEdit, type ProfilePort, type UploadFact } from '../../lib/ports/profile.ts';
 import type { Result } from '../../lib/ports/room.ts';
 import { resolveSupabaseConfig, supabaseClient, type SupabaseConfig } from './client.ts';
 import type { Database, Tables } from './database.types.ts';
+import { tableChanges } from './realtime.ts';
 import { describeDataError } from './room-errors.ts';
 import { uploadWithProgress } from './storage.ts';
 
 /** One's own profile row, and the avatar in the public `avatars` bucket. */
 
 type Client = SupabaseClient<Database>;
+
+// supabase-js hands back a closing channel for a topic reused before the server
+// acknowledged the close, so each watch (from any adapter over the client) gets its own topic.
+let watches = 0;
 
 const EXTENSIONS: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp', 'image/gif': 'gif' };
 
@@ -28,7 +33,7 @@ export function createProfileAdapter(client: Client, config: SupabaseConfig): Pr
     return { ok: true, value: toProfile(data) };
   };
 
-  return {
+  const adapter: ProfilePort = {
     async load(userId) {
       try {
         const { data, error } = await client.from('profiles').select('*').eq('id', userId).maybeSingle();
@@ -67,7 +72,24 @@ export function createProfileAdapter(client: Client, config: SupabaseConfig): Pr
         }),
       );
     },
+
+    watch(userId): Observable<OwnProfileFact> {
+      const changed = (profile: OwnProfile): OwnProfileFact => ({ type: 'profile.changed', profile });
+      return defer(() => tableChanges(client, `own-profile:${userId}:${++watches}`, [{ table: 'profiles', filter: `id=eq.${userId}` }])).pipe(
+        // In order, so a read that started before a change cannot overwrite it.
+        concatMap((fact) => {
+          // (Re)joined: read the row, so nothing saved while we were away is missed.
+          if (fact.type === 'status' && fact.status === 'subscribed') {
+            return from(adapter.load(userId)).pipe(concatMap((result) => (result.ok ? of(changed(result.value)) : EMPTY)));
+          }
+          if (fact.type === 'change' && fact.change.kind !== 'delete') return of(changed(toProfile(fact.change.row)));
+          // A failed or closed channel rejoins by itself (supabase-js); the name shown meanwhile stays.
+          return EMPTY;
+        }),
+      );
+    },
   };
+  return adapter;
 }
 
 /** The adapter over the app's one browser client and its resolved configuration. */

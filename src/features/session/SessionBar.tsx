@@ -1,19 +1,22 @@
-import { useCanSignOut, useCurrentUser, useSessionSend, useSessionStatus } from './session-context.ts';
+import { useCanSignOut, useCurrentUser, useDisplayName, useSessionSend, useSessionStatus } from './session-context.ts';
 
 /** The top bar's account corner: who you are, and the way out. */
 export function SessionBar() {
   const user = useCurrentUser();
+  const displayName = useDisplayName();
   const status = useSessionStatus();
   const canSignOut = useCanSignOut();
   const send = useSessionSend();
   if (!user) return null;
-  const name = user.isAnonymous ? 'Guest' : (user.email ?? 'Signed in');
+  // The account itself (email, or that it is a guest) stays on hover once the name is known.
+  const account = user.isAnonymous ? 'Guest' : (user.email ?? 'Signed in');
+  const name = displayName ?? account;
   return (
     <div className="session-bar">
       <span className="avatar" aria-hidden="true">
         {name.slice(0, 1).toUpperCase()}
       </span>
-      <span className="who" data-testid="current-user">
+      <span className="who" data-testid="current-user" title={account}>
         {name}
       </span>
       <button type="button" className="ghost" disabled={!canSignOut} aria-busy={status === 'signingOut'} onClick={() => send({ type: 'session.signOut' })}>

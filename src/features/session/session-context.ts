@@ -50,6 +50,11 @@ export function useCurrentUser(): SessionUser | null {
   return SessionContext.useSelector((state) => state.context.user, sameUser);
 }
 
+/** The signed-in person's profile name, or null until their profile has been read. */
+export function useDisplayName(): string | null {
+  return SessionContext.useSelector((state) => state.context.displayName);
+}
+
 export function useCanSignOut(): boolean {
   return SessionContext.useSelector((state) => state.can({ type: 'session.signOut' }));
 }

@@ -23,6 +23,13 @@ export type UploadFact =
   | { type: 'upload.finished'; path: string }
   | { type: 'upload.failed'; code: string; message: string };
 
+/**
+ * One's own profile as it stands: once when watching starts (and again after the live
+ * connection rejoins, in case a change was missed), then after every saved change, from
+ * whichever tab or device saved it.
+ */
+export type OwnProfileFact = { type: 'profile.changed'; profile: OwnProfile };
+
 export interface AvatarFile {
   /** The browser's File (a Blob with a name and type); tests may pass a Blob-like. */
   file: Blob;
@@ -36,6 +43,8 @@ export interface ProfilePort {
   update(userId: string, edit: ProfileEdit): Promise<Result<OwnProfile>>;
   /** Uploads to avatars/<uid>/avatar-<timestamp>.<ext>; completes after `upload.finished` or `upload.failed`. Unsubscribing aborts. */
   uploadAvatar(userId: string, file: AvatarFile): Observable<UploadFact>;
+  /** The own profile, live (see `OwnProfileFact`); never errors: a failed read is retried on the next rejoin. */
+  watch(userId: string): Observable<OwnProfileFact>;
 }
 
 /** The bucket's rules, checked before any byte leaves (the server checks them again). */
