@@ -6,7 +6,7 @@ import type { MachineListEvent, MachineSummary, Result } from '../src/lib/ports/
 /**
  * A project's machines, live: loaded once the list's stream is subscribed (and again
  * after it comes back, to catch up), kept current by the stream, newest edit first.
- * Creating (one machine, or several examples at once) and deleting run one at a time;
+ * Creating (one machine, or several examples at once), renaming and deleting run one at a time;
  * a created machine is announced (`list.created`) so the view can open it. A reload keeps
  * the list on screen (`loading` with machines is a refresh, not a blank page).
  */
@@ -19,6 +19,7 @@ export interface NewMachine {
 export type MachineListIntent =
   | { type: 'list.create'; machines: NewMachine[] }
   | { type: 'list.delete'; machineId: string }
+  | { type: 'list.rename'; machineId: string; name: string }
   | { type: 'list.retry' }
   | { type: 'list.dismissError' };
 
@@ -56,6 +57,7 @@ export const machineListMachine = setup({
     loadMachines: fromPromise<Result<MachineSummary[]>, { projectId: string }>(() => Promise.reject(notProvided('loadMachines'))),
     createMachines: fromPromise<Result<MachineSummary[]>, { projectId: string; machines: NewMachine[] }>(() => Promise.reject(notProvided('createMachines'))),
     deleteMachine: fromPromise<Result<string>, { machineId: string }>(() => Promise.reject(notProvided('deleteMachine'))),
+    renameMachine: fromPromise<Result<MachineSummary>, { machineId: string; name: string }>(() => Promise.reject(notProvided('renameMachine'))),
   },
   actions: {
     applyEvent: assign(({ context, event }) => {
@@ -106,6 +108,7 @@ export const machineListMachine = setup({
           on: {
             'list.create': { guard: ({ event }) => event.machines.length > 0, target: 'creating' },
             'list.delete': 'deleting',
+            'list.rename': { guard: ({ event }) => event.name.trim() !== '', target: 'renaming' },
           },
         },
         creating: {
@@ -128,6 +131,25 @@ export const machineListMachine = setup({
               { target: 'idle', actions: assign(({ event }) => ({ error: event.output.ok ? null : event.output.error.message })) },
             ],
             onError: { target: 'idle', actions: assign({ error: "Couldn't create the machine." }) },
+          },
+        },
+        renaming: {
+          tags: ['busy'],
+          invoke: {
+            src: 'renameMachine',
+            input: ({ event }) => {
+              assertEvent(event, 'list.rename');
+              return { machineId: event.machineId, name: event.name.trim() };
+            },
+            onDone: [
+              {
+                guard: ({ event }) => event.output.ok,
+                target: 'idle',
+                actions: assign(({ context, event }) => ({ machines: event.output.ok ? upsert(context.machines, event.output.value) : context.machines, error: null })),
+              },
+              { target: 'idle', actions: assign(({ event }) => ({ error: event.output.ok ? null : event.output.error.message })) },
+            ],
+            onError: { target: 'idle', actions: assign({ error: "Couldn't rename the machine." }) },
           },
         },
         deleting: {

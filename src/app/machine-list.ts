@@ -20,6 +20,7 @@ export function machineListLogic(port: DocumentPort) {
       listEvents: fromEventObservable<MachineListEvent, { projectId: string }>(({ input }) => port.machineListEvents$(input.projectId)),
       loadMachines: fromPromise<Result<MachineSummary[]>, { projectId: string }>(({ input }) => port.listMachines(input.projectId)),
       createMachines: fromPromise<Result<MachineSummary[]>, { projectId: string; machines: NewMachine[] }>(({ input }) => createAll(port, input.projectId, input.machines)),
+      renameMachine: fromPromise<Result<MachineSummary>, { machineId: string; name: string }>(({ input }) => port.renameMachine(input.machineId, input.name)),
       deleteMachine: fromPromise<Result<string>, { machineId: string }>(async ({ input }) => {
         const result = await port.deleteMachine(input.machineId);
         return result.ok ? { ok: true, value: input.machineId } : result;

@@ -1,5 +1,5 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { useCallback, useEffect, useMemo } from 'react';
+import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react';
 import type { SnapshotFrom } from 'xstate';
 import type { documentMachine } from '../../../machines/document.machine.ts';
 import { inspector } from '../../app/inspect.ts';
@@ -7,7 +7,7 @@ import { liveCanvasPresenceLogic, liveDocumentLogic } from '../../app/live-canva
 import { chartroomModel } from '../../lib/collab/chartroom.ts';
 import type { Op } from '../../lib/model/op-types.ts';
 import type { Point, View } from '../../lib/ports/canvas-presence.ts';
-import { useMachineName } from '../machines/machine-list-context.ts';
+import { MachineListContext, useMachineListStatus, useMachineName } from '../machines/machine-list-context.ts';
 import { Avatar } from '../room/Avatar.tsx';
 import { useCanEdit, useMembers, useProjectId, useRoomSend } from '../room/room-context.ts';
 import { useCurrentUser } from '../session/session-context.ts';
@@ -90,7 +90,7 @@ export function MachineView({ machineId }: { machineId: string }) {
     <section className="machine-view" aria-label={`Machine ${name ?? ''}`.trim()} style={followed ? { boxShadow: `inset 0 0 0 3px ${followed.color}` } : undefined}>
       <div className="machine-bar">
         <a href={`/p/${projectId}`}>← Machines</a>
-        <h2 id="machine-title">{name ?? 'Machine'}</h2>
+        <MachineTitle machineId={machineId} name={name} canEdit={canEdit} />
         <span className={`machine-sync ${sync}`} role="status" aria-live="polite" data-sync={sync}>
           {SYNC_TEXT[sync]}
           {unsent > 0 && sync !== 'synced' ? ` · ${unsent} edit${unsent === 1 ? '' : 's'} waiting` : ''}
@@ -160,5 +160,44 @@ export function MachineView({ machineId }: { machineId: string }) {
         )}
       </div>
     </section>
+  );
+}
+
+/** The machine's name, renamed in place by owners and editors (shared through the list). */
+function MachineTitle({ machineId, name, canEdit }: { machineId: string; name: string | null; canEdit: boolean }) {
+  const list = MachineListContext.useActorRef();
+  const { busy, error } = useMachineListStatus();
+  const [editing, setEditing] = useState(false);
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const value = new FormData(event.currentTarget).get('name');
+    if (typeof value === 'string' && value.trim() !== '' && value.trim() !== name) list.send({ type: 'list.rename', machineId, name: value });
+    setEditing(false);
+  };
+  if (editing && canEdit) {
+    return (
+      <form className="room-rename" onSubmit={onSubmit}>
+        <label htmlFor="machine-name-input">Machine name</label>
+        <input id="machine-name-input" name="name" defaultValue={name ?? ''} maxLength={120} required autoFocus onKeyDown={(e) => e.key === 'Escape' && setEditing(false)} />
+        <button type="submit" className="primary">Save name</button>
+        <button type="button" onClick={() => setEditing(false)}>Cancel</button>
+      </form>
+    );
+  }
+  return (
+    <>
+      <h2 id="machine-title">{name ?? 'Machine'}</h2>
+      {canEdit && (
+        <button type="button" className="ghost" disabled={busy} onClick={() => setEditing(true)}>
+          Rename machine
+        </button>
+      )}
+      {error && (
+        <span className="message error" role="alert">
+          {error}{' '}
+          <button type="button" className="link" onClick={() => list.send({ type: 'list.dismissError' })}>Dismiss</button>
+        </span>
+      )}
+    </>
   );
 }
