@@ -22,11 +22,15 @@ import { ms, summarize, type BenchContext, type Summary } from '../lib.ts';
  * - in the same run, the baselines it is read against: a broadcast from A to B (the
  *   socket path alone) and a plain insert into a small table without RLS streamed to B
  *   (the postgres-changes floor: REST, WAL, decoding, routing, socket).
- * A acts again as soon as its previous action returned, as a fast typist would.
+ * A acts again as soon as its previous action returned (a stress test: ~100 commits a
+ * second), then, for the last cases and a second plain-insert baseline, once every 50 ms
+ * (20 edits a second, someone dragging or typing fast; the document machine sends one
+ * commit at a time and batches what is typed meanwhile).
  */
 
 const COUNT = 200;
 const WARMUP = 20;
+const PACE_MS = 50;
 
 function now(): number {
   return Number(process.hrtime.bigint()) / 1e6;
@@ -103,15 +107,18 @@ interface Run {
  * Drives WARMUP + COUNT actions one after another; `act(key)` performs one and resolves
  * when A has its answer, `arrivals` is filled with when B saw each key.
  */
-async function drive(pool: pg.Pool, arrivals: Map<number, number>, act: (key: number) => Promise<void>): Promise<Run> {
+async function drive(pool: pg.Pool, arrivals: Map<number, number>, act: (key: number) => Promise<void>, paceMs = 0): Promise<Run> {
   const started = new Map<number, number>();
   const returned = new Map<number, number>();
   let meter: (() => { node: number; postgres: number }) | null = null;
   for (let key = 1; key <= WARMUP + COUNT; key++) {
     if (key === WARMUP + 1) meter = await cpuMeter(pool);
-    started.set(key, now());
+    const t0 = now();
+    started.set(key, t0);
     await act(key);
     returned.set(key, now());
+    const wait = paceMs - (now() - t0);
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
   }
   const deadline = Date.now() + 5_000;
   while (arrivals.size < WARMUP + COUNT && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
@@ -157,35 +164,55 @@ export async function run(ctx: BenchContext): Promise<void> {
 
     // Baseline 1: a broadcast from A to B, each sent once the previous one arrived.
     const heard = new Map<number, number>();
+    let wake: (() => void) | null = null;
     const topic = `bench-collab-${randomUUID()}`;
     const sender = a.client.channel(topic, { config: { broadcast: { self: false } } });
     const listener = b.client.channel(topic, { config: { broadcast: { self: false } } }).on('broadcast', { event: 'ping' }, (m: { payload?: { k?: number } }) => {
       if (typeof m.payload?.k === 'number') heard.set(m.payload.k, now());
+      wake?.();
     });
     await Promise.all([joined(sender), joined(listener)]);
     const broadcast = await drive(backend.pool, heard, async (k) => {
+      const arrived = new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 2_000);
+        wake = () => {
+          if (!heard.has(k)) return;
+          clearTimeout(timer);
+          resolve();
+        };
+      });
       await sender.send({ type: 'broadcast', event: 'ping', payload: { k } });
-      const deadline = Date.now() + 2_000;
-      while (!heard.has(k) && Date.now() < deadline) await new Promise((resolve) => setImmediate(resolve));
+      await arrived;
+      wake = null;
     });
     await a.client.removeChannel(sender);
     await b.client.removeChannel(listener);
 
     // Baseline 2: a plain insert into a small table without RLS, streamed to B.
-    const pinged = new Map<number, number>();
-    const pings = b.client.channel(`bench-pings-${randomUUID()}`).on(
-      'postgres_changes',
-      { event: 'INSERT', schema: 'public', table: 'bench_collab_pings' },
-      (payload: { new: { k?: number } }) => {
-        if (typeof payload.new.k === 'number') pinged.set(payload.new.k, now());
-      },
-    );
-    await joined(pings);
-    const insert = await drive(backend.pool, pinged, async (k) => {
-      const { error } = await a.client.from('bench_collab_pings' as never).insert({ k, note: `ping ${k}` } as never);
-      if (error) throw new Error(error.message);
-    });
-    await b.client.removeChannel(pings);
+    const plainInsert = async (paceMs: number): Promise<Run> => {
+      const pinged = new Map<number, number>();
+      const offset = paceMs === 0 ? 0 : 10_000;
+      const pings = b.client.channel(`bench-pings-${randomUUID()}`).on(
+        'postgres_changes',
+        { event: 'INSERT', schema: 'public', table: 'bench_collab_pings' },
+        (payload: { new: { k?: number } }) => {
+          if (typeof payload.new.k === 'number') pinged.set(payload.new.k - offset, now());
+        },
+      );
+      await joined(pings);
+      const result = await drive(
+        backend.pool,
+        pinged,
+        async (k) => {
+          const { error } = await a.client.from('bench_collab_pings' as never).insert({ k: k + offset, note: `ping ${k}` } as never);
+          if (error) throw new Error(error.message);
+        },
+        paceMs,
+      );
+      await b.client.removeChannel(pings);
+      return result;
+    };
+    const insert = await plainInsert(0);
 
     ctx.report('broadcast A -> B', three(broadcast.remote));
     ctx.report('plain insert (no RLS) A starts -> B receives', three(insert.remote));
@@ -194,11 +221,20 @@ export async function run(ctx: BenchContext): Promise<void> {
     const portA = createMachinesAdapter(a.client);
     const portB = createMachinesAdapter(b.client);
     const cases = [
-      { size: 0, list: false },
-      { size: 200, list: false },
-      { size: 200, list: true },
+      { size: 0, list: false, pace: 0 },
+      { size: 200, list: false, pace: 0 },
+      { size: 200, list: true, pace: 0 },
+      { size: 0, list: false, pace: PACE_MS },
+      { size: 200, list: true, pace: PACE_MS },
     ];
-    for (const { size, list } of cases) {
+    let pacedInsert: Run | null = null;
+    for (const { size, list, pace } of cases) {
+      if (pace > 0 && !pacedInsert) {
+        pacedInsert = await plainInsert(pace);
+        ctx.section(`collab: one action every ${pace} ms from here on`);
+        ctx.report('plain insert (no RLS) A starts -> B receives', three(pacedInsert.remote));
+      }
+      const baseline = pace > 0 && pacedInsert ? pacedInsert : insert;
       const definition = definitionWith(size);
       const created = await portA.createMachine({ projectId: project.data.id, name: `bench ${size}${list ? ' list' : ''}`, definition });
       if (!created.ok) throw new Error(created.error.message);
@@ -222,7 +258,10 @@ export async function run(ctx: BenchContext): Promise<void> {
         : null;
       if (machineList) await joined(machineList);
 
-      const edit = await drive(backend.pool, arrivals, async (seq) => {
+      const edit = await drive(
+        backend.pool,
+        arrivals,
+        async (seq) => {
         const result = await portA.commitOps({
           machineId,
           base: seq - 1,
@@ -232,16 +271,19 @@ export async function run(ctx: BenchContext): Promise<void> {
           definition: { ...definition, name: `rename ${seq}` },
         });
         if (!result.ok) throw new Error(result.error.message);
-      });
+        },
+        pace,
+      );
       sub.unsubscribe();
       if (machineList) await b.client.removeChannel(machineList);
 
       const kb = (JSON.stringify(definition).length / 1024).toFixed(0);
-      ctx.section(`collab: ${size === 0 ? 'empty definition' : `${size}-state definition (${kb} KB)`}${list ? ', B also following the machine list' : ''}`);
+      const how = pace > 0 ? `one commit every ${pace} ms` : 'back to back';
+      ctx.section(`collab: ${size === 0 ? 'empty definition' : `${size}-state definition (${kb} KB)`}, ${how}${list ? ', B also following the machine list' : ''}`);
       ctx.report('commit round trip (A)', three(edit.returned));
       ctx.report('remote edit (A commits -> B receives)', three(edit.remote), 'p95 < 50 ms');
       ctx.report('B receives after A\'s commit returned', three(edit.afterReturn));
-      ctx.report('remote edit vs plain insert', ratio(edit.remote, insert.remote));
+      ctx.report(`remote edit vs plain insert${pace > 0 ? ' (paced alike)' : ''}`, ratio(edit.remote, baseline.remote));
       ctx.report('remote edit vs broadcast', ratio(edit.remote, broadcast.remote));
       ctx.report('CPU per commit: this process (server + both clients)', ms(edit.cpu.node));
       ctx.report('CPU per commit: postgres', ms(edit.cpu.postgres));
