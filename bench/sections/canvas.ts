@@ -1,12 +1,9 @@
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import WebSocket from 'ws';
-import { buildApp, serveApp } from '../../server/start.ts';
 import type { Database, Json } from '../../src/adapters/supabase/database.types.ts';
 import { importXState } from '../../src/lib/model/import.ts';
-import { benchBackend } from '../backend.ts';
+import { benchApp } from '../served-app.ts';
 import { ms, summarize, type BenchContext } from '../lib.ts';
 
 /**
@@ -72,17 +69,9 @@ async function stampNext(page: Page, type: string): Promise<void> {
 const stamp = (page: Page) => page.evaluate(() => (window as unknown as { __stamp: number | null }).__stamp ?? NaN);
 
 export async function run(ctx: BenchContext): Promise<void> {
-  const backend = await benchBackend();
-  await fs.mkdir(path.resolve('bench/.tmp'), { recursive: true });
-  const outDir = await fs.mkdtemp(path.join(path.resolve('bench/.tmp'), 'app-'));
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--headless=new', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-  });
-  let server: Awaited<ReturnType<typeof serveApp>> | null = null;
+  const bench = await benchApp();
+  const { backend, browser } = bench;
   try {
-    await buildApp({ root: path.resolve('.'), outDir, quiet: true });
-    server = await serveApp({ dir: outDir, port: 0, runtime: { supabaseUrl: backend.url, supabaseAnonKey: backend.anonKey } });
     const [a, b] = await Promise.all([person(backend.url, backend.anonKey, 'canvas-a'), person(backend.url, backend.anonKey, 'canvas-b')]);
     const project = await a.client.from('projects').insert({ name: 'Bench canvas' }).select('id').single();
     if (project.error) throw new Error(project.error.message);
@@ -92,8 +81,8 @@ export async function run(ctx: BenchContext): Promise<void> {
     const machine = await a.client.from('machines').insert({ project_id: project.data.id, name: 'bench', definition: definition as unknown as Json }).select('id').single();
     if (machine.error) throw new Error(machine.error.message);
 
-    const [pageA, pageB] = await Promise.all([signedInPage(browser, server.url, a.email), signedInPage(browser, server.url, b.email)]);
-    const url = `${server.url}/p/${project.data.id}/m/${machine.data.id}`;
+    const [pageA, pageB] = await Promise.all([signedInPage(browser, bench.url, a.email), signedInPage(browser, bench.url, b.email)]);
+    const url = `${bench.url}/p/${project.data.id}/m/${machine.data.id}`;
     await Promise.all([pageA.goto(url), pageB.goto(url)]);
     for (const page of [pageA, pageB]) await page.locator('[data-sync="synced"]').waitFor({ timeout: 60_000 });
     await pageA.getByRole('button', { name: 'state r0', exact: true }).waitFor();
@@ -143,9 +132,6 @@ export async function run(ctx: BenchContext): Promise<void> {
     await pageA.context().close();
     await pageB.context().close();
   } finally {
-    await browser.close();
-    await server?.close();
-    await fs.rm(outDir, { recursive: true, force: true });
-    await backend.cleanup();
+    await bench.close();
   }
 }

@@ -2,10 +2,8 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { createClient } from '@supabase/supabase-js';
-import { chromium } from 'playwright-core';
 import WebSocket from 'ws';
-import { buildApp, serveApp } from '../../server/start.ts';
-import { benchBackend } from '../backend.ts';
+import { benchApp } from '../served-app.ts';
 import { ms, since, summarize, type BenchContext } from '../lib.ts';
 
 /**
@@ -26,17 +24,9 @@ async function initialJsGzip(dir: string): Promise<number> {
 }
 
 export async function run(ctx: BenchContext): Promise<void> {
-  const backend = await benchBackend();
-  const outDir = await fs.mkdtemp(path.join(path.resolve('bench/.tmp'), 'app-'));
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--headless=new', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-  });
-  let server: Awaited<ReturnType<typeof serveApp>> | null = null;
+  const bench = await benchApp();
+  const { backend, browser } = bench;
   try {
-    await buildApp({ root: path.resolve('.'), outDir, quiet: true });
-    server = await serveApp({ dir: outDir, port: 0, runtime: { supabaseUrl: backend.url, supabaseAnonKey: backend.anonKey } });
-
     const email = `bench-room-${Date.now()}@example.test`;
     const password = 'bench-password-1';
     const client = createClient(backend.url, backend.anonKey, {
@@ -50,7 +40,7 @@ export async function run(ctx: BenchContext): Promise<void> {
 
     const context = await browser.newContext();
     const page = await context.newPage();
-    await page.goto(server.url);
+    await page.goto(bench.url);
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill(password);
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
@@ -59,7 +49,7 @@ export async function run(ctx: BenchContext): Promise<void> {
     const samples: number[] = [];
     for (let i = 0; i < LOADS + 1; i++) {
       const start = process.hrtime.bigint();
-      await page.goto(`${server.url}/p/${project.id}`);
+      await page.goto(`${bench.url}/p/${project.id}`);
       await page.getByRole('status').filter({ hasText: /^Live$/ }).waitFor({ timeout: 30_000 });
       await page.getByRole('heading', { name: 'Members' }).waitFor();
       // The first load fills the HTTP cache; it is reported on its own.
@@ -74,13 +64,10 @@ export async function run(ctx: BenchContext): Promise<void> {
     ctx.report(`warm loads p50 (n = ${s.n})`, ms(s.p50));
     ctx.report('warm loads p95', ms(s.p95));
     ctx.report('warm loads max', ms(s.max));
-    const bytes = await initialJsGzip(outDir);
+    const bytes = await initialJsGzip(bench.dir);
     ctx.report('initial JavaScript (gzip)', `${(bytes / 1024).toFixed(1)} KB`, 'under 250 KB');
     await context.close();
   } finally {
-    await browser.close();
-    await server?.close();
-    await fs.rm(outDir, { recursive: true, force: true });
-    await backend.cleanup();
+    await bench.close();
   }
 }
