@@ -1,5 +1,6 @@
 /// <reference lib="webworker" />
 import ELK from 'elkjs/lib/elk.bundled.js';
+import { LayoutCache } from '../../lib/layout/cache.ts';
 import { layoutDefinition } from '../../lib/layout/run.ts';
 import type { LayoutRequest, LayoutResult } from '../../lib/ports/layout.ts';
 import { canvasMeasure } from './measure.ts';
@@ -13,10 +14,12 @@ const scope = self as unknown as DedicatedWorkerGlobalScope;
 scope.onmessage = null;
 const elk = new ELK();
 const measure = canvasMeasure();
+// Compound insides from the previous layout: an edit re-lays out only what it touched.
+const cache = new LayoutCache();
 
 scope.addEventListener('message', (e: MessageEvent<{ id: number; request: LayoutRequest }>) => {
   const { id, request } = e.data;
-  layoutDefinition(elk, request.definition, measure, request.hints).then(
+  layoutDefinition(elk, request.definition, measure, request.hints, cache).then(
     (layout) => scope.postMessage({ id, result: { ok: true, layout } satisfies LayoutResult }),
     (err: unknown) => scope.postMessage({ id, result: { ok: false, message: err instanceof Error ? err.message : String(err) } satisfies LayoutResult }),
   );

@@ -1,76 +1,102 @@
-import type { ElkExtendedEdge, ElkNode, LayoutOptions } from 'elkjs/lib/elk-api.js';
+import type { ElkExtendedEdge, ElkNode, ElkPort, LayoutOptions } from 'elkjs/lib/elk-api.js';
 import { stateOf, transitionsBySource } from '../model/tree.ts';
 import type { MachineDefinition, StateId } from '../model/types.ts';
 import type { TextMeasure } from '../ports/layout.ts';
 import { transitionLabel } from './labels.ts';
+import { portId, routeOf, WRAPPER_ID, type PortKind } from './segments.ts';
 import { GEOMETRY, headerHeight, leafSize } from './sizes.ts';
 import type { LayoutHints } from './types.ts';
 
-/** The ELK graph's own wrapper around the machine root; never drawn. */
-export const WRAPPER_ID = '__graph';
+export { WRAPPER_ID };
+
+/**
+ * Options every graph (the wrapper and each compound's children) is laid out with. ELK's
+ * cost is mostly a fixed price per graph, and the last three lines cut it by about a
+ * third (bench/sections/layout.ts) at a few more crossings in large graphs: one
+ * crossing-minimisation pass instead of seven random restarts, no greedy-switch
+ * post-pass, no packing of disconnected states as separate components.
+ */
+export const GRAPH_OPTIONS: LayoutOptions = {
+  'elk.algorithm': 'layered',
+  'elk.direction': 'RIGHT',
+  'elk.spacing.nodeNode': '28',
+  'elk.layered.spacing.nodeNodeBetweenLayers': '36',
+  'elk.spacing.edgeLabel': '4',
+  'elk.edgeLabels.placement': 'CENTER',
+  'elk.layered.considerModelOrder.strategy': 'NODES_AND_EDGES',
+  'elk.layered.thoroughness': '1',
+  'elk.layered.crossingMinimization.greedySwitch.type': 'OFF',
+  'elk.separateConnectedComponents': 'false',
+};
 
 /**
  * Definition -> ELK input. One ELK node per state (the machine root included, so
- * root-level transitions have a source), all edges on the wrapper with
- * `INCLUDE_CHILDREN`, so ELK routes across hierarchy levels in one run. Coordinates
- * come back absolute (`elk.json.*Coords: ROOT`), which keeps the mapping trivial.
+ * root-level transitions have a source) under a wrapper. Each compound's children are
+ * laid out on their own, innermost first (`SEPARATE_CHILDREN`); a transition crossing
+ * compound borders is split into pieces joined by border ports (segments.ts).
+ * Coordinates come back relative (nodes to their parent, edges to the graph holding
+ * them), which is what lets cache.ts reuse a compound's inside wherever it moves.
  *
- * Stability (see stability.ts): children and edges keep document order
- * (`considerModelOrder`), leaf widths are snapped and sticky, and with hints the previous
- * positions seed a semi-interactive crossing minimisation.
+ * Stability: children and edges keep document order (`considerModelOrder`), leaf widths
+ * are snapped and sticky (sizes.ts), and a compound's inside depends only on its own
+ * subtree, so an edit moves nothing inside the compounds it does not touch. Previous
+ * positions are not fed back to ELK: its semi-interactive mode reorders a first
+ * layout's dummies, which moved more than it kept still.
  */
 export function buildElkGraph(def: MachineDefinition, measure: TextMeasure, hints: LayoutHints | null = null): ElkNode {
   const bySource = transitionsBySource(def);
-  const edges: ElkExtendedEdge[] = [];
-
-  const node = (id: StateId): ElkNode => {
-    const s = stateOf(def, id);
-    const options: LayoutOptions = {};
-    const previous = hints?.positions[id];
-    const parentPrev = s.parent !== null ? hints?.positions[s.parent] : undefined;
-    if (previous && (s.parent === null || parentPrev)) {
-      const px = parentPrev?.x ?? 0;
-      const py = parentPrev?.y ?? 0;
-      options['elk.position'] = `(${Math.round(previous.x - px)},${Math.round(previous.y - py)})`;
-    }
-    if (s.children.length === 0) {
-      return { id, ...leafSize(def, s, measure, hints), layoutOptions: options };
-    }
-    const region = s.type === 'parallel';
-    options['elk.padding'] = `[top=${headerHeight(s) + 8},left=${region ? GEOMETRY.pad : GEOMETRY.padLeft},bottom=${GEOMETRY.pad},right=${GEOMETRY.pad}]`;
-    if (region) options['elk.spacing.nodeNode'] = '0';
-    return { id, children: s.children.map(node), layoutOptions: options };
-  };
-
-  const root = node(def.root);
+  const edgesIn = new Map<StateId, ElkExtendedEdge[]>();
+  const portsOn = new Map<StateId, Set<PortKind>>();
+  const shared = new Set<string>();
   for (const id of Object.keys(def.states)) {
     for (const t of bySource.get(id) ?? []) {
       const text = transitionLabel(def, t);
-      const labels = [{ text, width: measure(text, 'edge') + GEOMETRY.edgeLabelPad, height: GEOMETRY.edgeLabelHeight }];
       const targets = t.targets.length === 0 ? [t.source] : t.targets;
       targets.forEach((target, i) => {
-        edges.push({ id: i === 0 ? t.id : `${t.id}#${i}`, sources: [t.source], targets: [target], labels: i === 0 ? labels : [] });
+        const route = routeOf(def, i === 0 ? t.id : `${t.id}#${i}`, t.source, target);
+        for (const p of route.ports) {
+          const kinds = portsOn.get(p.state) ?? new Set<PortKind>();
+          kinds.add(p.kind);
+          portsOn.set(p.state, kinds);
+        }
+        for (const piece of route.pieces) {
+          if (!piece.own) {
+            if (shared.has(piece.id)) continue;
+            shared.add(piece.id);
+          }
+          const labels = piece.own && i === 0 ? [{ text, width: measure(text, 'edge') + GEOMETRY.edgeLabelPad, height: GEOMETRY.edgeLabelHeight }] : [];
+          const list = edgesIn.get(piece.graph) ?? [];
+          list.push({ id: piece.id, sources: [piece.source], targets: [piece.target], labels });
+          edgesIn.set(piece.graph, list);
+        }
       });
     }
   }
 
+  const node = (id: StateId): ElkNode => {
+    const s = stateOf(def, id);
+    const options: LayoutOptions = {};
+    if (s.children.length === 0) return { id, ...leafSize(def, s, measure, hints), layoutOptions: options };
+    const kinds = portsOn.get(id);
+    const ports: ElkPort[] = [...(kinds ?? [])].sort().map((kind) => ({
+      id: portId(id, kind), width: 0, height: 0, layoutOptions: { 'elk.port.side': kind === 'in' ? 'WEST' : 'EAST' },
+    }));
+    if (kinds) options['elk.portConstraints'] = 'FIXED_SIDE';
+    const region = s.type === 'parallel';
+    Object.assign(options, GRAPH_OPTIONS);
+    options['elk.padding'] = `[top=${headerHeight(s) + 8},left=${region ? GEOMETRY.pad : GEOMETRY.padLeft},bottom=${GEOMETRY.pad},right=${GEOMETRY.pad}]`;
+    if (region) options['elk.spacing.nodeNode'] = '0';
+    return { id, children: s.children.map(node), ports, edges: edgesIn.get(id) ?? [], layoutOptions: options };
+  };
+
   return {
     id: WRAPPER_ID,
     layoutOptions: {
-      'elk.algorithm': 'layered',
-      'elk.hierarchyHandling': 'INCLUDE_CHILDREN',
-      'elk.direction': 'RIGHT',
-      'elk.json.shapeCoords': 'ROOT',
-      'elk.json.edgeCoords': 'ROOT',
+      ...GRAPH_OPTIONS,
+      'elk.hierarchyHandling': 'SEPARATE_CHILDREN',
       'elk.padding': '[top=0,left=0,bottom=0,right=0]',
-      'elk.spacing.nodeNode': '28',
-      'elk.layered.spacing.nodeNodeBetweenLayers': '36',
-      'elk.spacing.edgeLabel': '4',
-      'elk.edgeLabels.placement': 'CENTER',
-      'elk.layered.considerModelOrder.strategy': 'NODES_AND_EDGES',
-      'elk.layered.crossingMinimization.semiInteractive': hints ? 'true' : 'false',
     },
-    children: [root],
-    edges,
+    children: [node(def.root)],
+    edges: edgesIn.get(WRAPPER_ID) ?? [],
   };
 }

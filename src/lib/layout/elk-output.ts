@@ -1,20 +1,33 @@
-import type { ElkNode } from 'elkjs/lib/elk-api.js';
+import type { ElkExtendedEdge, ElkNode } from 'elkjs/lib/elk-api.js';
 import { stateOf } from '../model/tree.ts';
 import type { MachineDefinition } from '../model/types.ts';
+import { routeOf } from './segments.ts';
 import { headerHeight } from './sizes.ts';
 import type { Layout, LayoutEdge, LayoutNode, Point } from './types.ts';
 
-/** ELK's result -> the positioned diagram the view draws, shifted so the root is at 0,0. */
+/** An ELK edge with the offset of the graph that holds it (ELK's coordinates are relative). */
+interface Placed {
+  edge: ElkExtendedEdge;
+  dx: number;
+  dy: number;
+}
+
+/** ELK's result -> the positioned diagram the view draws, absolute, the root at 0,0. */
 export function mapElkResult(def: MachineDefinition, graph: ElkNode): Layout {
   const rootElk = graph.children?.[0];
   if (!rootElk) throw new Error('layout result has no root node');
-  const ox = rootElk.x ?? 0;
-  const oy = rootElk.y ?? 0;
   const nodes: Record<string, LayoutNode> = {};
+  const elkEdges = new Map<string, Placed>();
+  // The wrapper's own offset is dropped: the root sits at 0,0.
+  const ox = -(rootElk.x ?? 0);
+  const oy = -(rootElk.y ?? 0);
+  for (const e of graph.edges ?? []) elkEdges.set(e.id, { edge: e, dx: ox, dy: oy });
 
-  const visit = (n: ElkNode, depth: number): void => {
+  const visit = (n: ElkNode, depth: number, px: number, py: number): void => {
     const s = stateOf(def, n.id);
     const parent = s.parent !== null ? def.states[s.parent] : undefined;
+    const x = px + (n.x ?? 0);
+    const y = py + (n.y ?? 0);
     nodes[n.id] = {
       id: n.id,
       parent: s.parent,
@@ -25,40 +38,49 @@ export function mapElkResult(def: MachineDefinition, graph: ElkNode): Layout {
       history: s.history,
       initial: s.initial,
       header: s.children.length > 0 ? headerHeight(s) : 0,
-      x: (n.x ?? 0) - ox,
-      y: (n.y ?? 0) - oy,
+      x,
+      y,
       width: n.width ?? 0,
       height: n.height ?? 0,
     };
-    for (const c of n.children ?? []) visit(c, depth + 1);
+    for (const e of n.edges ?? []) elkEdges.set(e.id, { edge: e, dx: x, dy: y });
+    for (const c of n.children ?? []) visit(c, depth + 1, x, y);
   };
-  visit(rootElk, 0);
+  visit(rootElk, 0, ox, oy);
 
   const edges: Record<string, LayoutEdge> = {};
-  for (const e of graph.edges ?? []) {
-    const hash = e.id.indexOf('#');
-    const transitionId = hash < 0 ? e.id : e.id.slice(0, hash);
-    const t = def.transitions[transitionId];
-    if (!t) continue;
-    const points: Point[] = [];
-    for (const section of e.sections ?? []) {
-      points.push({ x: section.startPoint.x - ox, y: section.startPoint.y - oy });
-      for (const b of section.bendPoints ?? []) points.push({ x: b.x - ox, y: b.y - oy });
-      points.push({ x: section.endPoint.x - ox, y: section.endPoint.y - oy });
-    }
-    const l = e.labels?.[0];
-    const source = e.sources[0] ?? t.source;
-    const target = e.targets[0] ?? t.source;
-    edges[e.id] = {
-      id: e.id,
-      transition: transitionId,
-      source,
-      target,
-      points,
-      label: l ? { text: l.text ?? '', x: (l.x ?? 0) - ox, y: (l.y ?? 0) - oy, width: l.width ?? 0, height: l.height ?? 0 } : null,
-      selfLoop: source === target,
-      targetless: t.targets.length === 0,
-    };
+  for (const t of Object.values(def.transitions)) {
+    const targets = t.targets.length === 0 ? [t.source] : t.targets;
+    targets.forEach((target, i) => {
+      const id = i === 0 ? t.id : `${t.id}#${i}`;
+      const pieces = routeOf(def, id, t.source, target).pieces.map((p) => elkEdges.get(p.id));
+      edges[id] = { ...joined(pieces), id, transition: t.id, source: t.source, target, selfLoop: t.source === target, targetless: t.targets.length === 0 };
+    });
   }
   return { nodes, edges, width: rootElk.width ?? 0, height: rootElk.height ?? 0 };
+}
+
+/** A drawn edge's pieces joined end to end (they meet at border ports), with its label. */
+function joined(pieces: (Placed | undefined)[]): Pick<LayoutEdge, 'points' | 'label'> {
+  const points: Point[] = [];
+  let label: LayoutEdge['label'] = null;
+  for (const piece of pieces) {
+    if (!piece) continue;
+    const { edge, dx, dy } = piece;
+    const add = (p: { x: number; y: number }): void => {
+      const last = points[points.length - 1];
+      const x = p.x + dx;
+      const y = p.y + dy;
+      if (last && Math.abs(last.x - x) < 0.01 && Math.abs(last.y - y) < 0.01) return;
+      points.push({ x, y });
+    };
+    for (const section of edge.sections ?? []) {
+      add(section.startPoint);
+      for (const b of section.bendPoints ?? []) add(b);
+      add(section.endPoint);
+    }
+    const l = edge.labels?.[0];
+    if (l) label = { text: l.text ?? '', x: (l.x ?? 0) + dx, y: (l.y ?? 0) + dy, width: l.width ?? 0, height: l.height ?? 0 };
+  }
+  return { points, label };
 }

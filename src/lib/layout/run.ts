@@ -1,6 +1,7 @@
 import type { ElkNode } from 'elkjs/lib/elk-api.js';
 import type { MachineDefinition } from '../model/types.ts';
 import type { TextMeasure } from '../ports/layout.ts';
+import { boxCached, restoreAndStore, signatures, type LayoutCache } from './cache.ts';
 import { buildElkGraph } from './elk-input.ts';
 import { mapElkResult } from './elk-output.ts';
 import type { Layout, LayoutHints } from './types.ts';
@@ -10,9 +11,19 @@ export interface ElkLike {
   layout(graph: ElkNode): Promise<ElkNode>;
 }
 
-/** Definition -> positioned diagram: the same function in the worker, the tests and the bench. */
-export async function layoutDefinition(elk: ElkLike, def: MachineDefinition, measure: TextMeasure, hints: LayoutHints | null = null): Promise<Layout> {
-  const result = await elk.layout(buildElkGraph(def, measure, hints));
+/**
+ * Definition -> positioned diagram: the same function in the worker, the tests and the
+ * bench. With a cache (the worker keeps one), compounds whose inside did not change since
+ * the last run are not laid out again (cache.ts); the result is the same either way.
+ */
+export async function layoutDefinition(elk: ElkLike, def: MachineDefinition, measure: TextMeasure, hints: LayoutHints | null = null, cache: LayoutCache | null = null): Promise<Layout> {
+  const graph = buildElkGraph(def, measure, hints);
+  if (!cache) return mapElkResult(def, await elk.layout(graph));
+  cache.startRun();
+  const sigs = signatures(graph);
+  const boxed = boxCached(graph, sigs, cache);
+  const result = await elk.layout(graph);
+  restoreAndStore(result, boxed, sigs, cache);
   return mapElkResult(def, result);
 }
 

@@ -52,10 +52,13 @@ export interface Layout {
   height: number;
 }
 
-/** What the previous layout contributes to the next one (see stability.ts). */
+/** What the previous layout contributes to the next one (see sizes.ts, elk-input.ts). */
 export interface LayoutHints {
   /** Previous node sizes; reused while the content still fits, so neighbours stay put. */
   sizes: Record<StateId, { width: number; height: number }>;
-  /** Previous node positions, given to ELK as `elk.position` for semi-interactive ordering. */
+  /**
+   * Previous node positions. Not fed to ELK (its semi-interactive ordering moved more than
+   * it kept still, see elk-input.ts); insides of untouched compounds stay put anyway.
+   */
   positions: Record<StateId, Point>;
 }
