@@ -195,6 +195,44 @@ describe('postgres changes under RLS', () => {
     expect(range.received.map((r) => r.data.record?.id)).not.toContain(upperByBob);
   });
 
+  it('checks readers early even when another subscriber cannot read the table at all', async () => {
+    await db.query(`create table if not exists public.rcr_locked (id bigserial primary key, owner uuid);
+      alter table public.rcr_locked enable row level security;
+      drop policy if exists rcr_locked_sel on public.rcr_locked;
+      create policy rcr_locked_sel on public.rcr_locked for select using (owner = auth.uid());
+      revoke all on public.rcr_locked from anon;`);
+    const has = await db.query(`select 1 from pg_publication_tables where pubname = 'supabase_realtime' and tablename = 'rcr_locked'`);
+    if (!has.rowCount) await db.query(`alter publication supabase_realtime add table public.rcr_locked`);
+    const mine = collector();
+    const locked = collector();
+    const subs = [
+      ctx.feed.subscribe(userIdentity(alice), [binding({ event: 'INSERT', table: 'rcr_locked' })], mine.deliver),
+      ctx.feed.subscribe(anonIdentity(), [binding({ event: 'INSERT', table: 'rcr_locked' })], locked.deliver),
+    ];
+    const insert = async () => Number((await db.query<{ id: string }>(`insert into public.rcr_locked (owner) values ($1) returning id`, [alice])).rows[0]!.id);
+    const first = await insert();
+    await mine.waitFor((r) => r.data.record?.id === first);
+    // From the second change on, alice's check rides in the facts query; anon, who may not
+    // read the table, must not be guessed into it (its lookup would fail the whole query).
+    const standalone: string[] = [];
+    const query = ctx.pool.query.bind(ctx.pool) as (...args: unknown[]) => unknown;
+    ctx.pool.query = ((...args: unknown[]) => {
+      if (typeof args[0] === 'string' && args[0].startsWith('select realtime.chartroom_rows_visible')) standalone.push(args[0]);
+      return query(...args);
+    }) as typeof ctx.pool.query;
+    try {
+      const later = [await insert(), await insert()];
+      for (const id of later) await mine.waitFor((r) => r.data.record?.id === id);
+      await locked.waitFor((r) => r.data.errors?.length === 1 && locked.received.length === 3);
+    } finally {
+      ctx.pool.query = query as typeof ctx.pool.query;
+      for (const sub of subs) sub.unsubscribe();
+    }
+    expect(mine.received).toHaveLength(3);
+    expect(locked.received.map((r) => r.data.errors)).toEqual([['Error 401: Unauthorized'], ['Error 401: Unauthorized'], ['Error 401: Unauthorized']]);
+    expect(standalone).toEqual([]);
+  });
+
   it('applies a privilege revoked between two changes to the very next change', async () => {
     await db.query(`create table if not exists public.rcr_revoke (id bigserial primary key, owner uuid);
       alter table public.rcr_revoke enable row level security;

@@ -129,6 +129,10 @@ export class ChangeRouter {
     const identities: Subscriber['identity'][] = [];
     for (const { subscriber, bindings } of matches) {
       if (subscriber.identity.role === 'service_role' || keys.has(subscriber.identityKey)) continue;
+      // A role that could not read the key last time would make the lookup raise, and
+      // with it the facts query it rides in: leave it to the path after the facts.
+      const readable = hint.selectable.get(subscriber.identity.role);
+      if (!readable || !change.relation.primaryKey.every((c) => readable.has(c))) continue;
       if (!bindings.some((b) => b.filters.every((f) => filterLikelyHolds(f, row)))) continue;
       keys.set(subscriber.identityKey, identities.length);
       identities.push(subscriber.identity);
