@@ -150,6 +150,27 @@ describe('postgres changes under RLS', () => {
     expect(boom.received).toEqual([]);
     expect(ctx.logs.some((l) => l.includes('policy blew up'))).toBe(true);
   });
+  it('keeps delivering change after change while one identity\'s policy keeps raising', async () => {
+    const ok = collector();
+    const boom = collector();
+    const subs = [
+      ctx.feed.subscribe(userIdentity(alice), [binding({ event: 'INSERT', table: 'rcr_fragile' })], ok.deliver),
+      ctx.feed.subscribe(
+        { role: 'authenticated', claims: { sub: bob, role: 'authenticated', explode: 'yes' } },
+        [binding({ event: 'INSERT', table: 'rcr_fragile' })],
+        boom.deliver,
+      ),
+    ];
+    const ids: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      ids.push(Number((await db.query<{ id: string }>(`insert into public.rcr_fragile (owner) values ($1) returning id`, [alice])).rows[0]!.id));
+    }
+    for (const id of ids) await ok.waitFor((r) => r.data.record?.id === id);
+    await settle(ctx.feed, db, 'rcr_marker');
+    for (const s of subs) s.unsubscribe();
+    expect(ok.received.map((r) => r.data.record?.id)).toEqual(ids);
+    expect(boom.received).toEqual([]);
+  });
   it('looks rows up by keys with quotes and backslashes intact', async () => {
     await db.query(`create table if not exists public.rcr_textkey (key text primary key, owner uuid);
       alter table public.rcr_textkey enable row level security;

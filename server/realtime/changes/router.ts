@@ -48,6 +48,12 @@ export class ChangeRouter {
    */
   private readonly lastFacts = new WeakMap<WalChange['relation'], TableFacts>();
   private readonly concurrency: number;
+  /**
+   * Table versions whose facts query failed with an early check in it (a policy raising
+   * for some claims, a filter that no longer casts): they go without the guess, so a
+   * failure that repeats costs the fallback once per change, not the failed query too.
+   */
+  private readonly noEarly = new WeakSet<WalChange['relation']>();
 
   constructor(private readonly options: RouterOptions) {
     this.maxQueue = options.maxQueue ?? 10_000;
@@ -121,7 +127,7 @@ export class ChangeRouter {
     matches: { subscriber: Subscriber; bindings: Subscriber['bindings'] }[],
   ): { keys: Map<string, number>; early: EarlyCheck } | null {
     const hint = this.lastFacts.get(change.relation);
-    if (!hint?.rls || change.type === 'DELETE' || !change.newRow) return null;
+    if (!hint?.rls || change.type === 'DELETE' || !change.newRow || this.noEarly.has(change.relation)) return null;
     const check = rowCheckSql(change.relation, change.newRow);
     if (!check) return null;
     const row = change.newRow;
@@ -160,6 +166,7 @@ export class ChangeRouter {
     const speculative = this.speculate(change, matches);
     const facts = await readTableFacts(this.options.pool, relation, roles, filters, filterRow, speculative?.early);
     this.lastFacts.set(relation, facts);
+    if (speculative && facts.exists && !facts.early) this.noEarly.add(relation);
     if (!facts.exists) return [];
     const pkReadable = (role: RequestRole) => relation.primaryKey.every((c) => facts.selectable.get(role)?.has(c));
 
