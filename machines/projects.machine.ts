@@ -85,6 +85,7 @@ export const projectsMachine = setup({
         ...event.project,
         name: event.project.name.trim(),
         role: 'owner',
+        memberCount: 1,
         shareToken: null,
         // Sorts first: a new project is the newest.
         createdAt: '9999',

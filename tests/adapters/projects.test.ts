@@ -43,11 +43,11 @@ describe('projects adapter', () => {
     const created = await a.projects.create({ name: '  Traffic light ', description: 'Red, amber, green', visibility: 'private' });
     expect(created.ok).toBe(true);
     if (!created.ok) return;
-    expect(created.value).toMatchObject({ name: 'Traffic light', role: 'owner', visibility: 'private' });
+    expect(created.value).toMatchObject({ name: 'Traffic light', role: 'owner', visibility: 'private', memberCount: 1 });
     expect(created.value.shareToken).toMatch(/^[0-9a-f]{32}$/);
 
     const listed = await a.projects.list(a.user.id);
-    expect(listed.ok && listed.value.map((p) => p.id)).toEqual([created.value.id]);
+    expect(listed.ok && listed.value.map((p) => [p.id, p.memberCount])).toEqual([[created.value.id, 1]]);
 
     expect(await a.projects.update(created.value.id, { name: 'Signals', visibility: 'link' })).toEqual({ ok: true, value: null });
     const after = await a.projects.list(a.user.id);
@@ -67,7 +67,9 @@ describe('projects adapter', () => {
     const token = created.value.shareToken ?? '';
     expect(await b.projects.joinShared(token)).toEqual({ ok: true, value: created.value.id });
     const bList = await b.projects.list(b.user.id);
-    expect(bList.ok && bList.value[0]).toMatchObject({ id: created.value.id, role: 'viewer', shareToken: null });
+    expect(bList.ok && bList.value[0]).toMatchObject({ id: created.value.id, role: 'viewer', shareToken: null, memberCount: 2 });
+    const aList = await a.projects.list(a.user.id);
+    expect(aList.ok && aList.value[0]?.memberCount).toBe(2);
     expect((await b.projects.remove(created.value.id)).ok).toBe(false);
 
     const bad = await b.projects.joinShared('not-a-token');
@@ -114,5 +116,46 @@ describe('projects adapter', () => {
     // Guests cannot create projects.
     const refused = await guest.create({ name: 'Nope', description: '', visibility: 'private' });
     expect(!refused.ok && refused.error.code).toBe('forbidden');
+  });
+
+  it('keeps member counts live as people join and leave, and through a rename', async () => {
+    const [a, b, c] = await Promise.all([person('count-a'), person('count-b'), person('count-c')]);
+    const created = await a.projects.create({ name: 'Counted', description: '', visibility: 'link' });
+    if (!created.ok) throw new Error(created.error.message);
+    const { id, shareToken } = created.value;
+    // An unrelated project's membership changes must not touch ours.
+    const other = await c.projects.create({ name: 'Elsewhere', description: '', visibility: 'link' });
+    if (!other.ok) throw new Error(other.error.message);
+    const aWatch = watch(a.projects, a.user.id);
+    const bWatch = watch(b.projects, b.user.id);
+    await Promise.all([aWatch.waitFor((f) => f.type === 'projects.channelJoined'), bWatch.waitFor((f) => f.type === 'projects.channelJoined')]);
+    expect((await a.projects.list(a.user.id)).ok).toBe(true);
+    expect((await b.projects.list(b.user.id)).ok).toBe(true);
+    const counted = (watcher: ReturnType<typeof watch>, count: number, name = 'Counted') =>
+      watcher.waitFor((f) => f.type === 'projects.upserted' && f.project.id === id && f.project.memberCount === count && f.project.name === name);
+
+    expect(await b.projects.joinShared(shareToken ?? '')).toEqual({ ok: true, value: id });
+    await counted(aWatch, 2);
+    // The joiner's own stream brings the project with everyone counted.
+    await counted(bWatch, 2);
+
+    expect(await c.projects.joinShared(shareToken ?? '')).toEqual({ ok: true, value: id });
+    await counted(aWatch, 3);
+    await counted(bWatch, 3);
+
+    // Someone joining c's other project is no news for a.
+    expect(await b.projects.joinShared(other.value.shareToken ?? '')).toEqual({ ok: true, value: other.value.id });
+    await bWatch.waitFor((f) => f.type === 'projects.upserted' && f.project.id === other.value.id);
+
+    const left = await c.client.from('project_members').delete().eq('project_id', id).eq('user_id', c.user.id).select('user_id');
+    expect(left.error).toBeNull();
+    expect(left.data).toHaveLength(1);
+    await counted(aWatch, 2);
+
+    // A rename carries the count as it now stands.
+    expect((await a.projects.update(id, { name: 'Counted again' })).ok).toBe(true);
+    await counted(bWatch, 2, 'Counted again');
+    await counted(aWatch, 2, 'Counted again');
+    expect(aWatch.seen.some((f) => f.type === 'projects.upserted' && f.project.id === other.value.id)).toBe(false);
   });
 });

@@ -76,6 +76,7 @@ describe('projects list, live across two browsers', () => {
     const row = a.page.getByTestId('project-row').filter({ hasText: name });
     expect(await row.getByText('Owner').isVisible()).toBe(true);
     expect(await row.getByText('Link', { exact: true }).isVisible()).toBe(true);
+    expect(await row.getByText('1 member', { exact: true }).isVisible()).toBe(true);
 
     // B accepts an invite in a second tab; B's list (first tab) shows the project live.
     const { token, projectId } = await inviteFor(name, a.email);
@@ -85,6 +86,9 @@ describe('projects list, live across two browsers', () => {
     await projectLink(b.page, name).waitFor();
     const bRow = b.page.getByTestId('project-row').filter({ hasText: name });
     expect(await bRow.getByText('Editor').isVisible()).toBe(true);
+    // The member count follows the join on both lists, without a reload.
+    await bRow.getByText('2 members', { exact: true }).waitFor();
+    await row.getByText('2 members', { exact: true }).waitFor();
     // Editors rename; only owners share and delete.
     expect(await bRow.getByRole('button', { name: `Delete ${name}` }).count()).toBe(0);
 

@@ -55,6 +55,7 @@ export const project = (id: string, over: Partial<ProjectSummary> = {}): Project
   description: '',
   visibility: 'private',
   role: 'owner',
+  memberCount: 1,
   shareToken: null,
   createdAt: `2026-11-22T00:00:0${id.length % 10}Z`,
   ...over,

@@ -1,5 +1,5 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { EMPTY, from, mergeMap, type Observable } from 'rxjs';
+import { EMPTY, concatMap, from, groupBy, mergeMap, of, type Observable } from 'rxjs';
 import type { NewProject, ProjectEdit, ProjectsFact, ProjectsPort, ProjectSummary } from '../../lib/ports/projects.ts';
 import type { MembersPort, Result, Role, Visibility } from '../../lib/ports/room.ts';
 import type { Database, Tables } from './database.types.ts';
@@ -10,9 +10,11 @@ import { describeDataError } from './room-errors.ts';
 
 /**
  * The signed-in person's projects over Supabase. The list is read through their
- * memberships (one row per project with the project embedded), and kept live by one
- * channel: every change to `projects` (RLS decides which reach us; deletes reach every
- * reader of the table, and are ignored unless listed) and the caller's own membership rows.
+ * memberships (one row per project with the project and its member ids embedded), and
+ * kept live by one channel: every change to `projects` and to `project_members` that
+ * reaches us (RLS decides which; deletes reach every reader of a table and are ignored
+ * unless listed). Our own membership rows add, change and remove projects; other
+ * people's, in projects we are in, change the member count.
  */
 
 type Client = SupabaseClient<Database>;
@@ -21,7 +23,7 @@ type ListTables = 'projects' | 'project_members';
 const asRole = (role: string): Role => (role === 'owner' || role === 'editor' ? role : 'viewer');
 const asVisibility = (v: string): Visibility => (v === 'link' || v === 'public' ? v : 'private');
 
-export function toSummary(project: Tables<'projects'>, role: string): ProjectSummary {
+export function toSummary(project: Tables<'projects'>, role: string, memberCount: number): ProjectSummary {
   const asOwner = asRole(role) === 'owner';
   return {
     id: project.id,
@@ -29,12 +31,15 @@ export function toSummary(project: Tables<'projects'>, role: string): ProjectSum
     description: project.description,
     visibility: asVisibility(project.visibility),
     role: asRole(role),
+    memberCount,
     shareToken: asOwner ? project.share_token : null,
     createdAt: project.created_at,
   };
 }
 
-const MEMBERSHIP_SELECT = 'role, project:projects!inner(*)';
+// The member ids are embedded to be counted here: the embedded REST server does not take
+// the `project_members(count)` form, and a project's members are few.
+const MEMBERSHIP_SELECT = 'role, project:projects!inner(*, members:project_members(user_id))';
 
 async function guarded<T>(action: string, run: () => Promise<Result<T>>): Promise<Result<T>> {
   try {
@@ -52,15 +57,34 @@ const validName = (name: string): Result<string> => {
 };
 
 export function createProjectsAdapter(client: Client): ProjectsPort {
+  /** Known roles and member counts, so a project update can be turned into a summary without a round trip. */
+  const roles = new Map<string, Role>();
+  const counts = new Map<string, number>();
+
   /** One membership's project as the list shows it, or null when it is gone or hidden. */
   async function summaryOf(projectId: string, userId: string): Promise<ProjectSummary | null> {
     const { data, error } = await client.from('project_members').select(MEMBERSHIP_SELECT).eq('project_id', projectId).eq('user_id', userId).maybeSingle();
     if (error || !data) return null;
-    return toSummary(data.project, data.role);
+    counts.set(projectId, data.project.members.length);
+    return toSummary(data.project, data.role, data.project.members.length);
   }
 
-  /** Known roles, so a project update can be turned into a summary without a round trip. */
-  const roles = new Map<string, Role>();
+  /** The project as we now see it (role, member count), read again. */
+  const reread = (projectId: string, userId: string): Observable<ProjectsFact> =>
+    from(summaryOf(projectId, userId)).pipe(mergeMap((project) => (project ? of({ type: 'projects.upserted', project } as const) : EMPTY)));
+
+  /**
+   * Facts about one listed project are handled in arrival order (a read started earlier
+   * cannot answer after one started later); the rest share one lane, so the lanes are
+   * as many as the caller's projects.
+   */
+  function laneOf(fact: ChannelFact<ListTables, never, never>, userId: string): string {
+    if (fact.type !== 'change') return '';
+    const { change } = fact;
+    const row: { id?: string; project_id?: string; user_id?: string } = change.kind === 'delete' ? change.old : change.row;
+    const projectId = change.table === 'projects' ? row.id : row.project_id;
+    return projectId && (roles.has(projectId) || row.user_id === userId) ? projectId : '';
+  }
 
   function toFacts(fact: ChannelFact<ListTables, never, never>, userId: string): Observable<ProjectsFact> {
     switch (fact.type) {
@@ -73,25 +97,34 @@ export function createProjectsAdapter(client: Client): ProjectsPort {
         if (change.table === 'projects') {
           if (change.kind === 'delete') {
             const id = (change.old as Partial<Tables<'projects'>>).id;
-            return id ? from([{ type: 'projects.removed', id } as const]) : EMPTY;
+            if (!id) return EMPTY;
+            roles.delete(id);
+            counts.delete(id);
+            return of({ type: 'projects.removed', id } as const);
           }
           const row = change.row as Tables<'projects'>;
           const role = roles.get(row.id);
+          const count = counts.get(row.id);
           // Public projects of others are readable too; only ones we are in belong in the list.
-          if (role) return from([{ type: 'projects.upserted', project: toSummary(row, role) } as const]);
-          return EMPTY;
+          if (!role) return EMPTY;
+          return count === undefined ? reread(row.id, userId) : of({ type: 'projects.upserted', project: toSummary(row, role, count) } as const);
         }
-        if (change.kind === 'delete') {
-          const id = (change.old as Partial<Tables<'project_members'>>).project_id;
-          if (id) roles.delete(id);
-          return id ? from([{ type: 'projects.removed', id } as const]) : EMPTY;
+        const member: Partial<Tables<'project_members'>> = change.kind === 'delete' ? change.old : change.row;
+        const projectId = member.project_id;
+        if (!projectId) return EMPTY;
+        if (member.user_id === userId) {
+          if (change.kind === 'delete') {
+            roles.delete(projectId);
+            counts.delete(projectId);
+            return of({ type: 'projects.removed', id: projectId } as const);
+          }
+          roles.set(projectId, asRole(member.role ?? 'viewer'));
+          // Added to a project, or our role changed: read the project as we now see it.
+          return reread(projectId, userId);
         }
-        const member = change.row as Tables<'project_members'>;
-        roles.set(member.project_id, asRole(member.role));
-        // Added to a project, or our role changed: read the project as we now see it.
-        return from(summaryOf(member.project_id, userId)).pipe(
-          mergeMap((project) => (project ? from([{ type: 'projects.upserted', project } as const]) : EMPTY)),
-        );
+        // Someone joined or left one of our projects: read it again for the member count.
+        if (change.kind === 'update' || !roles.has(projectId)) return EMPTY;
+        return reread(projectId, userId);
       }
       default:
         return EMPTY;
@@ -102,19 +135,25 @@ export function createProjectsAdapter(client: Client): ProjectsPort {
     changes(userId) {
       const channel = openChannel<ListTables, never, never>(client, {
         topic: `projects:${userId}`,
-        changes: [{ table: 'projects' }, { table: 'project_members', filter: `user_id=eq.${userId}` }],
+        // Every membership RLS shows us, not only our own: counts follow people joining and leaving.
+        changes: [{ table: 'projects' }, { table: 'project_members' }],
       });
-      // concatMap would hold later facts behind a slow read; order per project is kept by
-      // the membership read answering with the row as of now.
-      return channel.facts$.pipe(mergeMap((fact) => toFacts(fact, userId)));
+      // In order within a project's lane; lanes run side by side, so one slow read holds up only its project.
+      return channel.facts$.pipe(
+        groupBy((fact) => laneOf(fact, userId)),
+        mergeMap((lane) => lane.pipe(concatMap((fact) => toFacts(fact, userId)))),
+      );
     },
 
     list: (userId) =>
       guarded('load your projects', async () => {
         const { data, error } = await client.from('project_members').select(MEMBERSHIP_SELECT).eq('user_id', userId);
         if (error) return { ok: false, error: describeDataError(error, 'load your projects') };
-        const projects = data.map((m) => toSummary(m.project, m.role)).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
-        for (const p of projects) roles.set(p.id, p.role);
+        const projects = data.map((m) => toSummary(m.project, m.role, m.project.members.length)).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+        for (const p of projects) {
+          roles.set(p.id, p.role);
+          counts.set(p.id, p.memberCount);
+        }
         return { ok: true, value: projects };
       }),
 
@@ -129,7 +168,9 @@ export function createProjectsAdapter(client: Client): ProjectsPort {
           .single();
         if (error) return { ok: false, error: describeDataError(error, 'create the project') };
         roles.set(data.id, 'owner');
-        return { ok: true, value: toSummary(data, 'owner') };
+        // The creator is its one member (the insert trigger adds them as owner).
+        counts.set(data.id, 1);
+        return { ok: true, value: toSummary(data, 'owner', 1) };
       }),
 
     update: (id, edit: ProjectEdit) =>
@@ -154,6 +195,7 @@ export function createProjectsAdapter(client: Client): ProjectsPort {
         if (error) return { ok: false, error: describeDataError(error, 'delete the project') };
         if (data.length === 0) return { ok: false, error: { code: 'forbidden', message: 'Only an owner can delete this project, or it no longer exists.' } };
         roles.delete(id);
+        counts.delete(id);
         return { ok: true, value: null };
       }),
 

@@ -52,6 +52,7 @@ export function ProjectRow({ project }: { project: ProjectSummary }) {
         <div className="badges">
           <span className={`badge role-${project.role}`}>{ROLE_LABEL[project.role]}</span>
           <span className={`badge visibility-${project.visibility}`}>{VISIBILITY_LABEL[project.visibility]}</span>
+          <span className="badge members">{project.memberCount === 1 ? '1 member' : `${project.memberCount} members`}</span>
           {pending && <span className="badge">Creating…</span>}
         </div>
       </div>

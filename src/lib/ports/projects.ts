@@ -13,6 +13,8 @@ export interface ProjectSummary {
   visibility: Visibility;
   /** The caller's role in it. */
   role: Role;
+  /** How many people are in it, every role counted (a member sees every membership). */
+  memberCount: number;
   /** Only owners see (and may share) the link; null for everyone else. */
   shareToken: string | null;
   /** Postgres `created_at` as text: the list is newest first. */
