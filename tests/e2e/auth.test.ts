@@ -43,9 +43,12 @@ async function fillCredentials(page: Page, email: string, password: string) {
   await page.getByLabel('Password').fill(password);
 }
 
-async function expectSignedInAs(page: Page, name: string) {
+/** The top bar names the account by its profile (named from the email's local part at sign-up), with the account itself on hover. */
+async function expectSignedInAs(page: Page, account: string) {
   await signOutButton(page).waitFor();
-  expect(await header(page).getByText(name, { exact: true }).isVisible()).toBe(true);
+  const who = header(page).getByTestId('current-user');
+  expect(await who.getAttribute('title')).toBe(account);
+  await expect.poll(() => who.textContent()).toBe(account.split('@')[0]);
 }
 
 describe('session in the browser', () => {
