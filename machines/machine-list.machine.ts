@@ -1,5 +1,5 @@
 import { throwError } from 'rxjs';
-import { assertEvent, assign, emit, fromEventObservable, fromPromise, setup } from 'xstate';
+import { assertEvent, assign, emit, fromEventObservable, fromPromise, setup, stateIn } from 'xstate';
 import type { MachineDefinition } from '../src/lib/model/types.ts';
 import type { MachineListEvent, MachineSummary, Result } from '../src/lib/ports/document.ts';
 
@@ -25,9 +25,15 @@ export type MachineListIntent =
 
 export type MachineListEmitted = { type: 'list.created'; machines: MachineSummary[] };
 
+type ListChange = Extract<MachineListEvent, { type: 'machines.upserted' | 'machines.deleted' }>;
+
 export interface MachineListContext {
   projectId: string;
   machines: MachineSummary[];
+  /** Changes streamed while a load is in flight: its answer may predate them, so they go on top of it. */
+  sinceLoad: ListChange[];
+  /** The stream came back during a create, rename or delete: reload when it is done (not abandon it). */
+  reloadDue: boolean;
   error: string | null;
 }
 
@@ -38,6 +44,10 @@ function upsert(list: MachineSummary[], machine: MachineSummary): MachineSummary
   // An older row (a late event) never replaces a newer one.
   if (known && known.version > machine.version) return list;
   return [...list.filter((m) => m.id !== machine.id), machine].sort(byRecent);
+}
+
+function applyChange(list: MachineSummary[], change: ListChange): MachineSummary[] {
+  return change.type === 'machines.upserted' ? upsert(list, change.machine) : list.filter((m) => m.id !== change.machineId);
 }
 
 function notProvided(actor: string): Error {
@@ -62,14 +72,21 @@ export const machineListMachine = setup({
   actions: {
     applyEvent: assign(({ context, event }) => {
       assertEvent(event, ['machines.upserted', 'machines.deleted']);
-      if (event.type === 'machines.upserted') return { machines: upsert(context.machines, event.machine) };
-      return { machines: context.machines.filter((m) => m.id !== event.machineId) };
+      return { machines: applyChange(context.machines, event) };
     }),
+    rememberChange: assign(({ context, event }) => {
+      assertEvent(event, ['machines.upserted', 'machines.deleted']);
+      return { sinceLoad: [...context.sinceLoad, event] };
+    }),
+    deferReload: assign({ reloadDue: true }),
     clearError: assign({ error: null }),
+  },
+  guards: {
+    noRequestRunning: stateIn({ ready: 'idle' }),
   },
 }).createMachine({
   id: 'machineList',
-  context: ({ input }) => ({ projectId: input.projectId, machines: [], error: null }),
+  context: ({ input }) => ({ projectId: input.projectId, machines: [], sinceLoad: [], reloadDue: false, error: null }),
   invoke: { id: 'listEvents', src: 'listEvents', input: ({ context }) => ({ projectId: context.projectId }) },
   on: {
     'machines.upserted': { actions: 'applyEvent' },
@@ -80,6 +97,13 @@ export const machineListMachine = setup({
   states: {
     loading: {
       tags: ['loading'],
+      entry: assign({ sinceLoad: [], reloadDue: false }),
+      on: {
+        'machines.upserted': { actions: ['applyEvent', 'rememberChange'] },
+        'machines.deleted': { actions: ['applyEvent', 'rememberChange'] },
+        // The stream went live after this read was sent: what changed in between is in neither, so read again.
+        'machines.subscribed': { target: 'loading', reenter: true },
+      },
       invoke: {
         src: 'loadMachines',
         input: ({ context }) => ({ projectId: context.projectId }),
@@ -87,7 +111,11 @@ export const machineListMachine = setup({
           {
             guard: ({ event }) => event.output.ok,
             target: 'ready',
-            actions: assign(({ event }) => ({ machines: event.output.ok ? [...event.output.value].sort(byRecent) : [], error: null })),
+            actions: assign(({ context, event }) => ({
+              machines: event.output.ok ? context.sinceLoad.reduce(applyChange, [...event.output.value].sort(byRecent)) : [],
+              sinceLoad: [],
+              error: null,
+            })),
           },
           { target: 'failed', actions: assign(({ event }) => ({ error: event.output.ok ? null : event.output.error.message })) },
         ],
@@ -101,10 +129,11 @@ export const machineListMachine = setup({
     ready: {
       tags: ['ready'],
       // Back after a drop: what changed meanwhile is only in the table.
-      on: { 'machines.subscribed': 'loading' },
+      on: { 'machines.subscribed': [{ guard: 'noRequestRunning', target: 'loading' }, { actions: 'deferReload' }] },
       initial: 'idle',
       states: {
         idle: {
+          always: { guard: ({ context }) => context.reloadDue, target: '#machineList.loading' },
           on: {
             'list.create': { guard: ({ event }) => event.machines.length > 0, target: 'creating' },
             'list.delete': 'deleting',
