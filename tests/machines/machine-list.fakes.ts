@@ -10,7 +10,7 @@ import { heldRequests } from './held-requests.ts';
  * the stream opened and closed, and settles the request the machine is waiting on.
  */
 
-export type MachineListRequest = 'loadMachines' | 'createMachines' | 'deleteMachine';
+export type MachineListRequest = 'loadMachines' | 'createMachines' | 'renameMachine' | 'deleteMachine';
 
 export function fakeMachineList() {
   const events = new Subject<MachineListEvent>();
@@ -31,6 +31,7 @@ export function fakeMachineList() {
       ),
       loadMachines: request<Result<MachineSummary[]>, { projectId: string }>('loadMachines'),
       createMachines: request<Result<MachineSummary[]>, { projectId: string; machines: NewMachine[] }>('createMachines'),
+      renameMachine: request<Result<MachineSummary>, { machineId: string; name: string }>('renameMachine'),
       deleteMachine: request<Result<string>, { machineId: string }>('deleteMachine'),
     },
     calls,

@@ -121,6 +121,82 @@ describe('machine list machine', () => {
     expect(ids()).toEqual(['b', 'a']);
   });
 
+  it('reads again when the stream goes live while a read is in flight', async () => {
+    const { fake, snap, ids } = start();
+    // The first read was sent before the stream was live: a change in between is in neither.
+    fake.emit({ type: 'machines.subscribed' });
+    expect(snap().hasTag('loading')).toBe(true);
+    expect(fake.calls.map((c) => c.name)).toEqual(['loadMachines', 'loadMachines']);
+    await fake.settle('loadMachines', ok([summary('a', 10), summary('n', 12)]));
+    expect(snap().hasTag('ready')).toBe(true);
+    expect(ids()).toEqual(['n', 'a']);
+  });
+
+  it('keeps changes streamed during a read that its answer predates', async () => {
+    const { fake, snap, ids } = start();
+    fake.emit({ type: 'machines.upserted', machine: summary('a', 30, { version: 2, name: 'Renamed' }) });
+    fake.emit({ type: 'machines.upserted', machine: summary('n', 31) });
+    fake.emit({ type: 'machines.deleted', machineId: 'b' });
+    // The read's answer was taken before those three changes.
+    await fake.settle('loadMachines', ok([summary('a', 10), summary('b', 20)]));
+    expect(ids()).toEqual(['n', 'a']);
+    expect(snap().context.machines.find((m) => m.id === 'a')).toMatchObject({ version: 2, name: 'Renamed' });
+
+    // A reload's answer taken after them is not undone by them.
+    fake.emit({ type: 'machines.subscribed' });
+    fake.emit({ type: 'machines.upserted', machine: summary('a', 40, { version: 3, name: 'Third' }) });
+    await fake.settle('loadMachines', ok([summary('a', 50, { version: 4, name: 'Fourth' }), summary('n', 31)]));
+    expect(snap().context.machines.find((m) => m.id === 'a')).toMatchObject({ version: 4, name: 'Fourth' });
+    expect(snap().context.sinceLoad).toEqual([]);
+  });
+
+  it('finishes a create when the stream comes back meanwhile, then reloads', async () => {
+    const { fake, actor, snap, ids, created } = await ready();
+    actor.send({ type: 'list.create', machines: [newMachine('Door')] });
+    fake.emit({ type: 'machines.subscribed' });
+    // The create is not abandoned: its answer still opens the new machine.
+    expect(snap().hasTag('busy')).toBe(true);
+    expect(fake.isOpen('loadMachines')).toBe(false);
+    await fake.settle('createMachines', ok([summary('d', 31)]));
+    expect(created).toEqual([{ type: 'list.created', machines: [summary('d', 31)] }]);
+    // Then the catch-up read.
+    expect(snap().hasTag('loading')).toBe(true);
+    expect(ids()).toEqual(['d', 'b', 'a']);
+    await fake.settle('loadMachines', ok([summary('d', 31), summary('x', 32), summary('a', 10), summary('b', 20)]));
+    expect(ids()).toEqual(['x', 'd', 'b', 'a']);
+    // Once only.
+    expect(snap().hasTag('ready')).toBe(true);
+    expect(fake.isOpen('loadMachines')).toBe(false);
+  });
+
+  it('shows a failed delete even when the stream came back meanwhile', async () => {
+    const { fake, actor, snap } = await ready();
+    actor.send({ type: 'list.delete', machineId: 'a' });
+    fake.emit({ type: 'machines.subscribed' });
+    await fake.settle('deleteMachine', refused('Only editors can delete machines.'));
+    expect(snap().context.error).toBe('Only editors can delete machines.');
+    expect(snap().hasTag('loading')).toBe(true);
+  });
+
+  it('renames a machine, ignoring a blank name', async () => {
+    const { fake, actor, snap } = await ready();
+    expect(snap().can({ type: 'list.rename', machineId: 'a', name: '   ' })).toBe(false);
+    actor.send({ type: 'list.rename', machineId: 'a', name: '  Door  ' });
+    expect(snap().hasTag('busy')).toBe(true);
+    expect(fake.calls.at(-1)).toEqual({ name: 'renameMachine', input: { machineId: 'a', name: 'Door' } });
+    await fake.settle('renameMachine', ok(summary('a', 10, { name: 'Door' })));
+    expect(snap().context.machines.find((m) => m.id === 'a')?.name).toBe('Door');
+    expect(snap().hasTag('busy')).toBe(false);
+
+    actor.send({ type: 'list.rename', machineId: 'a', name: 'Gate' });
+    await fake.settle('renameMachine', refused('Viewers cannot rename machines.'));
+    expect(snap().context.error).toBe('Viewers cannot rename machines.');
+    expect(snap().context.machines.find((m) => m.id === 'a')?.name).toBe('Door');
+    actor.send({ type: 'list.rename', machineId: 'a', name: 'Gate' });
+    await fake.fail('renameMachine', new Error('fetch failed'));
+    expect(snap().context.error).toBe("Couldn't rename the machine.");
+  });
+
   it('ignores a create of no machines', async () => {
     const { fake, actor, snap } = await ready();
     expect(snap().can({ type: 'list.create', machines: [] })).toBe(false);
