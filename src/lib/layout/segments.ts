@@ -66,22 +66,29 @@ function lowestCommon(def: MachineDefinition, a: StateId, b: StateId): StateId {
 
 /** The pieces of the drawn edge `edgeId` from `source` to `target` (equal for a loop). */
 export function routeOf(def: MachineDefinition, edgeId: string, source: StateId, target: StateId): Route {
-  if (source === target) return { pieces: [{ id: edgeId, graph: parentGraph(def, source), source, target, own: true }], ports: [] };
-  const top = lowestCommon(def, source, target);
   const ports: Route['ports'] = [];
   const port = (state: StateId, kind: PortKind): End => {
     ports.push({ state, kind });
     return { elkId: portId(state, kind), graphs: [state, parentGraph(def, state)] };
   };
-  const node = (s: StateId): End => ({ elkId: s, graphs: [parentGraph(def, s)] });
+  // Edges meet a compound only at its ports: ELK fixes the sides of a compound's ports
+  // (that keeps them where its inside put them), and an edge attached to such a node
+  // without a port of its own would be pinned to a corner.
+  const compound = (s: StateId): boolean => (def.states[s]?.children.length ?? 0) > 0;
+  const node = (s: StateId, kind: PortKind): End => (compound(s) ? port(s, kind) : { elkId: s, graphs: [parentGraph(def, s)] });
+  if (source === target) {
+    const [from, to] = [node(source, 'out'), node(target, 'in')];
+    return { pieces: [{ id: edgeId, graph: parentGraph(def, source), source: from.elkId, target: to.elkId, own: true }], ports };
+  }
+  const top = lowestCommon(def, source, target);
   // A transition from a compound into its own descendant starts at its `in` port (the
   // line enters from its border); one from inside a compound to that compound ends at
   // its `out` port.
-  const ends: End[] = [source === top ? port(source, 'in') : node(source)];
+  const ends: End[] = [source === top ? port(source, 'in') : node(source, 'out')];
   if (source !== top) for (const p of chainBelow(def, source, top)) ends.push(port(p, 'out'));
   const ownFrom = ends.length - 1;
   if (target !== top) for (const q of chainBelow(def, target, top).reverse()) ends.push(port(q, 'in'));
-  ends.push(target === top ? port(target, 'out') : node(target));
+  ends.push(target === top ? port(target, 'out') : node(target, 'in'));
 
   const pieces: Piece[] = [];
   for (let i = 0; i + 1 < ends.length; i++) {

@@ -5,8 +5,8 @@ import type { Box, Layout, Point } from '../../../src/lib/layout/index.ts';
 /**
  * What makes a diagram readable: every state and every transition target is placed,
  * children lie inside their parent below its header, siblings (regions of a parallel
- * state included) never overlap, every edge is a polyline from its source's border to
- * its target's border, self-transitions are loops, and labels sit on no state.
+ * state included) never overlap, every edge is one connected orthogonal polyline from its
+ * source's border to its target's border, self-transitions are loops, and labels sit on no state.
  */
 const EPS = 0.5;
 
@@ -56,6 +56,11 @@ export function checkReadable(def: MachineDefinition, layout: Layout): void {
       if (!e) throw new Error(`transition ${id} not placed`);
       expect(e).toMatchObject({ transition: t.id, source: t.source, target, selfLoop: t.source === target, targetless: t.targets.length === 0 });
       expect(e.points.length).toBeGreaterThanOrEqual(2);
+      // Routing is orthogonal, so a diagonal step would be two pieces that do not meet.
+      e.points.forEach((p, k) => {
+        const q = e.points[k + 1];
+        if (q) expect(Math.min(Math.abs(p.x - q.x), Math.abs(p.y - q.y)), `${id} has a diagonal step`).toBeLessThan(EPS);
+      });
       const src = layout.nodes[t.source] as Box;
       const tgt = layout.nodes[target] as Box;
       expect(onBorder(e.points[0] as Point, src), `${id} starts on its source's border`).toBe(true);
