@@ -182,6 +182,7 @@ export interface Database {
           share_token: string;
           created_at: string;
           updated_at: string;
+          member_count: number;
         };
         Insert: {
           id?: string;
@@ -192,6 +193,7 @@ export interface Database {
           share_token?: string;
           created_at?: string;
           updated_at?: string;
+          member_count?: number;
         };
         Update: {
           id?: string;
@@ -202,6 +204,7 @@ export interface Database {
           share_token?: string;
           created_at?: string;
           updated_at?: string;
+          member_count?: number;
         };
         Relationships: [
         ];
