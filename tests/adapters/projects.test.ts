@@ -118,6 +118,8 @@ describe('projects adapter', () => {
     expect(!refused.ok && refused.error.code).toBe('forbidden');
   });
 
+  // Counts travel on the project row (a trigger keeps projects.member_count): the list
+  // channel hears no one's memberships but the watcher's own.
   it('keeps member counts live as people join and leave, and through a rename', async () => {
     const [a, b, c] = await Promise.all([person('count-a'), person('count-b'), person('count-c')]);
     const created = await a.projects.create({ name: 'Counted', description: '', visibility: 'link' });
@@ -150,7 +152,19 @@ describe('projects adapter', () => {
     const left = await c.client.from('project_members').delete().eq('project_id', id).eq('user_id', c.user.id).select('user_id');
     expect(left.error).toBeNull();
     expect(left.data).toHaveLength(1);
-    await counted(aWatch, 2);
+    // Both watchers already saw 2 before c joined: wait for a 2 that came after the 3.
+    const after3 = (watcher: ReturnType<typeof watch>) => watcher.seen.findIndex((f) => f.type === 'projects.upserted' && f.project.id === id && f.project.memberCount === 3);
+    const againTwo = (watcher: ReturnType<typeof watch>) =>
+      vi.waitFor(
+        () => {
+          const from3 = after3(watcher);
+          const found = watcher.seen.slice(from3).some((f) => f.type === 'projects.upserted' && f.project.id === id && f.project.memberCount === 2);
+          if (from3 < 0 || !found) throw new Error(`not yet; saw ${JSON.stringify(watcher.seen)}`);
+        },
+        { timeout: 10_000, interval: 50 },
+      );
+    await againTwo(aWatch);
+    await againTwo(bWatch);
 
     // A rename carries the count as it now stands.
     expect((await a.projects.update(id, { name: 'Counted again' })).ok).toBe(true);

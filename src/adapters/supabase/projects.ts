@@ -10,11 +10,13 @@ import { describeDataError } from './room-errors.ts';
 
 /**
  * The signed-in person's projects over Supabase. The list is read through their
- * memberships (one row per project with the project and its member ids embedded), and
- * kept live by one channel: every change to `projects` and to `project_members` that
- * reaches us (RLS decides which; deletes reach every reader of a table and are ignored
- * unless listed). Our own membership rows add, change and remove projects; other
- * people's, in projects we are in, change the member count.
+ * memberships (one row per project with the project embedded), and kept live by one
+ * channel: every change to `projects` that RLS lets through (deletes reach every reader
+ * and are ignored unless listed) and the caller's own `project_members` rows. The member
+ * count is a column of the project row, kept by a database trigger, so people joining
+ * and leaving arrive as project updates: no one listens to other people's memberships
+ * (realtime cannot RLS-check a delete, so that would hear of every membership removed
+ * anywhere).
  */
 
 type Client = SupabaseClient<Database>;
@@ -23,7 +25,7 @@ type ListTables = 'projects' | 'project_members';
 const asRole = (role: string): Role => (role === 'owner' || role === 'editor' ? role : 'viewer');
 const asVisibility = (v: string): Visibility => (v === 'link' || v === 'public' ? v : 'private');
 
-export function toSummary(project: Tables<'projects'>, role: string, memberCount: number): ProjectSummary {
+export function toSummary(project: Tables<'projects'>, role: string): ProjectSummary {
   const asOwner = asRole(role) === 'owner';
   return {
     id: project.id,
@@ -31,15 +33,13 @@ export function toSummary(project: Tables<'projects'>, role: string, memberCount
     description: project.description,
     visibility: asVisibility(project.visibility),
     role: asRole(role),
-    memberCount,
+    memberCount: project.member_count,
     shareToken: asOwner ? project.share_token : null,
     createdAt: project.created_at,
   };
 }
 
-// The member ids are embedded to be counted here: the embedded REST server does not take
-// the `project_members(count)` form, and a project's members are few.
-const MEMBERSHIP_SELECT = 'role, project:projects!inner(*, members:project_members(user_id))';
+const MEMBERSHIP_SELECT = 'role, project:projects!inner(*)';
 
 async function guarded<T>(action: string, run: () => Promise<Result<T>>): Promise<Result<T>> {
   try {
@@ -57,19 +57,17 @@ const validName = (name: string): Result<string> => {
 };
 
 export function createProjectsAdapter(client: Client): ProjectsPort {
-  /** Known roles and member counts, so a project update can be turned into a summary without a round trip. */
+  /** Known roles, so a project update can be turned into a summary without a round trip. */
   const roles = new Map<string, Role>();
-  const counts = new Map<string, number>();
 
   /** One membership's project as the list shows it, or null when it is gone or hidden. */
   async function summaryOf(projectId: string, userId: string): Promise<ProjectSummary | null> {
     const { data, error } = await client.from('project_members').select(MEMBERSHIP_SELECT).eq('project_id', projectId).eq('user_id', userId).maybeSingle();
     if (error || !data) return null;
-    counts.set(projectId, data.project.members.length);
-    return toSummary(data.project, data.role, data.project.members.length);
+    return toSummary(data.project, data.role);
   }
 
-  /** The project as we now see it (role, member count), read again. */
+  /** The project as we now see it (role, member count, settings), read again. */
   const reread = (projectId: string, userId: string): Observable<ProjectsFact> =>
     from(summaryOf(projectId, userId)).pipe(mergeMap((project) => (project ? of({ type: 'projects.upserted', project } as const) : EMPTY)));
 
@@ -99,31 +97,24 @@ export function createProjectsAdapter(client: Client): ProjectsPort {
             const id = (change.old as Partial<Tables<'projects'>>).id;
             if (!id) return EMPTY;
             roles.delete(id);
-            counts.delete(id);
             return of({ type: 'projects.removed', id } as const);
           }
           const row = change.row as Tables<'projects'>;
           const role = roles.get(row.id);
-          const count = counts.get(row.id);
           // Public projects of others are readable too; only ones we are in belong in the list.
-          if (!role) return EMPTY;
-          return count === undefined ? reread(row.id, userId) : of({ type: 'projects.upserted', project: toSummary(row, role, count) } as const);
+          // The row carries the member count: someone joining or leaving arrives here.
+          return role ? of({ type: 'projects.upserted', project: toSummary(row, role) } as const) : EMPTY;
         }
+        // The channel only carries our own memberships (filtered by user_id).
         const member: Partial<Tables<'project_members'>> = change.kind === 'delete' ? change.old : change.row;
         const projectId = member.project_id;
-        if (!projectId) return EMPTY;
-        if (member.user_id === userId) {
-          if (change.kind === 'delete') {
-            roles.delete(projectId);
-            counts.delete(projectId);
-            return of({ type: 'projects.removed', id: projectId } as const);
-          }
-          roles.set(projectId, asRole(member.role ?? 'viewer'));
-          // Added to a project, or our role changed: read the project as we now see it.
-          return reread(projectId, userId);
+        if (!projectId || member.user_id !== userId) return EMPTY;
+        if (change.kind === 'delete') {
+          roles.delete(projectId);
+          return of({ type: 'projects.removed', id: projectId } as const);
         }
-        // Someone joined or left one of our projects: read it again for the member count.
-        if (change.kind === 'update' || !roles.has(projectId)) return EMPTY;
+        roles.set(projectId, asRole(member.role ?? 'viewer'));
+        // Added to a project, or our role changed: read the project as we now see it.
         return reread(projectId, userId);
       }
       default:
@@ -135,8 +126,8 @@ export function createProjectsAdapter(client: Client): ProjectsPort {
     changes(userId) {
       const channel = openChannel<ListTables, never, never>(client, {
         topic: `projects:${userId}`,
-        // Every membership RLS shows us, not only our own: counts follow people joining and leaving.
-        changes: [{ table: 'projects' }, { table: 'project_members' }],
+        // Only our own memberships: other people's reach us as member counts on project updates.
+        changes: [{ table: 'projects' }, { table: 'project_members', filter: `user_id=eq.${userId}` }],
       });
       // In order within a project's lane; lanes run side by side, so one slow read holds up only its project.
       return channel.facts$.pipe(
@@ -149,11 +140,8 @@ export function createProjectsAdapter(client: Client): ProjectsPort {
       guarded('load your projects', async () => {
         const { data, error } = await client.from('project_members').select(MEMBERSHIP_SELECT).eq('user_id', userId);
         if (error) return { ok: false, error: describeDataError(error, 'load your projects') };
-        const projects = data.map((m) => toSummary(m.project, m.role, m.project.members.length)).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
-        for (const p of projects) {
-          roles.set(p.id, p.role);
-          counts.set(p.id, p.memberCount);
-        }
+        const projects = data.map((m) => toSummary(m.project, m.role)).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+        for (const p of projects) roles.set(p.id, p.role);
         return { ok: true, value: projects };
       }),
 
@@ -168,9 +156,9 @@ export function createProjectsAdapter(client: Client): ProjectsPort {
           .single();
         if (error) return { ok: false, error: describeDataError(error, 'create the project') };
         roles.set(data.id, 'owner');
-        // The creator is its one member (the insert trigger adds them as owner).
-        counts.set(data.id, 1);
-        return { ok: true, value: toSummary(data, 'owner', 1) };
+        // The creator is its one member: the insert's trigger adds them as owner after the
+        // row this insert returns was taken, so that row still counts none.
+        return { ok: true, value: { ...toSummary(data, 'owner'), memberCount: 1 } };
       }),
 
     update: (id, edit: ProjectEdit) =>
@@ -195,7 +183,6 @@ export function createProjectsAdapter(client: Client): ProjectsPort {
         if (error) return { ok: false, error: describeDataError(error, 'delete the project') };
         if (data.length === 0) return { ok: false, error: { code: 'forbidden', message: 'Only an owner can delete this project, or it no longer exists.' } };
         roles.delete(id);
-        counts.delete(id);
         return { ok: true, value: null };
       }),
 
