@@ -3,7 +3,8 @@ import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import ELK from 'elkjs/lib/elk.bundled.js';
 import { createServer } from 'vite';
-import { estimateText, layoutDefinition } from '../../src/lib/layout/index.ts';
+import { estimateText, hintsFrom, layoutDefinition, LayoutCache } from '../../src/lib/layout/index.ts';
+import { applyOps } from '../../src/lib/model/index.ts';
 import { generateChart } from '../../src/lib/layout/generate.ts';
 import { launchChromium } from '../../tests/setup/browser.ts';
 import { ms, summarize, type BenchContext } from '../lib.ts';
@@ -28,6 +29,24 @@ export async function run(ctx: BenchContext): Promise<void> {
       samples.push(performance.now() - t0);
     }
     ctx.report(`${size} states, ${Object.keys(def.transitions).length} transitions: median of ${runs}`, ms(summarize(samples).p50), aims[size]);
+  }
+
+  // What the worker does after each edit: the previous layout as hints and its cache of
+  // compound insides, so only the compounds on the edited path go to ELK again.
+  ctx.section('layout: after a one-state edit, with the worker\'s cache (Node)');
+  for (const size of [200, 1000]) {
+    let def = generateChart(size);
+    const cache = new LayoutCache();
+    let previous = await layoutDefinition(elk, def, estimateText, null, cache);
+    const samples: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const parent = `s_${3 + i * 7}`;
+      def = applyOps(def, [{ type: 'state.add', id: `s_added${i}`, parent, key: `added${i}`, stateType: 'atomic', index: null }]);
+      const t0 = performance.now();
+      previous = await layoutDefinition(elk, def, estimateText, hintsFrom(previous), cache);
+      samples.push(performance.now() - t0);
+    }
+    ctx.report(`${size} states: add a state, median of 5`, ms(summarize(samples).p50), 'under the cold figure');
   }
 
   ctx.section('layout: frame time while panning a 500-state diagram (Chromium, headless)');
