@@ -13,7 +13,7 @@ export interface ProjectSummary {
   visibility: Visibility;
   /** The caller's role in it. */
   role: Role;
-  /** How many people are in it, every role counted (a member sees every membership). */
+  /** How many people are in it, every role counted: the project row's member_count, kept by the database. */
   memberCount: number;
   /** Only owners see (and may share) the link; null for everyone else. */
   shareToken: string | null;
