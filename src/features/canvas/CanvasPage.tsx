@@ -16,6 +16,7 @@ import { EXAMPLE_NAMES, loadExample } from './examples.ts';
 import { keyAction } from './keymap.ts';
 import { workerLayoutPort } from './layout-port.ts';
 import { PeerCursors, type PeerCursor } from './PeerCursors.tsx';
+import type { PeerMark } from './shapes.tsx';
 import './canvas.css';
 
 export interface CanvasPageProps {
@@ -79,6 +80,11 @@ export function CanvasPage(props: CanvasPageProps) {
   const editing = useSelector(canvas, (s) => s.context.editing);
   const connect = useSelector(canvas, (s) => s.context.connect);
   const mode = useSelector(canvas, (s) => s.value);
+
+  // Selections change rarely, cursors 20 times a second: the diagram only re-renders for
+  // the former (cursors are drawn apart, by PeerCursors), so the marks are keyed by what they show.
+  const marksKey = peers.map((p) => `${p.id}:${p.color}:${p.name}:${p.selection.join(',')}`).join('|');
+  const marks: PeerMark[] = useMemo(() => peers.map(({ id, name, color, selection }) => ({ id, name, color, selection })), [marksKey]);
 
   const defRef = useRef(definition);
   defRef.current = definition;
@@ -203,7 +209,7 @@ export function CanvasPage(props: CanvasPageProps) {
               mode={mode}
               connect={connect}
               canEdit={canEdit}
-              peers={peers}
+              peers={marks}
               send={send}
               onKeyDown={onKeyDown}
               onPointerWorld={onPointer}

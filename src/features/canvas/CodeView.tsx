@@ -26,7 +26,9 @@ function diagnostics(result: CheckResult, length: number): Diagnostic[] {
 export function CodeView({ definition, canEdit, onApply }: { definition: MachineDefinition; canEdit: boolean; onApply: (next: MachineDefinition) => void }) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
-  const shown = useRef(configText(definition));
+  // The text last shown; computed once here (a useRef argument would be evaluated every render).
+  const [initialText] = useState(() => configText(definition));
+  const shown = useRef(initialText);
   const [dirty, setDirty] = useState(false);
   const [errors, setErrors] = useState<Issue[]>([]);
   const apply = useRef<() => void>(() => undefined);
