@@ -47,27 +47,29 @@ export function buildElkGraph(def: MachineDefinition, measure: TextMeasure, hint
   const bySource = transitionsBySource(def);
   const edgesIn = new Map<StateId, ElkExtendedEdge[]>();
   const portsOn = new Map<StateId, Set<PortKind>>();
-  const shared = new Set<string>();
+  const byId = new Map<string, ElkExtendedEdge>();
   for (const id of Object.keys(def.states)) {
     for (const t of bySource.get(id) ?? []) {
       const text = transitionLabel(def, t);
       const targets = t.targets.length === 0 ? [t.source] : t.targets;
       targets.forEach((target, i) => {
-        const route = routeOf(def, i === 0 ? t.id : `${t.id}#${i}`, t.source, target);
+        const route = routeOf(def, t.source, target);
         for (const p of route.ports) {
           const kinds = portsOn.get(p.state) ?? new Set<PortKind>();
           kinds.add(p.kind);
           portsOn.set(p.state, kinds);
         }
         for (const piece of route.pieces) {
-          if (!piece.own) {
-            if (shared.has(piece.id)) continue;
-            shared.add(piece.id);
+          let edge = byId.get(piece.id);
+          if (!edge) {
+            edge = { id: piece.id, sources: [piece.source], targets: [piece.target], labels: [] };
+            byId.set(piece.id, edge);
+            const list = edgesIn.get(piece.graph) ?? [];
+            list.push(edge);
+            edgesIn.set(piece.graph, list);
           }
-          const labels = piece.own && i === 0 ? [{ text, width: measure(text, 'edge') + GEOMETRY.edgeLabelPad, height: GEOMETRY.edgeLabelHeight }] : [];
-          const list = edgesIn.get(piece.graph) ?? [];
-          list.push({ id: piece.id, sources: [piece.source], targets: [piece.target], labels });
-          edgesIn.set(piece.graph, list);
+          // The label's id is the drawn edge's: that is how the output finds it again.
+          if (piece.own && i === 0) edge.labels?.push({ id: t.id, text, width: measure(text, 'edge') + GEOMETRY.edgeLabelPad, height: GEOMETRY.edgeLabelHeight });
         }
       });
     }

@@ -53,15 +53,15 @@ export function mapElkResult(def: MachineDefinition, graph: ElkNode): Layout {
     const targets = t.targets.length === 0 ? [t.source] : t.targets;
     targets.forEach((target, i) => {
       const id = i === 0 ? t.id : `${t.id}#${i}`;
-      const pieces = routeOf(def, id, t.source, target).pieces.map((p) => elkEdges.get(p.id));
-      edges[id] = { ...joined(pieces), id, transition: t.id, source: t.source, target, selfLoop: t.source === target, targetless: t.targets.length === 0 };
+      const pieces = routeOf(def, t.source, target).pieces.map((p) => elkEdges.get(p.id));
+      edges[id] = { ...joined(pieces, i === 0 ? t.id : null), id, transition: t.id, source: t.source, target, selfLoop: t.source === target, targetless: t.targets.length === 0 };
     });
   }
   return { nodes, edges, width: rootElk.width ?? 0, height: rootElk.height ?? 0 };
 }
 
 /** A drawn edge's pieces joined end to end (they meet at border ports), with its label. */
-function joined(pieces: (Placed | undefined)[]): Pick<LayoutEdge, 'points' | 'label'> {
+function joined(pieces: (Placed | undefined)[], labelId: string | null): Pick<LayoutEdge, 'points' | 'label'> {
   const points: Point[] = [];
   let label: LayoutEdge['label'] = null;
   for (const piece of pieces) {
@@ -79,7 +79,7 @@ function joined(pieces: (Placed | undefined)[]): Pick<LayoutEdge, 'points' | 'la
       for (const b of section.bendPoints ?? []) add(b);
       add(section.endPoint);
     }
-    const l = edge.labels?.[0];
+    const l = labelId === null ? undefined : edge.labels?.find((x) => x.id === labelId);
     if (l) label = { text: l.text ?? '', x: (l.x ?? 0) + dx, y: (l.y ?? 0) + dy, width: l.width ?? 0, height: l.height ?? 0 };
   }
   return { points, label };

@@ -13,16 +13,20 @@ export const WRAPPER_ID = '__graph';
  * through one shared `in` port per compound it enters, to the target. Pieces below the
  * common container are shared by every transition taking the same way out or in (drawn
  * as one bundled line), which keeps each compound's graph small. The output joins a
- * transition's pieces end to end.
+ * transition's pieces end to end and takes its label (by id) from its own piece.
  */
 export interface Piece {
-  /** ELK edge id: the drawn edge's id for its own piece, `<from>-><to>` for a shared one. */
+  /**
+   * ELK edge id, `<from>-><to>`: every transition between the same two ends shares one
+   * ELK edge, its own piece included (that edge then carries one label per transition,
+   * stacked). Fewer, shorter edges are most of what the big top-level graphs cost.
+   */
   id: string;
   /** The state whose children graph holds this piece (WRAPPER_ID for the root level). */
   graph: StateId;
   source: string;
   target: string;
-  /** The drawn edge's own piece: the one at the lowest common container. */
+  /** The drawn edge's own piece: the one at the lowest common container, with its label. */
   own: boolean;
 }
 
@@ -64,8 +68,8 @@ function lowestCommon(def: MachineDefinition, a: StateId, b: StateId): StateId {
   return def.root;
 }
 
-/** The pieces of the drawn edge `edgeId` from `source` to `target` (equal for a loop). */
-export function routeOf(def: MachineDefinition, edgeId: string, source: StateId, target: StateId): Route {
+/** The pieces of a drawn edge from `source` to `target` (equal for a loop). */
+export function routeOf(def: MachineDefinition, source: StateId, target: StateId): Route {
   const ports: Route['ports'] = [];
   const port = (state: StateId, kind: PortKind): End => {
     ports.push({ state, kind });
@@ -78,7 +82,7 @@ export function routeOf(def: MachineDefinition, edgeId: string, source: StateId,
   const node = (s: StateId, kind: PortKind): End => (compound(s) ? port(s, kind) : { elkId: s, graphs: [parentGraph(def, s)] });
   if (source === target) {
     const [from, to] = [node(source, 'out'), node(target, 'in')];
-    return { pieces: [{ id: edgeId, graph: parentGraph(def, source), source: from.elkId, target: to.elkId, own: true }], ports };
+    return { pieces: [{ id: `${from.elkId}->${to.elkId}`, graph: parentGraph(def, source), source: from.elkId, target: to.elkId, own: true }], ports };
   }
   const top = lowestCommon(def, source, target);
   // A transition from a compound into its own descendant starts at its `in` port (the
@@ -96,8 +100,7 @@ export function routeOf(def: MachineDefinition, edgeId: string, source: StateId,
     const b = ends[i + 1] as End;
     const graph = a.graphs.find((g) => b.graphs.includes(g));
     if (graph === undefined) throw new Error(`no common graph for ${a.elkId} -> ${b.elkId}`);
-    const own = i === ownFrom;
-    pieces.push({ id: own ? edgeId : `${a.elkId}->${b.elkId}`, graph, source: a.elkId, target: b.elkId, own });
+    pieces.push({ id: `${a.elkId}->${b.elkId}`, graph, source: a.elkId, target: b.elkId, own: i === ownFrom });
   }
   return { pieces, ports };
 }

@@ -67,10 +67,10 @@ describe('ELK input', () => {
     expect(playing?.layoutOptions?.['elk.padding']).toMatch(/top=\d+/);
     expect(find(g, idOf(def, 'hist'))).toMatchObject({ width: 32, height: 32 });
     expect(find(g, idOf(def, 'idle'))?.width).toBeGreaterThanOrEqual(88);
-    // MUTE joins two children of `audio`: one edge in audio's graph.
+    // MUTE joins two children of `audio`: one edge in audio's graph, labelled with its id.
     const mute = Object.values(def.transitions).find((t) => t.event === 'MUTE');
-    const muteEdge = allEdges(g).find((e) => e.edge.id === mute?.id);
-    expect(muteEdge).toMatchObject({ graph: idOf(def, 'audio'), edge: { sources: [idOf(def, 'on')], targets: [idOf(def, 'off')] } });
+    const muteEdge = allEdges(g).find((e) => e.edge.labels?.some((l) => l.id === mute?.id));
+    expect(muteEdge).toMatchObject({ graph: idOf(def, 'audio'), edge: { sources: [idOf(def, 'on')], targets: [idOf(def, 'off')], labels: [{ text: 'MUTE' }] } });
   });
 
   it('splits a transition into a compound at border ports: its own labelled piece sits at the common container', () => {
@@ -79,18 +79,26 @@ describe('ELK input', () => {
     const both = Object.values(def.transitions).find((t) => t.event === 'BOTH');
     if (!both) throw new Error('fixture');
     // playing -> .audio.off: from playing's `in` port to audio's `in` port (in playing's graph), then on to off.
-    const route = routeOf(def, both.id, both.source, idOf(def, 'off'));
+    const route = routeOf(def, both.source, idOf(def, 'off'));
     expect(route.pieces.map((p) => [p.graph, p.source, p.target, p.own])).toEqual([
       [idOf(def, 'playing'), portId(idOf(def, 'playing'), 'in'), portId(idOf(def, 'audio'), 'in'), true],
       [idOf(def, 'audio'), portId(idOf(def, 'audio'), 'in'), idOf(def, 'off'), false],
     ]);
     const edges = allEdges(g);
     for (const p of route.pieces) expect(edges.find((e) => e.edge.id === p.id)?.graph).toBe(p.graph);
-    expect(edges.find((e) => e.edge.id === both.id)?.edge.labels?.[0]?.text).toBe('BOTH');
+    const own = route.pieces.find((p) => p.own);
+    expect(edges.find((e) => e.edge.id === own?.id)?.edge.labels).toEqual([expect.objectContaining({ id: both.id, text: 'BOTH' })]);
     expect(find(g, idOf(def, 'audio'))?.ports?.map((p) => p.id)).toEqual([portId(idOf(def, 'audio'), 'in')]);
     // A shared piece is one ELK edge, however many transitions take that way.
     const ids = edges.map((e) => e.edge.id);
     expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('gives transitions between the same two ends one ELK edge with a label each', () => {
+    const def = importXState({ id: 'm', initial: 'a', states: { a: { on: { GO: 'b', RUN: { target: 'b', guard: 'ok' } } }, b: {} } });
+    const edges = allEdges(buildElkGraph(def, estimateText)).map((e) => e.edge);
+    expect(edges).toHaveLength(1);
+    expect(edges[0]?.labels?.map((l) => l.text)).toEqual(['GO', 'RUN [ok]']);
   });
 
   it('makes one edge per target, a loop for targetless transitions, and labels EVENT [guard] / actions', () => {
@@ -102,9 +110,10 @@ describe('ELK input', () => {
     if (!both || !ping || !play) throw new Error('fixture');
     const edges = allEdges(g).map((e) => e.edge);
     const ids = edges.map((e) => e.id);
-    expect(ids).toContain(both.id);
-    expect(ids).toContain(`${both.id}#1`);
-    const pingEdge = edges.find((e) => e.id === ping.id);
+    // BOTH has two targets: two routes, the label on the first one's own piece only.
+    for (const target of both.targets) for (const p of routeOf(def, both.source, target).pieces) expect(ids).toContain(p.id);
+    expect(edges.flatMap((e) => e.labels ?? []).filter((l) => l.id === both.id)).toHaveLength(1);
+    const pingEdge = edges.find((e) => e.labels?.some((l) => l.id === ping.id));
     expect(pingEdge?.sources).toEqual([ping.source]);
     expect(pingEdge?.targets).toEqual([ping.source]);
     expect(transitionLabel(def, play)).toBe('PLAY [hasTrack] / start');
