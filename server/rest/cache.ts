@@ -38,13 +38,21 @@ export class SchemaCacheHolder {
     return this.reload();
   }
 
-  /** Called when a plan failed on an unknown name: reload unless that was just done. */
-  async refreshOnMiss(seen: SchemaCache): Promise<SchemaCache | null> {
-    if (this.loading) return this.loading;
-    if (this.current && this.current !== seen) return this.current;
-    const now = Date.now();
-    if (now - this.lastMissReload < MISS_RELOAD_INTERVAL_MS) return null;
-    this.lastMissReload = now;
+  /**
+   * Called when a plan failed on an unknown name: answers with a cache whose catalog read
+   * began after the miss. Reloads at most once per interval; a miss inside the interval
+   * waits for its end rather than failing (the DDL that made the name may have committed
+   * just after the last read). A reload under way is asked to read once more.
+   */
+  async refreshOnMiss(): Promise<SchemaCache | null> {
+    if (this.loading) return this.reload();
+    const wait = this.lastMissReload + MISS_RELOAD_INTERVAL_MS - Date.now();
+    if (wait > 0) {
+      await new Promise((resolve) => setTimeout(resolve, wait));
+      if (this.closed) return null;
+      if (this.loading) return this.reload();
+    }
+    this.lastMissReload = Date.now();
     return this.reload();
   }
 

@@ -307,7 +307,7 @@ export async function handleRest(deps: HandlerDeps, req: IncomingMessage, res: S
       planned = plan(cache, r, deps.maxRows);
     } catch (error) {
       if (!(error instanceof RestError) || !STALE_CODES.has(error.code)) throw error;
-      const fresh = await deps.cache.refreshOnMiss(cache);
+      const fresh = await deps.cache.refreshOnMiss();
       if (!fresh) throw error;
       cache = fresh;
       planned = plan(cache, r, deps.maxRows);

@@ -139,6 +139,15 @@ describe('schema cache and profiles', () => {
     expect(res.error).toBeNull();
     expect(res.data).toEqual([{ mood: null }]);
   });
+
+  it('finds a column added right after another request missed (the miss reload is not a refusal)', async () => {
+    const miss = await serviceClient().from('rs_notes').select('not_there_yet_either');
+    expect(miss.error).toMatchObject({ code: '42703' });
+    await sql('alter table public.rs_notes add column if not exists tone text');
+    const res = await serviceClient().from('rs_notes').select('tone').limit(1);
+    expect(res.error).toBeNull();
+    expect(res.data).toEqual([{ tone: null }]);
+  });
 });
 
 describe('hostile input', () => {
