@@ -16,7 +16,7 @@ export { WRAPPER_ID };
  * crossing-minimisation pass instead of seven random restarts, no greedy-switch
  * post-pass, no packing of disconnected states as separate components.
  */
-export const GRAPH_OPTIONS: LayoutOptions = {
+export const GRAPH_OPTIONS: Readonly<LayoutOptions> = {
   'elk.algorithm': 'layered',
   'elk.direction': 'RIGHT',
   'elk.spacing.nodeNode': '28',
