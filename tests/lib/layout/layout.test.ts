@@ -94,6 +94,23 @@ describe('ELK input', () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
+  it('routes out of a compound to its ancestor, around a compound for its self-transition, and leaves alone', () => {
+    const def = importXState({
+      id: 'm', initial: 'a',
+      states: { a: { initial: 'b', on: { AGAIN: 'a' }, states: { b: { initial: 'c', states: { c: { on: { UP: '#m.a', STAY: 'c' } } } } } } },
+    });
+    const [a, b, c] = ['a', 'b', 'c'].map((k) => idOf(def, k)) as [string, string, string];
+    // c -> a (its grandparent): out through b's border, then to a's own `out` port inside a.
+    expect(routeOf(def, c, a).pieces.map((p) => [p.graph, p.source, p.target, p.own])).toEqual([
+      [b, c, portId(b, 'out'), false],
+      [a, portId(b, 'out'), portId(a, 'out'), true],
+    ]);
+    // A compound's self-transition leaves by its `out` port and comes back by its `in` port.
+    expect(routeOf(def, a, a).pieces).toEqual([{ id: `${portId(a, 'out')}->${portId(a, 'in')}`, graph: def.root, source: portId(a, 'out'), target: portId(a, 'in'), own: true }]);
+    // A leaf's loop is a plain ELK self-loop, with no ports anywhere.
+    expect(routeOf(def, c, c)).toEqual({ pieces: [{ id: `${c}->${c}`, graph: b, source: c, target: c, own: true }], ports: [] });
+  });
+
   it('gives transitions between the same two ends one ELK edge with a label each', () => {
     const def = importXState({ id: 'm', initial: 'a', states: { a: { on: { GO: 'b', RUN: { target: 'b', guard: 'ok' } } }, b: {} } });
     const edges = allEdges(buildElkGraph(def, estimateText)).map((e) => e.edge);
