@@ -81,11 +81,6 @@ export const documentMachine = setup({
     fetchOps: fromPromise<Result<CommittedOp<Op>[]>, { machineId: string; after: number }>(() => Promise.reject(notProvided('fetchOps'))),
   },
   delays: {
-    /**
-     * Edits made in the same task go out as one batch. No longer: a single edit would wait
-     * for nothing, and edits made while a batch is on the wire queue behind it anyway.
-     */
-    batchWindow: 0,
     /** How long to wait before trying the server again after a failure. */
     retryDelay: 2_000,
     /** A quiet document checks the log now and then: a lost last message leaves no gap to see. */
@@ -243,13 +238,11 @@ export const documentMachine = setup({
           states: {
             idle: {
               tags: ['synced'],
-              always: { guard: 'hasUnsent', target: 'batching' },
+              // An edit goes out at once, before the page repaints for it; edits made while a
+              // batch is on the wire queue behind it and leave together as the next batch.
+              always: { guard: 'hasUnsent', target: 'committing' },
               after: { quietResync: 'resyncing' },
               on: { 'ops.subscribed': 'resyncing' },
-            },
-            batching: {
-              tags: ['saving'],
-              after: { batchWindow: [{ guard: 'hasUnsent', target: 'committing' }, { target: 'idle' }] },
             },
             committing: {
               tags: ['saving'],

@@ -22,11 +22,10 @@ type Snapshot = SnapshotFrom<typeof documentMachine>;
 type GraphEvent = DocumentEvent | { type: string; output?: unknown; error?: unknown };
 
 const AFTER = {
-  batchWindow: 'xstate.after.batchWindow.document.ready.online.batching',
   retryDelay: 'xstate.after.retryDelay.document.ready.offline',
   quietResync: 'xstate.after.quietResync.document.ready.online.idle',
 };
-const DELAY_MS: Record<string, number> = { [AFTER.batchWindow]: 0, [AFTER.retryDelay]: 2_000, [AFTER.quietResync]: 30_000 };
+const DELAY_MS: Record<string, number> = { [AFTER.retryDelay]: 2_000, [AFTER.quietResync]: 30_000 };
 
 const theirs = (seq: number): CommittedOp<Op> => ({ seq, batchId: `their-${seq}`, clientId: 'them', op: rename(`theirs ${seq}`) });
 const done = (actor: string, output: unknown): GraphEvent => ({ type: `xstate.done.actor.${actor}`, output });
@@ -60,7 +59,6 @@ const events: GraphEvent[] = [
   done('fetchOps', { ok: true, value: [] }),
   done('fetchOps', network),
   crashed('fetchOps'),
-  { type: AFTER.batchWindow },
   { type: AFTER.retryDelay },
   { type: AFTER.quietResync },
 ];

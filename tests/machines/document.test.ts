@@ -41,19 +41,23 @@ describe('document machine', () => {
     expect(local(actor)?.name).toBe('from-elsewhere');
   });
 
-  it('applies an edit at once, batches edits within the window and commits them', async () => {
+  it('applies an edit at once and commits it at once; edits made meanwhile leave together as the next batch', async () => {
     const { actor, backend } = await opened();
     actor.send({ type: 'doc.edit', ops: [rename('a')] });
+    // No timer in between: the request is on its way in the same turn.
+    expect(actor.getSnapshot().value).toEqual({ ready: { online: 'committing' } });
     actor.send({ type: 'doc.edit', ops: [rename('b')] });
-    expect(local(actor)?.name).toBe('b');
+    actor.send({ type: 'doc.edit', ops: [rename('c')] });
+    expect(local(actor)?.name).toBe('c');
     expect(actor.getSnapshot().hasTag('saving')).toBe(true);
     expect(backend.stored.get(MACHINE_ID)?.pending).toHaveLength(2);
-    await vi.advanceTimersByTimeAsync(20);
+    await backend.serve('commitOps');
     expect(actor.getSnapshot().value).toEqual({ ready: { online: 'committing' } });
     await backend.serve('commitOps');
-    expect(backend.server().log.map((e) => e.op)).toEqual([rename('a'), rename('b')]);
+    expect(backend.calls.filter((c) => c.name === 'commitOps')).toHaveLength(2);
+    expect(backend.server().log.map((e) => e.op)).toEqual([rename('a'), rename('b'), rename('c')]);
     expect(actor.getSnapshot().value).toEqual({ ready: { online: 'idle' } });
-    expect(actor.getSnapshot().context.doc?.version).toBe(2);
+    expect(actor.getSnapshot().context.doc?.version).toBe(3);
     expect(backend.stored.get(MACHINE_ID)).toBeNull();
   });
 
@@ -153,7 +157,8 @@ describe('document machine', () => {
     actor.send({ type: 'doc.redo' });
     expect(local(actor)?.name).toBe('renamed');
     actor.send({ type: 'doc.undo' });
-    await vi.advanceTimersByTimeAsync(20);
+    // The first edit left at once; the three after it go as the next batch.
+    await backend.serve('commitOps');
     await backend.serve('commitOps');
     expect(backend.server().log.map((e) => e.op)).toEqual([rename('renamed'), rename('door'), rename('renamed'), rename('door')]);
     expect(backend.server().doc.name).toBe('door');
@@ -217,7 +222,7 @@ describe('document machine', () => {
     expect(local(actor)?.states.s_new?.key).toBe('open');
     actor.send({ type: 'doc.undo' });
     expect(local(actor)).toEqual(before);
-    await vi.advanceTimersByTimeAsync(20);
+    await backend.serve('commitOps');
     await backend.serve('commitOps');
     expect(backend.server().log.map((e) => e.op.type)).toEqual(['state.add', 'state.delete']);
     expect(backend.server().doc).toEqual(before);
