@@ -1,10 +1,10 @@
 import { createClient } from '@supabase/supabase-js';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { Database } from '../../src/adapters/supabase/database.types.ts';
 import { createProjectsAdapter } from '../../src/adapters/supabase/projects.ts';
-import type { ProjectsFact } from '../../src/lib/ports/projects.ts';
-import { backendInfo, signedInClient, uniqueEmail } from '../setup/clients.ts';
+import { person, watch } from './projects-watch.ts';
+import { backendInfo, uniqueEmail } from '../setup/clients.ts';
 
 /**
  * The projects list's live channel tells a person nothing about projects they are not
@@ -44,24 +44,6 @@ async function tappedPerson(tag: string) {
   return { client, user: data.user, frames, projects: createProjectsAdapter(client) };
 }
 
-async function person(tag: string) {
-  const signed = await signedInClient(tag);
-  return { ...signed, projects: createProjectsAdapter(signed.client as never) };
-}
-
-function watch(adapter: ReturnType<typeof createProjectsAdapter>, userId: string) {
-  const seen: ProjectsFact[] = [];
-  const subscription = adapter.changes(userId).subscribe((fact) => seen.push(fact));
-  stops.push(() => subscription.unsubscribe());
-  const waitFor = (test: (fact: ProjectsFact) => boolean) =>
-    vi.waitFor(
-      () => {
-        if (!seen.some(test)) throw new Error(`not yet; saw ${JSON.stringify(seen)}`);
-      },
-      { timeout: 10_000, interval: 50 },
-    );
-  return { seen, waitFor };
-}
 
 describe('projects list channel privacy', () => {
   it("an outsider's list hears nothing of a membership removed in a project they are not in", async () => {
@@ -72,11 +54,11 @@ describe('projects list channel privacy', () => {
     const own = await outsider.projects.create({ name: 'Mine', description: '', visibility: 'private' });
     if (!own.ok) throw new Error(own.error.message);
 
-    const outsiderWatch = watch(outsider.projects, outsider.user.id);
+    const outsiderWatch = watch(outsider.projects, outsider.user.id, stops);
     await outsiderWatch.waitFor((f) => f.type === 'projects.channelJoined');
     expect((await outsider.projects.list(outsider.user.id)).ok).toBe(true);
     // The owner watches too: the same removal is news to them (their count drops).
-    const ownerWatch = watch(owner.projects, owner.user.id);
+    const ownerWatch = watch(owner.projects, owner.user.id, stops);
     await ownerWatch.waitFor((f) => f.type === 'projects.channelJoined');
     expect((await owner.projects.list(owner.user.id)).ok).toBe(true);
 

@@ -2,8 +2,8 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import type { Database } from '../../src/adapters/supabase/database.types.ts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createProjectsAdapter } from '../../src/adapters/supabase/projects.ts';
-import type { ProjectsFact } from '../../src/lib/ports/projects.ts';
-import { anonClient, signedInClient } from '../setup/clients.ts';
+import { person, watch } from './projects-watch.ts';
+import { anonClient } from '../setup/clients.ts';
 
 /**
  * The projects adapter against the real embedded backend through supabase-js: the list
@@ -16,26 +16,6 @@ afterEach(() => {
   for (const stop of stops.splice(0)) stop();
 });
 
-async function person(tag: string) {
-  const signed = await signedInClient(tag);
-  return { ...signed, projects: createProjectsAdapter(signed.client as SupabaseClient<Database>) };
-}
-
-function watch(adapter: ReturnType<typeof createProjectsAdapter>, userId: string) {
-  const seen: ProjectsFact[] = [];
-  const subscription = adapter.changes(userId).subscribe((fact) => seen.push(fact));
-  stops.push(() => subscription.unsubscribe());
-  const waitFor = (test: (fact: ProjectsFact) => boolean) =>
-    vi.waitFor(
-      () => {
-        const found = seen.find(test);
-        if (!found) throw new Error(`not yet; saw ${JSON.stringify(seen)}`);
-        return found;
-      },
-      { timeout: 10_000, interval: 50 },
-    );
-  return { seen, waitFor };
-}
 
 describe('projects adapter', () => {
   it('creates, lists, renames, shares and deletes; refuses what RLS refuses', async () => {
@@ -83,8 +63,8 @@ describe('projects adapter', () => {
   it('streams projects created, renamed, joined and deleted elsewhere', async () => {
     const a = await person('live-a');
     const b = await person('live-b');
-    const bWatch = watch(b.projects, b.user.id);
-    const aWatch = watch(a.projects, a.user.id);
+    const bWatch = watch(b.projects, b.user.id, stops);
+    const aWatch = watch(a.projects, a.user.id, stops);
     await bWatch.waitFor((f) => f.type === 'projects.channelJoined');
     await aWatch.waitFor((f) => f.type === 'projects.channelJoined');
 
@@ -128,8 +108,8 @@ describe('projects adapter', () => {
     // An unrelated project's membership changes must not touch ours.
     const other = await c.projects.create({ name: 'Elsewhere', description: '', visibility: 'link' });
     if (!other.ok) throw new Error(other.error.message);
-    const aWatch = watch(a.projects, a.user.id);
-    const bWatch = watch(b.projects, b.user.id);
+    const aWatch = watch(a.projects, a.user.id, stops);
+    const bWatch = watch(b.projects, b.user.id, stops);
     await Promise.all([aWatch.waitFor((f) => f.type === 'projects.channelJoined'), bWatch.waitFor((f) => f.type === 'projects.channelJoined')]);
     expect((await a.projects.list(a.user.id)).ok).toBe(true);
     expect((await b.projects.list(b.user.id)).ok).toBe(true);
