@@ -18,7 +18,7 @@ import { machineIn, projectFor, team, type Person, type Team } from './machines-
  */
 
 type Client = SupabaseClient<Database>;
-const typed = (p: Person): Client => p.client;
+const typed = (p: Person): Client => p.client as Client;
 
 interface Open {
   channel: CanvasChannel;
@@ -94,7 +94,7 @@ describe('canvas presence channel', () => {
 
   it('refuses people outside the project and anonymous callers', async () => {
     const outsider = open(typed(t.outsider), machineId, t.outsider.id);
-    const anon = open(anonClient(), machineId, 'anon');
+    const anon = open(anonClient() as Client, machineId, 'anon');
     await Promise.all([lost(outsider), lost(anon)]);
     expect(outsider.facts.some((f) => f.type === 'presence.joined')).toBe(false);
     expect(anon.facts.some((f) => f.type === 'presence.joined')).toBe(false);
