@@ -1,23 +1,23 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminDb } from '../setup/clients.ts';
 import {
   anonIdentity,
   binding,
+  closeFeed,
   collector,
+  type Feed,
+  openFeed,
+  type Received,
   serviceIdentity,
   settle,
-  startFeed,
-  type Received,
 } from './realtime-changes-helpers.ts';
 
 // Drives the postgres changes feed directly: decoding, payload shape, events and filters.
 let db: pg.Client;
-let ctx: Awaited<ReturnType<typeof startFeed>>;
+let ctx: Feed;
 
 beforeAll(async () => {
-  db = await adminDb();
-  await db.query(`
+  ({ db, ctx } = await openFeed(['rcf_items', 'rcf_full', 'rcf_marker', 'rcf_toast'], `
     create table if not exists public.rcf_items (
       id bigserial primary key,
       n int4,
@@ -42,18 +42,10 @@ beforeAll(async () => {
     create table if not exists public.rcf_toast (id int primary key, small text, big text);
     alter table public.rcf_toast alter column big set storage external;
     create table if not exists public.rcf_unpublished (id int primary key);
-  `);
-  for (const t of ['rcf_items', 'rcf_full', 'rcf_marker', 'rcf_toast']) {
-    const has = await db.query(`select 1 from pg_publication_tables where pubname = 'supabase_realtime' and tablename = $1`, [t]);
-    if (!has.rowCount) await db.query(`alter publication supabase_realtime add table public.${t}`);
-  }
-  ctx = await startFeed();
+  `));
 });
 
-afterAll(async () => {
-  await ctx?.stop();
-  await db?.end();
-});
+afterAll(() => closeFeed(ctx, db));
 
 function typesOf(r: Received): Record<string, string> {
   return Object.fromEntries(r.data.columns.map((c) => [c.name, c.type]));

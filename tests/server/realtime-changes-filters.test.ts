@@ -1,33 +1,23 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { filterLikelyHolds, parseFilter } from '../../server/realtime/changes/filters.ts';
-import { adminDb } from '../setup/clients.ts';
-import { anonIdentity, binding, collector, serviceIdentity, settle, startFeed } from './realtime-changes-helpers.ts';
+import { anonIdentity, binding, closeFeed, collector, type Feed, openFeed, serviceIdentity, settle } from './realtime-changes-helpers.ts';
 
 // Filters compare with the column's type: numbers numerically, timestamps as instants.
 let db: pg.Client;
-let ctx: Awaited<ReturnType<typeof startFeed>>;
+let ctx: Feed;
 
 beforeAll(async () => {
-  db = await adminDb();
-  await db.query(`
+  ({ db, ctx } = await openFeed(['rcx_rows', 'rcx_marker', 'rcx_secret'], `
     create table if not exists public.rcx_rows (id bigserial primary key, n int4, label text, at timestamptz, room uuid, done bool);
     create table if not exists public.rcx_marker (id bigserial primary key, note text);
     create table if not exists public.rcx_secret (id int primary key, hidden text);
     create table if not exists public.rcx_unpublished (id int primary key);
     revoke select on public.rcx_secret from anon;
-  `);
-  for (const t of ['rcx_rows', 'rcx_marker', 'rcx_secret']) {
-    const has = await db.query(`select 1 from pg_publication_tables where pubname = 'supabase_realtime' and tablename = $1`, [t]);
-    if (!has.rowCount) await db.query(`alter publication supabase_realtime add table public.${t}`);
-  }
-  ctx = await startFeed();
+  `));
 });
 
-afterAll(async () => {
-  await ctx?.stop();
-  await db?.end();
-});
+afterAll(() => closeFeed(ctx, db));
 
 describe('postgres changes filters', () => {
   it('guesses only a plain eq equal to the row text as likely to hold (a hint for early RLS checks)', () => {

@@ -5,7 +5,7 @@ import { createPool } from '../../server/postgres/pool.ts';
 import { createChangeFeed, type ChangeFeedOptions } from '../../server/realtime/changes/index.ts';
 import type { ChangeBinding, ChangeData, ChangeSubscriberIdentity } from '../../server/realtime/changes/types.ts';
 import type { BackendDeps } from '../../server/service.ts';
-import { backendInfo } from '../setup/clients.ts';
+import { adminDb, backendInfo } from '../setup/clients.ts';
 
 /** A feed of its own on the test backend's database, as the realtime service builds one. */
 export async function startFeed(options: ChangeFeedOptions = {}) {
@@ -33,6 +33,36 @@ export async function startFeed(options: ChangeFeedOptions = {}) {
       await pool.end();
     },
   };
+}
+
+export type Feed = Awaited<ReturnType<typeof startFeed>>;
+
+/**
+ * A test file's fixture: a superuser connection that runs each `arrange` SQL text in turn
+ * (the file's own tables, policies and grants), adds the `publish` tables to the
+ * supabase_realtime publication where not there yet (files share one database, so the
+ * tables may already be in it), and a feed of its own started after that.
+ */
+export async function openFeed(publish: readonly string[], ...arrange: string[]): Promise<{ db: pg.Client; ctx: Feed }> {
+  const db = await adminDb();
+  try {
+    for (const sql of arrange) await db.query(sql);
+    for (const t of publish) {
+      const has = await db.query(`select 1 from pg_publication_tables where pubname = 'supabase_realtime' and tablename = $1`, [t]);
+      if (!has.rowCount) await db.query(`alter publication supabase_realtime add table public.${t}`);
+    }
+    return { db, ctx: await startFeed() };
+  } catch (error) {
+    // The caller never gets the connection to close.
+    await db.end();
+    throw error;
+  }
+}
+
+/** Undoes openFeed; either part may be missing when its beforeAll failed half-way. */
+export async function closeFeed(ctx: Feed | undefined, db: pg.Client | undefined): Promise<void> {
+  await ctx?.stop();
+  await db?.end();
 }
 
 export interface Received {

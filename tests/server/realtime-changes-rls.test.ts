@@ -2,11 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SLOT_PREFIX } from '../../server/realtime/changes/slots.ts';
-import { adminDb } from '../setup/clients.ts';
 import {
   anonIdentity,
   binding,
+  closeFeed,
   collector,
+  type Feed,
+  openFeed,
   serviceIdentity,
   settle,
   startFeed,
@@ -15,13 +17,12 @@ import {
 
 // Authorization: a change reaches a subscriber only if its role and claims may select the row.
 let db: pg.Client;
-let ctx: Awaited<ReturnType<typeof startFeed>>;
+let ctx: Feed;
 const alice = randomUUID();
 const bob = randomUUID();
 
 beforeAll(async () => {
-  db = await adminDb();
-  await db.query(`
+  ({ db, ctx } = await openFeed(['rcr_notes', 'rcr_marker', 'rcr_fragile'], `
     create table if not exists public.rcr_notes (id bigserial primary key, owner uuid, body text, public bool default false, secret text);
     alter table public.rcr_notes enable row level security;
     drop policy if exists rcr_own on public.rcr_notes;
@@ -39,20 +40,12 @@ beforeAll(async () => {
     end $$;
     drop policy if exists rcr_fragile_sel on public.rcr_fragile;
     create policy rcr_fragile_sel on public.rcr_fragile for select using (public.rcr_claim_check());
-  `);
+  `,
   // Column privileges are all-or-nothing per table unless granted per column.
-  await db.query(`revoke select on public.rcr_notes from anon; grant select (id, owner, body, public) on public.rcr_notes to anon`);
-  for (const t of ['rcr_notes', 'rcr_marker', 'rcr_fragile']) {
-    const has = await db.query(`select 1 from pg_publication_tables where pubname = 'supabase_realtime' and tablename = $1`, [t]);
-    if (!has.rowCount) await db.query(`alter publication supabase_realtime add table public.${t}`);
-  }
-  ctx = await startFeed();
+  `revoke select on public.rcr_notes from anon; grant select (id, owner, body, public) on public.rcr_notes to anon`));
 });
 
-afterAll(async () => {
-  await ctx?.stop();
-  await db?.end();
-});
+afterAll(() => closeFeed(ctx, db));
 
 async function insertNote(owner: string, body: string, isPublic = false): Promise<number> {
   const r = await db.query<{ id: string }>(`insert into public.rcr_notes (owner, body, public, secret) values ($1, $2, $3, 's') returning id`, [

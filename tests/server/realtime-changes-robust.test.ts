@@ -2,16 +2,23 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TextPgoutputPlugin } from '../../server/realtime/changes/replication.ts';
 import { parseArrayLiteral } from '../../server/realtime/changes/values.ts';
-import { adminDb } from '../setup/clients.ts';
-import { anonIdentity, binding, collector, serviceIdentity, startFeed } from './realtime-changes-helpers.ts';
+import {
+  anonIdentity,
+  binding,
+  closeFeed,
+  collector,
+  type Feed,
+  openFeed,
+  serviceIdentity,
+  startFeed,
+} from './realtime-changes-helpers.ts';
 
 // Odd types, odd tables and a dropped connection: the stream goes on.
 let db: pg.Client;
-let ctx: Awaited<ReturnType<typeof startFeed>>;
+let ctx: Feed;
 
 beforeAll(async () => {
-  db = await adminDb();
-  await db.query(`
+  ({ db, ctx } = await openFeed(['rco_odd', 'rco_nopk', 'rco_hidden', 'rco_log'], `
     do $$ begin
       create type public.rco_mood as enum ('happy', 'sad');
     exception when duplicate_object then null; end $$;
@@ -30,18 +37,10 @@ beforeAll(async () => {
     revoke select on public.rco_hidden from anon;
     grant select (body) on public.rco_hidden to anon;
     create table if not exists public.rco_log (id bigserial primary key, note text);
-  `);
-  for (const t of ['rco_odd', 'rco_nopk', 'rco_hidden', 'rco_log']) {
-    const has = await db.query(`select 1 from pg_publication_tables where pubname = 'supabase_realtime' and tablename = $1`, [t]);
-    if (!has.rowCount) await db.query(`alter publication supabase_realtime add table public.${t}`);
-  }
-  ctx = await startFeed();
+  `));
 });
 
-afterAll(async () => {
-  await ctx?.stop();
-  await db?.end();
-});
+afterAll(() => closeFeed(ctx, db));
 
 describe('postgres changes: robustness', () => {
   it('turns undecodable replication messages and malformed arrays into values, never throws', () => {
