@@ -63,7 +63,7 @@ function notProvided(actor: string): Error {
 
 const UNEXPECTED = 'Something went wrong. Try again.';
 
-export const documentMachine = setup({
+const documentSetup = setup({
   types: {
     input: {} as DocumentInput,
     context: {} as DocumentContext,
@@ -172,7 +172,30 @@ export const documentMachine = setup({
       return context.doc !== null && committed(context.model, context.doc, event.batchId, event.receipt).gap;
     },
   },
-}).createMachine({
+});
+
+/**
+ * What `rebasing` and `resyncing` both do: read the log after this document's version and
+ * apply it (which rebases the queue), then go back to `idle`; a failure waits offline.
+ */
+const readLogSinceVersion = {
+  invoke: {
+    id: 'fetchOps',
+    src: 'fetchOps',
+    input: ({ context }) => ({ machineId: context.machineId, after: context.doc?.version ?? 0 }),
+    onDone: [
+      {
+        guard: { type: 'fetched', params: ({ event }) => event.output },
+        target: 'idle',
+        actions: [{ type: 'applyReceived', params: ({ event }) => (event.output.ok ? event.output.value : []) }, 'saveQueue'],
+      },
+      { target: '#document.ready.offline', actions: { type: 'showFetchFailure', params: ({ event }) => event.output } },
+    ],
+    onError: { target: '#document.ready.offline', actions: 'showUnexpected' },
+  },
+} satisfies Parameters<typeof documentSetup.createStateConfig>[0];
+
+export const documentMachine = documentSetup.createMachine({
   id: 'document',
   context: ({ input }) => ({ ...input, doc: null, history: emptyHistory<Op>(), dropped: [], error: null, sending: null }),
   // The store lives as long as the document: every change to the queue is written through.
@@ -249,7 +272,7 @@ export const documentMachine = setup({
               entry: ['takeBatch', 'saveQueue'],
               invoke: {
                 id: 'commitOps',
-            src: 'commitOps',
+                src: 'commitOps',
                 input: ({ context }) => {
                   const batch = context.doc?.inflight as InflightBatch<MachineDefinition, Op>;
                   return { machineId: context.machineId, base: batch.base, clientId: context.clientId, batchId: batch.batchId, ops: batch.ops, definition: batch.doc };
@@ -273,40 +296,9 @@ export const documentMachine = setup({
               },
             },
             // Refused for a stale base: fetch what landed since, rebase the queue, send again.
-            rebasing: {
-              tags: ['saving'],
-              invoke: {
-                id: 'fetchOps',
-            src: 'fetchOps',
-                input: ({ context }) => ({ machineId: context.machineId, after: context.doc?.version ?? 0 }),
-                onDone: [
-                  {
-                    guard: { type: 'fetched', params: ({ event }) => event.output },
-                    target: 'idle',
-                    actions: [{ type: 'applyReceived', params: ({ event }) => (event.output.ok ? event.output.value : []) }, 'saveQueue'],
-                  },
-                  { target: '#document.ready.offline', actions: { type: 'showFetchFailure', params: ({ event }) => event.output } },
-                ],
-                onError: { target: '#document.ready.offline', actions: 'showUnexpected' },
-              },
-            },
+            rebasing: { tags: ['saving'], ...readLogSinceVersion },
             // A gap, a (re)subscribed stream or a quiet spell: read the log from our version.
-            resyncing: {
-              invoke: {
-                id: 'fetchOps',
-            src: 'fetchOps',
-                input: ({ context }) => ({ machineId: context.machineId, after: context.doc?.version ?? 0 }),
-                onDone: [
-                  {
-                    guard: { type: 'fetched', params: ({ event }) => event.output },
-                    target: 'idle',
-                    actions: [{ type: 'applyReceived', params: ({ event }) => (event.output.ok ? event.output.value : []) }, 'saveQueue'],
-                  },
-                  { target: '#document.ready.offline', actions: { type: 'showFetchFailure', params: ({ event }) => event.output } },
-                ],
-                onError: { target: '#document.ready.offline', actions: 'showUnexpected' },
-              },
-            },
+            resyncing: readLogSinceVersion,
           },
         },
         // Edits keep applying and queueing; the queue is stored, the server tried again later.
