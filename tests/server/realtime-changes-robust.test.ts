@@ -2,16 +2,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TextPgoutputPlugin } from '../../server/realtime/changes/replication.ts';
 import { parseArrayLiteral } from '../../server/realtime/changes/values.ts';
-import {
-  anonIdentity,
-  binding,
-  closeFeed,
-  collector,
-  type Feed,
-  openFeed,
-  serviceIdentity,
-  startFeed,
-} from './realtime-changes-helpers.ts';
+import { anonIdentity, binding, closeFeed, collector, type Feed, openFeed, serviceIdentity, startFeed } from './realtime-changes-helpers.ts';
 
 // Odd types, odd tables and a dropped connection: the stream goes on.
 let db: pg.Client;
