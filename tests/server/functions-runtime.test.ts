@@ -1,60 +1,18 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { createClient, type FunctionInvokeOptions } from '@supabase/supabase-js';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import WebSocket from 'ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBackend, type Backend } from '../../server/backend.ts';
-import { backendInfo, signedInClient, type AnyClient } from '../setup/clients.ts';
+import { backendInfo, signedInClient } from '../setup/clients.ts';
+import { invoke, useFixtureGateway } from './functions-helpers.ts';
 
 /**
  * The Deno runtime on Node: hosted's environment variables, Deno-style imports, and
  * functions side by side in their own workers. Serves tests/fixtures/functions/supabase.
  */
 
-const FIXTURE = path.resolve('tests/fixtures/functions/supabase');
-// A test here may cold-start several function workers (each loads tsx and the function's
-// packages on its own thread); on a busy two-core machine that alone can take most of the
-// default 30 s, so the bound is wider. A hung request still fails, just later.
-vi.setConfig({ testTimeout: 120_000 });
-let gateway: Backend;
-let dataDir: string;
-const logs: string[] = [];
-
-function client() {
-  return createClient(gateway.url, gateway.anonKey, {
-    auth: { persistSession: false, autoRefreshToken: false },
-    realtime: { transport: WebSocket as never },
-  });
-}
-
-/** functions.invoke with the client's `any` error narrowed to unknown. */
-async function invoke(
-  target: Pick<AnyClient, 'functions'>,
-  name: string,
-  options: FunctionInvokeOptions = {},
-): Promise<{ data: unknown; error: unknown; response: Response | undefined }> {
-  const result = await target.functions.invoke<unknown>(name, options);
-  return { data: result.data, error: result.error as unknown, response: result.response };
-}
-
-beforeAll(async () => {
-  await fs.mkdir(path.resolve('tests/.tmp'), { recursive: true });
-  dataDir = await fs.mkdtemp(path.resolve('tests/.tmp/functions-rt-'));
-  gateway = await startBackend({
-    externalDatabaseUrl: backendInfo().databaseUrl,
-    port: 0,
-    dataDir,
-    supabaseDir: FIXTURE,
-    logRequests: false,
-    log: (line) => logs.push(line),
-  });
-});
-
-afterAll(async () => {
-  await gateway?.stop();
-  await fs.rm(dataDir, { recursive: true, force: true });
-});
+const gateway = useFixtureGateway({ dirPrefix: 'functions-rt-' });
+const { logs, client } = gateway;
 
 interface EnvReport {
   url: string;

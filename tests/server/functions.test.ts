@@ -1,12 +1,10 @@
-import fs from 'node:fs/promises';
 import http from 'node:http';
-import path from 'node:path';
-import { createClient, FunctionsHttpError, type FunctionInvokeOptions } from '@supabase/supabase-js';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import WebSocket from 'ws';
-import { startBackend, type Backend } from '../../server/backend.ts';
+import { FunctionsHttpError } from '@supabase/supabase-js';
+import { describe, expect, it } from 'vitest';
 import { signJwt } from '../../server/jwt.ts';
-import { anonClient, backendInfo, type AnyClient } from '../setup/clients.ts';
+import { anonClient, backendInfo } from '../setup/clients.ts';
+import { expectPreflightAllows } from './cors-helpers.ts';
+import { invoke, useFixtureGateway } from './functions-helpers.ts';
 
 /**
  * The edge functions relay: routing, verify_jwt, the request and response bridge, and
@@ -14,54 +12,12 @@ import { anonClient, backendInfo, type AnyClient } from '../setup/clients.ts';
  * tests/fixtures/functions/supabase (its own config.toml, functions and .env).
  */
 
-const FIXTURE = path.resolve('tests/fixtures/functions/supabase');
-// A test here may cold-start several function workers (each loads tsx and the function's
-// packages on its own thread); on a busy two-core machine that alone can take most of the
-// default 30 s, so the bound is wider. A hung request still fails, just later.
-vi.setConfig({ testTimeout: 120_000 });
-let gateway: Backend;
-let dataDir: string;
-const logs: string[] = [];
-
-function client(key = gateway.anonKey) {
-  return createClient(gateway.url, key, {
-    auth: { persistSession: false, autoRefreshToken: false },
-    realtime: { transport: WebSocket as never },
-  });
-}
+const gateway = useFixtureGateway({ dirPrefix: 'functions-', maxBodyBytes: 64 * 1024 });
+const { logs, client } = gateway;
 
 function fn(name: string): string {
   return `${gateway.url}/functions/v1/${name}`;
 }
-
-/** functions.invoke with the client's `any` error narrowed to unknown. */
-async function invoke(
-  target: Pick<AnyClient, 'functions'>,
-  name: string,
-  options: FunctionInvokeOptions = {},
-): Promise<{ data: unknown; error: unknown; response: Response | undefined }> {
-  const result = await target.functions.invoke<unknown>(name, options);
-  return { data: result.data, error: result.error as unknown, response: result.response };
-}
-
-beforeAll(async () => {
-  await fs.mkdir(path.resolve('tests/.tmp'), { recursive: true });
-  dataDir = await fs.mkdtemp(path.resolve('tests/.tmp/functions-'));
-  gateway = await startBackend({
-    externalDatabaseUrl: backendInfo().databaseUrl,
-    port: 0,
-    dataDir,
-    supabaseDir: FIXTURE,
-    maxBodyBytes: 64 * 1024,
-    logRequests: false,
-    log: (line) => logs.push(line),
-  });
-});
-
-afterAll(async () => {
-  await gateway?.stop();
-  await fs.rm(dataDir, { recursive: true, force: true });
-});
 
 describe('functions: verify_jwt', () => {
   it('refuses a request without any token as the hosted relay does', async () => {
@@ -232,18 +188,7 @@ describe('functions: the response comes back', () => {
   });
 
   it('answers a CORS preflight on a function URL without a token', async () => {
-    const res = await fetch(fn('echo'), {
-      method: 'OPTIONS',
-      headers: {
-        origin: 'http://app.example:5173',
-        'access-control-request-method': 'POST',
-        'access-control-request-headers': 'apikey,authorization,content-type,x-client-info',
-      },
-    });
-    expect(res.status).toBe(200);
-    expect(res.headers.get('access-control-allow-origin')).toBe('http://app.example:5173');
-    expect(res.headers.get('access-control-allow-headers')).toBe('apikey,authorization,content-type,x-client-info');
-    expect(res.headers.get('access-control-allow-methods')).toContain('POST');
+    await expectPreflightAllows(fn('echo'), 'http://app.example:5173', 'apikey,authorization,content-type,x-client-info', 'POST');
   });
 });
 

@@ -1,22 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { signJwt } from '../../server/jwt.ts';
 import { backendInfo } from '../setup/clients.ts';
+import { expectPreflightAllows } from './cors-helpers.ts';
 
 describe('gateway', () => {
   it('answers CORS preflights for any origin with the requested headers, and exposes Content-Range', async () => {
     const { url } = backendInfo();
-    const res = await fetch(`${url}/rest/v1/anything`, {
-      method: 'OPTIONS',
-      headers: {
-        origin: 'http://example.test:5173',
-        'access-control-request-method': 'POST',
-        'access-control-request-headers': 'apikey,authorization,content-profile,content-type,prefer,x-client-info',
-      },
-    });
-    expect(res.status).toBe(200);
-    expect(res.headers.get('access-control-allow-origin')).toBe('http://example.test:5173');
-    expect(res.headers.get('access-control-allow-headers')).toBe('apikey,authorization,content-profile,content-type,prefer,x-client-info');
-    expect(res.headers.get('access-control-allow-methods')).toContain('PATCH');
+    await expectPreflightAllows(`${url}/rest/v1/anything`, 'http://example.test:5173', 'apikey,authorization,content-profile,content-type,prefer,x-client-info', 'PATCH');
     const get = await fetch(`${url}/auth/v1/health`, { headers: { origin: 'http://example.test:5173' } });
     expect(get.headers.get('access-control-expose-headers')).toContain('Content-Range');
   });
