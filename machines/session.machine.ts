@@ -154,14 +154,35 @@ const tokenLife = {
   },
 } satisfies Parameters<typeof sessionSetup.createStateConfig>[0];
 
-/** While signed in: the person's own profile, live, for the name the views show. */
-const watchOwnProfile = {
-  id: 'ownProfile',
-  src: 'ownProfile',
-  input: ({ context }: { context: SessionContext }) => ({ userId: context.user?.id ?? '' }),
-  // A name is a nicety: without it the views show the email, so a failure ends nothing.
-  onError: {},
-} as const;
+/** What `signedIn` and `guest` share: the token's life, the own profile watched, the ways out. */
+const authenticated = {
+  ...tokenLife,
+  // The person's own profile, live, for the name the views show.
+  invoke: {
+    id: 'ownProfile',
+    src: 'ownProfile',
+    input: ({ context }) => ({ userId: context.user?.id ?? '' }),
+    // A name is a nicety: without it the views show the email, so a failure ends nothing.
+    onError: {},
+  },
+  on: {
+    'session.signOut': 'signingOut',
+    'auth.signedOut': { target: 'signedOut', actions: 'noticeSignedOutElsewhere' },
+    'profile.changed': { actions: 'rememberName' },
+  },
+} satisfies Parameters<typeof sessionSetup.createStateConfig>[0];
+
+/** Where a session fact leads (a sibling of the state that handles it), remembering the session. */
+const toGuest = { guard: 'factIsGuest', target: 'guest', actions: 'rememberSession' } as const;
+const toMember = { target: 'signedIn', actions: 'rememberSession' } as const;
+
+/** The signed-out form's requests, open from every state that shows the form. */
+const formRequests = { 'session.signIn': 'signingIn', 'session.signUp': 'signingUp', 'session.signInAsGuest': 'joiningAsGuest' } as const;
+/** A request the form runs: its own failure is shown; success waits for the fact that follows. */
+const requesting = { tags: ['pending'], entry: 'clearMessages' } satisfies Parameters<typeof sessionSetup.createStateConfig>[0];
+const requestOutput = ({ event }: { event: { output: AuthResult | SignUpResult } }) => event.output;
+const refused = { guard: { type: 'failed', params: requestOutput }, target: 'failed', actions: { type: 'showFailure', params: requestOutput } } as const;
+const crashed = { target: 'failed', actions: 'showUnexpected' } as const;
 
 export const sessionMachine = sessionSetup.createMachine({
   id: 'session',
@@ -174,15 +195,8 @@ export const sessionMachine = sessionSetup.createMachine({
       tags: ['restoring'],
       on: {
         // supabase-js may report SIGNED_IN while loading a stored session, before INITIAL_SESSION.
-        'auth.sessionRestored': [
-          { guard: 'factIsGuest', target: 'guest', actions: 'rememberSession' },
-          { guard: 'factHasSession', target: 'signedIn', actions: 'rememberSession' },
-          { target: 'signedOut' },
-        ],
-        'auth.signedIn': [
-          { guard: 'factIsGuest', target: 'guest', actions: 'rememberSession' },
-          { target: 'signedIn', actions: 'rememberSession' },
-        ],
+        'auth.sessionRestored': [toGuest, { guard: 'factHasSession', ...toMember }, { target: 'signedOut' }],
+        'auth.signedIn': [toGuest, toMember],
         // supabase-js drops a stored session whose refresh token no longer works.
         'auth.signedOut': { target: 'signedOut', actions: 'noticeExpired' },
       },
@@ -192,119 +206,56 @@ export const sessionMachine = sessionSetup.createMachine({
       initial: 'idle',
       on: {
         // Whoever signed in (this form, another tab), the fact decides where we go.
-        'auth.signedIn': [
-          { guard: 'factIsGuest', target: 'guest', actions: 'rememberSession' },
-          { target: 'signedIn', actions: 'rememberSession' },
-        ],
+        'auth.signedIn': [toGuest, toMember],
       },
       states: {
-        idle: {
-          on: {
-            'session.signIn': 'signingIn',
-            'session.signUp': 'signingUp',
-            'session.signInAsGuest': 'joiningAsGuest',
-          },
-        },
+        idle: { on: formRequests },
         signingIn: {
-          tags: ['pending'],
-          entry: 'clearMessages',
-          invoke: {
-            id: 'signIn',
-            src: 'signIn',
-            input: credentials,
-            onDone: {
-              guard: { type: 'failed', params: ({ event }) => event.output },
-              target: 'failed',
-              actions: { type: 'showFailure', params: ({ event }) => event.output },
-            },
-            onError: { target: 'failed', actions: 'showUnexpected' },
-          },
+          ...requesting,
+          invoke: { id: 'signIn', src: 'signIn', input: credentials, onDone: refused, onError: crashed },
         },
         signingUp: {
-          tags: ['pending'],
-          entry: 'clearMessages',
+          ...requesting,
           invoke: {
             id: 'signUp',
             src: 'signUp',
             input: credentials,
             onDone: [
-              {
-                guard: { type: 'failed', params: ({ event }) => event.output },
-                target: 'failed',
-                actions: { type: 'showFailure', params: ({ event }) => event.output },
-              },
+              refused,
               {
                 guard: { type: 'confirmationSent', params: ({ event }) => event.output },
                 target: 'awaitingConfirmation',
                 actions: { type: 'showConfirmationSent', params: ({ event }) => event.output },
               },
             ],
-            onError: { target: 'failed', actions: 'showUnexpected' },
+            onError: crashed,
           },
         },
         joiningAsGuest: {
-          tags: ['pending'],
-          entry: 'clearMessages',
-          invoke: {
-            id: 'signInAsGuest',
-            src: 'signInAsGuest',
-            onDone: {
-              guard: { type: 'failed', params: ({ event }) => event.output },
-              target: 'failed',
-              actions: { type: 'showFailure', params: ({ event }) => event.output },
-            },
-            onError: { target: 'failed', actions: 'showUnexpected' },
-          },
+          ...requesting,
+          invoke: { id: 'signInAsGuest', src: 'signInAsGuest', onDone: refused, onError: crashed },
         },
-        failed: {
-          tags: ['failed'],
-          on: {
-            'session.signIn': 'signingIn',
-            'session.signUp': 'signingUp',
-            'session.signInAsGuest': 'joiningAsGuest',
-          },
-        },
-        awaitingConfirmation: {
-          tags: ['notice'],
-          on: {
-            'session.signIn': 'signingIn',
-            'session.signUp': 'signingUp',
-            'session.signInAsGuest': 'joiningAsGuest',
-          },
-        },
+        failed: { tags: ['failed'], on: formRequests },
+        awaitingConfirmation: { tags: ['notice'], on: formRequests },
       },
     },
     signedIn: {
       tags: ['authenticated', 'member'],
-      ...tokenLife,
-      invoke: watchOwnProfile,
+      ...authenticated,
       on: {
-        'session.signOut': 'signingOut',
-        'auth.signedOut': { target: 'signedOut', actions: 'noticeSignedOutElsewhere' },
+        ...authenticated.on,
         // Another tab may sign in as someone else (whose profile is watched instead), or a guest may become a member.
-        'auth.signedIn': [
-          { guard: 'factIsGuest', target: 'guest', actions: 'rememberSession' },
-          { guard: 'factIsOtherUser', target: 'signedIn', reenter: true, actions: 'rememberSession' },
-          { actions: 'rememberSession' },
-        ],
-        'auth.userUpdated': [{ guard: 'factIsGuest', target: 'guest', actions: 'rememberSession' }, { actions: 'rememberSession' }],
-        'profile.changed': { actions: 'rememberName' },
+        'auth.signedIn': [toGuest, { guard: 'factIsOtherUser', target: 'signedIn', reenter: true, actions: 'rememberSession' }, { actions: 'rememberSession' }],
+        'auth.userUpdated': [toGuest, { actions: 'rememberSession' }],
       },
     },
     guest: {
       tags: ['authenticated', 'guest'],
-      ...tokenLife,
-      invoke: watchOwnProfile,
+      ...authenticated,
       on: {
-        'session.signOut': 'signingOut',
-        'auth.signedOut': { target: 'signedOut', actions: 'noticeSignedOutElsewhere' },
-        'auth.signedIn': [
-          { guard: not('factIsGuest'), target: 'signedIn', actions: 'rememberSession' },
-          { guard: 'factIsOtherUser', target: 'guest', reenter: true, actions: 'rememberSession' },
-          { actions: 'rememberSession' },
-        ],
-        'auth.userUpdated': [{ guard: 'factIsGuest', actions: 'rememberSession' }, { target: 'signedIn', actions: 'rememberSession' }],
-        'profile.changed': { actions: 'rememberName' },
+        ...authenticated.on,
+        'auth.signedIn': [{ guard: not('factIsGuest'), ...toMember }, { guard: 'factIsOtherUser', target: 'guest', reenter: true, actions: 'rememberSession' }, { actions: 'rememberSession' }],
+        'auth.userUpdated': [{ guard: 'factIsGuest', actions: 'rememberSession' }, toMember],
       },
     },
     signingOut: {
