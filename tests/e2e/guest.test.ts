@@ -1,32 +1,13 @@
-import type { Browser, BrowserContext } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { signedInClient } from '../setup/clients.ts';
-import { buildAndServeApp, launchChromium, type ServedApp } from '../setup/browser.ts';
+import { useBrowserApp } from './harness.ts';
 
 /**
  * Guest entry (issue 4): a public project's /s/ link opens as a guest, read-only, and a
  * reload keeps the guest in the room. A bad share link says so and offers a way out.
  */
 
-let app: ServedApp;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  [app, browser] = await Promise.all([buildAndServeApp(), launchChromium()]);
-});
-
-afterAll(async () => {
-  for (const context of contexts) await context.close();
-  await browser?.close();
-  await app?.close();
-});
-
-async function newPage() {
-  const context = await browser.newContext();
-  contexts.push(context);
-  return context.newPage();
-}
+const app = useBrowserApp();
 
 describe('guest entry by share link', () => {
   it('opens a public project read-only as a guest, and stays after a reload', async () => {
@@ -34,7 +15,7 @@ describe('guest entry by share link', () => {
     const { data, error } = await owner.client.from('projects').insert({ name: 'Open skies', visibility: 'public' }).select('id, share_token').single<{ id: string; share_token: string }>();
     if (error) throw error;
 
-    const page = await newPage();
+    const page = await app.newPage();
     await page.goto(`${app.url}/s/${data.share_token}`);
     await page.getByRole('note').getByText('Continue as a guest').waitFor();
     await page.getByRole('button', { name: 'Continue as guest' }).click();
@@ -54,7 +35,7 @@ describe('guest entry by share link', () => {
   });
 
   it('says a bad share link does not work', async () => {
-    const page = await newPage();
+    const page = await app.newPage();
     await page.goto(`${app.url}/s/0123456789abcdef0123456789abcdef`);
     await page.getByRole('button', { name: 'Continue as guest' }).click();
     await page.getByRole('heading', { name: 'This share link doesn’t work' }).waitFor();

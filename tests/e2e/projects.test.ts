@@ -1,7 +1,7 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminDb, uniqueEmail } from '../setup/clients.ts';
-import { buildAndServeApp, launchChromium, type ServedApp } from '../setup/browser.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { adminDb } from '../setup/clients.ts';
+import { useBrowserApp } from './harness.ts';
 
 /**
  * The projects list in two browsers (issue 4, "Done when"): A creates a project through
@@ -9,33 +9,8 @@ import { buildAndServeApp, launchChromium, type ServedApp } from '../setup/brows
  * reloading; a reload keeps A signed in. Controls are found by role and name.
  */
 
-const PASSWORD = 'correct-horse-battery';
-let app: ServedApp;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  [app, browser] = await Promise.all([buildAndServeApp(), launchChromium()]);
-});
-
-afterAll(async () => {
-  for (const context of contexts) await context.close();
-  await browser?.close();
-  await app?.close();
-});
-
-async function signUp(path = '/'): Promise<{ page: Page; context: BrowserContext; email: string }> {
-  const context = await browser.newContext();
-  contexts.push(context);
-  const page = await context.newPage();
-  await page.goto(app.url + path);
-  const email = uniqueEmail('list');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await page.getByRole('button', { name: 'Sign out' }).waitFor();
-  return { page, context, email };
-}
+const app = useBrowserApp();
+const signUp = (path = '/') => app.signUp({ tag: 'list', path });
 
 const projectLink = (page: Page, name: string) => page.getByRole('list', { name: 'Projects' }).getByRole('link', { name, exact: true });
 
