@@ -36,14 +36,13 @@ export const rename = (name: string): Op => ({ type: 'machine.update', changes: 
 
 type RequestName = 'loadQueue' | 'loadMachine' | 'commitOps' | 'fetchOps';
 
-
 export const MACHINE_ID = 'm-1';
 
 export function fakeDocumentBackend(initial = emptyDefinition('door')) {
   let server: ServerDoc<MachineDefinition, Op> = { doc: initial, version: 0, log: [] };
   const stream = new Subject<OpStreamEvent>();
   const stored = new Map<string, QueueSnapshot<MachineDefinition, Op> | null>();
-  const { request, take, calls, pending } = heldRequests<RequestName>();
+  const { request, take, calls, isOpen, settle, fail } = heldRequests<RequestName>(flush);
   let batches = 0;
 
   const record = (): MachineRecord => ({
@@ -83,17 +82,11 @@ export function fakeDocumentBackend(initial = emptyDefinition('door')) {
     calls,
     stored,
     server: () => server,
-    isOpen: (name: RequestName) => pending.has(name),
+    isOpen,
     emit: (event: OpStreamEvent) => stream.next(event),
     /** Settles the open request with an explicit output. */
-    async settle(name: RequestName, output: unknown) {
-      take(name).resolve(output);
-      await flush();
-    },
-    async fail(name: RequestName, error: unknown) {
-      take(name).reject(error);
-      await flush();
-    },
+    settle,
+    fail,
     /** Settles the open request with the in-memory server's answer. */
     async serve(name: RequestName) {
       const open = take(name);

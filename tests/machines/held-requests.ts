@@ -9,9 +9,11 @@ export interface HeldRequest {
 
 /**
  * Promise actors whose outcome the test decides: each started request is recorded in
- * `calls` and held until `take(name)` hands it to the test to resolve or reject.
+ * `calls` and held until `take(name)` hands it to the test to resolve or reject, or until
+ * `settle`/`fail` finish it and then await `flush`, the fake's way of letting the
+ * machine's promise callbacks run (under fake timers or not).
  */
-export function heldRequests<Name extends string>() {
+export function heldRequests<Name extends string>(flush: () => Promise<void> = () => Promise.resolve()) {
   const pending = new Map<Name, HeldRequest>();
   const calls: { name: Name; input: unknown }[] = [];
   const request = <TOut, TIn>(name: Name) =>
@@ -28,5 +30,19 @@ export function heldRequests<Name extends string>() {
     pending.delete(name);
     return open;
   };
-  return { request, take, calls, pending };
+  return {
+    request,
+    take,
+    calls,
+    pending,
+    isOpen: (name: Name) => pending.has(name),
+    settle: async (name: Name, output: unknown) => {
+      take(name).resolve(output);
+      await flush();
+    },
+    fail: async (name: Name, error: unknown) => {
+      take(name).reject(error);
+      await flush();
+    },
+  };
 }

@@ -8,7 +8,6 @@ import { heldRequests } from './held-requests.ts';
 /** Requests the fake adapter holds open until the test settles them. */
 type RequestName = 'signIn' | 'signUp' | 'signInAsGuest' | 'signOut' | 'refreshSession';
 
-
 /**
  * A fake auth adapter whose facts and request outcomes the test controls: `emit` pushes a
  * fact into the stream, `settle`/`fail` finish the request the machine is waiting on.
@@ -18,7 +17,7 @@ export function fakeAuth() {
   const profiles = new Subject<OwnProfileFact>();
   /** Whose profile each watch the machine started was for, in order. */
   const watched: string[] = [];
-  const { request, take, calls, pending } = heldRequests<RequestName>();
+  const { request, calls, isOpen, settle, fail } = heldRequests<RequestName>(flush);
   return {
     actors: {
       authEvents: fromEventObservable<AuthEvent, void>(() => facts),
@@ -38,17 +37,11 @@ export function fakeAuth() {
     /** Ends the own-profile stream with an error (every later watch of this fake fails at once too). */
     failProfile: (error: unknown) => profiles.error(error),
     calls,
-    isOpen: (name: RequestName) => pending.has(name),
+    isOpen,
     emit: (fact: AuthEvent) => facts.next(fact),
     /** Resolves the open request and lets the promise callbacks run. */
-    async settle(name: RequestName, output: unknown) {
-      take(name).resolve(output);
-      await flush();
-    },
-    async fail(name: RequestName, error: unknown) {
-      take(name).reject(error);
-      await flush();
-    },
+    settle,
+    fail,
   };
 }
 
