@@ -1,35 +1,20 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterEach, describe, expect, it } from 'vitest';
 import { uniqueEmail } from '../setup/clients.ts';
-import { buildAndServeApp, launchChromium, type ServedApp } from '../setup/browser.ts';
+import { createAccount, fillCredentials, PASSWORD, useBrowserApp } from './harness.ts';
 
 /**
  * The session flows in a real browser against the real backend: the built app served as
  * `npm start` serves it. Elements are found the way people find them: by role and name.
  */
 
-const PASSWORD = 'correct-horse-battery';
-let app: ServedApp;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
+const app = useBrowserApp();
 
-beforeAll(async () => {
-  [app, browser] = await Promise.all([buildAndServeApp(), launchChromium()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-});
-
-afterEach(async () => {
-  for (const context of contexts.splice(0)) await context.close();
-});
+// Each test starts from a browser with no session left by the one before.
+afterEach(() => app.closeContexts());
 
 async function openApp(context?: BrowserContext): Promise<Page> {
-  const ctx = context ?? (await browser.newContext());
-  if (!context) contexts.push(ctx);
-  const page = await ctx.newPage();
+  const page = await (context ?? (await app.newContext())).newPage();
   await page.goto(app.url);
   return page;
 }
@@ -37,11 +22,6 @@ async function openApp(context?: BrowserContext): Promise<Page> {
 const signInForm = (page: Page) => page.getByRole('heading', { name: 'Sign in to Chartroom' });
 const signOutButton = (page: Page) => page.getByRole('button', { name: 'Sign out' });
 const header = (page: Page) => page.getByRole('banner');
-
-async function fillCredentials(page: Page, email: string, password: string) {
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-}
 
 /** The top bar names the account by its profile (named from the email's local part at sign-up), with the account itself on hover. */
 async function expectSignedInAs(page: Page, account: string) {
@@ -51,14 +31,18 @@ async function expectSignedInAs(page: Page, account: string) {
   await expect.poll(() => who.textContent()).toBe(account.split('@')[0]);
 }
 
+/** Makes the account from the sign-in form the page shows, and checks the top bar names it. */
+async function signUpOn(page: Page, email: string) {
+  await signInForm(page).waitFor();
+  await createAccount(page, email);
+  await expectSignedInAs(page, email);
+}
+
 describe('session in the browser', () => {
   it('signs up, survives a reload, signs out and signs in again', async () => {
     const page = await openApp();
     const email = uniqueEmail('e2e');
-    await signInForm(page).waitFor();
-    await fillCredentials(page, email, PASSWORD);
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await expectSignedInAs(page, email);
+    await signUpOn(page, email);
 
     await page.reload();
     await expectSignedInAs(page, email);
@@ -77,8 +61,7 @@ describe('session in the browser', () => {
     const page = await openApp();
     const email = uniqueEmail('e2e-wrong');
     await signInForm(page).waitFor();
-    await fillCredentials(page, email, PASSWORD);
-    await page.getByRole('button', { name: 'Create account' }).click();
+    await createAccount(page, email);
     await signOutButton(page).click();
 
     await fillCredentials(page, email, 'not-my-password');
@@ -100,14 +83,10 @@ describe('session in the browser', () => {
   });
 
   it('follows sign-out and sign-in made in another tab of the same browser', async () => {
-    const context = await browser.newContext();
-    contexts.push(context);
+    const context = await app.newContext();
     const first = await openApp(context);
     const email = uniqueEmail('e2e-tabs');
-    await signInForm(first).waitFor();
-    await fillCredentials(first, email, PASSWORD);
-    await first.getByRole('button', { name: 'Create account' }).click();
-    await expectSignedInAs(first, email);
+    await signUpOn(first, email);
 
     const second = await openApp(context);
     await expectSignedInAs(second, email);
@@ -147,10 +126,7 @@ describe('session in the browser', () => {
     const ada = await openApp();
     const bob = await openApp();
     const email = uniqueEmail('e2e-ada');
-    await signInForm(ada).waitFor();
-    await fillCredentials(ada, email, PASSWORD);
-    await ada.getByRole('button', { name: 'Create account' }).click();
-    await expectSignedInAs(ada, email);
+    await signUpOn(ada, email);
     await bob.reload();
     await signInForm(bob).waitFor();
   });

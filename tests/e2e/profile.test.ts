@@ -1,36 +1,16 @@
-import type { Browser, BrowserContext } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { uniqueEmail } from '../setup/clients.ts';
-import { buildAndServeApp, launchChromium, type ServedApp } from '../setup/browser.ts';
+import { describe, expect, it } from 'vitest';
+import { useBrowserApp } from './harness.ts';
 
 /** The profile page (issue 4): name and colour saved (and shown in the top bar), an avatar uploaded with a progress bar. */
 
 // A 1x1 PNG.
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 
-let app: ServedApp;
-let browser: Browser;
-let context: BrowserContext | undefined;
-
-beforeAll(async () => {
-  [app, browser] = await Promise.all([buildAndServeApp(), launchChromium()]);
-});
-
-afterAll(async () => {
-  await context?.close();
-  await browser?.close();
-  await app?.close();
-});
+const app = useBrowserApp();
 
 describe('profile', () => {
   it('changes name and colour, uploads an avatar with progress, refuses a wrong file, and keeps it all after a reload', async () => {
-    context = await browser.newContext();
-    const page = await context.newPage();
-    await page.goto(app.url);
-    const email = uniqueEmail('profile');
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill('correct-horse-battery');
-    await page.getByRole('button', { name: 'Create account' }).click();
+    const { page, email } = await app.signUp({ tag: 'profile' });
     // The top bar names the person by their profile (named from the email at sign-up), the email on hover.
     const who = page.getByTestId('current-user');
     await expect.poll(() => who.textContent()).toBe(email.split('@')[0]);
