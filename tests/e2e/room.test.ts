@@ -1,10 +1,10 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import type { Database } from '../../src/adapters/supabase/database.types.ts';
 import { createMembersAdapter } from '../../src/adapters/supabase/members.ts';
-import { buildAndServeApp, launchChromium, type ServedApp } from '../setup/browser.ts';
-import { anonClient, uniqueEmail } from '../setup/clients.ts';
+import { anonClient } from '../setup/clients.ts';
+import { PASSWORD, useBrowserApp } from './harness.ts';
 
 /**
  * The project room in two browsers (issue 4, "Done when"): A and B see each other's
@@ -14,20 +14,7 @@ import { anonClient, uniqueEmail } from '../setup/clients.ts';
  * Elements are found by role and name.
  */
 
-const PASSWORD = 'correct-horse-battery';
-let app: ServedApp;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  [app, browser] = await Promise.all([buildAndServeApp(), launchChromium()]);
-}, 180_000);
-
-afterAll(async () => {
-  for (const context of contexts) await context.close();
-  await browser?.close();
-  await app?.close();
-});
+const app = useBrowserApp({ timeout: 180_000 });
 
 interface Person {
   page: Page;
@@ -38,15 +25,7 @@ interface Person {
 
 /** Signs up through the UI, and signs the same person in from Node for setup steps. */
 async function signUp(tag: string): Promise<Person> {
-  const context = await browser.newContext();
-  contexts.push(context);
-  const page = await context.newPage();
-  const email = uniqueEmail(tag);
-  await page.goto(app.url);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await page.getByRole('button', { name: 'Sign out' }).waitFor();
+  const { page, email } = await app.signUp({ tag });
   const client = anonClient() as unknown as SupabaseClient<Database>;
   const { error } = await client.auth.signInWithPassword({ email, password: PASSWORD });
   if (error) throw error;
