@@ -1,11 +1,11 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database, Json } from '../../src/adapters/supabase/database.types.ts';
 import { importXState } from '../../src/lib/model/import.ts';
 import type { MachineDefinition } from '../../src/lib/model/types.ts';
-import { buildAndServeApp, launchChromium, type ServedApp } from '../setup/browser.ts';
 import { anonClient, uniqueEmail } from '../setup/clients.ts';
+import { PASSWORD, useBrowserApp } from './harness.ts';
 
 /**
  * The live canvas in two browsers (issue 5, "Done when"), through the real app at
@@ -17,7 +17,6 @@ import { anonClient, uniqueEmail } from '../setup/clients.ts';
  * was stored).
  */
 
-const PASSWORD = 'correct-horse-battery';
 type Client = SupabaseClient<Database>;
 
 interface Person {
@@ -28,12 +27,10 @@ interface Person {
   page: Page;
 }
 
-let app: ServedApp;
-let browser: Browser;
+const app = useBrowserApp({ timeout: 240_000 });
 let a: Person;
 let b: Person;
 let projectId: string;
-const contexts: BrowserContext[] = [];
 
 async function person(name: string): Promise<Omit<Person, 'context' | 'page'> & { email: string }> {
   const client = anonClient() as unknown as Client;
@@ -45,17 +42,7 @@ async function person(name: string): Promise<Omit<Person, 'context' | 'page'> & 
   return { id: data.user.id, name, client, email };
 }
 
-async function signIn(email: string): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-  contexts.push(context);
-  const page = await context.newPage();
-  await page.goto(app.url);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('button', { name: 'Sign out' }).waitFor();
-  return { context, page };
-}
+const signIn = (email: string) => app.signIn(email, { viewport: { width: 1400, height: 900 } });
 
 const CHECKOUT = {
   id: 'checkout',
@@ -99,7 +86,6 @@ async function rename(page: Page, from: string, to: string) {
 }
 
 beforeAll(async () => {
-  [app, browser] = await Promise.all([buildAndServeApp(), launchChromium()]);
   const [pa, pb] = await Promise.all([person('Ada'), person('Bo')]);
   const project = await pa.client.from('projects').insert({ name: 'Canvas room' }).select('id').single();
   if (project.error) throw new Error(project.error.message);
@@ -110,12 +96,6 @@ beforeAll(async () => {
   a = { ...pa, ...sa };
   b = { ...pb, ...sb };
 }, 240_000);
-
-afterAll(async () => {
-  for (const context of contexts) await context.close();
-  await browser?.close();
-  await app?.close();
-});
 
 describe('live canvas, two browsers', () => {
   it('lists the machine in the room and opens it; A adds a state and B sees it without reloading', async () => {
