@@ -51,7 +51,7 @@ describe('projects list, live across two browsers', () => {
     const row = a.page.getByTestId('project-row').filter({ hasText: name });
     expect(await row.getByText('Owner').isVisible()).toBe(true);
     expect(await row.getByText('Link', { exact: true }).isVisible()).toBe(true);
-    expect(await row.getByText('1 member', { exact: true }).isVisible()).toBe(true);
+    await row.getByText('1 member', { exact: true }).waitFor();
 
     // B accepts an invite in a second tab; B's list (first tab) shows the project live.
     const { token, projectId } = await inviteFor(name, a.email);

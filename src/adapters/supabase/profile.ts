@@ -1,5 +1,5 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { EMPTY, Observable, concatMap, defer, from, of, switchMap } from 'rxjs';
+import { concatMap, defer, distinctUntilChanged, EMPTY, from, Observable, of, switchMap } from 'rxjs';
 import { checkAvatar, type AvatarFile, type OwnProfile, type OwnProfileFact, type ProfileEdit, type ProfilePort, type UploadFact } from '../../lib/ports/profile.ts';
 import type { Result } from '../../lib/ports/room.ts';
 import { resolveSupabaseConfig, supabaseClient, type SupabaseConfig } from './client.ts';
@@ -86,6 +86,8 @@ export function createProfileAdapter(client: Client, config: SupabaseConfig): Pr
           // A failed or closed channel rejoins by itself (supabase-js); the name shown meanwhile stays.
           return EMPTY;
         }),
+        // A rejoin reads the row again: say so only when something in it changed.
+        distinctUntilChanged((a, b) => JSON.stringify(a.profile) === JSON.stringify(b.profile)),
       );
     },
   };

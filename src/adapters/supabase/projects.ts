@@ -33,7 +33,10 @@ export function toSummary(project: Tables<'projects'>, role: string): ProjectSum
     description: project.description,
     visibility: asVisibility(project.visibility),
     role: asRole(role),
-    memberCount: project.member_count,
+    // A project always has its owner. Its INSERT streams with the count still 0 (the
+    // owner's membership, and the trigger counting it, come right after in the same
+    // transaction): shown as is, the list would flash "0 members".
+    memberCount: Math.max(1, project.member_count),
     shareToken: asOwner ? project.share_token : null,
     createdAt: project.created_at,
   };
