@@ -1,4 +1,4 @@
-import { useRef, useState, type KeyboardEvent, type PointerEvent, type WheelEvent } from 'react';
+import { useRef, useState, type CSSProperties, type KeyboardEvent, type PointerEvent, type ReactNode, type WheelEvent } from 'react';
 import type { CanvasIntent, Viewport } from '../../../machines/canvas.machine.ts';
 import { keyProblem } from '../../lib/canvas-ops/edits.ts';
 import type { Layout } from '../../lib/layout/types.ts';
@@ -132,23 +132,19 @@ function RenameBox({ definition, layout, viewport, send, id }: BoxProps) {
   const style = { left: anchor.x * viewport.zoom + viewport.x, top: anchor.y * viewport.zoom + viewport.y, width: Math.max(120, anchor.width * viewport.zoom) };
   const commit = () => send(problem ? { type: 'canvas.cancel' } : { type: 'canvas.renameCommit', key: value });
   return (
-    <div className="inline-editor" style={style}>
-      <input
-        autoFocus
-        aria-label="State name"
-        aria-invalid={problem !== null}
-        value={value}
-        onFocus={(e) => e.currentTarget.select()}
-        onChange={(e) => setValue(e.target.value)}
-        onBlur={commit}
-        onKeyDown={(e) => {
-          e.stopPropagation();
-          if (e.key === 'Enter' && !problem) send({ type: 'canvas.renameCommit', key: value });
-          if (e.key === 'Escape') send({ type: 'canvas.cancel' });
-        }}
-      />
+    <InlineInput
+      style={style}
+      label="State name"
+      invalid={problem !== null}
+      value={value}
+      onChange={setValue}
+      onCommit={commit}
+      // Enter on a name that cannot be used keeps the field open, with the reason shown.
+      onEnter={() => !problem && send({ type: 'canvas.renameCommit', key: value })}
+      onCancel={() => send({ type: 'canvas.cancel' })}
+    >
       {problem && value !== (definition.states[id]?.key ?? '') && <p className="inline-error" role="alert">{problem}</p>}
-    </div>
+    </InlineInput>
   );
 }
 
@@ -161,21 +157,41 @@ function LabelBox({ definition, layout, viewport, send, id }: BoxProps) {
   if (!at) return null;
   const style = { left: at.x * viewport.zoom + viewport.x, top: at.y * viewport.zoom + viewport.y, width: 160 };
   const commit = () => send({ type: 'canvas.labelCommit', event: value });
+  return <InlineInput style={style} label="Event name" value={value} onChange={setValue} onCommit={commit} onCancel={() => send({ type: 'canvas.cancel' })} />;
+}
+
+interface InlineInputProps {
+  style: CSSProperties;
+  label: string;
+  invalid?: boolean;
+  value: string;
+  onChange: (value: string) => void;
+  /** Leaving the field (and Enter, unless `onEnter` says otherwise). */
+  onCommit: () => void;
+  onEnter?: () => void;
+  onCancel: () => void;
+  children?: ReactNode;
+}
+
+/** A text field over the diagram: selected on focus, Enter or blur commits, Escape cancels; keys stay out of the diagram's shortcuts. */
+function InlineInput({ style, label, invalid = false, value, onChange, onCommit, onEnter = onCommit, onCancel, children }: InlineInputProps) {
   return (
     <div className="inline-editor" style={style}>
       <input
         autoFocus
-        aria-label="Event name"
+        aria-label={label}
+        aria-invalid={invalid}
         value={value}
         onFocus={(e) => e.currentTarget.select()}
-        onChange={(e) => setValue(e.target.value)}
-        onBlur={commit}
+        onChange={(e) => onChange(e.target.value)}
+        onBlur={onCommit}
         onKeyDown={(e) => {
           e.stopPropagation();
-          if (e.key === 'Enter') commit();
-          if (e.key === 'Escape') send({ type: 'canvas.cancel' });
+          if (e.key === 'Enter') onEnter();
+          if (e.key === 'Escape') onCancel();
         }}
       />
+      {children}
     </div>
   );
 }
