@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
-import { defaultConfig, databaseUrl, type BackendConfig } from './config.ts';
+import { adminDatabaseUrl, defaultConfig, databaseUrl, type BackendConfig } from './config.ts';
 import { createGateway } from './gateway/server.ts';
 import { demoKeys } from './jwt.ts';
 import { startCluster, type Cluster } from './postgres/cluster.ts';
@@ -25,7 +25,10 @@ export interface Backend {
   url: string;
   port: number;
   config: BackendConfig;
+  /** The project's connection string, as `postgres` (not a superuser), as on hosted. */
   databaseUrl: string;
+  /** The superuser supabase_admin's, for the backend itself and tests that arrange the platform. */
+  adminDatabaseUrl: string;
   anonKey: string;
   serviceRoleKey: string;
   pool: pg.Pool;
@@ -36,24 +39,84 @@ export interface Backend {
   stop(): Promise<void>;
 }
 
-async function prepareDatabase(url: string, config: BackendConfig): Promise<string[]> {
+async function connected(url: string): Promise<pg.Client> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
+  return client;
+}
+
+/** SQLSTATEs of a refused login: no such role, or it may not log in / wrong password. */
+const LOGIN_REFUSED = new Set(['28000', '28P01']);
+
+/**
+ * The superuser's connection. A data dir made before the hosted-like platform has only
+ * `postgres` as superuser (initdb's user): it gets a supabase_admin, and keeps `postgres`
+ * a superuser, since PostgreSQL never demotes its bootstrap superuser.
+ */
+async function adminClient(url: string, log: (line: string) => void): Promise<pg.Client> {
+  const adminUrl = adminDatabaseUrl(url);
   try {
-    await bootstrap(client);
-    const applied = await migrate(client, path.join(config.supabaseDir, 'migrations'));
-    const seeded = await client.query(`select 1 from supabase_migrations.seed_files limit 1`);
+    return await connected(adminUrl);
+  } catch (error) {
+    if (!LOGIN_REFUSED.has((error as { code?: string }).code ?? '')) throw error;
+  }
+  const legacy = await connected(url);
+  try {
+    const password = decodeURIComponent(new URL(url).password);
+    await legacy.query(`do $$ begin
+      if not exists (select 1 from pg_roles where rolname = 'supabase_admin') then create role supabase_admin; end if;
+    end $$`);
+    await legacy.query(`alter role supabase_admin superuser login password ${escapeLiteral(password)}`);
+  } finally {
+    await legacy.end();
+  }
+  log('[backend] this data dir predates the hosted-like platform: added the superuser supabase_admin');
+  return connected(adminUrl);
+}
+
+function escapeLiteral(value: string): string {
+  return `'${value.replace(/'/g, "''")}'`;
+}
+
+/**
+ * The platform (as supabase_admin), then the migrations and the seed, each as `postgres`
+ * on a connection of its own opened after the bootstrap, as hosted and the CLI run them.
+ */
+async function prepareDatabase(url: string, config: BackendConfig, log: (line: string) => void): Promise<string[]> {
+  const admin = await adminClient(url, log);
+  try {
+    await bootstrap(admin);
+    const legacy = await admin.query<{ rolsuper: boolean }>(`select rolsuper from pg_roles where rolname = 'postgres'`);
+    if (legacy.rows[0]?.rolsuper) {
+      log(
+        '[backend] postgres is a superuser in this data dir (it was created before the hosted-like platform): ' +
+          'migrations here may pass where hosted refuses them. Start from a fresh data dir to check them as hosted does.',
+      );
+    }
+  } finally {
+    await admin.end();
+  }
+  const migrator = await connected(url);
+  let applied: string[];
+  try {
+    applied = await migrate(migrator, path.join(config.supabaseDir, 'migrations'));
+  } finally {
+    await migrator.end();
+  }
+  const seeder = await connected(url);
+  try {
+    const seeded = await seeder.query(`select 1 from supabase_migrations.seed_files limit 1`);
     if (seeded.rowCount === 0) {
       const file = path.join(config.supabaseDir, 'seed.sql');
-      if (existsSync(file)) await seed(client, file);
-      await client.query(`insert into supabase_migrations.seed_files (path, hash) values ('seed.sql', md5($1))`, [
+      if (existsSync(file)) await seed(seeder, file);
+      await seeder.query(`insert into supabase_migrations.seed_files (path, hash) values ('seed.sql', md5($1))`, [
         existsSync(file) ? file : '',
       ]);
     }
-    return applied;
   } finally {
-    await client.end();
+    await seeder.end();
   }
+  return applied;
 }
 
 /**
@@ -91,8 +154,9 @@ export async function startBackend(options: StartOptions = {}): Promise<Backend>
     cluster = null;
   };
   try {
-    const applied = await prepareDatabase(dbUrl, config);
-    const pool = createPool(dbUrl);
+    const applied = await prepareDatabase(dbUrl, config, log);
+    const adminUrl = adminDatabaseUrl(dbUrl);
+    const pool = createPool(adminUrl);
     pools.push(pool);
     const { anonKey, serviceRoleKey } = demoKeys(config.jwtSecret);
     let port = config.port;
@@ -100,6 +164,7 @@ export async function startBackend(options: StartOptions = {}): Promise<Backend>
       config,
       pool,
       databaseUrl: dbUrl,
+      adminDatabaseUrl: adminUrl,
       anonKey,
       serviceRoleKey,
       apiUrl: () => `http://${config.host}:${port}`,
@@ -125,6 +190,7 @@ export async function startBackend(options: StartOptions = {}): Promise<Backend>
       port,
       config: { ...config, port },
       databaseUrl: dbUrl,
+      adminDatabaseUrl: adminUrl,
       anonKey,
       serviceRoleKey,
       pool,

@@ -51,7 +51,14 @@ export function defaultConfig(overrides: Partial<BackendConfig> = {}): BackendCo
   };
 }
 
-/** The connection string a caller outside the backend uses (SUPABASE_DB_URL). */
+/** The connection string a caller outside the backend uses (SUPABASE_DB_URL): `postgres`, not a superuser. */
 export function databaseUrl(config: BackendConfig): string {
   return `postgresql://postgres:postgres@${config.host}:${config.dbPort}/postgres`;
+}
+
+/** The superuser, as hosted's platform services have it: the same database as `url`, as supabase_admin. */
+export function adminDatabaseUrl(url: string): string {
+  const parsed = new URL(url);
+  parsed.username = 'supabase_admin';
+  return parsed.toString();
 }

@@ -5,10 +5,12 @@ import type { Service } from './gateway/server.ts';
 /** What every service is built from: one config, one pool, one log, the demo keys. */
 export interface BackendDeps {
   config: BackendConfig;
-  /** Pool of superuser connections; requests switch role through withClaims. */
+  /** Pool of superuser (supabase_admin) connections; requests switch role through withClaims. */
   pool: pg.Pool;
-  /** Connection string for services that need their own connections (replication, LISTEN). */
+  /** The project's connection string, as `postgres` (not a superuser): SUPABASE_DB_URL. */
   databaseUrl: string;
+  /** The superuser's, for services that need their own connections (replication, LISTEN). */
+  adminDatabaseUrl: string;
   anonKey: string;
   serviceRoleKey: string;
   /** Public URL of the gateway, e.g. http://127.0.0.1:54321. */

@@ -160,6 +160,7 @@ export async function run(ctx: BenchContext): Promise<void> {
     if (added.error) throw new Error(added.error.message);
     await backend.pool.query(`
       create table public.bench_collab_pings (id bigserial primary key, k int not null, note text);
+      grant select on public.bench_collab_pings to authenticated;
       alter publication supabase_realtime add table public.bench_collab_pings;`);
 
     // Baseline 1: a broadcast from A to B, each sent once the previous one arrived.

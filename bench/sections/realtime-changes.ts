@@ -34,11 +34,12 @@ export async function run(ctx: BenchContext): Promise<void> {
   await db.connect();
   const clients: SupabaseClient[] = [];
   const channels: RealtimeChannel[] = [];
-  const pool = createPool(backend.databaseUrl, 4);
+  const pool = createPool(backend.adminDatabaseUrl, 4);
   const baselineFeed = createChangeFeed({
     config: backend.config,
     pool,
     databaseUrl: backend.databaseUrl,
+    adminDatabaseUrl: backend.adminDatabaseUrl,
     anonKey: backend.anonKey,
     serviceRoleKey: backend.serviceRoleKey,
     apiUrl: () => backend.url,
@@ -54,7 +55,7 @@ export async function run(ctx: BenchContext): Promise<void> {
       alter table public.bench_rc_events enable row level security;
       create policy bench_rc_team on public.bench_rc_events for select to authenticated
         using (team in (select m.team from public.bench_rc_members m where m.user_id = auth.uid()));
-      grant select on public.bench_rc_members to authenticated;
+      grant select on public.bench_rc_members, public.bench_rc_events to authenticated;
       alter publication supabase_realtime add table public.bench_rc_events;
     `);
     await db.query(`insert into public.bench_rc_members select $1, u from unnest($2::uuid[]) u`, [team, users]);

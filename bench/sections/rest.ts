@@ -100,6 +100,7 @@ export async function run(ctx: BenchContext): Promise<void> {
   try {
     await admin.query(`create table public.bench_items (id int primary key, name text not null, qty int not null);
       insert into public.bench_items select i, 'item ' || i, i % 100 from generate_series(1, ${ROWS}) i;
+      grant select on public.bench_items to anon;
       analyze public.bench_items;`);
     const base = new URL(backend.url);
     const key = backend.anonKey;

@@ -48,6 +48,8 @@ export function createAuthService(deps: BackendDeps): BackendService {
   return {
     prefix: '/auth/v1',
     tolerateBadToken: true,
+    // GoTrue's admin API takes service_role and supabase_admin tokens (requireAdmin).
+    acceptedRoles: ['supabase_admin'],
     async handle(req, res, ctx) {
       const apiVersion = ctx.headers['x-supabase-api-version'];
       const call: Call = { req, ctx, pool: deps.pool, options, signer, limiter, apiUrl: deps.apiUrl, log: deps.log };

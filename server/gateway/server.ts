@@ -18,6 +18,11 @@ export interface Service {
    */
   rejectToken?(res: ServerResponse, error: JwtError, ctx: RequestContext): void;
   tolerateBadToken?: boolean;
+  /**
+   * Token roles accepted beyond the request roles (auth's admin API takes supabase_admin
+   * tokens, as GoTrue does). Such a request's claims keep that role; it runs SQL as anon.
+   */
+  acceptedRoles?: readonly string[];
 }
 
 export interface GatewayOptions {
@@ -58,8 +63,18 @@ function bearer(req: IncomingMessage): string | null {
   return match ? match[1]!.trim() : null;
 }
 
-/** Builds the context: the caller's JWT, else the apikey as bearer, else anon. */
-export function contextFor(req: IncomingMessage, url: URL, servicePath: string, secret: string): RequestContext {
+/**
+ * Builds the context: the caller's JWT, else the apikey as bearer, else anon. A valid JWT
+ * without a `role` claim runs as anon (PostgREST's rule); any other role is refused unless
+ * the service lists it in `acceptedRoles`.
+ */
+export function contextFor(
+  req: IncomingMessage,
+  url: URL,
+  servicePath: string,
+  secret: string,
+  acceptedRoles: readonly string[] = [],
+): RequestContext {
   const apikey = header(req, 'apikey') ?? url.searchParams.get('apikey');
   const fromHeader = bearer(req);
   // New-format keys (sb_publishable_/sb_secret_) are not JWTs; they only ever come as apikey.
@@ -69,7 +84,7 @@ export function contextFor(req: IncomingMessage, url: URL, servicePath: string, 
   if (token) {
     try {
       claims = verifyJwt(token, secret);
-      if (!isRequestRole(claims.role)) {
+      if (claims.role !== undefined && !isRequestRole(claims.role) && !acceptedRoles.includes(String(claims.role))) {
         authError = new JwtError('bad_signature', `invalid JWT: role "${String(claims.role)}" is not allowed`);
       }
     } catch (error) {
@@ -144,7 +159,7 @@ export function createGateway(services: Service[], options: GatewayOptions): htt
       sendJson(res, 404, { message: 'no Route matched with those values' });
       return;
     }
-    const ctx = contextFor(req, url, match.rest, options.jwtSecret);
+    const ctx = contextFor(req, url, match.rest, options.jwtSecret, match.service.acceptedRoles);
     if (ctx.authError && !match.service.tolerateBadToken) {
       if (match.service.rejectToken) match.service.rejectToken(res, ctx.authError, ctx);
       else sendJson(res, 401, { code: 'bad_jwt', message: ctx.authError.message });
@@ -167,7 +182,7 @@ export function createGateway(services: Service[], options: GatewayOptions): htt
     socket.on('error', () => undefined);
     server.upgraded.add(socket);
     socket.once('close', () => server.upgraded.delete(socket));
-    match.service.upgrade(req, socket, head, contextFor(req, url, match.rest, options.jwtSecret));
+    match.service.upgrade(req, socket, head, contextFor(req, url, match.rest, options.jwtSecret, match.service.acceptedRoles));
   });
   server.on('clientError', (_error, socket) => {
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n');

@@ -1,41 +1,87 @@
 -- The platform hosted Supabase gives every project before its own migrations run:
--- roles, the auth, storage and realtime schemas, extensions, the realtime publication
--- and the default privileges. Column names and types follow hosted Supabase so that a
--- migration written there runs here unchanged. Idempotent: runs on every start.
+-- roles with hosted's attributes, the auth, storage and realtime schemas, extensions,
+-- the realtime publication and hosted's default privileges. Column names, types, owners
+-- and grants follow hosted Supabase (supabase/postgres init scripts and migrations,
+-- GoTrue, storage and realtime tenant migrations), so a migration that runs here runs
+-- there unchanged, and one that would fail there fails here.
+--
+-- Runs as the superuser supabase_admin, on every start (idempotent). Migrations and the
+-- seed then run as `postgres`, which is not a superuser, on fresh connections.
+-- server/postgres/privileges.sql runs after every service's platform.sql and settles
+-- owners and grants of everything the platform made.
 
 -- Roles ---------------------------------------------------------------------------
 do $$
 declare
   r text;
 begin
-  foreach r in array array['anon', 'authenticated', 'service_role', 'supabase_admin',
-    'supabase_auth_admin', 'supabase_storage_admin', 'supabase_realtime_admin',
-    'dashboard_user', 'pgbouncer', 'supabase_replication_admin', 'supabase_read_only_user']
+  foreach r in array array['anon', 'authenticated', 'service_role', 'supabase_auth_admin',
+    'supabase_storage_admin', 'supabase_realtime_admin', 'dashboard_user', 'pgbouncer',
+    'supabase_replication_admin', 'supabase_read_only_user']
   loop
     if not exists (select 1 from pg_roles where rolname = r) then
-      execute format('create role %I nologin noinherit', r);
+      execute format('create role %I nologin', r);
     end if;
   end loop;
   if not exists (select 1 from pg_roles where rolname = 'authenticator') then
     create role authenticator login noinherit password 'postgres';
   end if;
+  if not exists (select 1 from pg_roles where rolname = 'postgres') then
+    create role postgres login password 'postgres';
+  end if;
 end
 $$;
 
-alter role service_role bypassrls;
-alter role supabase_admin bypassrls;
-alter role supabase_storage_admin bypassrls;
+-- As hosted: supabase_admin is the only superuser; postgres is demoted (supabase/postgres
+-- 10000000000000_demote-postgres) and owns the database, so it owns `public`.
+alter role supabase_admin superuser createdb createrole replication bypassrls login;
+do $$ begin
+  -- A data dir made before this platform has postgres as its bootstrap superuser, which
+  -- PostgreSQL does not let anyone demote: the backend warns about it (server/backend.ts).
+  if (select rolname from pg_authid where oid = 10) <> 'postgres' then
+    alter role postgres nosuperuser createdb createrole login replication bypassrls inherit;
+  end if;
+end $$;
+alter database postgres owner to postgres;
+grant all on database postgres to postgres;
+
+-- The API roles inherit (supabase/postgres 20230529180330); the authenticator does not.
+alter role anon nologin inherit;
+alter role authenticated nologin inherit;
+alter role service_role nologin inherit bypassrls;
+alter role authenticator noinherit;
+alter role supabase_auth_admin noinherit createrole login noreplication;
+alter role supabase_storage_admin noinherit createrole login noreplication bypassrls;
+alter role supabase_realtime_admin noinherit nologin noreplication;
+alter role supabase_replication_admin login replication;
+alter role supabase_read_only_user login bypassrls;
+alter role dashboard_user nosuperuser createdb createrole replication;
 grant anon, authenticated, service_role to authenticator;
 grant anon, authenticated, service_role to postgres;
+grant pg_read_all_data, pg_signal_backend, pg_monitor to postgres;
+grant pg_read_all_data to supabase_read_only_user;
+grant authenticator to supabase_storage_admin;
+revoke supabase_admin from authenticator;
 alter role anon set statement_timeout = '3s';
 alter role authenticated set statement_timeout = '8s';
+
+-- The search path is set per role, as hosted sets it; the database sets none.
+alter database postgres reset search_path;
+alter role supabase_admin set search_path = "$user", public, auth, extensions;
+alter role postgres set search_path = "$user", public, extensions;
+alter role supabase_auth_admin set search_path = auth;
+alter role supabase_storage_admin set search_path = storage;
 
 -- Extensions --------------------------------------------------------------------
 create schema if not exists extensions;
 grant usage on schema extensions to anon, authenticated, service_role;
+grant all on schema extensions to postgres;
 create extension if not exists pgcrypto with schema extensions;
 create extension if not exists "uuid-ossp" with schema extensions;
-alter database postgres set search_path = "$user", public, extensions;
+
+-- GraphQL: hosted exposes graphql_public (pg_graphql's entry point) beside public.
+create schema if not exists graphql_public;
+grant usage on schema graphql_public to postgres, anon, authenticated, service_role;
 
 -- auth ----------------------------------------------------------------------------
 create schema if not exists auth;
@@ -175,6 +221,10 @@ grant select on auth.users to service_role;
 create schema if not exists storage;
 grant usage on schema storage to anon, authenticated, service_role;
 
+do $$ begin
+  create type storage.buckettype as enum ('STANDARD', 'ANALYTICS', 'VECTOR');
+exception when duplicate_object then null; end $$;
+
 create table if not exists storage.buckets (
   id text primary key,
   name text not null,
@@ -186,7 +236,7 @@ create table if not exists storage.buckets (
   file_size_limit bigint,
   allowed_mime_types text[],
   owner_id text,
-  type text not null default 'STANDARD'
+  type storage.buckettype not null default 'STANDARD'
 );
 create unique index if not exists bname on storage.buckets (name);
 
@@ -208,9 +258,35 @@ create table if not exists storage.objects (
 create unique index if not exists bucketid_objname on storage.objects (bucket_id, name);
 create index if not exists name_prefix_search on storage.objects (name text_pattern_ops);
 
+-- Data dirs made before buckets.type was the enum.
+do $$ begin
+  if (select atttypid from pg_attribute
+       where attrelid = 'storage.buckets'::regclass and attname = 'type') = 'text'::regtype then
+    alter table storage.buckets alter column type drop default;
+    alter table storage.buckets alter column type type storage.buckettype using type::storage.buckettype;
+    alter table storage.buckets alter column type set default 'STANDARD';
+  end if;
+end $$;
+
 alter table storage.buckets enable row level security;
 alter table storage.objects enable row level security;
-grant all on storage.buckets, storage.objects to anon, authenticated, service_role;
+
+-- Storage's delete protection (tenant migration 0055): a DELETE on buckets or objects
+-- outside the storage API (which sets storage.allow_delete_query) would orphan files.
+create or replace function storage.protect_delete() returns trigger
+language plpgsql as $$
+begin
+  if coalesce(current_setting('storage.allow_delete_query', true), 'false') <> 'true' then
+    raise exception 'Direct deletion from storage tables is not allowed. Use the Storage API instead.'
+      using hint = 'This prevents accidental data loss from orphaned objects.', errcode = '42501';
+  end if;
+  return null;
+end
+$$;
+create or replace trigger protect_buckets_delete before delete on storage.buckets
+  for each statement execute function storage.protect_delete();
+create or replace trigger protect_objects_delete before delete on storage.objects
+  for each statement execute function storage.protect_delete();
 
 create or replace function storage.foldername(name text) returns text[]
 language plpgsql immutable as $$
@@ -251,6 +327,16 @@ grant execute on function storage.foldername(text), storage.filename(text), stor
 create schema if not exists realtime;
 grant usage on schema realtime to anon, authenticated, service_role;
 
+-- realtime.messages as the realtime tenant migrations leave it: partitioned by day on
+-- inserted_at, a jsonb or a binary payload (never both), RLS on.
+do $$ begin
+  if exists (select 1 from pg_class where oid = to_regclass('realtime.messages') and relkind = 'r') then
+    -- A data dir made when messages was a plain table: keep its policies, drop its rows
+    -- (broadcast history hosted prunes after days anyway).
+    alter table realtime.messages rename to messages_unpartitioned;
+  end if;
+end $$;
+
 create table if not exists realtime.messages (
   topic text not null,
   extension text not null,
@@ -260,11 +346,42 @@ create table if not exists realtime.messages (
   updated_at timestamp not null default now(),
   inserted_at timestamp not null default now(),
   id uuid not null default gen_random_uuid(),
+  binary_payload bytea,
+  constraint messages_payload_exclusive check (payload is null or binary_payload is null),
   primary key (id, inserted_at)
-);
+) partition by range (inserted_at);
 create index if not exists messages_inserted_at_topic_index on realtime.messages (inserted_at desc, topic);
 alter table realtime.messages enable row level security;
-grant select, insert, update, delete on realtime.messages to anon, authenticated, service_role;
+
+do $$
+declare
+  p record;
+begin
+  if to_regclass('realtime.messages_unpartitioned') is null then
+    return;
+  end if;
+  for p in select * from pg_policies where schemaname = 'realtime' and tablename = 'messages_unpartitioned' loop
+    execute format('create policy %I on realtime.messages as %s for %s to %s%s%s',
+      p.policyname, p.permissive, p.cmd,
+      (select string_agg(quote_ident(r), ', ') from unnest(p.roles) r),
+      case when p.qual is null then '' else format(' using (%s)', p.qual) end,
+      case when p.with_check is null then '' else format(' with check (%s)', p.with_check) end);
+  end loop;
+  drop table realtime.messages_unpartitioned;
+end $$;
+
+-- Hosted's realtime creates the day partitions around today on connect and daily; here
+-- the days around each start, plus a default partition in place of its daily janitor.
+do $$
+declare
+  d date;
+begin
+  for d in select generate_series(current_date - 1, current_date + 3, interval '1 day')::date loop
+    execute format('create table if not exists realtime.%I partition of realtime.messages for values from (%L) to (%L)',
+      'messages_' || to_char(d, 'YYYY_MM_DD'), d, d + 1);
+  end loop;
+end $$;
+create table if not exists realtime.messages_default partition of realtime.messages default;
 
 create or replace function realtime.topic() returns text
 language sql stable as $$
@@ -286,14 +403,24 @@ create table if not exists supabase_migrations.schema_migrations (
   name text
 );
 
--- Default privileges hosted Supabase grants on public ---------------------------------
--- Only default privileges: the bootstrap runs on every start (and again when a second
--- gateway attaches to the same database), so a blanket `grant ... on all tables` here
--- would undo every revoke a migration made. Tables created later by postgres get these.
+-- Default privileges: hosted's Data API defaults are revoked ---------------------------
+-- Since 2026-10-30 a new table, view, sequence or function in `public` is granted to
+-- none of the API roles on hosted Supabase (the Supabase CLI applies the same revokes):
+-- every migration grants exactly what it needs. Only default privileges change here, so
+-- this never touches a grant a migration made.
 grant usage on schema public to anon, authenticated, service_role;
-alter default privileges for role postgres in schema public grant all on tables to anon, authenticated, service_role;
-alter default privileges for role postgres in schema public grant all on sequences to anon, authenticated, service_role;
-alter default privileges for role postgres in schema public grant all on functions to anon, authenticated, service_role;
+do $$
+declare
+  owner text;
+  kind text;
+begin
+  foreach owner in array array['postgres', 'supabase_admin'] loop
+    foreach kind in array array['tables', 'sequences', 'functions'] loop
+      execute format('alter default privileges for role %I in schema public revoke all on %s from anon, authenticated, service_role',
+        owner, kind);
+    end loop;
+  end loop;
+end $$;
 
 create table if not exists supabase_migrations.seed_files (
   path text primary key,

@@ -117,7 +117,9 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   const pg = new EmbeddedPostgres({
     databaseDir: pgdata,
     port: options.port,
-    user: 'postgres',
+    // initdb's superuser is supabase_admin, as on hosted; the bootstrap creates `postgres`
+    // (same password) without superuser rights. Data dirs made earlier keep postgres.
+    user: 'supabase_admin',
     password: 'postgres',
     authMethod: 'scram-sha-256',
     persistent: true,

@@ -6,11 +6,13 @@ import type pg from 'pg';
 
 const SERVER_DIR = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const BOOTSTRAP = path.join(SERVER_DIR, 'postgres', 'bootstrap.sql');
+/** Owners and grants of everything the platform made: runs after every platform.sql. */
+const PRIVILEGES = path.join(SERVER_DIR, 'postgres', 'privileges.sql');
 /** Services add their own platform SQL beside their code: server/<service>/platform.sql. */
 const SERVICES_WITH_SQL = ['auth', 'rest', 'storage', 'realtime', 'functions'];
 
 function platformSql(): string[] {
-  const files = [BOOTSTRAP, ...SERVICES_WITH_SQL.map((s) => path.join(SERVER_DIR, s, 'platform.sql'))];
+  const files = [BOOTSTRAP, ...SERVICES_WITH_SQL.map((s) => path.join(SERVER_DIR, s, 'platform.sql')), PRIVILEGES];
   return files.filter((f) => existsSync(f)).map((f) => readFileSync(f, 'utf8'));
 }
 
@@ -20,7 +22,7 @@ export class MigrationError extends Error {
   }
 }
 
-/** Applies the platform bootstrap (idempotent) in one transaction. */
+/** Applies the platform bootstrap (idempotent) in one transaction, as the superuser supabase_admin. */
 export async function bootstrap(client: pg.Client): Promise<void> {
   await client.query('begin');
   try {
@@ -42,7 +44,9 @@ export function migrationVersion(file: string): { version: string; name: string 
 }
 
 /**
- * Applies every `migrations/*.sql` not yet recorded, in name order, each in its own
+ * Applies every `migrations/*.sql` not yet recorded, as `supabase db push` does: as
+ * `postgres` on a connection opened after the bootstrap (so postgres's own search_path,
+ * extensions included, is in force), in name order, each in its own
  * transaction together with its row in supabase_migrations.schema_migrations, so a
  * failure leaves nothing half-applied. Returns the files applied.
  */
@@ -77,7 +81,7 @@ export async function migrate(client: pg.Client, migrationsDir: string): Promise
   return applied;
 }
 
-/** Runs seed.sql in one transaction (only on a fresh data directory). */
+/** Runs seed.sql in one transaction (only on a fresh data directory), as `postgres` on its own connection. */
 export async function seed(client: pg.Client, seedFile: string): Promise<boolean> {
   if (!existsSync(seedFile)) return false;
   const sql = await fs.readFile(seedFile, 'utf8');

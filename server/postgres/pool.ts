@@ -36,14 +36,15 @@ function literal(value: string): string {
   return `'${value.replace(/'/g, "''")}'`;
 }
 
-/** The statement that opens a request's transaction with its role and request.* settings. */
-export function beginStatement(request: RequestClaims): string {
+/** The statement that opens a request's transaction with its role, request.* settings and any `extra` ones. */
+export function beginStatement(request: RequestClaims, extra: [string, string][] = []): string {
   const settings: [string, string][] = [
     ['role', request.role],
     ['request.jwt.claims', JSON.stringify(request.claims)],
     ['request.method', request.method ?? ''],
     ['request.path', request.path ?? ''],
     ['request.headers', JSON.stringify(request.headers ?? {})],
+    ...extra,
   ];
   const calls = settings.map(([k, v]) => `set_config(${literal(k)}, ${literal(v)}, true)`).join(', ');
   return `begin; select ${calls};`;
@@ -53,19 +54,20 @@ export function beginStatement(request: RequestClaims): string {
  * Runs `fn` in one transaction as the request's role with `request.jwt.claims`,
  * `request.method`, `request.path` and `request.headers` set, so RLS and SQL functions
  * see what they see on hosted Supabase. Commits on success, rolls back on a throw, or
- * always when `rollback` is true (Prefer: tx=rollback).
+ * always when `rollback` is true (Prefer: tx=rollback). `settings` are set for the
+ * transaction too (storage's `storage.allow_delete_query`).
  */
 export async function withClaims<T>(
   pool: pg.Pool,
   request: RequestClaims,
   fn: (client: pg.PoolClient) => Promise<T>,
-  options: { rollback?: boolean } = {},
+  options: { rollback?: boolean; settings?: [string, string][] } = {},
 ): Promise<T> {
   if (!isRequestRole(request.role)) throw new Error(`refusing to run as role ${String(request.role)}`);
   const client = await pool.connect();
   let broken = false;
   try {
-    await client.query(beginStatement(request));
+    await client.query(beginStatement(request, options.settings));
     const result = await fn(client);
     await client.query(options.rollback ? 'rollback' : 'commit');
     return result;

@@ -32,8 +32,8 @@ export function createRestService(deps: BackendDeps, options: RestOptions = {}):
   return {
     prefix: '/rest/v1',
     async start() {
-      pool = createRestPool(deps.databaseUrl, options.poolSize ?? 16);
-      cache = new SchemaCacheHolder(deps.pool, deps.databaseUrl, schemas, deps.log);
+      pool = createRestPool(deps.adminDatabaseUrl, options.poolSize ?? 16);
+      cache = new SchemaCacheHolder(deps.pool, deps.adminDatabaseUrl, schemas, deps.log);
       await cache.start();
     },
     async close() {

@@ -57,14 +57,18 @@ export function serviceRoleFor(ctx: RequestContext, owner: string | undefined): 
   };
 }
 
-/** One transaction as the caller: RLS decides. */
+/**
+ * One transaction as the caller: RLS decides. Like hosted's storage API, it marks the
+ * transaction as the API's own, so storage's delete-protection triggers let its deletes
+ * through (a DELETE on storage.buckets or storage.objects from anywhere else is refused).
+ */
 export function asCaller<T>(
   storage: Storage,
   caller: RequestClaims,
   fn: (client: pg.PoolClient) => Promise<T>,
   options: { rollback?: boolean } = {},
 ): Promise<T> {
-  return withClaims(storage.deps.pool, caller, fn, options);
+  return withClaims(storage.deps.pool, caller, fn, { ...options, settings: [['storage.allow_delete_query', 'true']] });
 }
 
 /** The caller's user id (JWT sub), stored in owner when it is a uuid and always in owner_id. */

@@ -223,6 +223,32 @@ $$;
 create trigger project_members_keep_owner before update or delete on public.project_members
   for each row execute function public.keep_an_owner();
 
+-- Grants --------------------------------------------------------------------------------
+-- Hosted Supabase grants nothing by default on new objects in public: each role gets
+-- exactly the statements the app makes, and row level security (below) decides which
+-- rows. anon reads public projects and who is in them; signed-in people (guests
+-- included) read and write through the policies; the service role maintains everything.
+grant select on public.profiles to anon, authenticated;
+grant update on public.profiles to authenticated;
+grant select, insert, update, delete on public.profiles to service_role;
+grant select on public.projects, public.project_members to anon;
+grant select, insert, update, delete on public.projects, public.project_members to authenticated, service_role;
+grant select, insert, update, delete on public.project_invites to authenticated, service_role;
+
+-- Functions are executable by PUBLIC unless revoked. The policy helpers are the API
+-- roles' (policies run them as the caller); trigger functions are nobody's to call.
+revoke execute on function
+  public.project_role(uuid), public.is_project_member(uuid), public.can_read_project(uuid),
+  public.can_edit_project(uuid), public.is_project_owner(uuid), public.can_see_profile(uuid),
+  public.is_guest(), public.palette_color(uuid), public.touch_updated_at(), public.handle_new_user(),
+  public.handle_new_project(), public.guard_project_update(), public.keep_an_owner()
+  from public;
+grant execute on function public.can_read_project(uuid), public.can_see_profile(uuid) to anon, authenticated, service_role;
+grant execute on function
+  public.project_role(uuid), public.is_project_member(uuid), public.can_edit_project(uuid),
+  public.is_project_owner(uuid), public.is_guest()
+  to authenticated, service_role;
+
 -- Row level security ------------------------------------------------------------------
 
 alter table public.profiles enable row level security;
@@ -303,7 +329,9 @@ begin
   return v_project;
 end
 $$;
-revoke execute on function public.join_shared_project(text) from anon;
+-- Guests are signed in (role authenticated); anon has no session to join with.
+revoke execute on function public.join_shared_project(text) from public, anon;
+grant execute on function public.join_shared_project(text) to authenticated;
 
 -- Realtime: the app watches these tables. Members' DELETE events carry the composite
 -- primary key (project and user), enough to drop a member from every view.

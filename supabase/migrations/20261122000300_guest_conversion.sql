@@ -16,6 +16,7 @@ begin
   return new;
 end
 $$;
+revoke execute on function public.handle_user_updated() from public;
 
 create trigger on_auth_user_updated after update of is_anonymous, email on auth.users
   for each row

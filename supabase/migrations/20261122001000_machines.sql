@@ -40,6 +40,17 @@ language sql stable security definer set search_path = '' as $$
                   where m.id = p_machine and public.can_read_project(m.project_id))
 $$;
 
+revoke execute on function public.can_read_machine(uuid) from public;
+grant execute on function public.can_read_machine(uuid) to anon, authenticated, service_role;
+
+-- Grants: everyone who may read a project reads its machines and ops (RLS decides which);
+-- editors write machines; ops are written only by commit_machine_ops, the service role
+-- aside (maintenance).
+grant select on public.machines, public.machine_ops to anon;
+grant select, insert, update, delete on public.machines to authenticated, service_role;
+grant select on public.machine_ops to authenticated;
+grant select, insert, update, delete on public.machine_ops to service_role;
+
 -- Bookkeeping --------------------------------------------------------------------------
 
 create trigger machines_touch before update on public.machines
@@ -77,6 +88,7 @@ begin
   return new;
 end
 $$;
+revoke execute on function public.guard_machine_write() from public;
 
 create trigger machines_guard before insert or update on public.machines
   for each row execute function public.guard_machine_write();
@@ -102,9 +114,9 @@ create policy "machines: editors delete"
 create policy "machine ops: read with the machine"
   on public.machine_ops for select to anon, authenticated
   using (public.can_read_machine(machine_id));
--- No write policies: ops enter only through commit_machine_ops. The revoke makes a
--- direct write a clear permission error rather than a silent no-op.
-revoke insert, update, delete, truncate on public.machine_ops from anon, authenticated;
+-- No write policies: ops enter only through commit_machine_ops. Granting anon and
+-- authenticated no write (above) makes a direct write a clear permission error rather
+-- than a silent no-op.
 
 -- Committing ----------------------------------------------------------------------------
 

@@ -36,6 +36,7 @@ begin
   return null;
 end
 $$;
+revoke execute on function public.count_project_members() from public;
 
 create trigger project_members_count after insert or delete on public.project_members
   for each row execute function public.count_project_members();
@@ -87,6 +88,7 @@ begin
   return new;
 end
 $$;
+revoke execute on function public.guard_project_insert() from public;
 
 create trigger projects_guard_insert before insert on public.projects
   for each row execute function public.guard_project_insert();

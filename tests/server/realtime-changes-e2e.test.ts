@@ -25,6 +25,7 @@ beforeAll(async () => {
     create policy rce_read on public.rce_notes for select to authenticated using (owner = auth.uid() or is_public);
     drop policy if exists rce_anon on public.rce_notes;
     create policy rce_anon on public.rce_notes for select to anon using (is_public);
+    grant select on public.rce_notes to anon, authenticated, service_role;
   `);
   const has = await db.query(`select 1 from pg_publication_tables where pubname = 'supabase_realtime' and tablename = 'rce_notes'`);
   if (!has.rowCount) await db.query(`alter publication supabase_realtime add table public.rce_notes`);

@@ -42,6 +42,7 @@ beforeAll(async () => {
     create table if not exists public.rcf_toast (id int primary key, small text, big text);
     alter table public.rcf_toast alter column big set storage external;
     create table if not exists public.rcf_unpublished (id int primary key);
+    grant select on public.rcf_items, public.rcf_full, public.rcf_marker, public.rcf_toast, public.rcf_unpublished to anon, authenticated, service_role;
   `));
 });
 

@@ -13,7 +13,9 @@ beforeAll(async () => {
     create table if not exists public.rcx_marker (id bigserial primary key, note text);
     create table if not exists public.rcx_secret (id int primary key, hidden text);
     create table if not exists public.rcx_unpublished (id int primary key);
-    revoke select on public.rcx_secret from anon;
+    grant select on public.rcx_rows, public.rcx_marker, public.rcx_unpublished to anon, authenticated, service_role;
+    -- rcx_secret: not for anon.
+    grant select on public.rcx_secret to authenticated, service_role;
   `));
 });
 

@@ -10,12 +10,13 @@ import { adminDb, backendInfo } from '../setup/clients.ts';
 /** A feed of its own on the test backend's database, as the realtime service builds one. */
 export async function startFeed(options: ChangeFeedOptions = {}) {
   const info = backendInfo();
-  const pool: pg.Pool = createPool(info.databaseUrl, 10);
+  const pool: pg.Pool = createPool(info.adminDatabaseUrl, 10);
   const logs: string[] = [];
   const deps: BackendDeps = {
     config: defaultConfig({ jwtSecret: info.jwtSecret }),
     pool,
     databaseUrl: info.databaseUrl,
+    adminDatabaseUrl: info.adminDatabaseUrl,
     anonKey: info.anonKey,
     serviceRoleKey: info.serviceRoleKey,
     apiUrl: () => info.url,

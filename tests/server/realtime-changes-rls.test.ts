@@ -29,7 +29,7 @@ beforeAll(async () => {
     create policy rcr_own on public.rcr_notes for select to authenticated using (owner = auth.uid());
     drop policy if exists rcr_public on public.rcr_notes;
     create policy rcr_public on public.rcr_notes for select to anon using (public);
-    revoke select (secret) on public.rcr_notes from anon;
+    grant select on public.rcr_notes to authenticated, service_role;
     create table if not exists public.rcr_marker (id bigserial primary key, note text);
     create table if not exists public.rcr_fragile (id bigserial primary key, owner uuid);
     alter table public.rcr_fragile enable row level security;
@@ -40,9 +40,10 @@ beforeAll(async () => {
     end $$;
     drop policy if exists rcr_fragile_sel on public.rcr_fragile;
     create policy rcr_fragile_sel on public.rcr_fragile for select using (public.rcr_claim_check());
+    grant select on public.rcr_marker, public.rcr_fragile to anon, authenticated, service_role;
   `,
   // Column privileges are all-or-nothing per table unless granted per column.
-  `revoke select on public.rcr_notes from anon; grant select (id, owner, body, public) on public.rcr_notes to anon`));
+  `grant select (id, owner, body, public) on public.rcr_notes to anon`));
 });
 
 afterAll(() => closeFeed(ctx, db));
@@ -168,7 +169,8 @@ describe('postgres changes under RLS', () => {
     await db.query(`create table if not exists public.rcr_textkey (key text primary key, owner uuid);
       alter table public.rcr_textkey enable row level security;
       drop policy if exists rcr_textkey_sel on public.rcr_textkey;
-      create policy rcr_textkey_sel on public.rcr_textkey for select to authenticated using (owner = auth.uid());`);
+      create policy rcr_textkey_sel on public.rcr_textkey for select to authenticated using (owner = auth.uid());
+      grant select on public.rcr_textkey to anon, authenticated, service_role;`);
     const has = await db.query(`select 1 from pg_publication_tables where pubname = 'supabase_realtime' and tablename = 'rcr_textkey'`);
     if (!has.rowCount) await db.query(`alter publication supabase_realtime add table public.rcr_textkey`);
     const sink = collector();
@@ -214,7 +216,8 @@ describe('postgres changes under RLS', () => {
       alter table public.rcr_locked enable row level security;
       drop policy if exists rcr_locked_sel on public.rcr_locked;
       create policy rcr_locked_sel on public.rcr_locked for select using (owner = auth.uid());
-      revoke all on public.rcr_locked from anon;`);
+      -- Nothing for anon.
+      grant select on public.rcr_locked to authenticated, service_role;`);
     const has = await db.query(`select 1 from pg_publication_tables where pubname = 'supabase_realtime' and tablename = 'rcr_locked'`);
     if (!has.rowCount) await db.query(`alter publication supabase_realtime add table public.rcr_locked`);
     const mine = collector();

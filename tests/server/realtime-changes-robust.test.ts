@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TextPgoutputPlugin } from '../../server/realtime/changes/replication.ts';
 import { parseArrayLiteral } from '../../server/realtime/changes/values.ts';
+import { superDb } from '../setup/clients.ts';
 import { anonIdentity, binding, closeFeed, collector, type Feed, openFeed, serviceIdentity, startFeed } from './realtime-changes-helpers.ts';
 
 // Odd types, odd tables and a dropped connection: the stream goes on.
@@ -25,9 +26,10 @@ beforeAll(async () => {
     );
     create table if not exists public.rco_nopk (a int, b text);
     create table if not exists public.rco_hidden (id int primary key, body text);
-    revoke select on public.rco_hidden from anon;
+    grant select on public.rco_hidden to authenticated, service_role;
     grant select (body) on public.rco_hidden to anon;
     create table if not exists public.rco_log (id bigserial primary key, note text);
+    grant select on public.rco_odd, public.rco_nopk, public.rco_log to anon, authenticated, service_role;
   `));
 });
 
@@ -108,7 +110,13 @@ describe('postgres changes: robustness', () => {
   it('reconnects after the replication connection is killed and resumes where it left off', async () => {
     const sink = collector();
     const sub = ctx.feed.subscribe(serviceIdentity(), [binding({ event: 'INSERT', table: 'rco_log' })], sink.deliver);
-    await db.query(`select pg_terminate_backend(active_pid) from pg_replication_slots where slot_name = $1 and active`, [ctx.feed.slotName]);
+    // The feed's replication connection is the platform's (supabase_admin): only a superuser ends it.
+    const sup = await superDb();
+    try {
+      await sup.query(`select pg_terminate_backend(active_pid) from pg_replication_slots where slot_name = $1 and active`, [ctx.feed.slotName]);
+    } finally {
+      await sup.end();
+    }
     // Written while the feed is disconnected: the slot keeps it for the next connection.
     await db.query(`insert into public.rco_log (note) values ('during outage')`);
     await sink.waitFor((r) => r.data.record?.note === 'during outage', 15_000);

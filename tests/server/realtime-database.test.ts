@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type pg from 'pg';
-import { adminDb } from '../setup/clients.ts';
+import { adminDb, superDb } from '../setup/clients.ts';
 import { closeClients, RawSocket, realtimeClient, sleep, subscribed, uniqueTopic, until, userToken, VSNS, type TestVsn } from './realtime-helpers.ts';
 
 /**
@@ -99,7 +99,9 @@ describe('database broadcast resilience', () => {
   it('catches up on broadcasts committed while its LISTEN connection was down', async () => {
     const topic = uniqueTopic('rtdb-gap');
     const got = await listen('2.0.0', topic, false);
-    const killed = await db.query(`select pg_terminate_backend(pid) from pg_stat_activity where query = 'listen realtime_broadcast_messages'`);
+    // The LISTEN connection is the platform's (supabase_admin): only a superuser ends it.
+    const sup = await superDb();
+    const killed = await sup.query(`select pg_terminate_backend(pid) from pg_stat_activity where query = 'listen realtime_broadcast_messages'`).finally(() => sup.end());
     expect(killed.rowCount).toBeGreaterThan(0);
     await db.query(`select realtime.send($1::jsonb, 'during-gap', $2, false)`, [JSON.stringify({ n: 1 }), topic]);
     await until(() => got.length === 1, 10_000, 'the message sent during the gap');

@@ -66,10 +66,10 @@ async function raw(vsn: TestVsn, keepAlive: number | undefined = 300): Promise<R
 beforeAll(async () => {
   const info = backendInfo();
   const config = defaultConfig({ jwtSecret: info.jwtSecret, logRequests: false, dataDir: info.dataDir });
-  pool = createPool(info.databaseUrl, 4);
+  pool = createPool(info.adminDatabaseUrl, 4);
   const keys = demoKeys(info.jwtSecret);
   service = createRealtimeService(
-    { config, pool, databaseUrl: info.databaseUrl, ...keys, apiUrl: () => url, log: (line) => logs.push(line) },
+    { config, pool, databaseUrl: info.databaseUrl, adminDatabaseUrl: info.adminDatabaseUrl, ...keys, apiUrl: () => url, log: (line) => logs.push(line) },
     { options: { idleTimeoutMs: 2000, messagesPerSecond: 20, closeAfterMessagesPerSecond: 40, maxBufferedBytes: 64 * 1024, maxChannelsPerConnection: 3 }, feed: stub.feed },
   );
   await service.start?.();

@@ -28,6 +28,9 @@ insert into public.rr_reviews values (1, 1, 1, 2, 5), (2, 1, 2, 1, 3);
 insert into public.rr_ranges values (1, '[1,5)', '{1,2}'), (2, '[10,20)', '{3}');
 create or replace view public.rr_book_view as select id, title, author_id from public.rr_books;
 create or replace view public.rr_author_view as select id, name from public.rr_authors;
+-- Granted explicitly: new objects in public are granted to no one (as on hosted).
+grant select on public.rr_authors, public.rr_books, public.rr_tags, public.rr_book_tags, public.rr_people,
+  public.rr_reviews, public.rr_ranges, public.rr_book_view, public.rr_author_view to anon, authenticated, service_role;
 `;
 
 beforeAll(async () => {
@@ -295,7 +298,8 @@ describe('order, pages and counts', () => {
 
   it('caps every read at db-max-rows (1000), whatever limit is asked', async () => {
     await arrange(`create table if not exists public.rr_many (id int primary key);
-      insert into public.rr_many select generate_series(1, 1005) on conflict do nothing;`, 'rr_many');
+      insert into public.rr_many select generate_series(1, 1005) on conflict do nothing;
+      grant select on public.rr_many to anon;`, 'rr_many');
     const all = await db.from('rr_many').select('id', { count: 'exact' });
     expect(all.data).toHaveLength(1000);
     expect(all.count).toBe(1005);

@@ -5,6 +5,8 @@ import { arrange, json, rest, sql, userClient } from './rest/helpers.ts';
 const SETUP = `
 create table if not exists public.rp_items (id int primary key, name text, owner_id int);
 create table if not exists public.rp_log (id serial primary key, note text);
+grant select, insert on public.rp_items, public.rp_log to anon, authenticated, service_role;
+grant usage on sequence public.rp_log_id_seq to anon, authenticated, service_role;
 truncate public.rp_items;
 insert into public.rp_items values (1, 'one', 1), (2, 'two', 1), (3, 'three', 2);
 create or replace function public.rp_add(a int, b int) returns int language sql as 'select a + b';

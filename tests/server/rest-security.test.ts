@@ -23,8 +23,10 @@ create policy rs_read on public.rs_notes for select using (public or owner = aut
 create policy rs_insert on public.rs_notes for insert to authenticated with check (owner = auth.uid());
 create policy rs_update on public.rs_notes for update to authenticated using (owner = auth.uid()) with check (owner = auth.uid());
 create policy rs_delete on public.rs_notes for delete to authenticated using (owner = auth.uid());
+grant select, insert, update, delete on public.rs_notes to anon, authenticated, service_role;
+grant usage on sequence public.rs_notes_id_seq to anon, authenticated, service_role;
+-- Granted to no API role, as every new table in public is on hosted.
 create table if not exists public.rs_secret (id int primary key, v text);
-revoke all on public.rs_secret from anon, authenticated;
 truncate public.rs_notes;
 insert into public.rs_notes (owner, body, public) values
   ('${ALICE}', 'alice public', true), ('${ALICE}', 'alice private', false), ('${BOB}', 'bob private', false);

@@ -12,6 +12,9 @@ create table if not exists public.rw_items (
 );
 create table if not exists public.rw_children (id serial primary key, item_id bigint references public.rw_items(id), label text);
 create table if not exists public.rw_kinds (id serial primary key, tags text[], meta jsonb, at timestamptz, n numeric, flag boolean, big bigint);
+-- Granted explicitly: new objects in public are granted to no one (as on hosted).
+grant select, insert, update, delete on public.rw_items, public.rw_children, public.rw_kinds to anon, authenticated, service_role;
+grant usage on sequence public.rw_items_id_seq, public.rw_children_id_seq, public.rw_kinds_id_seq to anon, authenticated, service_role;
 `;
 
 const db = serviceClient();

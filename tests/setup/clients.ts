@@ -45,9 +45,20 @@ export async function signedInClient(tag = 'user', options: { vsn?: '1.0.0' | '2
   return { client, email, password, user: data.user, session: data.session };
 }
 
-/** A superuser connection to the test database, for arranging fixtures and checking effects. */
+/**
+ * A connection to the test database as `postgres` (not a superuser, as on hosted), for
+ * arranging fixtures and checking effects: a fixture needing more than postgres has on
+ * hosted would hide a migration that cannot deploy.
+ */
 export async function adminDb(): Promise<pg.Client> {
   const client = new pg.Client({ connectionString: backendInfo().databaseUrl });
+  await client.connect();
+  return client;
+}
+
+/** A superuser (supabase_admin) connection: only for what the platform itself does (killing its backends). */
+export async function superDb(): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: backendInfo().adminDatabaseUrl });
   await client.connect();
   return client;
 }

@@ -8,7 +8,10 @@ export interface BackendInfo {
   url: string;
   anonKey: string;
   serviceRoleKey: string;
+  /** As `postgres`, not a superuser, as on hosted. */
   databaseUrl: string;
+  /** As the superuser supabase_admin, for arranging what only the platform may. */
+  adminDatabaseUrl: string;
   jwtSecret: string;
   dataDir: string;
 }
@@ -45,6 +48,7 @@ export async function setup(project: TestProject): Promise<void> {
     anonKey: backend.anonKey,
     serviceRoleKey: backend.serviceRoleKey,
     databaseUrl: backend.databaseUrl,
+    adminDatabaseUrl: backend.adminDatabaseUrl,
     jwtSecret: backend.config.jwtSecret,
     dataDir,
   });

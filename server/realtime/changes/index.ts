@@ -39,7 +39,7 @@ export function createChangeFeed(deps: BackendDeps, options: ChangeFeedOptions =
     options.onChange?.(change);
     router.push(change);
   };
-  const reader = new ReplicationReader({ databaseUrl: deps.databaseUrl, pool, slotName, log, onMessage });
+  const reader = new ReplicationReader({ databaseUrl: deps.adminDatabaseUrl, pool, slotName, log, onMessage });
   let started: Promise<void> | null = null;
 
   return {

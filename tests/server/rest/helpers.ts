@@ -1,7 +1,7 @@
 import { createClient } from '@supabase/supabase-js';
 import WebSocket from 'ws';
 import { signJwt } from '../../../server/jwt.ts';
-import { adminDb, backendInfo, type AnyClient } from '../../setup/clients.ts';
+import { adminDb, backendInfo, superDb, type AnyClient } from '../../setup/clients.ts';
 
 /** An HS256 access token for a signed-in user, as the auth service would mint it. */
 export function userToken(sub: string, extra: Record<string, unknown> = {}): string {
@@ -25,7 +25,7 @@ export function rest(path: string, init: RequestInit & { headers?: Record<string
   return fetch(`${url}/rest/v1${path}`, { ...init, headers: { apikey: anonKey, ...init.headers } });
 }
 
-/** Runs setup SQL as the superuser, then waits until the REST schema cache sees `table`. */
+/** Runs setup SQL as postgres (as a migration would), then waits until the REST schema cache sees `table`. */
 export async function arrange(sql: string, table: string): Promise<void> {
   const db = await adminDb();
   try {
@@ -42,9 +42,9 @@ export async function arrange(sql: string, table: string): Promise<void> {
   throw new Error(`the schema cache never saw ${table}`);
 }
 
-/** A superuser query, for checking effects. */
-export async function sql<T extends Record<string, unknown>>(text: string, values: unknown[] = []): Promise<T[]> {
-  const db = await adminDb();
+/** A query as postgres, for arranging and checking effects; `superuser` for what only the platform may do. */
+export async function sql<T extends Record<string, unknown>>(text: string, values: unknown[] = [], superuser = false): Promise<T[]> {
+  const db = await (superuser ? superDb() : adminDb());
   try {
     return (await db.query<T>(text, values)).rows;
   } finally {
