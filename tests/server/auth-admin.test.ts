@@ -102,6 +102,19 @@ describe('auth admin API as service_role', () => {
   });
 });
 
+describe('auth admin API with a supabase_admin token', () => {
+  it('accepts it, as GoTrue does, while REST still refuses that role', async () => {
+    const { jwtSecret, url, anonKey } = backendInfo();
+    const admin = signJwt({ role: 'supabase_admin', iss: 'supabase-demo', exp: Math.floor(Date.now() / 1000) + 60 }, jwtSecret);
+    const { user } = await signedInClient('by-supabase-admin');
+    const got = await authFetch(`/admin/users/${user.id}`, { token: admin });
+    expect(got.status).toBe(200);
+    expect(got.json?.id).toBe(user.id);
+    const rest = await fetch(`${url}/rest/v1/projects?select=id`, { headers: { apikey: anonKey, authorization: `Bearer ${admin}` } });
+    expect(rest.status).toBe(401);
+  });
+});
+
 describe('auth admin API refuses everyone else', () => {
   it('403 not_admin for the anon key and a user token, 401 without a bearer, 403 bad_jwt when forged', async () => {
     const asAnon = await anonClient().auth.admin.listUsers();

@@ -31,6 +31,20 @@ describe('gateway', () => {
     expect(res.status).toBe(401);
   });
 
+  it('runs a valid JWT without a role claim as anon, as PostgREST does', async () => {
+    const { url, jwtSecret, anonKey } = backendInfo();
+    const noRole = signJwt({ sub: crypto.randomUUID(), exp: Math.floor(Date.now() / 1000) + 60 }, jwtSecret);
+    const asNoRole = (path: string) => fetch(`${url}/rest/v1${path}`, { headers: { apikey: anonKey, authorization: `Bearer ${noRole}` } });
+    // anon may read projects, and only anon is refused project_invites by privilege.
+    expect((await asNoRole('/projects?select=id&limit=1')).status).toBe(200);
+    const invites = await asNoRole('/project_invites?select=id');
+    expect(invites.status).toBe(401);
+    expect(await invites.json()).toMatchObject({ code: '42501', message: 'permission denied for table project_invites' });
+    const asUser = signJwt({ sub: crypto.randomUUID(), role: 'authenticated', exp: Math.floor(Date.now() / 1000) + 60 }, jwtSecret);
+    const userInvites = await fetch(`${url}/rest/v1/project_invites?select=id`, { headers: { apikey: anonKey, authorization: `Bearer ${asUser}` } });
+    expect(userInvites.status).toBe(200);
+  });
+
   it('answers an unknown prefix with a 404 JSON error', async () => {
     const res = await fetch(`${backendInfo().url}/nope/v1/x`);
     expect(res.status).toBe(404);

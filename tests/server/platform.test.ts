@@ -60,6 +60,77 @@ describe('platform bootstrap', () => {
     }
   });
 
+  it('gives roles hosted Supabase’s attributes: postgres is not a superuser, the API roles inherit', async () => {
+    const db = await adminDb();
+    try {
+      const roles = await db.query<Record<string, unknown>>(
+        `select rolname, rolsuper, rolinherit, rolcreaterole, rolcreatedb, rolcanlogin, rolreplication, rolbypassrls
+           from pg_roles where rolname in ('postgres', 'supabase_admin', 'anon', 'authenticated', 'service_role', 'authenticator')
+          order by rolname`,
+      );
+      const row = (name: string) => roles.rows.find((r) => r.rolname === name);
+      expect(row('postgres')).toMatchObject({
+        rolsuper: false, rolinherit: true, rolcreaterole: true, rolcreatedb: true, rolcanlogin: true, rolreplication: true, rolbypassrls: true,
+      });
+      expect(row('supabase_admin')).toMatchObject({ rolsuper: true });
+      for (const api of ['anon', 'authenticated', 'service_role']) expect(row(api)).toMatchObject({ rolinherit: true, rolcanlogin: false });
+      expect(row('authenticator')).toMatchObject({ rolinherit: false, rolcanlogin: true });
+      // The search path is set per role, none for the database.
+      const paths = await db.query<{ role: string | null; config: string[] }>(
+        `select r.rolname as role, s.setconfig as config from pg_db_role_setting s left join pg_roles r on r.oid = s.setrole
+          where s.setdatabase in (0, (select oid from pg_database where datname = current_database()))`,
+      );
+      const searchPath = (role: string | null) =>
+        paths.rows.filter((p) => p.role === role).flatMap((p) => p.config).find((c) => c.startsWith('search_path='));
+      expect(searchPath('postgres')).toBe('search_path="$user", public, extensions');
+      expect(searchPath('supabase_admin')).toBe('search_path="$user", public, auth, extensions');
+      expect(searchPath(null)).toBeUndefined();
+      const graphql = await db.query(`select has_schema_privilege('anon', 'graphql_public', 'usage') as ok`);
+      expect(graphql.rows).toEqual([{ ok: true }]);
+    } finally {
+      await db.end();
+    }
+  });
+
+  it('shapes auth.users, realtime.messages and storage as hosted does', async () => {
+    const db = await adminDb();
+    try {
+      const rls = await db.query(`select relrowsecurity from pg_class where oid = 'auth.users'::regclass`);
+      expect(rls.rows).toEqual([{ relrowsecurity: true }]);
+      const messages = await db.query<{ kind: string; key: string }>(
+        `select c.relkind as kind, pg_get_partkeydef(c.oid) as key from pg_class c where c.oid = 'realtime.messages'::regclass`,
+      );
+      expect(messages.rows).toEqual([{ kind: 'p', key: 'RANGE (inserted_at)' }]);
+      const binary = await db.query(
+        `select format_type(atttypid, atttypmod) as type from pg_attribute where attrelid = 'realtime.messages'::regclass and attname = 'binary_payload'`,
+      );
+      expect(binary.rows).toEqual([{ type: 'bytea' }]);
+      await expect(
+        db.query(`insert into realtime.messages (topic, extension, payload, binary_payload) values ('t', 'broadcast', '{}', '\\x00')`),
+      ).rejects.toThrow(/messages_payload_exclusive/);
+      const grants = await db.query<{ grantee: string; privileges: string[] }>(
+        `select grantee, array_agg(privilege_type::text order by privilege_type) as privileges from information_schema.role_table_grants
+          where table_schema = 'realtime' and table_name = 'messages' and grantee in ('anon', 'authenticated', 'service_role', 'postgres')
+          group by grantee order by grantee`,
+      );
+      expect(grants.rows).toEqual(
+        ['anon', 'authenticated', 'postgres', 'service_role'].map((grantee) => ({ grantee, privileges: ['INSERT', 'SELECT', 'UPDATE'] })),
+      );
+      const type = await db.query(
+        `select format_type(atttypid, atttypmod) as type from pg_attribute where attrelid = 'storage.buckets'::regclass and attname = 'type'`,
+      );
+      expect(type.rows).toEqual([{ type: 'storage.buckettype' }]);
+      const triggers = await db.query<{ tgname: string }>(
+        `select tgname from pg_trigger where tgname in ('protect_buckets_delete', 'protect_objects_delete') order by 1`,
+      );
+      expect(triggers.rows.map((t) => t.tgname)).toEqual(['protect_buckets_delete', 'protect_objects_delete']);
+      // Deleting around the storage API would orphan files: refused, even for postgres.
+      await expect(db.query(`delete from storage.objects where false`)).rejects.toMatchObject({ code: '42501' });
+    } finally {
+      await db.end();
+    }
+  });
+
   it('exposes the claims to auth.uid(), auth.role(), auth.email() and auth.jwt() inside a request role', async () => {
     const db = await adminDb();
     try {
