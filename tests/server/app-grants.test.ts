@@ -86,10 +86,10 @@ beforeAll(async () => {
   Object.assign(clients, { anon: anonClient(), authenticated: user.client, service_role: serviceClient() });
   const project = await user.client.from('projects').insert({ name: 'grants' }).select('id').single();
   if (project.error) throw new Error(project.error.message);
-  projectId = project.data.id;
+  projectId = String(project.data.id);
   const machine = await user.client.from('machines').insert({ project_id: projectId, name: 'm', definition: {} }).select('id').single();
   if (machine.error) throw new Error(machine.error.message);
-  machineId = machine.data.id;
+  machineId = String(machine.data.id);
 });
 
 describe('the app’s tables on the hosted-like platform', () => {
