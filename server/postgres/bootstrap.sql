@@ -79,9 +79,20 @@ grant all on schema extensions to postgres;
 create extension if not exists pgcrypto with schema extensions;
 create extension if not exists "uuid-ossp" with schema extensions;
 
--- GraphQL: hosted exposes graphql_public (pg_graphql's entry point) beside public.
+-- GraphQL: hosted exposes graphql_public (pg_graphql's entry point) beside public. Without
+-- pg_graphql, hosted keeps a placeholder graphql() that answers with an error; so does this.
 create schema if not exists graphql_public;
 grant usage on schema graphql_public to postgres, anon, authenticated, service_role;
+create or replace function graphql_public.graphql(
+  "operationName" text default null,
+  query text default null,
+  variables jsonb default null,
+  extensions jsonb default null
+) returns jsonb
+language sql stable as $$
+  select jsonb_build_object('errors', jsonb_build_array(jsonb_build_object('message', 'pg_graphql extension is not enabled.')))
+$$;
+grant execute on function graphql_public.graphql(text, text, jsonb, jsonb) to postgres, anon, authenticated, service_role;
 
 -- auth ----------------------------------------------------------------------------
 create schema if not exists auth;
