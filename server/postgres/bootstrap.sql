@@ -383,16 +383,22 @@ end $$;
 
 -- Hosted's realtime creates the day partitions around today on connect and daily; here
 -- the days around each start, plus a default partition in place of its daily janitor.
+-- A day whose rows already went to the default partition (a backend that ran for days)
+-- keeps them there: its partition is not created.
+create table if not exists realtime.messages_default partition of realtime.messages default;
 do $$
 declare
   d date;
 begin
   for d in select generate_series(current_date - 1, current_date + 3, interval '1 day')::date loop
-    execute format('create table if not exists realtime.%I partition of realtime.messages for values from (%L) to (%L)',
-      'messages_' || to_char(d, 'YYYY_MM_DD'), d, d + 1);
+    begin
+      execute format('create table if not exists realtime.%I partition of realtime.messages for values from (%L) to (%L)',
+        'messages_' || to_char(d, 'YYYY_MM_DD'), d, d + 1);
+    exception when check_violation then
+      null;
+    end;
   end loop;
 end $$;
-create table if not exists realtime.messages_default partition of realtime.messages default;
 
 create or replace function realtime.topic() returns text
 language sql stable as $$
