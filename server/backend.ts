@@ -113,7 +113,15 @@ export async function startBackend(options: StartOptions = {}): Promise<Backend>
       createFunctionsService(deps),
     );
     for (const service of services) await service.start?.();
-    const gateway = createGateway(services, { jwtSecret: config.jwtSecret, logRequests: config.logRequests, log });
+    const running = cluster;
+    const gateway = createGateway(services, {
+      jwtSecret: config.jwtSecret,
+      logRequests: config.logRequests,
+      log,
+      allowedOrigins: config.allowedOrigins,
+      limits: config.callerLimits,
+      ...(running ? { databaseUp: () => running.up } : {}),
+    });
     server = gateway;
     await new Promise<void>((resolve, reject) => {
       gateway.once('error', reject);
