@@ -46,6 +46,7 @@ export interface Database {
           created_by: string | null;
           created_at: string;
           updated_at: string;
+          realtime_key: string;
         };
         Insert: {
           id?: string;
@@ -56,6 +57,7 @@ export interface Database {
           created_by?: string | null;
           created_at?: string;
           updated_at?: string;
+          realtime_key?: string;
         };
         Update: {
           id?: string;
@@ -66,6 +68,7 @@ export interface Database {
           created_by?: string | null;
           created_at?: string;
           updated_at?: string;
+          realtime_key?: string;
         };
         Relationships: [
           { foreignKeyName: "machines_project_id_fkey"; columns: ["project_id"]; isOneToOne: false; referencedRelation: "projects"; referencedColumns: ["id"] },
@@ -151,6 +154,7 @@ export interface Database {
           joined_via: string;
           created_at: string;
           updated_at: string;
+          realtime_key: string;
         };
         Insert: {
           project_id: string;
@@ -159,6 +163,7 @@ export interface Database {
           joined_via?: string;
           created_at?: string;
           updated_at?: string;
+          realtime_key?: string;
         };
         Update: {
           project_id?: string;
@@ -167,9 +172,30 @@ export interface Database {
           joined_via?: string;
           created_at?: string;
           updated_at?: string;
+          realtime_key?: string;
         };
         Relationships: [
           { foreignKeyName: "project_members_project_id_fkey"; columns: ["project_id"]; isOneToOne: false; referencedRelation: "projects"; referencedColumns: ["id"] },
+        ];
+      };
+      project_share_links: {
+        Row: {
+          project_id: string;
+          token: string;
+          created_at: string;
+        };
+        Insert: {
+          project_id: string;
+          token?: string;
+          created_at?: string;
+        };
+        Update: {
+          project_id?: string;
+          token?: string;
+          created_at?: string;
+        };
+        Relationships: [
+          { foreignKeyName: "project_share_links_project_id_fkey"; columns: ["project_id"]; isOneToOne: true; referencedRelation: "projects"; referencedColumns: ["id"] },
         ];
       };
       projects: {
@@ -179,10 +205,10 @@ export interface Database {
           description: string;
           visibility: string;
           owner_id: string;
-          share_token: string;
           created_at: string;
           updated_at: string;
           member_count: number;
+          realtime_key: string;
         };
         Insert: {
           id?: string;
@@ -190,10 +216,10 @@ export interface Database {
           description?: string;
           visibility?: string;
           owner_id?: string;
-          share_token?: string;
           created_at?: string;
           updated_at?: string;
           member_count?: number;
+          realtime_key?: string;
         };
         Update: {
           id?: string;
@@ -201,10 +227,10 @@ export interface Database {
           description?: string;
           visibility?: string;
           owner_id?: string;
-          share_token?: string;
           created_at?: string;
           updated_at?: string;
           member_count?: number;
+          realtime_key?: string;
         };
         Relationships: [
         ];
@@ -232,8 +258,16 @@ export interface Database {
         Args: { p_project: string };
         Returns: boolean;
       };
+      can_read_project_topic: {
+        Args: { p_topic: string };
+        Returns: boolean;
+      };
       can_see_profile: {
         Args: { p_user: string };
+        Returns: boolean;
+      };
+      can_track_in_room: {
+        Args: { p_topic: string };
         Returns: boolean;
       };
       commit_machine_ops: {
@@ -256,12 +290,20 @@ export interface Database {
         Args: { p_token: string };
         Returns: string;
       };
+      owned_share_tokens: {
+        Args: { p_project: string };
+        Returns: { project_id: string; share_token: string }[];
+      };
       palette_color: {
         Args: { p_id: string };
         Returns: string;
       };
       project_role: {
         Args: { p_project: string };
+        Returns: string;
+      };
+      topic_uuid: {
+        Args: { p_topic: string; p_prefix: string };
         Returns: string;
       };
     };
