@@ -196,7 +196,7 @@ export function createGateway(services: Service[], options: GatewayOptions): htt
       });
       return;
     }
-    if (admission) res.once('close', admission.release);
+    if (admission) res.once('close', () => admission.release());
     const run = admission ? admission.turn.then(() => match.service.handle(req, res, ctx)) : match.service.handle(req, res, ctx);
     run.catch((error: unknown) => {
       options.log(`[gateway] unhandled error on ${req.method} ${url.pathname}: ${error instanceof Error ? error.stack : String(error)}`);

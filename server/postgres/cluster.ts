@@ -160,7 +160,7 @@ async function startOrExplain(pg: Postgres, recent: string[]): Promise<void> {
     const status = child?.exitCode !== null && child?.exitCode !== undefined ? `exit code ${child.exitCode}` : child?.signalCode ? `signal ${child.signalCode}` : 'no exit status';
     const fatal = recent.filter((line) => /FATAL|PANIC|ERROR/.test(line));
     const words = (fatal.length > 0 ? fatal : recent).slice(-5).join(' | ') || 'it printed nothing';
-    throw new Error(`PostgreSQL failed to start (${status}): ${words}`);
+    throw new Error(`PostgreSQL failed to start (${status}): ${words}`, { cause: error });
   }
 }
 
