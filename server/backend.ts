@@ -70,7 +70,9 @@ export async function startBackend(options: StartOptions = {}): Promise<Backend>
       port: config.dbPort,
       host: config.host,
       onLog: (line) => {
-        if (/ERROR|FATAL|PANIC/.test(line) && !/role "postgres" does not exist/.test(line)) log(`[postgres] ${line}`);
+        // The supervisor's own lines (crash, restart) always; PostgreSQL's only when they matter.
+        if (line.startsWith('[postgres] ')) log(line);
+        else if (/ERROR|FATAL|PANIC/.test(line) && !/role "postgres" does not exist/.test(line)) log(`[postgres] ${line}`);
       },
     });
   }
