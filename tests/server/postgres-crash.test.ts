@@ -66,7 +66,7 @@ describe('PostgreSQL crash', () => {
     const channel = client
       .channel('crash-feed')
       .on('postgres_changes', { event: 'INSERT', schema: 'public', table: 'crash_notes' }, (p: { new: { id: number } }) => received.push(p.new.id));
-    await new Promise<void>((resolve) => channel.subscribe((status) => (status === 'SUBSCRIBED' ? resolve() : undefined)));
+    await new Promise<void>((resolve) => channel.subscribe((status) => ((status as string) === 'SUBSCRIBED' ? resolve() : undefined)));
     while ((await client.from('crash_notes').select('id').limit(1)).error) await new Promise((r) => setTimeout(r, 50));
 
     // Load: writers insert back to back and remember what was acknowledged.
