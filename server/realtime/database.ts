@@ -123,7 +123,8 @@ export function listenForDatabaseBroadcasts(options: {
     });
     next.on('end', () => reconnect(next));
     await next.connect();
-    await next.query(`listen ${CHANNEL}; listen ${ACCESS_CHANNEL}`);
+    await next.query(`listen ${ACCESS_CHANNEL}`);
+    await next.query(`listen ${CHANNEL}`);
     client = next;
     if (lostAt !== null) {
       catchUp(lostAt - CATCH_UP_MARGIN_MS);
