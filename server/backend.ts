@@ -133,7 +133,9 @@ export async function startBackend(options: StartOptions = {}): Promise<Backend>
       port: config.dbPort,
       host: config.host,
       onLog: (line) => {
-        if (/ERROR|FATAL|PANIC/.test(line) && !/role "postgres" does not exist/.test(line)) log(`[postgres] ${line}`);
+        // The supervisor's own lines (crash, restart) always; PostgreSQL's only when they matter.
+        if (line.startsWith('[postgres] ')) log(line);
+        else if (/ERROR|FATAL|PANIC/.test(line) && !/role "postgres" does not exist/.test(line)) log(`[postgres] ${line}`);
       },
     });
   }
@@ -178,7 +180,15 @@ export async function startBackend(options: StartOptions = {}): Promise<Backend>
       createFunctionsService(deps),
     );
     for (const service of services) await service.start?.();
-    const gateway = createGateway(services, { jwtSecret: config.jwtSecret, logRequests: config.logRequests, log });
+    const running = cluster;
+    const gateway = createGateway(services, {
+      jwtSecret: config.jwtSecret,
+      logRequests: config.logRequests,
+      log,
+      allowedOrigins: config.allowedOrigins,
+      limits: config.callerLimits,
+      ...(running ? { databaseUp: () => running.up } : {}),
+    });
     server = gateway;
     await new Promise<void>((resolve, reject) => {
       gateway.once('error', reject);

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { DEFAULT_CALLER_LIMITS, type CallerLimits } from './gateway/limits.ts';
 
 /** Everything the embedded backend can be told, in one typed object. */
 export interface BackendConfig {
@@ -25,6 +26,15 @@ export interface BackendConfig {
   maxUploadBytes: number;
   /** PostgREST's db-max-rows. */
   maxRows: number;
+  /** Most rows one REST insert or upsert may carry; more is a 413 (service role exempt). */
+  maxWriteRows: number;
+  /** Per-caller request limits at the gateway (see gateway/limits.ts). */
+  callerLimits: CallerLimits;
+  /**
+   * Browser origins the gateway answers CORS for, besides loopback ones (the app is
+   * served from 127.0.0.1/localhost, on whatever port). `*` allows every origin.
+   */
+  allowedOrigins: string[];
   /** Log one line per request. */
   logRequests: boolean;
 }
@@ -44,6 +54,9 @@ export function defaultConfig(overrides: Partial<BackendConfig> = {}): BackendCo
     maxBodyBytes: 1024 * 1024,
     maxUploadBytes: 50 * 1024 * 1024,
     maxRows: 1000,
+    maxWriteRows: 5000,
+    callerLimits: DEFAULT_CALLER_LIMITS,
+    allowedOrigins: [],
     logRequests: true,
     ...overrides,
     supabaseDir,

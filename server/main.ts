@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startBackend, type Backend } from './backend.ts';
+import { DEFAULT_JWT_SECRET } from './config.ts';
 
 /** Flags, then env, then the Supabase CLI's defaults. */
 export function backendOptionsFromArgs(argv: string[]) {
@@ -14,6 +15,8 @@ export function backendOptionsFromArgs(argv: string[]) {
       'functions-dir': { type: 'string' },
       quiet: { type: 'boolean' },
       'app-port': { type: 'string' },
+      'jwt-secret': { type: 'string' },
+      'allowed-origin': { type: 'string', multiple: true },
     },
     allowPositionals: false,
   });
@@ -28,7 +31,15 @@ export function backendOptionsFromArgs(argv: string[]) {
     const raw = flag ?? env;
     return raw ? path.resolve(raw) : undefined;
   };
+  const jwtSecret = values['jwt-secret'] ?? process.env.CHARTROOM_JWT_SECRET;
+  // GoTrue and PostgREST refuse HS256 secrets shorter than 32 characters; so do we.
+  if (jwtSecret !== undefined && jwtSecret.length < 32) throw new Error('--jwt-secret must be at least 32 characters long');
+  const origins = [...(values['allowed-origin'] ?? []), ...(process.env.CHARTROOM_ALLOWED_ORIGINS ?? '').split(',')]
+    .map((o) => o.trim())
+    .filter((o) => o !== '');
   return {
+    ...(jwtSecret !== undefined ? { jwtSecret } : {}),
+    ...(origins.length > 0 ? { allowedOrigins: origins } : {}),
     port: num(values.port, process.env.CHARTROOM_API_PORT, 54321),
     dbPort: num(values['db-port'], process.env.CHARTROOM_DB_PORT, 54322),
     appPort: num(values['app-port'], process.env.CHARTROOM_APP_PORT, 5173),
@@ -61,6 +72,7 @@ export function describeBackend(backend: Backend): string {
     `Database   ${backend.databaseUrl}`,
     `anon key   ${backend.anonKey}`,
     `service    ${backend.serviceRoleKey}`,
+    `JWT secret ${backend.config.jwtSecret === DEFAULT_JWT_SECRET ? 'the Supabase CLI demo secret' : 'from --jwt-secret (keys above are signed with it)'}`,
     `data dir   ${backend.config.dataDir}`,
   ].join('\n');
 }

@@ -4,6 +4,7 @@ import type { Duplex } from 'node:stream';
 import { JwtError, verifyJwt, type JwtClaims } from '../jwt.ts';
 import { isRequestRole } from '../postgres/pool.ts';
 import { header, sendJson, type RequestContext } from './http.ts';
+import { CallerGate, DEFAULT_CALLER_LIMITS, type CallerLimits } from './limits.ts';
 
 /** One service mounted under a path prefix, e.g. `/auth/v1`. */
 export interface Service {
@@ -29,6 +30,19 @@ export interface GatewayOptions {
   jwtSecret: string;
   logRequests: boolean;
   log: (line: string) => void;
+  /** Origins besides loopback ones that get CORS answers; `*` allows any. */
+  allowedOrigins?: string[];
+  limits?: CallerLimits;
+  /** False while PostgreSQL is down (crashed, restarting): requests get a 503. */
+  databaseUp?: () => boolean;
+}
+
+/** The app is served from this machine on whatever port (`npm start`, `npm run dev`, tests). */
+const LOOPBACK_ORIGIN = /^https?:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d{1,5})?$/;
+
+/** Is a browser at `origin` allowed to read the gateway's answers? */
+export function originAllowed(origin: string, allowed: readonly string[]): boolean {
+  return LOOPBACK_ORIGIN.test(origin) || allowed.includes('*') || allowed.includes(origin.replace(/\/$/, ''));
 }
 
 const ALLOWED_HEADERS =
@@ -36,17 +50,25 @@ const ALLOWED_HEADERS =
   'x-upsert, x-supabase-api-version, x-retry-count, cache-control, x-region, traceparent, tracestate, baggage';
 const EXPOSED_HEADERS = 'Content-Range, Content-Location, Content-Length, Range, X-Supabase-Api-Version, Preference-Applied, ETag, Location';
 
-function corsHeaders(req: IncomingMessage): Record<string, string> {
-  return {
-    'access-control-allow-origin': header(req, 'origin') ?? '*',
-    'access-control-expose-headers': EXPOSED_HEADERS,
-    vary: 'Origin',
-  };
+/**
+ * No Origin (a server, curl): `*`, as hosted. An allowed origin is echoed (credentials
+ * work); any other gets no allow-origin header, so its browser withholds the answer.
+ */
+function corsHeaders(req: IncomingMessage, allowed: readonly string[]): Record<string, string> {
+  const origin = header(req, 'origin');
+  const base = { 'access-control-expose-headers': EXPOSED_HEADERS, vary: 'Origin' };
+  if (origin === undefined) return { 'access-control-allow-origin': '*', ...base };
+  return originAllowed(origin, allowed) ? { 'access-control-allow-origin': origin, ...base } : base;
 }
 
-function preflight(req: IncomingMessage, res: ServerResponse): void {
+function preflight(req: IncomingMessage, res: ServerResponse, allowed: readonly string[]): void {
+  const origin = header(req, 'origin');
+  if (origin !== undefined && !originAllowed(origin, allowed)) {
+    sendJson(res, 403, { code: 'origin_not_allowed', message: `Origin ${origin} is not allowed to call this API` }, { vary: 'Origin' });
+    return;
+  }
   res.writeHead(200, {
-    ...corsHeaders(req),
+    ...corsHeaders(req, allowed),
     'access-control-allow-methods': 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS',
     'access-control-allow-headers': header(req, 'access-control-request-headers') ?? ALLOWED_HEADERS,
     'access-control-allow-credentials': 'true',
@@ -113,6 +135,12 @@ export function contextFor(
   };
 }
 
+/** Who a request counts against: the signed-in user, else the client's address. */
+function callerKey(ctx: RequestContext): string {
+  const sub = ctx.claims.sub;
+  return typeof sub === 'string' && sub !== '' ? `user:${sub}` : `ip:${ctx.ip}`;
+}
+
 /**
  * An HTTP server whose closeAllConnections() also ends upgraded (WebSocket) sockets:
  * Node stops tracking a socket as an HTTP connection once it is upgraded, so without
@@ -140,10 +168,12 @@ export function createGateway(services: Service[], options: GatewayOptions): htt
     return null;
   };
 
+  const allowed = options.allowedOrigins ?? [];
+  const gate = new CallerGate(options.limits ?? DEFAULT_CALLER_LIMITS);
   const server = new GatewayServer((req, res) => {
     const started = process.hrtime.bigint();
     const url = new URL(req.url ?? '/', 'http://localhost');
-    for (const [k, v] of Object.entries(corsHeaders(req))) res.setHeader(k, v);
+    for (const [k, v] of Object.entries(corsHeaders(req, allowed))) res.setHeader(k, v);
     if (options.logRequests) {
       res.on('finish', () => {
         const ms = Number(process.hrtime.bigint() - started) / 1e6;
@@ -151,7 +181,11 @@ export function createGateway(services: Service[], options: GatewayOptions): htt
       });
     }
     if (req.method === 'OPTIONS') {
-      preflight(req, res);
+      preflight(req, res, allowed);
+      return;
+    }
+    if (options.databaseUp && !options.databaseUp()) {
+      sendJson(res, 503, { code: 'database_unavailable', message: 'The database is restarting; try again in a moment' }, { 'retry-after': '1' });
       return;
     }
     const match = route(url.pathname);
@@ -165,7 +199,21 @@ export function createGateway(services: Service[], options: GatewayOptions): htt
       else sendJson(res, 401, { code: 'bad_jwt', message: ctx.authError.message });
       return;
     }
-    match.service.handle(req, res, ctx).catch((error: unknown) => {
+    const admission = ctx.role === 'service_role' ? null : gate.admit(callerKey(ctx));
+    if (admission && !admission.ok) {
+      const message =
+        admission.reason === 'rate'
+          ? 'Too many requests from this user; slow down'
+          : 'Too many requests from this user are waiting; wait for some to finish';
+      // Both shapes at once: GoTrue's {code, message} and PostgREST's {code, details, hint, message}.
+      sendJson(res, 429, { code: 'over_request_rate_limit', details: null, hint: `Retry after ${admission.retryAfterSeconds} s`, message }, {
+        'retry-after': String(admission.retryAfterSeconds),
+      });
+      return;
+    }
+    if (admission) res.once('close', () => admission.release());
+    const run = admission ? admission.turn.then(() => match.service.handle(req, res, ctx)) : match.service.handle(req, res, ctx);
+    run.catch((error: unknown) => {
       options.log(`[gateway] unhandled error on ${req.method} ${url.pathname}: ${error instanceof Error ? error.stack : String(error)}`);
       if (!res.headersSent) sendJson(res, 500, { code: 'internal_error', message: 'Internal server error' });
       else res.end();

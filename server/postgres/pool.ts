@@ -25,11 +25,21 @@ for (const oid of [1082, 1083, 1114, 1184, 1266, 1186]) {
 // int8 and numeric stay strings in pg; PostgREST renders them as JSON numbers through
 // to_json in SQL, so the parsers here only matter for internal queries.
 
-export function createPool(connectionString: string, max = 20): pg.Pool {
-  const pool = new pg.Pool({ connectionString, max, idleTimeoutMillis: 30_000 });
-  // An idle client that dies (server restart) must not crash the backend.
+/**
+ * A connection that dies (PostgreSQL restarting: 57P01 admin_shutdown) must not crash the
+ * backend. pg emits 'error' on a client that has no query running; the pool listens only
+ * to idle clients, so a checked-out client between two queries would throw it unhandled.
+ * Every client gets a listener of its own; the query in progress still fails normally,
+ * and the broken client is discarded on release.
+ */
+export function guardPool(pool: pg.Pool): pg.Pool {
   pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return pool;
+}
+
+export function createPool(connectionString: string, max = 20): pg.Pool {
+  return guardPool(new pg.Pool({ connectionString, max, idleTimeoutMillis: 30_000 }));
 }
 
 function literal(value: string): string {

@@ -30,6 +30,17 @@ export interface ChannelHost {
   released(channel: Channel): void;
 }
 
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Broadcast metadata with `sender` set by the server (a client's own `sender` is replaced). */
+function stamped(meta: Record<string, unknown> | null, sender: string | null): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...(meta ?? {}), sender };
+  // A binary frame carries at most 255 bytes of metadata: the stamp wins over the rest.
+  return Buffer.byteLength(JSON.stringify(out)) > 255 ? { sender } : out;
+}
+
 export const PAYLOAD_TOO_LARGE = 'Payload size exceeds tenant limit';
 
 function identityFor(token: string | null, secret: string): Identity {
@@ -64,6 +75,12 @@ export class Channel implements Member {
 
   get isPrivate(): boolean {
     return this.config.isPrivate;
+  }
+
+  /** The authenticated user (`sub`) of this channel's token, or null (anon, service keys). */
+  get userId(): string | null {
+    const sub = this.identity.claims.sub;
+    return typeof sub === 'string' && sub !== '' ? sub : null;
   }
 
   canRead(extension: Extension): boolean {
@@ -212,8 +229,15 @@ export class Channel implements Member {
     }
     if (this.ended) return;
     const except = this.config.self ? null : this;
-    if (message.user) this.ctx.hub.broadcast(this.subTopic, this.config.isPrivate, { kind: 'user', user: message.user }, except);
-    else this.ctx.hub.broadcast(this.subTopic, this.config.isPrivate, { kind: 'json', payload: payload! }, except);
+    // Receivers can trust `meta.sender`: the server sets it from the token, whatever was sent.
+    const sender = this.userId;
+    if (message.user) {
+      const metadata = stamped(message.user.metadata, sender);
+      this.ctx.hub.broadcast(this.subTopic, this.config.isPrivate, { kind: 'user', user: { ...message.user, metadata } }, except);
+    } else {
+      const meta = stamped(isRecord(payload!.meta) ? payload!.meta : null, sender);
+      this.ctx.hub.broadcast(this.subTopic, this.config.isPrivate, { kind: 'json', payload: { ...payload!, meta } }, except);
+    }
     if (this.config.ack) this.replyTo(message, 'ok', {});
   }
 
@@ -248,7 +272,8 @@ export class Channel implements Member {
     }
     if (this.ended) return;
     this.config.presenceEnabled = true;
-    hub.track(this.subTopic, this.config.isPrivate, this, this.config.presenceKey, meta as Record<string, unknown>);
+    // As with broadcasts, `sender` in a presence is the token's user, set here.
+    hub.track(this.subTopic, this.config.isPrivate, this, this.config.presenceKey, { ...(meta as Record<string, unknown>), sender: this.userId });
     this.replyTo(message, 'ok', {});
   }
 
@@ -306,6 +331,24 @@ export class Channel implements Member {
     }
     this.subscription?.updateIdentity({ role: identity.role, claims: identity.claims });
     this.scheduleTokenCheck();
+  }
+
+  /**
+   * The database said this user's access changed (removed from a project, role changed):
+   * forget cached write checks, run the read check again, and end the channel when it no
+   * longer passes.
+   */
+  async recheckAccess(): Promise<void> {
+    if (this.ended || !this.config.isPrivate) return;
+    const after = emptyPolicies();
+    const allowed = await this.authorizeRead(undefined, after);
+    if (this.ended) return;
+    const before = this.policies;
+    this.policies = after;
+    const revoked = (e: Extension) => before[e].read === true && after[e].read === false;
+    if (!allowed || revoked('broadcast') || revoked('presence')) {
+      this.shutdown(`You no longer have permission to read from this Channel topic: ${this.subTopic}`);
+    }
   }
 
   /** Re-confirms the token at its expiry (at most every few minutes), as hosted does. */

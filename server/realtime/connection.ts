@@ -15,6 +15,8 @@ const CLOSE_IDLE = 1000;
 export class Connection implements ChannelHost, Outlet {
   private readonly channels = new Map<string, Channel>();
   private readonly lanes = new Map<string, Promise<void>>();
+  /** Topics whose join was requested and is not finished: they count against the limit. */
+  private readonly joining = new Set<string>();
   private windowStart = Date.now();
   private windowCount = 0;
   private closed = false;
@@ -82,6 +84,15 @@ export class Connection implements ChannelHost, Outlet {
     // Give a polite close a moment, then cut the TCP connection regardless.
     setTimeout(() => this.ws.terminate(), 1000).unref();
     this.dispose();
+  }
+
+  /** The user's access changed (removed, role changed): re-check their private channels now. */
+  recheckAccess(userId: string): void {
+    for (const channel of this.channels.values()) {
+      if (channel.isPrivate && channel.userId === userId) {
+        this.enqueue(channel.topic, () => channel.recheckAccess());
+      }
+    }
   }
 
   closeIfIdle(now: number): void {
@@ -156,7 +167,20 @@ export class Connection implements ChannelHost, Outlet {
       return;
     }
     if (event === 'phx_join') {
-      this.enqueue(topic, () => this.join(message));
+      // Counted when requested: a burst of joins cannot all pass the check before any finishes.
+      const counted = this.channels.has(topic) || this.joining.has(topic);
+      if (!counted && this.channels.size + this.joining.size >= this.ctx.options.maxChannelsPerConnection) {
+        this.reply(message.joinRef, message.ref, topic, 'error', { reason: 'ChannelRateLimitReached: Too many channels' });
+        return;
+      }
+      this.joining.add(topic);
+      this.enqueue(topic, async () => {
+        try {
+          await this.join(message);
+        } finally {
+          this.joining.delete(topic);
+        }
+      });
       return;
     }
     this.enqueue(topic, async () => {
@@ -172,12 +196,7 @@ export class Connection implements ChannelHost, Outlet {
 
   private async join(message: Inbound): Promise<void> {
     // A second join of a joined topic replaces the first, as Phoenix does.
-    const existing = this.channels.get(message.topic);
-    if (!existing && this.channels.size >= this.ctx.options.maxChannelsPerConnection) {
-      this.reply(message.joinRef, message.ref, message.topic, 'error', { reason: 'ChannelRateLimitReached: Too many channels' });
-      return;
-    }
-    existing?.close();
+    this.channels.get(message.topic)?.close();
     let channel: Channel | null;
     try {
       channel = await Channel.join(this.ctx, this, message);

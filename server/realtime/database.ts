@@ -23,6 +23,8 @@ interface Row {
 }
 
 const CHANNEL = 'realtime_broadcast_messages';
+/** A user's project access changed (see the private_project_channels migration); payload: their id. */
+const ACCESS_CHANNEL = 'realtime_access_changed';
 const RECENT_IDS = 5000;
 /** How far before a lost connection a catch-up looks (transactions commit after they start). */
 const CATCH_UP_MARGIN_MS = 5000;
@@ -33,6 +35,8 @@ export function listenForDatabaseBroadcasts(options: {
   hub: Hub;
   maxPayloadBytes: number;
   log: (line: string) => void;
+  /** Called with a user id when that user's access changed (channels to re-check). */
+  onAccessChanged?: (userId: string) => void;
 }): DatabaseBroadcasts {
   const { pool, hub, log } = options;
   let client: pg.Client | null = null;
@@ -62,6 +66,12 @@ export function listenForDatabaseBroadcasts(options: {
   };
 
   const onNotification = (message: pg.Notification): void => {
+    if (message.channel === ACCESS_CHANNEL) {
+      const userId = (message.payload ?? '').trim();
+      // In line with broadcasts, so a removal notice is fanned out before the channel ends.
+      if (userId !== '') queue = queue.then(() => options.onAccessChanged?.(userId));
+      return;
+    }
     let row: Row;
     try {
       row = JSON.parse(message.payload ?? '') as Row;
@@ -113,6 +123,7 @@ export function listenForDatabaseBroadcasts(options: {
     });
     next.on('end', () => reconnect(next));
     await next.connect();
+    await next.query(`listen ${ACCESS_CHANNEL}`);
     await next.query(`listen ${CHANNEL}`);
     client = next;
     if (lostAt !== null) {

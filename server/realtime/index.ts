@@ -99,7 +99,16 @@ export function createRealtimeService(deps: BackendDeps, overrides: RealtimeOver
           feed = idleChangeFeed();
         }
       }
-      database = listenForDatabaseBroadcasts({ databaseUrl: deps.adminDatabaseUrl, pool: deps.pool, hub, maxPayloadBytes: options.maxPayloadBytes, log });
+      database = listenForDatabaseBroadcasts({
+        databaseUrl: deps.adminDatabaseUrl,
+        pool: deps.pool,
+        hub,
+        maxPayloadBytes: options.maxPayloadBytes,
+        log,
+        onAccessChanged: (userId) => {
+          for (const connection of connections) connection.recheckAccess(userId);
+        },
+      });
       await database.ready;
       const every = Math.max(50, Math.min(5000, Math.floor(options.idleTimeoutMs / 4)));
       sweep = setInterval(() => {

@@ -22,7 +22,11 @@ export interface HandlerDeps {
   cache: SchemaCacheHolder;
   maxRows: number;
   maxBodyBytes: number;
+  /** Most rows one insert or upsert may carry (the service role is not limited). */
+  maxWriteRows: number;
 }
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** Everything about a request decided before the schema cache is consulted. */
 interface Request {
@@ -88,7 +92,13 @@ async function readJsonBody(req: IncomingMessage, limit: number): Promise<{ raw:
     if (error instanceof PayloadTooLargeError) throw new RestError(413, 'PGRST413', error.message);
     throw error;
   }
-  const raw = buffer.toString('utf8');
+  let raw: string;
+  try {
+    // A lenient decode would store U+FFFD in place of the bad bytes; PostgREST refuses them.
+    raw = strictUtf8.decode(buffer);
+  } catch {
+    throw new RestError(400, 'PGRST102', 'Empty or invalid json', 'The request body is not valid UTF-8');
+  }
   if (raw.trim() === '') return null;
   if (jsonDepth(raw) > MAX_JSON_DEPTH) throw new RestError(400, 'PGRST102', `JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
   try {
@@ -301,6 +311,16 @@ export async function handleRest(deps: HandlerDeps, req: IncomingMessage, res: S
       body: method === 'POST' || method === 'PATCH' || method === 'PUT' ? await readJsonBody(req, deps.maxBodyBytes) : null,
       ctx,
     };
+    const rows = r.body && Array.isArray(r.body.json) ? r.body.json.length : 0;
+    if (rows > deps.maxWriteRows && ctx.role !== 'service_role') {
+      throw new RestError(
+        413,
+        'PGRST413',
+        `Too many rows in one request: ${rows}, at most ${deps.maxWriteRows}`,
+        null,
+        'Send the rows in several smaller requests.',
+      );
+    }
     let cache = await deps.cache.get();
     let planned: Planned;
     try {

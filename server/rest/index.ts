@@ -47,7 +47,7 @@ export function createRestService(deps: BackendDeps, options: RestOptions = {}):
         sendError(res, new RestError(500, 'PGRST002', 'Could not query the database for the schema cache. Retrying.'));
         return Promise.resolve();
       }
-      return handleRest({ pool, cache, maxRows: deps.config.maxRows, maxBodyBytes: deps.config.maxBodyBytes }, req, res, ctx);
+      return handleRest({ pool, cache, maxRows: deps.config.maxRows, maxBodyBytes: deps.config.maxBodyBytes, maxWriteRows: deps.config.maxWriteRows }, req, res, ctx);
     },
     rejectToken(res: ServerResponse, error: JwtError) {
       const expired = error.reason === 'expired';

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { isRequestRole, type RequestClaims } from '../postgres/pool.ts';
+import { guardPool, isRequestRole, type RequestClaims } from '../postgres/pool.ts';
 
 export interface Statement {
   sql: string;
@@ -187,9 +187,7 @@ function batch(client: pg.PoolClient, statements: Statement[]): Promise<Statemen
 }
 
 export function createRestPool(connectionString: string, max: number): pg.Pool {
-  const pool = new pg.Pool({ connectionString, max, idleTimeoutMillis: 30_000 });
-  pool.on('error', () => undefined);
-  return pool;
+  return guardPool(new pg.Pool({ connectionString, max, idleTimeoutMillis: 30_000 }));
 }
 
 /**

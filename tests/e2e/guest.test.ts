@@ -12,14 +12,16 @@ const app = useBrowserApp();
 describe('guest entry by share link', () => {
   it('opens a public project read-only as a guest, and stays after a reload', async () => {
     const owner = await signedInClient('share-owner');
-    const { data, error } = await owner.client.from('projects').insert({ name: 'Open skies', visibility: 'public' }).select('id, share_token').single<{ id: string; share_token: string }>();
+    const created = await owner.client.from('projects').insert({ name: 'Open skies', visibility: 'public' }).select('id').single<{ id: string }>();
+    if (created.error) throw created.error;
+    const { data, error } = await owner.client.rpc('owned_share_tokens', { p_project: created.data.id }).single<{ share_token: string }>();
     if (error) throw error;
 
     const page = await app.newPage();
     await page.goto(`${app.url}/s/${data.share_token}`);
     await page.getByRole('note').getByText('Continue as a guest').waitFor();
     await page.getByRole('button', { name: 'Continue as guest' }).click();
-    await page.waitForURL(`**/p/${data.id}`);
+    await page.waitForURL(`**/p/${created.data.id}`);
     await page.getByRole('heading', { name: 'Open skies' }).waitFor();
     await page.getByText('Read-only: you are viewing this project.').waitFor();
     expect(await page.getByRole('button', { name: 'Rename' }).count()).toBe(0);

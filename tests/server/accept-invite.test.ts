@@ -22,7 +22,7 @@ async function accept(client: AnyClient, body: unknown): Promise<{ status: numbe
 
 async function projectWithInvite(invite: { role?: string; max_uses?: number | null; expires_at?: string } = {}) {
   const owner = await signedInClient('owner');
-  const created = await owner.client.from('projects').insert({ name: 'Invites' }).select().single();
+  const created = await owner.client.from('projects').insert({ name: 'Invites' }).select('id').single();
   if (created.error) throw created.error;
   const project = created.data as unknown;
   const inserted = await owner.client

@@ -175,7 +175,7 @@ describe('functions: the response comes back', () => {
   });
 
   it('keeps the gateway CORS headers, and lets a function replace them without duplicates', async () => {
-    const origin = 'http://app.example:5173';
+    const origin = 'http://localhost:5173';
     const echo = await fetch(fn('echo'), { headers: { origin, apikey: gateway.anonKey } });
     // The echo fixture sets its own Access-Control-Allow-Origin: * (Supabase convention).
     expect(echo.headers.get('access-control-allow-origin')).toBe('*');
@@ -188,7 +188,7 @@ describe('functions: the response comes back', () => {
   });
 
   it('answers a CORS preflight on a function URL without a token', async () => {
-    await expectPreflightAllows(fn('echo'), 'http://app.example:5173', 'apikey,authorization,content-type,x-client-info', 'POST');
+    await expectPreflightAllows(fn('echo'), 'http://localhost:5173', 'apikey,authorization,content-type,x-client-info', 'POST');
   });
 });
 

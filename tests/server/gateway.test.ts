@@ -4,11 +4,31 @@ import { backendInfo } from '../setup/clients.ts';
 import { expectPreflightAllows } from './cors-helpers.ts';
 
 describe('gateway', () => {
-  it('answers CORS preflights for any origin with the requested headers, and exposes Content-Range', async () => {
+  it('answers CORS preflights for the app loopback origins with the requested headers, and exposes Content-Range', async () => {
     const { url } = backendInfo();
-    await expectPreflightAllows(`${url}/rest/v1/anything`, 'http://example.test:5173', 'apikey,authorization,content-profile,content-type,prefer,x-client-info', 'PATCH');
-    const get = await fetch(`${url}/auth/v1/health`, { headers: { origin: 'http://example.test:5173' } });
+    await expectPreflightAllows(`${url}/rest/v1/anything`, 'http://127.0.0.1:5173', 'apikey,authorization,content-profile,content-type,prefer,x-client-info', 'PATCH');
+    await expectPreflightAllows(`${url}/rest/v1/anything`, 'http://localhost:40123', 'apikey,content-type', 'POST');
+    const get = await fetch(`${url}/auth/v1/health`, { headers: { origin: 'http://localhost:5173' } });
+    expect(get.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
     expect(get.headers.get('access-control-expose-headers')).toContain('Content-Range');
+  });
+
+  it('does not echo an origin it was not told about: no allow-origin on answers, preflights refused', async () => {
+    const { url } = backendInfo();
+    for (const origin of ['https://evil.example', 'http://127.0.0.1.evil.example:5173', 'null']) {
+      const get = await fetch(`${url}/auth/v1/health`, { headers: { origin } });
+      expect(get.status).toBe(200);
+      expect(get.headers.get('access-control-allow-origin')).toBeNull();
+      const pre = await fetch(`${url}/rest/v1/anything`, {
+        method: 'OPTIONS',
+        headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'apikey' },
+      });
+      expect(pre.status).toBe(403);
+      expect(pre.headers.get('access-control-allow-origin')).toBeNull();
+    }
+    // Servers and curl send no Origin: they get `*`, as from hosted Supabase.
+    const plain = await fetch(`${url}/auth/v1/health`);
+    expect(plain.headers.get('access-control-allow-origin')).toBe('*');
   });
 
   it('refuses a forged or expired bearer with a 401 JSON error before any service runs', async () => {

@@ -74,9 +74,10 @@ describe('machine changes on the realtime stream', () => {
     expect(op.new).toMatchObject({ machine_id: machine, seq: 1, client_id: 'stream-test', op: { type: 'machine.update' } });
 
     const update = await until(() => list.find((p) => p.eventType === 'UPDATE' && p.new.id === machine), 'the machine update');
-    expect(Object.keys(update.new).sort()).toEqual(['created_at', 'created_by', 'id', 'name', 'project_id', 'updated_at', 'version']);
+    expect(Object.keys(update.new).sort()).toEqual(['created_at', 'created_by', 'id', 'name', 'project_id', 'realtime_key', 'updated_at', 'version']);
     expect(update.new).toMatchObject({ id: machine, project_id: project, name: 'streamed', version: 1, created_by: t.owner.id });
-    expect(update.old).toEqual({ id: machine });
+    // The replica identity is an opaque key (migration private_project_channels), never the id.
+    expect(update.old).toEqual({ realtime_key: expect.any(String) as string });
 
     // The definition itself is still there for whoever reads the row.
     const row = await t.viewer.client.from('machines').select('definition, version').eq('id', machine).single();
@@ -104,7 +105,7 @@ describe('machine changes on the realtime stream', () => {
       );
       expect(published.rows).toEqual([
         { tablename: 'machine_ops', attnames: ['machine_id', 'seq', 'author', 'client_id', 'batch_id', 'op', 'created_at'] },
-        { tablename: 'machines', attnames: ['id', 'project_id', 'name', 'version', 'created_by', 'created_at', 'updated_at'] },
+        { tablename: 'machines', attnames: ['id', 'project_id', 'name', 'version', 'created_by', 'created_at', 'updated_at', 'realtime_key'] },
       ]);
     } finally {
       await db.end();

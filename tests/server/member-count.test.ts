@@ -20,9 +20,11 @@ async function countOf(client: AnyClient, id: string): Promise<number> {
 }
 
 async function newProject(client: AnyClient, visibility: 'private' | 'link' = 'private'): Promise<{ id: string; share_token: string }> {
-  const { data, error } = await client.from('projects').insert({ name: 'Counted', visibility }).select('id, share_token').single<{ id: string; share_token: string }>();
+  const { data, error } = await client.from('projects').insert({ name: 'Counted', visibility }).select('id').single<{ id: string }>();
   if (error) throw new Error(error.message);
-  return data;
+  const token = await client.rpc('owned_share_tokens', { p_project: data.id }).single<{ share_token: string }>();
+  if (token.error) throw new Error(token.error.message);
+  return { id: data.id, share_token: token.data.share_token };
 }
 
 describe('projects.member_count', () => {

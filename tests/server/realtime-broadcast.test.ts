@@ -96,11 +96,14 @@ describe('broadcast across protocol versions and binary frames', () => {
 
       const binary = await until(() => v2.frames.find((f): f is Buffer => Buffer.isBuffer(f)), 5000, 'binary frame');
       expect(binary[0]).toBe(4);
-      // kind, topic size, event size, metadata size, encoding (1 = JSON), then the fields.
+      // kind, topic size, event size, metadata size, encoding (1 = JSON), then the fields; the
+      // metadata is the server's stamp of the sender (null: an anon socket).
       const full = `realtime:${topic}`;
-      expect(binary.subarray(0, 5)).toEqual(Buffer.from([4, Buffer.byteLength(full), 5, 0, 1]));
+      const meta = JSON.stringify({ sender: null });
+      expect(binary.subarray(0, 5)).toEqual(Buffer.from([4, Buffer.byteLength(full), 5, meta.length, 1]));
       expect(binary.subarray(5, 5 + full.length).toString()).toBe(full);
-      expect(JSON.parse(binary.subarray(5 + full.length + 5).toString())).toEqual({ text: 'hi ✓' });
+      expect(binary.subarray(5 + full.length + 5, 5 + full.length + 5 + meta.length).toString()).toBe(meta);
+      expect(JSON.parse(binary.subarray(5 + full.length + 5 + meta.length).toString())).toEqual({ text: 'hi ✓' });
 
       const json = await until(() => v1.messages().find((m) => m.event === 'broadcast'), 5000, 'v1 broadcast');
       expect(json).toMatchObject({ topic: full, payload: { type: 'broadcast', event: 'hello', payload: { text: 'hi ✓' } } });

@@ -45,9 +45,12 @@ beforeAll(async () => {
 
 /** A fresh project owned by `owner`, with `editor` and `viewer` members, plus one invite. */
 async function project(visibility: 'private' | 'link' | 'public' = 'private') {
-  const created = await clients.owner.from('projects').insert({ name: `P ${visibility}`, visibility }).select().single();
+  const created = await clients.owner.from('projects').insert({ name: `P ${visibility}`, visibility }).select('id').single<{ id: string }>();
   if (created.error) throw new Error(created.error.message);
-  const p = created.data as { id: string; share_token: string };
+  // The share token is the owners' alone (project_share_links), read through owned_share_tokens.
+  const token = await clients.owner.rpc('owned_share_tokens', { p_project: created.data.id }).single<{ share_token: string }>();
+  if (token.error) throw new Error(token.error.message);
+  const p = { id: created.data.id, share_token: token.data.share_token };
   const added = await clients.owner.from('project_members').insert([
     { project_id: p.id, user_id: ids.editor, role: 'editor', joined_via: 'added' },
     { project_id: p.id, user_id: ids.viewer, role: 'viewer', joined_via: 'added' },

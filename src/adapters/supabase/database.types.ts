@@ -89,6 +89,7 @@ export type Database = {
           id: string
           name: string
           project_id: string
+          realtime_key: string
           updated_at: string
           version: number
         }
@@ -99,6 +100,7 @@ export type Database = {
           id?: string
           name: string
           project_id: string
+          realtime_key?: string
           updated_at?: string
           version?: number
         }
@@ -109,6 +111,7 @@ export type Database = {
           id?: string
           name?: string
           project_id?: string
+          realtime_key?: string
           updated_at?: string
           version?: number
         }
@@ -204,6 +207,7 @@ export type Database = {
           created_at: string
           joined_via: string
           project_id: string
+          realtime_key: string
           role: string
           updated_at: string
           user_id: string
@@ -212,6 +216,7 @@ export type Database = {
           created_at?: string
           joined_via?: string
           project_id: string
+          realtime_key?: string
           role: string
           updated_at?: string
           user_id: string
@@ -220,6 +225,7 @@ export type Database = {
           created_at?: string
           joined_via?: string
           project_id?: string
+          realtime_key?: string
           role?: string
           updated_at?: string
           user_id?: string
@@ -234,6 +240,32 @@ export type Database = {
           },
         ]
       }
+      project_share_links: {
+        Row: {
+          created_at: string
+          project_id: string
+          token: string
+        }
+        Insert: {
+          created_at?: string
+          project_id: string
+          token?: string
+        }
+        Update: {
+          created_at?: string
+          project_id?: string
+          token?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "project_share_links_project_id_fkey"
+            columns: ["project_id"]
+            isOneToOne: true
+            referencedRelation: "projects"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       projects: {
         Row: {
           created_at: string
@@ -242,7 +274,7 @@ export type Database = {
           member_count: number
           name: string
           owner_id: string
-          share_token: string
+          realtime_key: string
           updated_at: string
           visibility: string
         }
@@ -253,7 +285,7 @@ export type Database = {
           member_count?: number
           name: string
           owner_id?: string
-          share_token?: string
+          realtime_key?: string
           updated_at?: string
           visibility?: string
         }
@@ -264,7 +296,7 @@ export type Database = {
           member_count?: number
           name?: string
           owner_id?: string
-          share_token?: string
+          realtime_key?: string
           updated_at?: string
           visibility?: string
         }
@@ -310,9 +342,21 @@ export type Database = {
         }
         Returns: boolean
       }
+      can_read_project_topic: {
+        Args: {
+          p_topic: string
+        }
+        Returns: boolean
+      }
       can_see_profile: {
         Args: {
           p_user: string
+        }
+        Returns: boolean
+      }
+      can_track_in_room: {
+        Args: {
+          p_topic: string
         }
         Returns: boolean
       }
@@ -349,6 +393,15 @@ export type Database = {
         }
         Returns: string
       }
+      owned_share_tokens: {
+        Args: {
+          p_project?: string
+        }
+        Returns: {
+          project_id: string
+          share_token: string
+        }[]
+      }
       palette_color: {
         Args: {
           p_id: string
@@ -358,6 +411,13 @@ export type Database = {
       project_role: {
         Args: {
           p_project: string
+        }
+        Returns: string
+      }
+      topic_uuid: {
+        Args: {
+          p_prefix: string
+          p_topic: string
         }
         Returns: string
       }

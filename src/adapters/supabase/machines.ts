@@ -5,7 +5,7 @@ import type { Op } from '../../lib/model/op-types.ts';
 import type { MachineDefinition } from '../../lib/model/types.ts';
 import type { CommitResult, DocumentError, DocumentErrorCode, DocumentPort, MachineListEvent, MachineRecord, MachineSummary, OpStreamEvent, Result } from '../../lib/ports/document.ts';
 import type { Database, Json, Tables } from './database.types.ts';
-import { tableChanges } from './realtime.ts';
+import { openChannel, tableChanges } from './realtime.ts';
 
 /**
  * Machines and their op log over Supabase: table calls for the machine list, the
@@ -52,7 +52,7 @@ export function describeMachineError(error: unknown, action: string): DocumentEr
   }
 }
 
-export const toSummary = (row: Omit<Tables<'machines'>, 'definition'>): MachineSummary => ({
+export const toSummary = (row: Omit<Tables<'machines'>, 'definition' | 'realtime_key'>): MachineSummary => ({
   id: row.id,
   projectId: row.project_id,
   name: row.name,
@@ -204,14 +204,26 @@ export function machineOpEvents(client: Client, machineId: string): Observable<O
   );
 }
 
-/** A project's machine rows as list facts (only the summary columns are read from a row). */
+/**
+ * A project's machine rows as list facts (only the summary columns are read from a row),
+ * on the private channel `machines:<project>`: inserts and updates as postgres changes
+ * (RLS-checked), deletes as the database's `machine_deleted` broadcast (a DELETE event
+ * carries only an opaque replica key, so it names no machine).
+ */
 export function machineListEvents(client: Client, projectId: string): Observable<MachineListEvent> {
-  return tableChanges(client, `machines:${projectId}`, [{ table: 'machines', filter: `project_id=eq.${projectId}` }]).pipe(
+  return openChannel<'machines', { id?: unknown }, never>(client, {
+    topic: `machines:${projectId}`,
+    private: true,
+    changes: [{ table: 'machines', filter: `project_id=eq.${projectId}` }],
+    broadcast: ['machine_deleted'],
+  }).facts$.pipe(
     concatMap((fact): Observable<MachineListEvent> => {
       if (fact.type === 'change') {
         const { change } = fact;
-        if (change.kind !== 'delete') return of({ type: 'machines.upserted', machine: toSummary(change.row) });
-        return typeof change.old.id === 'string' ? of({ type: 'machines.deleted', machineId: change.old.id }) : EMPTY;
+        return change.kind === 'delete' ? EMPTY : of({ type: 'machines.upserted', machine: toSummary(change.row) });
+      }
+      if (fact.type === 'broadcast') {
+        return typeof fact.payload.id === 'string' ? of({ type: 'machines.deleted', machineId: fact.payload.id }) : EMPTY;
       }
       if (fact.type === 'status') return of(fact.status === 'subscribed' ? { type: 'machines.subscribed' } : { type: 'machines.lost' });
       return EMPTY;

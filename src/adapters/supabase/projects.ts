@@ -11,8 +11,10 @@ import { describeDataError } from './room-errors.ts';
 /**
  * The signed-in person's projects over Supabase. The list is read through their
  * memberships (one row per project with the project embedded), and kept live by one
- * channel: every change to `projects` that RLS lets through (deletes reach every reader
- * and are ignored unless listed) and the caller's own `project_members` rows. The member
+ * private channel `projects:<uid>` (only that user may join): every insert and update of
+ * `projects` that RLS lets through, the caller's own `project_members` rows, and the
+ * database's `membership_removed` broadcast (a DELETE event names nothing). Share tokens
+ * are the owners' alone: read through `owned_share_tokens`, never with the row. The member
  * count is a column of the project row, kept by a database trigger, so people joining
  * and leaving arrive as project updates: no one listens to other people's memberships
  * (realtime cannot RLS-check a delete, so that would hear of every membership removed
@@ -21,11 +23,14 @@ import { describeDataError } from './room-errors.ts';
 
 type Client = SupabaseClient<Database>;
 type ListTables = 'projects' | 'project_members';
+type Removed = { project_id?: unknown };
 
 const asRole = (role: string): Role => (role === 'owner' || role === 'editor' ? role : 'viewer');
 const asVisibility = (v: string): Visibility => (v === 'link' || v === 'public' ? v : 'private');
 
-export function toSummary(project: Tables<'projects'>, role: string): ProjectSummary {
+type ProjectRow = Tables<'projects'>;
+
+export function toSummary(project: ProjectRow, role: string, shareToken: string | null = null): ProjectSummary {
   const asOwner = asRole(role) === 'owner';
   return {
     id: project.id,
@@ -37,7 +42,7 @@ export function toSummary(project: Tables<'projects'>, role: string): ProjectSum
     // owner's membership, and the trigger counting it, come right after in the same
     // transaction): shown as is, the list would flash "0 members".
     memberCount: Math.max(1, project.member_count),
-    shareToken: asOwner ? project.share_token : null,
+    shareToken: asOwner ? shareToken : null,
     createdAt: project.created_at,
   };
 }
@@ -62,12 +67,23 @@ const validName = (name: string): Result<string> => {
 export function createProjectsAdapter(client: Client): ProjectsPort {
   /** Known roles, so a project update can be turned into a summary without a round trip. */
   const roles = new Map<string, Role>();
+  /** Share tokens of the projects the caller owns (never sent with the row). */
+  const tokens = new Map<string, string>();
+
+  /** Reads the caller's owned projects' share tokens (one project, or all). */
+  async function loadTokens(projectId: string | null = null): Promise<void> {
+    const { data, error } = await (projectId ? client.rpc('owned_share_tokens', { p_project: projectId }) : client.rpc('owned_share_tokens'));
+    if (error) return;
+    for (const row of data) tokens.set(row.project_id, row.share_token);
+  }
+  const summary = (project: ProjectRow, role: string): ProjectSummary => toSummary(project, role, tokens.get(project.id) ?? null);
 
   /** One membership's project as the list shows it, or null when it is gone or hidden. */
   async function summaryOf(projectId: string, userId: string): Promise<ProjectSummary | null> {
     const { data, error } = await client.from('project_members').select(MEMBERSHIP_SELECT).eq('project_id', projectId).eq('user_id', userId).maybeSingle();
     if (error || !data) return null;
-    return toSummary(data.project, data.role);
+    if (data.role === 'owner' && !tokens.has(projectId)) await loadTokens(projectId);
+    return summary(data.project, data.role);
   }
 
   /** The project as we now see it (role, member count, settings), read again. */
@@ -79,7 +95,8 @@ export function createProjectsAdapter(client: Client): ProjectsPort {
    * cannot answer after one started later); the rest share one lane, so the lanes are
    * as many as the caller's projects.
    */
-  function laneOf(fact: ChannelFact<ListTables, never, never>, userId: string): string {
+  function laneOf(fact: ChannelFact<ListTables, Removed, never>, userId: string): string {
+    if (fact.type === 'broadcast') return typeof fact.payload.project_id === 'string' ? fact.payload.project_id : '';
     if (fact.type !== 'change') return '';
     const { change } = fact;
     const row: { id?: string; project_id?: string; user_id?: string } = change.kind === 'delete' ? change.old : change.row;
@@ -87,7 +104,7 @@ export function createProjectsAdapter(client: Client): ProjectsPort {
     return projectId && (roles.has(projectId) || row.user_id === userId) ? projectId : '';
   }
 
-  function toFacts(fact: ChannelFact<ListTables, never, never>, userId: string): Observable<ProjectsFact> {
+  function toFacts(fact: ChannelFact<ListTables, Removed, never>, userId: string): Observable<ProjectsFact> {
     switch (fact.type) {
       case 'status':
         if (fact.status === 'subscribed') return from([{ type: 'projects.channelJoined' } as const]);
@@ -95,30 +112,30 @@ export function createProjectsAdapter(client: Client): ProjectsPort {
         return from([{ type: 'projects.channelFailed', message: fact.message ?? 'The live connection failed' } as const]);
       case 'change': {
         const { change } = fact;
+        // DELETE events carry only an opaque replica key: removals come as membership_removed.
+        if (change.kind === 'delete') return EMPTY;
         if (change.table === 'projects') {
-          if (change.kind === 'delete') {
-            const id = (change.old as Partial<Tables<'projects'>>).id;
-            if (!id) return EMPTY;
-            roles.delete(id);
-            return of({ type: 'projects.removed', id } as const);
-          }
           const row = change.row as Tables<'projects'>;
           const role = roles.get(row.id);
           // Public projects of others are readable too; only ones we are in belong in the list.
           // The row carries the member count: someone joining or leaving arrives here.
-          return role ? of({ type: 'projects.upserted', project: toSummary(row, role) } as const) : EMPTY;
+          return role ? of({ type: 'projects.upserted', project: summary(row, role) } as const) : EMPTY;
         }
         // The channel only carries our own memberships (filtered by user_id).
-        const member: Partial<Tables<'project_members'>> = change.kind === 'delete' ? change.old : change.row;
+        const member = change.row as Tables<'project_members'>;
         const projectId = member.project_id;
-        if (!projectId || member.user_id !== userId) return EMPTY;
-        if (change.kind === 'delete') {
-          roles.delete(projectId);
-          return of({ type: 'projects.removed', id: projectId } as const);
-        }
+        if (member.user_id !== userId) return EMPTY;
         roles.set(projectId, asRole(member.role ?? 'viewer'));
         // Added to a project, or our role changed: read the project as we now see it.
         return reread(projectId, userId);
+      }
+      case 'broadcast': {
+        // Removed from a project (or it was deleted): only this user's channel hears it.
+        const projectId = fact.payload.project_id;
+        if (typeof projectId !== 'string') return EMPTY;
+        roles.delete(projectId);
+        tokens.delete(projectId);
+        return of({ type: 'projects.removed', id: projectId } as const);
       }
       default:
         return EMPTY;
@@ -127,8 +144,10 @@ export function createProjectsAdapter(client: Client): ProjectsPort {
 
   return {
     changes(userId) {
-      const channel = openChannel<ListTables, never, never>(client, {
+      const channel = openChannel<ListTables, Removed, never>(client, {
         topic: `projects:${userId}`,
+        private: true,
+        broadcast: ['membership_removed'],
         // Only our own memberships: other people's reach us as member counts on project updates.
         changes: [{ table: 'projects' }, { table: 'project_members', filter: `user_id=eq.${userId}` }],
       });
@@ -141,9 +160,9 @@ export function createProjectsAdapter(client: Client): ProjectsPort {
 
     list: (userId) =>
       guarded('load your projects', async () => {
-        const { data, error } = await client.from('project_members').select(MEMBERSHIP_SELECT).eq('user_id', userId);
+        const [{ data, error }] = await Promise.all([client.from('project_members').select(MEMBERSHIP_SELECT).eq('user_id', userId), loadTokens()]);
         if (error) return { ok: false, error: describeDataError(error, 'load your projects') };
-        const projects = data.map((m) => toSummary(m.project, m.role)).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+        const projects = data.map((m) => summary(m.project, m.role)).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
         for (const p of projects) roles.set(p.id, p.role);
         return { ok: true, value: projects };
       }),
@@ -159,9 +178,10 @@ export function createProjectsAdapter(client: Client): ProjectsPort {
           .single();
         if (error) return { ok: false, error: describeDataError(error, 'create the project') };
         roles.set(data.id, 'owner');
+        await loadTokens(data.id);
         // The creator is its one member: the insert's trigger adds them as owner after the
         // row this insert returns was taken, so that row still counts none.
-        return { ok: true, value: { ...toSummary(data, 'owner'), memberCount: 1 } };
+        return { ok: true, value: { ...summary(data, 'owner'), memberCount: 1 } };
       }),
 
     update: (id, edit: ProjectEdit) =>
@@ -186,6 +206,7 @@ export function createProjectsAdapter(client: Client): ProjectsPort {
         if (error) return { ok: false, error: describeDataError(error, 'delete the project') };
         if (data.length === 0) return { ok: false, error: { code: 'forbidden', message: 'Only an owner can delete this project, or it no longer exists.' } };
         roles.delete(id);
+        tokens.delete(id);
         return { ok: true, value: null };
       }),
 

@@ -50,9 +50,27 @@ type AnyClient = SupabaseClient<Database>;
 
 const describe = (error: unknown): string => (error instanceof Error ? error.message : typeof error === 'string' ? error : 'The live connection failed');
 
-/** Presence state to a peer list: one entry per key, newest meta first, sorted by key. */
+/**
+ * Whose a presence or broadcast is. The embedded server stamps `sender` (the sender's
+ * authenticated user id) on every presence and broadcast; a claim (the presence key, a
+ * payload's `userId`) that contradicts the stamp is forged and ignored. Hosted Supabase
+ * stamps nothing: there the claim stands unchecked (see src/adapters/CONTEXT.md).
+ */
+export function claimHolds(claimed: unknown, stamp: unknown): boolean {
+  if (typeof stamp !== 'string' && stamp !== null) return true;
+  return claimed === undefined || claimed === stamp;
+}
+
+function presenceHolds(key: string, meta: unknown): boolean {
+  if (typeof meta !== 'object' || meta === null) return true;
+  const { sender, userId } = meta as { sender?: unknown; userId?: unknown };
+  return claimHolds(key, sender) && claimHolds(userId, sender);
+}
+
+/** Presence state to a peer list: one entry per key, newest meta first, sorted by key; forged entries left out. */
 export function toPeers<TPresence>(state: Record<string, readonly TPresence[]>): Peer<TPresence>[] {
   return Object.entries(state)
+    .map(([key, metas]): [string, readonly TPresence[]] => [key, metas.filter((meta) => presenceHolds(key, meta))])
     .filter((entry): entry is [string, readonly TPresence[]] => entry[1].length > 0)
     .map(([key, metas]) => ({ key, meta: metas[metas.length - 1] as TPresence, connections: metas.length }))
     .sort((a, b) => a.key.localeCompare(b.key));
@@ -91,9 +109,12 @@ export function openChannel<T extends TableName, TBroadcast extends Record<strin
       );
     }
     for (const event of spec.broadcast ?? []) {
-      current.on('broadcast', { event }, (message: { payload?: unknown }) =>
-        subscriber.next({ type: 'broadcast', event, payload: (message.payload ?? {}) as TBroadcast }),
-      );
+      current.on('broadcast', { event }, (message: { payload?: unknown; meta?: unknown }) => {
+        const payload = (message.payload ?? {}) as TBroadcast;
+        const stamp = typeof message.meta === 'object' && message.meta !== null ? (message.meta as { sender?: unknown }).sender : undefined;
+        if (!claimHolds((payload as { userId?: unknown }).userId, stamp)) return;
+        subscriber.next({ type: 'broadcast', event, payload });
+      });
     }
     if (spec.presenceKey) {
       const peers = () => toPeers(current.presenceState<TPresence>() as unknown as Record<string, TPresence[]>);

@@ -6,13 +6,17 @@ import { openChannel, type ChannelFact, type TableChange } from './realtime.ts';
 import { describeDataError } from './room-errors.ts';
 
 /**
- * One project's room over Supabase: a channel `room:<id>` carrying the project row, its
- * members and (RLS-limited) profiles as postgres changes, plus presence keyed by user id.
- * Rows become the port's plain records here; Supabase's shapes stop at this file.
+ * One project's room over Supabase: a private channel `room:<id>` (readers of the project
+ * join; members track presence) carrying the project row, its members and (RLS-limited)
+ * profiles as postgres changes, removals as broadcasts from the database
+ * (`member_removed`, `project_deleted`: a DELETE event names nothing), plus presence keyed
+ * by user id. Rows become the port's plain records here; Supabase's shapes stop at this file.
  */
 
 type Client = SupabaseClient<Database>;
 type RoomTables = 'projects' | 'project_members' | 'profiles';
+type Removal = { project_id?: unknown; user_id?: unknown; id?: unknown; committed_at?: unknown };
+const REMOVALS = ['member_removed', 'project_deleted'];
 
 const ROLES: readonly Role[] = ['owner', 'editor', 'viewer'];
 const asRole = (role: string): Role => (ROLES.includes(role as Role) ? (role as Role) : 'viewer');
@@ -45,15 +49,8 @@ export function profileMapper(client: Client) {
 }
 
 function toRoomChange(change: TableChange<RoomTables>, toProfile: (row: Tables<'profiles'>) => Profile): RoomChange | null {
-  if (change.kind === 'delete') {
-    const old = change.old as Record<string, unknown>;
-    if (change.table === 'projects' && typeof old.id === 'string') return { table: 'projects', type: 'delete', id: old.id, committedAt: change.committedAt };
-    if (change.table === 'project_members' && typeof old.user_id === 'string') {
-      return { table: 'project_members', type: 'delete', userId: old.user_id, committedAt: change.committedAt };
-    }
-    // Profiles go with their user; a member's removal already takes them off the room.
-    return null;
-  }
+  // DELETE events carry only an opaque replica key; removals arrive as broadcasts.
+  if (change.kind === 'delete') return null;
   switch (change.table) {
     case 'projects':
       return { table: 'projects', type: 'upsert', row: toProject(change.row as Tables<'projects'>) };
@@ -64,7 +61,16 @@ function toRoomChange(change: TableChange<RoomTables>, toProfile: (row: Tables<'
   }
 }
 
-function toRoomFact(fact: ChannelFact<RoomTables, never, PresenceMeta>, toProfile: (row: Tables<'profiles'>) => Profile): RoomFact | null {
+/** A removal broadcast from the database as a room change. */
+function toRemoval(event: string, payload: Removal): RoomChange | null {
+  if (typeof payload.committed_at !== 'string') return null;
+  const committedAt = payload.committed_at;
+  if (event === 'member_removed' && typeof payload.user_id === 'string') return { table: 'project_members', type: 'delete', userId: payload.user_id, committedAt };
+  if (event === 'project_deleted' && typeof payload.id === 'string') return { table: 'projects', type: 'delete', id: payload.id, committedAt };
+  return null;
+}
+
+function toRoomFact(fact: ChannelFact<RoomTables, Removal, PresenceMeta>, toProfile: (row: Tables<'profiles'>) => Profile): RoomFact | null {
   switch (fact.type) {
     case 'status':
       if (fact.status === 'subscribed') return { type: 'channel.subscribed' };
@@ -79,8 +85,10 @@ function toRoomFact(fact: ChannelFact<RoomTables, never, PresenceMeta>, toProfil
         type: 'presence.synced',
         peers: fact.peers.map((peer) => ({ userId: peer.meta.userId ?? peer.key, looking: peer.meta.looking ?? null, connections: peer.connections })),
       };
-    case 'broadcast':
-      return null;
+    case 'broadcast': {
+      const change = toRemoval(fact.event, fact.payload);
+      return change ? { type: 'change.received', change } : null;
+    }
   }
 }
 
@@ -88,8 +96,10 @@ export function createRoomAdapter(client: Client): RoomPort {
   const toProfile = profileMapper(client);
   return {
     open(projectId: string, userId: string): RoomChannel {
-      const channel = openChannel<RoomTables, never, PresenceMeta>(client, {
+      const channel = openChannel<RoomTables, Removal, PresenceMeta>(client, {
         topic: `room:${projectId}`,
+        private: true,
+        broadcast: REMOVALS,
         changes: [
           { table: 'projects', filter: `id=eq.${projectId}` },
           { table: 'project_members', filter: `project_id=eq.${projectId}` },
