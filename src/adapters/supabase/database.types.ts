@@ -209,6 +209,123 @@ export interface Database {
         Relationships: [
         ];
       };
+      simulation_events: {
+        Row: {
+          simulation_id: string;
+          seq: number;
+          project_id: string;
+          machine_id: string;
+          sender: string | null;
+          kind: string;
+          type: string | null;
+          payload: Json;
+          guards: Json;
+          created_at: string;
+        };
+        Insert: {
+          simulation_id: string;
+          seq: number;
+          project_id: string;
+          machine_id: string;
+          sender?: string | null;
+          kind: string;
+          type?: string | null;
+          payload?: Json;
+          guards?: Json;
+          created_at?: string;
+        };
+        Update: {
+          simulation_id?: string;
+          seq?: number;
+          project_id?: string;
+          machine_id?: string;
+          sender?: string | null;
+          kind?: string;
+          type?: string | null;
+          payload?: Json;
+          guards?: Json;
+          created_at?: string;
+        };
+        Relationships: [
+          { foreignKeyName: "simulation_events_machine_id_fkey"; columns: ["machine_id"]; isOneToOne: false; referencedRelation: "machines"; referencedColumns: ["id"] },
+          { foreignKeyName: "simulation_events_project_id_fkey"; columns: ["project_id"]; isOneToOne: false; referencedRelation: "projects"; referencedColumns: ["id"] },
+          { foreignKeyName: "simulation_events_simulation_id_fkey"; columns: ["simulation_id"]; isOneToOne: false; referencedRelation: "simulations"; referencedColumns: ["id"] },
+        ];
+      };
+      simulation_send_budget: {
+        Row: {
+          user_id: string;
+          tokens: number;
+          refreshed_at: string;
+        };
+        Insert: {
+          user_id: string;
+          tokens: number;
+          refreshed_at: string;
+        };
+        Update: {
+          user_id?: string;
+          tokens?: number;
+          refreshed_at?: string;
+        };
+        Relationships: [
+        ];
+      };
+      simulations: {
+        Row: {
+          id: string;
+          project_id: string;
+          machine_id: string;
+          machine_version: number;
+          definition: Json;
+          initial_context: Json | null;
+          guards: Json;
+          created_by: string | null;
+          status: string;
+          forked_from: string | null;
+          forked_at_seq: number | null;
+          last_seq: number;
+          created_at: string;
+          updated_at: string;
+        };
+        Insert: {
+          id?: string;
+          project_id: string;
+          machine_id: string;
+          machine_version: number;
+          definition: Json;
+          initial_context?: Json | null;
+          guards?: Json;
+          created_by?: string | null;
+          status?: string;
+          forked_from?: string | null;
+          forked_at_seq?: number | null;
+          last_seq?: number;
+          created_at?: string;
+          updated_at?: string;
+        };
+        Update: {
+          id?: string;
+          project_id?: string;
+          machine_id?: string;
+          machine_version?: number;
+          definition?: Json;
+          initial_context?: Json | null;
+          guards?: Json;
+          created_by?: string | null;
+          status?: string;
+          forked_from?: string | null;
+          forked_at_seq?: number | null;
+          last_seq?: number;
+          created_at?: string;
+          updated_at?: string;
+        };
+        Relationships: [
+          { foreignKeyName: "simulations_forked_from_fkey"; columns: ["forked_from"]; isOneToOne: false; referencedRelation: "simulations"; referencedColumns: ["id"] },
+          { foreignKeyName: "simulations_machine_id_fkey"; columns: ["machine_id"]; isOneToOne: false; referencedRelation: "machines"; referencedColumns: ["id"] },
+          { foreignKeyName: "simulations_project_id_fkey"; columns: ["project_id"]; isOneToOne: false; referencedRelation: "projects"; referencedColumns: ["id"] },
+        ];
+      };
     };
     Views: Record<PropertyKey, never>;
     Functions: {
@@ -236,9 +353,25 @@ export interface Database {
         Args: { p_user: string };
         Returns: boolean;
       };
+      check_simulation_guards: {
+        Args: { p_guards: Json };
+        Returns: Json;
+      };
+      check_simulation_object: {
+        Args: { p_value: Json; p_what: string };
+        Returns: Json;
+      };
       commit_machine_ops: {
         Args: { p_machine: string; p_base_version: number; p_client_id: string; p_batch_id: string; p_ops: Json; p_definition: Json };
         Returns: Json;
+      };
+      end_simulation: {
+        Args: { p_simulation: string };
+        Returns: string;
+      };
+      fork_simulation: {
+        Args: { p_simulation: string; p_upto_seq: number; p_latest: boolean };
+        Returns: string;
       };
       is_guest: {
         Args: Record<PropertyKey, never>;
@@ -262,6 +395,14 @@ export interface Database {
       };
       project_role: {
         Args: { p_project: string };
+        Returns: string;
+      };
+      send_simulation_event: {
+        Args: { p_simulation: string; p_kind: string; p_type: string; p_payload: Json; p_guards: Json };
+        Returns: Json;
+      };
+      start_simulation: {
+        Args: { p_machine: string; p_context: Json; p_guards: Json };
         Returns: string;
       };
     };
