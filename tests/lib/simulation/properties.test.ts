@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { emptyLog, mergeEntries, readyEntries, replay, Simulator, type KnownLog, type SimLogEntry, type SimStep } from '../../../src/lib/simulation/index.ts';
+import { emptyLog, mergeEntries, readyEntries, replay, Simulator, traceOf, type KnownLog, type SimLogEntry, type SimStep } from '../../../src/lib/simulation/index.ts';
 import { checkout, logOf, setupOf, type Script } from './fixtures.ts';
 
 /**
@@ -81,5 +81,24 @@ describe('simulation log properties', () => {
     expect(log.ready).toBe(2);
     expect(readyEntries(log).map((e) => e.seq)).toEqual([1, 2]);
     expect(mergeEntries(log, [entries[2]!]).ready).toBe(4);
+  });
+});
+
+describe('growing traces', () => {
+  it('a trace extended as entries arrive equals a replay of them all', () => {
+    fc.assert(
+      fc.property(scriptArb, fc.array(fc.integer({ min: 0, max: 6 }), { minLength: 1, maxLength: 12 }), (script, cuts) => {
+        const entries = entriesOf(script);
+        let trace = traceOf(setup, []);
+        let upTo = 0;
+        for (const cut of cuts) {
+          upTo = Math.min(entries.length, upTo + cut);
+          trace = traceOf(setup, entries.slice(0, upTo), trace);
+        }
+        trace = traceOf(setup, entries, trace);
+        expect(trace.steps).toEqual(replay(setup, entries).steps);
+      }),
+      { numRuns: 100 },
+    );
   });
 });
