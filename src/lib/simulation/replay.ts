@@ -19,11 +19,16 @@ export function replay(setup: SimSetup, entries: readonly SimLogEntry[]): Trace 
   return { steps };
 }
 
-/** A replay that keeps only the last step: the fast path to "the state now". */
+/**
+ * A replay that keeps only the last state: the fast path to "the state now". Its
+ * `actions` are left empty (no step is described); use `replay` for them.
+ */
 export function replayToState(setup: SimSetup, entries: readonly SimLogEntry[]): SimStep {
   const sim = new Simulator(setup);
-  let last = sim.start();
-  for (const e of entries) last = sim.apply(e);
+  const first = sim.start();
+  let ignored: SimStep['ignored'] = null;
+  for (const e of entries) ignored = sim.advance(e);
+  const last: SimStep = entries.length === 0 ? first : { seq: sim.seq, ignored, actions: [], ...sim.view() };
   sim.stop();
   return last;
 }
