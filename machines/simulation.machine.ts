@@ -27,7 +27,9 @@ export type SimulationIntent =
   | { type: 'sim.fork' }
   | { type: 'sim.rerun' }
   | { type: 'sim.retry' }
-  | { type: 'sim.dismissError' };
+  | { type: 'sim.dismissError' }
+  /** The person's membership changed (a guest watches; members send). */
+  | { type: 'sim.canSendChanged'; canSend: boolean };
 
 export interface SimulationContext {
   machineId: string;
@@ -144,6 +146,7 @@ export const simulationMachine = setup({
     'sim.setGuard': { actions: assign(({ context, event }) => ({ guards: { ...context.guards, [event.name]: event.value } })) },
     'sim.start': { guard: 'canStart', target: '.starting' },
     'sim.dismissError': { actions: { type: 'setError', params: { error: null } } },
+    'sim.canSendChanged': { actions: assign(({ event }) => ({ canSend: event.canSend })) },
   },
   initial: 'loading',
   states: {

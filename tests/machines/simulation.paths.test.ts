@@ -68,11 +68,14 @@ const events: GraphEvent[] = [
   done('forkSimulation', refused('Not a member')),
   crashed('forkSimulation'),
   { type: 'sim.dismissError' },
+  { type: 'sim.canSendChanged', canSend: false },
+  { type: 'sim.canSendChanged', canSend: true },
 ];
 
 function key(snapshot: Snapshot): string {
   const { simulation: sim, log, position, outbox, error, guards } = snapshot.context;
-  return JSON.stringify({ value: snapshot.value, sim: sim ? `${sim.id}:${sim.status}` : null, ready: log.ready, known: log.entries.size, position, outbox: outbox.length, error, guards });
+  const { canSend } = snapshot.context;
+  return JSON.stringify({ value: snapshot.value, sim: sim ? `${sim.id}:${sim.status}` : null, ready: log.ready, known: log.entries.size, position, outbox: outbox.length, error, guards, canSend });
 }
 
 const traversal = {
@@ -85,6 +88,9 @@ const traversal = {
     if (type === PLAY_STEP || type === RETRY) return !(snapshot.matches({ open: { sync: 'waiting', playback: 'playing' } }));
     // Errors, guard switches and other simulations are explored from a plain open simulation only.
     const plain = error === null && outbox.length === 0 && position === null && Object.keys(guards).length === 0;
+    // A watcher (canSend false) is explored only from where it starts, and may become a member again.
+    if (type === 'sim.canSendChanged') return (event as { canSend: boolean }).canSend !== snapshot.context.canSend && (plain || !snapshot.context.canSend);
+    if (!snapshot.context.canSend) return type === 'sim.send' || type === 'sim.start' || type === 'sim.canSendChanged';
     if (type === 'sim.setGuard' || type === 'sims.started' || type === 'sims.updated') return plain && sim?.id === 'a' && sim.status === 'running';
     if (type === 'sim.send' || type === 'sim.advanceTime') return outbox.length === 0 && position === null && error === null;
     if (type.startsWith('xstate.done.actor.') && (event as { output?: SimResult<unknown> }).output?.ok === false) return plain || snapshot.matches('loading') || snapshot.matches('starting');

@@ -92,3 +92,15 @@ describe('simulation machine', () => {
     expect(fake.streams.logClosed).toBe(1);
   });
 });
+
+describe('membership', () => {
+  it('a guest who becomes a member may send', async () => {
+    const { fake, actor } = start(false);
+    await fake.settle('listSimulations', ok([simulation('a')]));
+    actor.send({ type: 'sim.send', eventType: 'GO', payload: {} });
+    expect(fake.isOpen('sendEvent')).toBe(false);
+    actor.send({ type: 'sim.canSendChanged', canSend: true });
+    actor.send({ type: 'sim.send', eventType: 'GO', payload: {} });
+    expect(fake.isOpen('sendEvent')).toBe(true);
+  });
+});

@@ -7,3 +7,4 @@ export { eventOptions, eventTypesOf, type EventOption } from './events.ts';
 export { emptyLog, mergeEntries, readyEntries, hasGap, type KnownLog } from './log.ts';
 export { replay, replayToState, rerunOnDefinition, type Trace, type RerunMark } from './replay.ts';
 export { traceOf, optionsAtEnd } from './trace.ts';
+export { sameJson, parsePayload } from './json.ts';

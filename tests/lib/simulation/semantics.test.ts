@@ -202,3 +202,17 @@ describe('re-run on a new version', () => {
     expect(trace.steps.at(-1)?.activePaths).toEqual(['browsing']);
   });
 });
+
+describe('panel helpers', () => {
+  it('compares definitions whatever their key order, and reads payloads', async () => {
+    const { sameJson, parsePayload } = await import('../../../src/lib/simulation/index.ts');
+    expect(sameJson({ a: 1, b: [1, { c: null }] }, { b: [1, { c: null }], a: 1 })).toBe(true);
+    expect(sameJson({ a: 1 }, { a: 1, b: 2 })).toBe(false);
+    expect(sameJson([1], { 0: 1 })).toBe(false);
+    expect(parsePayload(' ')).toEqual({ ok: true, value: {} });
+    expect(parsePayload('{"n": 2}')).toEqual({ ok: true, value: { n: 2 } });
+    expect(parsePayload('[1]')).toMatchObject({ ok: false });
+    expect(parsePayload('{"type": "X"}')).toMatchObject({ ok: false });
+    expect(parsePayload('{oops')).toMatchObject({ ok: false, message: expect.stringMatching(/^Not JSON/) });
+  });
+});
