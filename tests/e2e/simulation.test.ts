@@ -139,3 +139,20 @@ describe('shared simulation, several browsers', () => {
     await active(a.page, 'closed').waitFor();
   });
 });
+
+describe('an edit during a run', () => {
+  it('shows the changed-definition notice and re-runs the same events on the new version', async () => {
+    await active(a.page, 'closed').waitFor();
+    await a.page.getByRole('button', { name: 'state closed', exact: true }).dblclick();
+    const input = a.page.getByRole('textbox', { name: 'State name' });
+    await input.fill('shut');
+    await input.press('Enter');
+    await a.page.locator('[data-sync="synced"]').waitFor();
+    await panel(b.page).getByText('The machine changed since this simulation started.').waitFor();
+    await panel(a.page).getByRole('button', { name: 'Re-run on this version', exact: true }).click();
+    // The same five events on the new version end in the renamed state, for everyone.
+    await active(b.page, 'shut').waitFor();
+    await active(a.page, 'shut').waitFor();
+    expect(await panel(a.page).getByText('The machine changed since this simulation started.').count()).toBe(0);
+  });
+});
