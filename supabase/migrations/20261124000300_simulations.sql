@@ -6,7 +6,8 @@
 -- ignored at its position is derived by replay, the same on every client, not stored.
 --
 -- Who may do what: members of any role (owner, editor, viewer) start simulations and send
--- events; anyone who may read the project (public projects: guests too) reads them;
+-- events, except guests (anonymous sessions), who watch even where a share link made them
+-- viewers; anyone who may read the project (public projects: guests too) reads them;
 -- outsiders and anon see nothing of a private project, over REST or realtime. Rows enter
 -- only through the functions below, which check, order and rate-limit.
 
@@ -143,6 +144,9 @@ begin
   if auth.uid() is null and not v_service then
     raise exception 'sign in to start a simulation' using errcode = '42501';
   end if;
+  if public.is_guest() then
+    raise exception 'guests watch simulations; create an account to take part' using errcode = '42501';
+  end if;
   select * into v_machine from public.machines m where m.id = p_machine;
   if v_machine.id is null or not (v_service or public.can_read_project(v_machine.project_id)) then
     raise exception 'machine not found' using errcode = 'PT404';
@@ -186,6 +190,9 @@ declare
 begin
   if auth.uid() is null and not v_service then
     raise exception 'sign in to send simulation events' using errcode = '42501';
+  end if;
+  if public.is_guest() then
+    raise exception 'guests watch simulations; create an account to take part' using errcode = '42501';
   end if;
   if p_kind is null or p_kind not in ('event', 'time') then
     raise exception 'kind must be "event" or "time"' using errcode = '22023';
@@ -258,6 +265,9 @@ begin
   if auth.uid() is null and not v_service then
     raise exception 'sign in to fork a simulation' using errcode = '42501';
   end if;
+  if public.is_guest() then
+    raise exception 'guests watch simulations; create an account to take part' using errcode = '42501';
+  end if;
   select * into v_sim from public.simulations s where s.id = p_simulation;
   if v_sim.id is null or not (v_service or public.can_read_project(v_sim.project_id)) then
     raise exception 'simulation not found' using errcode = 'PT404';
@@ -295,6 +305,9 @@ declare
 begin
   if auth.uid() is null and not v_service then
     raise exception 'sign in to end a simulation' using errcode = '42501';
+  end if;
+  if public.is_guest() then
+    raise exception 'guests watch simulations; create an account to take part' using errcode = '42501';
   end if;
   select * into v_sim from public.simulations s where s.id = p_simulation for update;
   if v_sim.id is null or not (v_service or public.can_read_project(v_sim.project_id)) then

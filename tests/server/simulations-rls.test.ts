@@ -109,9 +109,26 @@ describe('reading', () => {
       expect(r.data).toEqual([{ id: sim, created_by: t.viewer.id }]);
     }
     const refused = await send(guest, sim);
-    expect(refused.error).toMatchObject({ code: '42501', message: 'only members of the project send simulation events' });
+    expect(refused.error).toMatchObject({ code: '42501', message: 'guests watch simulations; create an account to take part' });
     expect(refused.status).toBe(403);
+    const outsider = await send(t.outsider.client, sim);
+    expect(outsider.error).toMatchObject({ code: '42501', message: 'only members of the project send simulation events' });
     expect((await call(guest, 'start_simulation', { p_machine: openMachine })).error?.code).toBe('42501');
+    expect(await stored(sim)).toBe(0);
+  });
+
+  it('lets a guest who joined by share link watch, but not start or send', async () => {
+    const linked = await projectFor(t, 'public');
+    const linkedMachine = await machineIn(t, linked, 'linked door');
+    const sim = await start(t.owner.client, linkedMachine);
+    const guest = anonClient();
+    expect((await guest.auth.signInAnonymously()).error).toBeNull();
+    const token = await t.owner.client.from('projects').select('share_token').eq('id', linked).single();
+    expect((await guest.rpc('join_shared_project', { p_token: (token.data as { share_token: string }).share_token })).error).toBeNull();
+    const refused = await send(guest, sim);
+    expect(refused.error).toMatchObject({ code: '42501', message: 'guests watch simulations; create an account to take part' });
+    expect((await call(guest, 'start_simulation', { p_machine: linkedMachine })).error?.code).toBe('42501');
+    expect((await guest.from('simulations').select('id').eq('id', sim)).data).toEqual([{ id: sim }]);
     expect(await stored(sim)).toBe(0);
   });
 });

@@ -54,8 +54,8 @@ export function MachineView({ machineId }: { machineId: string }) {
   const input = useMemo(() => ({ machineId, clientId: crypto.randomUUID(), model: chartroomModel, newBatchId: () => crypto.randomUUID() }), [machineId]);
   const doc = useActorRef(liveDocumentLogic(), { input, inspect: inspector() });
   const presence = useActorRef(liveCanvasPresenceLogic(), { input: { machineId, userId }, inspect: inspector() });
-  // Members of any role send simulation events; guests watch.
-  const canSend = members.some((m) => m.userId === userId);
+  // Members of any role send simulation events; guests watch (the database says the same).
+  const canSend = !user?.isAnonymous && members.some((m) => m.userId === userId);
   const simulation = useActorRef(liveSimulationLogic(), { input: { machineId, canSend }, inspect: inspector() });
   useEffect(() => simulation.send({ type: 'sim.canSendChanged', canSend }), [simulation, canSend]);
   const activePaths = useSimActivePaths(simulation);
