@@ -156,3 +156,30 @@ describe('an edit during a run', () => {
     expect(await panel(a.page).getByText('The machine changed since this simulation started.').count()).toBe(0);
   });
 });
+
+describe('a guest', () => {
+  it('watches a public project\'s simulation without send buttons', async () => {
+    const open = await a.client.from('projects').insert({ name: 'Open door', visibility: 'public' }).select('id, share_token').single();
+    if (open.error) throw new Error(open.error.message);
+    const definition: MachineDefinition = importXState(DOOR, { name: 'Public door' });
+    const machine = await a.client.from('machines').insert({ project_id: open.data.id, name: 'Public door', definition: definition as unknown as Json }).select('id').single();
+    if (machine.error) throw new Error(machine.error.message);
+    const started = await a.client.rpc('start_simulation', { p_machine: machine.data.id });
+    if (started.error) throw new Error(started.error.message);
+    const sent = await a.client.rpc('send_simulation_event', { p_simulation: started.data.id, p_kind: 'event', p_type: 'OPEN' } as never);
+    if (sent.error) throw new Error(sent.error.message);
+
+    const page = await app.newPage({ viewport: { width: 1400, height: 1000 } });
+    await page.goto(`${app.url}/s/${open.data.share_token}`);
+    await page.getByRole('button', { name: 'Continue as guest' }).click();
+    await page.waitForURL(`**/p/${open.data.id}`);
+    await page.goto(`${app.url}/p/${open.data.id}/m/${machine.data.id}`);
+    await active(page, 'opening').waitFor({ timeout: 60_000 });
+    await panel(page).getByText('You are watching: members send events.').waitFor();
+    expect(await panel(page).getByRole('button', { name: 'OPEN', exact: true }).count()).toBe(0);
+    expect(await panel(page).getByRole('button', { name: 'Simulate', exact: true }).count()).toBe(0);
+    // What A sends next reaches the guest too.
+    await a.client.rpc('send_simulation_event', { p_simulation: started.data.id, p_kind: 'time' } as never);
+    await active(page, 'open.light.on').waitFor();
+  });
+});
