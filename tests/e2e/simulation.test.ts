@@ -164,9 +164,11 @@ describe('a guest', () => {
     const definition: MachineDefinition = importXState(DOOR, { name: 'Public door' });
     const machine = await a.client.from('machines').insert({ project_id: open.data.id, name: 'Public door', definition: definition as unknown as Json }).select('id').single();
     if (machine.error) throw new Error(machine.error.message);
-    const started = await a.client.rpc('start_simulation', { p_machine: machine.data.id });
+    const started = await a.client.rpc('start_simulation', { p_machine: machine.data.id, p_context: null, p_guards: {} });
     if (started.error) throw new Error(started.error.message);
-    const sent = await a.client.rpc('send_simulation_event', { p_simulation: started.data.id, p_kind: 'event', p_type: 'OPEN' } as never);
+    // The function returns the simulation row; the generated types do not describe it.
+    const simulationId = (started.data as unknown as { id: string }).id;
+    const sent = await a.client.rpc('send_simulation_event', { p_simulation: simulationId, p_kind: 'event', p_type: 'OPEN', p_payload: {}, p_guards: {} });
     if (sent.error) throw new Error(sent.error.message);
 
     const page = await app.newPage({ viewport: { width: 1400, height: 1000 } });
@@ -179,7 +181,8 @@ describe('a guest', () => {
     expect(await panel(page).getByRole('button', { name: 'OPEN', exact: true }).count()).toBe(0);
     expect(await panel(page).getByRole('button', { name: 'Simulate', exact: true }).count()).toBe(0);
     // What A sends next reaches the guest too.
-    await a.client.rpc('send_simulation_event', { p_simulation: started.data.id, p_kind: 'time' } as never);
+    const time = await a.client.rpc('send_simulation_event', { p_simulation: simulationId, p_kind: 'time', p_type: null as unknown as string, p_payload: {}, p_guards: {} });
+    expect(time.error).toBeNull();
     await active(page, 'open.light.on').waitFor();
   });
 });
