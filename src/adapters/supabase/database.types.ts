@@ -302,6 +302,158 @@ export type Database = {
         }
         Relationships: []
       }
+      simulation_events: {
+        Row: {
+          created_at: string
+          guards: Json
+          kind: string
+          machine_id: string
+          payload: Json
+          project_id: string
+          sender: string | null
+          seq: number
+          simulation_id: string
+          type: string | null
+        }
+        Insert: {
+          created_at?: string
+          guards?: Json
+          kind: string
+          machine_id: string
+          payload?: Json
+          project_id: string
+          sender?: string | null
+          seq: number
+          simulation_id: string
+          type?: string | null
+        }
+        Update: {
+          created_at?: string
+          guards?: Json
+          kind?: string
+          machine_id?: string
+          payload?: Json
+          project_id?: string
+          sender?: string | null
+          seq?: number
+          simulation_id?: string
+          type?: string | null
+        }
+        Relationships: [
+          {
+            foreignKeyName: "simulation_events_machine_id_fkey"
+            columns: ["machine_id"]
+            isOneToOne: false
+            referencedRelation: "machines"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "simulation_events_project_id_fkey"
+            columns: ["project_id"]
+            isOneToOne: false
+            referencedRelation: "projects"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "simulation_events_simulation_id_fkey"
+            columns: ["simulation_id"]
+            isOneToOne: false
+            referencedRelation: "simulations"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      simulation_send_budget: {
+        Row: {
+          refreshed_at: string
+          tokens: number
+          user_id: string
+        }
+        Insert: {
+          refreshed_at: string
+          tokens: number
+          user_id: string
+        }
+        Update: {
+          refreshed_at?: string
+          tokens?: number
+          user_id?: string
+        }
+        Relationships: []
+      }
+      simulations: {
+        Row: {
+          created_at: string
+          created_by: string | null
+          definition: Json
+          forked_at_seq: number | null
+          forked_from: string | null
+          guards: Json
+          id: string
+          initial_context: Json | null
+          last_seq: number
+          machine_id: string
+          machine_version: number
+          project_id: string
+          status: string
+          updated_at: string
+        }
+        Insert: {
+          created_at?: string
+          created_by?: string | null
+          definition: Json
+          forked_at_seq?: number | null
+          forked_from?: string | null
+          guards?: Json
+          id?: string
+          initial_context?: Json | null
+          last_seq?: number
+          machine_id: string
+          machine_version: number
+          project_id: string
+          status?: string
+          updated_at?: string
+        }
+        Update: {
+          created_at?: string
+          created_by?: string | null
+          definition?: Json
+          forked_at_seq?: number | null
+          forked_from?: string | null
+          guards?: Json
+          id?: string
+          initial_context?: Json | null
+          last_seq?: number
+          machine_id?: string
+          machine_version?: number
+          project_id?: string
+          status?: string
+          updated_at?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "simulations_forked_from_fkey"
+            columns: ["forked_from"]
+            isOneToOne: false
+            referencedRelation: "simulations"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "simulations_machine_id_fkey"
+            columns: ["machine_id"]
+            isOneToOne: false
+            referencedRelation: "machines"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "simulations_project_id_fkey"
+            columns: ["project_id"]
+            isOneToOne: false
+            referencedRelation: "projects"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
     }
     Views: {
       [_ in never]: never
@@ -360,6 +512,19 @@ export type Database = {
         }
         Returns: boolean
       }
+      check_simulation_guards: {
+        Args: {
+          p_guards: Json
+        }
+        Returns: Json
+      }
+      check_simulation_object: {
+        Args: {
+          p_value: Json
+          p_what: string
+        }
+        Returns: Json
+      }
       commit_machine_ops: {
         Args: {
           p_base_version: number
@@ -370,6 +535,20 @@ export type Database = {
           p_ops: Json
         }
         Returns: Json
+      }
+      end_simulation: {
+        Args: {
+          p_simulation: string
+        }
+        Returns: Database["public"]["Tables"]["simulations"]["Row"]
+      }
+      fork_simulation: {
+        Args: {
+          p_latest?: boolean
+          p_simulation: string
+          p_upto_seq: number
+        }
+        Returns: Database["public"]["Tables"]["simulations"]["Row"]
       }
       is_guest: {
         Args: never
@@ -413,6 +592,24 @@ export type Database = {
           p_project: string
         }
         Returns: string
+      }
+      send_simulation_event: {
+        Args: {
+          p_guards?: Json
+          p_kind: string
+          p_payload?: Json
+          p_simulation: string
+          p_type?: string
+        }
+        Returns: Json
+      }
+      start_simulation: {
+        Args: {
+          p_context?: Json
+          p_guards?: Json
+          p_machine: string
+        }
+        Returns: Database["public"]["Tables"]["simulations"]["Row"]
       }
       topic_uuid: {
         Args: {

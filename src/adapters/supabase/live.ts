@@ -6,6 +6,7 @@ import { createMachinesAdapter } from './machines.ts';
 import { createMembersAdapter } from './members.ts';
 import { createConnectionAdapter } from './realtime.ts';
 import { createRoomAdapter } from './room.ts';
+import { createSimulationsAdapter } from './simulations.ts';
 
 /**
  * The live room's adapters over the app's one browser client. The client is created
@@ -20,5 +21,6 @@ export function liveRoomAdapters() {
     connection: createConnectionAdapter(client),
     machines: createMachinesAdapter(client),
     canvasPresence: createCanvasPresenceAdapter(client),
+    simulations: createSimulationsAdapter(client),
   };
 }

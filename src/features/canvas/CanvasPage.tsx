@@ -41,6 +41,8 @@ export interface CanvasPageProps {
   followView?: View | null;
   /** This person panned or zoomed themselves (which ends follow mode). */
   onUserMove?: () => void;
+  /** Dot paths of the states active in the simulation shown, highlighted on the diagram. */
+  activePaths?: readonly string[];
 }
 
 /** Gestures by which a person moves their own view. */
@@ -213,6 +215,7 @@ export function CanvasPage(props: CanvasPageProps) {
               send={send}
               onKeyDown={onKeyDown}
               onPointerWorld={onPointer}
+              activePaths={props.activePaths}
             />
             <PeerCursors peers={peers} viewport={viewport} />
             {!layout && <p className="canvas-status" role="status">Laying out…</p>}

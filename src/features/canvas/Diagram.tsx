@@ -19,6 +19,8 @@ export interface DiagramProps {
   send: (intent: CanvasIntent) => void;
   onKeyDown: (e: KeyboardEvent<HTMLDivElement>) => void;
   onPointerWorld?: (p: { x: number; y: number }) => void;
+  /** Dot paths of the states active in the simulation shown. */
+  activePaths?: readonly string[];
 }
 
 /**
@@ -108,7 +110,7 @@ export function Diagram(props: DiagramProps) {
       <svg ref={svgRef} className={`diagram-svg mode-${mode}`} onPointerDown={onPointerDown} onPointerMove={onPointerMove} onPointerUp={onPointerUp} onDoubleClick={onDoubleClick} onWheel={onWheel}>
         <rect className="diagram-bg" width="100%" height="100%" />
         <g className="viewport" transform={`translate(${viewport.x} ${viewport.y}) scale(${viewport.zoom})`}>
-          {layout && <DiagramShapes definition={definition} layout={layout} selection={selection} peers={peers} canEdit={canEdit} />}
+          {layout && <DiagramShapes definition={definition} layout={layout} selection={selection} peers={peers} canEdit={canEdit} activePaths={props.activePaths} />}
           {connect && source && (
             <path className="connect-line" d={`M${source.x + source.width},${source.y + source.height / 2} L${connect.x},${connect.y}`} markerEnd="url(#cr-arrow)" />
           )}

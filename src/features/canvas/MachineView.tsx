@@ -4,6 +4,7 @@ import type { SnapshotFrom } from 'xstate';
 import type { documentMachine } from '../../../machines/document.machine.ts';
 import { inspector } from '../../app/inspect.ts';
 import { liveCanvasPresenceLogic, liveDocumentLogic } from '../../app/live-canvas.ts';
+import { liveSimulationLogic } from '../../app/simulation.ts';
 import { chartroomModel } from '../../lib/collab/chartroom.ts';
 import type { Op } from '../../lib/model/op-types.ts';
 import type { Point, View } from '../../lib/ports/canvas-presence.ts';
@@ -11,6 +12,7 @@ import { MachineListContext, useMachineListStatus, useMachineName } from '../mac
 import { Avatar } from '../room/Avatar.tsx';
 import { useCanEdit, useMembers, useProjectId, useRoomSend } from '../room/room-context.ts';
 import { useCurrentUser } from '../session/session-context.ts';
+import { SimulationPanel, useSimActivePaths } from '../simulation/index.ts';
 import { CanvasPage } from './CanvasPage.tsx';
 import type { PeerCursor } from './PeerCursors.tsx';
 
@@ -52,6 +54,11 @@ export function MachineView({ machineId }: { machineId: string }) {
   const input = useMemo(() => ({ machineId, clientId: crypto.randomUUID(), model: chartroomModel, newBatchId: () => crypto.randomUUID() }), [machineId]);
   const doc = useActorRef(liveDocumentLogic(), { input, inspect: inspector() });
   const presence = useActorRef(liveCanvasPresenceLogic(), { input: { machineId, userId }, inspect: inspector() });
+  // Members of any role send simulation events; guests watch (the database says the same).
+  const canSend = !user?.isAnonymous && members.some((m) => m.userId === userId);
+  const simulation = useActorRef(liveSimulationLogic(), { input: { machineId, canSend }, inspect: inspector() });
+  useEffect(() => simulation.send({ type: 'sim.canSendChanged', canSend }), [simulation, canSend]);
+  const activePaths = useSimActivePaths(simulation);
 
   const definition = useSelector(doc, (s) => s.context.doc?.local ?? null);
   const sync = useSelector(doc, syncOf);
@@ -150,6 +157,7 @@ export function MachineView({ machineId }: { machineId: string }) {
             onView={onView}
             followView={followView}
             onUserMove={onUserMove}
+            activePaths={activePaths}
           />
         ) : (
           sync !== 'failed' && (
@@ -159,6 +167,7 @@ export function MachineView({ machineId }: { machineId: string }) {
           )
         )}
       </div>
+      {definition && <SimulationPanel actor={simulation} definition={definition} canSend={canSend} />}
     </section>
   );
 }

@@ -1,6 +1,7 @@
 import { memo } from 'react';
 import { detailLines } from '../../lib/layout/sizes.ts';
 import type { Layout, LayoutEdge, LayoutNode, Point } from '../../lib/layout/types.ts';
+import { keyPathOf } from '../../lib/model/tree.ts';
 import type { MachineDefinition } from '../../lib/model/types.ts';
 
 /**
@@ -21,15 +22,20 @@ interface Props {
   selection: string[];
   peers: PeerMark[];
   canEdit: boolean;
+  /** Dot paths of the states active in the simulation shown (data-active="true"). */
+  activePaths?: readonly string[];
 }
 
 function pathOf(points: Point[]): string {
   return points.map((p, i) => `${i === 0 ? 'M' : 'L'}${p.x.toFixed(1)},${p.y.toFixed(1)}`).join(' ');
 }
 
-function StateShape({ node, def, selected, peerColors, canEdit }: { node: LayoutNode; def: MachineDefinition; selected: boolean; peerColors: string[]; canEdit: boolean }) {
+function StateShape({ node, def, selected, peerColors, canEdit, active }: { node: LayoutNode; def: MachineDefinition; selected: boolean; peerColors: string[]; canEdit: boolean; active: ReadonlySet<string> }) {
   const s = def.states[node.id];
   if (!s) return null;
+  // The simulation's contract: every state names its dot path, and says when it is active.
+  const statePath = node.parent === null ? undefined : keyPathOf(def, node.id).join('.');
+  const sim = { 'data-state-path': statePath, 'data-active': statePath !== undefined && active.has(statePath) ? 'true' : undefined };
   const name = node.parent === null ? def.name || def.machineId || 'machine' : s.key;
   const label = node.parent === null ? `machine ${name}` : `state ${name}`;
   const compound = s.children.length > 0;
@@ -40,7 +46,7 @@ function StateShape({ node, def, selected, peerColors, canEdit }: { node: Layout
   if (node.type === 'history') {
     const r = node.width / 2;
     return (
-      <g className={cls} style={move} data-state-id={node.id} role="button" aria-label={label} aria-pressed={selected}>
+      <g className={cls} style={move} data-state-id={node.id} {...sim} role="button" aria-label={label} aria-pressed={selected}>
         <circle cx={r} cy={r} r={r} className="st-box" />
         <text x={r} y={r + 4} textAnchor="middle" className="st-name">{node.history === 'deep' ? 'H*' : 'H'}</text>
         {peerColors.map((c, i) => <circle key={c} cx={r} cy={r} r={r + 3 + i * 3} fill="none" stroke={c} strokeWidth={2} />)}
@@ -50,7 +56,7 @@ function StateShape({ node, def, selected, peerColors, canEdit }: { node: Layout
   const lines = detailLines(s);
   const titleY = compound ? 22 : 23;
   return (
-    <g className={cls} style={move} data-state-id={node.id} role="button" aria-label={label} aria-pressed={selected}>
+    <g className={cls} style={move} data-state-id={node.id} {...sim} role="button" aria-label={label} aria-pressed={selected}>
       <rect className="st-box" width={node.width} height={node.height} rx={node.region ? 4 : 10} style={{ width: node.width, height: node.height }} />
       {node.type === 'final' && <rect className="st-inner" x={4} y={4} width={node.width - 8} height={node.height - 8} rx={7} style={{ width: node.width - 8, height: node.height - 8 }} />}
       <text x={compound ? 14 : node.width / 2} y={titleY} textAnchor={compound ? 'start' : 'middle'} className="st-name">
@@ -99,7 +105,8 @@ function InitialMarker({ child }: { child: LayoutNode }) {
   );
 }
 
-export const DiagramShapes = memo(function DiagramShapes({ definition, layout, selection, peers, canEdit }: Props) {
+export const DiagramShapes = memo(function DiagramShapes({ definition, layout, selection, peers, canEdit, activePaths = [] }: Props) {
+  const active = new Set(activePaths);
   const nodes = Object.values(layout.nodes).sort((a, b) => a.depth - b.depth);
   const colorsFor = (id: string): string[] => peers.filter((p) => p.selection.includes(id)).map((p) => p.color);
   return (
@@ -110,7 +117,7 @@ export const DiagramShapes = memo(function DiagramShapes({ definition, layout, s
         </marker>
       </defs>
       {nodes.map((n) => (
-        <StateShape key={n.id} node={n} def={definition} selected={selection.includes(n.id)} peerColors={colorsFor(n.id)} canEdit={canEdit} />
+        <StateShape key={n.id} node={n} def={definition} selected={selection.includes(n.id)} peerColors={colorsFor(n.id)} canEdit={canEdit} active={active} />
       ))}
       {nodes.map((n) => {
         const child = n.initial ? layout.nodes[n.initial] : undefined;

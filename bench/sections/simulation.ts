@@ -1,0 +1,88 @@
+import { createActor, createMachine } from 'xstate';
+import type { BenchContext } from '../lib.ts';
+import { ms, since, summarize } from '../lib.ts';
+import { counterIds, exportXState, importXState, type JsonObject } from '../../src/lib/model/index.ts';
+import { emptyLog, mergeEntries, readyEntries, replay, replayToState, type SimLogEntry, type SimSetup } from '../../src/lib/simulation/index.ts';
+
+/**
+ * Replaying a simulation log (issue 11: "replay of 10,000 simulation events to a state,
+ * Node, < 100 ms"). The chart has nested, parallel and history states, guards, actions,
+ * an invoked actor and an `after` timer; the log mixes events, time steps and events
+ * that are not enabled. Baseline in the same run: the same events sent to a plain XState
+ * actor of the same config with no-op implementations (what any replay must pay).
+ */
+
+const config: JsonObject = {
+  id: 'shop',
+  initial: 'browsing',
+  context: { items: 0 },
+  states: {
+    browsing: { entry: 'track', on: { ADD: { actions: 'addItem' }, CHECKOUT: { target: 'paying', guard: 'hasItems' } } },
+    paying: {
+      type: 'parallel',
+      invoke: { src: 'gateway', id: 'gateway', onDone: 'done' },
+      after: { 5000: 'browsing' },
+      on: { BACK: 'browsing', RESUME: '#shop.paying.form.hist' },
+      states: {
+        form: { initial: 'card', states: { card: { on: { SWITCH: 'wallet' } }, wallet: { on: { SWITCH: 'card' } }, hist: { type: 'history' } } },
+        status: { initial: 'idle', states: { idle: { on: { SUBMIT: { target: 'busy', actions: 'submit' } } }, busy: { on: { FAIL: 'idle' } } } },
+      },
+    },
+    done: { on: { RESTART: 'browsing' } },
+  },
+};
+
+const CYCLE: (string | null)[] = ['ADD', 'CHECKOUT', 'SWITCH', 'SUBMIT', 'FAIL', 'RESUME', 'SWITCH', null, 'CHECKOUT', 'BACK', 'NOPE', 'CHECKOUT', 'xstate.done.actor.gateway', 'RESTART'];
+
+function logOf(n: number): SimLogEntry[] {
+  return Array.from({ length: n }, (_, i) => {
+    const type = CYCLE[i % CYCLE.length] ?? null;
+    return { seq: i + 1, kind: type === null ? 'time' : 'event', type, payload: { i }, guards: { hasItems: i % 3 !== 0 }, sender: null };
+  });
+}
+
+function timed(runs: number, fn: () => void): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const start = process.hrtime.bigint();
+    fn();
+    out.push(since(start));
+  }
+  return out;
+}
+
+export async function run(ctx: BenchContext): Promise<void> {
+  ctx.section('simulation (src/lib/simulation): replay of a shared simulation log');
+  const definition = importXState(config, { ids: counterIds('b') });
+  const setup: SimSetup = { definition, context: null, guards: { hasItems: true } };
+  const log = logOf(10_000);
+  const end = replayToState(setup, log);
+  const ignored = replay(setup, log).steps.filter((s) => s.ignored !== null).length;
+  ctx.report(`log: 10,000 entries, ${ignored} ignored; final state`, end.activePaths.join(' '));
+
+  timed(3, () => replayToState(setup, log));
+  const toState = summarize(timed(15, () => replayToState(setup, log)));
+  ctx.report('replay 10,000 events to a state: p50', ms(toState.p50), '< 100 ms');
+  ctx.report('replay 10,000 events to a state: p95', ms(toState.p95));
+  const withTrace = summarize(timed(9, () => replay(setup, log)));
+  ctx.report('replay 10,000 events keeping every step (scrubbing): p50', ms(withTrace.p50));
+
+  const plain = createMachine(exportXState(definition)).provide({
+    guards: { hasItems: () => true },
+    actions: { track: () => undefined, addItem: () => undefined, submit: () => undefined },
+  });
+  const baseline = summarize(
+    timed(15, () => {
+      const actor = createActor(plain).start();
+      for (const e of log) if (e.type !== null && !e.type.startsWith('xstate.')) actor.send({ type: e.type });
+      actor.stop();
+    }),
+  );
+  ctx.report('baseline: the same events to a plain XState actor: p50', ms(baseline.p50));
+  ctx.report('replay / baseline (p50)', `${(toState.p50 / baseline.p50).toFixed(2)}x`);
+
+  const shuffled = [...log].sort((a, b) => ((a.seq * 7919) % 10_007) - ((b.seq * 7919) % 10_007));
+  const merge = summarize(timed(9, () => readyEntries(mergeEntries(emptyLog, shuffled))));
+  ctx.report('order 10,000 entries delivered shuffled (merge + prefix): p50', ms(merge.p50));
+  await Promise.resolve();
+}

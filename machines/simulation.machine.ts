@@ -1,0 +1,289 @@
+import { throwError } from 'rxjs';
+import { assertEvent, assign, fromEventObservable, fromPromise, setup } from 'xstate';
+import type { JsonObject } from '../src/lib/model/types.ts';
+import type { SendRequest, SimListStreamEvent, SimLogStreamEvent, SimResult, SimulationRecord } from '../src/lib/ports/simulation.ts';
+import { emptyLog, hasGap, mergeEntries, readyEntries, traceOf, type GuardValues, type KnownLog, type SimLogEntry, type SimSetup, type Trace } from '../src/lib/simulation/index.ts';
+
+/**
+ * The shared simulation of one machine. On open it shows the newest running simulation
+ * (a late joiner lands where everyone is), and follows any simulation someone starts.
+ * An open simulation's log arrives from `logEvents` (postgres changes) and, on open, on
+ * every resubscribe and whenever a gap shows, from `loadLog`; the state shown is the
+ * replay of the gapless log (src/lib/simulation), so every client agrees. Sends queue in
+ * an outbox, one request at a time, in the order made; the server orders them among
+ * everyone's. Replay moves a position over the trace (`null`: follow the live end).
+ */
+
+export type SimulationIntent =
+  | { type: 'sim.start'; context: JsonObject | null }
+  | { type: 'sim.send'; eventType: string; payload: JsonObject }
+  | { type: 'sim.advanceTime' }
+  | { type: 'sim.setGuard'; name: string; value: boolean }
+  | { type: 'sim.stepBack' }
+  | { type: 'sim.stepForward' }
+  | { type: 'sim.scrub'; step: number }
+  | { type: 'sim.play' }
+  | { type: 'sim.pause' }
+  | { type: 'sim.fork' }
+  | { type: 'sim.rerun' }
+  | { type: 'sim.retry' }
+  | { type: 'sim.dismissError' }
+  /** The person's membership changed (a guest watches; members send). */
+  | { type: 'sim.canSendChanged'; canSend: boolean };
+
+export interface SimulationContext {
+  machineId: string;
+  canSend: boolean;
+  simulation: SimulationRecord | null;
+  /** What the open simulation replays from; one object per simulation (traces are cached by it). */
+  setup: SimSetup | null;
+  log: KnownLog;
+  trace: Trace | null;
+  /** The step shown while replaying; null follows the live end. */
+  position: number | null;
+  /** This person's guard switches, sent with each event. */
+  guards: GuardValues;
+  outbox: SendRequest[];
+  error: string | null;
+}
+
+const lastStep = (c: SimulationContext): number => c.log.ready;
+
+function opened(simulation: SimulationRecord): Partial<SimulationContext> {
+  const simSetup: SimSetup = { definition: simulation.definition, context: simulation.context, guards: simulation.guards };
+  return { simulation, setup: simSetup, log: emptyLog, trace: traceOf(simSetup, []), position: null, guards: { ...simulation.guards }, outbox: [] };
+}
+
+function received(c: SimulationContext, entries: SimLogEntry[]): Partial<SimulationContext> {
+  if (!c.setup) return {};
+  const log = mergeEntries(c.log, entries);
+  return log === c.log ? {} : { log, trace: traceOf(c.setup, readyEntries(log), c.trace) };
+}
+
+const failure = (output: SimResult<unknown>): string | null => (output.ok ? null : output.error.message);
+
+function notProvided(actor: string): Error {
+  return new Error(`simulation: provide the "${actor}" actor (see src/app/)`);
+}
+
+export const simulationMachine = setup({
+  types: {
+    input: {} as { machineId: string; canSend: boolean },
+    context: {} as SimulationContext,
+    events: {} as SimulationIntent | SimLogStreamEvent | SimListStreamEvent,
+    tags: {} as 'loading' | 'idle' | 'open' | 'live' | 'syncing' | 'sending' | 'playing' | 'busy',
+  },
+  actors: {
+    simulationEvents: fromEventObservable<SimListStreamEvent, { machineId: string }>(() => throwError(() => notProvided('simulationEvents'))),
+    logEvents: fromEventObservable<SimLogStreamEvent, { simulationId: string }>(() => throwError(() => notProvided('logEvents'))),
+    listSimulations: fromPromise<SimResult<SimulationRecord[]>, { machineId: string }>(() => Promise.reject(notProvided('listSimulations'))),
+    startSimulation: fromPromise<SimResult<SimulationRecord>, { machineId: string; context: JsonObject | null; guards: GuardValues }>(() => Promise.reject(notProvided('startSimulation'))),
+    loadLog: fromPromise<SimResult<SimLogEntry[]>, { simulationId: string; after: number }>(() => Promise.reject(notProvided('loadLog'))),
+    sendEvent: fromPromise<SimResult<{ seq: number }>, SendRequest>(() => Promise.reject(notProvided('sendEvent'))),
+    forkSimulation: fromPromise<SimResult<SimulationRecord>, { simulationId: string; uptoSeq: number; latest: boolean }>(() => Promise.reject(notProvided('forkSimulation'))),
+  },
+  actions: {
+    openSimulation: assign((_, params: { simulation: SimulationRecord | null }) => (params.simulation ? opened(params.simulation) : {})),
+    updateSimulation: assign(({ context, event }) => {
+      assertEvent(event, 'sims.updated');
+      return context.simulation?.id === event.simulation.id ? { simulation: { ...context.simulation, status: event.simulation.status } } : {};
+    }),
+    receive: assign(({ context, event }) => {
+      assertEvent(event, 'simlog.received');
+      return received(context, event.entries);
+    }),
+    queue: assign(({ context, event }) => {
+      assertEvent(event, ['sim.send', 'sim.advanceTime']);
+      if (!context.simulation) return {};
+      const base = { simulationId: context.simulation.id, payload: {}, guards: { ...context.guards } };
+      const request: SendRequest = event.type === 'sim.send' ? { ...base, kind: 'event', type: event.eventType, payload: event.payload } : { ...base, kind: 'time', type: null };
+      return { outbox: [...context.outbox, request], position: null };
+    }),
+    stepBack: assign(({ context }) => ({ position: Math.max(0, (context.position ?? lastStep(context)) - 1) })),
+    stepForward: assign(({ context }) => {
+      const next = (context.position ?? lastStep(context)) + 1;
+      return { position: next >= lastStep(context) ? null : next };
+    }),
+    setError: assign((_, params: { error: string | null }) => ({ error: params.error })),
+  },
+  guards: {
+    canSend: ({ context }) => context.canSend && context.simulation !== null && context.simulation.status === 'running',
+    canStart: ({ context }) => context.canSend,
+    isOtherSimulation: ({ context, event }) => {
+      assertEvent(event, 'sims.started');
+      return context.simulation?.id !== event.simulation.id;
+    },
+    succeeded: ({ event }) => (event as unknown as { output: SimResult<unknown> }).output.ok,
+    hasGap: ({ context }) => hasGap(context.log),
+    outboxWaiting: ({ context }) => context.outbox.length > 0,
+    replaying: ({ context }) => context.position !== null,
+    hasSteps: ({ context }) => lastStep(context) > 0,
+  },
+  delays: { playStep: 600, retryDelay: 2000 },
+}).createMachine({
+  id: 'simulation',
+  context: ({ input }) => ({
+    machineId: input.machineId,
+    canSend: input.canSend,
+    simulation: null,
+    setup: null,
+    log: emptyLog,
+    trace: null,
+    position: null,
+    guards: {},
+    outbox: [],
+    error: null,
+  }),
+  invoke: { src: 'simulationEvents', input: ({ context }) => ({ machineId: context.machineId }) },
+  on: {
+    'sims.started': {
+      guard: 'isOtherSimulation',
+      target: '.open',
+      reenter: true,
+      actions: { type: 'openSimulation', params: ({ event }) => ({ simulation: event.simulation }) },
+    },
+    'sims.updated': { actions: 'updateSimulation' },
+    'sim.setGuard': { actions: assign(({ context, event }) => ({ guards: { ...context.guards, [event.name]: event.value } })) },
+    'sim.start': { guard: 'canStart', target: '.starting' },
+    'sim.dismissError': { actions: { type: 'setError', params: { error: null } } },
+    'sim.canSendChanged': { actions: assign(({ event }) => ({ canSend: event.canSend })) },
+  },
+  initial: 'loading',
+  states: {
+    loading: {
+      tags: ['loading'],
+      invoke: {
+        src: 'listSimulations',
+        input: ({ context }) => ({ machineId: context.machineId }),
+        onDone: [
+          {
+            guard: ({ event }) => event.output.ok && event.output.value.some((s) => s.status === 'running'),
+            target: 'open',
+            actions: { type: 'openSimulation', params: ({ event }) => ({ simulation: event.output.ok ? (event.output.value.find((s) => s.status === 'running') ?? null) : null }) },
+          },
+          { target: 'idle', actions: { type: 'setError', params: ({ event }) => ({ error: failure(event.output) }) } },
+        ],
+        onError: { target: 'idle', actions: { type: 'setError', params: { error: "Couldn't load this machine's simulations." } } },
+      },
+    },
+    idle: { tags: ['idle'] },
+    starting: {
+      tags: ['busy'],
+      invoke: {
+        src: 'startSimulation',
+        input: ({ context, event }) => {
+          assertEvent(event, 'sim.start');
+          return { machineId: context.machineId, context: event.context, guards: context.guards };
+        },
+        onDone: [
+          { guard: 'succeeded', target: 'open', actions: [{ type: 'openSimulation', params: ({ event }) => ({ simulation: event.output.ok ? event.output.value : null }) }, { type: 'setError', params: { error: null } }] },
+          { target: 'idle', actions: { type: 'setError', params: ({ event }) => ({ error: failure(event.output) }) } },
+        ],
+        onError: { target: 'idle', actions: { type: 'setError', params: { error: "Couldn't start the simulation." } } },
+      },
+    },
+    forking: {
+      tags: ['busy'],
+      invoke: {
+        src: 'forkSimulation',
+        input: ({ context, event }) => ({
+          simulationId: context.simulation?.id ?? '',
+          uptoSeq: event.type === 'sim.rerun' ? lastStep(context) : (context.position ?? lastStep(context)),
+          latest: event.type === 'sim.rerun',
+        }),
+        onDone: [
+          { guard: 'succeeded', target: 'open', actions: { type: 'openSimulation', params: ({ event }) => ({ simulation: event.output.ok ? event.output.value : null }) } },
+          { target: 'open', actions: { type: 'setError', params: ({ event }) => ({ error: failure(event.output) }) } },
+        ],
+        onError: { target: 'open', actions: { type: 'setError', params: { error: "Couldn't fork the simulation." } } },
+      },
+    },
+    open: {
+      tags: ['open'],
+      type: 'parallel',
+      invoke: { src: 'logEvents', input: ({ context }) => ({ simulationId: context.simulation?.id ?? '' }) },
+      on: {
+        'simlog.received': { actions: 'receive' },
+        'sim.fork': { guard: 'canStart', target: 'forking' },
+        'sim.rerun': { guard: 'canStart', target: 'forking' },
+      },
+      states: {
+        sync: {
+          initial: 'catchingUp',
+          states: {
+            catchingUp: {
+              tags: ['syncing'],
+              on: { 'simlog.subscribed': { target: 'catchingUp', reenter: true } },
+              invoke: {
+                src: 'loadLog',
+                input: ({ context }) => ({ simulationId: context.simulation?.id ?? '', after: context.log.ready }),
+                onDone: [
+                  { guard: 'succeeded', target: 'live', actions: assign(({ context, event }) => (event.output.ok ? received(context, event.output.value) : {})) },
+                  { target: 'waiting', actions: { type: 'setError', params: ({ event }) => ({ error: failure(event.output) }) } },
+                ],
+                onError: { target: 'waiting', actions: { type: 'setError', params: { error: "Couldn't read the simulation log." } } },
+              },
+            },
+            live: {
+              tags: ['live'],
+              always: { guard: 'hasGap', target: 'catchingUp' },
+              on: { 'simlog.subscribed': 'catchingUp', 'simlog.lost': 'waiting' },
+            },
+            waiting: {
+              tags: ['syncing'],
+              after: { retryDelay: 'catchingUp' },
+              on: { 'simlog.subscribed': 'catchingUp', 'sim.retry': 'catchingUp' },
+            },
+          },
+        },
+        outbox: {
+          initial: 'idle',
+          on: {
+            'sim.send': { guard: 'canSend', actions: 'queue' },
+            'sim.advanceTime': { guard: 'canSend', actions: 'queue' },
+          },
+          states: {
+            idle: { always: { guard: 'outboxWaiting', target: 'sending' } },
+            sending: {
+              tags: ['sending'],
+              invoke: {
+                src: 'sendEvent',
+                input: ({ context }) => context.outbox[0] as SendRequest,
+                onDone: {
+                  target: 'idle',
+                  actions: [
+                    assign(({ context }) => ({ outbox: context.outbox.slice(1) })),
+                    { type: 'setError', params: ({ event }) => ({ error: failure(event.output) }) },
+                  ],
+                },
+                onError: { target: 'idle', actions: [assign(({ context }) => ({ outbox: context.outbox.slice(1) })), { type: 'setError', params: { error: "Couldn't send the event." } }] },
+              },
+            },
+          },
+        },
+        playback: {
+          initial: 'paused',
+          on: {
+            'sim.stepBack': { guard: 'hasSteps', target: '.paused', actions: 'stepBack' },
+            'sim.stepForward': { guard: 'replaying', target: '.paused', actions: 'stepForward' },
+            'sim.scrub': {
+              target: '.paused',
+              actions: assign(({ context, event }) => ({ position: event.step >= lastStep(context) ? null : Math.max(0, Math.floor(event.step)) })),
+            },
+          },
+          states: {
+            paused: {
+              on: { 'sim.play': { guard: 'hasSteps', target: 'playing', actions: assign(({ context }) => ({ position: context.position ?? 0 })) } },
+            },
+            playing: {
+              tags: ['playing'],
+              always: { guard: ({ context }) => context.position === null, target: 'paused' },
+              after: { playStep: { target: 'playing', reenter: true, actions: 'stepForward' } },
+              on: { 'sim.pause': 'paused' },
+            },
+          },
+        },
+      },
+    },
+  },
+});

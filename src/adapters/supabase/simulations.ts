@@ -1,0 +1,175 @@
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { concatMap, EMPTY, type Observable, of } from 'rxjs';
+import type { JsonObject, MachineDefinition } from '../../lib/model/types.ts';
+import type { SimListStreamEvent, SimLogStreamEvent, SimResult, SimulationError, SimulationPort, SimulationRecord } from '../../lib/ports/simulation.ts';
+import type { GuardValues, SimLogEntry } from '../../lib/simulation/types.ts';
+import type { Database, Json, Tables } from './database.types.ts';
+import { tableChanges } from './realtime.ts';
+
+/**
+ * Shared simulations over Supabase: the `start_simulation`, `send_simulation_event` and
+ * `fork_simulation` functions (which order, check and rate-limit on the server), reads
+ * of `simulations` and `simulation_events`, and two channels of postgres changes:
+ * `simulations:<machine>` (simulations started or changed) and `sim-log:<simulation>`
+ * (the log's inserts). Rows become the port's records here.
+ */
+
+type Client = SupabaseClient<Database>;
+const PAGE = 1000;
+
+interface ErrorLike {
+  code?: string;
+  message?: string;
+}
+
+/** By SQLSTATE, never by message; an error without a code never reached Postgres. */
+export function describeSimulationError(error: unknown, action: string): SimulationError {
+  const e = (typeof error === 'object' && error !== null ? error : {}) as ErrorLike;
+  if (error instanceof TypeError || !e.code) return { code: 'network', message: `Couldn't ${action}: can't reach the server.` };
+  const said = e.message ? `: ${e.message}` : '.';
+  switch (e.code) {
+    case '42501':
+      return { code: 'forbidden', message: `You can't ${action}${said}` };
+    case 'PT404':
+    case 'PGRST116':
+      return { code: 'not_found', message: `Couldn't ${action}: it no longer exists or you no longer have access.` };
+    case 'PT413':
+    case 'PGRST413':
+      return { code: 'too_large', message: `Couldn't ${action}: the payload is larger than 64 KB.` };
+    case 'PT429':
+      return { code: 'rate_limited', message: `Couldn't ${action}: too many events at once. Wait a moment.` };
+    case 'PT409':
+      return { code: 'ended', message: `Couldn't ${action}: this simulation has ended.` };
+    case '22023':
+    case '22P02':
+      return { code: 'invalid', message: `Couldn't ${action}${said}` };
+    default:
+      return { code: 'unknown', message: `Couldn't ${action}${said}` };
+  }
+}
+
+const asObject = (v: Json | null): JsonObject | null => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as JsonObject) : null);
+
+function asGuards(v: Json): GuardValues {
+  const out: GuardValues = {};
+  for (const [k, value] of Object.entries(asObject(v) ?? {})) if (typeof value === 'boolean') out[k] = value;
+  return out;
+}
+
+export const toSimulation = (row: Tables<'simulations'>): SimulationRecord => ({
+  id: row.id,
+  machineId: row.machine_id,
+  projectId: row.project_id,
+  machineVersion: row.machine_version,
+  // The server copied it from the machine row; the model validates definitions on use.
+  definition: row.definition as unknown as MachineDefinition,
+  context: asObject(row.initial_context),
+  guards: asGuards(row.guards),
+  createdBy: row.created_by,
+  status: row.status === 'ended' ? 'ended' : 'running',
+  forkedFrom: row.forked_from,
+  forkedAtSeq: row.forked_at_seq,
+  lastSeq: row.last_seq,
+  createdAt: row.created_at,
+});
+
+export const toLogEntry = (row: Pick<Tables<'simulation_events'>, 'seq' | 'kind' | 'type' | 'payload' | 'guards' | 'sender'>): SimLogEntry => ({
+  seq: row.seq,
+  kind: row.kind === 'time' ? 'time' : 'event',
+  type: row.type,
+  payload: asObject(row.payload) ?? {},
+  guards: asGuards(row.guards),
+  sender: row.sender,
+});
+
+async function attempt<T>(action: string, call: () => Promise<SimResult<T>>): Promise<SimResult<T>> {
+  try {
+    return await call();
+  } catch (error) {
+    return { ok: false, error: describeSimulationError(error, action) };
+  }
+}
+
+export function createSimulationsAdapter(client: Client): SimulationPort {
+  const record = (action: string, data: unknown, error: unknown): SimResult<SimulationRecord> =>
+    error || !data ? { ok: false, error: describeSimulationError(error, action) } : { ok: true, value: toSimulation(data as Tables<'simulations'>) };
+  return {
+    list: (machineId) =>
+      attempt('list simulations', async () => {
+        const { data, error } = await client.from('simulations').select('*').eq('machine_id', machineId).order('created_at', { ascending: false }).limit(50);
+        if (error) return { ok: false, error: describeSimulationError(error, 'list simulations') };
+        return { ok: true, value: data.map(toSimulation) };
+      }),
+
+    start: ({ machineId, context, guards }) =>
+      attempt('start a simulation', async () => {
+        const { data, error } = await client.rpc('start_simulation', { p_machine: machineId, p_context: context as Json, p_guards: guards });
+        return record('start a simulation', data, error);
+      }),
+
+    send: ({ simulationId, kind, type, payload, guards }) =>
+      attempt('send the event', async () => {
+        const { data, error } = await client.rpc('send_simulation_event', {
+          p_simulation: simulationId,
+          p_kind: kind,
+          // Null for advancing time; the generated type does not know the argument's default.
+          p_type: type as string,
+          p_payload: payload,
+          p_guards: guards,
+        });
+        if (error) return { ok: false, error: describeSimulationError(error, 'send the event') };
+        const seq = asObject(data)?.seq;
+        return typeof seq === 'number' ? { ok: true, value: { seq } } : { ok: false, error: { code: 'unknown', message: "Couldn't send the event: the server's answer was not understood." } };
+      }),
+
+    fork: ({ simulationId, uptoSeq, latest }) =>
+      attempt('fork the simulation', async () => {
+        const { data, error } = await client.rpc('fork_simulation', { p_simulation: simulationId, p_upto_seq: uptoSeq, p_latest: latest });
+        return record('fork the simulation', data, error);
+      }),
+
+    eventsSince: (simulationId, seq) =>
+      attempt('read the simulation log', async () => {
+        const entries: SimLogEntry[] = [];
+        for (let after = seq; ; ) {
+          const { data, error } = await client
+            .from('simulation_events')
+            .select('seq, kind, type, payload, guards, sender')
+            .eq('simulation_id', simulationId)
+            .gt('seq', after)
+            .order('seq')
+            .limit(PAGE);
+          if (error) return { ok: false, error: describeSimulationError(error, 'read the simulation log') };
+          entries.push(...data.map(toLogEntry));
+          const last = data[data.length - 1];
+          if (data.length < PAGE || !last) return { ok: true, value: entries };
+          after = last.seq;
+        }
+      }),
+
+    events$: (simulationId) => simulationLogEvents(client, simulationId),
+    simulations$: (machineId) => simulationListEvents(client, machineId),
+  };
+}
+
+/** A simulation's log inserts as facts; a dropped channel is a lost stream. */
+export function simulationLogEvents(client: Client, simulationId: string): Observable<SimLogStreamEvent> {
+  return tableChanges(client, `sim-log:${simulationId}`, [{ table: 'simulation_events', filter: `simulation_id=eq.${simulationId}` }]).pipe(
+    concatMap((fact): Observable<SimLogStreamEvent> => {
+      if (fact.type === 'change') return fact.change.kind === 'insert' ? of({ type: 'simlog.received', entries: [toLogEntry(fact.change.row)] }) : EMPTY;
+      if (fact.type === 'status') return of(fact.status === 'subscribed' ? { type: 'simlog.subscribed' } : { type: 'simlog.lost' });
+      return EMPTY;
+    }),
+  );
+}
+
+/** A machine's simulations as they start and change. */
+export function simulationListEvents(client: Client, machineId: string): Observable<SimListStreamEvent> {
+  return tableChanges(client, `simulations:${machineId}`, [{ table: 'simulations', filter: `machine_id=eq.${machineId}` }]).pipe(
+    concatMap((fact): Observable<SimListStreamEvent> => {
+      if (fact.type !== 'change' || fact.change.kind === 'delete') return EMPTY;
+      const simulation = toSimulation(fact.change.row);
+      return of(fact.change.kind === 'insert' ? { type: 'sims.started', simulation } : { type: 'sims.updated', simulation });
+    }),
+  );
+}

@@ -1,0 +1,190 @@
+import type { SupabaseClient } from '@supabase/supabase-js';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Database, Json } from '../../src/adapters/supabase/database.types.ts';
+import { importXState } from '../../src/lib/model/import.ts';
+import type { MachineDefinition } from '../../src/lib/model/types.ts';
+import { anonClient, uniqueEmail } from '../setup/clients.ts';
+import { PASSWORD, useBrowserApp } from './harness.ts';
+
+/**
+ * Shared simulation in several browsers (issue 11, "Done when"), through the real app
+ * and backend: A starts a simulation and sends events and B sees every active state
+ * change; B, a viewer, sends; Advance time fires an `after` transition; parallel
+ * regions highlight together; C joins late and a reload lands on the same state;
+ * replay steps back. Read off the pages through the test contract: the region
+ * Simulation, event buttons named by type, `data-state-path` and `data-active`.
+ */
+
+type Client = SupabaseClient<Database>;
+
+interface Person {
+  id: string;
+  client: Client;
+  email: string;
+  context?: BrowserContext;
+  page?: Page;
+}
+
+const app = useBrowserApp({ timeout: 240_000 });
+let a: Person & { page: Page };
+let b: Person & { page: Page };
+let c: Person;
+let projectId: string;
+let machineId: string;
+
+const DOOR = {
+  id: 'door',
+  initial: 'closed',
+  states: {
+    closed: { on: { OPEN: 'opening' } },
+    opening: { after: { 1000: 'open' } },
+    open: {
+      type: 'parallel',
+      on: { CLOSE: 'closed' },
+      states: {
+        light: { initial: 'on', states: { on: { on: { DIM: 'off' } }, off: {} } },
+        alarm: { initial: 'armed', states: { armed: { on: { DISARM: { target: 'disarmed', guard: 'hasCode' } } }, disarmed: {} } },
+      },
+    },
+  },
+};
+
+async function person(tag: string): Promise<Person> {
+  const client = anonClient() as unknown as Client;
+  const email = uniqueEmail(`sim-${tag}`);
+  const { data, error } = await client.auth.signUp({ email, password: PASSWORD });
+  if (error || !data.user) throw error ?? new Error('no user');
+  return { id: data.user.id, client, email };
+}
+
+const signIn = (email: string) => app.signIn(email, { viewport: { width: 1400, height: 1000 } });
+const panel = (page: Page): Locator => page.getByRole('region', { name: 'Simulation' });
+const eventButton = (page: Page, type: string) => panel(page).getByRole('button', { name: type, exact: true });
+const active = (page: Page, path: string) => page.locator(`[data-state-path="${path}"][data-active="true"]`);
+const activePaths = (page: Page) => page.locator('[data-active="true"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-state-path')).sort());
+
+async function open(page: Page) {
+  await page.goto(`${app.url}/p/${projectId}/m/${machineId}`);
+  await page.getByRole('button', { name: 'state closed', exact: true }).waitFor({ timeout: 60_000 });
+}
+
+beforeAll(async () => {
+  const [pa, pb, pc] = await Promise.all([person('ada'), person('bo'), person('cy')]);
+  const project = await pa.client.from('projects').insert({ name: 'Simulation room' }).select('id').single();
+  if (project.error) throw new Error(project.error.message);
+  projectId = project.data.id;
+  const added = await pa.client.from('project_members').insert([
+    { project_id: projectId, user_id: pb.id, role: 'viewer', joined_via: 'added' },
+    { project_id: projectId, user_id: pc.id, role: 'editor', joined_via: 'added' },
+  ]);
+  if (added.error) throw new Error(added.error.message);
+  const definition: MachineDefinition = importXState(DOOR, { name: 'Door' });
+  const machine = await pa.client.from('machines').insert({ project_id: projectId, name: 'Door', definition: definition as unknown as Json }).select('id').single();
+  if (machine.error) throw new Error(machine.error.message);
+  machineId = machine.data.id;
+  const [sa, sb] = await Promise.all([signIn(pa.email), signIn(pb.email)]);
+  a = { ...pa, ...sa };
+  b = { ...pb, ...sb };
+  c = pc;
+}, 240_000);
+
+describe('shared simulation, several browsers', () => {
+  it('A starts and sends, B (a viewer) sees every change and sends too; Advance time fires an after transition', async () => {
+    await Promise.all([open(a.page), open(b.page)]);
+    await panel(a.page).getByRole('button', { name: 'Simulate', exact: true }).click();
+    await active(a.page, 'closed').waitFor();
+    await active(b.page, 'closed').waitFor();
+
+    // Enabled now vs not: OPEN is, DIM is not.
+    expect(await eventButton(a.page, 'OPEN').isEnabled()).toBe(true);
+    expect(await eventButton(a.page, 'DIM').isDisabled()).toBe(true);
+
+    await eventButton(a.page, 'OPEN').click();
+    await active(b.page, 'opening').waitFor();
+    await panel(b.page).getByRole('button', { name: 'Advance time', exact: true }).click();
+    for (const page of [a.page, b.page]) {
+      await active(page, 'open.light.on').waitFor();
+      expect(await activePaths(page)).toEqual(['open', 'open.alarm', 'open.alarm.armed', 'open.light', 'open.light.on']);
+    }
+
+    await eventButton(b.page, 'DIM').click();
+    await active(a.page, 'open.light.off').waitFor();
+    // A guard is a switch: off, DISARM is not enabled; on, it is and it is taken.
+    await panel(a.page).getByRole('switch', { name: 'hasCode' }).check();
+    await eventButton(a.page, 'DISARM').click();
+    await active(b.page, 'open.alarm.disarmed').waitFor();
+    await expect.poll(() => panel(b.page).getByRole('listitem').filter({ hasText: '#3 DIM' }).count()).toBe(1);
+  });
+
+  it('C joins late and lands on the same state, and so does a reload', async () => {
+    const late = await signIn(c.email);
+    await open(late.page);
+    await active(late.page, 'open.alarm.disarmed').waitFor();
+    expect(await activePaths(late.page)).toEqual(await activePaths(a.page));
+    await b.page.reload();
+    await active(b.page, 'open.alarm.disarmed').waitFor();
+    expect(await activePaths(b.page)).toEqual(await activePaths(a.page));
+  });
+
+  it('replays: Step back shows the previous step on the diagram; Fork from here starts a new simulation for everyone', async () => {
+    await panel(a.page).getByRole('button', { name: 'Step back', exact: true }).click();
+    await active(a.page, 'open.alarm.armed').waitFor();
+    expect(await activePaths(a.page)).toEqual(['open', 'open.alarm', 'open.alarm.armed', 'open.light', 'open.light.off']);
+    await panel(a.page).getByRole('button', { name: 'Fork from here', exact: true }).click();
+    // The fork holds four events; B follows the new simulation and shows its state.
+    await expect.poll(() => panel(b.page).getByRole('listitem').filter({ hasText: /^#\d/ }).count(), { timeout: 15_000 }).toBe(4);
+    await active(b.page, 'open.alarm.armed').waitFor();
+    await eventButton(b.page, 'CLOSE').click();
+    await active(a.page, 'closed').waitFor();
+  });
+});
+
+describe('an edit during a run', () => {
+  it('shows the changed-definition notice and re-runs the same events on the new version', async () => {
+    await active(a.page, 'closed').waitFor();
+    await a.page.getByRole('button', { name: 'state closed', exact: true }).dblclick();
+    const input = a.page.getByRole('textbox', { name: 'State name' });
+    await input.fill('shut');
+    await input.press('Enter');
+    await a.page.locator('[data-sync="synced"]').waitFor();
+    await panel(b.page).getByText('The machine changed since this simulation started.').waitFor();
+    await panel(a.page).getByRole('button', { name: 'Re-run on this version', exact: true }).click();
+    // The same five events on the new version end in the renamed state, for everyone.
+    await active(b.page, 'shut').waitFor();
+    await active(a.page, 'shut').waitFor();
+    expect(await panel(a.page).getByText('The machine changed since this simulation started.').count()).toBe(0);
+  });
+});
+
+describe('a guest', () => {
+  it('watches a public project\'s simulation without send buttons', async () => {
+    const open = await a.client.from('projects').insert({ name: 'Open door', visibility: 'public' }).select('id').single();
+    if (open.error) throw new Error(open.error.message);
+    const link = await a.client.rpc('owned_share_tokens', { p_project: open.data.id }).single<{ share_token: string }>();
+    if (link.error) throw new Error(link.error.message);
+    const definition: MachineDefinition = importXState(DOOR, { name: 'Public door' });
+    const machine = await a.client.from('machines').insert({ project_id: open.data.id, name: 'Public door', definition: definition as unknown as Json }).select('id').single();
+    if (machine.error) throw new Error(machine.error.message);
+    const started = await a.client.rpc('start_simulation', { p_machine: machine.data.id, p_context: null, p_guards: {} });
+    if (started.error) throw new Error(started.error.message);
+    // The function returns the simulation row; the generated types do not describe it.
+    const simulationId = (started.data as unknown as { id: string }).id;
+    const sent = await a.client.rpc('send_simulation_event', { p_simulation: simulationId, p_kind: 'event', p_type: 'OPEN', p_payload: {}, p_guards: {} });
+    if (sent.error) throw new Error(sent.error.message);
+
+    const page = await app.newPage({ viewport: { width: 1400, height: 1000 } });
+    await page.goto(`${app.url}/s/${link.data.share_token}`);
+    await page.getByRole('button', { name: 'Continue as guest' }).click();
+    await page.waitForURL(`**/p/${open.data.id}`);
+    await page.goto(`${app.url}/p/${open.data.id}/m/${machine.data.id}`);
+    await active(page, 'opening').waitFor({ timeout: 60_000 });
+    await panel(page).getByText('You are watching: members send events.').waitFor();
+    expect(await panel(page).getByRole('button', { name: 'OPEN', exact: true }).count()).toBe(0);
+    expect(await panel(page).getByRole('button', { name: 'Simulate', exact: true }).count()).toBe(0);
+    // What A sends next reaches the guest too.
+    const time = await a.client.rpc('send_simulation_event', { p_simulation: simulationId, p_kind: 'time', p_type: null as unknown as string, p_payload: {}, p_guards: {} });
+    expect(time.error).toBeNull();
+    await active(page, 'open.light.on').waitFor();
+  });
+});

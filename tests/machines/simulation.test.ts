@@ -1,0 +1,106 @@
+import { createActor } from 'xstate';
+import { describe, expect, it } from 'vitest';
+import { simulationMachine } from '../../machines/simulation.machine.ts';
+import { entry, fakeSimulationPort, MACHINE, ok, refused, settle, simulation } from './simulation.fakes.ts';
+
+/** The simulation statechart with a fake port: arrange, act, assert. */
+
+function start(canSend = true) {
+  const fake = fakeSimulationPort();
+  const actor = createActor(simulationMachine.provide({ actors: fake.actors }), { input: { machineId: MACHINE, canSend } }).start();
+  return { fake, actor };
+}
+
+const steps = (actor: ReturnType<typeof start>['actor']) => actor.getSnapshot().context.trace?.steps.map((s) => s.activePaths.join()) ?? [];
+
+describe('simulation machine', () => {
+  it('a late joiner opens the running simulation and replays its log', async () => {
+    const { fake, actor } = start();
+    await fake.settle('listSimulations', ok([simulation('old', { status: 'ended' }), simulation('a')].reverse()));
+    expect(actor.getSnapshot().hasTag('open')).toBe(true);
+    expect(fake.streams.logOpened).toEqual(['a']);
+    await fake.settle('loadLog', ok([entry(1), entry(2, null)]));
+    expect(actor.getSnapshot().hasTag('live')).toBe(true);
+    expect(steps(actor)).toEqual(['idle', 'busy', 'idle']);
+  });
+
+  it('resyncs from the log when the stream shows a gap, and applies what it missed in order', async () => {
+    const { fake, actor } = start();
+    await fake.settle('listSimulations', ok([simulation('a')]));
+    await fake.settle('loadLog', ok([]));
+    fake.emitLog({ type: 'simlog.received', entries: [entry(2, null)] });
+    await settle();
+    expect(actor.getSnapshot().hasTag('syncing')).toBe(true);
+    expect(fake.calls.at(-1)).toEqual({ name: 'loadLog', input: { simulationId: 'a', after: 0 } });
+    await fake.settle('loadLog', ok([entry(1), entry(2, null)]));
+    expect(steps(actor)).toEqual(['idle', 'busy', 'idle']);
+    expect(actor.getSnapshot().hasTag('live')).toBe(true);
+  });
+
+  it('sends in the order made, one request at a time, with the guard switches of the moment', async () => {
+    const { fake, actor } = start();
+    await fake.settle('listSimulations', ok([simulation('a')]));
+    actor.send({ type: 'sim.setGuard', name: 'ready', value: true });
+    actor.send({ type: 'sim.send', eventType: 'GO', payload: { n: 1 } });
+    actor.send({ type: 'sim.advanceTime' });
+    expect(fake.calls.filter((c) => c.name === 'sendEvent')).toHaveLength(1);
+    await fake.settle('sendEvent', refused('Too many events at once.'));
+    expect(actor.getSnapshot().context.error).toBe('Too many events at once.');
+    await fake.settle('sendEvent', ok({ seq: 1 }));
+    expect(fake.calls.filter((c) => c.name === 'sendEvent').map((c) => c.input)).toEqual([
+      { simulationId: 'a', kind: 'event', type: 'GO', payload: { n: 1 }, guards: { ready: true } },
+      { simulationId: 'a', kind: 'time', type: null, payload: {}, guards: { ready: true } },
+    ]);
+  });
+
+  it('a guest watching cannot send or start', async () => {
+    const { fake, actor } = start(false);
+    await fake.settle('listSimulations', ok([]));
+    actor.send({ type: 'sim.start', context: null });
+    expect(actor.getSnapshot().hasTag('idle')).toBe(true);
+    fake.emitList({ type: 'sims.started', simulation: simulation('b') });
+    await settle();
+    actor.send({ type: 'sim.send', eventType: 'GO', payload: {} });
+    expect(fake.isOpen('sendEvent')).toBe(false);
+    expect(actor.getSnapshot().context.simulation?.id).toBe('b');
+  });
+
+  it('replays: step back, step forward, scrub, play to the live end; forks from the shown step', async () => {
+    const { fake, actor } = start();
+    await fake.settle('listSimulations', ok([simulation('a')]));
+    await fake.settle('loadLog', ok([entry(1), entry(2, null), entry(3)]));
+    actor.send({ type: 'sim.stepBack' });
+    actor.send({ type: 'sim.stepBack' });
+    expect(actor.getSnapshot().context.position).toBe(1);
+    actor.send({ type: 'sim.stepForward' });
+    expect(actor.getSnapshot().context.position).toBe(2);
+    actor.send({ type: 'sim.fork' });
+    expect(fake.calls.at(-1)).toEqual({ name: 'forkSimulation', input: { simulationId: 'a', uptoSeq: 2, latest: false } });
+    await fake.settle('forkSimulation', ok(simulation('f', { forkedFrom: 'a', forkedAtSeq: 2, lastSeq: 2 })));
+    expect(actor.getSnapshot().context).toMatchObject({ simulation: { id: 'f' }, position: null });
+    expect(fake.streams.logOpened).toEqual(['a', 'f']);
+  });
+
+  it('someone else starting a simulation switches everyone to it', async () => {
+    const { fake, actor } = start();
+    await fake.settle('listSimulations', ok([simulation('a')]));
+    await fake.settle('loadLog', ok([entry(1)]));
+    fake.emitList({ type: 'sims.started', simulation: simulation('b') });
+    await settle();
+    expect(actor.getSnapshot().context.simulation?.id).toBe('b');
+    expect(steps(actor)).toEqual(['idle']);
+    expect(fake.streams.logClosed).toBe(1);
+  });
+});
+
+describe('membership', () => {
+  it('a guest who becomes a member may send', async () => {
+    const { fake, actor } = start(false);
+    await fake.settle('listSimulations', ok([simulation('a')]));
+    actor.send({ type: 'sim.send', eventType: 'GO', payload: {} });
+    expect(fake.isOpen('sendEvent')).toBe(false);
+    actor.send({ type: 'sim.canSendChanged', canSend: true });
+    actor.send({ type: 'sim.send', eventType: 'GO', payload: {} });
+    expect(fake.isOpen('sendEvent')).toBe(true);
+  });
+});
