@@ -32,6 +32,8 @@ export interface ProjectsContext {
   /** The optimistic change in flight, to undo it on refusal. */
   inFlight: { before: ProjectSummary | null; patch: Partial<ProjectSummary>; tempId: string | null } | null;
   channelFailures: number;
+  /** The feed recovered during a request: read the list again once the request is done. */
+  reloadDue: boolean;
   /** Numbers temporary ids of projects being created. */
   nextTemp: number;
 }
@@ -64,6 +66,7 @@ export const projectsMachine = setup({
   guards: {
     refused: (_, result: Result<unknown>) => !result.ok,
     recovering: ({ context }) => context.channelFailures > 0,
+    reloadDue: ({ context }) => context.reloadDue,
     isListed: ({ context, event }) => {
       assertEvent(event, ['projects.rename', 'projects.share', 'projects.delete']);
       return context.projects.some((p) => p.id === event.id && !p.id.startsWith('pending:'));
@@ -123,11 +126,13 @@ export const projectsMachine = setup({
     countFailure: assign(({ context }) => ({ channelFailures: context.channelFailures + 1 })),
     resetFailures: assign({ channelFailures: 0 }),
     markStale: raise({ type: 'projects.stale' }),
+    deferReload: assign({ reloadDue: true }),
+    clearReload: assign({ reloadDue: false }),
   },
 }).createMachine({
   id: 'projects',
   type: 'parallel',
-  context: ({ input }) => ({ userId: input.userId, projects: [], loadError: null, problem: null, inFlight: null, channelFailures: 0, nextTemp: 1 }),
+  context: ({ input }) => ({ userId: input.userId, projects: [], loadError: null, problem: null, inFlight: null, channelFailures: 0, reloadDue: false, nextTemp: 1 }),
   // Live facts change the list in every mode, so nothing that arrives while loading is lost.
   on: {
     'projects.upserted': { actions: 'applyFact' },
@@ -139,6 +144,7 @@ export const projectsMachine = setup({
       states: {
         loading: {
           tags: ['loading'],
+          entry: 'clearReload',
           invoke: {
             id: 'listProjects',
             src: 'listProjects',
@@ -156,16 +162,20 @@ export const projectsMachine = setup({
         },
         ready: {
           initial: 'idle',
-          on: { 'projects.dismiss': { actions: 'dismiss' } },
+          on: {
+            'projects.dismiss': { actions: 'dismiss' },
+            // Mid-request a re-read would fight the optimistic change: read once the request is done.
+            'projects.stale': { actions: 'deferReload' },
+          },
           states: {
             idle: {
               tags: ['ready'],
+              always: { guard: 'reloadDue', target: '#projects.list.loading' },
               on: {
                 'projects.create': { target: 'creating', actions: 'addOptimistic' },
                 'projects.rename': { guard: 'isListed', target: 'updating', actions: 'patchOptimistic' },
                 'projects.share': { guard: 'isListed', target: 'updating', actions: 'patchOptimistic' },
                 'projects.delete': { guard: 'isListed', target: 'deleting', actions: 'removeOptimistic' },
-                // Only between requests: re-reading mid-request would fight the optimistic change.
                 'projects.stale': '#projects.list.loading',
               },
             },

@@ -133,4 +133,24 @@ describe('projects machine', () => {
     expect(fake.isOpen('listProjects')).toBe(true);
     expect(snap().context.channelFailures).toBe(0);
   });
+
+  it('re-reads the list after a request when the channel recovered while it was in flight', async () => {
+    const { fake, actor, snap } = start();
+    await fake.settle('listProjects', { ok: true, value: [project('a')] });
+    fake.emit({ type: 'projects.channelFailed', message: 'closed' });
+    await flush();
+    await vi.advanceTimersByTimeAsync(2000);
+    actor.send({ type: 'projects.rename', id: 'a', name: 'Renamed' });
+    // Back while the rename is on the wire: what was missed meanwhile is only in the table.
+    fake.emit({ type: 'projects.channelJoined' });
+    await flush();
+    expect(snap().hasTag('busy')).toBe(true);
+    expect(fake.isOpen('listProjects')).toBe(false);
+    await fake.settle('updateProject', { ok: true, value: null });
+    expect(snap().hasTag('loading')).toBe(true);
+    expect(fake.isOpen('listProjects')).toBe(true);
+    await fake.settle('listProjects', { ok: true, value: [project('a', { name: 'Renamed' }), project('b')] });
+    expect(snap().context.projects.map((p) => p.id).sort()).toEqual(['a', 'b']);
+    expect(snap().hasTag('ready')).toBe(true);
+  });
 });
