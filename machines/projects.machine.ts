@@ -6,10 +6,12 @@ import { patchProject, removeProject, revertPatch, upsertProject } from '../src/
 
 /**
  * The signed-in person's projects, live. Two regions: `list` (loading the list, then
- * ready to take one change request at a time) and `channel` (the live feed of changes,
- * with a backoff when it fails). Requests are optimistic: the list changes at once and
- * goes back, with the server's reason, if the request is refused. After the feed recovers
- * from a failure the list is read again, since changes may have been missed meanwhile.
+ * ready to take one change request at a time) and `channel` (the live feed of changes:
+ * `subscribing`, `live`, and `rejoining` after a failure, while supabase-js rejoins it
+ * once the socket is back; see "Reconnecting" in machines/CONTEXT.md). Requests are
+ * optimistic: the list changes at once and goes back, with the server's reason, if the
+ * request is refused. After the feed rejoins the list is read again, since changes may
+ * have been missed meanwhile (once the request in flight is done, if there is one).
  */
 
 export type ProjectsIntent =
@@ -31,7 +33,6 @@ export interface ProjectsContext {
   problem: string | null;
   /** The optimistic change in flight, to undo it on refusal. */
   inFlight: { before: ProjectSummary | null; patch: Partial<ProjectSummary>; tempId: string | null } | null;
-  channelFailures: number;
   /** The feed recovered during a request: read the list again once the request is done. */
   reloadDue: boolean;
   /** Numbers temporary ids of projects being created. */
@@ -59,13 +60,8 @@ export const projectsMachine = setup({
     updateProject: fromPromise<Result<null>, Update>(() => Promise.reject(notProvided('updateProject'))),
     deleteProject: fromPromise<Result<null>, { id: string }>(() => Promise.reject(notProvided('deleteProject'))),
   },
-  delays: {
-    // Grows with each failure and stops growing at half a minute.
-    backoff: ({ context }) => Math.min(30_000, 1000 * 2 ** Math.min(context.channelFailures, 5)),
-  },
   guards: {
     refused: (_, result: Result<unknown>) => !result.ok,
-    recovering: ({ context }) => context.channelFailures > 0,
     reloadDue: ({ context }) => context.reloadDue,
     isListed: ({ context, event }) => {
       assertEvent(event, ['projects.rename', 'projects.share', 'projects.delete']);
@@ -123,8 +119,6 @@ export const projectsMachine = setup({
     showProblem: assign((_, result: Result<unknown>) => ({ problem: result.ok ? null : result.error.message })),
     showUnexpected: assign({ problem: UNEXPECTED }),
     dismiss: assign({ problem: null }),
-    countFailure: assign(({ context }) => ({ channelFailures: context.channelFailures + 1 })),
-    resetFailures: assign({ channelFailures: 0 }),
     markStale: raise({ type: 'projects.stale' }),
     deferReload: assign({ reloadDue: true }),
     clearReload: assign({ reloadDue: false }),
@@ -132,7 +126,7 @@ export const projectsMachine = setup({
 }).createMachine({
   id: 'projects',
   type: 'parallel',
-  context: ({ input }) => ({ userId: input.userId, projects: [], loadError: null, problem: null, inFlight: null, channelFailures: 0, reloadDue: false, nextTemp: 1 }),
+  context: ({ input }) => ({ userId: input.userId, projects: [], loadError: null, problem: null, inFlight: null, reloadDue: false, nextTemp: 1 }),
   // Live facts change the list in every mode, so nothing that arrives while loading is lost.
   on: {
     'projects.upserted': { actions: 'applyFact' },
@@ -247,28 +241,20 @@ export const projectsMachine = setup({
       },
     },
     channel: {
-      initial: 'open',
+      // One invoke for the region's whole life: supabase-js rejoins a failed channel itself.
+      invoke: { id: 'projectChanges', src: 'projectChanges', input: ({ context }) => ({ userId: context.userId }) },
+      initial: 'subscribing',
       states: {
-        // One invoke across subscribing and live: the channel stays open as it joins.
-        open: {
-          invoke: { id: 'projectChanges', src: 'projectChanges', input: ({ context }) => ({ userId: context.userId }) },
-          on: { 'projects.channelFailed': { target: 'retrying', actions: 'countFailure' } },
-          initial: 'subscribing',
-          states: {
-            subscribing: {
-              on: {
-                'projects.channelJoined': [
-                  { guard: 'recovering', target: 'live', actions: ['resetFailures', 'markStale'] },
-                  { target: 'live' },
-                ],
-              },
-            },
-            live: { tags: ['live'] },
-          },
+        subscribing: {
+          on: { 'projects.channelJoined': 'live', 'projects.channelFailed': 'rejoining' },
         },
-        retrying: {
+        live: {
+          tags: ['live'],
+          on: { 'projects.channelFailed': 'rejoining' },
+        },
+        rejoining: {
           tags: ['reconnecting'],
-          after: { backoff: 'open' },
+          on: { 'projects.channelJoined': { target: 'live', actions: 'markStale' } },
         },
       },
     },

@@ -1,7 +1,7 @@
 import { fromCallback, fromEventObservable, fromPromise } from 'xstate';
 import { connectionMachine } from '../../machines/connection.machine.ts';
 import { roomMachine, type RoomChannelCommand, type RoomInput } from '../../machines/room.machine.ts';
-import type { ConnectionPort, SocketEvent } from '../lib/ports/realtime.ts';
+import type { ConnectionPort, SocketEvent, SocketState } from '../lib/ports/realtime.ts';
 import { invitesMachine } from '../../machines/invites.machine.ts';
 import type { Invite, InviteRequest, MembersPort, Result, Role, RoomData, RoomPort } from '../lib/ports/room.ts';
 
@@ -40,7 +40,7 @@ export function connectionLogic(port: ConnectionPort) {
   return connectionMachine.provide({
     actors: {
       socketEvents: fromEventObservable<SocketEvent, void>(() => port.socketEvents$),
-      reconnect: fromPromise<void, void>(() => port.reconnect()),
+      reconnect: fromPromise<SocketState, void>(() => port.reconnect()),
     },
   });
 }
