@@ -2,6 +2,7 @@ import { throwError } from 'rxjs';
 import { assertEvent, assign, emit, fromEventObservable, fromPromise, setup, stateIn } from 'xstate';
 import type { MachineDefinition } from '../src/lib/model/types.ts';
 import type { MachineListEvent, MachineSummary, Result } from '../src/lib/ports/document.ts';
+import { notProvided } from './shared.ts';
 
 /**
  * A project's machines, live: loaded once the list's stream is subscribed (and again
@@ -50,10 +51,6 @@ function applyChange(list: MachineSummary[], change: ListChange): MachineSummary
   return change.type === 'machines.upserted' ? upsert(list, change.machine) : list.filter((m) => m.id !== change.machineId);
 }
 
-function notProvided(actor: string): Error {
-  return new Error(`machine list: provide the "${actor}" actor (see src/app/)`);
-}
-
 export const machineListMachine = setup({
   types: {
     input: {} as { projectId: string },
@@ -63,11 +60,11 @@ export const machineListMachine = setup({
     tags: {} as 'loading' | 'ready' | 'busy' | 'failed',
   },
   actors: {
-    listEvents: fromEventObservable<MachineListEvent, { projectId: string }>(() => throwError(() => notProvided('listEvents'))),
-    loadMachines: fromPromise<Result<MachineSummary[]>, { projectId: string }>(() => Promise.reject(notProvided('loadMachines'))),
-    createMachines: fromPromise<Result<MachineSummary[]>, { projectId: string; machines: NewMachine[] }>(() => Promise.reject(notProvided('createMachines'))),
-    deleteMachine: fromPromise<Result<string>, { machineId: string }>(() => Promise.reject(notProvided('deleteMachine'))),
-    renameMachine: fromPromise<Result<MachineSummary>, { machineId: string; name: string }>(() => Promise.reject(notProvided('renameMachine'))),
+    listEvents: fromEventObservable<MachineListEvent, { projectId: string }>(() => throwError(() => notProvided('machine list', 'listEvents'))),
+    loadMachines: fromPromise<Result<MachineSummary[]>, { projectId: string }>(() => Promise.reject(notProvided('machine list', 'loadMachines'))),
+    createMachines: fromPromise<Result<MachineSummary[]>, { projectId: string; machines: NewMachine[] }>(() => Promise.reject(notProvided('machine list', 'createMachines'))),
+    deleteMachine: fromPromise<Result<string>, { machineId: string }>(() => Promise.reject(notProvided('machine list', 'deleteMachine'))),
+    renameMachine: fromPromise<Result<MachineSummary>, { machineId: string; name: string }>(() => Promise.reject(notProvided('machine list', 'renameMachine'))),
   },
   actions: {
     applyEvent: assign(({ context, event }) => {

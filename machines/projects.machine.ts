@@ -3,6 +3,7 @@ import { assertEvent, assign, fromEventObservable, fromPromise, raise, setup } f
 import type { NewProject, ProjectEdit, ProjectsFact, ProjectSummary } from '../src/lib/ports/projects.ts';
 import type { Result, Visibility } from '../src/lib/ports/room.ts';
 import { patchProject, removeProject, revertPatch, upsertProject } from '../src/lib/projects-list.ts';
+import { notProvided, UNEXPECTED } from './shared.ts';
 
 /**
  * The signed-in person's projects, live. Two regions: `list` (loading the list, then
@@ -41,9 +42,6 @@ export interface ProjectsContext {
 
 export type ProjectsTag = 'loading' | 'failed' | 'ready' | 'busy' | 'live' | 'reconnecting';
 
-const UNEXPECTED = 'Something went wrong. Try again.';
-const notProvided = (actor: string) => new Error(`projects machine: provide the "${actor}" actor (see src/app/)`);
-
 type Update = { id: string; edit: ProjectEdit };
 
 export const projectsMachine = setup({
@@ -54,11 +52,11 @@ export const projectsMachine = setup({
     tags: {} as ProjectsTag,
   },
   actors: {
-    projectChanges: fromEventObservable<ProjectsFact, { userId: string }>(() => throwError(() => notProvided('projectChanges'))),
-    listProjects: fromPromise<Result<ProjectSummary[]>, { userId: string }>(() => Promise.reject(notProvided('listProjects'))),
-    createProject: fromPromise<Result<ProjectSummary>, NewProject>(() => Promise.reject(notProvided('createProject'))),
-    updateProject: fromPromise<Result<null>, Update>(() => Promise.reject(notProvided('updateProject'))),
-    deleteProject: fromPromise<Result<null>, { id: string }>(() => Promise.reject(notProvided('deleteProject'))),
+    projectChanges: fromEventObservable<ProjectsFact, { userId: string }>(() => throwError(() => notProvided('projects', 'projectChanges'))),
+    listProjects: fromPromise<Result<ProjectSummary[]>, { userId: string }>(() => Promise.reject(notProvided('projects', 'listProjects'))),
+    createProject: fromPromise<Result<ProjectSummary>, NewProject>(() => Promise.reject(notProvided('projects', 'createProject'))),
+    updateProject: fromPromise<Result<null>, Update>(() => Promise.reject(notProvided('projects', 'updateProject'))),
+    deleteProject: fromPromise<Result<null>, { id: string }>(() => Promise.reject(notProvided('projects', 'deleteProject'))),
   },
   guards: {
     refused: (_, result: Result<unknown>) => !result.ok,

@@ -1,6 +1,7 @@
 import { assertEvent, assign, fromCallback, fromPromise, sendTo, setup } from 'xstate';
 import type { Result, Role, RoomChange, RoomData, RoomFact, RoomPeer } from '../src/lib/ports/room.ts';
 import { applyChange, EMPTY_ROOM, mergeSnapshot } from '../src/lib/room-merge.ts';
+import { notProvided, UNEXPECTED } from './shared.ts';
 
 /**
  * One open project. The room's channel (`roomChannel`, a two-way callback actor) is
@@ -49,12 +50,7 @@ export interface RoomContext extends RoomInput {
 
 export type RoomTag = 'pending' | 'live' | 'resyncing' | 'failed' | 'removed' | 'adminBusy' | 'adminFailed';
 
-const UNEXPECTED = 'Something went wrong. Try again.';
 const JOIN_TIMEOUT = "Couldn't connect to this room's live updates. Check your connection and try again.";
-
-function notProvided(actor: string): Error {
-  return new Error(`room machine: provide the "${actor}" actor (see src/app/)`);
-}
 
 const failureOf = (result: Result<unknown>): string | null => (result.ok ? null : result.error.message);
 
@@ -67,12 +63,12 @@ export const roomMachine = setup({
   },
   actors: {
     roomChannel: fromCallback<RoomChannelCommand, RoomInput & { looking: string | null }>(() => {
-      throw notProvided('roomChannel');
+      throw notProvided('room', 'roomChannel');
     }),
-    loadSnapshot: fromPromise<Result<RoomData>, { projectId: string }>(() => Promise.reject(notProvided('loadSnapshot'))),
-    renameProject: fromPromise<Result<null>, { projectId: string; name: string }>(() => Promise.reject(notProvided('renameProject'))),
-    changeRole: fromPromise<Result<null>, { projectId: string; userId: string; role: Role }>(() => Promise.reject(notProvided('changeRole'))),
-    removeMember: fromPromise<Result<null>, { projectId: string; userId: string }>(() => Promise.reject(notProvided('removeMember'))),
+    loadSnapshot: fromPromise<Result<RoomData>, { projectId: string }>(() => Promise.reject(notProvided('room', 'loadSnapshot'))),
+    renameProject: fromPromise<Result<null>, { projectId: string; name: string }>(() => Promise.reject(notProvided('room', 'renameProject'))),
+    changeRole: fromPromise<Result<null>, { projectId: string; userId: string; role: Role }>(() => Promise.reject(notProvided('room', 'changeRole'))),
+    removeMember: fromPromise<Result<null>, { projectId: string; userId: string }>(() => Promise.reject(notProvided('room', 'removeMember'))),
   },
   delays: {
     joinTimeout: 15_000,

@@ -2,6 +2,7 @@ import { throwError } from 'rxjs';
 import { assertEvent, assign, fromEventObservable, fromPromise, not, setup } from 'xstate';
 import type { AuthEvent, AuthResult, Credentials, SessionUser, SignUpResult } from '../src/lib/ports/auth.ts';
 import type { OwnProfileFact } from '../src/lib/ports/profile.ts';
+import { notProvided, UNEXPECTED } from './shared.ts';
 
 /**
  * The session: who is using Chartroom on this device. Identity facts arrive only from the
@@ -36,15 +37,10 @@ export interface SessionContext {
 /** Tags the views branch on; states stay an implementation detail of the machine. */
 export type SessionTag = 'restoring' | 'signedOut' | 'pending' | 'failed' | 'notice' | 'authenticated' | 'member' | 'guest' | 'signingOut' | 'refreshing';
 
-const UNEXPECTED = 'Something went wrong. Try again.';
 const SIGNED_OUT_ELSEWHERE = 'You were signed out (in another tab, or your session was ended). Sign in again to continue.';
 const EXPIRED = 'Your session has expired. Sign in again to continue.';
 /** The longest delay a JS timer can hold (2^31-1 ms); a token that far from expiry is refreshed early, which is harmless. */
 const MAX_DELAY = 2_147_483_647;
-
-function notProvided(actor: string): Error {
-  return new Error(`session machine: provide the "${actor}" actor (see src/app/)`);
-}
 
 const credentials = ({ event }: { event: SessionEvent }): Credentials => {
   assertEvent(event, ['session.signIn', 'session.signUp']);
@@ -59,13 +55,13 @@ const sessionSetup = setup({
   },
   // Placeholders that fail loudly: the composition root and tests provide real ones.
   actors: {
-    authEvents: fromEventObservable<AuthEvent, void>(() => throwError(() => notProvided('authEvents'))),
-    signIn: fromPromise<AuthResult, Credentials>(() => Promise.reject(notProvided('signIn'))),
-    signUp: fromPromise<SignUpResult, Credentials>(() => Promise.reject(notProvided('signUp'))),
-    signInAsGuest: fromPromise<AuthResult, void>(() => Promise.reject(notProvided('signInAsGuest'))),
-    signOut: fromPromise<void, void>(() => Promise.reject(notProvided('signOut'))),
-    refreshSession: fromPromise<AuthResult, void>(() => Promise.reject(notProvided('refreshSession'))),
-    ownProfile: fromEventObservable<OwnProfileFact, { userId: string }>(() => throwError(() => notProvided('ownProfile'))),
+    authEvents: fromEventObservable<AuthEvent, void>(() => throwError(() => notProvided('session', 'authEvents'))),
+    signIn: fromPromise<AuthResult, Credentials>(() => Promise.reject(notProvided('session', 'signIn'))),
+    signUp: fromPromise<SignUpResult, Credentials>(() => Promise.reject(notProvided('session', 'signUp'))),
+    signInAsGuest: fromPromise<AuthResult, void>(() => Promise.reject(notProvided('session', 'signInAsGuest'))),
+    signOut: fromPromise<void, void>(() => Promise.reject(notProvided('session', 'signOut'))),
+    refreshSession: fromPromise<AuthResult, void>(() => Promise.reject(notProvided('session', 'refreshSession'))),
+    ownProfile: fromEventObservable<OwnProfileFact, { userId: string }>(() => throwError(() => notProvided('session', 'ownProfile'))),
   },
   delays: {
     // supabase-js refreshes ahead of expiry; this fires only if that did not happen (a
