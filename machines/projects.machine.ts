@@ -21,7 +21,7 @@ export type ProjectsIntent =
   | { type: 'projects.rename'; id: string; name: string }
   | { type: 'projects.share'; id: string; visibility: Visibility }
   | { type: 'projects.delete'; id: string }
-  | { type: 'projects.dismiss' };
+  | { type: 'projects.dismissError' };
 
 export type ProjectsEvent = ProjectsIntent | ProjectsFact | { type: 'projects.stale' };
 
@@ -116,7 +116,7 @@ export const projectsMachine = setup({
     settle: assign({ inFlight: null }),
     showProblem: assign((_, result: Result<unknown>) => ({ problem: result.ok ? null : result.error.message })),
     showUnexpected: assign({ problem: UNEXPECTED }),
-    dismiss: assign({ problem: null }),
+    clearProblem: assign({ problem: null }),
     markStale: raise({ type: 'projects.stale' }),
     deferReload: assign({ reloadDue: true }),
     clearReload: assign({ reloadDue: false }),
@@ -155,7 +155,7 @@ export const projectsMachine = setup({
         ready: {
           initial: 'idle',
           on: {
-            'projects.dismiss': { actions: 'dismiss' },
+            'projects.dismissError': { actions: 'clearProblem' },
             // Mid-request a re-read would fight the optimistic change: read once the request is done.
             'projects.stale': { actions: 'deferReload' },
           },

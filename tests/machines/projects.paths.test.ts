@@ -27,7 +27,7 @@ const events: GraphEvent[] = [
   { type: 'projects.rename', id: 'p1', name: 'Renamed' },
   { type: 'projects.share', id: 'p1', visibility: 'public' },
   { type: 'projects.delete', id: 'p1' },
-  { type: 'projects.dismiss' },
+  { type: 'projects.dismissError' },
   done('createProject', { ok: true, value: project('p2') }),
   done('createProject', refused('No')),
   crashed('createProject'),

@@ -89,7 +89,7 @@ describe('projects machine', () => {
     await fake.fail('deleteProject', new Error('adapter bug'));
     expect(names()).toEqual(['Alpha']);
     expect(snap().context.problem).toBe('Something went wrong. Try again.');
-    actor.send({ type: 'projects.dismiss' });
+    actor.send({ type: 'projects.dismissError' });
     expect(snap().context.problem).toBeNull();
   });
 
