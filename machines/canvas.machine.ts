@@ -1,4 +1,5 @@
-import { assertEvent, assign, enqueueActions, setup, type ActorRef, type EventObject, type Snapshot } from 'xstate';
+import { assertEvent, assign, enqueueActions, setup, type AnyActorRef } from 'xstate';
+import type { CanvasEdit } from '../src/lib/canvas-ops/gestures.ts';
 import type { Box } from '../src/lib/layout/types.ts';
 
 /**
@@ -43,17 +44,11 @@ export type CanvasFact = { type: 'canvas.editableChanged'; canEdit: boolean } | 
 
 export type CanvasEvent = CanvasIntent | CanvasFact;
 
-/** What a gesture means; the view maps these to model ops. */
-export type CanvasEdit =
-  | { type: 'edit.addChild'; parent: string; id: string }
-  | { type: 'edit.addSibling'; sibling: string; id: string }
-  | { type: 'edit.rename'; id: string; key: string }
-  | { type: 'edit.delete'; ids: string[] }
-  | { type: 'edit.connect'; source: string; target: string; id: string }
-  | { type: 'edit.event'; id: string; event: string };
+/** What a gesture means (defined with its meaning as ops, in src/lib/canvas-ops). */
+export type { CanvasEdit };
 
 /** Who is told each edit: the actor that owns the document (the open machine). */
-export type CanvasEditor = ActorRef<Snapshot<unknown>, CanvasEdit | EventObject>;
+export type CanvasEditor = AnyActorRef;
 
 export interface CanvasInput {
   canEdit: boolean;
