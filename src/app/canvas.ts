@@ -1,6 +1,8 @@
 import { fromCallback, fromEventObservable, fromPromise } from 'xstate';
 import { canvasPresenceMachine, type PresenceCommand, type PresenceInput } from '../../machines/canvas-presence.machine.ts';
 import { documentMachine, type QueueCommand } from '../../machines/document.machine.ts';
+import { openMachineMachine } from '../../machines/open-machine.machine.ts';
+import { layoutLogic, type LayoutEngine } from './layout.ts';
 import type { CanvasPresencePort, PresenceFact } from '../lib/ports/canvas-presence.ts';
 import type { CommitRequest, DocumentPort, QueueStore } from '../lib/ports/document.ts';
 
@@ -42,3 +44,15 @@ export function canvasPresenceLogic(port: CanvasPresencePort) {
   });
 }
 export type CanvasPresenceLogic = ReturnType<typeof canvasPresenceLogic>;
+
+/** One open machine: its document, presence, layout (with the engine `startLayout` makes) and canvas, wired. */
+export function openMachineLogic(port: DocumentPort, store: QueueStore, presence: CanvasPresencePort, startLayout: () => LayoutEngine) {
+  return openMachineMachine.provide({
+    actors: {
+      document: documentLogic(port, store),
+      presence: canvasPresenceLogic(presence),
+      layout: layoutLogic(startLayout),
+    },
+  });
+}
+export type OpenMachineLogic = ReturnType<typeof openMachineLogic>;
