@@ -5,7 +5,7 @@ import { connectionLogic } from '../../src/app/room.ts';
 import { person, record } from './room-fixtures.ts';
 
 /**
- * The connection machine over the real supabase-js socket (issue 10, defect 3): the
+ * The connection machine over the real supabase-js socket (the banner stuck on "Reconnecting…"): the
  * banner reads this actor, so it must follow the socket, not the device's online flag.
  * The device's network events come from a test EventTarget; everything else is real.
  */

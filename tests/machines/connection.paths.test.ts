@@ -6,7 +6,7 @@ import { fakeSocket, settle } from './connection.fakes.ts';
 import { describeMachinePaths } from './machine-paths.ts';
 
 /**
- * Path tests (house style rule 12): every shortest path and every edge of the connection
+ * Path tests: every shortest path and every edge of the connection
  * machine's graph is replayed on the running machine with the fake socket; delayed
  * transitions are taken by advancing fake timers, requests by settling the fake.
  */

@@ -5,7 +5,7 @@ import { describeMachinePaths, settleRequest, type MachinePaths } from './machin
 import { fakeMachineList, newMachine, ok, PROJECT, refused, settle, summary, type MachineListRequest } from './machine-list.fakes.ts';
 
 /**
- * Path tests (house style rule 12) for the machine list: every state node reached, every
+ * Path tests for the machine list: every state node reached, every
  * shortest path and every edge replayed on the running machine with the fake port (stream
  * events emitted, requests settled). Vertices are the state value plus the context the
  * views and guards read; a few ids (a, b, c, d) keep the list, and so the graph, finite.

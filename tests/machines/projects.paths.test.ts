@@ -6,7 +6,7 @@ import { describeMachinePaths, settleRequest } from './machine-paths.ts';
 import { fakeProjects, project, refused, type ProjectsRequest } from './projects.fakes.ts';
 
 /**
- * Path tests (house style rule 12) for the projects machine: every shortest path and
+ * Path tests for the projects machine: every shortest path and
  * every edge of its graph, replayed on the running machine with the fake adapter.
  */
 

@@ -6,7 +6,7 @@ import { describeMachinePaths, settleRequest } from './machine-paths.ts';
 import { accepted, at, BOB, fakeRoom, loaded, ME, member, notFound, project, PROJECT, refused, settle, type RoomRequest, ROOM_INPUT } from './room.fakes.ts';
 
 /**
- * Path tests (house style rule 12) for the room machine: every state node is reached, and
+ * Path tests for the room machine: every state node is reached, and
  * every shortest path and every edge is replayed on the running machine with the fake
  * port (facts emitted, requests settled, the join timeout taken with fake timers).
  * Vertices are keyed by state value and the context the views read, not the raw buffer,
