@@ -117,7 +117,7 @@ const sessionSetup = setup({
  * have been refreshed, then `refreshing` (asks once), `waitingToRetry` on a network
  * failure. A refresh token that no longer works ends the session with a message.
  */
-const tokenLife = {
+const tokenLife = sessionSetup.createStateConfig({
   initial: 'active' as const,
   states: {
     active: {
@@ -148,10 +148,10 @@ const tokenLife = {
       on: { 'auth.tokenRefreshed': { target: 'active', actions: 'rememberSession' } },
     },
   },
-} satisfies Parameters<typeof sessionSetup.createStateConfig>[0];
+});
 
 /** What `signedIn` and `guest` share: the token's life, the own profile watched, the ways out. */
-const authenticated = {
+const authenticated = sessionSetup.createStateConfig({
   ...tokenLife,
   // The person's own profile, live, for the name the views show.
   invoke: {
@@ -166,7 +166,7 @@ const authenticated = {
     'auth.signedOut': { target: 'signedOut', actions: 'noticeSignedOutElsewhere' },
     'profile.changed': { actions: 'rememberName' },
   },
-} satisfies Parameters<typeof sessionSetup.createStateConfig>[0];
+});
 
 /** Where a session fact leads (a sibling of the state that handles it), remembering the session. */
 const toGuest = { guard: 'factIsGuest', target: 'guest', actions: 'rememberSession' } as const;
@@ -175,7 +175,7 @@ const toMember = { target: 'signedIn', actions: 'rememberSession' } as const;
 /** The signed-out form's requests, open from every state that shows the form. */
 const formRequests = { 'session.signIn': 'signingIn', 'session.signUp': 'signingUp', 'session.signInAsGuest': 'joiningAsGuest' } as const;
 /** A request the form runs: its own failure is shown; success waits for the fact that follows. */
-const requesting = { tags: ['pending'], entry: 'clearMessages' } satisfies Parameters<typeof sessionSetup.createStateConfig>[0];
+const requesting = sessionSetup.createStateConfig({ tags: ['pending'], entry: 'clearMessages' });
 const requestOutput = ({ event }: { event: { output: AuthResult | SignUpResult } }) => event.output;
 const refused = { guard: { type: 'failed', params: requestOutput }, target: 'failed', actions: { type: 'showFailure', params: requestOutput } } as const;
 const crashed = { target: 'failed', actions: 'showUnexpected' } as const;
