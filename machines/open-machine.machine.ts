@@ -4,15 +4,17 @@ import { opsForEdit, type CanvasEdit } from '../src/lib/canvas-ops/gestures.ts';
 import type { MachineDefinition } from '../src/lib/model/types.ts';
 import { canvasPresenceMachine } from './canvas-presence.machine.ts';
 import { canvasMachine } from './canvas.machine.ts';
+import { codeViewMachine } from './code-view.machine.ts';
 import { documentMachine, type DocumentInput } from './document.machine.ts';
 import { layoutMachine } from './layout.machine.ts';
 
 /**
  * One machine open in a room: the parent of its `document` (edits, commits, offline
- * queue), `presence` (who else is on it), `layout` (the diagram's positions) and
- * `canvas` (viewport, selection, gestures), each invoked for as long as the machine is
+ * queue), `presence` (who else is on it), `layout` (the diagram's positions), `canvas`
+ * (viewport, selection, gestures) and `code` (the code view's modes), each invoked for as long as the machine is
  * open and registered in the actor system under its id. It routes between them, so no
- * view has to: every new definition from the document goes to the layout; every gesture
+ * view has to: every new definition from the document goes to the layout and the code
+ * view; every gesture
  * the canvas tells becomes ops (src/lib/canvas-ops) for the document; the canvas's
  * selection goes to presence; the room's say on who may edit reaches the canvas.
  * The room invokes it; views read its children through named selector hooks.
@@ -48,7 +50,7 @@ export const openMachineMachine = setup({
     input: {} as OpenMachineInput,
     context: {} as OpenMachineContext,
     events: {} as OpenMachineEvent,
-    children: {} as { document: 'document'; presence: 'presence'; layout: 'layout'; canvas: 'canvas' },
+    children: {} as { document: 'document'; presence: 'presence'; layout: 'layout'; canvas: 'canvas'; code: 'code' },
     tags: {} as 'open',
   },
   // The bare machines: the composition root provides them wired to real adapters, tests to fakes.
@@ -57,12 +59,14 @@ export const openMachineMachine = setup({
     presence: canvasPresenceMachine,
     layout: layoutMachine,
     canvas: canvasMachine,
+    code: codeViewMachine,
   },
   actions: {
     followDocument: enqueueActions(({ context, enqueue }, definition: MachineDefinition | null) => {
       if (!definition || definition === context.definition) return;
       enqueue.assign({ definition });
       enqueue.sendTo('layout', { type: 'layout.request', definition });
+      enqueue.sendTo('code', { type: 'code.definitionChanged', definition });
     }),
     shareSelection: enqueueActions(({ enqueue }, selection: string[]) => {
       // presence only sends it on when it changed.
@@ -107,6 +111,7 @@ export const openMachineMachine = setup({
       input: ({ context, self }) => ({ canEdit: context.canEdit, editor: self }),
       onSnapshot: { actions: { type: 'shareSelection', params: ({ event }) => event.snapshot.context.selection } },
     },
+    { id: 'code', systemId: 'code', src: 'code', input: ({ context, self }) => ({ definition: context.definition, editor: self }) },
   ],
   initial: 'open',
   states: {

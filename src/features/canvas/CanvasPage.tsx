@@ -189,7 +189,7 @@ export function CanvasPage({ definition, peers = [], onCreate }: CanvasPageProps
             {layoutError && <p className="canvas-status error" role="alert">{layoutError}</p>}
           </div>
         )}
-        {view !== 'diagram' && <CodeView definition={definition} canEdit={canEdit} onApply={(next) => openSend({ type: 'machine.replace', definition: next })} />}
+        {view !== 'diagram' && <CodeView canEdit={canEdit} />}
       </div>
     </div>
   );

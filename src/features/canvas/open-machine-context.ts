@@ -6,7 +6,7 @@ import type { PresenceIntent, CanvasPeer } from '../../../machines/canvas-presen
 import type { DocumentIntent } from '../../../machines/document.machine.ts';
 import { documentDefinition, type openMachineMachine, type OpenMachineEvent } from '../../../machines/open-machine.machine.ts';
 import type { Layout } from '../../lib/layout/types.ts';
-import type { MachineDefinition } from '../../lib/model/types.ts';
+import type { Issue, MachineDefinition } from '../../lib/model/types.ts';
 import type { View } from '../../lib/ports/canvas-presence.ts';
 import { sameStrings, useChildSelector } from '../actor-hooks.ts';
 
@@ -113,6 +113,13 @@ export function useCanvasSend(): (intent: CanvasIntent | { type: 'canvas.viewpor
   const canvas = useChild('canvas');
   return useCallback((intent: CanvasIntent | { type: 'canvas.viewportFollowed'; viewport: Viewport }) => canvas?.send(intent), [canvas]);
 }
+
+// The code view.
+
+export const useCodeRef = () => useChild('code');
+export const useCodeDirty = (): boolean => useChildSelector(useChild('code'), (s) => s.hasTag('dirty'), false);
+const NO_ISSUES: Issue[] = [];
+export const useCodeErrors = (): Issue[] => useChildSelector(useChild('code'), (s) => s.context.errors, NO_ISSUES);
 
 export function useOpenMachineSend(): (event: OpenMachineEvent) => void {
   const open = useOpenMachine();
