@@ -366,10 +366,9 @@ export const roomMachine = setup({
                 src: 'openMachine',
                 input: ({ context }) => ({ machineId: context.machineId ?? '', userId: context.userId, canEdit: canEditIn(context), document: context.document }),
               },
-              on: {
-                'room.openMachine': { target: 'open', reenter: true, actions: ['rememberMachine', 'trackPresence'] },
-                'room.closeMachine': { target: 'closed', actions: ['forgetMachine', 'trackPresence'] },
-              },
+              // One machine at a time, closed before the next opens (the view keys it by id): its
+              // children's systemIds are free again only once the old one has stopped.
+              on: { 'room.closeMachine': { target: 'closed', actions: ['forgetMachine', 'trackPresence'] } },
             },
           },
         },
