@@ -16,11 +16,17 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'error',
     },
   },
+  // The layers, as lint errors: lib <- machines <- app -> features, and adapters only from
+  // app. Each layer lists what it may not import; src/app (the composition root) may import all.
   {
-    files: ['src/**/*.{ts,tsx}', 'machines/**/*.ts'],
-    ignores: ['src/adapters/**'],
+    files: ['src/lib/**/*.{ts,tsx}'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['@supabase/*'], message: 'Only src/adapters/ talks to Supabase.' }] }],
+      'no-restricted-imports': ['error', { patterns: [
+        { group: ['@supabase/*'], message: 'Only src/adapters/ talks to Supabase.' },
+        { group: ['react', 'react-dom', '@xstate/react'], message: 'src/lib is pure: no React.' },
+        { group: ['**/machines/**'], message: 'src/lib is the bottom layer: machines import it, not the other way.' },
+        { group: ['**/app/**', '**/features/**', '**/adapters/**'], message: 'src/lib is the bottom layer: it imports no app, features or adapters.' },
+      ] }],
     },
   },
   {
@@ -29,6 +35,25 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: [
         { group: ['@supabase/*'], message: 'Machines talk to ports, never the client.' },
         { group: ['react', 'react-dom', '@xstate/react'], message: 'Machines never import React.' },
+        { group: ['**/src/app/**', '**/src/features/**', '**/src/adapters/**'], message: 'Machines import src/lib only; src/app provides their actors.' },
+      ] }],
+    },
+  },
+  {
+    files: ['src/features/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { group: ['@supabase/*'], message: 'Only src/adapters/ talks to Supabase.' },
+        { group: ['**/app/**'], message: 'Features never import the composition root: src/app provides what they read.' },
+        { group: ['**/adapters/**'], message: 'Adapters are wired in src/app only; features read machines through hooks.' },
+      ] }],
+    },
+  },
+  {
+    files: ['src/adapters/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { group: ['**/machines/**', '**/app/**', '**/features/**'], message: 'Adapters implement ports (src/lib/ports); src/app wires them to machines.' },
       ] }],
     },
   },

@@ -1,5 +1,6 @@
 import { assertEvent, assign, fromCallback, sendTo, setup } from 'xstate';
 import type { Point, PresenceFact, View } from '../src/lib/ports/canvas-presence.ts';
+import { notProvided } from './shared.ts';
 
 /**
  * Who else is on this machine's canvas and what they are doing: their selection, pointer
@@ -59,7 +60,7 @@ export const canvasPresenceMachine = setup({
   },
   actors: {
     channel: fromCallback<PresenceCommand, PresenceInput>(() => {
-      throw new Error('canvas presence machine: provide the "channel" actor (see src/app/)');
+      throw notProvided('canvas presence', 'channel');
     }),
   },
   guards: {

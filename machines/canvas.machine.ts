@@ -1,13 +1,15 @@
-import { assertEvent, assign, emit, setup } from 'xstate';
+import { assertEvent, assign, enqueueActions, setup, type AnyActorRef } from 'xstate';
+import type { CanvasEdit } from '../src/lib/canvas-ops/gestures.ts';
 import type { Box } from '../src/lib/layout/types.ts';
 
 /**
  * One diagram on screen: the viewport, the selection and the editing gesture under way.
  * Modes are states: `idle`, `panning`, `renaming` (an input over a state), `connecting`
  * (dragging from a state's handle), `labelling` (naming a new transition's event). The
- * machine never touches the definition: it emits what a gesture means (`edit.*`) and the
- * view turns that into model ops (src/lib/canvas-ops) for the document layer. New ids come
- * in with the intent, so the machine stays deterministic under test.
+ * machine never touches the definition: it tells what a gesture means (`edit.*`) to its
+ * `editor` (the open machine, which turns it into model ops with src/lib/canvas-ops for
+ * the document) and emits it for any other listener. New ids come in with the intent, so
+ * the machine stays deterministic under test. Views branch on the tags, never on states.
  */
 
 export interface Viewport {
@@ -42,17 +44,20 @@ export type CanvasFact = { type: 'canvas.editableChanged'; canEdit: boolean } | 
 
 export type CanvasEvent = CanvasIntent | CanvasFact;
 
-/** What a gesture means; the view maps these to model ops. */
-export type CanvasEdit =
-  | { type: 'edit.addChild'; parent: string; id: string }
-  | { type: 'edit.addSibling'; sibling: string; id: string }
-  | { type: 'edit.rename'; id: string; key: string }
-  | { type: 'edit.delete'; ids: string[] }
-  | { type: 'edit.connect'; source: string; target: string; id: string }
-  | { type: 'edit.event'; id: string; event: string };
+/** What a gesture means (defined with its meaning as ops, in src/lib/canvas-ops). */
+export type { CanvasEdit };
+
+/** Who is told each edit: the actor that owns the document (the open machine). */
+export type CanvasEditor = AnyActorRef;
+
+export interface CanvasInput {
+  canEdit: boolean;
+  editor?: CanvasEditor | null;
+}
 
 export interface CanvasContext {
   canEdit: boolean;
+  editor: CanvasEditor | null;
   viewport: Viewport;
   selection: string[];
   /** The state being renamed or the transition being labelled. */
@@ -65,12 +70,25 @@ export const MIN_ZOOM = 0.1;
 export const MAX_ZOOM = 4;
 const clampZoom = (z: number): number => Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, z));
 
+export type CanvasTag = 'idle' | 'panning' | 'editing' | 'renaming' | 'labelling' | 'connecting';
+
+type EditOf = (args: { context: CanvasContext; event: CanvasEvent }) => CanvasEdit;
+
+/** Tells the editor what a gesture means, and emits it for other listeners. */
+const tell = (editOf: EditOf) =>
+  enqueueActions<CanvasContext, CanvasEvent, undefined, CanvasEvent, never, never, never, never, CanvasEdit>(({ context, event, enqueue }) => {
+    const edit = editOf({ context, event });
+    if (context.editor) enqueue.sendTo(context.editor, edit);
+    enqueue.emit(edit);
+  });
+
 export const canvasMachine = setup({
   types: {
     context: {} as CanvasContext,
     events: {} as CanvasEvent,
-    input: {} as { canEdit: boolean },
+    input: {} as CanvasInput,
     emitted: {} as CanvasEdit,
+    tags: {} as CanvasTag,
   },
   guards: {
     canEdit: ({ context }) => context.canEdit,
@@ -119,23 +137,23 @@ export const canvasMachine = setup({
     }),
     editSelected: assign(({ context }) => ({ editing: context.selection[0] ?? null })),
     stopEditing: assign({ editing: null, connect: null }),
-    emitRename: emit(({ context, event }) => {
+    emitRename: tell(({ context, event }) => {
       assertEvent(event, 'canvas.renameCommit');
-      return { type: 'edit.rename' as const, id: context.editing ?? '', key: event.key };
+      return { type: 'edit.rename', id: context.editing ?? '', key: event.key };
     }),
-    addChild: emit(({ context, event }) => {
+    addChild: tell(({ context, event }) => {
       assertEvent(event, 'canvas.addChild');
-      return { type: 'edit.addChild' as const, parent: context.selection[0] ?? '', id: event.id };
+      return { type: 'edit.addChild', parent: context.selection[0] ?? '', id: event.id };
     }),
-    addSibling: emit(({ context, event }) => {
+    addSibling: tell(({ context, event }) => {
       assertEvent(event, 'canvas.addSibling');
-      return { type: 'edit.addSibling' as const, sibling: context.selection[0] ?? '', id: event.id };
+      return { type: 'edit.addSibling', sibling: context.selection[0] ?? '', id: event.id };
     }),
     editNew: assign(({ event }) => {
       assertEvent(event, ['canvas.addChild', 'canvas.addSibling']);
       return { editing: event.id, selection: [event.id] };
     }),
-    emitDelete: emit(({ context }) => ({ type: 'edit.delete' as const, ids: context.selection })),
+    emitDelete: tell(({ context }) => ({ type: 'edit.delete', ids: context.selection })),
     startConnect: assign(({ event }) => {
       assertEvent(event, 'canvas.connectStart');
       return { connect: { source: event.source, x: event.x, y: event.y } };
@@ -144,9 +162,9 @@ export const canvasMachine = setup({
       assertEvent(event, 'canvas.connectMove');
       return { connect: context.connect ? { ...context.connect, x: event.x, y: event.y } : null };
     }),
-    emitConnect: emit(({ context, event }) => {
+    emitConnect: tell(({ context, event }) => {
       assertEvent(event, 'canvas.connectEnd');
-      return { type: 'edit.connect' as const, source: context.connect?.source ?? '', target: event.target ?? '', id: event.transitionId };
+      return { type: 'edit.connect', source: context.connect?.source ?? '', target: event.target ?? '', id: event.transitionId };
     }),
     labelNew: assign(({ event }) => {
       assertEvent(event, 'canvas.connectEnd');
@@ -156,14 +174,14 @@ export const canvasMachine = setup({
       assertEvent(event, 'canvas.labelStart');
       return { editing: event.id, selection: [event.id] };
     }),
-    emitEvent: emit(({ context, event }) => {
+    emitEvent: tell(({ context, event }) => {
       assertEvent(event, 'canvas.labelCommit');
-      return { type: 'edit.event' as const, id: context.editing ?? '', event: event.event };
+      return { type: 'edit.event', id: context.editing ?? '', event: event.event };
     }),
   },
 }).createMachine({
   id: 'canvas',
-  context: ({ input }) => ({ canEdit: input.canEdit, viewport: { x: 24, y: 24, zoom: 1 }, selection: [], editing: null, connect: null }),
+  context: ({ input }) => ({ canEdit: input.canEdit, editor: input.editor ?? null, viewport: { x: 24, y: 24, zoom: 1 }, selection: [], editing: null, connect: null }),
   initial: 'idle',
   on: {
     'canvas.zoomAt': { actions: 'zoomAt' },
@@ -175,6 +193,7 @@ export const canvasMachine = setup({
   },
   states: {
     idle: {
+      tags: ['idle'],
       on: {
         'canvas.select': { actions: 'select' },
         'canvas.clearSelection': { actions: 'clearSelection' },
@@ -196,7 +215,7 @@ export const canvasMachine = setup({
       },
     },
     renaming: {
-      tags: ['editing'],
+      tags: ['editing', 'renaming'],
       on: {
         'canvas.renameCommit': { target: 'idle', actions: ['emitRename', 'stopEditing'] },
         'canvas.cancel': { target: 'idle', actions: 'stopEditing' },
@@ -214,7 +233,7 @@ export const canvasMachine = setup({
       },
     },
     labelling: {
-      tags: ['editing'],
+      tags: ['editing', 'labelling'],
       on: {
         'canvas.labelCommit': { target: 'idle', actions: ['emitEvent', 'stopEditing'] },
         'canvas.cancel': { target: 'idle', actions: 'stopEditing' },

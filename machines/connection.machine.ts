@@ -1,6 +1,7 @@
 import { throwError } from 'rxjs';
 import { assertEvent, assign, fromEventObservable, fromPromise, not, setup } from 'xstate';
-import type { SocketEvent } from '../src/lib/ports/realtime.ts';
+import type { SocketEvent, SocketState } from '../src/lib/ports/realtime.ts';
+import { notProvided } from './shared.ts';
 
 /**
  * The realtime socket's life. Facts come from the adapter's `socketEvents` stream (socket
@@ -37,10 +38,6 @@ const LOST = 'Lost the live connection. Reconnecting…';
 const OFFLINE = "You're offline. Changes by others will appear when the connection is back.";
 const GAVE_UP = "Can't reach the live server. Retrying in the background.";
 
-function notProvided(actor: string): Error {
-  return new Error(`connection machine: provide the "${actor}" actor (see src/app/)`);
-}
-
 export const connectionMachine = setup({
   types: {
     context: {} as ConnectionContext,
@@ -48,8 +45,8 @@ export const connectionMachine = setup({
     tags: {} as ConnectionTag,
   },
   actors: {
-    socketEvents: fromEventObservable<SocketEvent, void>(() => throwError(() => notProvided('socketEvents'))),
-    reconnect: fromPromise<void, void>(() => Promise.reject(notProvided('reconnect'))),
+    socketEvents: fromEventObservable<SocketEvent, void>(() => throwError(() => notProvided('connection', 'socketEvents'))),
+    reconnect: fromPromise<SocketState, void>(() => Promise.reject(notProvided('connection', 'reconnect'))),
   },
   delays: {
     backoff: ({ context }) => backoffDelay(context.attempts),
@@ -70,6 +67,8 @@ export const connectionMachine = setup({
   guards: {
     cleanClose: ({ event }) => event.type === 'socket.closed' && event.clean,
     outOfAttempts: ({ context }) => context.attempts >= MAX_ATTEMPTS,
+    /** The socket answered that it is open: it is the truth, whatever the device's network said. */
+    socketOpen: (_, state: SocketState) => state === 'open',
   },
 }).createMachine({
   id: 'connection',
@@ -119,8 +118,12 @@ export const connectionMachine = setup({
           invoke: {
             id: 'reconnect',
             src: 'reconnect',
-            // The socket's own facts decide success; either way wait before the next try.
-            onDone: 'waiting',
+            // An open socket ends it at once (it may never have dropped, so no socket.opened
+            // will come); otherwise the socket's own facts decide, and we wait before the next try.
+            onDone: [
+              { guard: { type: 'socketOpen', params: ({ event }) => event.output }, target: '#connection.live', actions: 'resetAttempts' },
+              { target: 'waiting' },
+            ],
             onError: 'waiting',
           },
         },

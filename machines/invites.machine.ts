@@ -1,5 +1,6 @@
 import { assertEvent, assign, fromPromise, setup } from 'xstate';
 import type { Invite, InviteRequest, Result } from '../src/lib/ports/room.ts';
+import { notProvided, UNEXPECTED } from './shared.ts';
 
 /**
  * An owner's invite links for one project: load the live ones, create one (role,
@@ -23,9 +24,6 @@ export interface InvitesContext {
 
 export type InvitesTag = 'loading' | 'loadFailed' | 'busy' | 'ready';
 
-const UNEXPECTED = 'Something went wrong. Try again.';
-const notProvided = (actor: string) => new Error(`invites machine: provide the "${actor}" actor (see src/app/)`);
-
 export const invitesMachine = setup({
   types: {
     context: {} as InvitesContext,
@@ -34,10 +32,10 @@ export const invitesMachine = setup({
     tags: {} as InvitesTag,
   },
   actors: {
-    listInvites: fromPromise<Result<Invite[]>, { projectId: string }>(() => Promise.reject(notProvided('listInvites'))),
-    createInvite: fromPromise<Result<Invite>, InviteRequest>(() => Promise.reject(notProvided('createInvite'))),
+    listInvites: fromPromise<Result<Invite[]>, { projectId: string }>(() => Promise.reject(notProvided('invites', 'listInvites'))),
+    createInvite: fromPromise<Result<Invite>, InviteRequest>(() => Promise.reject(notProvided('invites', 'createInvite'))),
     /** Answers the revoked invite's id. */
-    revokeInvite: fromPromise<Result<string>, { inviteId: string }>(() => Promise.reject(notProvided('revokeInvite'))),
+    revokeInvite: fromPromise<Result<string>, { inviteId: string }>(() => Promise.reject(notProvided('invites', 'revokeInvite'))),
   },
   actions: {
     setInvites: assign((_, result: Result<Invite[]>) => (result.ok ? { invites: result.value, error: null } : {})),

@@ -1,5 +1,6 @@
 import { assign, fromPromise, setup } from 'xstate';
 import type { Failure, Result } from '../src/lib/ports/room.ts';
+import { notProvided, UNEXPECTED } from './shared.ts';
 
 /**
  * Joining a project from a link: an invite (`/invite/:token`, through the accept-invite
@@ -25,14 +26,14 @@ export type JoinTag = 'joining' | 'failed' | 'joined';
 export const joinMachine = setup({
   types: { context: {} as JoinContext, events: {} as JoinEvent, input: {} as JoinInput, tags: {} as JoinTag },
   actors: {
-    join: fromPromise<Result<string>, JoinInput>(() => Promise.reject(new Error('join machine: provide the "join" actor (see src/app/)'))),
+    join: fromPromise<Result<string>, JoinInput>(() => Promise.reject(notProvided('join', 'join'))),
   },
   guards: {
     refused: (_, result: Result<string>) => !result.ok,
   },
   actions: {
     remember: assign((_, result: Result<string>) => (result.ok ? { projectId: result.value, error: null } : { error: result.error })),
-    showUnexpected: assign({ error: { code: 'unexpected', message: 'Something went wrong. Try again.' } }),
+    showUnexpected: assign({ error: { code: 'unexpected', message: UNEXPECTED } }),
   },
 }).createMachine({
   id: 'join',

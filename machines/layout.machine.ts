@@ -1,18 +1,32 @@
-import { assertEvent, assign, fromPromise, setup } from 'xstate';
+import { and, assertEvent, assign, fromCallback, sendTo, setup } from 'xstate';
 import { hintsFrom } from '../src/lib/layout/run.ts';
 import type { Layout } from '../src/lib/layout/types.ts';
 import type { MachineDefinition } from '../src/lib/model/types.ts';
 import type { LayoutRequest, LayoutResult } from '../src/lib/ports/layout.ts';
+import { notProvided } from './shared.ts';
 
 /**
- * Keeps a diagram's layout in step with its definition. One layout runs at a time (the
- * `layout` actor: elkjs in a Web Worker in the browser); definitions that arrive meanwhile
- * collapse into one queued request, so a burst of remote edits costs one more layout, not
- * one per edit. Each request carries the previous layout as hints, which is what keeps
- * the picture still under small edits (src/lib/layout/sizes.ts, elk-input.ts).
+ * Keeps a diagram's layout in step with its definition. The `engine` (elkjs in a Web
+ * Worker in the browser) is an invoked callback actor for the machine's whole life: it
+ * starts the worker and its teardown ends it, so whoever stops this actor frees the
+ * worker, and a restarted actor (React StrictMode's second mount) gets a fresh one, which
+ * says `layout.engineReady` and is sent the request in hand again. One layout runs at a
+ * time; definitions that arrive meanwhile collapse into one queued request, so a burst
+ * of remote edits costs one more layout, not one per edit. Each request carries the
+ * previous layout as hints, which keeps the picture still under small edits
+ * (src/lib/layout/sizes.ts, elk-input.ts).
  */
 
-export type LayoutEvent = { type: 'layout.request'; definition: MachineDefinition };
+/** Intent from the open machine: lay this definition out. */
+export type LayoutIntent = { type: 'layout.request'; definition: MachineDefinition };
+
+/** Facts from the engine: it (re)started, or a layout finished (a failure is a result). */
+export type LayoutFact = { type: 'layout.engineReady' } | { type: 'layout.done'; definition: MachineDefinition; result: LayoutResult };
+
+export type LayoutEvent = LayoutIntent | LayoutFact;
+
+/** What the machine tells its engine. */
+export type LayoutCommand = { type: 'layout.run'; request: LayoutRequest };
 
 export interface LayoutContext {
   /** The definition being laid out (or last laid out). */
@@ -25,16 +39,25 @@ export interface LayoutContext {
   error: string | null;
 }
 
+export type LayoutTag = 'busy' | 'broken';
+
+const ENGINE_FAILED = 'The diagram could not be laid out.';
+
 export const layoutMachine = setup({
   types: {
     context: {} as LayoutContext,
     events: {} as LayoutEvent,
+    tags: {} as LayoutTag,
   },
   actors: {
-    layout: fromPromise<LayoutResult, LayoutRequest>(() => Promise.reject(new Error('layout machine: provide the "layout" actor (src/features/canvas/)'))),
+    engine: fromCallback<LayoutCommand>(() => {
+      throw notProvided('layout', 'engine');
+    }),
   },
   guards: {
-    isNew: ({ context, event }) => event.definition !== context.definition && event.definition !== context.queued,
+    isNew: ({ context, event }) => event.type === 'layout.request' && event.definition !== context.definition && event.definition !== context.queued,
+    /** An answer for the definition in hand (a restarted engine may answer an older one). */
+    isCurrent: ({ context, event }) => event.type === 'layout.done' && event.definition === context.definition,
     hasQueued: ({ context }) => context.queued !== null,
   },
   actions: {
@@ -47,15 +70,22 @@ export const layoutMachine = setup({
       return { queued: event.definition };
     }),
     takeQueued: assign(({ context }) => ({ definition: context.queued, queued: null })),
-    store: assign((_, result: LayoutResult) =>
-      result.ok ? { layout: result.layout, laidOut: null as MachineDefinition | null, error: null } : { error: result.message },
-    ),
+    runLayout: sendTo('engine', ({ context }): LayoutCommand => ({
+      type: 'layout.run',
+      request: { definition: context.definition as MachineDefinition, hints: context.layout ? hintsFrom(context.layout) : null },
+    })),
+    store: assign(({ event }) => {
+      assertEvent(event, 'layout.done');
+      const { result } = event;
+      return result.ok ? { layout: result.layout, laidOut: null, error: null } : { error: result.message };
+    }),
     markLaidOut: assign(({ context }) => ({ laidOut: context.definition })),
-    fail: assign({ error: 'The diagram could not be laid out.' }),
+    showEngineFailure: assign({ error: ENGINE_FAILED }),
   },
 }).createMachine({
   id: 'layout',
   context: { definition: null, queued: null, layout: null, laidOut: null, error: null },
+  invoke: { id: 'engine', src: 'engine', onError: { target: '.broken', actions: 'showEngineFailure' } },
   initial: 'idle',
   states: {
     idle: {
@@ -63,19 +93,22 @@ export const layoutMachine = setup({
     },
     running: {
       tags: ['busy'],
-      invoke: {
-        src: 'layout',
-        input: ({ context }) => ({ definition: context.definition as MachineDefinition, hints: context.layout ? hintsFrom(context.layout) : null }),
-        onDone: [
-          { guard: 'hasQueued', target: 'running', reenter: true, actions: [{ type: 'store', params: ({ event }) => event.output }, 'takeQueued'] },
-          { target: 'idle', actions: [{ type: 'store', params: ({ event }) => event.output }, 'markLaidOut'] },
+      entry: 'runLayout',
+      on: {
+        'layout.request': { guard: 'isNew', actions: 'queue' },
+        'layout.done': [
+          { guard: and(['isCurrent', 'hasQueued']), target: 'running', reenter: true, actions: ['store', 'takeQueued'] },
+          { guard: 'isCurrent', target: 'idle', actions: ['store', 'markLaidOut'] },
         ],
-        onError: [
-          { guard: 'hasQueued', target: 'running', reenter: true, actions: ['fail', 'takeQueued'] },
-          { target: 'idle', actions: 'fail' },
-        ],
+        // A fresh engine knows nothing of the request in hand: send it again.
+        'layout.engineReady': { actions: 'runLayout' },
       },
-      on: { 'layout.request': { guard: 'isNew', actions: 'queue' } },
+    },
+    /** The engine itself failed (no worker): nothing more can be laid out here. */
+    broken: {
+      tags: ['broken'],
     },
   },
 });
+
+export type LayoutMachine = typeof layoutMachine;

@@ -1,14 +1,17 @@
 import { throwError } from 'rxjs';
 import { assertEvent, assign, emit, fromEventObservable, fromPromise, setup, stateIn } from 'xstate';
+import { applyMachineChange, mergeRead, removeMachine, upsertMachine, type MachineListChange } from '../src/lib/machine-list.ts';
 import type { MachineDefinition } from '../src/lib/model/types.ts';
 import type { MachineListEvent, MachineSummary, Result } from '../src/lib/ports/document.ts';
+import { notProvided } from './shared.ts';
 
 /**
  * A project's machines, live: loaded once the list's stream is subscribed (and again
- * after it comes back, to catch up), kept current by the stream, newest edit first.
- * Creating (one machine, or several examples at once), renaming and deleting run one at a time;
- * a created machine is announced (`list.created`) so the view can open it. A reload keeps
- * the list on screen (`loading` with machines is a refresh, not a blank page).
+ * after it comes back, to catch up), kept current by the stream, newest edit first
+ * (src/lib/machine-list.ts). Creating (one machine, or several examples at once),
+ * renaming and deleting run one at a time; a created machine is announced
+ * (`list.created`) so the view can open it. A reload keeps the list on screen
+ * (`loading` with machines is a refresh, not a blank page).
  */
 
 export interface NewMachine {
@@ -25,34 +28,22 @@ export type MachineListIntent =
 
 export type MachineListEmitted = { type: 'list.created'; machines: MachineSummary[] };
 
-type ListChange = Extract<MachineListEvent, { type: 'machines.upserted' | 'machines.deleted' }>;
-
 export interface MachineListContext {
   projectId: string;
   machines: MachineSummary[];
   /** Changes streamed while a load is in flight: its answer may predate them, so they go on top of it. */
-  sinceLoad: ListChange[];
+  sinceLoad: MachineListChange[];
   /** The stream came back during a create, rename or delete: reload when it is done (not abandon it). */
   reloadDue: boolean;
   error: string | null;
 }
 
-const byRecent = (a: MachineSummary, b: MachineSummary): number => b.updatedAt.localeCompare(a.updatedAt) || a.name.localeCompare(b.name);
+export type MachineListTag = 'loading' | 'ready' | 'busy' | 'failed';
 
-function upsert(list: MachineSummary[], machine: MachineSummary): MachineSummary[] {
-  const known = list.find((m) => m.id === machine.id);
-  // An older row (a late event) never replaces a newer one.
-  if (known && known.version > machine.version) return list;
-  return [...list.filter((m) => m.id !== machine.id), machine].sort(byRecent);
-}
-
-function applyChange(list: MachineSummary[], change: ListChange): MachineSummary[] {
-  return change.type === 'machines.upserted' ? upsert(list, change.machine) : list.filter((m) => m.id !== change.machineId);
-}
-
-function notProvided(actor: string): Error {
-  return new Error(`machine list: provide the "${actor}" actor (see src/app/)`);
-}
+const LOAD_FAILED = "Couldn't load this project's machines.";
+const CREATE_FAILED = "Couldn't create the machine.";
+const RENAME_FAILED = "Couldn't rename the machine.";
+const DELETE_FAILED = "Couldn't delete the machine.";
 
 export const machineListMachine = setup({
   types: {
@@ -60,29 +51,47 @@ export const machineListMachine = setup({
     context: {} as MachineListContext,
     events: {} as MachineListIntent | MachineListEvent,
     emitted: {} as MachineListEmitted,
-    tags: {} as 'loading' | 'ready' | 'busy' | 'failed',
+    tags: {} as MachineListTag,
   },
   actors: {
-    listEvents: fromEventObservable<MachineListEvent, { projectId: string }>(() => throwError(() => notProvided('listEvents'))),
-    loadMachines: fromPromise<Result<MachineSummary[]>, { projectId: string }>(() => Promise.reject(notProvided('loadMachines'))),
-    createMachines: fromPromise<Result<MachineSummary[]>, { projectId: string; machines: NewMachine[] }>(() => Promise.reject(notProvided('createMachines'))),
-    deleteMachine: fromPromise<Result<string>, { machineId: string }>(() => Promise.reject(notProvided('deleteMachine'))),
-    renameMachine: fromPromise<Result<MachineSummary>, { machineId: string; name: string }>(() => Promise.reject(notProvided('renameMachine'))),
+    listEvents: fromEventObservable<MachineListEvent, { projectId: string }>(() => throwError(() => notProvided('machine list', 'listEvents'))),
+    loadMachines: fromPromise<Result<MachineSummary[]>, { projectId: string }>(() => Promise.reject(notProvided('machine list', 'loadMachines'))),
+    createMachines: fromPromise<Result<MachineSummary[]>, { projectId: string; machines: NewMachine[] }>(() =>
+      Promise.reject(notProvided('machine list', 'createMachines')),
+    ),
+    /** Answers the deleted machine's id. */
+    deleteMachine: fromPromise<Result<string>, { machineId: string }>(() => Promise.reject(notProvided('machine list', 'deleteMachine'))),
+    renameMachine: fromPromise<Result<MachineSummary>, { machineId: string; name: string }>(() => Promise.reject(notProvided('machine list', 'renameMachine'))),
   },
   actions: {
     applyEvent: assign(({ context, event }) => {
       assertEvent(event, ['machines.upserted', 'machines.deleted']);
-      return { machines: applyChange(context.machines, event) };
+      return { machines: applyMachineChange(context.machines, event) };
     }),
     rememberChange: assign(({ context, event }) => {
       assertEvent(event, ['machines.upserted', 'machines.deleted']);
       return { sinceLoad: [...context.sinceLoad, event] };
     }),
+    startLoad: assign({ sinceLoad: [], reloadDue: false }),
+    showList: assign(({ context }, result: Result<MachineSummary[]>) =>
+      result.ok ? { machines: mergeRead(result.value, context.sinceLoad), sinceLoad: [], error: null } : {},
+    ),
+    addCreated: assign(({ context }, result: Result<MachineSummary[]>) => (result.ok ? { machines: result.value.reduce(upsertMachine, context.machines), error: null } : {})),
+    announceCreated: emit((_, result: Result<MachineSummary[]>) => ({ type: 'list.created' as const, machines: result.ok ? result.value : [] })),
+    showRenamed: assign(({ context }, result: Result<MachineSummary>) => (result.ok ? { machines: upsertMachine(context.machines, result.value), error: null } : {})),
+    dropDeleted: assign(({ context }, result: Result<string>) => (result.ok ? { machines: removeMachine(context.machines, result.value), error: null } : {})),
+    showRefusal: assign((_, result: Result<unknown>) => ({ error: result.ok ? null : result.error.message })),
+    /** A request actor that threw: say which request, in words for people. */
+    showFailure: assign((_, message: string) => ({ error: message })),
     deferReload: assign({ reloadDue: true }),
     clearError: assign({ error: null }),
   },
   guards: {
+    failed: (_, result: Result<unknown>) => !result.ok,
     noRequestRunning: stateIn({ ready: 'idle' }),
+    reloadDue: ({ context }) => context.reloadDue,
+    hasMachines: ({ event }) => event.type === 'list.create' && event.machines.length > 0,
+    hasName: ({ event }) => event.type === 'list.rename' && event.name.trim() !== '',
   },
 }).createMachine({
   id: 'machineList',
@@ -97,7 +106,7 @@ export const machineListMachine = setup({
   states: {
     loading: {
       tags: ['loading'],
-      entry: assign({ sinceLoad: [], reloadDue: false }),
+      entry: 'startLoad',
       on: {
         'machines.upserted': { actions: ['applyEvent', 'rememberChange'] },
         'machines.deleted': { actions: ['applyEvent', 'rememberChange'] },
@@ -105,21 +114,14 @@ export const machineListMachine = setup({
         'machines.subscribed': { target: 'loading', reenter: true },
       },
       invoke: {
+        id: 'loadMachines',
         src: 'loadMachines',
         input: ({ context }) => ({ projectId: context.projectId }),
         onDone: [
-          {
-            guard: ({ event }) => event.output.ok,
-            target: 'ready',
-            actions: assign(({ context, event }) => ({
-              machines: event.output.ok ? context.sinceLoad.reduce(applyChange, [...event.output.value].sort(byRecent)) : [],
-              sinceLoad: [],
-              error: null,
-            })),
-          },
-          { target: 'failed', actions: assign(({ event }) => ({ error: event.output.ok ? null : event.output.error.message })) },
+          { guard: { type: 'failed', params: ({ event }) => event.output }, target: 'failed', actions: { type: 'showRefusal', params: ({ event }) => event.output } },
+          { target: 'ready', actions: { type: 'showList', params: ({ event }) => event.output } },
         ],
-        onError: { target: 'failed', actions: assign({ error: "Couldn't load this project's machines." }) },
+        onError: { target: 'failed', actions: { type: 'showFailure', params: LOAD_FAILED } },
       },
     },
     failed: {
@@ -133,71 +135,65 @@ export const machineListMachine = setup({
       initial: 'idle',
       states: {
         idle: {
-          always: { guard: ({ context }) => context.reloadDue, target: '#machineList.loading' },
+          always: { guard: 'reloadDue', target: '#machineList.loading' },
           on: {
-            'list.create': { guard: ({ event }) => event.machines.length > 0, target: 'creating' },
+            'list.create': { guard: 'hasMachines', target: 'creating' },
             'list.delete': 'deleting',
-            'list.rename': { guard: ({ event }) => event.name.trim() !== '', target: 'renaming' },
+            'list.rename': { guard: 'hasName', target: 'renaming' },
           },
         },
         creating: {
           tags: ['busy'],
           invoke: {
+            id: 'createMachines',
             src: 'createMachines',
             input: ({ context, event }) => {
               assertEvent(event, 'list.create');
               return { projectId: context.projectId, machines: event.machines };
             },
             onDone: [
+              { guard: { type: 'failed', params: ({ event }) => event.output }, target: 'idle', actions: { type: 'showRefusal', params: ({ event }) => event.output } },
               {
-                guard: ({ event }) => event.output.ok,
                 target: 'idle',
                 actions: [
-                  assign(({ context, event }) => ({ machines: event.output.ok ? event.output.value.reduce(upsert, context.machines) : context.machines, error: null })),
-                  emit(({ event }) => ({ type: 'list.created' as const, machines: event.output.ok ? event.output.value : [] })),
+                  { type: 'addCreated', params: ({ event }) => event.output },
+                  { type: 'announceCreated', params: ({ event }) => event.output },
                 ],
               },
-              { target: 'idle', actions: assign(({ event }) => ({ error: event.output.ok ? null : event.output.error.message })) },
             ],
-            onError: { target: 'idle', actions: assign({ error: "Couldn't create the machine." }) },
+            onError: { target: 'idle', actions: { type: 'showFailure', params: CREATE_FAILED } },
           },
         },
         renaming: {
           tags: ['busy'],
           invoke: {
+            id: 'renameMachine',
             src: 'renameMachine',
             input: ({ event }) => {
               assertEvent(event, 'list.rename');
               return { machineId: event.machineId, name: event.name.trim() };
             },
             onDone: [
-              {
-                guard: ({ event }) => event.output.ok,
-                target: 'idle',
-                actions: assign(({ context, event }) => ({ machines: event.output.ok ? upsert(context.machines, event.output.value) : context.machines, error: null })),
-              },
-              { target: 'idle', actions: assign(({ event }) => ({ error: event.output.ok ? null : event.output.error.message })) },
+              { guard: { type: 'failed', params: ({ event }) => event.output }, target: 'idle', actions: { type: 'showRefusal', params: ({ event }) => event.output } },
+              { target: 'idle', actions: { type: 'showRenamed', params: ({ event }) => event.output } },
             ],
-            onError: { target: 'idle', actions: assign({ error: "Couldn't rename the machine." }) },
+            onError: { target: 'idle', actions: { type: 'showFailure', params: RENAME_FAILED } },
           },
         },
         deleting: {
           tags: ['busy'],
           invoke: {
+            id: 'deleteMachine',
             src: 'deleteMachine',
             input: ({ event }) => {
               assertEvent(event, 'list.delete');
               return { machineId: event.machineId };
             },
             onDone: [
-              {
-                guard: ({ event }) => event.output.ok,
-                target: 'idle',
-                actions: assign(({ context, event }) => ({ machines: context.machines.filter((m) => !event.output.ok || m.id !== event.output.value), error: null })),
-              },
-              { target: 'idle', actions: assign(({ event }) => ({ error: event.output.ok ? null : event.output.error.message })) },
+              { guard: { type: 'failed', params: ({ event }) => event.output }, target: 'idle', actions: { type: 'showRefusal', params: ({ event }) => event.output } },
+              { target: 'idle', actions: { type: 'dropDeleted', params: ({ event }) => event.output } },
             ],
-            onError: { target: 'idle', actions: assign({ error: "Couldn't delete the machine." }) },
+            onError: { target: 'idle', actions: { type: 'showFailure', params: DELETE_FAILED } },
           },
         },
       },

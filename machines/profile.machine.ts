@@ -2,6 +2,7 @@ import { throwError } from 'rxjs';
 import { assertEvent, assign, fromEventObservable, fromPromise, setup } from 'xstate';
 import type { AvatarFile, OwnProfile, ProfileEdit, UploadFact } from '../src/lib/ports/profile.ts';
 import type { Result } from '../src/lib/ports/room.ts';
+import { notProvided, UNEXPECTED } from './shared.ts';
 
 /**
  * One's own profile: load it, then two independent regions, `details` (display name and
@@ -29,16 +30,14 @@ export interface ProfileContext {
 
 export type ProfileTag = 'loading' | 'failed' | 'ready' | 'saving' | 'saved' | 'uploading' | 'uploaded' | 'uploadFailed';
 
-const UNEXPECTED = 'Something went wrong. Try again.';
-const notProvided = (actor: string) => new Error(`profile machine: provide the "${actor}" actor (see src/app/)`);
 type Save = { userId: string; edit: ProfileEdit };
 
 export const profileMachine = setup({
   types: { context: {} as ProfileContext, events: {} as ProfileEvent, input: {} as { userId: string }, tags: {} as ProfileTag },
   actors: {
-    loadProfile: fromPromise<Result<OwnProfile>, { userId: string }>(() => Promise.reject(notProvided('loadProfile'))),
-    saveProfile: fromPromise<Result<OwnProfile>, Save>(() => Promise.reject(notProvided('saveProfile'))),
-    uploadAvatar: fromEventObservable<UploadFact, { userId: string; file: AvatarFile }>(() => throwError(() => notProvided('uploadAvatar'))),
+    loadProfile: fromPromise<Result<OwnProfile>, { userId: string }>(() => Promise.reject(notProvided('profile', 'loadProfile'))),
+    saveProfile: fromPromise<Result<OwnProfile>, Save>(() => Promise.reject(notProvided('profile', 'saveProfile'))),
+    uploadAvatar: fromEventObservable<UploadFact, { userId: string; file: AvatarFile }>(() => throwError(() => notProvided('profile', 'uploadAvatar'))),
   },
   guards: {
     refused: (_, result: Result<OwnProfile>) => !result.ok,

@@ -3,13 +3,16 @@ import { assertEvent, assign, fromEventObservable, fromPromise, raise, setup } f
 import type { NewProject, ProjectEdit, ProjectsFact, ProjectSummary } from '../src/lib/ports/projects.ts';
 import type { Result, Visibility } from '../src/lib/ports/room.ts';
 import { patchProject, removeProject, revertPatch, upsertProject } from '../src/lib/projects-list.ts';
+import { notProvided, UNEXPECTED } from './shared.ts';
 
 /**
  * The signed-in person's projects, live. Two regions: `list` (loading the list, then
- * ready to take one change request at a time) and `channel` (the live feed of changes,
- * with a backoff when it fails). Requests are optimistic: the list changes at once and
- * goes back, with the server's reason, if the request is refused. After the feed recovers
- * from a failure the list is read again, since changes may have been missed meanwhile.
+ * ready to take one change request at a time) and `channel` (the live feed of changes:
+ * `subscribing`, `live`, and `rejoining` after a failure, while supabase-js rejoins it
+ * once the socket is back; see "Reconnecting" in machines/CONTEXT.md). Requests are
+ * optimistic: the list changes at once and goes back, with the server's reason, if the
+ * request is refused. After the feed rejoins the list is read again, since changes may
+ * have been missed meanwhile (once the request in flight is done, if there is one).
  */
 
 export type ProjectsIntent =
@@ -18,7 +21,7 @@ export type ProjectsIntent =
   | { type: 'projects.rename'; id: string; name: string }
   | { type: 'projects.share'; id: string; visibility: Visibility }
   | { type: 'projects.delete'; id: string }
-  | { type: 'projects.dismiss' };
+  | { type: 'projects.dismissError' };
 
 export type ProjectsEvent = ProjectsIntent | ProjectsFact | { type: 'projects.stale' };
 
@@ -31,15 +34,13 @@ export interface ProjectsContext {
   problem: string | null;
   /** The optimistic change in flight, to undo it on refusal. */
   inFlight: { before: ProjectSummary | null; patch: Partial<ProjectSummary>; tempId: string | null } | null;
-  channelFailures: number;
+  /** The feed recovered during a request: read the list again once the request is done. */
+  reloadDue: boolean;
   /** Numbers temporary ids of projects being created. */
   nextTemp: number;
 }
 
 export type ProjectsTag = 'loading' | 'failed' | 'ready' | 'busy' | 'live' | 'reconnecting';
-
-const UNEXPECTED = 'Something went wrong. Try again.';
-const notProvided = (actor: string) => new Error(`projects machine: provide the "${actor}" actor (see src/app/)`);
 
 type Update = { id: string; edit: ProjectEdit };
 
@@ -51,19 +52,15 @@ export const projectsMachine = setup({
     tags: {} as ProjectsTag,
   },
   actors: {
-    projectChanges: fromEventObservable<ProjectsFact, { userId: string }>(() => throwError(() => notProvided('projectChanges'))),
-    listProjects: fromPromise<Result<ProjectSummary[]>, { userId: string }>(() => Promise.reject(notProvided('listProjects'))),
-    createProject: fromPromise<Result<ProjectSummary>, NewProject>(() => Promise.reject(notProvided('createProject'))),
-    updateProject: fromPromise<Result<null>, Update>(() => Promise.reject(notProvided('updateProject'))),
-    deleteProject: fromPromise<Result<null>, { id: string }>(() => Promise.reject(notProvided('deleteProject'))),
-  },
-  delays: {
-    // Grows with each failure and stops growing at half a minute.
-    backoff: ({ context }) => Math.min(30_000, 1000 * 2 ** Math.min(context.channelFailures, 5)),
+    projectChanges: fromEventObservable<ProjectsFact, { userId: string }>(() => throwError(() => notProvided('projects', 'projectChanges'))),
+    listProjects: fromPromise<Result<ProjectSummary[]>, { userId: string }>(() => Promise.reject(notProvided('projects', 'listProjects'))),
+    createProject: fromPromise<Result<ProjectSummary>, NewProject>(() => Promise.reject(notProvided('projects', 'createProject'))),
+    updateProject: fromPromise<Result<null>, Update>(() => Promise.reject(notProvided('projects', 'updateProject'))),
+    deleteProject: fromPromise<Result<null>, { id: string }>(() => Promise.reject(notProvided('projects', 'deleteProject'))),
   },
   guards: {
     refused: (_, result: Result<unknown>) => !result.ok,
-    recovering: ({ context }) => context.channelFailures > 0,
+    reloadDue: ({ context }) => context.reloadDue,
     isListed: ({ context, event }) => {
       assertEvent(event, ['projects.rename', 'projects.share', 'projects.delete']);
       return context.projects.some((p) => p.id === event.id && !p.id.startsWith('pending:'));
@@ -119,15 +116,15 @@ export const projectsMachine = setup({
     settle: assign({ inFlight: null }),
     showProblem: assign((_, result: Result<unknown>) => ({ problem: result.ok ? null : result.error.message })),
     showUnexpected: assign({ problem: UNEXPECTED }),
-    dismiss: assign({ problem: null }),
-    countFailure: assign(({ context }) => ({ channelFailures: context.channelFailures + 1 })),
-    resetFailures: assign({ channelFailures: 0 }),
+    clearProblem: assign({ problem: null }),
     markStale: raise({ type: 'projects.stale' }),
+    deferReload: assign({ reloadDue: true }),
+    clearReload: assign({ reloadDue: false }),
   },
 }).createMachine({
   id: 'projects',
   type: 'parallel',
-  context: ({ input }) => ({ userId: input.userId, projects: [], loadError: null, problem: null, inFlight: null, channelFailures: 0, nextTemp: 1 }),
+  context: ({ input }) => ({ userId: input.userId, projects: [], loadError: null, problem: null, inFlight: null, reloadDue: false, nextTemp: 1 }),
   // Live facts change the list in every mode, so nothing that arrives while loading is lost.
   on: {
     'projects.upserted': { actions: 'applyFact' },
@@ -139,6 +136,7 @@ export const projectsMachine = setup({
       states: {
         loading: {
           tags: ['loading'],
+          entry: 'clearReload',
           invoke: {
             id: 'listProjects',
             src: 'listProjects',
@@ -156,16 +154,20 @@ export const projectsMachine = setup({
         },
         ready: {
           initial: 'idle',
-          on: { 'projects.dismiss': { actions: 'dismiss' } },
+          on: {
+            'projects.dismissError': { actions: 'clearProblem' },
+            // Mid-request a re-read would fight the optimistic change: read once the request is done.
+            'projects.stale': { actions: 'deferReload' },
+          },
           states: {
             idle: {
               tags: ['ready'],
+              always: { guard: 'reloadDue', target: '#projects.list.loading' },
               on: {
                 'projects.create': { target: 'creating', actions: 'addOptimistic' },
                 'projects.rename': { guard: 'isListed', target: 'updating', actions: 'patchOptimistic' },
                 'projects.share': { guard: 'isListed', target: 'updating', actions: 'patchOptimistic' },
                 'projects.delete': { guard: 'isListed', target: 'deleting', actions: 'removeOptimistic' },
-                // Only between requests: re-reading mid-request would fight the optimistic change.
                 'projects.stale': '#projects.list.loading',
               },
             },
@@ -237,28 +239,20 @@ export const projectsMachine = setup({
       },
     },
     channel: {
-      initial: 'open',
+      // One invoke for the region's whole life: supabase-js rejoins a failed channel itself.
+      invoke: { id: 'projectChanges', src: 'projectChanges', input: ({ context }) => ({ userId: context.userId }) },
+      initial: 'subscribing',
       states: {
-        // One invoke across subscribing and live: the channel stays open as it joins.
-        open: {
-          invoke: { id: 'projectChanges', src: 'projectChanges', input: ({ context }) => ({ userId: context.userId }) },
-          on: { 'projects.channelFailed': { target: 'retrying', actions: 'countFailure' } },
-          initial: 'subscribing',
-          states: {
-            subscribing: {
-              on: {
-                'projects.channelJoined': [
-                  { guard: 'recovering', target: 'live', actions: ['resetFailures', 'markStale'] },
-                  { target: 'live' },
-                ],
-              },
-            },
-            live: { tags: ['live'] },
-          },
+        subscribing: {
+          on: { 'projects.channelJoined': 'live', 'projects.channelFailed': 'rejoining' },
         },
-        retrying: {
+        live: {
+          tags: ['live'],
+          on: { 'projects.channelFailed': 'rejoining' },
+        },
+        rejoining: {
           tags: ['reconnecting'],
-          after: { backoff: 'open' },
+          on: { 'projects.channelJoined': { target: 'live', actions: 'markStale' } },
         },
       },
     },

@@ -1,6 +1,11 @@
-import { assertEvent, assign, fromCallback, fromPromise, sendTo, setup } from 'xstate';
+import { assertEvent, assign, enqueueActions, fromCallback, fromPromise, not, sendTo, setup, type SnapshotFrom } from 'xstate';
 import type { Result, Role, RoomChange, RoomData, RoomFact, RoomPeer } from '../src/lib/ports/room.ts';
 import { applyChange, EMPTY_ROOM, mergeSnapshot } from '../src/lib/room-merge.ts';
+import type { DocumentInput } from './document.machine.ts';
+import { invitesMachine } from './invites.machine.ts';
+import { machineListMachine } from './machine-list.machine.ts';
+import { openMachineMachine } from './open-machine.machine.ts';
+import { notProvided, UNEXPECTED } from './shared.ts';
 
 /**
  * One open project. The room's channel (`roomChannel`, a two-way callback actor) is
@@ -10,11 +15,17 @@ import { applyChange, EMPTY_ROOM, mergeSnapshot } from '../src/lib/room-merge.ts
  * reloads on rejoin, so nothing is lost or doubled (see src/lib/room-merge.ts).
  * The `admin` region runs one owner/editor request at a time; its outcome arrives as a
  * change on the channel like anyone else's.
+ * The room is the parent of what lives in it: the project's `machineList` (invoked while
+ * open), the owner's `invites` (region `invites`: only while this person is an owner)
+ * and the machine open in it (region `machine`: `room.openMachine` invokes
+ * `openMachine`, which tells presence which machine this person is on).
  */
 
 export type RoomIntent =
   | { type: 'room.retry' }
   | { type: 'room.look'; looking: string | null }
+  | { type: 'room.openMachine'; machineId: string }
+  | { type: 'room.closeMachine' }
   | { type: 'room.rename'; name: string }
   | { type: 'room.changeRole'; userId: string; role: Role }
   | { type: 'room.removeMember'; userId: string }
@@ -22,12 +33,21 @@ export type RoomIntent =
 
 export type RoomEvent = RoomFact | RoomIntent;
 
+/** Whose channel to open, and what this person is looking at when it joins. */
+export interface RoomChannelInput {
+  projectId: string;
+  userId: string;
+  looking: string | null;
+}
+
 /** What the machine tells its channel actor. */
 export type RoomChannelCommand = { type: 'presence.track'; looking: string | null };
 
 export interface RoomInput {
   projectId: string;
   userId: string;
+  /** Settings for the document of a machine opened here (client id, op model, batch ids), from the composition root. */
+  document: Omit<DocumentInput, 'machineId'>;
 }
 
 export interface RoomContext extends RoomInput {
@@ -45,18 +65,25 @@ export interface RoomContext extends RoomInput {
   /** Which member an admin request is working on, for a busy indicator. */
   adminTarget: string | null;
   removedReason: string | null;
+  /** The machine open in the room, if any. */
+  machineId: string | null;
 }
 
 export type RoomTag = 'pending' | 'live' | 'resyncing' | 'failed' | 'removed' | 'adminBusy' | 'adminFailed';
 
-const UNEXPECTED = 'Something went wrong. Try again.';
 const JOIN_TIMEOUT = "Couldn't connect to this room's live updates. Check your connection and try again.";
 
-function notProvided(actor: string): Error {
-  return new Error(`room machine: provide the "${actor}" actor (see src/app/)`);
-}
-
 const failureOf = (result: Result<unknown>): string | null => (result.ok ? null : result.error.message);
+
+/** Presence's word for "on this machine"; views compare it with `lookingAtMachine(id)`. */
+export const lookingAtMachine = (machineId: string): string => `machine:${machineId}`;
+
+/** Owners and editors change content; viewers (and visitors of public rooms) only read. */
+export const canEditIn = (context: Pick<RoomContext, 'data' | 'userId'>): boolean => {
+  const role = context.data.members[context.userId]?.role;
+  return role === 'owner' || role === 'editor';
+};
+const isOwnerIn = (context: Pick<RoomContext, 'data' | 'userId'>): boolean => context.data.members[context.userId]?.role === 'owner';
 
 export const roomMachine = setup({
   types: {
@@ -64,15 +91,29 @@ export const roomMachine = setup({
     events: {} as RoomEvent,
     input: {} as RoomInput,
     tags: {} as RoomTag,
+    children: {} as {
+      channel: 'roomChannel';
+      loadSnapshot: 'loadSnapshot';
+      renameProject: 'renameProject';
+      changeRole: 'changeRole';
+      removeMember: 'removeMember';
+      machineList: 'machineList';
+      invites: 'invites';
+      openMachine: 'openMachine';
+    },
   },
   actors: {
-    roomChannel: fromCallback<RoomChannelCommand, RoomInput & { looking: string | null }>(() => {
-      throw notProvided('roomChannel');
+    // The bare child machines: the composition root provides them wired to real adapters.
+    machineList: machineListMachine,
+    invites: invitesMachine,
+    openMachine: openMachineMachine,
+    roomChannel: fromCallback<RoomChannelCommand, RoomChannelInput>(() => {
+      throw notProvided('room', 'roomChannel');
     }),
-    loadSnapshot: fromPromise<Result<RoomData>, { projectId: string }>(() => Promise.reject(notProvided('loadSnapshot'))),
-    renameProject: fromPromise<Result<null>, { projectId: string; name: string }>(() => Promise.reject(notProvided('renameProject'))),
-    changeRole: fromPromise<Result<null>, { projectId: string; userId: string; role: Role }>(() => Promise.reject(notProvided('changeRole'))),
-    removeMember: fromPromise<Result<null>, { projectId: string; userId: string }>(() => Promise.reject(notProvided('removeMember'))),
+    loadSnapshot: fromPromise<Result<RoomData>, { projectId: string }>(() => Promise.reject(notProvided('room', 'loadSnapshot'))),
+    renameProject: fromPromise<Result<null>, { projectId: string; name: string }>(() => Promise.reject(notProvided('room', 'renameProject'))),
+    changeRole: fromPromise<Result<null>, { projectId: string; userId: string; role: Role }>(() => Promise.reject(notProvided('room', 'changeRole'))),
+    removeMember: fromPromise<Result<null>, { projectId: string; userId: string }>(() => Promise.reject(notProvided('room', 'removeMember'))),
   },
   delays: {
     joinTimeout: 15_000,
@@ -112,6 +153,17 @@ export const roomMachine = setup({
       },
     }),
     trackPresence: sendTo('channel', ({ context }): RoomChannelCommand => ({ type: 'presence.track', looking: context.looking })),
+    rememberMachine: assign(({ event }) => {
+      assertEvent(event, 'room.openMachine');
+      return { machineId: event.machineId, looking: lookingAtMachine(event.machineId) };
+    }),
+    forgetMachine: assign({ machineId: null, looking: null }),
+    /** The open machine hears whenever what this person may do could have changed. */
+    tellEditable: enqueueActions(({ context, enqueue, self }) => {
+      // No snapshot yet while a graph is only being traversed (xstate/graph): nothing to tell.
+      const openMachine = (self.getSnapshot() as SnapshotFrom<typeof self> | undefined)?.children?.openMachine;
+      if (openMachine) enqueue.sendTo(openMachine, { type: 'machine.editableChanged', canEdit: canEditIn(context) });
+    }),
     explainRemoval: assign({
       removedReason: ({ context }) =>
         context.data.project === null ? 'This project was deleted.' : 'You were removed from this project. Ask an owner to invite you again.',
@@ -131,6 +183,7 @@ export const roomMachine = setup({
     failed: (_, result: Result<unknown>) => !result.ok,
     /** Presence is republished only when what this person looks at actually changes. */
     lookingChanged: ({ context, event }) => event.type === 'room.look' && event.looking !== context.looking,
+    isOwner: ({ context }) => isOwnerIn(context),
     /** A member reloading after a drop finds the project hidden: access went while we were away. */
     accessGone: ({ context }, result: Result<unknown>) => context.wasMember && !result.ok && result.error.code === 'not_found',
     /** Gone from the room: our membership was deleted, or the project itself. */
@@ -149,16 +202,20 @@ export const roomMachine = setup({
     adminError: null,
     adminTarget: null,
     removedReason: null,
+    machineId: null,
   }),
   initial: 'open',
   states: {
     open: {
       type: 'parallel',
-      invoke: {
-        id: 'channel',
-        src: 'roomChannel',
-        input: ({ context }) => ({ projectId: context.projectId, userId: context.userId, looking: context.looking }),
-      },
+      invoke: [
+        {
+          id: 'channel',
+          src: 'roomChannel',
+          input: ({ context }) => ({ projectId: context.projectId, userId: context.userId, looking: context.looking }),
+        },
+        { id: 'machineList', src: 'machineList', input: ({ context }) => ({ projectId: context.projectId }) },
+      ],
       on: {
         'presence.synced': { actions: 'setPeers' },
         'room.look': { guard: 'lookingChanged', actions: ['rememberLooking', 'trackPresence'] },
@@ -203,9 +260,10 @@ export const roomMachine = setup({
             },
             live: {
               tags: ['live'],
+              entry: 'tellEditable',
               always: { guard: 'lostAccess', target: '#room.removed', actions: 'explainRemoval' },
               on: {
-                'change.received': { actions: 'applyChange' },
+                'change.received': { actions: ['applyChange', 'tellEditable'] },
                 'channel.errored': 'resyncing',
                 'channel.closed': 'resyncing',
               },
@@ -283,6 +341,34 @@ export const roomMachine = setup({
                 'room.removeMember': { target: 'removing', actions: 'startAdmin' },
                 'room.dismissError': { target: 'idle', actions: 'clearAdminError' },
               },
+            },
+          },
+        },
+        invites: {
+          initial: 'hidden',
+          states: {
+            hidden: { always: { guard: 'isOwner', target: 'shown' } },
+            shown: {
+              always: { guard: not('isOwner'), target: 'hidden' },
+              invoke: { id: 'invites', src: 'invites', input: ({ context }) => ({ projectId: context.projectId }) },
+            },
+          },
+        },
+        machine: {
+          initial: 'closed',
+          states: {
+            closed: {
+              on: { 'room.openMachine': { target: 'open', actions: ['rememberMachine', 'trackPresence'] } },
+            },
+            open: {
+              invoke: {
+                id: 'openMachine',
+                src: 'openMachine',
+                input: ({ context }) => ({ machineId: context.machineId ?? '', userId: context.userId, canEdit: canEditIn(context), document: context.document }),
+              },
+              // One machine at a time, closed before the next opens (the view keys it by id): its
+              // children's systemIds are free again only once the old one has stopped.
+              on: { 'room.closeMachine': { target: 'closed', actions: ['forgetMachine', 'trackPresence'] } },
             },
           },
         },

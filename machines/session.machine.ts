@@ -2,6 +2,7 @@ import { throwError } from 'rxjs';
 import { assertEvent, assign, fromEventObservable, fromPromise, not, setup } from 'xstate';
 import type { AuthEvent, AuthResult, Credentials, SessionUser, SignUpResult } from '../src/lib/ports/auth.ts';
 import type { OwnProfileFact } from '../src/lib/ports/profile.ts';
+import { notProvided, UNEXPECTED } from './shared.ts';
 
 /**
  * The session: who is using Chartroom on this device. Identity facts arrive only from the
@@ -36,15 +37,10 @@ export interface SessionContext {
 /** Tags the views branch on; states stay an implementation detail of the machine. */
 export type SessionTag = 'restoring' | 'signedOut' | 'pending' | 'failed' | 'notice' | 'authenticated' | 'member' | 'guest' | 'signingOut' | 'refreshing';
 
-const UNEXPECTED = 'Something went wrong. Try again.';
 const SIGNED_OUT_ELSEWHERE = 'You were signed out (in another tab, or your session was ended). Sign in again to continue.';
 const EXPIRED = 'Your session has expired. Sign in again to continue.';
 /** The longest delay a JS timer can hold (2^31-1 ms); a token that far from expiry is refreshed early, which is harmless. */
 const MAX_DELAY = 2_147_483_647;
-
-function notProvided(actor: string): Error {
-  return new Error(`session machine: provide the "${actor}" actor (see src/app/)`);
-}
 
 const credentials = ({ event }: { event: SessionEvent }): Credentials => {
   assertEvent(event, ['session.signIn', 'session.signUp']);
@@ -59,13 +55,13 @@ const sessionSetup = setup({
   },
   // Placeholders that fail loudly: the composition root and tests provide real ones.
   actors: {
-    authEvents: fromEventObservable<AuthEvent, void>(() => throwError(() => notProvided('authEvents'))),
-    signIn: fromPromise<AuthResult, Credentials>(() => Promise.reject(notProvided('signIn'))),
-    signUp: fromPromise<SignUpResult, Credentials>(() => Promise.reject(notProvided('signUp'))),
-    signInAsGuest: fromPromise<AuthResult, void>(() => Promise.reject(notProvided('signInAsGuest'))),
-    signOut: fromPromise<void, void>(() => Promise.reject(notProvided('signOut'))),
-    refreshSession: fromPromise<AuthResult, void>(() => Promise.reject(notProvided('refreshSession'))),
-    ownProfile: fromEventObservable<OwnProfileFact, { userId: string }>(() => throwError(() => notProvided('ownProfile'))),
+    authEvents: fromEventObservable<AuthEvent, void>(() => throwError(() => notProvided('session', 'authEvents'))),
+    signIn: fromPromise<AuthResult, Credentials>(() => Promise.reject(notProvided('session', 'signIn'))),
+    signUp: fromPromise<SignUpResult, Credentials>(() => Promise.reject(notProvided('session', 'signUp'))),
+    signInAsGuest: fromPromise<AuthResult, void>(() => Promise.reject(notProvided('session', 'signInAsGuest'))),
+    signOut: fromPromise<void, void>(() => Promise.reject(notProvided('session', 'signOut'))),
+    refreshSession: fromPromise<AuthResult, void>(() => Promise.reject(notProvided('session', 'refreshSession'))),
+    ownProfile: fromEventObservable<OwnProfileFact, { userId: string }>(() => throwError(() => notProvided('session', 'ownProfile'))),
   },
   delays: {
     // supabase-js refreshes ahead of expiry; this fires only if that did not happen (a
@@ -121,7 +117,7 @@ const sessionSetup = setup({
  * have been refreshed, then `refreshing` (asks once), `waitingToRetry` on a network
  * failure. A refresh token that no longer works ends the session with a message.
  */
-const tokenLife = {
+const tokenLife = sessionSetup.createStateConfig({
   initial: 'active' as const,
   states: {
     active: {
@@ -152,10 +148,10 @@ const tokenLife = {
       on: { 'auth.tokenRefreshed': { target: 'active', actions: 'rememberSession' } },
     },
   },
-} satisfies Parameters<typeof sessionSetup.createStateConfig>[0];
+});
 
 /** What `signedIn` and `guest` share: the token's life, the own profile watched, the ways out. */
-const authenticated = {
+const authenticated = sessionSetup.createStateConfig({
   ...tokenLife,
   // The person's own profile, live, for the name the views show.
   invoke: {
@@ -170,7 +166,7 @@ const authenticated = {
     'auth.signedOut': { target: 'signedOut', actions: 'noticeSignedOutElsewhere' },
     'profile.changed': { actions: 'rememberName' },
   },
-} satisfies Parameters<typeof sessionSetup.createStateConfig>[0];
+});
 
 /** Where a session fact leads (a sibling of the state that handles it), remembering the session. */
 const toGuest = { guard: 'factIsGuest', target: 'guest', actions: 'rememberSession' } as const;
@@ -179,7 +175,7 @@ const toMember = { target: 'signedIn', actions: 'rememberSession' } as const;
 /** The signed-out form's requests, open from every state that shows the form. */
 const formRequests = { 'session.signIn': 'signingIn', 'session.signUp': 'signingUp', 'session.signInAsGuest': 'joiningAsGuest' } as const;
 /** A request the form runs: its own failure is shown; success waits for the fact that follows. */
-const requesting = { tags: ['pending'], entry: 'clearMessages' } satisfies Parameters<typeof sessionSetup.createStateConfig>[0];
+const requesting = sessionSetup.createStateConfig({ tags: ['pending'], entry: 'clearMessages' });
 const requestOutput = ({ event }: { event: { output: AuthResult | SignUpResult } }) => event.output;
 const refused = { guard: { type: 'failed', params: requestOutput }, target: 'failed', actions: { type: 'showFailure', params: requestOutput } } as const;
 const crashed = { target: 'failed', actions: 'showUnexpected' } as const;

@@ -7,7 +7,7 @@ import { benchApp } from '../served-app.ts';
 import { ms, summarize, type BenchContext } from '../lib.ts';
 
 /**
- * Remote edit, browser to browser (issue 5: p95 under 50 ms on the embedded backend): two
+ * Remote edit, browser to browser (aim: p95 under 50 ms on the embedded backend): two
  * Chromium contexts on the built app, both on one machine's canvas. A renames a state in
  * place; the time runs from A's Enter keydown to the new name entering B's DOM (a
  * MutationObserver in B). Both pages read one clock (`performance.timeOrigin + now()`).

@@ -10,7 +10,7 @@ import { launchChromium } from '../../tests/setup/browser.ts';
 import { ms, summarize, type BenchContext } from '../lib.ts';
 
 /**
- * Diagram layout (issue 5): elkjs layered layout of generated statecharts, in Node with
+ * Diagram layout: elkjs layered layout of generated statecharts, in Node with
  * the same function the browser's worker runs (median of a few runs after a warm-up;
  * cold, and after a small edit with the worker's cache), and the frame time while panning a 500-state diagram in Chromium
  * (requestAnimationFrame deltas during scripted drag-panning on the canvas test page).

@@ -1,5 +1,7 @@
 import { useEffect } from 'react';
-import { ConnectionBanner, RoomView } from '../features/room/index.ts';
+import { ConnectionBanner, ConnectionContext, RoomContext, RoomView } from '../features/room/index.ts';
+import { JoinContext } from '../features/invite/join-context.ts';
+import { JoinStatusView } from '../features/invite/JoinFlow.tsx';
 import { InvitePage } from '../features/invite/InvitePage.tsx';
 import { ProfileContext } from '../features/profile/profile-context.ts';
 import { ProfilePage } from '../features/profile/ProfilePage.tsx';
@@ -12,8 +14,9 @@ import { useCurrentUser, useSessionStatus } from '../features/session/session-co
 import type { Route } from '../lib/route.ts';
 import { Brand } from './Brand.tsx';
 import { inspector } from './inspect.ts';
-import { liveProfileLogic, liveProjectsLogic } from './live-data.ts';
-import { followLinks, useRoute } from './router.ts';
+import { liveJoinLogic, liveProfileLogic, liveProjectsLogic } from './live-data.ts';
+import { documentSettings, liveConnectionLogic, liveRoomLogic } from './live.ts';
+import { followLinks, useRoute } from '../features/navigation/router.ts';
 
 /** The shell: the route picks the page, the session decides whether it can be shown. */
 export function App() {
@@ -29,7 +32,11 @@ export function App() {
         {authenticated && <TopNav route={route} />}
         {authenticated && <SessionBar />}
       </header>
-      {authenticated && <ConnectionBanner />}
+      {authenticated && (
+        <ConnectionContext.Provider logic={liveConnectionLogic()} options={{ inspect: inspector() }}>
+          <ConnectionBanner />
+        </ConnectionContext.Provider>
+      )}
       {status === 'restoring' ? (
         <main className="center" role="status" aria-live="polite">
           <span className="spinner" aria-hidden="true" /> Restoring your session…
@@ -57,8 +64,15 @@ function TopNav({ route }: { route: Route }) {
 function Page({ route, authenticated }: { route: Route; authenticated: boolean }) {
   const user = useCurrentUser();
   // Links that sign people in on the way stay on their own page.
-  if (route.name === 'invite') return <InvitePage token={route.token} />;
-  if (route.name === 'share') return <SharePage token={route.token} />;
+  if (route.name === 'invite' || route.name === 'share') {
+    const kind = route.name;
+    const join = user && (
+      <JoinContext.Provider key={`${route.token}:${user.id}`} logic={liveJoinLogic()} options={{ input: { kind, token: route.token }, inspect: inspector() }}>
+        <JoinStatusView kind={kind} />
+      </JoinContext.Provider>
+    );
+    return kind === 'invite' ? <InvitePage join={join} /> : <SharePage join={join} />;
+  }
   if (!authenticated || !user) return <SignInCard />;
   switch (route.name) {
     case 'home':
@@ -68,9 +82,17 @@ function Page({ route, authenticated }: { route: Route; authenticated: boolean }
         </ProjectsContext.Provider>
       );
     case 'project':
-      return <RoomView projectId={route.projectId} />;
     case 'machine':
-      return <RoomView projectId={route.projectId} machineId={route.machineId} />;
+      // One room actor per project and person: a new key when either changes closes the old room's channel.
+      return (
+        <RoomContext.Provider
+          key={`${route.projectId}:${user.id}`}
+          logic={liveRoomLogic()}
+          options={{ input: { projectId: route.projectId, userId: user.id, document: documentSettings }, inspect: inspector() }}
+        >
+          <RoomView machineId={route.name === 'machine' ? route.machineId : undefined} />
+        </RoomContext.Provider>
+      );
     case 'profile':
       return (
         <ProfileContext.Provider key={user.id} logic={liveProfileLogic()} options={{ input: { userId: user.id }, inspect: inspector() }}>

@@ -1,8 +1,12 @@
 import { fromCallback, fromEventObservable, fromPromise } from 'xstate';
 import { canvasPresenceMachine, type PresenceCommand, type PresenceInput } from '../../machines/canvas-presence.machine.ts';
 import { documentMachine, type QueueCommand } from '../../machines/document.machine.ts';
+import { openMachineMachine } from '../../machines/open-machine.machine.ts';
+import { layoutLogic, type LayoutEngine } from './layout.ts';
 import type { CanvasPresencePort, PresenceFact } from '../lib/ports/canvas-presence.ts';
 import type { CommitRequest, DocumentPort, QueueStore } from '../lib/ports/document.ts';
+import type { SimulationPort } from '../lib/ports/simulation.ts';
+import { simulationLogic } from './simulation.ts';
 
 /** The document machine's actors over the document port and a queue store. */
 export function documentActors(port: DocumentPort, store: QueueStore) {
@@ -42,3 +46,16 @@ export function canvasPresenceLogic(port: CanvasPresencePort) {
   });
 }
 export type CanvasPresenceLogic = ReturnType<typeof canvasPresenceLogic>;
+
+/** One open machine: its document, presence, layout (with the engine `startLayout` makes), canvas and simulation, wired. */
+export function openMachineLogic(port: DocumentPort, store: QueueStore, presence: CanvasPresencePort, startLayout: () => LayoutEngine, simulations: SimulationPort) {
+  return openMachineMachine.provide({
+    actors: {
+      document: documentLogic(port, store),
+      presence: canvasPresenceLogic(presence),
+      layout: layoutLogic(startLayout),
+      simulation: simulationLogic(simulations),
+    },
+  });
+}
+export type OpenMachineLogic = ReturnType<typeof openMachineLogic>;

@@ -1,37 +1,44 @@
-import { createActor, type ActorRefFrom } from 'xstate';
 import { liveRoomAdapters } from '../adapters/supabase/live.ts';
-import { machineListLogic, type MachineListLogic } from './machine-list.ts';
-import { inspector } from './inspect.ts';
-import { connectionLogic, invitesLogic, roomLogic, type InvitesLogic, type RoomLogic } from './room.ts';
+import { createQueueStore } from '../adapters/queue-store.ts';
+import { chartroomModel } from '../lib/collab/chartroom.ts';
+import { workerLayoutEngine } from '../features/canvas/layout-port.ts';
+import type { RoomInput } from '../../machines/room.machine.ts';
+import { openMachineLogic } from './canvas.ts';
+import { machineListLogic } from './machine-list.ts';
+import { connectionLogic, invitesLogic, roomLogic, type ConnectionLogic, type RoomLogic } from './room.ts';
 
 /**
  * The composition of the live room: real adapters, created on first use so pages that
- * never open a room never touch the realtime socket.
+ * never open a room never touch the realtime socket. The room's actor tree (machine
+ * list, invites, the open machine with its document, presence, layout and canvas) is
+ * wired here, once; React only mounts its root.
  */
 
 let adapters: ReturnType<typeof liveRoomAdapters> | null = null;
-export const live = () => (adapters ??= liveRoomAdapters());
+const live = () => (adapters ??= liveRoomAdapters());
 
 let room: RoomLogic | null = null;
 export function liveRoomLogic(): RoomLogic {
-  return (room ??= roomLogic(live().room, live().members));
+  if (!room) {
+    const { machines, members, canvasPresence, simulations } = live();
+    room = roomLogic(live().room, members, {
+      machineList: machineListLogic(machines),
+      invites: invitesLogic(members),
+      // Unsent edits wait in localStorage, so a reload (even offline) loses none.
+      openMachine: openMachineLogic(machines, createQueueStore(window.localStorage), canvasPresence, workerLayoutEngine, simulations),
+    });
+  }
+  return room;
 }
 
-let invites: InvitesLogic | null = null;
-export function liveInvitesLogic(): InvitesLogic {
-  return (invites ??= invitesLogic(live().members));
-}
+/** This tab's id in every machine's op log, minted once per page load. */
+const clientId = crypto.randomUUID();
 
-type ConnectionActor = ActorRefFrom<ReturnType<typeof connectionLogic>>;
-let connection: ConnectionActor | null = null;
+/** What a machine opened in a room needs for its document: this tab's id, the op model, fresh batch ids. */
+export const documentSettings: RoomInput['document'] = { clientId, model: chartroomModel, newBatchId: () => crypto.randomUUID() };
 
-/** The app's one connection actor: the socket is one per client, so is its machine. */
-export function liveConnectionActor(): ConnectionActor {
-  connection ??= createActor(connectionLogic(live().connection), { inspect: inspector() }).start();
-  return connection;
-}
-
-let machineList: MachineListLogic | null = null;
-export function liveMachineListLogic(): MachineListLogic {
-  return (machineList ??= machineListLogic(live().machines));
+let connection: ConnectionLogic | null = null;
+/** The connection machine over the app's one socket (provided once, at the top). */
+export function liveConnectionLogic(): ConnectionLogic {
+  return (connection ??= connectionLogic(live().connection));
 }

@@ -1,16 +1,26 @@
 import { fromCallback, fromEventObservable, fromPromise } from 'xstate';
 import { connectionMachine } from '../../machines/connection.machine.ts';
-import { roomMachine, type RoomChannelCommand, type RoomInput } from '../../machines/room.machine.ts';
-import type { ConnectionPort, SocketEvent } from '../lib/ports/realtime.ts';
+import { roomMachine, type RoomChannelCommand, type RoomChannelInput } from '../../machines/room.machine.ts';
+import type { ConnectionPort, SocketEvent, SocketState } from '../lib/ports/realtime.ts';
 import { invitesMachine } from '../../machines/invites.machine.ts';
+import type { OpenMachineLogic } from './canvas.ts';
+import type { MachineListLogic } from './machine-list.ts';
 import type { Invite, InviteRequest, MembersPort, Result, Role, RoomData, RoomPort } from '../lib/ports/room.ts';
 
-/** The room machine wired to the room and members ports. */
-export function roomLogic(room: RoomPort, members: MembersPort) {
+/** The room's children, each already wired. */
+export interface RoomChildren {
+  machineList: MachineListLogic;
+  invites: InvitesLogic;
+  openMachine: OpenMachineLogic;
+}
+
+/** The room machine wired to the room and members ports, with its children. */
+export function roomLogic(room: RoomPort, members: MembersPort, children: RoomChildren) {
   return roomMachine.provide({
     actors: {
+      ...children,
       // Two-way: the channel's facts go to the machine, presence commands come back.
-      roomChannel: fromCallback<RoomChannelCommand, RoomInput & { looking: string | null }>(({ input, sendBack, receive }) => {
+      roomChannel: fromCallback<RoomChannelCommand, RoomChannelInput>(({ input, sendBack, receive }) => {
         const channel = room.open(input.projectId, input.userId);
         channel.track(input.looking);
         const subscription = channel.facts$.subscribe({
@@ -40,7 +50,7 @@ export function connectionLogic(port: ConnectionPort) {
   return connectionMachine.provide({
     actors: {
       socketEvents: fromEventObservable<SocketEvent, void>(() => port.socketEvents$),
-      reconnect: fromPromise<void, void>(() => port.reconnect()),
+      reconnect: fromPromise<SocketState, void>(() => port.reconnect()),
     },
   });
 }

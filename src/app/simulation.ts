@@ -3,7 +3,6 @@ import { simulationMachine } from '../../machines/simulation.machine.ts';
 import type { JsonObject } from '../lib/model/types.ts';
 import type { SendRequest, SimulationPort } from '../lib/ports/simulation.ts';
 import type { GuardValues } from '../lib/simulation/types.ts';
-import { live } from './live.ts';
 
 /** The simulation machine's actors over the simulation port. */
 export function simulationActors(port: SimulationPort) {
@@ -21,7 +20,3 @@ export function simulationActors(port: SimulationPort) {
 export const simulationLogic = (port: SimulationPort) => simulationMachine.provide({ actors: simulationActors(port) });
 export type SimulationLogic = ReturnType<typeof simulationLogic>;
 
-let memo: SimulationLogic | null = null;
-export function liveSimulationLogic(): SimulationLogic {
-  return (memo ??= simulationLogic(live().simulations));
-}

@@ -1,6 +1,6 @@
 /**
  * The app's routes as data: a path in, a route out, and back. Pure, so the parsing rules
- * are tested without a browser; src/app/router.ts binds them to the History API.
+ * are tested without a browser; src/features/navigation/router.ts binds them to the History API.
  */
 
 export type Route =

@@ -11,7 +11,7 @@ import { deviceFor, documentActors, memoryStorage, type Device } from './machine
 /**
  * The machines adapter and the document machine against the real embedded backend,
  * through supabase-js: the port's calls, and two people editing one machine at once
- * (issue 5: "A and B edit the same machine at once and both edits survive"; "an edit
+ * ("A and B edit the same machine at once and both edits survive"; "an edit
  * made while offline is committed after reconnecting").
  */
 

@@ -8,7 +8,7 @@ import { anonClient, uniqueEmail } from '../setup/clients.ts';
 import { PASSWORD, useBrowserApp } from './harness.ts';
 
 /**
- * The live canvas in two browsers (issue 5, "Done when"), through the real app at
+ * The live canvas in two browsers, through the real app at
  * /p/:projectId/m/:machineId over the embedded backend: A adds a state and B sees it; A
  * and B edit at once and both edits survive; B sees A's cursor and selection; B follows
  * A's viewport until B pans; a viewer cannot edit; an edit made offline is committed

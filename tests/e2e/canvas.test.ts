@@ -7,7 +7,7 @@ import type { MachineDefinition } from '../../src/lib/model/types.ts';
 import { launchChromium } from '../setup/browser.ts';
 
 /**
- * The canvas in Chromium (issue 5, "Diagram and editors"): CanvasPage over a fixture
+ * The canvas in Chromium: CanvasPage over a fixture
  * machine on a test page (tests/e2e/fixtures/canvas/), served by Vite's dev server so the
  * elkjs Web Worker runs as it does in the app.
  */
@@ -48,6 +48,13 @@ const keys = async (page: Page) => Object.values((await definition(page)).states
 const stateBox = (page: Page, name: string) => page.getByRole('button', { name: `state ${name}`, exact: true });
 
 describe('canvas', () => {
+  it('lays the diagram out under React StrictMode, as `npm run dev` mounts it (the layout worker survives the second mount)', async () => {
+    const page = await open('?strict');
+    for (const name of ['cart', 'payment', 'card', 'paid', 'done']) await expect(stateBox(page, name).count()).resolves.toBe(1);
+    await expect(page.getByText('Laying out…').count()).resolves.toBe(0);
+    await page.close();
+  }, 90_000);
+
   it('renders every state with its name and transitions with labels, laid out by the worker', async () => {
     const page = await open();
     for (const name of ['cart', 'payment', 'card', 'paid', 'done']) await expect(stateBox(page, name).count()).resolves.toBe(1);

@@ -3,7 +3,7 @@ import { signedInClient } from '../setup/clients.ts';
 import { useBrowserApp } from './harness.ts';
 
 /**
- * Guest entry (issue 4): a public project's /s/ link opens as a guest, read-only, and a
+ * Guest entry: a public project's /s/ link opens as a guest, read-only, and a
  * reload keeps the guest in the room. A bad share link says so and offers a way out.
  */
 

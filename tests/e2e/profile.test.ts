@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowserApp } from './harness.ts';
 
-/** The profile page (issue 4): name and colour saved (and shown in the top bar), an avatar uploaded with a progress bar. */
+/** The profile page: name and colour saved (and shown in the top bar), an avatar uploaded with a progress bar. */
 
 // A 1x1 PNG.
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');

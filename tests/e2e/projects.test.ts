@@ -4,7 +4,7 @@ import { adminDb } from '../setup/clients.ts';
 import { useBrowserApp } from './harness.ts';
 
 /**
- * The projects list in two browsers (issue 4, "Done when"): A creates a project through
+ * The projects list in two browsers: A creates a project through
  * the UI; B, added through an invite, sees it appear, get renamed and disappear without
  * reloading; a reload keeps A signed in. Controls are found by role and name.
  */

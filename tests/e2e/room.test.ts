@@ -7,7 +7,7 @@ import { anonClient } from '../setup/clients.ts';
 import { PASSWORD, useBrowserApp } from './harness.ts';
 
 /**
- * The project room in two browsers (issue 4, "Done when"): A and B see each other's
+ * The project room in two browsers: A and B see each other's
  * presence avatar; A renames the project and B sees it without reloading; A makes B a
  * viewer and B's editing controls disappear live; a reload keeps both in the room; B
  * signs out and A sees B leave. B joins by opening A's invite link (the /invite route).

@@ -4,7 +4,7 @@ import type { Member, Project, RoomChange, RoomData } from '../../src/lib/ports/
 import { applyChange, EMPTY_ROOM, mergeSnapshot, timestampMicros } from '../../src/lib/room-merge.ts';
 
 /**
- * The resync rule (issue 4, room): subscribe first, buffer, load the snapshot, merge.
+ * The room's resync rule: subscribe first, buffer, load the snapshot, merge.
  * Changes newer than the snapshot win, duplicates are dropped, deletes are applied.
  */
 

@@ -5,7 +5,7 @@ import { describeMachinePaths } from './machine-paths.ts';
 import { BOB, fakeCanvasChannel, MACHINE, ME, peer } from './canvas-presence.fakes.ts';
 
 /**
- * Path tests (house style rule 12) for the canvas presence machine: every mode reached,
+ * Path tests for the canvas presence machine: every mode reached,
  * every shortest path and every edge replayed on the running machine, facts pushed
  * through the fake channel and intents sent as a view would. One peer (Bob) who comes and
  * goes keeps the graph finite while covering sync, cursors, views and follow mode.

@@ -6,13 +6,13 @@ import { fakeSocket, settle } from './connection.fakes.ts';
 import { describeMachinePaths } from './machine-paths.ts';
 
 /**
- * Path tests (house style rule 12): every shortest path and every edge of the connection
+ * Path tests: every shortest path and every edge of the connection
  * machine's graph is replayed on the running machine with the fake socket; delayed
  * transitions are taken by advancing fake timers, requests by settling the fake.
  */
 
 type Snapshot = SnapshotFrom<typeof connectionMachine>;
-type GraphEvent = ConnectionEvent | { type: string; error?: unknown };
+type GraphEvent = ConnectionEvent | { type: string; error?: unknown; output?: unknown };
 
 const BACKOFF = 'xstate.after.backoff.connection.reconnecting.waiting';
 const OFFLINE_RETRY = 'xstate.after.offlineRetry.connection.offline';
@@ -27,7 +27,8 @@ const events: GraphEvent[] = [
   { type: 'connection.retry' },
   { type: BACKOFF },
   { type: OFFLINE_RETRY },
-  { type: 'xstate.done.actor.reconnect' },
+  { type: 'xstate.done.actor.reconnect', output: 'connecting' },
+  { type: 'xstate.done.actor.reconnect', output: 'open' },
   { type: 'xstate.error.actor.reconnect', error: new Error('reconnect failed') },
 ];
 
@@ -42,7 +43,7 @@ async function replay(steps: readonly GraphEvent[]) {
   for (const event of steps) {
     if (event.type === BACKOFF) await vi.advanceTimersByTimeAsync(backoffDelay(actor.getSnapshot().context.attempts));
     else if (event.type === OFFLINE_RETRY) await vi.advanceTimersByTimeAsync(60_000);
-    else if (event.type === 'xstate.done.actor.reconnect') await socket.finishReconnect('done');
+    else if (event.type === 'xstate.done.actor.reconnect') await socket.finishReconnect('output' in event && event.output === 'open' ? 'open' : 'done');
     else if (event.type === 'xstate.error.actor.reconnect') await socket.finishReconnect('error');
     else if (event.type === 'connection.retry') actor.send(event as ConnectionEvent);
     else socket.emit(event as SocketEvent);

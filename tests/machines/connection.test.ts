@@ -92,4 +92,19 @@ describe('connection machine', () => {
     expect(socket.reconnects()).toBe(1);
     expect(snap().matches('reconnecting')).toBe(true);
   });
+
+  it('is live when a retry finds the socket open, though no socket.opened came (defect 3)', async () => {
+    const socket = fakeSocket({ hold: true });
+    const actor = createActor(connectionMachine.provide({ actors: socket.actors })).start();
+    socket.emit({ type: 'socket.opened' });
+    socket.emit({ type: 'network.lost' });
+    await settle();
+    expect(actor.getSnapshot().hasTag('offline')).toBe(true);
+    socket.emit({ type: 'network.restored' });
+    await settle();
+    expect(actor.getSnapshot().hasTag('pending')).toBe(true);
+    await socket.finishReconnect('open');
+    expect(actor.getSnapshot().value).toBe('live');
+    expect(actor.getSnapshot().context).toEqual({ attempts: 0, reason: null });
+  });
 });

@@ -10,7 +10,7 @@ import { fakeDocumentBackend, flush, MACHINE_ID, rename, renameModel } from './d
 import { describeMachinePaths, settleRequest } from './machine-paths.ts';
 
 /**
- * Path tests (house style rule 12): every state of the document machine is reached by a
+ * Path tests: every state of the document machine is reached by a
  * shortest path, and every path and every edge of its graph is replayed on the running
  * machine with the fake adapter: requests settled with the graph event's output, delays
  * taken by advancing fake timers. A snapshot is keyed by its state and what the views

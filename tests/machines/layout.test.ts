@@ -1,20 +1,24 @@
 import ELK from 'elkjs/lib/elk.bundled.js';
 import { describe, expect, it } from 'vitest';
-import { createActor, fromPromise, waitFor } from 'xstate';
-import { getShortestPaths } from 'xstate/graph';
+import { createActor, fromCallback, waitFor } from 'xstate';
 import { layoutMachine } from '../../machines/layout.machine.ts';
 import { estimateText, layoutDefinition } from '../../src/lib/layout/index.ts';
 import { applyOps, counterIds, importXState, type MachineDefinition } from '../../src/lib/model/index.ts';
 import type { LayoutRequest, LayoutResult } from '../../src/lib/ports/layout.ts';
+import { layoutLogic } from '../../src/app/layout.ts';
 
 const base = importXState({ id: 'm', initial: 'a', states: { a: { on: { GO: 'b' } }, b: {} } }, { ids: counterIds('m') });
 const withC = (d: MachineDefinition, key: string): MachineDefinition => applyOps(d, [{ type: 'state.add', id: `s_${key}`, parent: d.root, key, stateType: 'atomic', index: null }]);
 
-/** A layout actor we settle by hand, recording what it was asked. */
+/** A layout engine we settle by hand, recording what it was asked; `closed` counts teardowns. */
 function controlled() {
-  const calls: { request: LayoutRequest; resolve: (r: LayoutResult) => void; reject: (e: Error) => void }[] = [];
-  const actor = fromPromise<LayoutResult, LayoutRequest>(({ input }) => new Promise((resolve, reject) => calls.push({ request: input, resolve, reject })));
-  return { actor, calls };
+  const calls: { request: LayoutRequest; resolve: (r: LayoutResult) => void }[] = [];
+  const engines = { started: 0, closed: 0 };
+  const logic = layoutLogic(() => {
+    engines.started += 1;
+    return { port: (request) => new Promise<LayoutResult>((resolve) => calls.push({ request, resolve })), close: () => (engines.closed += 1) };
+  });
+  return { logic, calls, engines };
 }
 
 const empty = (def: MachineDefinition): LayoutResult => ({ ok: true, layout: { nodes: Object.fromEntries(Object.keys(def.states).map((id) => [id, { id, parent: null, key: id, type: 'atomic', depth: 0, region: false, history: null, initial: null, header: 0, x: 1, y: 2, width: 3, height: 4 }])), edges: {}, width: 10, height: 10 } });
@@ -22,7 +26,8 @@ const empty = (def: MachineDefinition): LayoutResult => ({ ok: true, layout: { n
 describe('layout machine', () => {
   it('lays out with real ELK and stores the layout', async () => {
     const elk = new ELK();
-    const actor = createActor(layoutMachine.provide({ actors: { layout: fromPromise<LayoutResult, LayoutRequest>(async ({ input }) => ({ ok: true, layout: await layoutDefinition(elk, input.definition, estimateText, input.hints) })) } })).start();
+    const logic = layoutLogic(() => ({ port: async (request) => ({ ok: true, layout: await layoutDefinition(elk, request.definition, estimateText, request.hints) }), close: () => undefined }));
+    const actor = createActor(logic).start();
     actor.send({ type: 'layout.request', definition: base });
     const done = await waitFor(actor, (s) => s.matches('idle') && s.context.layout !== null, { timeout: 20_000 });
     expect(Object.keys(done.context.layout?.nodes ?? {})).toHaveLength(3);
@@ -30,8 +35,8 @@ describe('layout machine', () => {
   });
 
   it('collapses requests that arrive mid-layout into one, and passes the previous layout as hints', async () => {
-    const { actor: layout, calls } = controlled();
-    const actor = createActor(layoutMachine.provide({ actors: { layout } })).start();
+    const { logic, calls } = controlled();
+    const actor = createActor(logic).start();
     actor.send({ type: 'layout.request', definition: base });
     const c1 = withC(base, 'c');
     const c2 = withC(c1, 'd');
@@ -54,8 +59,8 @@ describe('layout machine', () => {
   });
 
   it('reports a failed layout and keeps the last good picture', async () => {
-    const { actor: layout, calls } = controlled();
-    const actor = createActor(layoutMachine.provide({ actors: { layout } })).start();
+    const { logic, calls } = controlled();
+    const actor = createActor(logic).start();
     actor.send({ type: 'layout.request', definition: base });
     calls[0]?.resolve(empty(base));
     await waitFor(actor, (s) => s.matches('idle'));
@@ -66,35 +71,36 @@ describe('layout machine', () => {
     expect(s.context.layout).not.toBeNull();
     actor.send({ type: 'layout.request', definition: withC(base, 'x') });
     actor.send({ type: 'layout.request', definition: withC(base, 'y') });
-    calls[2]?.reject(new Error('worker died'));
+    calls[2]?.resolve({ ok: false, message: 'The layout worker failed.' });
     await waitFor(actor, () => calls.length === 4);
-    calls[3]?.reject(new Error('worker died'));
+    calls[3]?.resolve({ ok: false, message: 'The layout worker failed.' });
     s = await waitFor(actor, (x) => x.matches('idle'));
-    expect(s.context.error).toBe('The diagram could not be laid out.');
+    expect(s.context.error).toBe('The layout worker failed.');
   });
 
-  it('paths: every state is reached and every shortest path replays', async () => {
-    const c = withC(base, 'c');
-    const events = [
-      { type: 'layout.request' as const, definition: base },
-      { type: 'layout.request' as const, definition: c },
-      { type: 'xstate.done.actor.0.layout.running', output: empty(base) },
-      { type: 'xstate.error.actor.0.layout.running', error: new Error('x') },
-    ];
-    const paths = getShortestPaths(layoutMachine, { events: events as never[], serializeState: (s) => JSON.stringify([s.value, s.context.queued !== null]) });
-    const values = new Set(paths.map((p) => JSON.stringify(p.state.value)));
-    expect(values).toEqual(new Set(['"idle"', '"running"']));
-    for (const path of paths) {
-      const { actor: layout, calls } = controlled();
-      const actor = createActor(layoutMachine.provide({ actors: { layout } })).start();
-      for (const step of path.steps) {
-        const e = step.event as { type: string; output?: LayoutResult; error?: Error };
-        if (e.type.startsWith('xstate.done')) calls.at(-1)?.resolve(e.output as LayoutResult);
-        else if (e.type.startsWith('xstate.error')) calls.at(-1)?.reject(e.error as Error);
-        else actor.send(e as never);
-        await new Promise((r) => setTimeout(r, 0));
-      }
-      expect(JSON.stringify([actor.getSnapshot().value, actor.getSnapshot().context.queued !== null])).toBe(JSON.stringify([path.state.value, path.state.context.queued !== null]));
-    }
+  it('owns its engine: stopping the actor closes it, and a restarted engine is sent the request in hand (StrictMode)', async () => {
+    const { logic, calls, engines } = controlled();
+    const actor = createActor(logic).start();
+    expect(engines).toEqual({ started: 1, closed: 0 });
+    actor.send({ type: 'layout.request', definition: base });
+    expect(calls).toHaveLength(1);
+    // The engine starts again (as after React's second mount): it says so and gets the request again.
+    actor.send({ type: 'layout.engineReady' });
+    expect(calls.map((c) => c.request.definition)).toEqual([base, base]);
+    calls[1]?.resolve(empty(base));
+    const s = await waitFor(actor, (x) => x.matches('idle'));
+    expect(s.context.laidOut).toBe(base);
+    // A late answer for a definition no longer in hand changes nothing.
+    actor.send({ type: 'layout.done', definition: withC(base, 'old'), result: { ok: false, message: 'late' } });
+    expect(actor.getSnapshot().context.error).toBeNull();
+    actor.stop();
+    expect(engines.closed).toBe(1);
+  });
+
+  it('says so when the engine cannot start (no worker)', () => {
+    const broken = layoutMachine.provide({ actors: { engine: fromCallback(() => { throw new Error('no Worker here'); }) } });
+    const actor = createActor(broken).start();
+    expect(actor.getSnapshot().hasTag('broken')).toBe(true);
+    expect(actor.getSnapshot().context.error).toBe('The diagram could not be laid out.');
   });
 });

@@ -1,11 +1,11 @@
 import { createActor, type SnapshotFrom } from 'xstate';
 import { machineListMachine, type MachineListIntent } from '../../machines/machine-list.machine.ts';
 import type { MachineListEvent, Result } from '../../src/lib/ports/document.ts';
-import { describeMachinePaths, requestOutcome, type MachinePaths } from './machine-paths.ts';
+import { describeMachinePaths, settleRequest, type MachinePaths } from './machine-paths.ts';
 import { fakeMachineList, newMachine, ok, PROJECT, refused, settle, summary, type MachineListRequest } from './machine-list.fakes.ts';
 
 /**
- * Path tests (house style rule 12) for the machine list: every state node reached, every
+ * Path tests for the machine list: every state node reached, every
  * shortest path and every edge replayed on the running machine with the fake port (stream
  * events emitted, requests settled). Vertices are the state value plus the context the
  * views and guards read; a few ids (a, b, c, d) keep the list, and so the graph, finite.
@@ -15,16 +15,9 @@ type Snapshot = SnapshotFrom<typeof machineListMachine>;
 type Event = MachineListIntent | MachineListEvent;
 type GraphEvent = Event | { type: string; output?: unknown; error?: unknown };
 
-// The invocations have no ids of their own: XState names them by their state node.
-const REQUESTS: Record<string, MachineListRequest> = {
-  '0.machineList.loading': 'loadMachines',
-  '0.machineList.ready.creating': 'createMachines',
-  '0.machineList.ready.renaming': 'renameMachine',
-  '0.machineList.ready.deleting': 'deleteMachine',
-};
-const invocation = (request: MachineListRequest) => Object.keys(REQUESTS).find((id) => REQUESTS[id] === request) ?? request;
-const done = (request: MachineListRequest, output: Result<unknown>): GraphEvent => ({ type: `xstate.done.actor.${invocation(request)}`, output });
-const crashed = (request: MachineListRequest): GraphEvent => ({ type: `xstate.error.actor.${invocation(request)}`, error: new Error(`${request} crashed`) });
+// Each invocation's id is its actor's name.
+const done = (request: MachineListRequest, output: Result<unknown>): GraphEvent => ({ type: `xstate.done.actor.${request}`, output });
+const crashed = (request: MachineListRequest): GraphEvent => ({ type: `xstate.error.actor.${request}`, error: new Error(`${request} crashed`) });
 
 const isStream = (type: string) => type.startsWith('machines.');
 
@@ -89,13 +82,8 @@ async function replay(steps: readonly GraphEvent[]) {
   const fake = fakeMachineList();
   const actor = createActor(machineListMachine.provide({ actors: fake.actors }), { input: { projectId: PROJECT } }).start();
   for (const event of steps) {
-    const outcome = requestOutcome(event);
-    const request = outcome ? REQUESTS[outcome.name] : undefined;
-    if (outcome && request) {
-      if (outcome.settled === 'done') await fake.settle(request, outcome.output);
-      else await fake.fail(request, outcome.error);
-    } else if (outcome) throw new Error(`no request is named ${outcome.name}`);
-    else if (isStream(event.type)) fake.emit(event as MachineListEvent);
+    if (await settleRequest(fake, event)) continue;
+    if (isStream(event.type)) fake.emit(event as MachineListEvent);
     else actor.send(event as Event);
     await settle();
   }

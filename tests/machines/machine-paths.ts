@@ -3,7 +3,7 @@ import type { ActorLogic, AnyMachineSnapshot, EventObject, StateValue } from 'xs
 import { getAdjacencyMap, getShortestPaths, getStateNodes, serializeSnapshot, type AdjacencyValue, type AnyStateNode, type TraversalOptions } from 'xstate/graph';
 
 /**
- * The path tests of house style rule 12, once for every machine: traverse the machine's
+ * The path tests, once for every machine: traverse the machine's
  * graph with a finite set of events, check every state node is reached, then replay each
  * shortest path and every edge on the machine running with the test's fakes. The test
  * file says only what is particular to its machine: the events, the traversal's filter

@@ -6,9 +6,8 @@ import { describeMachinePaths, settleRequest } from './machine-paths.ts';
 import { fakeProjects, project, refused, type ProjectsRequest } from './projects.fakes.ts';
 
 /**
- * Path tests (house style rule 12) for the projects machine: every shortest path and
- * every edge of its graph, replayed on the running machine with the fake adapter and
- * fake timers (the channel's backoff is a real `after`).
+ * Path tests for the projects machine: every shortest path and
+ * every edge of its graph, replayed on the running machine with the fake adapter.
  */
 
 type Snapshot = SnapshotFrom<typeof projectsMachine>;
@@ -16,7 +15,6 @@ type GraphEvent = ProjectsEvent | { type: string; output?: unknown; error?: unkn
 
 const done = (actor: ProjectsRequest, output: unknown): GraphEvent => ({ type: `xstate.done.actor.${actor}`, output });
 const crashed = (actor: ProjectsRequest): GraphEvent => ({ type: `xstate.error.actor.${actor}`, error: new Error(`${actor} crashed`) });
-const BACKOFF = 'xstate.after.backoff.projects.channel.retrying';
 
 const isFact = (event: { type: string }) => /^projects\.(channel|upserted|removed)/.test(event.type);
 
@@ -29,7 +27,7 @@ const events: GraphEvent[] = [
   { type: 'projects.rename', id: 'p1', name: 'Renamed' },
   { type: 'projects.share', id: 'p1', visibility: 'public' },
   { type: 'projects.delete', id: 'p1' },
-  { type: 'projects.dismiss' },
+  { type: 'projects.dismissError' },
   done('createProject', { ok: true, value: project('p2') }),
   done('createProject', refused('No')),
   crashed('createProject'),
@@ -43,14 +41,13 @@ const events: GraphEvent[] = [
   { type: 'projects.channelFailed', message: 'closed' },
   { type: 'projects.upserted', project: project('p3') },
   { type: 'projects.removed', id: 'p3' },
-  { type: BACKOFF },
 ];
 
 // States are modes plus the few context facts guards read; list contents would make the graph endless.
 const serializeState = (snapshot: Snapshot) =>
   JSON.stringify({
     value: snapshot.value,
-    recovering: snapshot.context.channelFailures > 0,
+    reloadDue: snapshot.context.reloadDue,
     hasP1: snapshot.context.projects.some((p) => p.id === 'p1'),
     problem: snapshot.context.problem !== null,
     loadError: snapshot.context.loadError !== null,
@@ -59,9 +56,7 @@ const serializeState = (snapshot: Snapshot) =>
 
 const traversal = {
   events: events as ProjectsEvent[],
-  // Facts come only from the channel, so only while it is open.
-  filterEvents: (snapshot: Snapshot, event: ProjectsEvent) =>
-    snapshot.can(event) && (!isFact(event) || snapshot.matches({ channel: 'open' })),
+  filterEvents: (snapshot: Snapshot, event: ProjectsEvent) => snapshot.can(event),
   serializeState,
   serializeEvent: (event: ProjectsEvent) => JSON.stringify(event),
   input: { userId: 'u1' },
@@ -72,8 +67,7 @@ async function replay(steps: readonly GraphEvent[]) {
   const actor = createActor(projectsMachine.provide({ actors: fake.actors }), { input: { userId: 'u1' } }).start();
   const take = async (event: GraphEvent) => {
     if (await settleRequest(fake, event)) return;
-    if (event.type === BACKOFF) await vi.advanceTimersByTimeAsync(60_000);
-    else if (isFact(event)) {
+    if (isFact(event)) {
       fake.emit(event as ProjectsFact);
       await vi.advanceTimersByTimeAsync(0);
     } else actor.send(event as ProjectsEvent);

@@ -89,7 +89,7 @@ describe('projects machine', () => {
     await fake.fail('deleteProject', new Error('adapter bug'));
     expect(names()).toEqual(['Alpha']);
     expect(snap().context.problem).toBe('Something went wrong. Try again.');
-    actor.send({ type: 'projects.dismiss' });
+    actor.send({ type: 'projects.dismissError' });
     expect(snap().context.problem).toBeNull();
   });
 
@@ -115,22 +115,38 @@ describe('projects machine', () => {
     expect(snap().context.inFlight).toBeNull();
   });
 
-  it('retries a failed channel with backoff and re-reads the list once it is back', async () => {
+  it('keeps the failed channel for supabase-js to rejoin, and re-reads the list once it is back', async () => {
     const { fake, snap } = start();
     await fake.settle('listProjects', { ok: true, value: [] });
     fake.emit({ type: 'projects.channelFailed', message: 'closed' });
     await flush();
     expect(snap().hasTag('reconnecting')).toBe(true);
+    // No channel of its own making: the socket's reconnect (connection machine) brings it back.
+    await vi.advanceTimersByTimeAsync(60_000);
     expect(fake.subscriptions()).toBe(1);
-    await vi.advanceTimersByTimeAsync(1999);
-    expect(fake.subscriptions()).toBe(1);
-    await vi.advanceTimersByTimeAsync(1);
-    expect(fake.subscriptions()).toBe(2);
     fake.emit({ type: 'projects.channelJoined' });
     await flush();
     expect(snap().hasTag('live')).toBe(true);
     expect(snap().hasTag('loading')).toBe(true);
     expect(fake.isOpen('listProjects')).toBe(true);
-    expect(snap().context.channelFailures).toBe(0);
+  });
+
+  it('re-reads the list after a request when the channel recovered while it was in flight', async () => {
+    const { fake, actor, snap } = start();
+    await fake.settle('listProjects', { ok: true, value: [project('a')] });
+    fake.emit({ type: 'projects.channelFailed', message: 'closed' });
+    await flush();
+    actor.send({ type: 'projects.rename', id: 'a', name: 'Renamed' });
+    // Back while the rename is on the wire: what was missed meanwhile is only in the table.
+    fake.emit({ type: 'projects.channelJoined' });
+    await flush();
+    expect(snap().hasTag('busy')).toBe(true);
+    expect(fake.isOpen('listProjects')).toBe(false);
+    await fake.settle('updateProject', { ok: true, value: null });
+    expect(snap().hasTag('loading')).toBe(true);
+    expect(fake.isOpen('listProjects')).toBe(true);
+    await fake.settle('listProjects', { ok: true, value: [project('a', { name: 'Renamed' }), project('b')] });
+    expect(snap().context.projects.map((p) => p.id).sort()).toEqual(['a', 'b']);
+    expect(snap().hasTag('ready')).toBe(true);
   });
 });

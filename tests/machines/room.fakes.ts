@@ -1,6 +1,9 @@
 import { Subject } from 'rxjs';
-import { fromCallback } from 'xstate';
-import type { RoomChannelCommand, RoomInput } from '../../machines/room.machine.ts';
+import { fromCallback, type AnyEventObject } from 'xstate';
+import type { invitesMachine } from '../../machines/invites.machine.ts';
+import type { machineListMachine } from '../../machines/machine-list.machine.ts';
+import type { OpenMachineInput, openMachineMachine } from '../../machines/open-machine.machine.ts';
+import type { RoomChannelCommand, RoomChannelInput } from '../../machines/room.machine.ts';
 import type { Member, Profile, Project, Result, Role, RoomData, RoomFact } from '../../src/lib/ports/room.ts';
 import { heldRequests } from './held-requests.ts';
 
@@ -11,14 +14,33 @@ export type RoomRequest = 'loadSnapshot' | 'renameProject' | 'changeRole' | 'rem
  * A fake room port: the test pushes channel facts, sees presence the machine publishes and
  * channels it opens and closes, and settles each request the machine is waiting on.
  */
+/**
+ * A child of the room that only records its life and what it is told; the child machines
+ * have their own tests. Typed as the child it stands in for (a test double, by design).
+ */
+function recorder<TLogic>(log: { started: unknown[]; stopped: number; received: AnyEventObject[] }): TLogic {
+  return fromCallback<AnyEventObject, unknown>(({ input, receive }) => {
+    log.started.push(input);
+    receive((event) => log.received.push(event));
+    return () => {
+      log.stopped += 1;
+    };
+  }) as unknown as TLogic;
+}
+
 export function fakeRoom() {
   const facts = new Subject<RoomFact>();
+  const children = {
+    machineList: { started: [] as unknown[], stopped: 0, received: [] as AnyEventObject[] },
+    invites: { started: [] as unknown[], stopped: 0, received: [] as AnyEventObject[] },
+    openMachine: { started: [] as OpenMachineInput[], stopped: 0, received: [] as AnyEventObject[] },
+  };
   const tracked: (string | null)[] = [];
   const channels = { opened: 0, closed: 0 };
   const { request, take, calls, pending } = heldRequests<RoomRequest>();
   return {
     actors: {
-      roomChannel: fromCallback<RoomChannelCommand, RoomInput & { looking: string | null }>(({ input, sendBack, receive }) => {
+      roomChannel: fromCallback<RoomChannelCommand, RoomChannelInput>(({ input, sendBack, receive }) => {
         channels.opened += 1;
         tracked.push(input.looking);
         const subscription = facts.subscribe((fact) => sendBack(fact));
@@ -32,7 +54,11 @@ export function fakeRoom() {
       renameProject: request<Result<null>, { projectId: string; name: string }>('renameProject'),
       changeRole: request<Result<null>, { projectId: string; userId: string; role: Role }>('changeRole'),
       removeMember: request<Result<null>, { projectId: string; userId: string }>('removeMember'),
+      machineList: recorder<typeof machineListMachine>(children.machineList),
+      invites: recorder<typeof invitesMachine>(children.invites),
+      openMachine: recorder<typeof openMachineMachine>(children.openMachine),
     },
+    children,
     channels,
     tracked,
     calls,
@@ -57,6 +83,8 @@ export const at = (second: number) => `2026-11-22 05:00:${String(second).padStar
 export const ME = 'u-ada';
 export const BOB = 'u-bob';
 export const PROJECT = 'p-1';
+/** The room's input in every test: what a machine's document would get is not the room's concern. */
+export const ROOM_INPUT = { projectId: PROJECT, userId: ME, document: { clientId: 'tab-1', model: null as never, newBatchId: () => 'batch-1' } };
 
 export const project = (name: string, updatedAt: string): Project => ({ id: PROJECT, name, description: '', visibility: 'private', ownerId: ME, updatedAt });
 export const member = (userId: string, role: Role, updatedAt: string): Member => ({ projectId: PROJECT, userId, role, updatedAt });

@@ -3,10 +3,10 @@ import { createActor, type SnapshotFrom } from 'xstate';
 import { roomMachine, type RoomEvent } from '../../machines/room.machine.ts';
 import type { Result, RoomData, RoomFact } from '../../src/lib/ports/room.ts';
 import { describeMachinePaths, settleRequest } from './machine-paths.ts';
-import { accepted, at, BOB, fakeRoom, loaded, ME, member, notFound, project, PROJECT, refused, settle, type RoomRequest } from './room.fakes.ts';
+import { accepted, at, BOB, fakeRoom, loaded, ME, member, notFound, project, PROJECT, refused, settle, type RoomRequest, ROOM_INPUT } from './room.fakes.ts';
 
 /**
- * Path tests (house style rule 12) for the room machine: every state node is reached, and
+ * Path tests for the room machine: every state node is reached, and
  * every shortest path and every edge is replayed on the running machine with the fake
  * port (facts emitted, requests settled, the join timeout taken with fake timers).
  * Vertices are keyed by state value and the context the views read, not the raw buffer,
@@ -36,6 +36,8 @@ const events: GraphEvent[] = [
   { type: 'presence.synced', peers: [{ userId: BOB, looking: null, connections: 1 }] },
   { type: 'room.retry' },
   { type: 'room.look', looking: 'members' },
+  { type: 'room.openMachine', machineId: 'm-1' },
+  { type: 'room.closeMachine' },
   { type: 'room.rename', name: 'Crossing' },
   { type: 'room.changeRole', userId: BOB, role: 'viewer' },
   { type: 'room.removeMember', userId: BOB },
@@ -66,20 +68,22 @@ const traversal = {
     if (event.type === 'channel.errored' || event.type === 'channel.closed') return adminIdle && quiet;
     if (isAdmin(event.type)) return snapshot.hasTag('live') && pristine && quiet;
     if (event.type === 'presence.synced' || event.type === 'room.look') return snapshot.hasTag('live') && pristine && adminIdle;
+    // A machine opens and closes in an otherwise untouched live room.
+    if (event.type === 'room.openMachine' || event.type === 'room.closeMachine') return snapshot.hasTag('live') && pristine && adminIdle && context.peers.length === 0;
     return true;
   },
   serializeState: (snapshot: Snapshot) => key(snapshot),
-  input: { projectId: PROJECT, userId: ME },
+  input: ROOM_INPUT,
 };
 
 function key(snapshot: Snapshot): string {
-  const { data, buffer, peers, looking, wasMember, error, adminError, adminTarget, removedReason } = snapshot.context;
-  return JSON.stringify({ value: snapshot.value, data, buffer, peers, looking, wasMember, error, adminError, adminTarget, removedReason });
+  const { data, buffer, peers, looking, wasMember, error, adminError, adminTarget, removedReason, machineId } = snapshot.context;
+  return JSON.stringify({ value: snapshot.value, data, buffer, peers, looking, wasMember, error, adminError, adminTarget, removedReason, machineId });
 }
 
 async function replay(steps: readonly GraphEvent[]) {
   const room = fakeRoom();
-  const actor = createActor(roomMachine.provide({ actors: room.actors }), { input: { projectId: PROJECT, userId: ME } }).start();
+  const actor = createActor(roomMachine.provide({ actors: room.actors }), { input: ROOM_INPUT }).start();
   const take = async (event: GraphEvent) => {
     if (await settleRequest(room, event)) return;
     if (event.type === JOIN_TIMEOUT) await vi.advanceTimersByTimeAsync(15_000);

@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor } from 'xstate';
 import { roomMachine } from '../../machines/room.machine.ts';
-import { accepted, at, BOB, fakeRoom, loaded, ME, member, notFound, project, PROJECT, refused, snapshot } from './room.fakes.ts';
+import { accepted, at, BOB, fakeRoom, loaded, ME, member, notFound, project, PROJECT, refused, snapshot, ROOM_INPUT } from './room.fakes.ts';
 
 function start() {
   const room = fakeRoom();
-  const actor = createActor(roomMachine.provide({ actors: room.actors }), { input: { projectId: PROJECT, userId: ME } }).start();
+  const actor = createActor(roomMachine.provide({ actors: room.actors }), { input: ROOM_INPUT }).start();
   return { room, actor, snap: () => actor.getSnapshot() };
 }
 
@@ -144,5 +144,22 @@ describe('room machine', () => {
     actor.send({ type: 'room.rename', name: 'New' });
     await room.fail('renameProject', new TypeError('boom'));
     expect(snap().context.adminError).toBe('Something went wrong. Try again.');
+  });
+
+  it('is the parent of its machine list, an owner\'s invites, and the machine open in it', async () => {
+    const { room, actor, snap } = await live();
+    expect(room.children.machineList.started).toEqual([{ projectId: PROJECT }]);
+    // Ada owns the project, so her invites are open; demoted, they close.
+    expect(room.children.invites.started).toEqual([{ projectId: PROJECT }]);
+    actor.send({ type: 'room.openMachine', machineId: 'm-1' });
+    expect(room.children.openMachine.started).toEqual([{ machineId: 'm-1', userId: ME, canEdit: true, document: ROOM_INPUT.document }]);
+    expect(snap().context.looking).toBe('machine:m-1');
+    expect(room.tracked.at(-1)).toBe('machine:m-1');
+    room.emit({ type: 'change.received', change: { table: 'project_members', type: 'upsert', row: member(ME, 'viewer', at(30)) } });
+    expect(room.children.openMachine.received.at(-1)).toEqual({ type: 'machine.editableChanged', canEdit: false });
+    expect(room.children.invites.stopped).toBe(1);
+    actor.send({ type: 'room.closeMachine' });
+    expect(room.children.openMachine.stopped).toBe(1);
+    expect(room.tracked.at(-1)).toBeNull();
   });
 });

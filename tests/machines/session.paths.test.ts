@@ -5,7 +5,7 @@ import { describeMachinePaths, settleRequest } from './machine-paths.ts';
 import { fakeAuth, flush, guest, member, named, otherMember, wrongPassword } from './session.fakes.ts';
 
 /**
- * Path tests (house style rule 12): traverse the session machine with a finite set of
+ * Path tests: traverse the session machine with a finite set of
  * events, then replay every shortest path, and every edge of the graph, against the
  * machine running with the fake adapter, so each state and each transition is exercised
  * through the real actors, not just the pure transition function.

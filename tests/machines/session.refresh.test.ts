@@ -4,7 +4,7 @@ import { sessionMachine } from '../../machines/session.machine.ts';
 import { fakeAuth, guest, member } from './session.fakes.ts';
 
 /**
- * The access token's life (issue 4: "refreshing; an expired refresh token leads back to
+ * The access token's life ("refreshing; an expired refresh token leads back to
  * sign-in with a message, never a blank screen"), with fake timers for the expiry.
  */
 

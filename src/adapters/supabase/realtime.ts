@@ -1,6 +1,6 @@
 import type { RealtimeChannel, RealtimePostgresChangesPayload, SupabaseClient } from '@supabase/supabase-js';
 import { Observable, asapScheduler, observeOn, share } from 'rxjs';
-import type { ChannelStatus, Peer, SocketEvent } from '../../lib/ports/realtime.ts';
+import type { ChannelStatus, ConnectionPort, Peer, SocketEvent } from '../../lib/ports/realtime.ts';
 import type { Database, Tables } from './database.types.ts';
 
 /**
@@ -213,12 +213,14 @@ export function socketEvents(client: AnyClient, network: EventTarget | null = ty
   }).pipe(observeOn(asapScheduler));
 }
 
-export function createConnectionAdapter(client: AnyClient) {
+export function createConnectionAdapter(client: AnyClient): ConnectionPort {
   return {
     socketEvents$: socketEvents(client),
     reconnect: () => {
-      if (!client.realtime.isConnected() && !client.realtime.isConnecting()) client.realtime.connect();
-      return Promise.resolve();
+      const realtime = client.realtime;
+      if (realtime.isConnected()) return Promise.resolve('open');
+      if (!realtime.isConnecting()) realtime.connect();
+      return Promise.resolve(realtime.isConnected() ? 'open' : realtime.isConnecting() ? 'connecting' : 'closed');
     },
   };
 }

@@ -1,112 +1,85 @@
-import { useActorRef, useSelector } from '@xstate/react';
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { fromPromise } from 'xstate';
-import { canvasMachine, type CanvasEdit, type CanvasIntent } from '../../../machines/canvas.machine.ts';
-import { layoutMachine } from '../../../machines/layout.machine.ts';
-import { addChildOps, addSiblingOps, connectOps, deleteOps, renameOps, setEventOps } from '../../lib/canvas-ops/edits.ts';
-import { diffToOps } from '../../lib/canvas-ops/diff.ts';
+import type { CanvasIntent } from '../../../machines/canvas.machine.ts';
 import { randomIds } from '../../lib/model/ids.ts';
-import type { Op } from '../../lib/model/op-types.ts';
 import type { MachineDefinition } from '../../lib/model/types.ts';
-import type { View } from '../../lib/ports/canvas-presence.ts';
-import type { LayoutPort, LayoutRequest, LayoutResult } from '../../lib/ports/layout.ts';
 import { CodeView } from './CodeView.tsx';
 import { Diagram } from './Diagram.tsx';
 import { EXAMPLE_NAMES, loadExample } from './examples.ts';
 import { keyAction } from './keymap.ts';
-import { workerLayoutPort } from './layout-port.ts';
+import {
+  useCanEditCanvas,
+  useCanRedo,
+  useCanUndo,
+  useCanvasMode,
+  useCanvasSend,
+  useConnectLine,
+  useDocumentSend,
+  useEditingId,
+  useFollowView,
+  useLayout,
+  useLayoutError,
+  useOpenMachineSend,
+  usePresenceSend,
+  useSelection,
+  useActivePaths,
+  useViewport,
+} from './open-machine-context.ts';
 import { PeerCursors, type PeerCursor } from './PeerCursors.tsx';
 import type { PeerMark } from './shapes.tsx';
 import './canvas.css';
 
 export interface CanvasPageProps {
+  /** The definition on screen (the open machine's document). */
   definition: MachineDefinition;
-  /** Edits as model ops; the document layer applies, shares and records them for undo. */
-  onOps: (ops: Op[]) => void;
-  onUndo?: () => void;
-  onRedo?: () => void;
-  canEdit: boolean;
+  /** Everyone else's cursor and selection on this machine, with their names and colours. */
   peers?: PeerCursor[];
-  /** Where this person's pointer is over the diagram (world coordinates), for presence. */
-  onPointer?: (p: { x: number; y: number } | null) => void;
   /** Loading an example creates a new machine when given; otherwise it replaces this one (as ops). */
   onCreate?: (name: string, definition: MachineDefinition) => void;
-  /** Layout runs in a Web Worker unless a port is given (tests may pass one). */
-  layoutPort?: LayoutPort;
-  /** This person's selection, for presence. */
-  onSelection?: (selection: string[]) => void;
-  /** What this person is looking at (world centre and zoom), whenever it changes. */
-  onView?: (view: View) => void;
-  /** Someone else's view to show (follow mode); null when not following. */
-  followView?: View | null;
-  /** This person panned or zoomed themselves (which ends follow mode). */
-  onUserMove?: () => void;
-  /** Dot paths of the states active in the simulation shown, highlighted on the diagram. */
-  activePaths?: readonly string[];
 }
 
 /** Gestures by which a person moves their own view. */
 const USER_MOVES = new Set<CanvasIntent['type']>(['canvas.panStart', 'canvas.zoomAt', 'canvas.fit']);
 
-
-/** What a gesture means, as ops on the current definition. */
-function opsFor(def: MachineDefinition, edit: CanvasEdit): Op[] {
-  switch (edit.type) {
-    case 'edit.addChild': return def.states[edit.parent] ? addChildOps(def, edit.parent, edit.id) : [];
-    case 'edit.addSibling': return def.states[edit.sibling] ? addSiblingOps(def, edit.sibling, edit.id) : [];
-    case 'edit.rename': return renameOps(def, edit.id, edit.key);
-    case 'edit.delete': return deleteOps(def, edit.ids);
-    case 'edit.connect': return def.states[edit.source] && def.states[edit.target] ? connectOps(def, edit.source, edit.target, edit.id) : [];
-    case 'edit.event': return setEventOps(def, edit.id, edit.event);
-  }
-}
-
 /**
  * A machine's diagram and code side by side: the page mounted at
- * /p/:projectId/m/:machineId. Everything it edits leaves as ops through `onOps`; the
- * definition comes back in through props (optimistically, from the document layer).
+ * /p/:projectId/m/:machineId, inside the open machine's context. It reads the canvas,
+ * layout, document and presence through named hooks and sends intents; the open machine
+ * routes gestures to the document as ops and new definitions to the layout.
  */
-export function CanvasPage(props: CanvasPageProps) {
-  const { definition, onOps, onUndo, onRedo, canEdit, peers = [], onPointer, onCreate, layoutPort, onSelection, onView, followView = null, onUserMove } = props;
+export function CanvasPage({ definition, peers = [], onCreate }: CanvasPageProps) {
   const [view, setView] = useState<'split' | 'diagram' | 'code'>('split');
-  const port = useMemo(() => (layoutPort ? { port: layoutPort, close: () => undefined } : workerLayoutPort()), [layoutPort]);
-  useEffect(() => () => port.close(), [port]);
-  const layoutActor = useActorRef(
-    layoutMachine.provide({ actors: { layout: fromPromise<LayoutResult, LayoutRequest>(({ input }) => port.port(input)) } }),
-  );
-  const canvas = useActorRef(canvasMachine, { input: { canEdit } });
-  const layout = useSelector(layoutActor, (s) => s.context.layout);
-  const layoutError = useSelector(layoutActor, (s) => s.context.error);
-  const viewport = useSelector(canvas, (s) => s.context.viewport);
-  const selection = useSelector(canvas, (s) => s.context.selection, (a, b) => a.length === b.length && a.every((x, i) => x === b[i]));
-  const editing = useSelector(canvas, (s) => s.context.editing);
-  const connect = useSelector(canvas, (s) => s.context.connect);
-  const mode = useSelector(canvas, (s) => s.value);
+  const canEdit = useCanEditCanvas();
+  const layout = useLayout();
+  const layoutError = useLayoutError();
+  const viewport = useViewport();
+  const selection = useSelection();
+  const editing = useEditingId();
+  const connect = useConnectLine();
+  const mode = useCanvasMode();
+  const canUndo = useCanUndo();
+  const canRedo = useCanRedo();
+  const followView = useFollowView();
+  const activePaths = useActivePaths();
+  const canvasSend = useCanvasSend();
+  const docSend = useDocumentSend();
+  const presenceSend = usePresenceSend();
+  const openSend = useOpenMachineSend();
+  const onUndo = canUndo ? () => docSend({ type: 'doc.undo' }) : undefined;
+  const onRedo = canRedo ? () => docSend({ type: 'doc.redo' }) : undefined;
+  const onUserMove = useCallback(() => presenceSend({ type: 'presence.unfollow' }), [presenceSend]);
+  const onPointer = useCallback((at: { x: number; y: number } | null) => presenceSend({ type: 'presence.point', at }), [presenceSend]);
 
   // Selections change rarely, cursors 20 times a second: the diagram only re-renders for
   // the former (cursors are drawn apart, by PeerCursors), so the marks are keyed by what they show.
   const marksKey = peers.map((p) => `${p.id}:${p.color}:${p.name}:${p.selection.join(',')}`).join('|');
   const marks: PeerMark[] = useMemo(() => peers.map(({ id, name, color, selection }) => ({ id, name, color, selection })), [marksKey]);
 
-  const defRef = useRef(definition);
-  defRef.current = definition;
-  useEffect(() => layoutActor.send({ type: 'layout.request', definition }), [layoutActor, definition]);
-  useEffect(() => canvas.send({ type: 'canvas.editableChanged', canEdit }), [canvas, canEdit]);
-  useEffect(() => {
-    const sub = canvas.on('*', (edit) => {
-      const ops = opsFor(defRef.current, edit);
-      if (ops.length > 0) onOps(ops);
-    });
-    return () => sub.unsubscribe();
-  }, [canvas, onOps]);
-
   const stage = useRef<HTMLDivElement>(null);
   const fit = useCallback(() => {
     const el = stage.current;
-    const l = layoutActor.getSnapshot().context.layout;
-    if (!el || !l) return;
-    canvas.send({ type: 'canvas.fit', bounds: { x: 0, y: 0, width: l.width, height: l.height }, width: el.clientWidth, height: el.clientHeight });
-  }, [canvas, layoutActor]);
+    if (!el || !layout) return;
+    canvasSend({ type: 'canvas.fit', bounds: { x: 0, y: 0, width: layout.width, height: layout.height }, width: el.clientWidth, height: el.clientHeight });
+  }, [canvasSend, layout]);
   // Fit once, when the first layout arrives.
   const fitted = useRef(false);
   useEffect(() => {
@@ -116,29 +89,26 @@ export function CanvasPage(props: CanvasPageProps) {
     }
   }, [layout, fit]);
 
-  const userMove = useRef(onUserMove);
-  userMove.current = onUserMove;
   const send = useCallback(
     (intent: CanvasIntent) => {
-      if (USER_MOVES.has(intent.type)) userMove.current?.();
-      canvas.send(intent);
+      if (USER_MOVES.has(intent.type)) onUserMove();
+      canvasSend(intent);
     },
-    [canvas],
+    [canvasSend, onUserMove],
   );
 
-  // Presence: this person's selection and view out, a followed person's view in.
-  useEffect(() => onSelection?.(selection), [selection, onSelection]);
+  // What this person looks at goes to presence; a followed person's view comes back (both need the stage's size).
   useEffect(() => {
     const el = stage.current;
-    if (!el || !onView) return;
-    onView({ x: (el.clientWidth / 2 - viewport.x) / viewport.zoom, y: (el.clientHeight / 2 - viewport.y) / viewport.zoom, zoom: viewport.zoom });
-  }, [viewport, onView]);
+    if (!el) return;
+    presenceSend({ type: 'presence.look', view: { x: (el.clientWidth / 2 - viewport.x) / viewport.zoom, y: (el.clientHeight / 2 - viewport.y) / viewport.zoom, zoom: viewport.zoom } });
+  }, [viewport, presenceSend]);
   useEffect(() => {
     const el = stage.current;
     if (!el || !followView) return;
     const { x, y, zoom } = followView;
-    canvas.send({ type: 'canvas.viewportFollowed', viewport: { zoom, x: el.clientWidth / 2 - x * zoom, y: el.clientHeight / 2 - y * zoom } });
-  }, [canvas, followView]);
+    canvasSend({ type: 'canvas.viewportFollowed', viewport: { zoom, x: el.clientWidth / 2 - x * zoom, y: el.clientHeight / 2 - y * zoom } });
+  }, [canvasSend, followView]);
 
   const zoom = (factor: number) => {
     const el = stage.current;
@@ -151,7 +121,7 @@ export function CanvasPage(props: CanvasPageProps) {
     if (action.type === 'doc.undo') onUndo?.();
     else if (action.type === 'doc.redo') onRedo?.();
     else if (action.type === 'view.fit') {
-      onUserMove?.();
+      onUserMove();
       fit();
     }
     else if (action.type === 'view.zoom') zoom(action.factor);
@@ -163,7 +133,7 @@ export function CanvasPage(props: CanvasPageProps) {
     const ex = loadExample(name);
     if (!ex) return;
     if (onCreate) onCreate(name, ex);
-    else if (canEdit) onOps(diffToOps(definition, ex));
+    else if (canEdit) openSend({ type: 'machine.replace', definition: ex });
   };
 
   return (
@@ -184,7 +154,7 @@ export function CanvasPage(props: CanvasPageProps) {
         <button type="button" onClick={() => zoom(1 / 1.2)} aria-label="Zoom out">−</button>
         <span className="zoom" aria-live="polite">{Math.round(viewport.zoom * 100)}%</span>
         <button type="button" onClick={() => zoom(1.2)} aria-label="Zoom in">+</button>
-        <button type="button" onClick={() => { onUserMove?.(); fit(); }} aria-label="Zoom to fit">Fit</button>
+        <button type="button" onClick={() => { onUserMove(); fit(); }} aria-label="Zoom to fit">Fit</button>
         <span className="sep" />
         <div className="segmented" role="group" aria-label="View">
           {(['diagram', 'split', 'code'] as const).map((v) => (
@@ -201,7 +171,7 @@ export function CanvasPage(props: CanvasPageProps) {
       </div>
       <div className={`canvas-body view-${view}`}>
         {view !== 'code' && (
-          <div className="canvas-stage" ref={stage} onPointerLeave={() => onPointer?.(null)}>
+          <div className="canvas-stage" ref={stage} onPointerLeave={() => onPointer(null)}>
             <Diagram
               definition={definition}
               layout={layout}
@@ -215,14 +185,14 @@ export function CanvasPage(props: CanvasPageProps) {
               send={send}
               onKeyDown={onKeyDown}
               onPointerWorld={onPointer}
-              activePaths={props.activePaths}
+              activePaths={activePaths}
             />
             <PeerCursors peers={peers} viewport={viewport} />
             {!layout && <p className="canvas-status" role="status">Laying out…</p>}
             {layoutError && <p className="canvas-status error" role="alert">{layoutError}</p>}
           </div>
         )}
-        {view !== 'diagram' && <CodeView definition={definition} canEdit={canEdit} onApply={(next) => { const ops = diffToOps(definition, next); if (ops.length > 0) onOps(ops); }} />}
+        {view !== 'diagram' && <CodeView canEdit={canEdit} />}
       </div>
     </div>
   );

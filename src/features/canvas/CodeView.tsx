@@ -3,12 +3,10 @@ import { json } from '@codemirror/lang-json';
 import { forceLinting, linter, lintGutter, type Diagnostic } from '@codemirror/lint';
 import { bracketMatching, defaultHighlightStyle, foldGutter, syntaxHighlighting } from '@codemirror/language';
 import { drawSelection, EditorView, highlightActiveLine, keymap, lineNumbers } from '@codemirror/view';
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import { checkXStateText, type CheckResult } from '../../lib/model/check.ts';
-import { exportXState } from '../../lib/model/export.ts';
-import type { Issue, MachineDefinition } from '../../lib/model/types.ts';
-
-export const configText = (def: MachineDefinition): string => JSON.stringify(exportXState(def), null, 2);
+import type { Issue } from '../../lib/model/types.ts';
+import { useCodeDirty, useCodeErrors, useCodeRef } from './open-machine-context.ts';
 
 function diagnostics(result: CheckResult, length: number): Diagnostic[] {
   return result.issues.map((i: Issue) => {
@@ -19,37 +17,32 @@ function diagnostics(result: CheckResult, length: number): Diagnostic[] {
 
 /**
  * The XState v5 JSON config in CodeMirror 6. The model's checks (syntax, duplicate keys,
- * import, validation) are inline diagnostics. "Apply" hands a config without errors to
- * `onApply` (which diffs it into ops); with errors nothing changes. While the text is
- * untouched it follows the definition, so remote edits show up here too.
+ * import, validation) are inline diagnostics. Its modes (following the definition, edited,
+ * invalid) are the open machine's `code` child (machines/code-view.machine.ts): the editor
+ * reports what is typed, the machine says what to show, and "Apply" sends the text, which
+ * it checks and hands on as a replaced definition (with errors nothing changes).
  */
-export function CodeView({ definition, canEdit, onApply }: { definition: MachineDefinition; canEdit: boolean; onApply: (next: MachineDefinition) => void }) {
+export function CodeView({ canEdit }: { canEdit: boolean }) {
+  const code = useCodeRef();
+  const dirty = useCodeDirty();
+  const errors = useCodeErrors();
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
-  // The text last shown; computed once here (a useRef argument would be evaluated every render).
-  const [initialText] = useState(() => configText(definition));
-  const shown = useRef(initialText);
-  const [dirty, setDirty] = useState(false);
-  const [errors, setErrors] = useState<Issue[]>([]);
-  const apply = useRef<() => void>(() => undefined);
 
-  apply.current = () => {
+  const apply = useCallback(() => {
     const v = view.current;
     if (!v) return;
-    const result = checkXStateText(v.state.doc.toString());
-    const errs = result.issues.filter((i) => i.severity === 'error');
-    setErrors(errs);
+    code?.send({ type: 'code.apply', text: v.state.doc.toString() });
     forceLinting(v);
-    if (errs.length > 0 || !result.definition) return;
-    onApply(result.definition);
-    setDirty(false);
-  };
+  }, [code]);
+  const applyRef = useRef(apply);
+  applyRef.current = apply;
 
   useEffect(() => {
-    if (!host.current) return;
+    if (!host.current || !code) return;
     const v = new EditorView({
       parent: host.current,
-      doc: shown.current,
+      doc: code.getSnapshot().context.shown,
       extensions: [
         // The basics by hand (the `basicSetup` bundle brings more than a config editor needs).
         lineNumbers(),
@@ -62,38 +55,29 @@ export function CodeView({ definition, canEdit, onApply }: { definition: Machine
         json(),
         lintGutter(),
         linter((ev) => diagnostics(checkXStateText(ev.state.doc.toString()), ev.state.doc.length), { delay: 300 }),
-        keymap.of([{ key: 'Mod-Enter', run: () => (apply.current(), true) }, ...defaultKeymap, ...historyKeymap]),
+        keymap.of([{ key: 'Mod-Enter', run: () => (applyRef.current(), true) }, ...defaultKeymap, ...historyKeymap]),
         EditorView.editable.of(canEdit),
         EditorView.contentAttributes.of({ 'aria-label': 'Machine config (XState v5 JSON)' }),
         EditorView.updateListener.of((u) => {
-          if (u.docChanged) setDirty(u.state.doc.toString() !== shown.current);
+          if (u.docChanged) code.send({ type: 'code.typed', text: u.state.doc.toString() });
         }),
       ],
     });
     view.current = v;
+    // What the machine shows (a new definition while following, or a revert) replaces the text.
+    const shown = code.on('code.show', ({ text }) => {
+      if (v.state.doc.toString() !== text) v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: text } });
+    });
     return () => {
+      shown.unsubscribe();
       v.destroy();
       view.current = null;
+      // Unapplied text goes with the editor.
+      code.send({ type: 'code.revert' });
     };
-  }, [canEdit]);
+  }, [canEdit, code]);
 
-  // Follow the definition while the person has no unapplied edits.
-  useEffect(() => {
-    const v = view.current;
-    const text = configText(definition);
-    if (!v || dirty || text === shown.current) return;
-    shown.current = text;
-    v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: text } });
-  }, [definition, dirty]);
-
-  const revert = () => {
-    const v = view.current;
-    if (!v) return;
-    shown.current = configText(definition);
-    v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: shown.current } });
-    setDirty(false);
-    setErrors([]);
-  };
+  const revert = () => code?.send({ type: 'code.revert' });
 
   return (
     <section className="code-view" aria-label="Code">
@@ -102,7 +86,7 @@ export function CodeView({ definition, canEdit, onApply }: { definition: Machine
         {canEdit && (
           <>
             <button type="button" onClick={revert} disabled={!dirty}>Revert</button>
-            <button type="button" className="primary" onClick={() => apply.current()} disabled={!dirty} title="Apply (Ctrl/Cmd+Enter)">Apply</button>
+            <button type="button" className="primary" onClick={apply} disabled={!dirty} title="Apply (Ctrl/Cmd+Enter)">Apply</button>
           </>
         )}
       </div>

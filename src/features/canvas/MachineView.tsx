@@ -1,97 +1,87 @@
-import { useActorRef, useSelector } from '@xstate/react';
 import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react';
-import type { SnapshotFrom } from 'xstate';
-import type { documentMachine } from '../../../machines/document.machine.ts';
-import { inspector } from '../../app/inspect.ts';
-import { liveCanvasPresenceLogic, liveDocumentLogic } from '../../app/live-canvas.ts';
-import { liveSimulationLogic } from '../../app/simulation.ts';
-import { chartroomModel } from '../../lib/collab/chartroom.ts';
-import type { Op } from '../../lib/model/op-types.ts';
-import type { Point, View } from '../../lib/ports/canvas-presence.ts';
-import { MachineListContext, useMachineListStatus, useMachineName } from '../machines/machine-list-context.ts';
+import { useMachineListSend, useMachineListStatus, useMachineName } from '../machines/machine-list-context.ts';
 import { Avatar } from '../room/Avatar.tsx';
-import { useCanEdit, useMembers, useProjectId, useRoomSend } from '../room/room-context.ts';
+import { useCanEdit, useMembers, useOpenMachineRef, useProjectId, useRoomSend } from '../room/room-context.ts';
 import { useCurrentUser } from '../session/session-context.ts';
-import { SimulationPanel, useSimActivePaths } from '../simulation/index.ts';
+import { SimulationPanel } from '../simulation/index.ts';
 import { CanvasPage } from './CanvasPage.tsx';
+import {
+  OpenMachineRefContext,
+  useCanvasPeers,
+  useDefinition,
+  useDocumentError,
+  useDocumentSend,
+  useDroppedCount,
+  useFollowing,
+  usePresenceSend,
+  useSimulationRef,
+  useSyncStatus,
+  useUnsentCount,
+  type SyncStatus,
+} from './open-machine-context.ts';
 import type { PeerCursor } from './PeerCursors.tsx';
 
-type DocSnapshot = SnapshotFrom<typeof documentMachine>;
-
-type SyncStatus = 'loading' | 'failed' | 'offline' | 'saving' | 'synced';
 const SYNC_TEXT: Record<SyncStatus, string> = { loading: 'Opening…', failed: "Couldn't open", offline: 'Offline', saving: 'Saving…', synced: 'Saved' };
 
-function syncOf(s: DocSnapshot): SyncStatus {
-  if (s.hasTag('failed')) return 'failed';
-  if (s.hasTag('loading')) return 'loading';
-  if (s.hasTag('offline')) return 'offline';
-  if (s.hasTag('saving')) return 'saving';
-  return 'synced';
-}
-
-const unsentOf = (s: DocSnapshot): number => (s.context.doc ? (s.context.doc.inflight?.ops.length ?? 0) + s.context.doc.pending.length : 0);
-
 /**
- * One machine open in the room, at /p/:projectId/m/:machineId: its document (edits
- * applied at once, committed, rebased, queued offline), everyone's cursors and selections
- * on it, and follow mode. The room says who may edit and who the people are.
+ * One machine open in the room, at /p/:projectId/m/:machineId. Opening it asks the room
+ * (`room.openMachine`), which invokes the open machine (document, presence, layout and
+ * canvas); leaving closes it. Everything below reads that actor through named hooks.
  */
 export function MachineView({ machineId }: { machineId: string }) {
-  const user = useCurrentUser();
-  const projectId = useProjectId();
   const roomSend = useRoomSend();
+  const open = useOpenMachineRef();
+
+  useEffect(() => {
+    roomSend({ type: 'room.openMachine', machineId });
+    return () => roomSend({ type: 'room.closeMachine' });
+  }, [roomSend, machineId]);
+
+  if (!open || open.getSnapshot().context.machineId !== machineId) {
+    return (
+      <p className="center" role="status">
+        <span className="spinner" aria-hidden="true" /> Opening the machine…
+      </p>
+    );
+  }
+  return (
+    <OpenMachineRefContext.Provider value={open}>
+      <OpenMachine machineId={machineId} />
+    </OpenMachineRefContext.Provider>
+  );
+}
+
+function OpenMachine({ machineId }: { machineId: string }) {
+  const projectId = useProjectId();
   const canEdit = useCanEdit();
   const members = useMembers();
   const name = useMachineName(machineId);
-  const userId = user?.id ?? '';
-
-  // The room's presence says which machine this person is on.
-  useEffect(() => {
-    roomSend({ type: 'room.look', looking: `machine:${machineId}` });
-    return () => roomSend({ type: 'room.look', looking: null });
-  }, [roomSend, machineId]);
-
-  const input = useMemo(() => ({ machineId, clientId: crypto.randomUUID(), model: chartroomModel, newBatchId: () => crypto.randomUUID() }), [machineId]);
-  const doc = useActorRef(liveDocumentLogic(), { input, inspect: inspector() });
-  const presence = useActorRef(liveCanvasPresenceLogic(), { input: { machineId, userId }, inspect: inspector() });
+  const definition = useDefinition();
+  const sync = useSyncStatus();
+  const unsent = useUnsentCount();
+  const error = useDocumentError();
+  const dropped = useDroppedCount();
+  const peersById = useCanvasPeers();
+  const following = useFollowing();
+  const docSend = useDocumentSend();
+  const presenceSend = usePresenceSend();
+  const simulation = useSimulationRef();
+  const user = useCurrentUser();
   // Members of any role send simulation events; guests watch (the database says the same).
-  const canSend = !user?.isAnonymous && members.some((m) => m.userId === userId);
-  const simulation = useActorRef(liveSimulationLogic(), { input: { machineId, canSend }, inspect: inspector() });
-  useEffect(() => simulation.send({ type: 'sim.canSendChanged', canSend }), [simulation, canSend]);
-  const activePaths = useSimActivePaths(simulation);
-
-  const definition = useSelector(doc, (s) => s.context.doc?.local ?? null);
-  const sync = useSelector(doc, syncOf);
-  const unsent = useSelector(doc, unsentOf);
-  const error = useSelector(doc, (s) => s.context.error);
-  const dropped = useSelector(doc, (s) => s.context.dropped.length);
-  const canUndo = useSelector(doc, (s) => s.context.history.undo.length > 0);
-  const canRedo = useSelector(doc, (s) => s.context.history.redo.length > 0);
-  const peersById = useSelector(presence, (s) => s.context.peers);
-  const following = useSelector(presence, (s) => s.context.following);
-  const followView = useSelector(presence, (s) => (s.context.following ? (s.context.peers[s.context.following]?.view ?? null) : null));
+  const canSend = !!user && !user.isAnonymous && members.some((m) => m.userId === user.id);
+  useEffect(() => simulation?.send({ type: 'sim.canSendChanged', canSend }), [simulation, canSend]);
 
   const people = useMemo(() => new Map(members.map((m) => [m.userId, m])), [members]);
   const peers: PeerCursor[] = useMemo(
     () =>
-      Object.values(peersById).map((p) => ({
-        id: p.userId,
-        name: people.get(p.userId)?.name ?? 'Someone',
-        color: people.get(p.userId)?.color ?? '#978365',
-        cursor: p.cursor,
-        selection: p.selection,
-      })),
+      Object.values(peersById).map((p) => {
+        const person = people.get(p.userId);
+        return { id: p.userId, name: person?.name ?? 'Someone', color: person?.color ?? '#978365', cursor: p.cursor, selection: p.selection };
+      }),
     [peersById, people],
   );
   const followed = following ? people.get(following) : undefined;
-
-  const onOps = useCallback((ops: Op[]) => doc.send({ type: 'doc.edit', ops }), [doc]);
-  const onUndo = useCallback(() => doc.send({ type: 'doc.undo' }), [doc]);
-  const onRedo = useCallback(() => doc.send({ type: 'doc.redo' }), [doc]);
-  const onPointer = useCallback((at: Point | null) => presence.send({ type: 'presence.point', at }), [presence]);
-  const onSelection = useCallback((selection: string[]) => presence.send({ type: 'presence.select', selection }), [presence]);
-  const onView = useCallback((view: View) => presence.send({ type: 'presence.look', view }), [presence]);
-  const onUserMove = useCallback(() => presence.send({ type: 'presence.unfollow' }), [presence]);
+  const onUserMove = useCallback(() => presenceSend({ type: 'presence.unfollow' }), [presenceSend]);
 
   return (
     <section className="machine-view" aria-label={`Machine ${name ?? ''}`.trim()} style={followed ? { boxShadow: `inset 0 0 0 3px ${followed.color}` } : undefined}>
@@ -112,7 +102,7 @@ export function MachineView({ machineId }: { machineId: string }) {
                   aria-pressed={following === p.id}
                   title={following === p.id ? `Stop following ${p.name}` : `Follow ${p.name}`}
                   aria-label={following === p.id ? `Stop following ${p.name}` : `Follow ${p.name}`}
-                  onClick={() => presence.send(following === p.id ? { type: 'presence.unfollow' } : { type: 'presence.follow', userId: p.id })}
+                  onClick={() => presenceSend(following === p.id ? { type: 'presence.unfollow' } : { type: 'presence.follow', userId: p.id })}
                 >
                   <Avatar name={p.name} color={p.color} avatarUrl={m?.avatarUrl ?? null} online label={p.name} size={26} />
                 </button>
@@ -133,7 +123,7 @@ export function MachineView({ machineId }: { machineId: string }) {
           {sync === 'failed' && (
             <>
               {' '}
-              <button type="button" className="link" onClick={() => doc.send({ type: 'doc.retry' })}>Try again</button>
+              <button type="button" className="link" onClick={() => docSend({ type: 'doc.retry' })}>Try again</button>
             </>
           )}
         </p>
@@ -145,20 +135,7 @@ export function MachineView({ machineId }: { machineId: string }) {
       )}
       <div className="machine-body">
         {definition ? (
-          <CanvasPage
-            definition={definition}
-            onOps={onOps}
-            onUndo={canUndo ? onUndo : undefined}
-            onRedo={canRedo ? onRedo : undefined}
-            canEdit={canEdit}
-            peers={peers}
-            onPointer={onPointer}
-            onSelection={onSelection}
-            onView={onView}
-            followView={followView}
-            onUserMove={onUserMove}
-            activePaths={activePaths}
-          />
+          <CanvasPage definition={definition} peers={peers} />
         ) : (
           sync !== 'failed' && (
             <p className="center" role="status">
@@ -167,14 +144,14 @@ export function MachineView({ machineId }: { machineId: string }) {
           )
         )}
       </div>
-      {definition && <SimulationPanel actor={simulation} definition={definition} canSend={canSend} />}
+      {definition && simulation && <SimulationPanel actor={simulation} definition={definition} canSend={canSend} />}
     </section>
   );
 }
 
 /** The machine's name, renamed in place by owners and editors (shared through the list). */
 function MachineTitle({ machineId, name, canEdit }: { machineId: string; name: string | null; canEdit: boolean }) {
-  const list = MachineListContext.useActorRef();
+  const list = { send: useMachineListSend() };
   const { busy, error } = useMachineListStatus();
   const [editing, setEditing] = useState(false);
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {

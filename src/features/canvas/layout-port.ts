@@ -1,11 +1,12 @@
 import type { LayoutPort, LayoutResult } from '../../lib/ports/layout.ts';
 
 /**
- * The browser's layout port: one Web Worker running elkjs (layout.worker.ts), answers
+ * The browser's layout engine: one Web Worker running elkjs (layout.worker.ts), answers
  * matched to requests by id. A worker that fails to start or crashes answers every
- * open request with a failure, so the layout machine never waits forever.
+ * open request with a failure, so the layout machine never waits forever. Made and
+ * closed by the layout machine's `engine` actor (src/app/layout.ts), never by a view.
  */
-export function workerLayoutPort(): { port: LayoutPort; close: () => void } {
+export function workerLayoutEngine(): { port: LayoutPort; close: () => void } {
   const worker = new Worker(new URL('./layout.worker.ts', import.meta.url), { type: 'module' });
   const open = new Map<number, (r: LayoutResult) => void>();
   let next = 1;

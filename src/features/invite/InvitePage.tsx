@@ -1,13 +1,9 @@
-import { liveJoinLogic } from '../../app/live-data.ts';
-import type { JoinLogic } from '../../app/projects.ts';
-import { inspector } from '../../app/inspect.ts';
+import type { ReactNode } from 'react';
 import { SignInCard } from '../session/SignInCard.tsx';
 import { useCurrentUser } from '../session/session-context.ts';
-import { JoinContext } from './join-context.ts';
-import { JoinStatusView } from './JoinFlow.tsx';
 
 /** /invite/:token — sign in (or up) first, then accept, then on to the room. */
-export function InvitePage({ token, logic }: { token: string; logic?: JoinLogic }) {
+export function InvitePage({ join }: { join: ReactNode }) {
   const user = useCurrentUser();
   if (!user) {
     return (
@@ -19,9 +15,6 @@ export function InvitePage({ token, logic }: { token: string; logic?: JoinLogic 
       </>
     );
   }
-  return (
-    <JoinContext.Provider key={`${token}:${user.id}`} logic={logic ?? liveJoinLogic()} options={{ input: { kind: 'invite', token }, inspect: inspector() }}>
-      <JoinStatusView kind="invite" />
-    </JoinContext.Provider>
-  );
+  // The composition root provides the join actor for the signed-in person.
+  return <>{join}</>;
 }

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { navigate } from '../../app/router.ts';
+import { navigate } from '../navigation/router.ts';
 import { useSessionSend } from '../session/session-context.ts';
 import { JoinContext, useJoinError, useJoinStatus, useJoinedProject } from './join-context.ts';
 

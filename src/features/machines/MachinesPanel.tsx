@@ -1,9 +1,11 @@
-import { useEffect, useState, type FormEvent } from 'react';
-import { navigate } from '../../app/router.ts';
+import { useCallback, useState, type FormEvent } from 'react';
+import { lookingAtMachine } from '../../../machines/room.machine.ts';
+import type { MachineSummary } from '../../lib/ports/document.ts';
+import { navigate } from '../navigation/router.ts';
 import { EXAMPLE_NAMES } from '../canvas/example-names.ts';
 import { Avatar } from '../room/Avatar.tsx';
 import { useCanEdit, useMembers, useProjectId } from '../room/room-context.ts';
-import { MachineListContext, useMachineListStatus, useMachines } from './machine-list-context.ts';
+import { useMachineListSend, useMachineListStatus, useMachines, useOnMachinesCreated } from './machine-list-context.ts';
 
 /**
  * The project's statecharts: open one, see who is on it, create one (blank or from one of
@@ -15,17 +17,18 @@ export function MachinesPanel() {
   const canEdit = useCanEdit();
   const projectId = useProjectId();
   const members = useMembers();
-  const list = MachineListContext.useActorRef();
+  const list = { send: useMachineListSend() };
   const [confirming, setConfirming] = useState<string | null>(null);
 
   // A machine this person just created opens at once.
-  useEffect(() => {
-    const sub = list.on('list.created', ({ machines: created }) => {
+  const openCreated = useCallback(
+    (created: MachineSummary[]) => {
       const [first] = created;
       if (created.length === 1 && first) navigate(`/p/${projectId}/m/${first.id}`);
-    });
-    return () => sub.unsubscribe();
-  }, [list, projectId]);
+    },
+    [projectId],
+  );
+  useOnMachinesCreated(openCreated);
 
   const onCreate = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -86,7 +89,7 @@ export function MachinesPanel() {
       )}
       <ul className="machines-list">
         {machines.map((m) => {
-          const here = members.filter((p) => p.online && !p.isMe && p.looking === `machine:${m.id}`);
+          const here = members.filter((p) => p.online && !p.isMe && p.looking === lookingAtMachine(m.id));
           return (
             <li key={m.id} className="machines-row">
               <a href={`/p/${projectId}/m/${m.id}`} className="machines-link">{m.name}</a>

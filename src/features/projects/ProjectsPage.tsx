@@ -26,7 +26,7 @@ export function ProjectsPage({ canCreate }: { canCreate: boolean }) {
       {problem && (
         <div className="message error with-action" role="alert">
           <span>{problem}</span>
-          <button type="button" className="ghost" onClick={() => send({ type: 'projects.dismiss' })}>
+          <button type="button" className="ghost" onClick={() => send({ type: 'projects.dismissError' })}>
             Dismiss
           </button>
         </div>

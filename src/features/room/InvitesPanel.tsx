@@ -1,8 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import type { Invite } from '../../lib/ports/room.ts';
-import { InvitesContext, useCreatedInvite, useInvites, useInvitesError, useInvitesSend, useInvitesStatus } from './invites-context.ts';
-import type { InvitesLogic } from '../../app/room.ts';
-import { inspector } from '../../app/inspect.ts';
+import { useCreatedInvite, useInvites, useInvitesError, useInvitesSend, useInvitesStatus } from './invites-context.ts';
 import { useRoomSend } from './room-context.ts';
 
 export const inviteUrl = (token: string): string => `${window.location.origin}/invite/${token}`;
@@ -10,15 +8,7 @@ export const inviteUrl = (token: string): string => `${window.location.origin}/i
 const formatExpiry = (iso: string): string => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 /** Owners create invite links (role, expiry), copy them, and revoke the ones still live. */
-export function InvitesPanel({ projectId, logic }: { projectId: string; logic: InvitesLogic }) {
-  return (
-    <InvitesContext.Provider logic={logic} options={{ input: { projectId }, inspect: inspector() }}>
-      <Invites />
-    </InvitesContext.Provider>
-  );
-}
-
-function Invites() {
+export function InvitesPanel() {
   const send = useInvitesSend();
   const status = useInvitesStatus();
   const error = useInvitesError();

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { lookingAtMachine } from '../../../machines/room.machine.ts';
 import type { Role } from '../../lib/ports/room.ts';
 import { useMachines } from '../machines/machine-list-context.ts';
 import { Avatar } from './Avatar.tsx';
@@ -93,7 +94,7 @@ function Looking({ looking }: { looking: string | null }) {
   const machines = useMachines();
   if (!looking) return <>online</>;
   if (looking.startsWith('machine:')) {
-    const machine = machines.find((m) => `machine:${m.id}` === looking);
+    const machine = machines.find((m) => lookingAtMachine(m.id) === looking);
     return <>online, on {machine ? machine.name : 'a machine'}</>;
   }
   return <>online, looking at {looking}</>;

@@ -1,48 +1,24 @@
 import { lazy, Suspense } from 'react';
-import { inspector } from '../../app/inspect.ts';
-import { liveInvitesLogic, liveMachineListLogic, liveRoomLogic } from '../../app/live.ts';
-import type { InvitesLogic, RoomLogic } from '../../app/room.ts';
-import { MachineListContext } from '../machines/machine-list-context.ts';
 import { MachinesPanel } from '../machines/MachinesPanel.tsx';
-import { useCurrentUser } from '../session/session-context.ts';
 import { InvitesPanel } from './InvitesPanel.tsx';
 import { MembersList } from './MembersList.tsx';
 import { RoomHeader } from './RoomHeader.tsx';
-import { RoomContext, useIsOwner, useProjectId, useRemovedReason, useRoomError, useRoomSend, useRoomStatus } from './room-context.ts';
+import { useIsOwner, useRemovedReason, useRoomError, useRoomSend, useRoomStatus } from './room-context.ts';
 import './room.css';
+
+// The canvas (diagram, code editor) loads when a machine is first opened.
+const MachineView = lazy(() => import('../canvas/MachineView.tsx').then((m) => ({ default: m.MachineView })));
 
 /**
  * The project room at /p/:projectId, and with a machine open at /p/:projectId/m/:machineId.
- * One room actor per project and user: a new key when either changes, so the old room's
- * channel closes with its actor. The room stays while machines open and close in it.
+ * The composition root provides the room actor (one per project and user), and the room
+ * stays while machines open and close in it.
  */
-export function RoomView({ projectId, machineId, logic, invites }: { projectId: string; machineId?: string; logic?: RoomLogic; invites?: InvitesLogic }) {
-  const user = useCurrentUser();
-  if (!user) {
-    return (
-      <main className="center" role="status">
-        Sign in to open this project.
-      </main>
-    );
-  }
-  return (
-    <RoomContext.Provider key={`${projectId}:${user.id}`} logic={logic ?? liveRoomLogic()} options={{ input: { projectId, userId: user.id }, inspect: inspector() }}>
-      <MachineListContext.Provider logic={liveMachineListLogic()} options={{ input: { projectId }, inspect: inspector() }}>
-        <Room invites={invites} machineId={machineId} />
-      </MachineListContext.Provider>
-    </RoomContext.Provider>
-  );
-}
-
-// The canvas (diagram, layout worker, code editor) loads when a machine is first opened.
-const MachineView = lazy(() => import('../canvas/MachineView.tsx').then((m) => ({ default: m.MachineView })));
-
-function Room({ invites, machineId }: { invites: InvitesLogic | undefined; machineId: string | undefined }) {
+export function RoomView({ machineId }: { machineId?: string }) {
   const status = useRoomStatus();
   const error = useRoomError();
   const removedReason = useRemovedReason();
   const isOwner = useIsOwner();
-  const projectId = useProjectId();
   const send = useRoomSend();
 
   if (status === 'joining') {
@@ -102,7 +78,7 @@ function Room({ invites, machineId }: { invites: InvitesLogic | undefined; machi
       <div className="room-body">
         <MachinesPanel />
         <MembersList />
-        {isOwner && <InvitesPanel projectId={projectId} logic={invites ?? liveInvitesLogic()} />}
+        {isOwner && <InvitesPanel />}
       </div>
     </main>
   );

@@ -1,37 +1,43 @@
-import { createActorContext } from '@xstate/react';
 import { useCallback } from 'react';
-import { invitesMachine, type InvitesEvent } from '../../../machines/invites.machine.ts';
+import type { InvitesEvent } from '../../../machines/invites.machine.ts';
 import type { Invite } from '../../lib/ports/room.ts';
+import { useChildSelector } from '../actor-hooks.ts';
+import { useInvitesRef } from './room-context.ts';
 
-/** An owner's invites for the open project; provided by InvitesPanel. */
-export const InvitesContext = createActorContext(invitesMachine);
+/** An owner's invites for the open project: a child of the room while this person owns it. */
+
+const NONE: Invite[] = [];
 
 const sameInvites = (a: Invite[], b: Invite[]) => a.length === b.length && a.every((invite, i) => invite.id === b[i]?.id && invite.uses === b[i]?.uses);
 
 export function useInvites(): Invite[] {
-  return InvitesContext.useSelector((state) => state.context.invites, sameInvites);
+  return useChildSelector(useInvitesRef(), (state) => state.context.invites, NONE, sameInvites);
 }
 
 export function useCreatedInvite(): Invite | null {
-  return InvitesContext.useSelector((state) => state.context.created);
+  return useChildSelector(useInvitesRef(), (state) => state.context.created, null);
 }
 
 export type InvitesStatus = 'loading' | 'loadFailed' | 'busy' | 'ready';
 
 export function useInvitesStatus(): InvitesStatus {
-  return InvitesContext.useSelector((state): InvitesStatus => {
-    if (state.hasTag('loading')) return 'loading';
-    if (state.hasTag('loadFailed')) return 'loadFailed';
-    if (state.hasTag('busy')) return 'busy';
-    return 'ready';
-  });
+  return useChildSelector(
+    useInvitesRef(),
+    (state): InvitesStatus => {
+      if (state.hasTag('loading')) return 'loading';
+      if (state.hasTag('loadFailed')) return 'loadFailed';
+      if (state.hasTag('busy')) return 'busy';
+      return 'ready';
+    },
+    'loading',
+  );
 }
 
 export function useInvitesError(): string | null {
-  return InvitesContext.useSelector((state) => state.context.error);
+  return useChildSelector(useInvitesRef(), (state) => state.context.error, null);
 }
 
 export function useInvitesSend(): (event: InvitesEvent) => void {
-  const actor = InvitesContext.useActorRef();
-  return useCallback((event: InvitesEvent) => actor.send(event), [actor]);
+  const invites = useInvitesRef();
+  return useCallback((event: InvitesEvent) => invites?.send(event), [invites]);
 }

@@ -1,13 +1,14 @@
 import { createActorContext } from '@xstate/react';
 import { useCallback } from 'react';
 import type { SnapshotFrom } from 'xstate';
-import { roomMachine, type RoomIntent } from '../../../machines/room.machine.ts';
+import { canEditIn, roomMachine, type RoomIntent } from '../../../machines/room.machine.ts';
 import type { Role } from '../../lib/ports/room.ts';
 
 /**
- * The open room for the React tree. RoomView provides the machine (real adapters from
- * src/app/, or fakes in tests) with the project and user as input; views read it only
- * through the named hooks below, one slice each, with compare functions for lists.
+ * The open room for the React tree. The composition root (src/app/) provides the machine,
+ * wired to real adapters, with the project and user as input; views read it only through
+ * the named hooks below, one slice each, with compare functions for lists. Its children
+ * (machine list, invites, the open machine) are read through their own hook files.
  */
 export const RoomContext = createActorContext(roomMachine);
 
@@ -85,20 +86,13 @@ export function useRoomStatus(): RoomStatus {
   });
 }
 
-export function useIsLive(): boolean {
-  return RoomContext.useSelector((state) => state.hasTag('live'));
-}
-
 export function useMyRole(): Role | null {
   return RoomContext.useSelector((state) => state.context.data.members[state.context.userId]?.role ?? null);
 }
 
 /** Owners and editors change content; viewers (and visitors of public rooms) only read. */
 export function useCanEdit(): boolean {
-  return RoomContext.useSelector((state) => {
-    const role = state.context.data.members[state.context.userId]?.role;
-    return role === 'owner' || role === 'editor';
-  });
+  return RoomContext.useSelector((state) => canEditIn(state.context));
 }
 
 export function useIsOwner(): boolean {
@@ -131,6 +125,11 @@ export function useAdminBusy(): { busy: boolean; target: string | null } {
     (a, b) => a.busy === b.busy && a.target === b.target,
   );
 }
+
+/** The room's children, for their hook files (machine list, invites, the open machine). */
+export const useMachineListRef = () => RoomContext.useSelector((state) => state.children.machineList);
+export const useInvitesRef = () => RoomContext.useSelector((state) => state.children.invites);
+export const useOpenMachineRef = () => RoomContext.useSelector((state) => state.children.openMachine);
 
 /** Views only send intents. */
 export function useRoomSend(): (intent: RoomIntent) => void {

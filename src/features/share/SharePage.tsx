@@ -1,13 +1,9 @@
-import { liveJoinLogic } from '../../app/live-data.ts';
-import type { JoinLogic } from '../../app/projects.ts';
-import { inspector } from '../../app/inspect.ts';
-import { JoinContext } from '../invite/join-context.ts';
-import { JoinStatusView } from '../invite/JoinFlow.tsx';
+import type { ReactNode } from 'react';
 import { SignInCard } from '../session/SignInCard.tsx';
 import { useCurrentUser } from '../session/session-context.ts';
 
 /** /s/:shareToken — a guest session is enough: join as a viewer, then the room, read-only. */
-export function SharePage({ token, logic }: { token: string; logic?: JoinLogic }) {
+export function SharePage({ join }: { join: ReactNode }) {
   const user = useCurrentUser();
   if (!user) {
     return (
@@ -19,9 +15,6 @@ export function SharePage({ token, logic }: { token: string; logic?: JoinLogic }
       </>
     );
   }
-  return (
-    <JoinContext.Provider key={`${token}:${user.id}`} logic={logic ?? liveJoinLogic()} options={{ input: { kind: 'share', token }, inspect: inspector() }}>
-      <JoinStatusView kind="share" />
-    </JoinContext.Provider>
-  );
+  // The composition root provides the join actor for the signed-in person.
+  return <>{join}</>;
 }

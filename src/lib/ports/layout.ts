@@ -3,7 +3,7 @@ import type { MachineDefinition } from '../model/types.ts';
 
 /**
  * The layout port: a definition in, a positioned diagram out. In the browser it runs
- * elkjs in a Web Worker (src/features/canvas/layout-worker-port.ts); in Node (tests,
+ * elkjs in a Web Worker (src/features/canvas/layout-port.ts, started by the layout machine's engine actor); in Node (tests,
  * bench) the same pure function runs in-process. Never throws: a failure is a result.
  */
 export interface LayoutRequest {

@@ -14,11 +14,18 @@ export type SocketEvent =
   | { type: 'network.lost' }
   | { type: 'network.restored' };
 
+/** The socket's state as the client knows it. */
+export type SocketState = 'open' | 'connecting' | 'closed';
+
 export interface ConnectionPort {
   /** Every socket and network fact; starts with the socket's current state. */
   socketEvents$: Observable<SocketEvent>;
-  /** Asks the socket to connect now (no-op when it is connected or connecting). */
-  reconnect(): Promise<void>;
+  /**
+   * Asks the socket to connect now (no-op when it is connected or connecting) and answers
+   * what the socket is at that moment: an open socket is the truth even when no
+   * `socket.opened` fact will come (it never dropped, say while the device reported offline).
+   */
+  reconnect(): Promise<SocketState>;
 }
 
 /** A channel's status as the app sees it. */

@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import { parseRoute, type Route } from '../lib/route.ts';
+import { parseRoute, type Route } from '../../lib/route.ts';
 
 /**
  * A tiny router on the History API. The URL is the state; `navigate` pushes (or replaces)

@@ -1,0 +1,139 @@
+import { assertEvent, assign, enqueueActions, setup, type SnapshotFrom } from 'xstate';
+import { diffToOps } from '../src/lib/canvas-ops/diff.ts';
+import { opsForEdit, type CanvasEdit } from '../src/lib/canvas-ops/gestures.ts';
+import type { MachineDefinition } from '../src/lib/model/types.ts';
+import { canvasPresenceMachine } from './canvas-presence.machine.ts';
+import { canvasMachine } from './canvas.machine.ts';
+import { codeViewMachine } from './code-view.machine.ts';
+import { documentMachine, type DocumentInput } from './document.machine.ts';
+import { layoutMachine } from './layout.machine.ts';
+import { simulationMachine } from './simulation.machine.ts';
+
+/**
+ * One machine open in a room: the parent of its `document` (edits, commits, offline
+ * queue), `presence` (who else is on it), `layout` (the diagram's positions), `canvas`
+ * (viewport, selection, gestures), `code` (the code view's modes) and `simulation` (the
+ * room's shared simulation of this machine), each invoked for as long as the machine is
+ * open and registered in the actor system under its id. It routes between them, so no
+ * view has to: every new definition from the document goes to the layout and the code
+ * view; every gesture
+ * the canvas tells becomes ops (src/lib/canvas-ops) for the document; the canvas's
+ * selection goes to presence; the room's say on who may edit reaches the canvas.
+ * The room invokes it; views read its children through named selector hooks.
+ */
+
+/** Intents and facts from outside: the room (permissions) and the code view or examples. */
+export type OpenMachineEvent =
+  | { type: 'machine.editableChanged'; canEdit: boolean }
+  /** Replace the whole definition (a code edit, an example): sent as the ops between the two. */
+  | { type: 'machine.replace'; definition: MachineDefinition }
+  | CanvasEdit;
+
+export interface OpenMachineInput {
+  machineId: string;
+  userId: string;
+  canEdit: boolean;
+  /** The document's settings from the composition root: this tab's client id, the op model, batch ids. */
+  document: Omit<DocumentInput, 'machineId'>;
+}
+
+export interface OpenMachineContext extends OpenMachineInput {
+  /** The document's current definition (what gestures are applied against); null until loaded. */
+  definition: MachineDefinition | null;
+}
+
+type DocumentSnapshot = SnapshotFrom<typeof documentMachine>;
+
+/** The definition a document snapshot shows: the one place outside the document that knows where it lives. */
+export const documentDefinition = (snapshot: DocumentSnapshot): MachineDefinition | null => snapshot.context.doc?.local ?? null;
+
+export const openMachineMachine = setup({
+  types: {
+    input: {} as OpenMachineInput,
+    context: {} as OpenMachineContext,
+    events: {} as OpenMachineEvent,
+    children: {} as { document: 'document'; presence: 'presence'; layout: 'layout'; canvas: 'canvas'; code: 'code'; simulation: 'simulation' },
+    tags: {} as 'open',
+  },
+  // The bare machines: the composition root provides them wired to real adapters, tests to fakes.
+  actors: {
+    document: documentMachine,
+    presence: canvasPresenceMachine,
+    layout: layoutMachine,
+    canvas: canvasMachine,
+    code: codeViewMachine,
+    simulation: simulationMachine,
+  },
+  actions: {
+    followDocument: enqueueActions(({ context, enqueue }, definition: MachineDefinition | null) => {
+      if (!definition || definition === context.definition) return;
+      enqueue.assign({ definition });
+      enqueue.sendTo('layout', { type: 'layout.request', definition });
+      enqueue.sendTo('code', { type: 'code.definitionChanged', definition });
+    }),
+    shareSelection: enqueueActions(({ enqueue }, selection: string[]) => {
+      // presence only sends it on when it changed.
+      enqueue.sendTo('presence', { type: 'presence.select', selection });
+    }),
+    applyGesture: enqueueActions(({ context, event, enqueue }) => {
+      if (!context.definition || !event.type.startsWith('edit.')) return;
+      const ops = opsForEdit(context.definition, event as CanvasEdit);
+      if (ops.length > 0) enqueue.sendTo('document', { type: 'doc.edit', ops });
+    }),
+    replaceDefinition: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, 'machine.replace');
+      if (!context.definition || !context.canEdit) return;
+      const ops = diffToOps(context.definition, event.definition);
+      if (ops.length > 0) enqueue.sendTo('document', { type: 'doc.edit', ops });
+    }),
+    setEditable: assign(({ event }) => {
+      assertEvent(event, 'machine.editableChanged');
+      return { canEdit: event.canEdit };
+    }),
+    tellCanvasEditable: enqueueActions(({ context, enqueue }) => {
+      enqueue.sendTo('canvas', { type: 'canvas.editableChanged', canEdit: context.canEdit });
+    }),
+  },
+}).createMachine({
+  id: 'openMachine',
+  context: ({ input }) => ({ ...input, definition: null }),
+  invoke: [
+    {
+      id: 'document',
+      systemId: 'document',
+      src: 'document',
+      input: ({ context }) => ({ ...context.document, machineId: context.machineId }),
+      onSnapshot: { actions: { type: 'followDocument', params: ({ event }) => documentDefinition(event.snapshot) } },
+    },
+    { id: 'presence', systemId: 'presence', src: 'presence', input: ({ context }) => ({ machineId: context.machineId, userId: context.userId }) },
+    { id: 'layout', systemId: 'layout', src: 'layout' },
+    {
+      id: 'canvas',
+      systemId: 'canvas',
+      src: 'canvas',
+      input: ({ context, self }) => ({ canEdit: context.canEdit, editor: self }),
+      onSnapshot: { actions: { type: 'shareSelection', params: ({ event }) => event.snapshot.context.selection } },
+    },
+    { id: 'code', systemId: 'code', src: 'code', input: ({ context, self }) => ({ definition: context.definition, editor: self }) },
+    // Who may send is the view's to say (members, not guests: sim.canSendChanged); the database enforces it too.
+    { id: 'simulation', systemId: 'simulation', src: 'simulation', input: ({ context }) => ({ machineId: context.machineId, canSend: false }) },
+  ],
+  initial: 'open',
+  states: {
+    open: {
+      tags: ['open'],
+      on: {
+        'machine.editableChanged': { actions: ['setEditable', 'tellCanvasEditable'] },
+        'machine.replace': { actions: 'replaceDefinition' },
+        'edit.addChild': { actions: 'applyGesture' },
+        'edit.addSibling': { actions: 'applyGesture' },
+        'edit.rename': { actions: 'applyGesture' },
+        'edit.delete': { actions: 'applyGesture' },
+        'edit.connect': { actions: 'applyGesture' },
+        'edit.event': { actions: 'applyGesture' },
+      },
+    },
+  },
+});
+
+export type OpenMachineMachine = typeof openMachineMachine;

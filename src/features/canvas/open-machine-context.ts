@@ -1,0 +1,134 @@
+import { useSelector } from '@xstate/react';
+import { createContext, useCallback, useContext } from 'react';
+import type { ActorRefFrom, SnapshotFrom } from 'xstate';
+import type { CanvasIntent, Viewport } from '../../../machines/canvas.machine.ts';
+import type { PresenceIntent, CanvasPeer } from '../../../machines/canvas-presence.machine.ts';
+import type { DocumentIntent } from '../../../machines/document.machine.ts';
+import { documentDefinition, type openMachineMachine, type OpenMachineEvent } from '../../../machines/open-machine.machine.ts';
+import type { Layout } from '../../lib/layout/types.ts';
+import type { Issue, MachineDefinition } from '../../lib/model/types.ts';
+import type { View } from '../../lib/ports/canvas-presence.ts';
+import { sameStrings, useChildSelector } from '../actor-hooks.ts';
+import { shownStep } from '../simulation/simulation-selectors.ts';
+
+/**
+ * The machine open on the page, for its views: the open-machine actor (a child of the
+ * room in the app, or a fixture's own in tests) is put in context by MachineView, and
+ * everything under it reads its children (document, presence, layout, canvas) through
+ * the named hooks below, one slice each, and sends intents through the senders.
+ */
+
+export type OpenMachineRef = ActorRefFrom<typeof openMachineMachine>;
+type Children = SnapshotFrom<typeof openMachineMachine>['children'];
+
+export const OpenMachineRefContext = createContext<OpenMachineRef | null>(null);
+
+export function useOpenMachine(): OpenMachineRef {
+  const ref = useContext(OpenMachineRefContext);
+  if (!ref) throw new Error('useOpenMachine: render inside an OpenMachineRefContext provider (MachineView)');
+  return ref;
+}
+
+function useChild<K extends keyof Children>(id: K): Children[K] {
+  return useSelector(useOpenMachine(), (s) => s.children[id]);
+}
+
+// The document.
+
+export type SyncStatus = 'loading' | 'failed' | 'offline' | 'saving' | 'synced';
+
+type DocumentSnapshot = SnapshotFrom<NonNullable<Children['document']>>;
+
+function syncOf(s: DocumentSnapshot): SyncStatus {
+  if (s.hasTag('failed')) return 'failed';
+  if (s.hasTag('loading')) return 'loading';
+  if (s.hasTag('offline')) return 'offline';
+  if (s.hasTag('saving')) return 'saving';
+  return 'synced';
+}
+
+const unsentOf = (s: DocumentSnapshot): number => (s.context.doc ? (s.context.doc.inflight?.ops.length ?? 0) + s.context.doc.pending.length : 0);
+
+export const useDefinition = (): MachineDefinition | null => useChildSelector(useChild('document'), documentDefinition, null);
+export const useSyncStatus = (): SyncStatus => useChildSelector(useChild('document'), syncOf, 'loading');
+/** This person's edits not yet acknowledged by the server. */
+export const useUnsentCount = (): number => useChildSelector(useChild('document'), unsentOf, 0);
+export const useDocumentError = (): string | null => useChildSelector(useChild('document'), (s) => s.context.error, null);
+/** How many of this person's edits others' changes made inapplicable (last report). */
+export const useDroppedCount = (): number => useChildSelector(useChild('document'), (s) => s.context.dropped.length, 0);
+export const useCanUndo = (): boolean => useChildSelector(useChild('document'), (s) => s.context.history.undo.length > 0, false);
+export const useCanRedo = (): boolean => useChildSelector(useChild('document'), (s) => s.context.history.redo.length > 0, false);
+
+export function useDocumentSend(): (intent: DocumentIntent) => void {
+  const document = useChild('document');
+  return useCallback((intent: DocumentIntent) => document?.send(intent), [document]);
+}
+
+// Presence.
+
+const NO_PEERS: Record<string, CanvasPeer> = {};
+// Peer ids come from other browsers: own keys only (as the presence machine looks them up).
+const peerOf = (peers: Record<string, CanvasPeer>, userId: string): CanvasPeer | undefined => (Object.hasOwn(peers, userId) ? peers[userId] : undefined);
+
+export const useCanvasPeers = (): Record<string, CanvasPeer> => useChildSelector(useChild('presence'), (s) => s.context.peers, NO_PEERS);
+export const useFollowing = (): string | null => useChildSelector(useChild('presence'), (s) => s.context.following, null);
+/** The view of the person being followed, or null when following no one. */
+export const useFollowView = (): View | null =>
+  useChildSelector(useChild('presence'), (s) => (s.context.following ? (peerOf(s.context.peers, s.context.following)?.view ?? null) : null), null);
+
+export function usePresenceSend(): (intent: PresenceIntent) => void {
+  const presence = useChild('presence');
+  return useCallback((intent: PresenceIntent) => presence?.send(intent), [presence]);
+}
+
+// Layout.
+
+export const useLayout = (): Layout | null => useChildSelector(useChild('layout'), (s) => s.context.layout, null);
+export const useLayoutError = (): string | null => useChildSelector(useChild('layout'), (s) => s.context.error, null);
+
+// The canvas.
+
+export type CanvasMode = 'idle' | 'panning' | 'renaming' | 'connecting' | 'labelling';
+type CanvasSnapshot = SnapshotFrom<NonNullable<Children['canvas']>>;
+
+/** The gesture under way, from the canvas's tags (states stay the machine's own). */
+function modeOf(s: CanvasSnapshot): CanvasMode {
+  if (s.hasTag('panning')) return 'panning';
+  if (s.hasTag('renaming')) return 'renaming';
+  if (s.hasTag('labelling')) return 'labelling';
+  if (s.hasTag('connecting')) return 'connecting';
+  return 'idle';
+}
+
+const START: Viewport = { x: 24, y: 24, zoom: 1 };
+const NONE: string[] = [];
+
+export const useCanvasMode = (): CanvasMode => useChildSelector(useChild('canvas'), modeOf, 'idle');
+export const useViewport = (): Viewport => useChildSelector(useChild('canvas'), (s) => s.context.viewport, START);
+export const useSelection = (): string[] => useChildSelector(useChild('canvas'), (s) => s.context.selection, NONE, sameStrings);
+export const useEditingId = (): string | null => useChildSelector(useChild('canvas'), (s) => s.context.editing, null);
+export const useConnectLine = () => useChildSelector(useChild('canvas'), (s) => s.context.connect, null);
+export const useCanEditCanvas = (): boolean => useChildSelector(useChild('canvas'), (s) => s.context.canEdit, false);
+
+export function useCanvasSend(): (intent: CanvasIntent | { type: 'canvas.viewportFollowed'; viewport: Viewport }) => void {
+  const canvas = useChild('canvas');
+  return useCallback((intent: CanvasIntent | { type: 'canvas.viewportFollowed'; viewport: Viewport }) => canvas?.send(intent), [canvas]);
+}
+
+// The shared simulation.
+
+export const useSimulationRef = () => useChild('simulation');
+/** Dot paths of the states active in the simulation step shown: the diagram's highlight. */
+export const useActivePaths = (): string[] => useChildSelector(useChild('simulation'), (s) => shownStep(s)?.activePaths ?? NONE, NONE, sameStrings);
+
+// The code view.
+
+export const useCodeRef = () => useChild('code');
+export const useCodeDirty = (): boolean => useChildSelector(useChild('code'), (s) => s.hasTag('dirty'), false);
+const NO_ISSUES: Issue[] = [];
+export const useCodeErrors = (): Issue[] => useChildSelector(useChild('code'), (s) => s.context.errors, NO_ISSUES);
+
+export function useOpenMachineSend(): (event: OpenMachineEvent) => void {
+  const open = useOpenMachine();
+  return useCallback((event: OpenMachineEvent) => open.send(event), [open]);
+}

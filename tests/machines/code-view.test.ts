@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { createActor, createMachine, type AnyEventObject } from 'xstate';
+import { codeViewMachine, configText } from '../../machines/code-view.machine.ts';
+import { counterIds, importXState } from '../../src/lib/model/index.ts';
+
+const v1 = importXState({ id: 'm', initial: 'a', states: { a: {} } }, { ids: counterIds('m') });
+const v2 = importXState({ id: 'm', initial: 'a', states: { a: {}, b: {} } }, { ids: counterIds('m') });
+
+function start() {
+  const told: AnyEventObject[] = [];
+  const editor = createActor(createMachine({ on: { '*': { actions: ({ event }) => told.push(event) } } })).start();
+  const actor = createActor(codeViewMachine, { input: { definition: v1, editor } }).start();
+  const shown: string[] = [];
+  actor.on('code.show', ({ text }) => shown.push(text));
+  return { actor, told, shown, snap: () => actor.getSnapshot() };
+}
+
+describe('code view machine', () => {
+  it('follows the definition while the text is untouched', () => {
+    const { actor, shown, snap } = start();
+    expect(snap().hasTag('following')).toBe(true);
+    actor.send({ type: 'code.definitionChanged', definition: v2 });
+    expect(shown).toEqual([configText(v2)]);
+    // The same text again shows nothing new.
+    actor.send({ type: 'code.definitionChanged', definition: v2 });
+    expect(shown).toHaveLength(1);
+  });
+
+  it('keeps edited text through remote changes, and reverts to the newest definition', () => {
+    const { actor, shown, snap } = start();
+    actor.send({ type: 'code.typed', text: '{ "id": "mine"' });
+    expect(snap().hasTag('dirty')).toBe(true);
+    actor.send({ type: 'code.definitionChanged', definition: v2 });
+    expect(shown).toEqual([]);
+    actor.send({ type: 'code.revert' });
+    expect(shown).toEqual([configText(v2)]);
+    expect(snap().hasTag('following')).toBe(true);
+    // Typing back to what is shown is not an edit.
+    actor.send({ type: 'code.typed', text: 'x' });
+    actor.send({ type: 'code.typed', text: configText(v2) });
+    expect(snap().hasTag('following')).toBe(true);
+  });
+
+  it('refuses text with errors (invalid) and hands a valid config to the editor', () => {
+    const { actor, told, snap } = start();
+    actor.send({ type: 'code.typed', text: '{ nope' });
+    actor.send({ type: 'code.apply', text: '{ nope' });
+    expect(snap().hasTag('invalid')).toBe(true);
+    expect(snap().context.errors.length).toBeGreaterThan(0);
+    expect(told).toEqual([]);
+    const text = configText(v2);
+    actor.send({ type: 'code.typed', text: `${text} ` });
+    actor.send({ type: 'code.apply', text: `${text} ` });
+    expect(snap().hasTag('following')).toBe(true);
+    expect(snap().context.errors).toEqual([]);
+    expect(told).toHaveLength(1);
+    expect(told[0]).toMatchObject({ type: 'machine.replace' });
+  });
+});

@@ -1,0 +1,42 @@
+import { assign, createMachine, fromCallback, type AnyEventObject } from 'xstate';
+import type { canvasPresenceMachine } from '../../machines/canvas-presence.machine.ts';
+import type { documentMachine } from '../../machines/document.machine.ts';
+import type { layoutMachine } from '../../machines/layout.machine.ts';
+import type { simulationMachine } from '../../machines/simulation.machine.ts';
+import { openMachineMachine, type OpenMachineInput } from '../../machines/open-machine.machine.ts';
+import type { MachineDefinition } from '../../src/lib/model/types.ts';
+
+/**
+ * The open machine with its document, presence, layout and simulation replaced by recorders (they
+ * have their own tests) and the real canvas: a test loads a definition into the fake
+ * document (`load`) and reads what each child was told. Typed as the children they stand
+ * in for (test doubles, by design).
+ */
+export function fakeOpenMachine() {
+  const told = { document: [] as AnyEventObject[], presence: [] as AnyEventObject[], layout: [] as AnyEventObject[], simulation: [] as AnyEventObject[] };
+  const document = createMachine({
+    types: {} as { context: { doc: { local: MachineDefinition } | null }; events: AnyEventObject },
+    context: { doc: null },
+    on: {
+      'test.load': { actions: assign({ doc: ({ event }) => ({ local: (event as unknown as { definition: MachineDefinition }).definition }) }) },
+      '*': { actions: ({ event }) => told.document.push(event) },
+    },
+  }) as unknown as typeof documentMachine;
+  const recorder = (log: AnyEventObject[]) => fromCallback<AnyEventObject>(({ receive }) => receive((event) => log.push(event)));
+  const logic = openMachineMachine.provide({
+    actors: {
+      document,
+      presence: recorder(told.presence) as unknown as typeof canvasPresenceMachine,
+      layout: recorder(told.layout) as unknown as typeof layoutMachine,
+      simulation: recorder(told.simulation) as unknown as typeof simulationMachine,
+    },
+  });
+  return { logic, told };
+}
+
+export const OPEN_INPUT: OpenMachineInput = {
+  machineId: 'm-1',
+  userId: 'u-ada',
+  canEdit: true,
+  document: { clientId: 'tab-1', model: null as never, newBatchId: () => 'batch-1' },
+};
