@@ -51,7 +51,7 @@ export interface Database {
           id?: string;
           project_id: string;
           name: string;
-          definition: Json;
+          definition?: Json;
           version?: number;
           created_by?: string | null;
           created_at?: string;
@@ -237,7 +237,7 @@ export interface Database {
         Returns: boolean;
       };
       commit_machine_ops: {
-        Args: { p_machine: string; p_base_version: number; p_client_id: string; p_batch_id: string; p_ops: Json; p_definition: Json };
+        Args: { p_machine: string; p_client_id: string; p_batch_id: string; p_ops: Json; p_definition: Json; p_version: number; p_base_version: number; p_seq: number };
         Returns: Json;
       };
       is_guest: {
@@ -256,6 +256,10 @@ export interface Database {
         Args: { p_token: string };
         Returns: string;
       };
+      machine_op_problem: {
+        Args: { op: Json };
+        Returns: string;
+      };
       palette_color: {
         Args: { p_id: string };
         Returns: string;
@@ -263,6 +267,10 @@ export interface Database {
       project_role: {
         Args: { p_project: string };
         Returns: string;
+      };
+      save_machine_checkpoint: {
+        Args: { p_machine: string; p_seq: number; p_definition: Json };
+        Returns: boolean;
       };
     };
     Enums: Record<PropertyKey, never>;

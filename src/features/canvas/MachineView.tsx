@@ -16,15 +16,26 @@ import type { PeerCursor } from './PeerCursors.tsx';
 
 type DocSnapshot = SnapshotFrom<typeof documentMachine>;
 
-type SyncStatus = 'loading' | 'failed' | 'offline' | 'saving' | 'synced';
-const SYNC_TEXT: Record<SyncStatus, string> = { loading: 'Opening…', failed: "Couldn't open", offline: 'Offline', saving: 'Saving…', synced: 'Saved' };
+type SyncStatus = 'loading' | 'failed' | 'offline' | 'saving' | 'syncing' | 'unsaved' | 'synced';
+const SYNC_TEXT: Record<SyncStatus, string> = {
+  loading: 'Opening…',
+  failed: "Couldn't open",
+  offline: 'Offline',
+  saving: 'Saving…',
+  syncing: 'Syncing…',
+  unsaved: 'Not saved',
+  synced: 'Saved',
+};
 
+/** From the document's tags; "Saved" only when the server acknowledged every edit (the `synced` tag). */
 function syncOf(s: DocSnapshot): SyncStatus {
   if (s.hasTag('failed')) return 'failed';
   if (s.hasTag('loading')) return 'loading';
   if (s.hasTag('offline')) return 'offline';
+  if (s.hasTag('unsaved')) return 'unsaved';
   if (s.hasTag('saving')) return 'saving';
-  return 'synced';
+  if (s.hasTag('synced')) return 'synced';
+  return 'syncing';
 }
 
 const unsentOf = (s: DocSnapshot): number => (s.context.doc ? (s.context.doc.inflight?.ops.length ?? 0) + s.context.doc.pending.length : 0);
@@ -57,7 +68,7 @@ export function MachineView({ machineId }: { machineId: string }) {
   const sync = useSelector(doc, syncOf);
   const unsent = useSelector(doc, unsentOf);
   const error = useSelector(doc, (s) => s.context.error);
-  const dropped = useSelector(doc, (s) => s.context.dropped.length);
+  const dropped = useSelector(doc, (s) => s.context.dropped);
   const canUndo = useSelector(doc, (s) => s.context.history.undo.length > 0);
   const canRedo = useSelector(doc, (s) => s.context.history.redo.length > 0);
   const peersById = useSelector(presence, (s) => s.context.peers);
@@ -131,9 +142,9 @@ export function MachineView({ machineId }: { machineId: string }) {
           )}
         </p>
       )}
-      {dropped > 0 && (
+      {dropped.length > 0 && (
         <p className="message notice" role="status">
-          {dropped === 1 ? 'One of your edits' : `${dropped} of your edits`} no longer applied after someone else's change and was dropped.
+          {[...new Set(dropped.map((d) => d.reason))].join(' ')}
         </p>
       )}
       <div className="machine-body">

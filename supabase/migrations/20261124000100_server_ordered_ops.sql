@@ -1,0 +1,234 @@
+-- Edits that never bounce: the server orders ops, clients rebase, trusted code checkpoints.
+--
+-- Before: commit_machine_ops compared the client's base version with the machine's and
+-- refused anything behind (so busy rooms turned into retry storms), and stored the
+-- definition the client sent (so an editor could store anything). Now:
+-- - commit_machine_ops appends a batch of ops at the log's head, whatever the sender had
+--   seen; it refuses only for rights, a malformed op (named by its index), limits or
+--   forged server fields. A known batch id is answered with its original range and
+--   stores nothing. It never writes `definition` or `version`.
+-- - `machines.definition` at `machines.version` is a checkpoint: the log's ops
+--   1..version replayed with the project's model (src/lib/model, resolveOp) by trusted
+--   code, the `checkpoint-machine` edge function running as the service role, which
+--   saves it through save_machine_checkpoint (service role only). A reader loads the
+--   checkpoint and the ops after it (src/lib/collab/CONTEXT.md).
+-- - Clients cannot write `definition` or `version` at all: column grants allow inserting
+--   a machine's project, id and name and updating its name; a new machine starts from the
+--   column default (an empty root) at version 0 and gets its content as ops.
+--
+-- Existing data: machines keep their definition and version, which equal the fold of
+-- their log up to `version` (the old protocol kept them so), so each is already a valid
+-- checkpoint; every op stays in the log with its seq.
+
+-- A new machine is a bare root; its first content arrives as ops in the log.
+alter table public.machines alter column definition set default
+  '{"format":1,"machineId":"machine","name":"","context":null,"root":"s_root","states":{"s_root":{"id":"s_root","key":"","parent":null,"type":"atomic","initial":null,"children":[],"history":null,"historyTarget":null,"entry":[],"exit":[],"invoke":[],"tags":[],"description":null,"meta":null,"xstateId":null,"output":null}},"transitions":{}}'::jsonb;
+
+-- Column grants: what a client may write on a machine row. Row level security still
+-- decides which rows (editors of the project); the guard trigger stays as a second lock.
+revoke insert, update on public.machines from anon, authenticated;
+grant insert (id, project_id, name) on public.machines to authenticated;
+grant update (name) on public.machines to authenticated;
+grant select, delete on public.machines to authenticated;
+grant select on public.machines to anon;
+grant select on public.machine_ops to anon, authenticated;
+grant all on public.machines, public.machine_ops to service_role;
+
+-- Op shape -----------------------------------------------------------------------------
+
+/**
+ * Why `op` is not a well-formed op, or null. The server does not apply ops (the model is
+ * TypeScript), but it refuses what no client could apply: a wrong type or a missing or
+ * mistyped field. Mirrors the union in src/lib/model/op-types.ts.
+ */
+create function public.machine_op_problem(op jsonb) returns text
+language plpgsql immutable set search_path = '' as $$
+declare
+  v_type text;
+  -- field -> allowed jsonb types ('null' allowed where the op type says so)
+  v_fields jsonb;
+  v_field text;
+  v_types jsonb;
+begin
+  if op is null or jsonb_typeof(op) <> 'object' then
+    return 'is not an object';
+  end if;
+  if jsonb_typeof(op -> 'type') is distinct from 'string' then
+    return 'has no string "type"';
+  end if;
+  v_type := op ->> 'type';
+  v_fields := case v_type
+    when 'state.add' then '{"id":["string"],"parent":["string"],"key":["string"],"stateType":["string"],"index":["number","null"]}'
+    when 'state.insert' then '{"parent":["string"],"index":["number","null"],"states":["array"],"transitions":["array"]}'
+    when 'state.delete' then '{"id":["string"]}'
+    when 'state.rename' then '{"id":["string"],"key":["string"]}'
+    when 'state.move' then '{"id":["string"],"parent":["string"],"index":["number"]}'
+    when 'state.setType' then '{"id":["string"],"stateType":["string"]}'
+    when 'state.setInitial' then '{"id":["string"],"initial":["string","null"]}'
+    when 'state.update' then '{"id":["string"],"changes":["object"]}'
+    when 'transition.add' then '{"transition":["object"]}'
+    when 'transition.update' then '{"id":["string"],"changes":["object"]}'
+    when 'transition.retarget' then '{"id":["string"],"targets":["array"]}'
+    when 'transition.delete' then '{"id":["string"]}'
+    when 'machine.update' then '{"changes":["object"]}'
+  end::jsonb;
+  if v_fields is null then
+    return format('has an unknown type %s', to_jsonb(v_type));
+  end if;
+  for v_field, v_types in select * from jsonb_each(v_fields) loop
+    if not (v_types ? coalesce(jsonb_typeof(op -> v_field), 'missing')) then
+      return format('(%s) needs "%s" as %s', v_type, v_field, (select string_agg(t, ' or ') from jsonb_array_elements_text(v_types) t));
+    end if;
+  end loop;
+  return null;
+end
+$$;
+revoke execute on function public.machine_op_problem(jsonb) from public, anon;
+grant execute on function public.machine_op_problem(jsonb) to authenticated, service_role;
+
+-- Appending ---------------------------------------------------------------------------
+
+drop function public.commit_machine_ops(uuid, bigint, text, uuid, jsonb, jsonb);
+
+/**
+ * Appends a batch of ops to a machine's log and answers with the seq range it got.
+ *
+ * - Security definer with the permission checks written out: it is the only writer of
+ *   machine_ops (clients have no insert grant or policy).
+ * - The machine row is locked (FOR UPDATE, without updating it), so concurrent appends
+ *   serialise and seqs stay gapless; the row itself is not rewritten, so an edit sends
+ *   no machine-list change and costs the same whatever the chart's size.
+ * - A batch id already in the log returns its range (duplicate: true) and stores nothing.
+ * - Never refused for being behind: there is no base version.
+ * - Refused whole, nothing stored: no rights (42501), unknown machine (P0002), a
+ *   malformed op (22023, the message names its index, detail {"index": i}), over the
+ *   limits (54000: 1000 ops, or 1 MiB of ops as jsonb text, per batch; clients keep a
+ *   batch under 512 KiB of JSON, src/lib/collab/doc.ts), or a forged `p_definition`,
+ *   `p_version`, `p_base_version` or `p_seq` (42501: the server owns those).
+ * - `checkpoint_due` tells the caller the log has grown 256 ops past the checkpoint, so
+ *   it may ask the checkpoint-machine function to move it.
+ */
+create function public.commit_machine_ops(
+  p_machine uuid,
+  p_client_id text,
+  p_batch_id uuid,
+  p_ops jsonb,
+  p_definition jsonb default null,
+  p_version bigint default null,
+  p_base_version bigint default null,
+  p_seq bigint default null
+) returns jsonb
+language plpgsql volatile security definer set search_path = '' as $$
+declare
+  v_project uuid;
+  v_checkpoint bigint;
+  v_head bigint;
+  v_first bigint;
+  v_last bigint;
+  v_count integer;
+  v_bytes integer;
+  v_problem text;
+  v_index bigint;
+  v_service boolean := coalesce(auth.role(), '') = 'service_role';
+begin
+  if auth.uid() is null and not v_service then
+    raise exception 'sign in to edit a machine' using errcode = '42501';
+  end if;
+  if p_definition is not null or p_version is not null or p_base_version is not null or p_seq is not null then
+    raise exception 'the server computes a machine''s definition, version and seq numbers: send only ops'
+      using errcode = '42501', hint = 'Call commit_machine_ops with p_machine, p_client_id, p_batch_id and p_ops.';
+  end if;
+  if p_machine is null or p_batch_id is null then
+    raise exception 'machine and batch id are required' using errcode = '22023';
+  end if;
+  if p_client_id is null or char_length(p_client_id) not between 1 and 100 then
+    raise exception 'client id must be 1 to 100 characters' using errcode = '22023';
+  end if;
+  if p_ops is null or jsonb_typeof(p_ops) <> 'array' or jsonb_array_length(p_ops) = 0 then
+    raise exception 'ops must be a non-empty array' using errcode = '22023';
+  end if;
+  v_count := jsonb_array_length(p_ops);
+  if v_count > 1000 then
+    raise exception 'too many ops in one batch: % (the limit is 1000)', v_count using errcode = '54000';
+  end if;
+  v_bytes := octet_length(p_ops::text);
+  if v_bytes > 1048576 then
+    raise exception 'this edit is too big: % bytes of ops (the limit is 1048576 bytes, 1 MB)', v_bytes
+      using errcode = '54000', detail = jsonb_build_object('bytes', v_bytes, 'limit', 1048576)::text;
+  end if;
+  select t.ord - 1, public.machine_op_problem(t.elem) into v_index, v_problem
+    from jsonb_array_elements(p_ops) with ordinality as t(elem, ord)
+   where public.machine_op_problem(t.elem) is not null
+   order by t.ord limit 1;
+  if v_problem is not null then
+    raise exception 'op % %', v_index, v_problem
+      using errcode = '22023', detail = jsonb_build_object('index', v_index)::text;
+  end if;
+
+  select m.project_id, m.version into v_project, v_checkpoint
+    from public.machines m where m.id = p_machine for update;
+  -- A machine you cannot read is reported missing, so ids do not leak.
+  if v_project is null or not (v_service or public.can_read_project(v_project)) then
+    raise exception 'machine not found' using errcode = 'P0002';
+  end if;
+  if not (v_service or public.can_edit_project(v_project)) then
+    raise exception 'only editors and owners edit this machine' using errcode = '42501';
+  end if;
+
+  select coalesce(max(o.seq), 0) into v_head from public.machine_ops o where o.machine_id = p_machine;
+  v_head := greatest(v_head, v_checkpoint);
+
+  select min(o.seq), max(o.seq) into v_first, v_last
+    from public.machine_ops o where o.machine_id = p_machine and o.batch_id = p_batch_id;
+  if v_first is not null then
+    return jsonb_build_object('first_seq', v_first, 'last_seq', v_last, 'version', v_head, 'duplicate', true,
+                              'checkpoint_due', v_head - v_checkpoint >= 256);
+  end if;
+
+  insert into public.machine_ops (machine_id, seq, author, client_id, batch_id, op)
+  select p_machine, v_head + t.ord, auth.uid(), p_client_id, p_batch_id, t.elem
+    from jsonb_array_elements(p_ops) with ordinality as t(elem, ord);
+
+  return jsonb_build_object('first_seq', v_head + 1, 'last_seq', v_head + v_count, 'version', v_head + v_count,
+                            'duplicate', false, 'checkpoint_due', v_head + v_count - v_checkpoint >= 256);
+end
+$$;
+revoke execute on function public.commit_machine_ops(uuid, text, uuid, jsonb, jsonb, bigint, bigint, bigint) from public, anon;
+grant execute on function public.commit_machine_ops(uuid, text, uuid, jsonb, jsonb, bigint, bigint, bigint) to authenticated, service_role;
+
+-- Checkpoints -------------------------------------------------------------------------
+
+/**
+ * Saves a checkpoint computed by trusted code (the checkpoint-machine edge function, as
+ * the service role): `p_definition` is the log's ops 1..`p_seq` replayed with the model.
+ * Only moves forward: a checkpoint at or behind the stored one is ignored (false), so two
+ * concurrent replays never step back. A seq beyond the log's head is refused.
+ */
+create function public.save_machine_checkpoint(p_machine uuid, p_seq bigint, p_definition jsonb) returns boolean
+language plpgsql volatile security definer set search_path = '' as $$
+declare
+  v_checkpoint bigint;
+  v_head bigint;
+begin
+  if p_machine is null or p_seq is null or p_definition is null or jsonb_typeof(p_definition) <> 'object' then
+    raise exception 'machine, seq and a definition object are required' using errcode = '22023';
+  end if;
+  select m.version into v_checkpoint from public.machines m where m.id = p_machine for update;
+  if v_checkpoint is null then
+    raise exception 'machine not found' using errcode = 'P0002';
+  end if;
+  if p_seq <= v_checkpoint then
+    return false;
+  end if;
+  select coalesce(max(o.seq), 0) into v_head from public.machine_ops o where o.machine_id = p_machine;
+  if p_seq > v_head then
+    raise exception 'seq % is beyond the log''s head %', p_seq, v_head using errcode = '22023';
+  end if;
+  perform set_config('chartroom.committing', 'on', true);
+  update public.machines set definition = p_definition, version = p_seq where id = p_machine;
+  perform set_config('chartroom.committing', '', true);
+  return true;
+end
+$$;
+revoke execute on function public.save_machine_checkpoint(uuid, bigint, jsonb) from public, anon, authenticated;
+grant execute on function public.save_machine_checkpoint(uuid, bigint, jsonb) to service_role;
