@@ -275,13 +275,13 @@ export const documentMachine = documentSetup.createMachine({
               always: { guard: 'canSend', target: 'committing' },
               after: { quietResync: 'resyncing' },
               on: { 'ops.subscribed': 'resyncing' },
-              initial: 'deciding',
+              initial: 'saved',
               states: {
-                deciding: {
-                  always: [{ guard: 'lastRefused', target: 'notSaved' }, { guard: 'hasUnsent', target: 'waiting' }, { target: 'saved' }],
-                },
                 // The server acknowledged every edit: the only state that says "Saved".
-                saved: { tags: ['synced'], on: { 'doc.edit': 'deciding' } },
+                saved: {
+                  tags: ['synced'],
+                  always: [{ guard: 'lastRefused', target: 'notSaved' }, { guard: 'hasUnsent', target: 'waiting' }],
+                },
                 // The server refused an edit (shown in words); the next acknowledged append clears it.
                 notSaved: { tags: ['unsaved'] },
                 // Acknowledged, but the log before our batch has not reached us yet.
