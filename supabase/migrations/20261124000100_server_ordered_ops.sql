@@ -20,9 +20,10 @@
 -- their log up to `version` (the old protocol kept them so), so each is already a valid
 -- checkpoint; every op stays in the log with its seq.
 
--- A new machine is a bare root; its first content arrives as ops in the log.
+-- A new machine is a bare root (tests/adapters/machines-fixtures.ts emptyDefinition());
+-- its content arrives as the first ops in the log.
 alter table public.machines alter column definition set default
-  '{"format":1,"machineId":"machine","name":"","context":null,"root":"s_root","states":{"s_root":{"id":"s_root","key":"","parent":null,"type":"atomic","initial":null,"children":[],"history":null,"historyTarget":null,"entry":[],"exit":[],"invoke":[],"tags":[],"description":null,"meta":null,"xstateId":null,"output":null}},"transitions":{}}'::jsonb;
+  '{"format":1,"machineId":"untitled","name":"untitled","context":null,"root":"s_root","states":{"s_root":{"id":"s_root","key":"","parent":null,"type":"compound","initial":null,"children":[],"history":null,"historyTarget":null,"entry":[],"exit":[],"invoke":[],"tags":[],"description":null,"meta":null,"xstateId":null,"output":null}},"transitions":{}}'::jsonb;
 
 -- Column grants: what a client may write on a machine row. Row level security still
 -- decides which rows (editors of the project); the guard trigger stays as a second lock.
@@ -102,7 +103,7 @@ drop function public.commit_machine_ops(uuid, bigint, text, uuid, jsonb, jsonb);
  * - Never refused for being behind: there is no base version.
  * - Refused whole, nothing stored: no rights (42501), unknown machine (P0002), a
  *   malformed op (22023, the message names its index, detail {"index": i}), over the
- *   limits (54000: 1000 ops, or 1 MiB of ops as jsonb text, per batch; clients keep a
+ *   limits (54000: 1000 ops, or 768 KiB of ops as jsonb text, per batch; clients keep a
  *   batch under 512 KiB of JSON, src/lib/collab/doc.ts), or a forged `p_definition`,
  *   `p_version`, `p_base_version` or `p_seq` (42501: the server owns those).
  * - `checkpoint_due` tells the caller the log has grown 256 ops past the checkpoint, so
@@ -152,9 +153,9 @@ begin
     raise exception 'too many ops in one batch: % (the limit is 1000)', v_count using errcode = '54000';
   end if;
   v_bytes := octet_length(p_ops::text);
-  if v_bytes > 1048576 then
-    raise exception 'this edit is too big: % bytes of ops (the limit is 1048576 bytes, 1 MB)', v_bytes
-      using errcode = '54000', detail = jsonb_build_object('bytes', v_bytes, 'limit', 1048576)::text;
+  if v_bytes > 786432 then
+    raise exception 'this edit is too big: % bytes of ops (the limit is 786432 bytes, 768 KB)', v_bytes
+      using errcode = '54000', detail = jsonb_build_object('bytes', v_bytes, 'limit', 786432)::text;
   end if;
   select t.ord - 1, public.machine_op_problem(t.elem) into v_index, v_problem
     from jsonb_array_elements(p_ops) with ordinality as t(elem, ord)

@@ -3,6 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActor, waitFor, type Actor } from 'xstate';
 import { documentMachine } from '../../machines/document.machine.ts';
 import { createQueueStore } from '../../src/adapters/queue-store.ts';
+import { chartroomModel } from '../../src/lib/collab/chartroom.ts';
+import { createDoc, receive } from '../../src/lib/collab/doc.ts';
+import type { Op } from '../../src/lib/model/op-types.ts';
 import type { MachineDefinition } from '../../src/lib/model/types.ts';
 import { rename, renameModel } from '../machines/document.fakes.ts';
 import { emptyDefinition, machineIn, projectFor, team, type Team } from './machines-fixtures.ts';
@@ -47,10 +50,12 @@ function open(d: Device, machineId: string, storage = memoryStorage()) {
 const synced = (actor: Actor<typeof documentMachine>, version: number) =>
   waitFor(actor, (s) => s.hasTag('synced') && s.context.doc?.version === version, { timeout: 8_000 });
 
+/** What a loader sees: the checkpoint plus the tail, replayed. */
 async function stored(d: Device, machineId: string): Promise<{ definition: MachineDefinition; version: number }> {
   const loaded = await d.port.loadMachine(machineId);
   if (!loaded.ok) throw new Error(loaded.error.message);
-  return loaded.value;
+  const doc = receive(chartroomModel, createDoc<MachineDefinition, Op>(loaded.value.definition, loaded.value.version), loaded.value.tail).state;
+  return { definition: doc.confirmed, version: doc.version };
 }
 
 describe('machines adapter', () => {
@@ -60,6 +65,8 @@ describe('machines adapter', () => {
     const created = await editor.port.createMachine({ projectId: project, name: 'turnstile', definition: emptyDefinition('turnstile') });
     if (!created.ok) throw new Error(created.error.message);
     expect(created.value).toMatchObject({ name: 'turnstile', version: 0, projectId: project, definition: emptyDefinition('turnstile') });
+    // The content went into the log: a loader replays the bare root's checkpoint plus that tail.
+    expect(await stored(editor, created.value.id)).toEqual({ definition: emptyDefinition('turnstile'), version: 2 });
     const listed = await viewer.port.listMachines(project);
     expect(listed.ok && listed.value.map((m) => m.id)).toContain(created.value.id);
     expect(await viewer.port.renameMachine(created.value.id, 'x')).toMatchObject({ ok: false, error: { code: 'forbidden' } });
@@ -69,25 +76,58 @@ describe('machines adapter', () => {
     expect(await editor.port.loadMachine(created.value.id)).toMatchObject({ ok: false, error: { code: 'not_found' } });
   });
 
-  it('commits, answers a stale base with conflict and the current version, and reads the log back', async () => {
+  it('appends ops only, never refused for being behind, and reads the log back', async () => {
     const machine = await machineIn(t, project);
     const editor = await device(t.editor);
-    const first = await editor.port.commitOps({ machineId: machine, base: 0, clientId: 'c', batchId: randomUUID(), ops: [rename('a')], definition: emptyDefinition('a') });
-    expect(first).toEqual({ ok: true, receipt: { firstSeq: 1, lastSeq: 1, version: 1, duplicate: false } });
-    const stale = await editor.port.commitOps({ machineId: machine, base: 0, clientId: 'c', batchId: randomUUID(), ops: [rename('b')], definition: emptyDefinition('b') });
-    expect(stale).toMatchObject({ ok: false, error: { code: 'conflict' }, currentVersion: 1 });
+    const owner = await device(t.owner);
+    const first = await editor.port.commitOps({ machineId: machine, clientId: 'c', batchId: randomUUID(), ops: [rename('a')] });
+    expect(first).toEqual({ ok: true, receipt: { firstSeq: 1, lastSeq: 1, version: 1, duplicate: false, checkpointDue: false } });
+    // The owner has seen nothing: still appended, at the head.
+    const behind = await owner.port.commitOps({ machineId: machine, clientId: 'o', batchId: randomUUID(), ops: [rename('b')] });
+    expect(behind).toMatchObject({ ok: true, receipt: { firstSeq: 2, lastSeq: 2 } });
     const log = await editor.port.opsSince(machine, 0);
-    expect(log).toMatchObject({ ok: true, value: [{ seq: 1, clientId: 'c', op: rename('a') }] });
+    expect(log).toMatchObject({ ok: true, value: [{ seq: 1, clientId: 'c', op: rename('a') }, { seq: 2, clientId: 'o', op: rename('b') }] });
+    // Loading is the checkpoint (still the bare root at 0) plus that tail.
+    const loaded = await editor.port.loadMachine(machine);
+    expect(loaded).toMatchObject({ ok: true, value: { version: 0, tail: [{ seq: 1 }, { seq: 2 }] } });
+  });
+
+  it('a malformed op is refused whole in words that name it; nothing is stored', async () => {
+    const machine = await machineIn(t, project);
+    const editor = await device(t.editor);
+    const bad = await editor.port.commitOps({ machineId: machine, clientId: 'c', batchId: randomUUID(), ops: [rename('a'), { type: 'state.delete' } as never] });
+    expect(bad).toEqual({ ok: false, error: { code: 'invalid', message: 'Couldn\'t save your edit: op 1 (state.delete) needs "id" as string.' } });
+    expect(await editor.port.opsSince(machine, 0)).toEqual({ ok: true, value: [] });
+  });
+
+  it('the checkpoint function replays the log with the model and is the only writer of the definition', async () => {
+    const machine = await machineIn(t, project);
+    const editor = await device(t.editor);
+    await editor.port.commitOps({ machineId: machine, clientId: 'c', batchId: randomUUID(), ops: [rename('one'), { type: 'state.add', id: 's_a', parent: 's_root', key: 'a', stateType: 'atomic', index: null }] });
+    await editor.port.commitOps({ machineId: machine, clientId: 'd', batchId: randomUUID(), ops: [{ type: 'state.add', id: 's_b', parent: 's_root', key: 'a', stateType: 'atomic', index: null }] });
+    const asked = await editor.client.functions.invoke('checkpoint-machine', { body: { machineId: machine } });
+    expect(asked.error).toBeNull();
+    expect(asked.data).toEqual({ version: 3, saved: true });
+    const loaded = await editor.port.loadMachine(machine);
+    if (!loaded.ok) throw new Error(loaded.error.message);
+    expect(loaded.value.version).toBe(3);
+    expect(loaded.value.tail).toEqual([]);
+    // The collision was mended the same way every client mends it.
+    expect(loaded.value.definition.name).toBe('one');
+    expect(loaded.value.definition.states.s_root?.children.map((c) => loaded.value.definition.states[c]?.key)).toEqual(['a', 'a-2']);
+    const outsider = await device(t.outsider);
+    const refused = await outsider.client.functions.invoke('checkpoint-machine', { body: { machineId: machine } });
+    expect(refused.error).not.toBeNull();
   });
 
   it('a viewer\'s commit is refused as forbidden; a dead network is reported as network', async () => {
     const machine = await machineIn(t, project);
     const viewer = await device(t.viewer);
-    const refused = await viewer.port.commitOps({ machineId: machine, base: 0, clientId: 'v', batchId: randomUUID(), ops: [rename('v')], definition: emptyDefinition('v') });
+    const refused = await viewer.port.commitOps({ machineId: machine, clientId: 'v', batchId: randomUUID(), ops: [rename('v')] });
     expect(refused).toMatchObject({ ok: false, error: { code: 'forbidden' } });
     viewer.goOffline();
     expect(await viewer.port.opsSince(machine, 0)).toMatchObject({ ok: false, error: { code: 'network' } });
-    expect(await viewer.port.commitOps({ machineId: machine, base: 0, clientId: 'v', batchId: randomUUID(), ops: [rename('v')], definition: emptyDefinition('v') })).toMatchObject({
+    expect(await viewer.port.commitOps({ machineId: machine, clientId: 'v', batchId: randomUUID(), ops: [rename('v')] })).toMatchObject({
       ok: false,
       error: { code: 'network' },
     });
@@ -111,11 +151,11 @@ describe('machines adapter', () => {
     const seen: unknown[] = [];
     const seenByOutsider: unknown[] = [];
     await Promise.all([listen(viewer, seen), listen(outsider, seenByOutsider)]);
-    await editor.port.commitOps({ machineId: other, base: 0, clientId: 'c', batchId: randomUUID(), ops: [rename('elsewhere')], definition: emptyDefinition() });
-    await editor.port.commitOps({ machineId: machine, base: 0, clientId: 'c', batchId: randomUUID(), ops: [rename('here')], definition: emptyDefinition() });
+    await editor.port.commitOps({ machineId: other, clientId: 'c', batchId: randomUUID(), ops: [rename('elsewhere')] });
+    await editor.port.commitOps({ machineId: machine, clientId: 'c', batchId: randomUUID(), ops: [rename('here')] });
     await expect.poll(() => seen, { timeout: 5_000 }).toEqual([rename('here')]);
     // Delivered in commit order: had the outsider been sent the op, it would be here by now.
-    await editor.port.commitOps({ machineId: machine, base: 1, clientId: 'c', batchId: randomUUID(), ops: [rename('again')], definition: emptyDefinition() });
+    await editor.port.commitOps({ machineId: machine, clientId: 'c', batchId: randomUUID(), ops: [rename('again')] });
     await expect.poll(() => seen, { timeout: 5_000 }).toEqual([rename('here'), rename('again')]);
     expect(seenByOutsider).toEqual([]);
   });

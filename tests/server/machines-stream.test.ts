@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { RealtimePostgresChangesPayload } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emptyDefinition, machineIn, projectFor, team, type Team } from '../adapters/machines-fixtures.ts';
-import { adminDb, type AnyClient } from '../setup/clients.ts';
+import { adminDb, serviceClient, type AnyClient } from '../setup/clients.ts';
 
 /**
  * What a commit streams, through supabase-js: the op to whoever follows the machine's
@@ -55,30 +55,32 @@ async function until<T>(probe: () => T | undefined, what: string): Promise<T> {
 }
 
 describe('machine changes on the realtime stream', () => {
-  it('sends machine-list subscribers the summary of a commit, without the definition', async () => {
+  it('an append streams its op; the machine row moves only with a checkpoint, whose summary streams without the definition', async () => {
     const machine = await machineIn(t, project, 'streamed');
     const list = await follow(t.viewer.client, 'machines', `project_id=eq.${project}`);
     const ops = await follow(t.viewer.client, 'machine_ops', `machine_id=eq.${machine}`);
-    const definition = { ...emptyDefinition('streamed'), name: 'renamed by commit' };
     const committed = await t.editor.client.rpc('commit_machine_ops', {
       p_machine: machine,
-      p_base_version: 0,
       p_client_id: 'stream-test',
       p_batch_id: randomUUID(),
       p_ops: [{ type: 'machine.update', changes: { name: 'renamed by commit' } }],
-      p_definition: definition,
-    });
+    } as never);
     expect(committed.error).toBeNull();
 
     const op = await until(() => ops.find((p) => p.eventType === 'INSERT'), 'the op');
     expect(op.new).toMatchObject({ machine_id: machine, seq: 1, client_id: 'stream-test', op: { type: 'machine.update' } });
 
+    // Trusted code moves the checkpoint (the checkpoint-machine function does this).
+    const definition = { ...emptyDefinition('streamed'), name: 'renamed by commit' };
+    const saved = await serviceClient().rpc('save_machine_checkpoint', { p_machine: machine, p_seq: 1, p_definition: definition } as never);
+    expect(saved.error).toBeNull();
     const update = await until(() => list.find((p) => p.eventType === 'UPDATE' && p.new.id === machine), 'the machine update');
     expect(Object.keys(update.new).sort()).toEqual(['created_at', 'created_by', 'id', 'name', 'project_id', 'updated_at', 'version']);
     expect(update.new).toMatchObject({ id: machine, project_id: project, name: 'streamed', version: 1, created_by: t.owner.id });
     expect(update.old).toEqual({ id: machine });
+    // No update reached the list for the append itself: the first one is the checkpoint's.
+    expect(list.filter((p) => p.eventType === 'UPDATE' && p.new.id === machine)[0]?.new).toMatchObject({ version: 1 });
 
-    // The definition itself is still there for whoever reads the row.
     const row = await t.viewer.client.from('machines').select('definition, version').eq('id', machine).single();
     expect(row.data).toEqual({ definition, version: 1 });
   });

@@ -149,6 +149,8 @@ export function createMachinesAdapter(client: Client): DocumentPort {
         if (error) return { ok: false, error: describeMachineError(error, 'create a machine') };
         const record = toRecord(data);
         const ops = opsFromConfig(record.definition, exportXState(definition));
+        // The config carries the machine's id and context; its display name is the definition's own field.
+        if (definition.name !== record.definition.name) ops.unshift({ type: 'machine.update', changes: { name: definition.name } });
         if (ops.length === 0) return { ok: true, value: record };
         const appended = await append(client, { machineId: record.id, clientId: 'create', batchId: crypto.randomUUID(), ops });
         if (!appended.ok) {
