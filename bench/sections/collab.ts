@@ -15,10 +15,10 @@ import { ms, summarize, type BenchContext, type Summary } from '../lib.ts';
  * Collaboration over the embedded backend, two signed-in supabase-js clients in Node
  * (in this one process, with the backend):
  * - remote edit: from A starting a commit (commit_machine_ops through the machines
- *   adapter, one op per batch carrying the resulting definition, as the document machine
- *   sends it) to B's machine_ops stream delivering the op (issue 5's aim: p95 under
- *   50 ms), for a small and a 200-state definition, then the 200-state one again with B
- *   also following the project's machine list, as the room does;
+ *   adapter, one op per batch, as the document machine sends it) to B's machine_ops
+ *   stream delivering the op (issue 5's aim: p95 under 50 ms), for a small and a
+ *   200-state definition, then the 200-state one again with B also following the
+ *   project's machine list, as the room does;
  * - in the same run, the baselines it is read against: a broadcast from A to B (the
  *   socket path alone) and a plain insert into a small table without RLS streamed to B
  *   (the postgres-changes floor: REST, WAL, decoding, routing, socket).
@@ -37,7 +37,7 @@ function now(): number {
 }
 
 /** A definition with `n` atomic states under the root, about the size people draw. */
-function definitionWith(n: number): MachineDefinition {
+export function definitionWith(n: number): MachineDefinition {
   const def = emptyDefinition(`bench-${n}`);
   const root = def.states[def.root] as StateNode;
   const states: Record<string, StateNode> = {};
@@ -50,10 +50,17 @@ function definitionWith(n: number): MachineDefinition {
   return { ...def, states: { ...def.states, [def.root]: { ...root, children, initial: children[0] ?? null }, ...states } };
 }
 
-async function person(url: string, anonKey: string, tag: string): Promise<{ client: SupabaseClient<Database>; id: string }> {
+/** A new signed-up person's client; `wire` swaps in a counting fetch or socket. */
+export async function person(
+  url: string,
+  anonKey: string,
+  tag: string,
+  wire: { fetch?: typeof fetch; transport?: typeof WebSocket } = {},
+): Promise<{ client: SupabaseClient<Database>; id: string }> {
   const client = createClient<Database>(url, anonKey, {
     auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-    realtime: { transport: WebSocket as never },
+    realtime: { transport: (wire.transport ?? WebSocket) as never },
+    ...(wire.fetch ? { global: { fetch: wire.fetch } } : {}),
   });
   const { data, error } = await client.auth.signUp({ email: `${tag}-${randomUUID().slice(0, 8)}@example.test`, password: 'correct-horse-battery' });
   if (error || !data.user) throw error ?? new Error('no user');
@@ -61,7 +68,7 @@ async function person(url: string, anonKey: string, tag: string): Promise<{ clie
 }
 
 /** Subscribes a channel and resolves once the server confirmed the join. */
-function joined(channel: RealtimeChannel): Promise<void> {
+export function joined(channel: RealtimeChannel): Promise<void> {
   return new Promise((resolve, reject) => {
     channel.subscribe((status, error) => {
       const state = status as string;
@@ -264,11 +271,9 @@ export async function run(ctx: BenchContext): Promise<void> {
         async (seq) => {
         const result = await portA.commitOps({
           machineId,
-          base: seq - 1,
           clientId: 'bench-a',
           batchId: randomUUID(),
           ops: [{ type: 'machine.update', changes: { name: `rename ${seq}` } }],
-          definition: { ...definition, name: `rename ${seq}` },
         });
         if (!result.ok) throw new Error(result.error.message);
         },

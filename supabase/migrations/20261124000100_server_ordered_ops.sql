@@ -16,6 +16,13 @@
 --   a machine's project, id and name and updating its name; a new machine starts from the
 --   column default (an empty root) at version 0 and gets its content as ops.
 --
+-- - Ops reach the people following a machine as one private broadcast per batch on
+--   `machine-ops:<machine id>` (realtime.send inside the append), authorised once at join
+--   by RLS on realtime.messages; machine_ops leaves the postgres-changes publication, so
+--   nothing about the log (not even the keys of deleted rows, which hosted Realtime sends
+--   to any subscriber without an RLS check) streams from the table itself, and no
+--   per-subscriber RLS check runs per op.
+--
 -- Existing data: machines keep their definition and version, which equal the fold of
 -- their log up to `version` (the old protocol kept them so), so each is already a valid
 -- checkpoint; every op stays in the log with its seq.
@@ -106,8 +113,8 @@ drop function public.commit_machine_ops(uuid, bigint, text, uuid, jsonb, jsonb);
  *   limits (54000: 1000 ops, or 768 KiB of ops as jsonb text, per batch; clients keep a
  *   batch under 512 KiB of JSON, src/lib/collab/doc.ts), or a forged `p_definition`,
  *   `p_version`, `p_base_version` or `p_seq` (42501: the server owns those).
- * - `checkpoint_due` tells the caller the log has grown 256 ops past the checkpoint, so
- *   it may ask the checkpoint-machine function to move it.
+ * - `checkpoint_due` tells the one caller whose batch crossed a multiple of 256 seqs, with
+ *   the checkpoint at least 256 behind, to ask the checkpoint-machine function to move it.
  */
 create function public.commit_machine_ops(
   p_machine uuid,
@@ -183,15 +190,27 @@ begin
     from public.machine_ops o where o.machine_id = p_machine and o.batch_id = p_batch_id;
   if v_first is not null then
     return jsonb_build_object('first_seq', v_first, 'last_seq', v_last, 'version', v_head, 'duplicate', true,
-                              'checkpoint_due', v_head - v_checkpoint >= 256);
+                              'checkpoint_due', false);
   end if;
 
   insert into public.machine_ops (machine_id, seq, author, client_id, batch_id, op)
   select p_machine, v_head + t.ord, auth.uid(), p_client_id, p_batch_id, t.elem
     from jsonb_array_elements(p_ops) with ordinality as t(elem, ord);
 
+  -- The batch goes to everyone following the machine as one private broadcast, sent when
+  -- this transaction commits. A batch too big for one realtime message (256 KB) is
+  -- announced by its last seq only: receivers read it from the log.
+  perform realtime.send(
+    case when v_bytes <= 200000 then
+      jsonb_build_object('ops', (select jsonb_agg(jsonb_build_object('seq', v_head + t.ord, 'batch_id', p_batch_id, 'client_id', p_client_id, 'op', t.elem) order by t.ord)
+                                   from jsonb_array_elements(p_ops) with ordinality as t(elem, ord)))
+    else jsonb_build_object('ops', '[]'::jsonb, 'last_seq', v_head + v_count) end,
+    'ops', 'machine-ops:' || p_machine::text, true);
+
+  -- Due once per 256 seqs crossed (not on every append after that), while the checkpoint lags.
   return jsonb_build_object('first_seq', v_head + 1, 'last_seq', v_head + v_count, 'version', v_head + v_count,
-                            'duplicate', false, 'checkpoint_due', v_head + v_count - v_checkpoint >= 256);
+                            'duplicate', false,
+                            'checkpoint_due', v_head + v_count - v_checkpoint >= 256 and (v_head + v_count) / 256 > v_head / 256);
 end
 $$;
 revoke execute on function public.commit_machine_ops(uuid, text, uuid, jsonb, jsonb, bigint, bigint, bigint) from public, anon;
@@ -233,3 +252,58 @@ end
 $$;
 revoke execute on function public.save_machine_checkpoint(uuid, bigint, jsonb) from public, anon, authenticated;
 grant execute on function public.save_machine_checkpoint(uuid, bigint, jsonb) to service_role;
+
+-- Reading the log ----------------------------------------------------------------------
+
+/**
+ * The log after `p_after`, in seq order, at most `p_limit` (1..1000) rows: how loaders and
+ * resyncs read the tail. Reading machine_ops through its RLS policy checks the caller's
+ * access once per row (a security definer function the planner cannot inline), which
+ * made a 100,000-op log take minutes to read; this checks it once per call, then reads
+ * the primary key range. A machine the caller cannot read is reported missing (P0002).
+ */
+create function public.read_machine_ops(p_machine uuid, p_after bigint, p_limit integer default 1000)
+returns table (seq bigint, batch_id uuid, client_id text, op jsonb)
+language plpgsql stable security definer set search_path = '' as $$
+begin
+  if p_machine is null or p_after is null or p_after < 0 or p_limit is null or p_limit not between 1 and 1000 then
+    raise exception 'machine, an after seq >= 0 and a limit of 1 to 1000 are required' using errcode = '22023';
+  end if;
+  if not (coalesce(auth.role(), '') = 'service_role' or public.can_read_machine(p_machine)) then
+    raise exception 'machine not found' using errcode = 'P0002';
+  end if;
+  return query
+    select o.seq, o.batch_id, o.client_id, o.op from public.machine_ops o
+     where o.machine_id = p_machine and o.seq > p_after order by o.seq limit p_limit;
+end
+$$;
+revoke execute on function public.read_machine_ops(uuid, bigint, integer) from public;
+grant execute on function public.read_machine_ops(uuid, bigint, integer) to anon, authenticated, service_role;
+
+-- Live delivery ---------------------------------------------------------------------------
+
+/** Whether the caller may follow `machine-ops:<machine id>`: whoever may read the machine. */
+create function public.can_follow_machine_ops(p_topic text) returns boolean
+language plpgsql stable security definer set search_path = '' as $$
+begin
+  if p_topic is null or p_topic !~ '^machine-ops:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' then
+    return false;
+  end if;
+  return public.can_read_machine(substr(p_topic, 13)::uuid);
+end
+$$;
+revoke execute on function public.can_follow_machine_ops(text) from public;
+grant execute on function public.can_follow_machine_ops(text) to anon, authenticated, service_role;
+
+-- Joining and receiving. No insert policy for clients: only the append sends on these topics.
+create policy "machine ops channels: readers of the machine receive"
+  on realtime.messages for select to anon, authenticated
+  using (public.can_follow_machine_ops(realtime.topic()));
+
+-- The append function (owned by this migration's role) writes the broadcast row; the policy
+-- lets it do so where that role does not bypass row level security.
+create policy "machine ops channels: the append function sends"
+  on realtime.messages for insert to current_user
+  with check (topic like 'machine-ops:%' and extension = 'broadcast');
+
+alter publication supabase_realtime drop table public.machine_ops;

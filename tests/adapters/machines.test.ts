@@ -5,6 +5,7 @@ import { documentMachine } from '../../machines/document.machine.ts';
 import { createQueueStore } from '../../src/adapters/queue-store.ts';
 import { chartroomModel } from '../../src/lib/collab/chartroom.ts';
 import { createDoc, receive } from '../../src/lib/collab/doc.ts';
+import type { OpModel } from '../../src/lib/collab/types.ts';
 import type { Op } from '../../src/lib/model/op-types.ts';
 import type { MachineDefinition } from '../../src/lib/model/types.ts';
 import { rename, renameModel } from '../machines/document.fakes.ts';
@@ -51,10 +52,10 @@ const synced = (actor: Actor<typeof documentMachine>, version: number) =>
   waitFor(actor, (s) => s.hasTag('synced') && s.context.doc?.version === version, { timeout: 8_000 });
 
 /** What a loader sees: the checkpoint plus the tail, replayed. */
-async function stored(d: Device, machineId: string): Promise<{ definition: MachineDefinition; version: number }> {
+async function stored(d: Device, machineId: string, model: OpModel<MachineDefinition, Op> = renameModel): Promise<{ definition: MachineDefinition; version: number }> {
   const loaded = await d.port.loadMachine(machineId);
   if (!loaded.ok) throw new Error(loaded.error.message);
-  const doc = receive(chartroomModel, createDoc<MachineDefinition, Op>(loaded.value.definition, loaded.value.version), loaded.value.tail).state;
+  const doc = receive(model, createDoc<MachineDefinition, Op>(loaded.value.definition, loaded.value.version), loaded.value.tail).state;
   return { definition: doc.confirmed, version: doc.version };
 }
 
@@ -66,7 +67,7 @@ describe('machines adapter', () => {
     if (!created.ok) throw new Error(created.error.message);
     expect(created.value).toMatchObject({ name: 'turnstile', version: 0, projectId: project, definition: emptyDefinition('turnstile') });
     // The content went into the log: a loader replays the bare root's checkpoint plus that tail.
-    expect(await stored(editor, created.value.id)).toEqual({ definition: emptyDefinition('turnstile'), version: 2 });
+    expect(await stored(editor, created.value.id, chartroomModel)).toEqual({ definition: emptyDefinition('turnstile'), version: 2 });
     const listed = await viewer.port.listMachines(project);
     expect(listed.ok && listed.value.map((m) => m.id)).toContain(created.value.id);
     expect(await viewer.port.renameMachine(created.value.id, 'x')).toMatchObject({ ok: false, error: { code: 'forbidden' } });
@@ -140,17 +141,18 @@ describe('machines adapter', () => {
     const viewer = await device(t.viewer);
     const outsider = await device(t.outsider);
     const editor = await device(t.editor);
+    // Resolves with how joining ended: a reader is subscribed, an outsider refused at join.
     const listen = (d: Device, into: unknown[]) =>
-      new Promise<void>((resolve) => {
+      new Promise<string>((resolve) => {
         const sub = d.port.opEvents$(machine).subscribe((event) => {
-          if (event.type === 'ops.subscribed') resolve();
+          if (event.type === 'ops.subscribed' || event.type === 'connection.lost') resolve(event.type);
           if (event.type === 'ops.received') into.push(...event.ops.map((o) => o.op));
         });
         afterAll(() => sub.unsubscribe());
       });
     const seen: unknown[] = [];
     const seenByOutsider: unknown[] = [];
-    await Promise.all([listen(viewer, seen), listen(outsider, seenByOutsider)]);
+    expect(await Promise.all([listen(viewer, seen), listen(outsider, seenByOutsider)])).toEqual(['ops.subscribed', 'connection.lost']);
     await editor.port.commitOps({ machineId: other, clientId: 'c', batchId: randomUUID(), ops: [rename('elsewhere')] });
     await editor.port.commitOps({ machineId: machine, clientId: 'c', batchId: randomUUID(), ops: [rename('here')] });
     await expect.poll(() => seen, { timeout: 5_000 }).toEqual([rename('here')]);

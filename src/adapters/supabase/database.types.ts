@@ -268,6 +268,10 @@ export interface Database {
         Args: { p_project: string };
         Returns: string;
       };
+      read_machine_ops: {
+        Args: { p_machine: string; p_after: number; p_limit: number };
+        Returns: { seq: number; batch_id: string; client_id: string; op: Json }[];
+      };
       save_machine_checkpoint: {
         Args: { p_machine: string; p_seq: number; p_definition: Json };
         Returns: boolean;

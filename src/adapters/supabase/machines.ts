@@ -1,5 +1,6 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { concatMap, EMPTY, type Observable, of } from 'rxjs';
+import { batchLength } from '../../lib/collab/doc.ts';
 import type { CommitReceipt, CommittedOp } from '../../lib/collab/types.ts';
 import { exportXState } from '../../lib/model/export.ts';
 import type { Op } from '../../lib/model/op-types.ts';
@@ -8,14 +9,14 @@ import { replayResolved } from '../../lib/model/resolve.ts';
 import type { MachineDefinition } from '../../lib/model/types.ts';
 import type { CommitResult, DocumentError, DocumentErrorCode, DocumentPort, MachineListEvent, MachineRecord, MachineSummary, OpStreamEvent, Result } from '../../lib/ports/document.ts';
 import type { Database, Json, Tables } from './database.types.ts';
-import { tableChanges } from './realtime.ts';
+import { openChannel, tableChanges } from './realtime.ts';
 
 /**
  * Machines and their op log over Supabase: table calls for the machine list, the
  * `commit_machine_ops` function to append edits (ops only: the server orders them and
  * never refuses for being behind), the `checkpoint-machine` edge function to move the
- * trusted checkpoint, and a channel `machine-ops:<id>` carrying the log's inserts as
- * postgres changes (filtered by machine on the server, read through RLS). Rows become
+ * trusted checkpoint, and a private channel `machine-ops:<id>` carrying each appended
+ * batch as one broadcast (authorised at join by RLS on realtime.messages). Rows become
  * the port's records here; Supabase's shapes stop at this file.
  */
 
@@ -92,7 +93,8 @@ const STALE_TAIL = 256;
 async function readLog(client: Client, machineId: string, version: number): Promise<Result<CommittedOp<Op>[]>> {
   const ops: CommittedOp<Op>[] = [];
   for (let after = version; ; ) {
-    const { data, error } = await client.from('machine_ops').select('seq, batch_id, client_id, op').eq('machine_id', machineId).gt('seq', after).order('seq').limit(PAGE);
+    // read_machine_ops checks access once per page, not once per row as the table's RLS does.
+    const { data, error } = await client.rpc('read_machine_ops', { p_machine: machineId, p_after: after, p_limit: PAGE });
     if (error) return { ok: false, error: describeMachineError(error, 'catch up with the latest edits') };
     ops.push(...data.map(toCommittedOp));
     const last = data[data.length - 1];
@@ -151,12 +153,18 @@ export function createMachinesAdapter(client: Client): DocumentPort {
         const ops = opsFromConfig(record.definition, exportXState(definition));
         // The config carries the machine's id and context; its display name is the definition's own field.
         if (definition.name !== record.definition.name) ops.unshift({ type: 'machine.update', changes: { name: definition.name } });
-        if (ops.length === 0) return { ok: true, value: record };
-        const appended = await append(client, { machineId: record.id, clientId: 'create', batchId: crypto.randomUUID(), ops });
-        if (!appended.ok) {
-          await client.from('machines').delete().eq('id', record.id);
-          return appended;
+        // In batches within the append limits; a failure takes the half-made machine away again.
+        for (let rest = ops; rest.length > 0; ) {
+          const size = batchLength(rest);
+          const appended = await append(client, { machineId: record.id, clientId: 'create', batchId: crypto.randomUUID(), ops: rest.slice(0, size) });
+          if (!appended.ok) {
+            await client.from('machines').delete().eq('id', record.id);
+            return appended;
+          }
+          rest = rest.slice(size);
         }
+        // A big first batch: the next loader starts from a checkpoint, not from the whole log.
+        if (ops.length >= STALE_TAIL) requestCheckpoint(client, record.id);
         return { ok: true, value: { ...record, definition: replayResolved(record.definition, ops) } };
       }),
 
@@ -196,21 +204,43 @@ export function createMachinesAdapter(client: Client): DocumentPort {
   };
 }
 
+/** Machines this client has a checkpoint request in flight for. */
+const checkpointing = new Set<string>();
+
 /**
  * Asks the checkpoint-machine function to replay the log onto the checkpoint. Nothing
  * waits for it: a failed or lost request only leaves a longer tail for the next loader,
  * which asks again.
  */
 export function requestCheckpoint(client: Client, machineId: string): void {
-  client.functions.invoke('checkpoint-machine', { body: { machineId } }).catch(() => undefined);
+  // One request per machine at a time from this client: a replay in progress covers the next.
+  if (checkpointing.has(machineId)) return;
+  checkpointing.add(machineId);
+  client.functions
+    .invoke('checkpoint-machine', { body: { machineId } })
+    .catch(() => undefined)
+    .finally(() => checkpointing.delete(machineId));
 }
 
-/** The log's inserts for one machine as facts; a dropped channel is a lost connection. */
+interface OpsBroadcast extends Record<string, unknown> {
+  ops?: { seq: number; batch_id: string; client_id: string; op: Json }[];
+  last_seq?: number;
+}
+
+/**
+ * The log's appends for one machine as facts: one private broadcast per batch on
+ * `machine-ops:<id>` (sent by commit_machine_ops, authorised at join by RLS); a batch too
+ * big for one message comes as its last seq, which is a gap to read from the log. A
+ * dropped channel is a lost connection.
+ */
 export function machineOpEvents(client: Client, machineId: string): Observable<OpStreamEvent> {
-  return tableChanges(client, `machine-ops:${machineId}`, [{ table: 'machine_ops', filter: `machine_id=eq.${machineId}` }]).pipe(
+  return openChannel<never, OpsBroadcast, never>(client, { topic: `machine-ops:${machineId}`, broadcast: ['ops'], private: true }).facts$.pipe(
     concatMap((fact): Observable<OpStreamEvent> => {
-      if (fact.type === 'change') {
-        return fact.change.kind === 'insert' ? of({ type: 'ops.received', ops: [toCommittedOp(fact.change.row)] }) : EMPTY;
+      if (fact.type === 'broadcast') {
+        const ops = Array.isArray(fact.payload.ops) ? fact.payload.ops : [];
+        if (ops.length > 0) return of({ type: 'ops.received', ops: ops.map(toCommittedOp) });
+        // Announced, not carried: anything up to last_seq is in the log.
+        return typeof fact.payload.last_seq === 'number' ? of({ type: 'ops.subscribed' }) : EMPTY;
       }
       if (fact.type === 'status') return of(fact.status === 'subscribed' ? { type: 'ops.subscribed' } : { type: 'connection.lost' });
       return EMPTY;

@@ -53,6 +53,19 @@ export function hasUnsent<D, O>(state: DocState<D, O>): boolean {
   return state.inflight !== null || state.pending.length > 0;
 }
 
+/** How many of `ops`, from the front, fit in one append (at least one: an edit is never over the limits, `tooBig`). */
+export function batchLength(ops: readonly unknown[]): number {
+  let count = 0;
+  let bytes = 2;
+  while (count < Math.min(MAX_BATCH, ops.length)) {
+    const next = sizeOf([ops[count]]);
+    if (count > 0 && bytes + next > MAX_BATCH_BYTES) break;
+    bytes += next;
+    count++;
+  }
+  return count;
+}
+
 /** Whether `takeBatch` has something to send now. */
 export function canSend<D, O>(state: DocState<D, O>): boolean {
   return state.inflight ? state.inflight.acked === null : state.pending.length > 0;
@@ -77,15 +90,7 @@ export function edit<D, O>(model: OpModel<D, O>, state: DocState<D, O>, ops: rea
 export function takeBatch<D, O>(state: DocState<D, O>, newBatchId: () => string): { state: DocState<D, O>; batch: InflightBatch<O> } | null {
   if (state.inflight) return state.inflight.acked ? null : { state, batch: state.inflight };
   if (state.pending.length === 0) return null;
-  // Whole ops up to the count and byte limits (at least one: an edit is never over them, `tooBig`).
-  let count = 0;
-  let bytes = 2;
-  while (count < Math.min(MAX_BATCH, state.pending.length)) {
-    const next = sizeOf([state.pending[count]]);
-    if (count > 0 && bytes + next > MAX_BATCH_BYTES) break;
-    bytes += next;
-    count++;
-  }
+  const count = batchLength(state.pending);
   const batch: InflightBatch<O> = { batchId: newBatchId(), ops: state.pending.slice(0, count), acked: null };
   return { state: { ...state, inflight: batch, pending: state.pending.slice(count) }, batch };
 }
