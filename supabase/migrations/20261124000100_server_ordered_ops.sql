@@ -12,9 +12,11 @@
 --   code, the `checkpoint-machine` edge function running as the service role, which
 --   saves it through save_machine_checkpoint (service role only). A reader loads the
 --   checkpoint and the ops after it (src/lib/collab/CONTEXT.md).
--- - Clients cannot write `definition` or `version` at all: column grants allow inserting
---   a machine's project, id and name and updating its name; a new machine starts from the
---   column default (an empty root) at version 0 and gets its content as ops.
+-- - Clients cannot write `definition` or `version` at all: column grants allow updating
+--   only a machine's name. A machine inserted with a definition starts as the bare root
+--   at version 0 and its content becomes the log's first op (`machine.replace`, which the
+--   model checks on every replay like any op), so the stored column is still written only
+--   by the checkpoint.
 --
 -- - Ops reach the people following a machine as one private broadcast per batch on
 --   `machine-ops:<machine id>` (realtime.send inside the append), authorised once at join
@@ -27,20 +29,49 @@
 -- their log up to `version` (the old protocol kept them so), so each is already a valid
 -- checkpoint; every op stays in the log with its seq.
 
--- A new machine is a bare root (tests/adapters/machines-fixtures.ts emptyDefinition());
--- its content arrives as the first ops in the log.
-alter table public.machines alter column definition set default
-  '{"format":1,"machineId":"untitled","name":"untitled","context":null,"root":"s_root","states":{"s_root":{"id":"s_root","key":"","parent":null,"type":"compound","initial":null,"children":[],"history":null,"historyTarget":null,"entry":[],"exit":[],"invoke":[],"tags":[],"description":null,"meta":null,"xstateId":null,"output":null}},"transitions":{}}'::jsonb;
+-- A new machine's stored definition is a bare root; any content it is inserted with goes
+-- into the log as its first op (machine_content_to_log below).
+create function public.bare_machine_definition() returns jsonb
+language sql immutable set search_path = '' as $$
+  select '{"format":1,"machineId":"untitled","name":"untitled","context":null,"root":"s_root","states":{"s_root":{"id":"s_root","key":"","parent":null,"type":"compound","initial":null,"children":[],"history":null,"historyTarget":null,"entry":[],"exit":[],"invoke":[],"tags":[],"description":null,"meta":null,"xstateId":null,"output":null}},"transitions":{}}'::jsonb
+$$;
+revoke execute on function public.bare_machine_definition() from public;
+grant execute on function public.bare_machine_definition() to anon, authenticated, service_role;
+alter table public.machines alter column definition set default public.bare_machine_definition();
 
 -- Column grants: what a client may write on a machine row. Row level security still
 -- decides which rows (editors of the project); the guard trigger stays as a second lock.
 revoke insert, update on public.machines from anon, authenticated;
-grant insert (id, project_id, name) on public.machines to authenticated;
+grant insert (id, project_id, name, definition) on public.machines to authenticated;
 grant update (name) on public.machines to authenticated;
 grant select, delete on public.machines to authenticated;
 grant select on public.machines to anon;
 grant select on public.machine_ops to anon, authenticated;
 grant all on public.machines, public.machine_ops to service_role;
+
+/**
+ * A machine inserted by a client with content: the content becomes op 1 of its log (a
+ * `machine.replace`), and the stored definition goes back to the bare root, version 0.
+ * The service role (seeds, maintenance) is trusted and keeps what it inserts.
+ */
+create function public.machine_content_to_log() returns trigger
+language plpgsql security definer set search_path = '' as $$
+begin
+  if coalesce(auth.role(), '') = 'service_role' or new.definition = public.bare_machine_definition() then
+    return null;
+  end if;
+  insert into public.machine_ops (machine_id, seq, author, client_id, batch_id, op)
+  values (new.id, 1, auth.uid(), 'create', gen_random_uuid(),
+          jsonb_build_object('type', 'machine.replace', 'definition', new.definition));
+  perform set_config('chartroom.committing', 'on', true);
+  update public.machines set definition = public.bare_machine_definition() where id = new.id;
+  perform set_config('chartroom.committing', '', true);
+  return null;
+end
+$$;
+revoke execute on function public.machine_content_to_log() from public, anon, authenticated;
+create trigger machines_content_to_log after insert on public.machines
+  for each row execute function public.machine_content_to_log();
 
 -- Op shape -----------------------------------------------------------------------------
 
@@ -79,6 +110,7 @@ begin
     when 'transition.retarget' then '{"id":["string"],"targets":["array"]}'
     when 'transition.delete' then '{"id":["string"]}'
     when 'machine.update' then '{"changes":["object"]}'
+    when 'machine.replace' then '{"definition":["object"]}'
   end::jsonb;
   if v_fields is null then
     return format('has an unknown type %s', to_jsonb(v_type));

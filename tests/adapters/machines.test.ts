@@ -66,8 +66,9 @@ describe('machines adapter', () => {
     const created = await editor.port.createMachine({ projectId: project, name: 'turnstile', definition: emptyDefinition('turnstile') });
     if (!created.ok) throw new Error(created.error.message);
     expect(created.value).toMatchObject({ name: 'turnstile', version: 0, projectId: project, definition: emptyDefinition('turnstile') });
-    // The content went into the log: a loader replays the bare root's checkpoint plus that tail.
-    expect(await stored(editor, created.value.id, chartroomModel)).toEqual({ definition: emptyDefinition('turnstile'), version: 2 });
+    // The content went into the log as its first op: a loader replays the bare root's checkpoint plus that tail.
+    expect(await stored(editor, created.value.id, chartroomModel)).toEqual({ definition: emptyDefinition('turnstile'), version: 1 });
+    expect(await editor.port.opsSince(created.value.id, 0)).toMatchObject({ ok: true, value: [{ seq: 1, op: { type: 'machine.replace' } }] });
     const listed = await viewer.port.listMachines(project);
     expect(listed.ok && listed.value.map((m) => m.id)).toContain(created.value.id);
     expect(await viewer.port.renameMachine(created.value.id, 'x')).toMatchObject({ ok: false, error: { code: 'forbidden' } });

@@ -83,10 +83,13 @@ describe('machines', () => {
     }
   });
 
-  it('a new machine starts from the bare root at version 0, created by its caller; a client sets neither', async () => {
+  it('a new machine starts from the bare root at version 0, created by its caller; its content becomes op 1', async () => {
     const { project } = await fixture();
-    const withDefinition = await t.editor.client.from('machines').insert({ project_id: project, name: 'x', definition: emptyDefinition('forged') });
-    expect(withDefinition.error?.code).toBe('42501');
+    const withDefinition = await t.editor.client.from('machines').insert({ project_id: project, name: 'x', definition: emptyDefinition('content') }).select('id').single();
+    expect(withDefinition.error).toBeNull();
+    const id = (withDefinition.data as { id: string }).id;
+    expect(rows(await clients.service.from('machines').select('version, definition').eq('id', id))).toEqual([{ version: 0, definition: emptyDefinition() }]);
+    expect(rows(await clients.service.from('machine_ops').select('seq, op').eq('machine_id', id))).toEqual([{ seq: 1, op: { type: 'machine.replace', definition: emptyDefinition('content') } }]);
     const later = await t.editor.client.from('machines').insert({ project_id: project, name: 'x', version: 5 });
     expect(later.error?.code).toBe('42501');
     const forged = await t.editor.client.from('machines').insert({ project_id: project, name: 'x', created_by: t.owner.id });

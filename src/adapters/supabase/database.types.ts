@@ -216,8 +216,16 @@ export interface Database {
         Args: { p_token: string; p_user: string };
         Returns: { project_id: string; role: string; already_member: boolean }[];
       };
+      bare_machine_definition: {
+        Args: Record<PropertyKey, never>;
+        Returns: Json;
+      };
       can_edit_project: {
         Args: { p_project: string };
+        Returns: boolean;
+      };
+      can_follow_machine_ops: {
+        Args: { p_topic: string };
         Returns: boolean;
       };
       can_join_canvas: {

@@ -1,11 +1,7 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { concatMap, EMPTY, type Observable, of } from 'rxjs';
-import { batchLength } from '../../lib/collab/doc.ts';
 import type { CommitReceipt, CommittedOp } from '../../lib/collab/types.ts';
-import { exportXState } from '../../lib/model/export.ts';
 import type { Op } from '../../lib/model/op-types.ts';
-import { opsFromConfig } from '../../lib/model/reconcile.ts';
-import { replayResolved } from '../../lib/model/resolve.ts';
 import type { MachineDefinition } from '../../lib/model/types.ts';
 import type { CommitResult, DocumentError, DocumentErrorCode, DocumentPort, MachineListEvent, MachineRecord, MachineSummary, OpStreamEvent, Result } from '../../lib/ports/document.ts';
 import type { Database, Json, Tables } from './database.types.ts';
@@ -143,29 +139,19 @@ export function createMachinesAdapter(client: Client): DocumentPort {
         return { ok: true, value: { ...toRecord(data), tail: tail.value } };
       }),
 
-    // The row starts as a bare root (the column default, version 0); the content is the
-    // log's first batch, so the stored definition is only ever written by the checkpoint.
+    // The stored definition starts as the bare root at version 0; the database turns the
+    // content into the log's first op (`machine.replace`), so only the checkpoint writes it.
     createMachine: ({ projectId, name, definition }) =>
       attempt('create a machine', async () => {
-        const { data, error } = await client.from('machines').insert({ project_id: projectId, name }).select('*').single();
+        const { data, error } = await client
+          .from('machines')
+          .insert({ project_id: projectId, name, definition: definition as unknown as Json })
+          .select(SUMMARY)
+          .single();
         if (error) return { ok: false, error: describeMachineError(error, 'create a machine') };
-        const record = toRecord(data);
-        const ops = opsFromConfig(record.definition, exportXState(definition));
-        // The config carries the machine's id and context; its display name is the definition's own field.
-        if (definition.name !== record.definition.name) ops.unshift({ type: 'machine.update', changes: { name: definition.name } });
-        // In batches within the append limits; a failure takes the half-made machine away again.
-        for (let rest = ops; rest.length > 0; ) {
-          const size = batchLength(rest);
-          const appended = await append(client, { machineId: record.id, clientId: 'create', batchId: crypto.randomUUID(), ops: rest.slice(0, size) });
-          if (!appended.ok) {
-            await client.from('machines').delete().eq('id', record.id);
-            return appended;
-          }
-          rest = rest.slice(size);
-        }
-        // A big first batch: the next loader starts from a checkpoint, not from the whole log.
-        if (ops.length >= STALE_TAIL) requestCheckpoint(client, record.id);
-        return { ok: true, value: { ...record, definition: replayResolved(record.definition, ops) } };
+        // A big first op: the next loader starts from a checkpoint, not from a replay.
+        if (Object.keys(definition.states).length >= STALE_TAIL) requestCheckpoint(client, data.id);
+        return { ok: true, value: { ...toSummary(data), definition } };
       }),
 
     renameMachine: (machineId, name) =>

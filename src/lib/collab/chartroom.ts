@@ -21,6 +21,7 @@ function intentOf(op: Op): string {
     case 'transition.retarget': return 'changing where a transition goes';
     case 'transition.delete': return 'deleting a transition';
     case 'machine.update': return 'editing the machine';
+    case 'machine.replace': return 'replacing the whole machine';
     default: return 'an edit';
   }
 }
