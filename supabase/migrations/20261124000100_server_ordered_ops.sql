@@ -126,6 +126,26 @@ $$;
 revoke execute on function public.machine_op_problem(jsonb) from public, anon;
 grant execute on function public.machine_op_problem(jsonb) to authenticated, service_role;
 
+-- Checkpoint leases ------------------------------------------------------------------------
+
+/**
+ * Who should move a machine's checkpoint next. An append takes the lease when nobody holds
+ * it (or the holder has been silent 10 s) and tells its caller `checkpoint_due`; the
+ * checkpoint function replays until it reaches the head and then gives the lease back
+ * (save_machine_checkpoint). So checkpoints follow the log closely, one at a time per
+ * machine, however many people append. Only the service role and the functions below
+ * touch it; it is not published (a machine's delete takes its lease with it silently).
+ */
+create table public.machine_checkpoint_leases (
+  machine_id uuid primary key references public.machines (id) on delete cascade,
+  leased_at timestamptz not null default now()
+);
+alter table public.machine_checkpoint_leases enable row level security;
+revoke all on public.machine_checkpoint_leases from anon, authenticated;
+grant select, insert, update, delete on public.machine_checkpoint_leases to service_role;
+create policy "checkpoint leases: the service role only"
+  on public.machine_checkpoint_leases for all to service_role using (true) with check (true);
+
 -- Appending ---------------------------------------------------------------------------
 
 drop function public.commit_machine_ops(uuid, bigint, text, uuid, jsonb, jsonb);
@@ -145,8 +165,8 @@ drop function public.commit_machine_ops(uuid, bigint, text, uuid, jsonb, jsonb);
  *   limits (54000: 1000 ops, or 768 KiB of ops as jsonb text, per batch; clients keep a
  *   batch under 512 KiB of JSON, src/lib/collab/doc.ts), or a forged `p_definition`,
  *   `p_version`, `p_base_version` or `p_seq` (42501: the server owns those).
- * - `checkpoint_due` tells the one caller whose batch crossed a multiple of 256 seqs, with
- *   the checkpoint at least 256 behind, to ask the checkpoint-machine function to move it.
+ * - `checkpoint_due` tells the caller it took the checkpoint lease: it asks the
+ *   checkpoint-machine function to move the checkpoint (which replays to the head).
  */
 create function public.commit_machine_ops(
   p_machine uuid,
@@ -169,6 +189,7 @@ declare
   v_bytes integer;
   v_problem text;
   v_index bigint;
+  v_due boolean;
   v_service boolean := coalesce(auth.role(), '') = 'service_role';
 begin
   if auth.uid() is null and not v_service then
@@ -239,10 +260,14 @@ begin
     else jsonb_build_object('ops', '[]'::jsonb, 'last_seq', v_head + v_count) end,
     'ops', 'machine-ops:' || p_machine::text, true);
 
-  -- Due once per 256 seqs crossed (not on every append after that), while the checkpoint lags.
+  -- Take the checkpoint lease if it is free (or its holder went silent).
+  insert into public.machine_checkpoint_leases as l (machine_id, leased_at) values (p_machine, now())
+  on conflict (machine_id) do update set leased_at = excluded.leased_at
+   where l.leased_at < now() - interval '10 seconds'
+  returning true into v_due;
+
   return jsonb_build_object('first_seq', v_head + 1, 'last_seq', v_head + v_count, 'version', v_head + v_count,
-                            'duplicate', false,
-                            'checkpoint_due', v_head + v_count - v_checkpoint >= 256 and (v_head + v_count) / 256 > v_head / 256);
+                            'duplicate', false, 'checkpoint_due', coalesce(v_due, false));
 end
 $$;
 revoke execute on function public.commit_machine_ops(uuid, text, uuid, jsonb, jsonb, bigint, bigint, bigint) from public, anon;
@@ -253,14 +278,18 @@ grant execute on function public.commit_machine_ops(uuid, text, uuid, jsonb, jso
 /**
  * Saves a checkpoint computed by trusted code (the checkpoint-machine edge function, as
  * the service role): `p_definition` is the log's ops 1..`p_seq` replayed with the model.
- * Only moves forward: a checkpoint at or behind the stored one is ignored (false), so two
- * concurrent replays never step back. A seq beyond the log's head is refused.
+ * Only moves forward: a checkpoint at or behind the stored one is not saved, so two
+ * concurrent replays never step back. A seq beyond the log's head is refused. Answers
+ * `{saved, version, head}`; when the checkpoint has reached the head the lease is given
+ * back (under the machine's row lock, so an append either came before and is in `head`,
+ * or comes after and takes the lease itself).
  */
-create function public.save_machine_checkpoint(p_machine uuid, p_seq bigint, p_definition jsonb) returns boolean
+create function public.save_machine_checkpoint(p_machine uuid, p_seq bigint, p_definition jsonb) returns jsonb
 language plpgsql volatile security definer set search_path = '' as $$
 declare
   v_checkpoint bigint;
   v_head bigint;
+  v_saved boolean := false;
 begin
   if p_machine is null or p_seq is null or p_definition is null or jsonb_typeof(p_definition) <> 'object' then
     raise exception 'machine, seq and a definition object are required' using errcode = '22023';
@@ -269,17 +298,21 @@ begin
   if v_checkpoint is null then
     raise exception 'machine not found' using errcode = 'P0002';
   end if;
-  if p_seq <= v_checkpoint then
-    return false;
-  end if;
   select coalesce(max(o.seq), 0) into v_head from public.machine_ops o where o.machine_id = p_machine;
   if p_seq > v_head then
     raise exception 'seq % is beyond the log''s head %', p_seq, v_head using errcode = '22023';
   end if;
-  perform set_config('chartroom.committing', 'on', true);
-  update public.machines set definition = p_definition, version = p_seq where id = p_machine;
-  perform set_config('chartroom.committing', '', true);
-  return true;
+  if p_seq > v_checkpoint then
+    perform set_config('chartroom.committing', 'on', true);
+    update public.machines set definition = p_definition, version = p_seq where id = p_machine;
+    perform set_config('chartroom.committing', '', true);
+    v_checkpoint := p_seq;
+    v_saved := true;
+  end if;
+  if v_checkpoint >= v_head then
+    delete from public.machine_checkpoint_leases where machine_id = p_machine;
+  end if;
+  return jsonb_build_object('saved', v_saved, 'version', v_checkpoint, 'head', v_head);
 end
 $$;
 revoke execute on function public.save_machine_checkpoint(uuid, bigint, jsonb) from public, anon, authenticated;

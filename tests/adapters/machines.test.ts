@@ -83,15 +83,16 @@ describe('machines adapter', () => {
     const editor = await device(t.editor);
     const owner = await device(t.owner);
     const first = await editor.port.commitOps({ machineId: machine, clientId: 'c', batchId: randomUUID(), ops: [rename('a')] });
-    expect(first).toEqual({ ok: true, receipt: { firstSeq: 1, lastSeq: 1, version: 1, duplicate: false, checkpointDue: false } });
+    // The first append took the checkpoint lease, and the adapter moved the checkpoint before answering.
+    expect(first).toEqual({ ok: true, receipt: { firstSeq: 1, lastSeq: 1, version: 1, duplicate: false, checkpointDue: true } });
     // The owner has seen nothing: still appended, at the head.
     const behind = await owner.port.commitOps({ machineId: machine, clientId: 'o', batchId: randomUUID(), ops: [rename('b')] });
     expect(behind).toMatchObject({ ok: true, receipt: { firstSeq: 2, lastSeq: 2 } });
     const log = await editor.port.opsSince(machine, 0);
     expect(log).toMatchObject({ ok: true, value: [{ seq: 1, clientId: 'c', op: rename('a') }, { seq: 2, clientId: 'o', op: rename('b') }] });
-    // Loading is the checkpoint (still the bare root at 0) plus that tail.
+    // Each append found the lease free, so the checkpoint followed to the head: loading is the checkpoint and an empty tail.
     const loaded = await editor.port.loadMachine(machine);
-    expect(loaded).toMatchObject({ ok: true, value: { version: 0, tail: [{ seq: 1 }, { seq: 2 }] } });
+    expect(loaded).toMatchObject({ ok: true, value: { version: 2, tail: [], definition: { name: 'b' } } });
   });
 
   it('a malformed op is refused whole in words that name it; nothing is stored', async () => {
@@ -107,9 +108,10 @@ describe('machines adapter', () => {
     const editor = await device(t.editor);
     await editor.port.commitOps({ machineId: machine, clientId: 'c', batchId: randomUUID(), ops: [rename('one'), { type: 'state.add', id: 's_a', parent: 's_root', key: 'a', stateType: 'atomic', index: null }] });
     await editor.port.commitOps({ machineId: machine, clientId: 'd', batchId: randomUUID(), ops: [{ type: 'state.add', id: 's_b', parent: 's_root', key: 'a', stateType: 'atomic', index: null }] });
+    // The adapter moved the checkpoint after each append; asking again finds it at the head.
     const asked = await editor.client.functions.invoke('checkpoint-machine', { body: { machineId: machine } });
     expect(asked.error).toBeNull();
-    expect(asked.data).toEqual({ version: 3, saved: true });
+    expect(asked.data).toEqual({ version: 3, head: 3 });
     const loaded = await editor.port.loadMachine(machine);
     if (!loaded.ok) throw new Error(loaded.error.message);
     expect(loaded.value.version).toBe(3);
@@ -171,12 +173,12 @@ describe('two people editing one machine', () => {
     const b = open(await device(t.editor), machine);
     await Promise.all([synced(a, 0), synced(b, 0)]);
     a.send({ type: 'doc.edit', ops: [rename('renamed by A')] });
-    b.send({ type: 'doc.edit', ops: [{ type: 'state.rename', id: 's_root', key: 'renamed-by-B' }] });
+    b.send({ type: 'doc.edit', ops: [{ type: 'state.update', id: 's_root', changes: { description: 'renamed-by-B' } }] });
     await Promise.all([synced(a, 2), synced(b, 2)]);
     const server = await stored(devices[0]!, machine);
     expect(server.version).toBe(2);
     expect(server.definition.name).toBe('renamed by A');
-    expect(server.definition.states.s_root?.key).toBe('renamed-by-B');
+    expect(server.definition.states.s_root?.description).toBe('renamed-by-B');
     expect(a.getSnapshot().context.doc?.local).toEqual(server.definition);
     expect(b.getSnapshot().context.doc?.local).toEqual(server.definition);
   });
@@ -188,12 +190,12 @@ describe('two people editing one machine', () => {
     await Promise.all([synced(a, 0), synced(b, 0)]);
     for (let i = 0; i < 10; i++) {
       a.send({ type: 'doc.edit', ops: [rename(`A${i}`)] });
-      b.send({ type: 'doc.edit', ops: [{ type: 'state.rename', id: 's_root', key: `B${i}` }] });
+      b.send({ type: 'doc.edit', ops: [{ type: 'state.update', id: 's_root', changes: { description: `B${i}` } }] });
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
     await Promise.all([synced(a, 20), synced(b, 20)]);
     const server = await stored(devices[devices.length - 1]!, machine);
-    expect(server.definition).toMatchObject({ name: 'A9', states: { s_root: { key: 'B9' } } });
+    expect(server.definition).toMatchObject({ name: 'A9', states: { s_root: { description: 'B9' } } });
     expect(a.getSnapshot().context.doc?.local).toEqual(server.definition);
     expect(b.getSnapshot().context.doc?.local).toEqual(server.definition);
   });
@@ -211,7 +213,7 @@ describe('two people editing one machine', () => {
     a.send({ type: 'doc.edit', ops: [rename('typed offline')] });
     expect([...storage.items.values()].join()).toContain('typed offline');
     // Meanwhile B edits online.
-    b.send({ type: 'doc.edit', ops: [{ type: 'state.rename', id: 's_root', key: 'b-online' }] });
+    b.send({ type: 'doc.edit', ops: [{ type: 'state.update', id: 's_root', changes: { description: 'b-online' } }] });
     await synced(b, 1);
 
     // A reload while still offline: the queue comes back from storage.
@@ -225,7 +227,7 @@ describe('two people editing one machine', () => {
     await synced(b, 2);
     expect(storage.items.size).toBe(0);
     const server = await stored(deviceA, machine);
-    expect(server.definition).toMatchObject({ name: 'typed offline', states: { s_root: { key: 'b-online' } } });
+    expect(server.definition).toMatchObject({ name: 'typed offline', states: { s_root: { description: 'b-online' } } });
     expect(b.getSnapshot().context.doc?.local).toEqual(server.definition);
   });
 });

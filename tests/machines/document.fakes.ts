@@ -11,7 +11,8 @@ import { heldRequests } from './held-requests.ts';
 
 /**
  * Fakes for the document machine: a small op model over the real definition type
- * (renames only, enough to collide), and an adapter whose requests stay open until the
+ * (machine renames, state renames and descriptions: enough to collide; the last two
+ * agree with the real model on the root, which the adapter tests' checkpoints use), and an adapter whose requests stay open until the
  * test settles them, either with an explicit output or by asking the in-memory server
  * (commit_machine_ops' append semantics, src/lib/collab/server-model.ts) for its answer.
  * `server()` shows the log and its replay (what a checkpoint at the head would hold).
@@ -25,10 +26,16 @@ export const renameModel: OpModel<MachineDefinition, Op> = {
       if (!state) throw new Error(`no state ${op.id}`);
       return { ...def, states: { ...def.states, [op.id]: { ...state, key: op.key } } };
     }
+    if (op.type === 'state.update' && Object.keys(op.changes).join() === 'description') {
+      const state = def.states[op.id];
+      if (!state) throw new Error(`no state ${op.id}`);
+      return { ...def, states: { ...def.states, [op.id]: { ...state, description: op.changes.description ?? null } } };
+    }
     throw new Error(`unsupported op ${op.type}`);
   },
   invert(before, op) {
     if (op.type === 'state.rename') return [{ type: 'state.rename', id: op.id, key: before.states[op.id]?.key ?? '' }];
+    if (op.type === 'state.update') return [{ type: 'state.update', id: op.id, changes: { description: before.states[op.id]?.description ?? null } }];
     return [{ type: 'machine.update', changes: { name: before.name } }];
   },
 };

@@ -139,7 +139,8 @@ describe('commit_machine_ops', () => {
     const result = await commit(clients[actor], machine, [renameOp('a'), renameOp('b')]);
     if (writers.has(actor)) {
       expect(result.error).toBeNull();
-      expect(result.data).toEqual({ first_seq: 1, last_seq: 2, version: 2, duplicate: false, checkpoint_due: false });
+      // The first append takes the checkpoint lease.
+      expect(result.data).toEqual({ first_seq: 1, last_seq: 2, version: 2, duplicate: false, checkpoint_due: true });
     } else {
       // anon has no execute grant, viewers are refused; outsiders cannot see the machine.
       expect(result.error?.code).toBe(actor === 'outsider' ? 'P0002' : '42501');
@@ -245,13 +246,29 @@ describe('save_machine_checkpoint', () => {
     expect(rows(await clients.service.from('machines').select('version').eq('id', machine))).toEqual([{ version: 0 }]);
   });
 
-  it('as the service role: moves forward only, never beyond the head', async () => {
+  it('as the service role: moves forward only, never beyond the head, and gives the lease back at the head', async () => {
     const { machine } = await fixture();
     await commit(t.editor.client, machine, [renameOp('a'), renameOp('b')]);
     expect((await save(clients.service, machine, 3, emptyDefinition('b'))).error?.code).toBe('22023');
-    expect((await save(clients.service, machine, 2, emptyDefinition('b'))).data).toBe(true);
-    expect((await save(clients.service, machine, 1, emptyDefinition('a'))).data).toBe(false);
-    expect(rows(await t.viewer.client.from('machines').select('definition, version').eq('id', machine))).toEqual([{ definition: emptyDefinition('b'), version: 2 }]);
+    expect((await save(clients.service, machine, 1, emptyDefinition('a'))).data).toEqual({ saved: true, version: 1, head: 2 });
+    // Still behind the head: the lease stays with its holder, later appends are not due.
+    expect((await commit(t.editor.client, machine, [renameOp('c')])).data).toMatchObject({ checkpoint_due: false });
+    expect((await save(clients.service, machine, 3, emptyDefinition('c'))).data).toEqual({ saved: true, version: 3, head: 3 });
+    expect((await save(clients.service, machine, 2, emptyDefinition('b'))).data).toEqual({ saved: false, version: 3, head: 3 });
+    // At the head: the lease is given back, and the next append takes it.
+    expect((await commit(t.editor.client, machine, [renameOp('d')])).data).toMatchObject({ checkpoint_due: true });
+    expect(rows(await t.viewer.client.from('machines').select('definition, version').eq('id', machine))).toEqual([{ definition: emptyDefinition('c'), version: 3 }]);
+  });
+});
+
+describe('machine_checkpoint_leases', () => {
+  it.each(ACTORS.filter((a) => a !== 'service'))('closed to %s', async (actor) => {
+    const { machine } = await fixture();
+    await commit(t.editor.client, machine, [renameOp('a')]);
+    const read = await clients[actor].from('machine_checkpoint_leases' as never).select('machine_id');
+    expect(read.error?.code).toBe('42501');
+    const taken = await clients[actor].from('machine_checkpoint_leases' as never).insert({ machine_id: machine } as never);
+    expect(taken.error?.code).toBe('42501');
   });
 });
 

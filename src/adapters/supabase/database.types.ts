@@ -4,6 +4,23 @@ export type Json = string | number | boolean | null | { [key: string]: Json | un
 export interface Database {
   public: {
     Tables: {
+      machine_checkpoint_leases: {
+        Row: {
+          machine_id: string;
+          leased_at: string;
+        };
+        Insert: {
+          machine_id: string;
+          leased_at?: string;
+        };
+        Update: {
+          machine_id?: string;
+          leased_at?: string;
+        };
+        Relationships: [
+          { foreignKeyName: "machine_checkpoint_leases_machine_id_fkey"; columns: ["machine_id"]; isOneToOne: true; referencedRelation: "machines"; referencedColumns: ["id"] },
+        ];
+      };
       machine_ops: {
         Row: {
           machine_id: string;
@@ -282,7 +299,7 @@ export interface Database {
       };
       save_machine_checkpoint: {
         Args: { p_machine: string; p_seq: number; p_definition: Json };
-        Returns: boolean;
+        Returns: Json;
       };
     };
     Enums: Record<PropertyKey, never>;

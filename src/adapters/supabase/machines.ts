@@ -177,7 +177,10 @@ export function createMachinesAdapter(client: Client): DocumentPort {
         return appended.ok ? { ok: true, value: appended.receipt } : appended;
       });
       if (!result.ok) return result;
-      if (result.value.checkpointDue) requestCheckpoint(client, request.machineId);
+      // This append took the checkpoint lease: move the checkpoint before answering, so
+      // "Saved" also means the stored definition has the edit. Its failure changes
+      // nothing for the edit (it is in the log); the lease expires and the next one goes on.
+      if (result.value.checkpointDue) await checkpointNow(client, request.machineId);
       return { ok: true, receipt: result.value };
     },
 
@@ -188,6 +191,15 @@ export function createMachinesAdapter(client: Client): DocumentPort {
     opEvents$: (machineId) => machineOpEvents(client, machineId),
     machineListEvents$: (projectId) => machineListEvents(client, projectId),
   };
+}
+
+/** Runs the checkpoint function and waits for it (failures are left to the next lease holder). */
+async function checkpointNow(client: Client, machineId: string): Promise<void> {
+  try {
+    await client.functions.invoke('checkpoint-machine', { body: { machineId } });
+  } catch {
+    // The network or the function failed: the edit is in the log all the same.
+  }
 }
 
 /** Machines this client has a checkpoint request in flight for. */

@@ -1,4 +1,5 @@
-// Moves a machine's checkpoint to the head of its op log: the only code that writes
+// Moves a machine's checkpoint to the head of its op log (replaying and saving until it
+// gets there, then giving the checkpoint lease back): the only code that writes
 // `machines.definition`. It replays the log with the project's own model
 // (src/lib/model/resolve.ts, the function every client applies the log with) and saves
 // the result as the service role through save_machine_checkpoint. Deploys unchanged to
@@ -7,7 +8,7 @@
 //
 // POST { "machineId": "<uuid>" } with the caller's JWT (anyone who can read the machine:
 // the replay is deterministic, so who asks changes nothing)
-//   200 { version, saved }   the checkpoint's seq; saved=false when it was already there
+//   200 { version, head }    the checkpoint's seq and the log's head when it stopped
 //   400 invalid_request      the body is not { machineId: uuid }
 //   401 not_signed_in
 //   404 machine_not_found    unknown, or not readable by the caller
@@ -19,6 +20,8 @@ import type { Op } from '../../../src/lib/model/op-types.ts';
 import type { MachineDefinition } from '../../../src/lib/model/types.ts';
 
 const PAGE = 1000;
+/** Save rounds per call; appends keep coming in a busy room, the next lease holder goes on. */
+const ROUNDS = 20;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function failure(status: number, code: string, message: string): Response {
@@ -52,23 +55,34 @@ Deno.serve(async (req: Request) => {
   if (machine.error) return failure(404, 'machine_not_found', 'The machine does not exist or you cannot read it.');
   let definition = machine.data.definition as MachineDefinition;
   let version = machine.data.version as number;
-  const start = version;
-  for (;;) {
-    const page = await admin.from('machine_ops').select('seq, op').eq('machine_id', machineId).gt('seq', version).order('seq').limit(PAGE);
-    if (page.error) {
-      console.error('checkpoint-machine: reading the log failed', page.error);
-      return failure(500, 'internal_error', 'The checkpoint could not be computed. Try again.');
+  // Replay and save until the checkpoint reaches the head: appends made meanwhile (whose
+  // callers found the lease taken) are covered before the lease is given back.
+  for (let round = 0; round < ROUNDS; round++) {
+    for (;;) {
+      const page = await admin.from('machine_ops').select('seq, op').eq('machine_id', machineId).gt('seq', version).order('seq').limit(PAGE);
+      if (page.error) {
+        console.error('checkpoint-machine: reading the log failed', page.error);
+        return failure(500, 'internal_error', 'The checkpoint could not be computed. Try again.');
+      }
+      const rows = page.data as { seq: number; op: Op }[];
+      definition = replayResolved(definition, rows.map((r) => r.op));
+      version = rows[rows.length - 1]?.seq ?? version;
+      if (rows.length < PAGE) break;
     }
-    const rows = page.data as { seq: number; op: Op }[];
-    definition = replayResolved(definition, rows.map((r) => r.op));
-    version = rows[rows.length - 1]?.seq ?? version;
-    if (rows.length < PAGE) break;
+    const saved = await admin.rpc('save_machine_checkpoint', { p_machine: machineId, p_seq: version, p_definition: definition });
+    if (saved.error) {
+      console.error('checkpoint-machine: saving failed', saved.error);
+      return failure(500, 'internal_error', 'The checkpoint could not be saved. Try again.');
+    }
+    const answer = saved.data as { saved: boolean; version: number; head: number };
+    // Someone else's replay got further: start again from theirs.
+    if (answer.version > version) {
+      const again = await admin.from('machines').select('definition, version').eq('id', machineId).single();
+      if (again.error) return failure(404, 'machine_not_found', 'The machine does not exist or you cannot read it.');
+      definition = again.data.definition as MachineDefinition;
+      version = again.data.version as number;
+    }
+    if (answer.version >= answer.head) return Response.json({ version: answer.version, head: answer.head }, { headers: corsHeaders });
   }
-  if (version === start) return Response.json({ version, saved: false }, { headers: corsHeaders });
-  const saved = await admin.rpc('save_machine_checkpoint', { p_machine: machineId, p_seq: version, p_definition: definition });
-  if (saved.error) {
-    console.error('checkpoint-machine: saving failed', saved.error);
-    return failure(500, 'internal_error', 'The checkpoint could not be saved. Try again.');
-  }
-  return Response.json({ version, saved: saved.data === true }, { headers: corsHeaders });
+  return Response.json({ version, head: null }, { headers: corsHeaders });
 });
