@@ -82,9 +82,6 @@ function toReceipt(data: Json): CommitReceipt | null {
   return { firstSeq: first_seq, lastSeq: last_seq, version, duplicate, checkpointDue: checkpoint_due === true };
 }
 
-/** A tail this long on load means the checkpoint is stale: ask for a new one. */
-const STALE_TAIL = 256;
-
 /** The log after `version`, page by page. */
 async function readLog(client: Client, machineId: string, version: number): Promise<Result<CommittedOp<Op>[]>> {
   const ops: CommittedOp<Op>[] = [];
@@ -135,7 +132,9 @@ export function createMachinesAdapter(client: Client): DocumentPort {
         if (!data) return fail('not_found', "Couldn't open this machine: it no longer exists or you no longer have access.");
         const tail = await readLog(client, machineId, data.version);
         if (!tail.ok) return tail;
-        if (tail.value.length >= STALE_TAIL) requestCheckpoint(client, machineId);
+        // A stale checkpoint (checkpoints follow appends, so this is rare: a machine just
+        // inserted with content, a checkpoint that failed): move it before answering.
+        if (tail.value.length > 0) await checkpointNow(client, machineId);
         return { ok: true, value: { ...toRecord(data), tail: tail.value } };
       }),
 
@@ -149,8 +148,8 @@ export function createMachinesAdapter(client: Client): DocumentPort {
           .select(SUMMARY)
           .single();
         if (error) return { ok: false, error: describeMachineError(error, 'create a machine') };
-        // A big first op: the next loader starts from a checkpoint, not from a replay.
-        if (Object.keys(definition.states).length >= STALE_TAIL) requestCheckpoint(client, data.id);
+        // The stored definition has the content before anyone opens the machine.
+        await checkpointNow(client, data.id);
         return { ok: true, value: { ...toSummary(data), definition } };
       }),
 
@@ -184,7 +183,7 @@ export function createMachinesAdapter(client: Client): DocumentPort {
       return { ok: true, receipt: result.value };
     },
 
-    requestCheckpoint: (machineId) => requestCheckpoint(client, machineId),
+    requestCheckpoint: (machineId) => void checkpointNow(client, machineId),
 
     opsSince: (machineId, version) => attempt('catch up with the latest edits', () => readLog(client, machineId, version)),
 
@@ -200,24 +199,6 @@ async function checkpointNow(client: Client, machineId: string): Promise<void> {
   } catch {
     // The network or the function failed: the edit is in the log all the same.
   }
-}
-
-/** Machines this client has a checkpoint request in flight for. */
-const checkpointing = new Set<string>();
-
-/**
- * Asks the checkpoint-machine function to replay the log onto the checkpoint. Nothing
- * waits for it: a failed or lost request only leaves a longer tail for the next loader,
- * which asks again.
- */
-export function requestCheckpoint(client: Client, machineId: string): void {
-  // One request per machine at a time from this client: a replay in progress covers the next.
-  if (checkpointing.has(machineId)) return;
-  checkpointing.add(machineId);
-  client.functions
-    .invoke('checkpoint-machine', { body: { machineId } })
-    .catch(() => undefined)
-    .finally(() => checkpointing.delete(machineId));
 }
 
 interface OpsBroadcast extends Record<string, unknown> {
