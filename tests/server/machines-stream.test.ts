@@ -5,9 +5,10 @@ import { emptyDefinition, machineIn, projectFor, team, type Team } from '../adap
 import { adminDb, serviceClient, type AnyClient } from '../setup/clients.ts';
 
 /**
- * What a commit streams, through supabase-js: the op to whoever follows the machine's
- * log, and to whoever follows the project's machine list only the machine's summary
- * (the publication's column list leaves the definition out, see
+ * What an append streams, through supabase-js: the batch as one private broadcast to
+ * whoever may read the machine (20261124000100_server_ordered_ops.sql), and to whoever
+ * follows the project's machine list only the machine's summary when a checkpoint moves
+ * it (the publication's column list leaves the definition out, see
  * 20261122001200_machines_stream_summary.sql).
  */
 

@@ -16,7 +16,7 @@ function intentOf(op: Op): string {
     case 'state.setType': return `making a state ${op.stateType}`;
     case 'state.setInitial': return 'choosing an initial state';
     case 'state.update': return 'editing a state';
-    case 'transition.add': return `adding transition "${op.transition.event ?? '(always)'}"`;
+    case 'transition.add': return typeof op.transition.event === 'string' ? `adding transition "${op.transition.event}"` : 'adding a transition';
     case 'transition.update': return 'editing a transition';
     case 'transition.retarget': return 'changing where a transition goes';
     case 'transition.delete': return 'deleting a transition';

@@ -25,7 +25,7 @@ export function applyReplace(op: ReplaceOp): MachineDefinition {
   for (const [id, state] of Object.entries(d.states as Record<string, unknown>)) {
     // The root has no key and no parent; the shape check is for the states under it.
     const root = id === d.root && typeof state === 'object' && state !== null && (state as { key?: unknown }).key === '' && (state as { parent?: unknown }).parent === null;
-    const checked = root ? { ...(state as object), key: 'root', parent: 'none' } : state;
+    const checked = root ? { ...(state), key: 'root', parent: 'none' } : state;
     if (!isStateNodeShape(checked) || (checked as { id: unknown }).id !== id) fail(`has a malformed state ${JSON.stringify(id)}`);
   }
   for (const [id, transition] of Object.entries(d.transitions as Record<string, unknown>)) {
