@@ -101,7 +101,8 @@ export async function run(ctx: BenchContext): Promise<void> {
     const seconds = Number(process.env.BENCH_STORM_SECONDS ?? 60);
     const editors = Number(process.env.BENCH_STORM_EDITORS ?? 50);
     const storm = await runStorm({ url: backend.url, anonKey: backend.anonKey, owner: a, projectId, editors, seconds });
-    ctx.section(`collab protocol: ${editors} editors x 1 commit/s x ${seconds} s on one machine (${os.cpus().length} cores)`);
+    const load = os.loadavg().map((l) => l.toFixed(1)).join(' ');
+    ctx.section(`collab protocol: ${editors} editors x 1 commit/s x ${seconds} s on one machine (${os.cpus().length} cores, load average ${load})`);
     ctx.report('edits made / appended', `${storm.edits} / ${storm.appendedOps}`);
     ctx.report('commits refused for being behind', `${storm.refusedBehind}`, '0');
     ctx.report('commits refused for any other reason', `${storm.refusedOther}`);
