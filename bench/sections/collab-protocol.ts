@@ -12,7 +12,7 @@ import { benchBackend } from '../backend.ts';
 import { measureYjs, type YjsFigures } from '../hocuspocus.ts';
 import { ms, summarize, type BenchContext, type Summary } from '../lib.ts';
 import { runStorm } from '../storm.ts';
-import { definitionWith, person } from './collab.ts';
+import { definitionWith, followArrivals, person } from './collab.ts';
 
 /**
  * Issue 9's figures, in one run and side by side: the append protocol under 50 editors,
@@ -53,14 +53,7 @@ function wireMeter() {
 
 /** A edits (one op per commit, as the document machine sends a lone edit), B receives: latency and bytes. */
 async function edits(portA: DocumentPort, portB: DocumentPort, machineId: string, meterA: { http: number }, meterB: { socket: number }) {
-  const arrivals = new Map<number, number>();
-  let subscribed!: () => void;
-  const ready = new Promise<void>((resolve) => (subscribed = resolve));
-  const sub = portB.opEvents$(machineId).subscribe((event) => {
-    if (event.type === 'ops.subscribed') subscribed();
-    if (event.type === 'ops.received') for (const op of event.ops) arrivals.set(op.seq, now());
-  });
-  await ready;
+  const { arrivals, sub } = await followArrivals(portB, machineId);
   const remote: number[] = [];
   let http = 0;
   let socket = 0;

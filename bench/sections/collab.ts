@@ -7,6 +7,7 @@ import WebSocket from 'ws';
 import type { Database } from '../../src/adapters/supabase/database.types.ts';
 import { createMachinesAdapter } from '../../src/adapters/supabase/machines.ts';
 import type { MachineDefinition, StateNode } from '../../src/lib/model/types.ts';
+import type { DocumentPort } from '../../src/lib/ports/document.ts';
 import { emptyDefinition } from '../../tests/adapters/machines-fixtures.ts';
 import { benchBackend } from '../backend.ts';
 import { ms, summarize, type BenchContext, type Summary } from '../lib.ts';
@@ -65,6 +66,19 @@ export async function person(
   const { data, error } = await client.auth.signUp({ email: `${tag}-${randomUUID().slice(0, 8)}@example.test`, password: 'correct-horse-battery' });
   if (error || !data.user) throw error ?? new Error('no user');
   return { client, id: data.user.id };
+}
+
+/** Follows a machine's op stream; resolves once it is live, with when each seq arrived. */
+export async function followArrivals(port: DocumentPort, machineId: string): Promise<{ arrivals: Map<number, number>; sub: { unsubscribe(): void } }> {
+  const arrivals = new Map<number, number>();
+  let subscribed!: () => void;
+  const ready = new Promise<void>((resolve) => (subscribed = resolve));
+  const sub = port.opEvents$(machineId).subscribe((event) => {
+    if (event.type === 'ops.subscribed') subscribed();
+    if (event.type === 'ops.received') for (const op of event.ops) arrivals.set(op.seq, now());
+  });
+  await ready;
+  return { arrivals, sub };
 }
 
 /** Subscribes a channel and resolves once the server confirmed the join. */
@@ -247,14 +261,7 @@ export async function run(ctx: BenchContext): Promise<void> {
       if (!created.ok) throw new Error(created.error.message);
       const machineId = created.value.id;
 
-      const arrivals = new Map<number, number>();
-      let subscribed!: () => void;
-      const ready = new Promise<void>((resolve) => (subscribed = resolve));
-      const sub = portB.opEvents$(machineId).subscribe((event) => {
-        if (event.type === 'ops.subscribed') subscribed();
-        if (event.type === 'ops.received') for (const op of event.ops) arrivals.set(op.seq, now());
-      });
-      await ready;
+      const { arrivals, sub } = await followArrivals(portB, machineId);
       let listed = 0;
       const machineList = list
         ? b.client.channel(`bench-list-${randomUUID()}`).on(
