@@ -1,19 +1,26 @@
 import { throwError } from 'rxjs';
 import { assertEvent, assign, fromCallback, fromEventObservable, fromPromise, raise, sendTo, setup } from 'xstate';
-import { committed, conflicted, createDoc, edit, hasUnsent, receive, restoreDoc, snapshotOf, takeBatch } from '../src/lib/collab/doc.ts';
+import { canSend, committed, createDoc, edit, hasUnsent, receive, restoreDoc, snapshotOf, takeBatch, tooBig } from '../src/lib/collab/doc.ts';
 import { emptyHistory, recordEdit, redo, undo, type History } from '../src/lib/collab/history.ts';
-import type { CommitReceipt, CommittedOp, DocState, InflightBatch, OpModel, QueueSnapshot } from '../src/lib/collab/types.ts';
+import { explainWith } from '../src/lib/collab/rebase.ts';
+import type { CommitReceipt, CommittedOp, DocState, DroppedOp, InflightBatch, OpModel, QueueSnapshot } from '../src/lib/collab/types.ts';
 import type { Op } from '../src/lib/model/op-types.ts';
 import type { MachineDefinition } from '../src/lib/model/types.ts';
-import type { CommitRequest, CommitResult, MachineRecord, OpStreamEvent, Result } from '../src/lib/ports/document.ts';
+import type { CommitRequest, CommitResult, LoadedMachine, OpStreamEvent, Result } from '../src/lib/ports/document.ts';
 
 /**
- * One open machine's document: this person's edits applied at once, queued, committed in
- * batches against a base version; on conflict the log since the base is fetched and the
- * queue rebased; a gap in the live stream's seq numbers triggers a resync from the log;
- * offline, edits keep queueing (stored through `queueStore`, so a reload loses nothing)
- * and are sent when the connection is back. What each step does to the document is pure
- * (src/lib/collab/); this chart decides when each step runs.
+ * One open machine's document: this person's edits applied at once, queued and appended
+ * in batches to the machine's log, which the server orders (an append is never refused
+ * for being behind); everyone's ops arrive from the live stream in seq order and this
+ * person's queue is rebased on them; a gap in the seq numbers triggers a resync from the
+ * log; offline, edits keep queueing (stored through `queueStore`, so a reload loses
+ * nothing) and are appended when the connection is back. What each step does to the
+ * document is pure (src/lib/collab/); this chart decides when each step runs.
+ *
+ * Sync tags: every state under `ready` carries exactly one of `synced` (the server has
+ * acknowledged every edit), `saving`, `syncing` (reading the log), `unsaved` (the server
+ * refused an edit) or `offline`, so a label read from the tags never says "Saved" while
+ * edits wait.
  */
 
 type Doc = DocState<MachineDefinition, Op>;
@@ -26,7 +33,6 @@ export type DocumentIntent = { type: 'doc.edit'; ops: Op[] } | { type: 'doc.undo
 export type DocumentFact =
   | OpStreamEvent
   | { type: 'ops.committed'; batchId: string; receipt: CommitReceipt }
-  | { type: 'commit.conflicted'; batchId: string; currentVersion: number }
   | { type: 'commit.refused'; batchId: string; message: string }
   /** The server failed for its own reasons (5xx and the like): keep the queue, try later. */
   | { type: 'commit.failed'; message: string }
@@ -45,15 +51,20 @@ export interface DocumentInput {
 export interface DocumentContext extends DocumentInput {
   doc: Doc | null;
   history: History<Op>;
-  /** This person's ops that others' edits made inapplicable, last report. */
-  dropped: Op[];
+  /** This person's ops that did not apply after others' edits, with why in words (last report). */
+  dropped: DroppedOp<Op>[];
   /** The last failure or refusal, in words for people. */
   error: string | null;
+  /** The server refused an edit since the last acknowledged append (the label must not say "Saved"). */
+  refused: boolean;
   /** The batch id of the commit request on the wire, to match its answer. */
   sending: string | null;
 }
 
-export type DocumentTag = 'loading' | 'ready' | 'saving' | 'synced' | 'offline' | 'failed';
+export type DocumentTag = 'loading' | 'ready' | 'saving' | 'syncing' | 'synced' | 'unsaved' | 'offline' | 'failed';
+
+/** The sync tags: exactly one is on every state under `ready`. */
+export const SYNC_TAGS = ['synced', 'saving', 'syncing', 'unsaved', 'offline'] as const satisfies readonly DocumentTag[];
 
 export type QueueCommand = { type: 'queue.save'; snapshot: Snapshot | null };
 
@@ -72,7 +83,7 @@ const documentSetup = setup({
   },
   actors: {
     loadQueue: fromPromise<Snapshot | null, { machineId: string }>(() => Promise.reject(notProvided('loadQueue'))),
-    loadMachine: fromPromise<Result<MachineRecord>, { machineId: string }>(() => Promise.reject(notProvided('loadMachine'))),
+    loadMachine: fromPromise<Result<LoadedMachine>, { machineId: string }>(() => Promise.reject(notProvided('loadMachine'))),
     queueStore: fromCallback<QueueCommand, { machineId: string }>(() => {
       throw notProvided('queueStore');
     }),
@@ -91,13 +102,16 @@ const documentSetup = setup({
       const restored = restoreDoc(context.model, saved);
       return { doc: restored.state, dropped: restored.dropped };
     }),
-    startDoc: assign((_, record: MachineRecord) => ({ doc: createDoc<MachineDefinition, Op>(record.definition, record.version) })),
-    showLoadFailure: assign((_, result: Result<MachineRecord>) => ({ error: result.ok ? null : result.error.message })),
+    /** The checkpoint, then the log after it. */
+    startDoc: assign(({ context }, loaded: LoadedMachine) => ({ doc: receive(context.model, createDoc<MachineDefinition, Op>(loaded.definition, loaded.version), loaded.tail).state })),
+    showLoadFailure: assign((_, result: Result<LoadedMachine>) => ({ error: result.ok ? null : result.error.message })),
     showUnexpected: assign({ error: UNEXPECTED }),
     applyEdit: assign(({ context, event }) => {
       assertEvent(event, 'doc.edit');
       const doc = context.doc;
       if (!doc) return {};
+      const big = tooBig(event.ops);
+      if (big) return { error: big };
       const result = edit(context.model, doc, event.ops);
       if (!result.ok) return { error: result.error instanceof Error ? result.error.message : 'That edit does not apply.' };
       return { doc: result.state, history: recordEdit(context.model, context.history, doc.local, event.ops), error: null };
@@ -109,16 +123,16 @@ const documentSetup = setup({
       const step = (event.type === 'doc.undo' ? undo : redo)(context.model, context.history, doc.local);
       if (!step) return {};
       const applied = edit(context.model, doc, step.ops);
-      return { history: step.history, dropped: step.dropped, doc: applied.ok ? applied.state : doc };
+      const dropped = step.dropped.map((op) => ({ op, reason: explainWith(context.model, op, null) }));
+      return { history: step.history, dropped, doc: applied.ok ? applied.state : doc };
     }),
     takeBatch: assign(({ context }) => {
       if (!context.doc) return {};
-      const taken = takeBatch(context.model, context.doc, context.newBatchId);
+      const taken = takeBatch(context.doc, context.newBatchId);
       return taken ? { doc: taken.state, sending: taken.batch.batchId } : { sending: null };
     }),
     reportCommit: raise((_, result: CommitResult & { batchId: string }): DocumentEvent => {
       if (result.ok) return { type: 'ops.committed', batchId: result.batchId, receipt: result.receipt };
-      if (result.error.code === 'conflict') return { type: 'commit.conflicted', batchId: result.batchId, currentVersion: 'currentVersion' in result ? result.currentVersion : -1 };
       if (result.error.code === 'network') return { type: 'connection.lost' };
       if (result.error.code === 'unknown') return { type: 'commit.failed', message: result.error.message };
       return { type: 'commit.refused', batchId: result.batchId, message: result.error.message };
@@ -126,19 +140,16 @@ const documentSetup = setup({
     applyCommitted: assign(({ context, event }) => {
       assertEvent(event, 'ops.committed');
       if (!context.doc) return {};
-      return { doc: committed(context.model, context.doc, event.batchId, event.receipt).state };
-    }),
-    requeueConflicted: assign(({ context, event }) => {
-      assertEvent(event, 'commit.conflicted');
-      return context.doc ? { doc: conflicted(context.doc, event.batchId) } : {};
+      const landed = committed(context.model, context.doc, event.batchId, event.receipt);
+      return landed.dropped.length > 0 ? { doc: landed.state, dropped: landed.dropped, refused: false } : { doc: landed.state, refused: false };
     }),
     /** The server will never take these ops (no permission, refused input): show what it said, drop them. */
     discardUnsent: assign(({ context, event }) => {
       assertEvent(event, 'commit.refused');
       const doc = context.doc;
       if (!doc) return {};
-      const unsent = [...(doc.inflight?.ops ?? []), ...doc.pending];
-      return { doc: { ...doc, inflight: null, pending: [], local: doc.confirmed }, dropped: unsent, error: event.message };
+      // The refusal's words (the error) say what happened to them; `dropped` is for rebase losses.
+      return { doc: { ...doc, inflight: null, pending: [], local: doc.confirmed }, dropped: [], error: event.message, refused: true };
     }),
     applyReceived: assign(({ context }, ops: CommittedOp<Op>[]) => {
       if (!context.doc) return {};
@@ -158,8 +169,10 @@ const documentSetup = setup({
   },
   guards: {
     hasUnsent: ({ context }) => context.doc !== null && hasUnsent(context.doc),
+    canSend: ({ context }) => context.doc !== null && canSend(context.doc),
+    lastRefused: ({ context }) => context.refused,
     hasSaved: (_, saved: Snapshot | null) => saved !== null,
-    loaded: (_, result: Result<MachineRecord>) => result.ok,
+    loaded: (_, result: Result<LoadedMachine>) => result.ok,
     fetched: (_, result: Result<CommittedOp<Op>[]>) => result.ok,
     canUndo: ({ context }) => context.history.undo.length > 0,
     canRedo: ({ context }) => context.history.redo.length > 0,
@@ -174,10 +187,7 @@ const documentSetup = setup({
   },
 });
 
-/**
- * What `rebasing` and `resyncing` both do: read the log after this document's version and
- * apply it (which rebases the queue), then go back to `idle`; a failure waits offline.
- */
+/** Read the log after this document's version and apply it (which rebases the queue); a failure waits offline. */
 const readLogSinceVersion = {
   invoke: {
     id: 'fetchOps',
@@ -197,7 +207,7 @@ const readLogSinceVersion = {
 
 export const documentMachine = documentSetup.createMachine({
   id: 'document',
-  context: ({ input }) => ({ ...input, doc: null, history: emptyHistory<Op>(), dropped: [], error: null, sending: null }),
+  context: ({ input }) => ({ ...input, doc: null, history: emptyHistory<Op>(), dropped: [], error: null, refused: false, sending: null }),
   // The store lives as long as the document: every change to the queue is written through.
   invoke: { id: 'queueStore', src: 'queueStore', input: ({ context }) => ({ machineId: context.machineId }) },
   initial: 'loading',
@@ -228,7 +238,7 @@ export const documentMachine = documentSetup.createMachine({
               {
                 guard: { type: 'loaded', params: ({ event }) => event.output },
                 target: '#document.ready',
-                actions: { type: 'startDoc', params: ({ event }) => (event.output as { ok: true; value: MachineRecord }).value },
+                actions: { type: 'startDoc', params: ({ event }) => (event.output as { ok: true; value: LoadedMachine }).value },
               },
               { target: 'failed', actions: { type: 'showLoadFailure', params: ({ event }) => event.output } },
             ],
@@ -260,12 +270,23 @@ export const documentMachine = documentSetup.createMachine({
           on: { 'connection.lost': 'offline' },
           states: {
             idle: {
-              tags: ['synced'],
               // An edit goes out at once, before the page repaints for it; edits made while a
               // batch is on the wire queue behind it and leave together as the next batch.
-              always: { guard: 'hasUnsent', target: 'committing' },
+              always: { guard: 'canSend', target: 'committing' },
               after: { quietResync: 'resyncing' },
               on: { 'ops.subscribed': 'resyncing' },
+              initial: 'saved',
+              states: {
+                // The server acknowledged every edit: the only state that says "Saved".
+                saved: {
+                  tags: ['synced'],
+                  always: [{ guard: 'lastRefused', target: 'notSaved' }, { guard: 'hasUnsent', target: 'waiting' }],
+                },
+                // The server refused an edit (shown in words); the next acknowledged append clears it.
+                notSaved: { tags: ['unsaved'] },
+                // Acknowledged, but the log before our batch has not reached us yet.
+                waiting: { tags: ['saving'] },
+              },
             },
             committing: {
               tags: ['saving'],
@@ -273,9 +294,9 @@ export const documentMachine = documentSetup.createMachine({
               invoke: {
                 id: 'commitOps',
                 src: 'commitOps',
-                input: ({ context }) => {
-                  const batch = context.doc?.inflight as InflightBatch<MachineDefinition, Op>;
-                  return { machineId: context.machineId, base: batch.base, clientId: context.clientId, batchId: batch.batchId, ops: batch.ops, definition: batch.doc };
+                input: ({ context }): CommitRequest => {
+                  const batch = context.doc?.inflight as InflightBatch<Op>;
+                  return { machineId: context.machineId, clientId: context.clientId, batchId: batch.batchId, ops: batch.ops };
                 },
                 onDone: {
                   actions: {
@@ -290,15 +311,12 @@ export const documentMachine = documentSetup.createMachine({
                   { guard: 'committedWithGap', target: 'resyncing', actions: ['applyCommitted', 'saveQueue'] },
                   { target: 'idle', actions: ['applyCommitted', 'saveQueue', 'clearError'] },
                 ],
-                'commit.conflicted': { target: 'rebasing', actions: ['requeueConflicted', 'saveQueue'] },
                 'commit.refused': { target: 'resyncing', actions: ['discardUnsent', 'saveQueue'] },
                 'commit.failed': { target: '#document.ready.offline', actions: 'showCommitFailure' },
               },
             },
-            // Refused for a stale base: fetch what landed since, rebase the queue, send again.
-            rebasing: { tags: ['saving'], ...readLogSinceVersion },
             // A gap, a (re)subscribed stream or a quiet spell: read the log from our version.
-            resyncing: readLogSinceVersion,
+            resyncing: { tags: ['syncing'], ...readLogSinceVersion },
           },
         },
         // Edits keep applying and queueing; the queue is stored, the server tried again later.

@@ -7,6 +7,7 @@ import WebSocket from 'ws';
 import type { Database } from '../../src/adapters/supabase/database.types.ts';
 import { createMachinesAdapter } from '../../src/adapters/supabase/machines.ts';
 import type { MachineDefinition, StateNode } from '../../src/lib/model/types.ts';
+import type { DocumentPort } from '../../src/lib/ports/document.ts';
 import { emptyDefinition } from '../../tests/adapters/machines-fixtures.ts';
 import { benchBackend } from '../backend.ts';
 import { ms, summarize, type BenchContext, type Summary } from '../lib.ts';
@@ -15,10 +16,10 @@ import { ms, summarize, type BenchContext, type Summary } from '../lib.ts';
  * Collaboration over the embedded backend, two signed-in supabase-js clients in Node
  * (in this one process, with the backend):
  * - remote edit: from A starting a commit (commit_machine_ops through the machines
- *   adapter, one op per batch carrying the resulting definition, as the document machine
- *   sends it) to B's machine_ops stream delivering the op (issue 5's aim: p95 under
- *   50 ms), for a small and a 200-state definition, then the 200-state one again with B
- *   also following the project's machine list, as the room does;
+ *   adapter, one op per batch, as the document machine sends it) to B's machine_ops
+ *   stream delivering the op (issue 5's aim: p95 under 50 ms), for a small and a
+ *   200-state definition, then the 200-state one again with B also following the
+ *   project's machine list, as the room does;
  * - in the same run, the baselines it is read against: a broadcast from A to B (the
  *   socket path alone) and a plain insert into a small table without RLS streamed to B
  *   (the postgres-changes floor: REST, WAL, decoding, routing, socket).
@@ -37,7 +38,7 @@ function now(): number {
 }
 
 /** A definition with `n` atomic states under the root, about the size people draw. */
-function definitionWith(n: number): MachineDefinition {
+export function definitionWith(n: number): MachineDefinition {
   const def = emptyDefinition(`bench-${n}`);
   const root = def.states[def.root] as StateNode;
   const states: Record<string, StateNode> = {};
@@ -50,18 +51,38 @@ function definitionWith(n: number): MachineDefinition {
   return { ...def, states: { ...def.states, [def.root]: { ...root, children, initial: children[0] ?? null }, ...states } };
 }
 
-async function person(url: string, anonKey: string, tag: string): Promise<{ client: SupabaseClient<Database>; id: string }> {
+/** A new signed-up person's client; `wire` swaps in a counting fetch or socket. */
+export async function person(
+  url: string,
+  anonKey: string,
+  tag: string,
+  wire: { fetch?: typeof fetch; transport?: typeof WebSocket } = {},
+): Promise<{ client: SupabaseClient<Database>; id: string }> {
   const client = createClient<Database>(url, anonKey, {
     auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-    realtime: { transport: WebSocket as never },
+    realtime: { transport: (wire.transport ?? WebSocket) as never },
+    ...(wire.fetch ? { global: { fetch: wire.fetch } } : {}),
   });
   const { data, error } = await client.auth.signUp({ email: `${tag}-${randomUUID().slice(0, 8)}@example.test`, password: 'correct-horse-battery' });
   if (error || !data.user) throw error ?? new Error('no user');
   return { client, id: data.user.id };
 }
 
+/** Follows a machine's op stream; resolves once it is live, with when each seq arrived. */
+export async function followArrivals(port: DocumentPort, machineId: string): Promise<{ arrivals: Map<number, number>; sub: { unsubscribe(): void } }> {
+  const arrivals = new Map<number, number>();
+  let subscribed!: () => void;
+  const ready = new Promise<void>((resolve) => (subscribed = resolve));
+  const sub = port.opEvents$(machineId).subscribe((event) => {
+    if (event.type === 'ops.subscribed') subscribed();
+    if (event.type === 'ops.received') for (const op of event.ops) arrivals.set(op.seq, now());
+  });
+  await ready;
+  return { arrivals, sub };
+}
+
 /** Subscribes a channel and resolves once the server confirmed the join. */
-function joined(channel: RealtimeChannel): Promise<void> {
+export function joined(channel: RealtimeChannel): Promise<void> {
   return new Promise((resolve, reject) => {
     channel.subscribe((status, error) => {
       const state = status as string;
@@ -241,14 +262,7 @@ export async function run(ctx: BenchContext): Promise<void> {
       if (!created.ok) throw new Error(created.error.message);
       const machineId = created.value.id;
 
-      const arrivals = new Map<number, number>();
-      let subscribed!: () => void;
-      const ready = new Promise<void>((resolve) => (subscribed = resolve));
-      const sub = portB.opEvents$(machineId).subscribe((event) => {
-        if (event.type === 'ops.subscribed') subscribed();
-        if (event.type === 'ops.received') for (const op of event.ops) arrivals.set(op.seq, now());
-      });
-      await ready;
+      const { arrivals, sub } = await followArrivals(portB, machineId);
       let listed = 0;
       const machineList = list
         ? b.client.channel(`bench-list-${randomUUID()}`).on(
@@ -265,11 +279,9 @@ export async function run(ctx: BenchContext): Promise<void> {
         async (seq) => {
         const result = await portA.commitOps({
           machineId,
-          base: seq - 1,
           clientId: 'bench-a',
           batchId: randomUUID(),
           ops: [{ type: 'machine.update', changes: { name: `rename ${seq}` } }],
-          definition: { ...definition, name: `rename ${seq}` },
         });
         if (!result.ok) throw new Error(result.error.message);
         },

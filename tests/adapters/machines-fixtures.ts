@@ -77,13 +77,10 @@ export async function projectFor(t: Team, visibility: 'private' | 'public' = 'pr
   return id;
 }
 
-/** A machine in `project`, created by the owner. */
+/** A machine in `project`, created by the owner: the column default's bare root `s_root`, version 0. */
 export async function machineIn(t: Team, project: string, name = 'door'): Promise<string> {
-  const created = await t.owner.client
-    .from('machines')
-    .insert({ project_id: project, name, definition: emptyDefinition(name) })
-    .select('id')
-    .single();
+  // Clients cannot write a definition: the row starts as the bare root (`s_root`).
+  const created = await t.owner.client.from('machines').insert({ project_id: project, name }).select('id').single();
   if (created.error) throw new Error(created.error.message);
   return created.data.id as string;
 }

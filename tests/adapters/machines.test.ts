@@ -3,6 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActor, waitFor, type Actor } from 'xstate';
 import { documentMachine } from '../../machines/document.machine.ts';
 import { createQueueStore } from '../../src/adapters/queue-store.ts';
+import { chartroomModel } from '../../src/lib/collab/chartroom.ts';
+import { createDoc, receive } from '../../src/lib/collab/doc.ts';
+import type { OpModel } from '../../src/lib/collab/types.ts';
+import type { Op } from '../../src/lib/model/op-types.ts';
 import type { MachineDefinition } from '../../src/lib/model/types.ts';
 import { rename, renameModel } from '../machines/document.fakes.ts';
 import { emptyDefinition, machineIn, projectFor, team, type Team } from './machines-fixtures.ts';
@@ -47,10 +51,12 @@ function open(d: Device, machineId: string, storage = memoryStorage()) {
 const synced = (actor: Actor<typeof documentMachine>, version: number) =>
   waitFor(actor, (s) => s.hasTag('synced') && s.context.doc?.version === version, { timeout: 8_000 });
 
-async function stored(d: Device, machineId: string): Promise<{ definition: MachineDefinition; version: number }> {
+/** What a loader sees: the checkpoint plus the tail, replayed. */
+async function stored(d: Device, machineId: string, model: OpModel<MachineDefinition, Op> = renameModel): Promise<{ definition: MachineDefinition; version: number }> {
   const loaded = await d.port.loadMachine(machineId);
   if (!loaded.ok) throw new Error(loaded.error.message);
-  return loaded.value;
+  const doc = receive(model, createDoc<MachineDefinition, Op>(loaded.value.definition, loaded.value.version), loaded.value.tail).state;
+  return { definition: doc.confirmed, version: doc.version };
 }
 
 describe('machines adapter', () => {
@@ -60,6 +66,9 @@ describe('machines adapter', () => {
     const created = await editor.port.createMachine({ projectId: project, name: 'turnstile', definition: emptyDefinition('turnstile') });
     if (!created.ok) throw new Error(created.error.message);
     expect(created.value).toMatchObject({ name: 'turnstile', version: 0, projectId: project, definition: emptyDefinition('turnstile') });
+    // The content went into the log as its first op: a loader replays the bare root's checkpoint plus that tail.
+    expect(await stored(editor, created.value.id, chartroomModel)).toEqual({ definition: emptyDefinition('turnstile'), version: 1 });
+    expect(await editor.port.opsSince(created.value.id, 0)).toMatchObject({ ok: true, value: [{ seq: 1, op: { type: 'machine.replace' } }] });
     const listed = await viewer.port.listMachines(project);
     expect(listed.ok && listed.value.map((m) => m.id)).toContain(created.value.id);
     expect(await viewer.port.renameMachine(created.value.id, 'x')).toMatchObject({ ok: false, error: { code: 'forbidden' } });
@@ -69,25 +78,60 @@ describe('machines adapter', () => {
     expect(await editor.port.loadMachine(created.value.id)).toMatchObject({ ok: false, error: { code: 'not_found' } });
   });
 
-  it('commits, answers a stale base with conflict and the current version, and reads the log back', async () => {
+  it('appends ops only, never refused for being behind, and reads the log back', async () => {
     const machine = await machineIn(t, project);
     const editor = await device(t.editor);
-    const first = await editor.port.commitOps({ machineId: machine, base: 0, clientId: 'c', batchId: randomUUID(), ops: [rename('a')], definition: emptyDefinition('a') });
-    expect(first).toEqual({ ok: true, receipt: { firstSeq: 1, lastSeq: 1, version: 1, duplicate: false } });
-    const stale = await editor.port.commitOps({ machineId: machine, base: 0, clientId: 'c', batchId: randomUUID(), ops: [rename('b')], definition: emptyDefinition('b') });
-    expect(stale).toMatchObject({ ok: false, error: { code: 'conflict' }, currentVersion: 1 });
+    const owner = await device(t.owner);
+    const first = await editor.port.commitOps({ machineId: machine, clientId: 'c', batchId: randomUUID(), ops: [rename('a')] });
+    // The first append took the checkpoint lease, and the adapter moved the checkpoint before answering.
+    expect(first).toEqual({ ok: true, receipt: { firstSeq: 1, lastSeq: 1, version: 1, duplicate: false, checkpointDue: true } });
+    // The owner has seen nothing: still appended, at the head.
+    const behind = await owner.port.commitOps({ machineId: machine, clientId: 'o', batchId: randomUUID(), ops: [rename('b')] });
+    expect(behind).toMatchObject({ ok: true, receipt: { firstSeq: 2, lastSeq: 2 } });
     const log = await editor.port.opsSince(machine, 0);
-    expect(log).toMatchObject({ ok: true, value: [{ seq: 1, clientId: 'c', op: rename('a') }] });
+    expect(log).toMatchObject({ ok: true, value: [{ seq: 1, clientId: 'c', op: rename('a') }, { seq: 2, clientId: 'o', op: rename('b') }] });
+    // Each append found the lease free, so the checkpoint followed to the head: loading is the checkpoint and an empty tail.
+    const loaded = await editor.port.loadMachine(machine);
+    expect(loaded).toMatchObject({ ok: true, value: { version: 2, tail: [], definition: { name: 'b' } } });
+  });
+
+  it('a malformed op is refused whole in words that name it; nothing is stored', async () => {
+    const machine = await machineIn(t, project);
+    const editor = await device(t.editor);
+    const bad = await editor.port.commitOps({ machineId: machine, clientId: 'c', batchId: randomUUID(), ops: [rename('a'), { type: 'state.delete' } as never] });
+    expect(bad).toEqual({ ok: false, error: { code: 'invalid', message: 'Couldn\'t save your edit: op 1 (state.delete) needs "id" as string.' } });
+    expect(await editor.port.opsSince(machine, 0)).toEqual({ ok: true, value: [] });
+  });
+
+  it('the checkpoint function replays the log with the model and is the only writer of the definition', async () => {
+    const machine = await machineIn(t, project);
+    const editor = await device(t.editor);
+    await editor.port.commitOps({ machineId: machine, clientId: 'c', batchId: randomUUID(), ops: [rename('one'), { type: 'state.add', id: 's_a', parent: 's_root', key: 'a', stateType: 'atomic', index: null }] });
+    await editor.port.commitOps({ machineId: machine, clientId: 'd', batchId: randomUUID(), ops: [{ type: 'state.add', id: 's_b', parent: 's_root', key: 'a', stateType: 'atomic', index: null }] });
+    // The adapter moved the checkpoint after each append; asking again finds it at the head.
+    const asked = await editor.client.functions.invoke('checkpoint-machine', { body: { machineId: machine } });
+    expect(asked.error).toBeNull();
+    expect(asked.data).toEqual({ version: 3, head: 3 });
+    const loaded = await editor.port.loadMachine(machine);
+    if (!loaded.ok) throw new Error(loaded.error.message);
+    expect(loaded.value.version).toBe(3);
+    expect(loaded.value.tail).toEqual([]);
+    // The collision was mended the same way every client mends it.
+    expect(loaded.value.definition.name).toBe('one');
+    expect(loaded.value.definition.states.s_root?.children.map((c) => loaded.value.definition.states[c]?.key)).toEqual(['a', 'a-2']);
+    const outsider = await device(t.outsider);
+    const refused = await outsider.client.functions.invoke('checkpoint-machine', { body: { machineId: machine } });
+    expect(refused.error).not.toBeNull();
   });
 
   it('a viewer\'s commit is refused as forbidden; a dead network is reported as network', async () => {
     const machine = await machineIn(t, project);
     const viewer = await device(t.viewer);
-    const refused = await viewer.port.commitOps({ machineId: machine, base: 0, clientId: 'v', batchId: randomUUID(), ops: [rename('v')], definition: emptyDefinition('v') });
+    const refused = await viewer.port.commitOps({ machineId: machine, clientId: 'v', batchId: randomUUID(), ops: [rename('v')] });
     expect(refused).toMatchObject({ ok: false, error: { code: 'forbidden' } });
     viewer.goOffline();
     expect(await viewer.port.opsSince(machine, 0)).toMatchObject({ ok: false, error: { code: 'network' } });
-    expect(await viewer.port.commitOps({ machineId: machine, base: 0, clientId: 'v', batchId: randomUUID(), ops: [rename('v')], definition: emptyDefinition('v') })).toMatchObject({
+    expect(await viewer.port.commitOps({ machineId: machine, clientId: 'v', batchId: randomUUID(), ops: [rename('v')] })).toMatchObject({
       ok: false,
       error: { code: 'network' },
     });
@@ -100,22 +144,23 @@ describe('machines adapter', () => {
     const viewer = await device(t.viewer);
     const outsider = await device(t.outsider);
     const editor = await device(t.editor);
+    // Resolves with how joining ended: a reader is subscribed, an outsider refused at join.
     const listen = (d: Device, into: unknown[]) =>
-      new Promise<void>((resolve) => {
+      new Promise<string>((resolve) => {
         const sub = d.port.opEvents$(machine).subscribe((event) => {
-          if (event.type === 'ops.subscribed') resolve();
+          if (event.type === 'ops.subscribed' || event.type === 'connection.lost') resolve(event.type);
           if (event.type === 'ops.received') into.push(...event.ops.map((o) => o.op));
         });
         afterAll(() => sub.unsubscribe());
       });
     const seen: unknown[] = [];
     const seenByOutsider: unknown[] = [];
-    await Promise.all([listen(viewer, seen), listen(outsider, seenByOutsider)]);
-    await editor.port.commitOps({ machineId: other, base: 0, clientId: 'c', batchId: randomUUID(), ops: [rename('elsewhere')], definition: emptyDefinition() });
-    await editor.port.commitOps({ machineId: machine, base: 0, clientId: 'c', batchId: randomUUID(), ops: [rename('here')], definition: emptyDefinition() });
+    expect(await Promise.all([listen(viewer, seen), listen(outsider, seenByOutsider)])).toEqual(['ops.subscribed', 'connection.lost']);
+    await editor.port.commitOps({ machineId: other, clientId: 'c', batchId: randomUUID(), ops: [rename('elsewhere')] });
+    await editor.port.commitOps({ machineId: machine, clientId: 'c', batchId: randomUUID(), ops: [rename('here')] });
     await expect.poll(() => seen, { timeout: 5_000 }).toEqual([rename('here')]);
     // Delivered in commit order: had the outsider been sent the op, it would be here by now.
-    await editor.port.commitOps({ machineId: machine, base: 1, clientId: 'c', batchId: randomUUID(), ops: [rename('again')], definition: emptyDefinition() });
+    await editor.port.commitOps({ machineId: machine, clientId: 'c', batchId: randomUUID(), ops: [rename('again')] });
     await expect.poll(() => seen, { timeout: 5_000 }).toEqual([rename('here'), rename('again')]);
     expect(seenByOutsider).toEqual([]);
   });
@@ -128,12 +173,12 @@ describe('two people editing one machine', () => {
     const b = open(await device(t.editor), machine);
     await Promise.all([synced(a, 0), synced(b, 0)]);
     a.send({ type: 'doc.edit', ops: [rename('renamed by A')] });
-    b.send({ type: 'doc.edit', ops: [{ type: 'state.rename', id: 's_root', key: 'renamed-by-B' }] });
+    b.send({ type: 'doc.edit', ops: [{ type: 'state.update', id: 's_root', changes: { description: 'renamed-by-B' } }] });
     await Promise.all([synced(a, 2), synced(b, 2)]);
     const server = await stored(devices[0]!, machine);
     expect(server.version).toBe(2);
     expect(server.definition.name).toBe('renamed by A');
-    expect(server.definition.states.s_root?.key).toBe('renamed-by-B');
+    expect(server.definition.states.s_root?.description).toBe('renamed-by-B');
     expect(a.getSnapshot().context.doc?.local).toEqual(server.definition);
     expect(b.getSnapshot().context.doc?.local).toEqual(server.definition);
   });
@@ -145,12 +190,12 @@ describe('two people editing one machine', () => {
     await Promise.all([synced(a, 0), synced(b, 0)]);
     for (let i = 0; i < 10; i++) {
       a.send({ type: 'doc.edit', ops: [rename(`A${i}`)] });
-      b.send({ type: 'doc.edit', ops: [{ type: 'state.rename', id: 's_root', key: `B${i}` }] });
+      b.send({ type: 'doc.edit', ops: [{ type: 'state.update', id: 's_root', changes: { description: `B${i}` } }] });
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
     await Promise.all([synced(a, 20), synced(b, 20)]);
     const server = await stored(devices[devices.length - 1]!, machine);
-    expect(server.definition).toMatchObject({ name: 'A9', states: { s_root: { key: 'B9' } } });
+    expect(server.definition).toMatchObject({ name: 'A9', states: { s_root: { description: 'B9' } } });
     expect(a.getSnapshot().context.doc?.local).toEqual(server.definition);
     expect(b.getSnapshot().context.doc?.local).toEqual(server.definition);
   });
@@ -168,7 +213,7 @@ describe('two people editing one machine', () => {
     a.send({ type: 'doc.edit', ops: [rename('typed offline')] });
     expect([...storage.items.values()].join()).toContain('typed offline');
     // Meanwhile B edits online.
-    b.send({ type: 'doc.edit', ops: [{ type: 'state.rename', id: 's_root', key: 'b-online' }] });
+    b.send({ type: 'doc.edit', ops: [{ type: 'state.update', id: 's_root', changes: { description: 'b-online' } }] });
     await synced(b, 1);
 
     // A reload while still offline: the queue comes back from storage.
@@ -182,7 +227,7 @@ describe('two people editing one machine', () => {
     await synced(b, 2);
     expect(storage.items.size).toBe(0);
     const server = await stored(deviceA, machine);
-    expect(server.definition).toMatchObject({ name: 'typed offline', states: { s_root: { key: 'b-online' } } });
+    expect(server.definition).toMatchObject({ name: 'typed offline', states: { s_root: { description: 'b-online' } } });
     expect(b.getSnapshot().context.doc?.local).toEqual(server.definition);
   });
 });

@@ -1,19 +1,21 @@
 import { Subject } from 'rxjs';
 import { fromCallback, fromEventObservable } from 'xstate';
 import type { QueueCommand } from '../../machines/document.machine.ts';
-import { opsSince, serverCommit, type ServerDoc } from '../../src/lib/collab/server-model.ts';
+import { checkpoint, headOf, opsSince, serverAppend, type ServerDoc } from '../../src/lib/collab/server-model.ts';
 import type { CommittedOp, OpModel, QueueSnapshot } from '../../src/lib/collab/types.ts';
 import type { Op } from '../../src/lib/model/op-types.ts';
 import type { MachineDefinition } from '../../src/lib/model/types.ts';
-import type { CommitRequest, CommitResult, MachineRecord, OpStreamEvent, Result } from '../../src/lib/ports/document.ts';
+import type { CommitRequest, CommitResult, LoadedMachine, OpStreamEvent, Result } from '../../src/lib/ports/document.ts';
 import { emptyDefinition } from '../adapters/machines-fixtures.ts';
 import { heldRequests } from './held-requests.ts';
 
 /**
  * Fakes for the document machine: a small op model over the real definition type
- * (renames only, enough to collide), and an adapter whose requests stay open until the
+ * (machine renames, state renames and descriptions: enough to collide; the last two
+ * agree with the real model on the root, which the adapter tests' checkpoints use), and an adapter whose requests stay open until the
  * test settles them, either with an explicit output or by asking the in-memory server
- * (commit_machine_ops' semantics, src/lib/collab/server-model.ts) for its answer.
+ * (commit_machine_ops' append semantics, src/lib/collab/server-model.ts) for its answer.
+ * `server()` shows the log and its replay (what a checkpoint at the head would hold).
  */
 
 export const renameModel: OpModel<MachineDefinition, Op> = {
@@ -24,10 +26,16 @@ export const renameModel: OpModel<MachineDefinition, Op> = {
       if (!state) throw new Error(`no state ${op.id}`);
       return { ...def, states: { ...def.states, [op.id]: { ...state, key: op.key } } };
     }
+    if (op.type === 'state.update' && Object.keys(op.changes).join() === 'description') {
+      const state = def.states[op.id];
+      if (!state) throw new Error(`no state ${op.id}`);
+      return { ...def, states: { ...def.states, [op.id]: { ...state, description: op.changes.description ?? null } } };
+    }
     throw new Error(`unsupported op ${op.type}`);
   },
   invert(before, op) {
     if (op.type === 'state.rename') return [{ type: 'state.rename', id: op.id, key: before.states[op.id]?.key ?? '' }];
+    if (op.type === 'state.update') return [{ type: 'state.update', id: op.id, changes: { description: before.states[op.id]?.description ?? null } }];
     return [{ type: 'machine.update', changes: { name: before.name } }];
   },
 };
@@ -38,15 +46,17 @@ type RequestName = 'loadQueue' | 'loadMachine' | 'commitOps' | 'fetchOps';
 
 export const MACHINE_ID = 'm-1';
 
-export function fakeDocumentBackend(initial = emptyDefinition('door')) {
-  let server: ServerDoc<MachineDefinition, Op> = { doc: initial, version: 0, log: [] };
+export function fakeDocumentBackend(initial = emptyDefinition('door'), model: OpModel<MachineDefinition, Op> = renameModel) {
+  let server: ServerDoc<MachineDefinition, Op> = { doc: initial, checkpointSeq: 0, log: [] };
   const stream = new Subject<OpStreamEvent>();
   const stored = new Map<string, QueueSnapshot<MachineDefinition, Op> | null>();
   const { request, take, calls, isOpen, settle, fail } = heldRequests<RequestName>(flush);
   let batches = 0;
 
-  const record = (): MachineRecord => ({
-    id: MACHINE_ID, projectId: 'p-1', name: 'door', version: server.version, createdBy: null, createdAt: '', updatedAt: '', definition: server.doc,
+  // The checkpoint as stored (not moved by appends) and the log after it.
+  const record = (): LoadedMachine => ({
+    id: MACHINE_ID, projectId: 'p-1', name: 'door', version: server.checkpointSeq, createdBy: null, createdAt: '', updatedAt: '', definition: server.doc,
+    tail: opsSince(server, server.checkpointSeq),
   });
 
   /** What the in-memory server answers to the open request. */
@@ -55,15 +65,14 @@ export function fakeDocumentBackend(initial = emptyDefinition('door')) {
       case 'loadQueue':
         return stored.get(MACHINE_ID) ?? null;
       case 'loadMachine':
-        return { ok: true, value: record() } satisfies Result<MachineRecord>;
+        return { ok: true, value: record() } satisfies Result<LoadedMachine>;
       case 'fetchOps':
         return { ok: true, value: opsSince(server, (input as { after: number }).after) } satisfies Result<CommittedOp<Op>[]>;
       case 'commitOps': {
         const r = input as CommitRequest;
-        const result = serverCommit(server, { base: r.base, clientId: r.clientId, batchId: r.batchId, ops: r.ops, doc: r.definition });
+        const result = serverAppend(server, { clientId: r.clientId, batchId: r.batchId, ops: r.ops });
         server = result.server;
-        if (result.answer.ok) return { ok: true, receipt: result.answer.receipt } satisfies CommitResult;
-        return { ok: false, error: { code: 'conflict', message: 'Someone else edited this machine first.' }, currentVersion: result.answer.currentVersion } satisfies CommitResult;
+        return { ok: true, receipt: result.answer.receipt } satisfies CommitResult;
       }
     }
   };
@@ -71,7 +80,7 @@ export function fakeDocumentBackend(initial = emptyDefinition('door')) {
   return {
     actors: {
       loadQueue: request<QueueSnapshot<MachineDefinition, Op> | null, { machineId: string }>('loadQueue'),
-      loadMachine: request<Result<MachineRecord>, { machineId: string }>('loadMachine'),
+      loadMachine: request<Result<LoadedMachine>, { machineId: string }>('loadMachine'),
       commitOps: request<CommitResult, CommitRequest>('commitOps'),
       fetchOps: request<Result<CommittedOp<Op>[]>, { machineId: string; after: number }>('fetchOps'),
       opEvents: fromEventObservable<OpStreamEvent, { machineId: string }>(() => stream),
@@ -81,7 +90,12 @@ export function fakeDocumentBackend(initial = emptyDefinition('door')) {
     },
     calls,
     stored,
-    server: () => server,
+    /** The log, its head and its replay. */
+    server: () => ({ log: server.log, version: headOf(server), doc: checkpoint(model, server).doc }),
+    /** Trusted code moves the checkpoint to the head. */
+    checkpoint: () => {
+      server = checkpoint(model, server);
+    },
     isOpen,
     emit: (event: OpStreamEvent) => stream.next(event),
     /** Settles the open request with an explicit output. */
@@ -93,14 +107,11 @@ export function fakeDocumentBackend(initial = emptyDefinition('door')) {
       open.resolve(answer(name, open.input));
       await flush();
     },
-    /** Someone else commits `ops` (not delivered on the stream unless the test emits it). */
+    /** Someone else appends `ops` (not delivered on the stream unless the test emits it). */
     commitFromElsewhere(ops: Op[]): CommittedOp<Op>[] {
-      const base = server.version;
-      let doc = server.doc;
-      for (const op of ops) doc = renameModel.apply(doc, op);
-      const result = serverCommit(server, { base, clientId: 'other', batchId: `other-${++batches}`, ops, doc });
-      server = result.server;
-      return opsSince(server, base);
+      const head = headOf(server);
+      server = serverAppend(server, { clientId: 'other', batchId: `other-${++batches}`, ops }).server;
+      return opsSince(server, head);
     },
   };
 }

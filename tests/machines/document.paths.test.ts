@@ -46,12 +46,14 @@ const events: GraphEvent[] = [
   done('loadQueue', null),
   done('loadQueue', saved),
   crashed('loadQueue'),
-  done('loadMachine', { ok: true, value: { id: MACHINE_ID, projectId: 'p', name: 'door', version: 0, createdBy: null, createdAt: '', updatedAt: '', definition: emptyDefinition('door') } }),
+  done('loadMachine', { ok: true, value: { id: MACHINE_ID, projectId: 'p', name: 'door', version: 0, createdBy: null, createdAt: '', updatedAt: '', definition: emptyDefinition('door'), tail: [] } }),
   done('loadMachine', { ok: false, error: { code: 'not_found', message: 'gone' } }),
   crashed('loadMachine'),
   done('commitOps', { ok: true, receipt: { firstSeq: 1, lastSeq: 1, version: 1, duplicate: false } }),
   done('commitOps', { ok: true, receipt: { firstSeq: 1, lastSeq: 1, version: 5, duplicate: true } }),
-  done('commitOps', { ok: false, error: { code: 'conflict', message: 'conflict' }, currentVersion: 3 }),
+  // Appended behind ops this client has not seen yet: acknowledged, the log is read.
+  done('commitOps', { ok: true, receipt: { firstSeq: 3, lastSeq: 3, version: 3, duplicate: false } }),
+  done('commitOps', { ok: false, error: { code: 'too_big', message: 'too big' } }),
   done('commitOps', network),
   done('commitOps', { ok: false, error: { code: 'forbidden', message: 'no' } }),
   done('commitOps', { ok: false, error: { code: 'unknown', message: 'The server failed' } }),
@@ -73,6 +75,9 @@ const key = (s: Snapshot) =>
     undo: s.context.history.undo.length > 0,
     redo: s.context.history.redo.length > 0,
     failed: s.context.error !== null,
+    refused: s.context.refused,
+    // Acknowledged at seqs not yet seen: the document waits for the log, it does not resend.
+    acked: (s.context.doc?.inflight?.acked ?? null) !== null,
   });
 
 const traversal = {

@@ -22,7 +22,7 @@ async function opened(backend = fakeDocumentBackend()) {
   await backend.serve('loadQueue');
   await backend.serve('loadMachine');
   await backend.serve('fetchOps');
-  expect(actor.getSnapshot().value).toEqual({ ready: { online: 'idle' } });
+  expect(actor.getSnapshot().value).toEqual({ ready: { online: { idle: 'saved' } } });
   return { actor, backend };
 }
 
@@ -56,7 +56,7 @@ describe('document machine', () => {
     await backend.serve('commitOps');
     expect(backend.calls.filter((c) => c.name === 'commitOps')).toHaveLength(2);
     expect(backend.server().log.map((e) => e.op)).toEqual([rename('a'), rename('b'), rename('c')]);
-    expect(actor.getSnapshot().value).toEqual({ ready: { online: 'idle' } });
+    expect(actor.getSnapshot().value).toEqual({ ready: { online: { idle: 'saved' } } });
     expect(actor.getSnapshot().context.doc?.version).toBe(3);
     expect(backend.stored.get(MACHINE_ID)).toBeNull();
   });
@@ -68,17 +68,17 @@ describe('document machine', () => {
     expect(actor.getSnapshot().context.doc?.pending).toEqual([]);
   });
 
-  it('on a conflict fetches what landed, rebases and commits again', async () => {
+  it('an append behind someone else\'s is never refused: the log before it is read and the queue rebased', async () => {
     const { actor, backend } = await opened();
     actor.send({ type: 'doc.edit', ops: [{ type: 'state.rename', id: 's_root', key: 'mine' }] });
     backend.commitFromElsewhere([rename('theirs')]);
-    await vi.advanceTimersByTimeAsync(20);
     await backend.serve('commitOps');
-    expect(actor.getSnapshot().value).toEqual({ ready: { online: 'rebasing' } });
+    // Acknowledged at seq 2; seq 1 has not reached us: read the log, never resend.
+    expect(actor.getSnapshot().value).toEqual({ ready: { online: 'resyncing' } });
+    expect(actor.getSnapshot().hasTag('synced')).toBe(false);
     await backend.serve('fetchOps');
-    await vi.advanceTimersByTimeAsync(20);
-    await backend.serve('commitOps');
-    expect(actor.getSnapshot().value).toEqual({ ready: { online: 'idle' } });
+    expect(actor.getSnapshot().value).toEqual({ ready: { online: { idle: 'saved' } } });
+    expect(backend.calls.filter((c) => c.name === 'commitOps')).toHaveLength(1);
     const server = backend.server();
     expect(server.version).toBe(2);
     expect(local(actor)).toEqual(server.doc);
@@ -136,14 +136,14 @@ describe('document machine', () => {
     const { actor, backend } = await opened();
     actor.send({ type: 'doc.edit', ops: [rename('once')] });
     await vi.advanceTimersByTimeAsync(20);
-    const first = backend.calls.at(-1)?.input as { batchId: string; base: number };
+    const first = backend.calls.at(-1)?.input as { batchId: string };
     await backend.settle('commitOps', { ok: false, error: { code: 'network', message: "Can't reach the server." } });
     expect(actor.getSnapshot().hasTag('offline')).toBe(true);
     await vi.advanceTimersByTimeAsync(2_000);
     await backend.serve('fetchOps');
     await vi.advanceTimersByTimeAsync(20);
-    const again = backend.calls.at(-1)?.input as { batchId: string; base: number };
-    expect(again).toMatchObject({ batchId: first.batchId, base: first.base });
+    const again = backend.calls.at(-1)?.input as { batchId: string };
+    expect(again).toMatchObject({ batchId: first.batchId });
     await backend.serve('commitOps');
     expect(backend.server().log).toHaveLength(1);
   });
@@ -170,9 +170,17 @@ describe('document machine', () => {
     await vi.advanceTimersByTimeAsync(20);
     await backend.settle('commitOps', { ok: false, error: { code: 'forbidden', message: "You don't have permission to save your edit." } });
     expect(actor.getSnapshot().context.error).toMatch(/permission/);
-    expect(actor.getSnapshot().context.dropped).toEqual([rename('nope')]);
     expect(local(actor)?.name).toBe('door');
     expect(actor.getSnapshot().value).toEqual({ ready: { online: 'resyncing' } });
+    await backend.serve('fetchOps');
+    // Not "Saved" next to "Couldn't save your edit".
+    expect(actor.getSnapshot().value).toEqual({ ready: { online: { idle: 'notSaved' } } });
+    expect(actor.getSnapshot().hasTag('unsaved')).toBe(true);
+    expect(actor.getSnapshot().hasTag('synced')).toBe(false);
+    // The next acknowledged edit clears it.
+    actor.send({ type: 'doc.edit', ops: [rename('later')] });
+    await backend.serve('commitOps');
+    expect(actor.getSnapshot().hasTag('synced')).toBe(true);
   });
 
   it('a server failure while committing keeps the queue and tries again later', async () => {
@@ -212,7 +220,7 @@ describe('document machine', () => {
   });
 
   it('with the statechart model: adds a state, undoes it exactly, commits both', async () => {
-    const backend = fakeDocumentBackend();
+    const backend = fakeDocumentBackend(undefined, chartroomModel);
     const actor = createActor(documentMachine.provide({ actors: backend.actors }), { input: { ...input(), model: chartroomModel } }).start();
     await backend.serve('loadQueue');
     await backend.serve('loadMachine');
@@ -226,5 +234,60 @@ describe('document machine', () => {
     await backend.serve('commitOps');
     expect(backend.server().log.map((e) => e.op.type)).toEqual(['state.add', 'state.delete']);
     expect(backend.server().doc).toEqual(before);
+  });
+
+  it('an edit too big to save is refused at once, saying so with the limit; nothing is queued or sent', async () => {
+    const { actor, backend } = await opened();
+    actor.send({ type: 'doc.edit', ops: [{ type: 'state.update', id: 's_root', changes: { description: 'x'.repeat(1024 * 1024) } }] });
+    const { error, dropped, doc } = actor.getSnapshot().context;
+    expect(error).toBe('This edit is too big to save: 1.0 MB, and one edit can be at most 512 KB. Nothing was changed; split it into smaller edits.');
+    expect(error).not.toMatch(/someone else/);
+    expect(dropped).toEqual([]);
+    expect(doc?.pending).toEqual([]);
+    expect(backend.isOpen('commitOps')).toBe(false);
+  });
+});
+
+describe('the sync tags (what the label reads)', () => {
+  const SYNC = ['synced', 'saving', 'syncing', 'unsaved', 'offline'] as const;
+  /** Every snapshot the actor emits under `ready` has exactly one sync tag, and `synced` only with nothing unsent and no refusal. */
+  function watchTags(actor: ReturnType<typeof createActor<typeof documentMachine>>) {
+    const problems: string[] = [];
+    actor.subscribe((s) => {
+      if (!s.hasTag('ready')) return;
+      const tags = SYNC.filter((t) => s.hasTag(t));
+      if (tags.length !== 1) problems.push(`${JSON.stringify(s.value)} has sync tags [${tags.join(', ')}]`);
+      const unsent = (s.context.doc?.inflight ? 1 : 0) + (s.context.doc?.pending.length ?? 0);
+      if (s.hasTag('synced') && (unsent > 0 || s.context.refused)) problems.push(`${JSON.stringify(s.value)} says synced with ${unsent} unsent`);
+    });
+    return problems;
+  }
+
+  it('offline with an edit waiting, through the retry cycle, never reads as saved', async () => {
+    const { actor, backend } = await opened();
+    const problems = watchTags(actor);
+    backend.emit({ type: 'connection.lost' });
+    await flush();
+    actor.send({ type: 'doc.edit', ops: [rename('waiting')] });
+    // The retry timer takes it back online: reading the log, with the edit still unsent.
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(actor.getSnapshot().value).toEqual({ ready: { online: 'resyncing' } });
+    expect(actor.getSnapshot().hasTag('synced')).toBe(false);
+    await backend.settle('fetchOps', { ok: false, error: { code: 'network', message: "Can't reach the server." } });
+    await vi.advanceTimersByTimeAsync(2_000);
+    await backend.serve('fetchOps');
+    await backend.serve('commitOps');
+    expect(actor.getSnapshot().hasTag('synced')).toBe(true);
+    expect(problems).toEqual([]);
+  });
+
+  it('a refusal reads as not saved, never as saved', async () => {
+    const { actor, backend } = await opened();
+    const problems = watchTags(actor);
+    actor.send({ type: 'doc.edit', ops: [rename('nope')] });
+    await backend.settle('commitOps', { ok: false, error: { code: 'forbidden', message: "Couldn't save your edit." } });
+    await backend.serve('fetchOps');
+    expect(actor.getSnapshot().hasTag('unsaved')).toBe(true);
+    expect(problems).toEqual([]);
   });
 });

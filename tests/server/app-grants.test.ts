@@ -137,15 +137,16 @@ describe('the app’s tables on the hosted-like platform', () => {
     expect((await owner.from('project_invites').update({ revoked_at: new Date().toISOString() }).eq('id', inviteId).select('id')).data).toHaveLength(1);
     expect((await owner.from('project_invites').delete().eq('id', inviteId).select('id')).data).toHaveLength(1);
     const commit = await owner.rpc('commit_machine_ops', {
-      p_machine: machineId, p_base_version: 0, p_client_id: 'grants', p_batch_id: randomUUID(),
-      p_ops: [{ type: 'noop' }], p_definition: { id: 'm' },
-    });
+      p_machine: machineId, p_client_id: 'grants', p_batch_id: randomUUID(),
+      p_ops: [{ type: 'machine.update', changes: { name: 'committed' } }],
+    } as never);
     expect(commit.error).toBeNull();
-    expect((await owner.from('machine_ops').select('seq').eq('machine_id', machineId)).data).toEqual([{ seq: 1 }]);
+    const logged = (await owner.from('machine_ops').select('seq').eq('machine_id', machineId)).data ?? [];
+    expect(logged.length).toBeGreaterThanOrEqual(1);
     expect((await owner.from('machines').update({ name: 'renamed' }).eq('id', machineId).select('name')).data).toEqual([{ name: 'renamed' }]);
     const publicRead = await clients.anon.from('projects').select('id').limit(1);
     expect(publicRead.error).toBeNull();
-    expect((await clients.service_role.from('machine_ops').delete().eq('machine_id', machineId).select('seq')).data).toEqual([{ seq: 1 }]);
+    expect((await clients.service_role.from('machine_ops').delete().eq('machine_id', machineId).select('seq')).data).toHaveLength(logged.length);
     expect((await owner.from('machines').delete().eq('id', machineId).select('id')).data).toHaveLength(1);
     expect((await owner.from('projects').delete().eq('id', projectId).select('id')).data).toHaveLength(1);
   });
@@ -157,7 +158,7 @@ describe('the app’s tables on the hosted-like platform', () => {
     const accept = { p_token: 'no-such-token', p_user: userId };
     expect(isPermissionDenied(await clients.authenticated.rpc('accept_project_invite', accept))).toBe(true);
     expect(isPermissionDenied(await clients.service_role.rpc('accept_project_invite', accept))).toBe(false);
-    const commit = { p_machine: randomUUID(), p_base_version: 0, p_client_id: 'x', p_batch_id: randomUUID(), p_ops: [{ type: 'noop' }], p_definition: {} };
+    const commit = { p_machine: randomUUID(), p_client_id: 'x', p_batch_id: randomUUID(), p_ops: [{ type: 'machine.update', changes: { name: 'x' } }] };
     expect(isPermissionDenied(await clients.anon.rpc('commit_machine_ops', commit))).toBe(true);
     // Helpers only the migrations' own functions call are nobody's to call.
     for (const role of ROLES) expect(isPermissionDenied(await clients[role].rpc('palette_color', { p_id: userId }))).toBe(true);

@@ -4,9 +4,11 @@ import { emptyDefinition, machineIn, projectFor, team, type Team } from '../adap
 import { adminDb, anonClient, serviceClient, type AnyClient } from '../setup/clients.ts';
 
 /**
- * Machines and their op log under row level security, every kind of caller against
- * every operation, through supabase-js: members read, editors and owners write, viewers
- * never write, ops enter only through commit_machine_ops and are never changed.
+ * Machines and their op log under row level security and column grants, every kind of
+ * caller against every operation, through supabase-js: members read, editors and owners
+ * write names and append ops, viewers never write, ops enter only through
+ * commit_machine_ops (appended at the head, never refused for being behind) and are
+ * never changed, and only the service role (the checkpoint code) writes a definition.
  */
 
 type Actor = 'anon' | 'outsider' | 'viewer' | 'editor' | 'owner' | 'service';
@@ -45,15 +47,12 @@ function expectRefused(result: Result): void {
   else expect(result.data).toEqual([]);
 }
 
-function commit(client: AnyClient, machine: string, base: number, ops: unknown[], batch = randomUUID()) {
-  return client.rpc('commit_machine_ops', {
-    p_machine: machine,
-    p_base_version: base,
-    p_client_id: 'test',
-    p_batch_id: batch,
-    p_ops: ops,
-    p_definition: emptyDefinition(`after ${base}`),
-  }) as unknown as Promise<Result>;
+function commit(client: AnyClient, machine: string, ops: unknown, batch = randomUUID(), extra: Record<string, unknown> = {}) {
+  return client.rpc('commit_machine_ops', { p_machine: machine, p_client_id: 'test', p_batch_id: batch, p_ops: ops, ...extra } as never) as unknown as Promise<Result>;
+}
+
+async function logOf(machine: string): Promise<number[]> {
+  return (rows(await clients.service.from('machine_ops').select('seq').eq('machine_id', machine).order('seq')) as { seq: number }[]).map((r) => r.seq);
 }
 
 const renameOp = (key: string) => ({ type: 'machine.update', changes: { name: key } });
@@ -73,7 +72,7 @@ describe('machines', () => {
 
   it.each(ACTORS)('insert as %s', async (actor) => {
     const { project } = await fixture();
-    const row = { project_id: project, name: `by ${actor}`, definition: emptyDefinition(), ...(actor === 'service' ? { created_by: t.owner.id } : {}) };
+    const row = { project_id: project, name: `by ${actor}`, ...(actor === 'service' ? { created_by: t.owner.id, definition: emptyDefinition() } : {}) };
     const result = await clients[actor].from('machines').insert(row).select('id, version, created_by');
     if (writers.has(actor)) {
       const [created] = rows(result) as { version: number; created_by: string }[];
@@ -84,12 +83,19 @@ describe('machines', () => {
     }
   });
 
-  it('a new machine starts at version 0 and is created by its caller', async () => {
+  it('a new machine starts from the bare root at version 0, created by its caller; its content becomes op 1', async () => {
     const { project } = await fixture();
-    const later = await t.editor.client.from('machines').insert({ project_id: project, name: 'x', definition: {}, version: 5 });
-    expect(later.error?.code).toBe('23514');
-    const forged = await t.editor.client.from('machines').insert({ project_id: project, name: 'x', definition: {}, created_by: t.owner.id });
+    const withDefinition = await t.editor.client.from('machines').insert({ project_id: project, name: 'x', definition: emptyDefinition('content') }).select('id').single();
+    expect(withDefinition.error).toBeNull();
+    const id = (withDefinition.data as { id: string }).id;
+    expect(rows(await clients.service.from('machines').select('version, definition').eq('id', id))).toEqual([{ version: 0, definition: emptyDefinition() }]);
+    expect(rows(await clients.service.from('machine_ops').select('seq, op').eq('machine_id', id))).toEqual([{ seq: 1, op: { type: 'machine.replace', definition: emptyDefinition('content') } }]);
+    const later = await t.editor.client.from('machines').insert({ project_id: project, name: 'x', version: 5 });
+    expect(later.error?.code).toBe('42501');
+    const forged = await t.editor.client.from('machines').insert({ project_id: project, name: 'x', created_by: t.owner.id });
     expect(forged.error?.code).toBe('42501');
+    const plain = await t.editor.client.from('machines').insert({ project_id: project, name: 'plain' }).select('version, definition').single();
+    expect(plain.data).toMatchObject({ version: 0, definition: { root: 's_root', states: { s_root: { parent: null, children: [] } } } });
   });
 
   it.each(ACTORS)('rename as %s', async (actor) => {
@@ -123,88 +129,146 @@ describe('machines', () => {
       expect(rows(await clients[actor].from('machines').select('id').eq('id', machine))).toHaveLength(1);
     }
     expectRefused(await clients.outsider.from('machines').update({ name: 'nope' }).eq('id', machine).select('id'));
-    expect((await commit(clients.outsider, machine, 0, [renameOp('x')])).error?.code).toBe('42501');
+    expect((await commit(clients.outsider, machine, [renameOp('x')])).error?.code).toBe('42501');
   });
 });
 
 describe('commit_machine_ops', () => {
-  it.each(ACTORS)('commit as %s', async (actor) => {
+  it.each(ACTORS)('append as %s', async (actor) => {
     const { machine } = await fixture();
-    const result = await commit(clients[actor], machine, 0, [renameOp('a'), renameOp('b')]);
+    const result = await commit(clients[actor], machine, [renameOp('a'), renameOp('b')]);
     if (writers.has(actor)) {
       expect(result.error).toBeNull();
-      expect(result.data).toEqual({ first_seq: 1, last_seq: 2, version: 2, duplicate: false });
+      // The first append takes the checkpoint lease.
+      expect(result.data).toEqual({ first_seq: 1, last_seq: 2, version: 2, duplicate: false, checkpoint_due: true });
     } else {
       // anon has no execute grant, viewers are refused; outsiders cannot see the machine.
       expect(result.error?.code).toBe(actor === 'outsider' ? 'P0002' : '42501');
     }
-    const after = rows(await clients.service.from('machines').select('version').eq('id', machine));
-    expect(after).toEqual([{ version: writers.has(actor) ? 2 : 0 }]);
+    expect(await logOf(machine)).toEqual(writers.has(actor) ? [1, 2] : []);
   });
 
-  it('stores the ops in order with author, client and batch, and the new snapshot', async () => {
+  it('stores the ops in order with author, client and batch; the checkpoint is not touched', async () => {
     const { machine } = await fixture();
+    const before = rows(await clients.service.from('machines').select('definition, version, updated_at').eq('id', machine));
     const batch = randomUUID();
-    expect((await commit(t.editor.client, machine, 0, [renameOp('a'), renameOp('b')], batch)).error).toBeNull();
+    expect((await commit(t.editor.client, machine, [renameOp('a'), renameOp('b')], batch)).error).toBeNull();
     const ops = rows(await t.viewer.client.from('machine_ops').select('seq, author, client_id, batch_id, op').eq('machine_id', machine).order('seq'));
     expect(ops).toEqual([
       { seq: 1, author: t.editor.id, client_id: 'test', batch_id: batch, op: renameOp('a') },
       { seq: 2, author: t.editor.id, client_id: 'test', batch_id: batch, op: renameOp('b') },
     ]);
-    const [row] = rows(await t.viewer.client.from('machines').select('definition, version').eq('id', machine)) as { definition: { name: string }; version: number }[];
-    expect(row).toEqual({ definition: emptyDefinition('after 0'), version: 2 });
+    expect(rows(await clients.service.from('machines').select('definition, version, updated_at').eq('id', machine))).toEqual(before);
   });
 
-  it('refuses a stale base with version_conflict and the current version', async () => {
+  it('never refuses for being behind: each append lands at the head', async () => {
     const { machine } = await fixture();
-    expect((await commit(t.editor.client, machine, 0, [renameOp('a')])).error).toBeNull();
-    const stale = await commit(t.owner.client, machine, 0, [renameOp('b')]);
-    expect(stale.error?.code).toBe('CR409');
-    expect(stale.error?.message).toBe('version_conflict');
-    expect(JSON.parse(stale.error?.details ?? '{}')).toEqual({ current_version: 1 });
-    const ahead = await commit(t.owner.client, machine, 7, [renameOp('b')]);
-    expect(ahead.error?.code).toBe('CR409');
-    expect(rows(await clients.service.from('machine_ops').select('seq').eq('machine_id', machine))).toHaveLength(1);
+    expect((await commit(t.editor.client, machine, [renameOp('a')])).data).toMatchObject({ first_seq: 1, last_seq: 1 });
+    expect((await commit(t.owner.client, machine, [renameOp('b')])).data).toMatchObject({ first_seq: 2, last_seq: 2, version: 2 });
+    expect(await logOf(machine)).toEqual([1, 2]);
+  });
+
+  it.each([
+    ['definition', { p_definition: emptyDefinition('forged') }],
+    ['version', { p_version: 99 }],
+    ['base version', { p_base_version: 0 }],
+    ['seq', { p_seq: 7 }],
+  ])('refuses a forged %s clearly and stores nothing', async (_, extra) => {
+    const { machine } = await fixture();
+    const result = await commit(t.editor.client, machine, [renameOp('a')], randomUUID(), extra);
+    expect(result.error?.code).toBe('42501');
+    expect(result.error?.message).toBe("the server computes a machine's definition, version and seq numbers: send only ops");
+    expect(await logOf(machine)).toEqual([]);
   });
 
   it('a retried batch returns its original range and writes nothing', async () => {
     const { machine } = await fixture();
     const batch = randomUUID();
-    const first = await commit(t.editor.client, machine, 0, [renameOp('a'), renameOp('b')], batch);
-    expect(first.data).toEqual({ first_seq: 1, last_seq: 2, version: 2, duplicate: false });
-    expect((await commit(t.owner.client, machine, 2, [renameOp('c')])).error).toBeNull();
-    // The retry still carries the base it was first sent with.
-    const retry = await commit(t.editor.client, machine, 0, [renameOp('a'), renameOp('b')], batch);
+    const first = await commit(t.editor.client, machine, [renameOp('a'), renameOp('b')], batch);
+    expect(first.data).toMatchObject({ first_seq: 1, last_seq: 2, version: 2, duplicate: false });
+    expect((await commit(t.owner.client, machine, [renameOp('c')])).error).toBeNull();
+    const retry = await commit(t.editor.client, machine, [renameOp('a'), renameOp('b')], batch);
     expect(retry.error).toBeNull();
-    expect(retry.data).toEqual({ first_seq: 1, last_seq: 2, version: 3, duplicate: true });
-    expect(rows(await clients.service.from('machine_ops').select('seq').eq('machine_id', machine))).toHaveLength(3);
+    expect(retry.data).toMatchObject({ first_seq: 1, last_seq: 2, version: 3, duplicate: true });
+    expect(await logOf(machine)).toEqual([1, 2, 3]);
   });
 
-  it('concurrent commits on one base: exactly one wins, the log has no gap', async () => {
+  it('concurrent appends all land, in one gapless order, each batch stored once', async () => {
     const { machine } = await fixture();
-    const results = await Promise.all([t.editor.client, t.owner.client, t.editor.client, t.owner.client].map((c, i) => commit(c, machine, 0, [renameOp(`c${i}`)])));
-    expect(results.filter((r) => r.error === null)).toHaveLength(1);
-    expect(results.filter((r) => r.error?.code === 'CR409')).toHaveLength(3);
-    expect(rows(await clients.service.from('machine_ops').select('seq').eq('machine_id', machine))).toEqual([{ seq: 1 }]);
+    const batches = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+    const senders = [t.editor.client, t.owner.client, t.editor.client, t.owner.client];
+    // Each batch sent twice at once: a retry racing its original.
+    const results = await Promise.all([...senders, ...senders].map((c, i) => commit(c, machine, [renameOp(`c${i % 4}`)], batches[i % 4])));
+    expect(results.filter((r) => r.error !== null)).toEqual([]);
+    expect(await logOf(machine)).toEqual([1, 2, 3, 4]);
   });
 
   it.each([
-    ['an empty batch', []],
-    ['a batch that is not an array', { type: 'x' }],
-    ['an op without a type', [{ id: 's_1' }]],
-    ['an op that is not an object', [42]],
-  ])('refuses %s with 22023 and writes nothing', async (_, ops) => {
+    ['an empty batch', [], 'ops must be a non-empty array'],
+    ['a batch that is not an array', { type: 'x' }, 'ops must be a non-empty array'],
+    ['an op without a type', [{ type: 'machine.update', changes: {} }, { id: 's_1' }], 'op 1 has no string "type"'],
+    ['an op that is not an object', [42], 'op 0 is not an object'],
+    ['an op of an unknown type', [{ type: 'state.explode', id: 's' }], 'op 0 has an unknown type "state.explode"'],
+    ['an op missing a field', [renameOp('ok'), renameOp('ok'), { type: 'state.add', parent: 's_root', key: 'k', stateType: 'atomic', index: null }], 'op 2 (state.add) needs "id" as string'],
+  ])('refuses %s whole with 22023, naming the op, and writes nothing', async (_, ops, message) => {
     const { machine } = await fixture();
-    const result = await t.editor.client.rpc('commit_machine_ops', {
-      p_machine: machine, p_base_version: 0, p_client_id: 'test', p_batch_id: randomUUID(), p_ops: ops, p_definition: {},
-    });
+    const result = await commit(t.editor.client, machine, ops);
     expect(result.error?.code).toBe('22023');
-    expect(rows(await clients.service.from('machines').select('version').eq('id', machine))).toEqual([{ version: 0 }]);
+    expect(result.error?.message).toBe(message);
+    expect(await logOf(machine)).toEqual([]);
+  });
+
+  it('refuses a batch over the limits with 54000, saying the limit', async () => {
+    const { machine } = await fixture();
+    const many = await commit(t.editor.client, machine, Array.from({ length: 1001 }, () => renameOp('x')));
+    expect(many.error).toMatchObject({ code: '54000', message: 'too many ops in one batch: 1001 (the limit is 1000)' });
+    const big = await commit(t.editor.client, machine, [{ type: 'state.update', id: 's_root', changes: { description: 'x'.repeat(800 * 1024) } }]);
+    expect(big.error?.code).toBe('54000');
+    expect(big.error?.message).toMatch(/^this edit is too big: \d+ bytes of ops \(the limit is 786432 bytes, 768 KB\)$/);
+    expect(await logOf(machine)).toEqual([]);
   });
 
   it('an unknown machine is not found', async () => {
-    const result = await commit(t.editor.client, randomUUID(), 0, [renameOp('a')]);
+    const result = await commit(t.editor.client, randomUUID(), [renameOp('a')]);
     expect(result.error?.code).toBe('P0002');
+  });
+});
+
+describe('save_machine_checkpoint', () => {
+  const save = (client: AnyClient, machine: string, seq: number, definition: unknown) =>
+    client.rpc('save_machine_checkpoint', { p_machine: machine, p_seq: seq, p_definition: definition } as never) as unknown as Promise<Result>;
+
+  it.each(ACTORS.filter((a) => a !== 'service'))('refused to %s: only trusted code writes a definition', async (actor) => {
+    const { machine } = await fixture();
+    await commit(t.editor.client, machine, [renameOp('a')]);
+    const result = await save(clients[actor], machine, 1, emptyDefinition('forged'));
+    expect(result.error?.code).toBe('42501');
+    expect(rows(await clients.service.from('machines').select('version').eq('id', machine))).toEqual([{ version: 0 }]);
+  });
+
+  it('as the service role: moves forward only, never beyond the head, and gives the lease back at the head', async () => {
+    const { machine } = await fixture();
+    await commit(t.editor.client, machine, [renameOp('a'), renameOp('b')]);
+    expect((await save(clients.service, machine, 3, emptyDefinition('b'))).error?.code).toBe('22023');
+    expect((await save(clients.service, machine, 1, emptyDefinition('a'))).data).toEqual({ saved: true, version: 1, head: 2 });
+    // Still behind the head: the lease stays with its holder, later appends are not due.
+    expect((await commit(t.editor.client, machine, [renameOp('c')])).data).toMatchObject({ checkpoint_due: false });
+    expect((await save(clients.service, machine, 3, emptyDefinition('c'))).data).toEqual({ saved: true, version: 3, head: 3 });
+    expect((await save(clients.service, machine, 2, emptyDefinition('b'))).data).toEqual({ saved: false, version: 3, head: 3 });
+    // At the head: the lease is given back, and the next append takes it.
+    expect((await commit(t.editor.client, machine, [renameOp('d')])).data).toMatchObject({ checkpoint_due: true });
+    expect(rows(await t.viewer.client.from('machines').select('definition, version').eq('id', machine))).toEqual([{ definition: emptyDefinition('c'), version: 3 }]);
+  });
+});
+
+describe('machine_checkpoint_leases', () => {
+  it.each(ACTORS.filter((a) => a !== 'service'))('closed to %s', async (actor) => {
+    const { machine } = await fixture();
+    await commit(t.editor.client, machine, [renameOp('a')]);
+    const read = await clients[actor].from('machine_checkpoint_leases' as never).select('machine_id');
+    expect(read.error?.code).toBe('42501');
+    const taken = await clients[actor].from('machine_checkpoint_leases' as never).insert({ machine_id: machine } as never);
+    expect(taken.error?.code).toBe('42501');
   });
 });
 
@@ -212,7 +276,7 @@ describe('machine_ops', () => {
   async function committed() {
     const f = await fixture();
     const batch = randomUUID();
-    const result = await commit(t.editor.client, f.machine, 0, [renameOp('a')], batch);
+    const result = await commit(t.editor.client, f.machine, [renameOp('a')], batch);
     expect(result.error).toBeNull();
     return { ...f, batch };
   }
@@ -251,13 +315,13 @@ describe('machine_ops', () => {
     }
   });
 
-  it('both tables stream changes', async () => {
+  it('machines stream changes; the log does not (its appends go out as private broadcasts)', async () => {
     const db = await adminDb();
     try {
       const published = await db.query<{ tablename: string }>(
         `select tablename from pg_publication_tables where pubname = 'supabase_realtime' and tablename in ('machines', 'machine_ops') order by 1`,
       );
-      expect(published.rows.map((r) => r.tablename)).toEqual(['machine_ops', 'machines']);
+      expect(published.rows.map((r) => r.tablename)).toEqual(['machines']);
     } finally {
       await db.end();
     }

@@ -2,12 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { RealtimePostgresChangesPayload } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emptyDefinition, machineIn, projectFor, team, type Team } from '../adapters/machines-fixtures.ts';
-import { adminDb, type AnyClient } from '../setup/clients.ts';
+import { adminDb, serviceClient, type AnyClient } from '../setup/clients.ts';
 
 /**
- * What a commit streams, through supabase-js: the op to whoever follows the machine's
- * log, and to whoever follows the project's machine list only the machine's summary
- * (the publication's column list leaves the definition out, see
+ * What an append streams, through supabase-js: the batch as one private broadcast to
+ * whoever may read the machine (20261124000100_server_ordered_ops.sql), and to whoever
+ * follows the project's machine list only the machine's summary when a checkpoint moves
+ * it (the publication's column list leaves the definition out, see
  * 20261122001200_machines_stream_summary.sql).
  */
 
@@ -44,6 +45,28 @@ async function follow(client: AnyClient, table: string, filter: string): Promise
   return received;
 }
 
+/** Joins a private channel; resolves with how the join ended. */
+async function joinPrivate(client: AnyClient, topic: string, onOps?: (payload: Record<string, unknown>) => void) {
+  opened.push(client);
+  const channel = client.channel(topic, { config: { private: true, broadcast: { self: false } } });
+  if (onOps) channel.on('broadcast', { event: 'ops' }, (message: { payload?: Record<string, unknown> }) => onOps(message.payload ?? {}));
+  const status = await new Promise<string>((resolve) => {
+    channel.subscribe((state) => {
+      const s = state as string;
+      if (s === 'SUBSCRIBED' || s === 'CHANNEL_ERROR' || s === 'TIMED_OUT') resolve(s);
+    });
+  });
+  return { channel, status };
+}
+
+/** Follows a machine's appended batches (private broadcasts on `machine-ops:<id>`). */
+async function followOps(client: AnyClient, machine: string): Promise<Record<string, unknown>[]> {
+  const received: Record<string, unknown>[] = [];
+  const joined = await joinPrivate(client, `machine-ops:${machine}`, (payload) => received.push(payload));
+  if (joined.status !== 'SUBSCRIBED') throw new Error(`could not follow the machine's ops: ${joined.status}`);
+  return received;
+}
+
 async function until<T>(probe: () => T | undefined, what: string): Promise<T> {
   const deadline = Date.now() + 15_000;
   for (;;) {
@@ -55,31 +78,33 @@ async function until<T>(probe: () => T | undefined, what: string): Promise<T> {
 }
 
 describe('machine changes on the realtime stream', () => {
-  it('sends machine-list subscribers the summary of a commit, without the definition', async () => {
+  it('an append streams its op; the machine row moves only with a checkpoint, whose summary streams without the definition', async () => {
     const machine = await machineIn(t, project, 'streamed');
     const list = await follow(t.viewer.client, 'machines', `project_id=eq.${project}`);
-    const ops = await follow(t.viewer.client, 'machine_ops', `machine_id=eq.${machine}`);
-    const definition = { ...emptyDefinition('streamed'), name: 'renamed by commit' };
+    const ops = await followOps(t.viewer.client, machine);
     const committed = await t.editor.client.rpc('commit_machine_ops', {
       p_machine: machine,
-      p_base_version: 0,
       p_client_id: 'stream-test',
       p_batch_id: randomUUID(),
       p_ops: [{ type: 'machine.update', changes: { name: 'renamed by commit' } }],
-      p_definition: definition,
-    });
+    } as never);
     expect(committed.error).toBeNull();
 
-    const op = await until(() => ops.find((p) => p.eventType === 'INSERT'), 'the op');
-    expect(op.new).toMatchObject({ machine_id: machine, seq: 1, client_id: 'stream-test', op: { type: 'machine.update' } });
+    const batch = await until(() => ops[0], 'the batch broadcast');
+    expect(batch).toMatchObject({ ops: [{ seq: 1, client_id: 'stream-test', op: { type: 'machine.update' } }] });
 
+    // Trusted code moves the checkpoint (the checkpoint-machine function does this).
+    const definition = { ...emptyDefinition('streamed'), name: 'renamed by commit' };
+    const saved = await serviceClient().rpc('save_machine_checkpoint', { p_machine: machine, p_seq: 1, p_definition: definition } as never);
+    expect(saved.error).toBeNull();
     const update = await until(() => list.find((p) => p.eventType === 'UPDATE' && p.new.id === machine), 'the machine update');
     expect(Object.keys(update.new).sort()).toEqual(['created_at', 'created_by', 'id', 'name', 'project_id', 'realtime_key', 'updated_at', 'version']);
     expect(update.new).toMatchObject({ id: machine, project_id: project, name: 'streamed', version: 1, created_by: t.owner.id });
     // The replica identity is an opaque key (migration private_project_channels), never the id.
     expect(update.old).toEqual({ realtime_key: expect.any(String) as string });
+    // No update reached the list for the append itself: the first one is the checkpoint's.
+    expect(list.filter((p) => p.eventType === 'UPDATE' && p.new.id === machine)[0]?.new).toMatchObject({ version: 1 });
 
-    // The definition itself is still there for whoever reads the row.
     const row = await t.viewer.client.from('machines').select('definition, version').eq('id', machine).single();
     expect(row.data).toEqual({ definition, version: 1 });
   });
@@ -96,17 +121,29 @@ describe('machine changes on the realtime stream', () => {
     for (const p of [insert, rename]) expect(p.new).not.toHaveProperty('definition');
   });
 
-  it('publishes machines with the summary columns only, and machine_ops whole', async () => {
+  it('an outsider cannot follow a machine\'s ops; a reader can; clients cannot send on the topic', async () => {
+    const machine = await machineIn(t, project, 'private ops');
+    const denied = await joinPrivate(t.outsider.client, `machine-ops:${machine}`);
+    expect(denied.status).toBe('CHANNEL_ERROR');
+    const allowed = await joinPrivate(t.editor.client, `machine-ops:${machine}`);
+    expect(allowed.status).toBe('SUBSCRIBED');
+    const heard = await followOps(t.viewer.client, machine);
+    await allowed.channel.send({ type: 'broadcast', event: 'ops', payload: { ops: [{ seq: 1, op: { type: 'forged' } }] } });
+    // A real append arrives after it; the forged one never does (no insert policy for clients).
+    await t.editor.client.rpc('commit_machine_ops', { p_machine: machine, p_client_id: 'real', p_batch_id: randomUUID(), p_ops: [{ type: 'machine.update', changes: { name: 'real' } }] } as never);
+    await until(() => heard[0], 'the real batch');
+    expect(heard).toHaveLength(1);
+    expect(heard[0]).toMatchObject({ ops: [{ seq: 1, client_id: 'real' }] });
+  });
+
+  it('publishes machines with the summary columns only, and not the op log', async () => {
     const db = await adminDb();
     try {
       const published = await db.query<{ tablename: string; attnames: string[] }>(
         `select tablename, attnames::text[] as attnames from pg_publication_tables
           where pubname = 'supabase_realtime' and tablename in ('machines', 'machine_ops') order by 1`,
       );
-      expect(published.rows).toEqual([
-        { tablename: 'machine_ops', attnames: ['machine_id', 'seq', 'author', 'client_id', 'batch_id', 'op', 'created_at'] },
-        { tablename: 'machines', attnames: ['id', 'project_id', 'name', 'version', 'created_by', 'created_at', 'updated_at', 'realtime_key'] },
-      ]);
+      expect(published.rows).toEqual([{ tablename: 'machines', attnames: ['id', 'project_id', 'name', 'version', 'created_by', 'created_at', 'updated_at', 'realtime_key'] }]);
     } finally {
       await db.end();
     }

@@ -1,6 +1,6 @@
 import type { RealtimeChannel } from '@supabase/supabase-js';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { emptyDefinition, machineIn, projectFor, team, type Team } from '../adapters/machines-fixtures.ts';
+import { machineIn, projectFor, team, type Team } from '../adapters/machines-fixtures.ts';
 import { serviceClient, type AnyClient } from '../setup/clients.ts';
 import { until } from './realtime-helpers.ts';
 
@@ -117,12 +117,10 @@ describe('removing or demoting a member takes effect at once', () => {
   function commit(client: AnyClient, machine: string, version: number) {
     return client.rpc('commit_machine_ops', {
       p_machine: machine,
-      p_base_version: version,
       p_client_id: 'security-test',
       p_batch_id: crypto.randomUUID(),
-      p_ops: [{ type: 'rename', name: `v${version + 1}` }],
-      p_definition: emptyDefinition(`v${version + 1}`),
-    });
+      p_ops: [{ type: 'machine.update', changes: { name: `v${version + 1}` } }],
+    } as never);
   }
 
   it('a removed member loses their private channel (event-driven) and every write', async () => {

@@ -123,8 +123,8 @@ describe('reading', () => {
     const sim = await start(t.owner.client, linkedMachine);
     const guest = anonClient();
     expect((await guest.auth.signInAnonymously()).error).toBeNull();
-    const token = await t.owner.client.from('projects').select('share_token').eq('id', linked).single();
-    expect((await guest.rpc('join_shared_project', { p_token: (token.data as { share_token: string }).share_token })).error).toBeNull();
+    const token = await t.owner.client.rpc('owned_share_tokens', { p_project: linked }).single<{ share_token: string }>();
+    expect((await guest.rpc('join_shared_project', { p_token: token.data?.share_token ?? '' })).error).toBeNull();
     const refused = await send(guest, sim);
     expect(refused.error).toMatchObject({ code: '42501', message: 'guests watch simulations; create an account to take part' });
     expect((await call(guest, 'start_simulation', { p_machine: linkedMachine })).error?.code).toBe('42501');

@@ -43,6 +43,29 @@ export type Database = {
   }
   public: {
     Tables: {
+      machine_checkpoint_leases: {
+        Row: {
+          leased_at: string
+          machine_id: string
+        }
+        Insert: {
+          leased_at?: string
+          machine_id: string
+        }
+        Update: {
+          leased_at?: string
+          machine_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "machine_checkpoint_leases_machine_id_fkey"
+            columns: ["machine_id"]
+            isOneToOne: true
+            referencedRelation: "machines"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       machine_ops: {
         Row: {
           author: string | null
@@ -96,7 +119,7 @@ export type Database = {
         Insert: {
           created_at?: string
           created_by?: string | null
-          definition: Json
+          definition?: Json
           id?: string
           name: string
           project_id: string
@@ -470,9 +493,19 @@ export type Database = {
           already_member: boolean
         }[]
       }
+      bare_machine_definition: {
+        Args: never
+        Returns: Json
+      }
       can_edit_project: {
         Args: {
           p_project: string
+        }
+        Returns: boolean
+      }
+      can_follow_machine_ops: {
+        Args: {
+          p_topic: string
         }
         Returns: boolean
       }
@@ -527,12 +560,14 @@ export type Database = {
       }
       commit_machine_ops: {
         Args: {
-          p_base_version: number
+          p_base_version?: number
           p_batch_id: string
           p_client_id: string
-          p_definition: Json
+          p_definition?: Json
           p_machine: string
           p_ops: Json
+          p_seq?: number
+          p_version?: number
         }
         Returns: Json
       }
@@ -572,6 +607,12 @@ export type Database = {
         }
         Returns: string
       }
+      machine_op_problem: {
+        Args: {
+          op: Json
+        }
+        Returns: string
+      }
       owned_share_tokens: {
         Args: {
           p_project?: string
@@ -592,6 +633,27 @@ export type Database = {
           p_project: string
         }
         Returns: string
+      }
+      read_machine_ops: {
+        Args: {
+          p_after: number
+          p_limit?: number
+          p_machine: string
+        }
+        Returns: {
+          seq: number
+          batch_id: string
+          client_id: string
+          op: Json
+        }[]
+      }
+      save_machine_checkpoint: {
+        Args: {
+          p_definition: Json
+          p_machine: string
+          p_seq: number
+        }
+        Returns: Json
       }
       send_simulation_event: {
         Args: {

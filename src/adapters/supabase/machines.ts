@@ -1,6 +1,6 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { concatMap, EMPTY, type Observable, of } from 'rxjs';
-import type { CommittedOp } from '../../lib/collab/types.ts';
+import type { CommitReceipt, CommittedOp } from '../../lib/collab/types.ts';
 import type { Op } from '../../lib/model/op-types.ts';
 import type { MachineDefinition } from '../../lib/model/types.ts';
 import type { CommitResult, DocumentError, DocumentErrorCode, DocumentPort, MachineListEvent, MachineRecord, MachineSummary, OpStreamEvent, Result } from '../../lib/ports/document.ts';
@@ -9,9 +9,11 @@ import { openChannel, tableChanges } from './realtime.ts';
 
 /**
  * Machines and their op log over Supabase: table calls for the machine list, the
- * `commit_machine_ops` function for edits, and a channel `machine-ops:<id>` carrying the
- * log's inserts as postgres changes (filtered by machine on the server, read through
- * RLS). Rows become the port's records here; Supabase's shapes stop at this file.
+ * `commit_machine_ops` function to append edits (ops only: the server orders them and
+ * never refuses for being behind), the `checkpoint-machine` edge function to move the
+ * trusted checkpoint, and a private channel `machine-ops:<id>` carrying each appended
+ * batch as one broadcast (authorised at join by RLS on realtime.messages). Rows become
+ * the port's records here; Supabase's shapes stop at this file.
  */
 
 type Client = SupabaseClient<Database>;
@@ -34,15 +36,15 @@ export function describeMachineError(error: unknown, action: string): DocumentEr
   const e = (typeof error === 'object' && error !== null ? error : {}) as ErrorLike;
   if (error instanceof TypeError || !e.code) return { code: 'network', message: "Can't reach the server. Your edits are kept and will be sent when it's back." };
   switch (e.code) {
-    case 'CR409':
-      return { code: 'conflict', message: 'Someone else edited this machine first.' };
+    case '54000':
+      return { code: 'too_big', message: `Couldn't ${action}: ${e.message ?? 'it is over the server\'s limits'}.` };
     case '42501':
       return { code: 'forbidden', message: `You don't have permission to ${action}.` };
     case 'P0002':
     case 'PGRST116':
       return { code: 'not_found', message: `Couldn't ${action}: the machine no longer exists or you no longer have access.` };
     case 'PGRST413':
-      return { code: 'invalid', message: `Couldn't ${action}: the machine is too large to send in one request.` };
+      return { code: 'too_big', message: `Couldn't ${action}: it is too big to send in one request.` };
     case '22023':
     case '23514':
     case '22P02':
@@ -73,20 +75,35 @@ export const toCommittedOp = (row: Pick<Tables<'machine_ops'>, 'seq' | 'batch_id
 });
 
 /** The receipt commit_machine_ops returns as jsonb. */
-function toReceipt(data: Json): { firstSeq: number; lastSeq: number; version: number; duplicate: boolean } | null {
+function toReceipt(data: Json): CommitReceipt | null {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) return null;
-  const { first_seq, last_seq, version, duplicate } = data;
+  const { first_seq, last_seq, version, duplicate, checkpoint_due } = data;
   if (typeof first_seq !== 'number' || typeof last_seq !== 'number' || typeof version !== 'number' || typeof duplicate !== 'boolean') return null;
-  return { firstSeq: first_seq, lastSeq: last_seq, version, duplicate };
+  return { firstSeq: first_seq, lastSeq: last_seq, version, duplicate, checkpointDue: checkpoint_due === true };
 }
 
-function currentVersionOf(details: string | null | undefined): number {
-  try {
-    const parsed = JSON.parse(details ?? '') as { current_version?: unknown };
-    return typeof parsed.current_version === 'number' ? parsed.current_version : -1;
-  } catch {
-    return -1;
+/** The log after `version`, page by page. */
+async function readLog(client: Client, machineId: string, version: number): Promise<Result<CommittedOp<Op>[]>> {
+  const ops: CommittedOp<Op>[] = [];
+  for (let after = version; ; ) {
+    // read_machine_ops checks access once per page, not once per row as the table's RLS does.
+    const { data, error } = await client.rpc('read_machine_ops', { p_machine: machineId, p_after: after, p_limit: PAGE });
+    if (error) return { ok: false, error: describeMachineError(error, 'catch up with the latest edits') };
+    ops.push(...data.map(toCommittedOp));
+    const last = data[data.length - 1];
+    if (data.length < PAGE || !last) return { ok: true, value: ops };
+    after = last.seq;
   }
+}
+
+/** Appends a batch; the generated Args list the forgery guards as required, so they are left out by a cast. */
+async function append(client: Client, request: { machineId: string; clientId: string; batchId: string; ops: Op[] }): Promise<CommitResult> {
+  const args = { p_machine: request.machineId, p_client_id: request.clientId, p_batch_id: request.batchId, p_ops: request.ops as unknown as Json };
+  const { data, error } = await client.rpc('commit_machine_ops', args as Database['public']['Functions']['commit_machine_ops']['Args']);
+  if (error) return { ok: false, error: describeMachineError(error, 'save your edit') };
+  const receipt = toReceipt(data);
+  if (!receipt) return { ok: false, error: { code: 'unknown', message: "Couldn't save your edit: the server's answer was not understood." } };
+  return { ok: true, receipt };
 }
 
 /** Runs a call, turning a thrown network failure into a result like any other. */
@@ -107,23 +124,33 @@ export function createMachinesAdapter(client: Client): DocumentPort {
         return { ok: true, value: data.map(toSummary) };
       }),
 
+    // The latest checkpoint, then the ops after it.
     loadMachine: (machineId) =>
       attempt('open this machine', async () => {
         const { data, error } = await client.from('machines').select('*').eq('id', machineId).maybeSingle();
         if (error) return { ok: false, error: describeMachineError(error, 'open this machine') };
         if (!data) return fail('not_found', "Couldn't open this machine: it no longer exists or you no longer have access.");
-        return { ok: true, value: toRecord(data) };
+        const tail = await readLog(client, machineId, data.version);
+        if (!tail.ok) return tail;
+        // A stale checkpoint (checkpoints follow appends, so this is rare: a machine just
+        // inserted with content, a checkpoint that failed): move it before answering.
+        if (tail.value.length > 0) await checkpointNow(client, machineId);
+        return { ok: true, value: { ...toRecord(data), tail: tail.value } };
       }),
 
+    // The stored definition starts as the bare root at version 0; the database turns the
+    // content into the log's first op (`machine.replace`), so only the checkpoint writes it.
     createMachine: ({ projectId, name, definition }) =>
       attempt('create a machine', async () => {
         const { data, error } = await client
           .from('machines')
           .insert({ project_id: projectId, name, definition: definition as unknown as Json })
-          .select('*')
+          .select(SUMMARY)
           .single();
         if (error) return { ok: false, error: describeMachineError(error, 'create a machine') };
-        return { ok: true, value: toRecord(data) };
+        // The stored definition has the content before anyone opens the machine.
+        await checkpointNow(client, data.id);
+        return { ok: true, value: { ...toSummary(data), definition } };
       }),
 
     renameMachine: (machineId, name) =>
@@ -144,59 +171,55 @@ export function createMachinesAdapter(client: Client): DocumentPort {
       }),
 
     async commitOps(request): Promise<CommitResult> {
-      try {
-        const { data, error } = await client.rpc('commit_machine_ops', {
-          p_machine: request.machineId,
-          p_base_version: request.base,
-          p_client_id: request.clientId,
-          p_batch_id: request.batchId,
-          p_ops: request.ops as unknown as Json,
-          p_definition: request.definition as unknown as Json,
-        });
-        if (error) {
-          const described = describeMachineError(error, 'save your edit');
-          if (described.code === 'conflict') return { ok: false, error: { ...described, code: 'conflict' }, currentVersion: currentVersionOf(error.details) };
-          return { ok: false, error: { ...described, code: described.code } };
-        }
-        const receipt = toReceipt(data);
-        if (!receipt) return { ok: false, error: { code: 'unknown', message: "Couldn't save your edit: the server's answer was not understood." } };
-        return { ok: true, receipt };
-      } catch (error) {
-        const described = describeMachineError(error, 'save your edit');
-        return { ok: false, error: { ...described, code: described.code === 'conflict' ? 'unknown' : described.code } };
-      }
+      const result = await attempt('save your edit', async (): Promise<Result<CommitReceipt>> => {
+        const appended = await append(client, request);
+        return appended.ok ? { ok: true, value: appended.receipt } : appended;
+      });
+      if (!result.ok) return result;
+      // This append took the checkpoint lease: move the checkpoint before answering, so
+      // "Saved" also means the stored definition has the edit. Its failure changes
+      // nothing for the edit (it is in the log); the lease expires and the next one goes on.
+      if (result.value.checkpointDue) await checkpointNow(client, request.machineId);
+      return { ok: true, receipt: result.value };
     },
 
-    opsSince: (machineId, version) =>
-      attempt('catch up with the latest edits', async () => {
-        const ops: CommittedOp<Op>[] = [];
-        for (let after = version; ; ) {
-          const { data, error } = await client
-            .from('machine_ops')
-            .select('seq, batch_id, client_id, op')
-            .eq('machine_id', machineId)
-            .gt('seq', after)
-            .order('seq')
-            .limit(PAGE);
-          if (error) return { ok: false, error: describeMachineError(error, 'catch up with the latest edits') };
-          ops.push(...data.map(toCommittedOp));
-          const last = data[data.length - 1];
-          if (data.length < PAGE || !last) return { ok: true, value: ops };
-          after = last.seq;
-        }
-      }),
+    requestCheckpoint: (machineId) => void checkpointNow(client, machineId),
+
+    opsSince: (machineId, version) => attempt('catch up with the latest edits', () => readLog(client, machineId, version)),
 
     opEvents$: (machineId) => machineOpEvents(client, machineId),
     machineListEvents$: (projectId) => machineListEvents(client, projectId),
   };
 }
 
-/** The log's inserts for one machine as facts; a dropped channel is a lost connection. */
+/** Runs the checkpoint function and waits for it (failures are left to the next lease holder). */
+async function checkpointNow(client: Client, machineId: string): Promise<void> {
+  try {
+    await client.functions.invoke('checkpoint-machine', { body: { machineId } });
+  } catch {
+    // The network or the function failed: the edit is in the log all the same.
+  }
+}
+
+interface OpsBroadcast extends Record<string, unknown> {
+  ops?: { seq: number; batch_id: string; client_id: string; op: Json }[];
+  last_seq?: number;
+}
+
+/**
+ * The log's appends for one machine as facts: one private broadcast per batch on
+ * `machine-ops:<id>` (sent by commit_machine_ops, authorised at join by RLS); a batch too
+ * big for one message comes as its last seq, which is a gap to read from the log. A
+ * dropped channel is a lost connection.
+ */
 export function machineOpEvents(client: Client, machineId: string): Observable<OpStreamEvent> {
-  return tableChanges(client, `machine-ops:${machineId}`, [{ table: 'machine_ops', filter: `machine_id=eq.${machineId}` }]).pipe(
+  return openChannel<never, OpsBroadcast, never>(client, { topic: `machine-ops:${machineId}`, broadcast: ['ops'], private: true }).facts$.pipe(
     concatMap((fact): Observable<OpStreamEvent> => {
-      if (fact.type === 'change') {
-        return fact.change.kind === 'insert' ? of({ type: 'ops.received', ops: [toCommittedOp(fact.change.row)] }) : EMPTY;
+      if (fact.type === 'broadcast') {
+        const ops = Array.isArray(fact.payload.ops) ? fact.payload.ops : [];
+        if (ops.length > 0) return of({ type: 'ops.received', ops: ops.map(toCommittedOp) });
+        // Announced, not carried: anything up to last_seq is in the log.
+        return typeof fact.payload.last_seq === 'number' ? of({ type: 'ops.subscribed' }) : EMPTY;
       }
       if (fact.type === 'status') return of(fact.status === 'subscribed' ? { type: 'ops.subscribed' } : { type: 'connection.lost' });
       return EMPTY;

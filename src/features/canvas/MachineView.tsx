@@ -11,7 +11,7 @@ import {
   useDefinition,
   useDocumentError,
   useDocumentSend,
-  useDroppedCount,
+  useDroppedReasons,
   useFollowing,
   usePresenceSend,
   useSimulationRef,
@@ -21,7 +21,15 @@ import {
 } from './open-machine-context.ts';
 import type { PeerCursor } from './PeerCursors.tsx';
 
-const SYNC_TEXT: Record<SyncStatus, string> = { loading: 'Opening…', failed: "Couldn't open", offline: 'Offline', saving: 'Saving…', synced: 'Saved' };
+const SYNC_TEXT: Record<SyncStatus, string> = {
+  loading: 'Opening…',
+  failed: "Couldn't open",
+  offline: 'Offline',
+  saving: 'Saving…',
+  syncing: 'Syncing…',
+  unsaved: 'Not saved',
+  synced: 'Saved',
+};
 
 /**
  * One machine open in the room, at /p/:projectId/m/:machineId. Opening it asks the room
@@ -60,7 +68,7 @@ function OpenMachine({ machineId }: { machineId: string }) {
   const sync = useSyncStatus();
   const unsent = useUnsentCount();
   const error = useDocumentError();
-  const dropped = useDroppedCount();
+  const dropped = useDroppedReasons();
   const peersById = useCanvasPeers();
   const following = useFollowing();
   const docSend = useDocumentSend();
@@ -128,9 +136,9 @@ function OpenMachine({ machineId }: { machineId: string }) {
           )}
         </p>
       )}
-      {dropped > 0 && (
+      {dropped.length > 0 && (
         <p className="message notice" role="status">
-          {dropped === 1 ? 'One of your edits' : `${dropped} of your edits`} no longer applied after someone else's change and was dropped.
+          {dropped.join(' ')}
         </p>
       )}
       <div className="machine-body">

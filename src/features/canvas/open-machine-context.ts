@@ -35,16 +35,21 @@ function useChild<K extends keyof Children>(id: K): Children[K] {
 
 // The document.
 
-export type SyncStatus = 'loading' | 'failed' | 'offline' | 'saving' | 'synced';
+const NO_REASONS: string[] = [];
+
+export type SyncStatus = 'loading' | 'failed' | 'offline' | 'saving' | 'syncing' | 'unsaved' | 'synced';
 
 type DocumentSnapshot = SnapshotFrom<NonNullable<Children['document']>>;
 
+/** From the document's tags; "Saved" only when the server acknowledged every edit (the `synced` tag). */
 function syncOf(s: DocumentSnapshot): SyncStatus {
   if (s.hasTag('failed')) return 'failed';
   if (s.hasTag('loading')) return 'loading';
   if (s.hasTag('offline')) return 'offline';
+  if (s.hasTag('unsaved')) return 'unsaved';
   if (s.hasTag('saving')) return 'saving';
-  return 'synced';
+  if (s.hasTag('synced')) return 'synced';
+  return 'syncing';
 }
 
 const unsentOf = (s: DocumentSnapshot): number => (s.context.doc ? (s.context.doc.inflight?.ops.length ?? 0) + s.context.doc.pending.length : 0);
@@ -54,8 +59,9 @@ export const useSyncStatus = (): SyncStatus => useChildSelector(useChild('docume
 /** This person's edits not yet acknowledged by the server. */
 export const useUnsentCount = (): number => useChildSelector(useChild('document'), unsentOf, 0);
 export const useDocumentError = (): string | null => useChildSelector(useChild('document'), (s) => s.context.error, null);
-/** How many of this person's edits others' changes made inapplicable (last report). */
-export const useDroppedCount = (): number => useChildSelector(useChild('document'), (s) => s.context.dropped.length, 0);
+/** Why this person's edits were dropped (last report), each reason once, in words. */
+export const useDroppedReasons = (): string[] =>
+  useChildSelector(useChild('document'), (s) => [...new Set(s.context.dropped.map((d) => d.reason))], NO_REASONS, sameStrings);
 export const useCanUndo = (): boolean => useChildSelector(useChild('document'), (s) => s.context.history.undo.length > 0, false);
 export const useCanRedo = (): boolean => useChildSelector(useChild('document'), (s) => s.context.history.redo.length > 0, false);
 

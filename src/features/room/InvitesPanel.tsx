@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type { Invite } from '../../lib/ports/room.ts';
 import { useCreatedInvite, useInvites, useInvitesError, useInvitesSend, useInvitesStatus } from './invites-context.ts';
+import { usesText } from './uses-text.ts';
 import { useRoomSend } from './room-context.ts';
 
 export const inviteUrl = (token: string): string => `${window.location.origin}/invite/${token}`;
@@ -64,8 +65,7 @@ export function InvitesPanel() {
           {invites.map((invite) => (
             <li key={invite.id}>
               <span>
-                {invite.role === 'editor' ? 'Editor' : 'Viewer'} link, expires {formatExpiry(invite.expiresAt)}, used {invite.uses}
-                {invite.maxUses ? ` of ${invite.maxUses}` : ''} times
+                {invite.role === 'editor' ? 'Editor' : 'Viewer'} link, expires {formatExpiry(invite.expiresAt)}, {usesText(invite.uses, invite.maxUses)}
               </span>
               <button type="button" disabled={status !== 'ready'} aria-label={`Revoke ${invite.role} link expiring ${formatExpiry(invite.expiresAt)}`} onClick={() => send({ type: 'invites.revoke', inviteId: invite.id })}>
                 Revoke

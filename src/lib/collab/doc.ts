@@ -1,19 +1,38 @@
-import { applyAll, applyEach } from './rebase.ts';
-import type { CommitReceipt, CommittedOp, DocState, InflightBatch, OpModel, QueueSnapshot } from './types.ts';
+import { applyAll, explainWith, resolveWith } from './rebase.ts';
+import type { CommitReceipt, CommittedOp, DocState, DroppedOp, InflightBatch, OpModel, QueueSnapshot } from './types.ts';
 
 /**
- * The client side of the commit protocol as pure transitions over `DocState`. The
+ * The client side of the append protocol as pure transitions over `DocState`. The
  * document statechart (machines/document.machine.ts) decides when each runs; these
  * functions decide what it does to the document. Invariants:
- * - `confirmed` is the fold of the log's ops 1..`version`, applied in seq order;
- * - `local` is `confirmed` + inflight ops + pending ops, with ops that no longer apply
- *   dropped from the queue (and reported);
- * - a batch is committed at most once: it keeps its id across retries, and the server
- *   answers a known id with its original range.
+ * - `confirmed` is the log's ops 1..`version` resolved in seq order (`resolveWith`), the
+ *   same fold every client and the checkpoint replay compute;
+ * - `local` is `confirmed` + inflight ops + pending ops, resolved the same way: what
+ *   this person sees is what the log will hold if nobody else appends first;
+ * - a batch is appended at most once: it keeps its id across retries, and the server
+ *   answers a known id with its original range. Appending never fails for being behind.
  */
 
-/** Ops per commit; the server takes at most 1000 per call. */
+/** Ops per append; the server takes at most 1000 per call. */
 export const MAX_BATCH = 500;
+
+/** Bytes of ops (as JSON) per append and per edit; commit_machine_ops refuses more (54000). */
+export const MAX_BATCH_BYTES = 512 * 1024;
+
+export const sizeOf = (ops: readonly unknown[]): number => new TextEncoder().encode(JSON.stringify(ops)).length;
+
+/** "1.2 MB", "300 KB": sizes as people read them. */
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+  return `${Math.ceil(bytes / 1024)} KB`;
+}
+
+/** Why an edit cannot be saved at all (too big for one append), or null. */
+export function tooBig(ops: readonly unknown[]): string | null {
+  const bytes = sizeOf(ops);
+  if (bytes <= MAX_BATCH_BYTES) return null;
+  return `This edit is too big to save: ${formatBytes(bytes)}, and one edit can be at most ${formatBytes(MAX_BATCH_BYTES)}. Nothing was changed; split it into smaller edits.`;
+}
 
 export function createDoc<D, O>(doc: D, version: number): DocState<D, O> {
   return { confirmed: doc, version, inflight: null, pending: [], local: doc };
@@ -24,12 +43,36 @@ export function snapshotOf<D, O>(state: DocState<D, O>): QueueSnapshot<D, O> {
 }
 
 /** A document from a stored queue: `local` is rebuilt, ops that no longer apply dropped. */
-export function restoreDoc<D, O>(model: OpModel<D, O>, saved: QueueSnapshot<D, O>): { state: DocState<D, O>; dropped: O[] } {
-  return rebuild(model, { ...saved, local: saved.confirmed });
+export function restoreDoc<D, O>(model: OpModel<D, O>, saved: QueueSnapshot<D, O>): { state: DocState<D, O>; dropped: DroppedOp<O>[] } {
+  // A queue stored before the append protocol carried a base and a document: keep the ops.
+  const inflight = saved.inflight ? { batchId: saved.inflight.batchId, ops: saved.inflight.ops, acked: saved.inflight.acked ?? null } : null;
+  return rebuild(model, { ...saved, inflight, local: saved.confirmed });
 }
 
 export function hasUnsent<D, O>(state: DocState<D, O>): boolean {
   return state.inflight !== null || state.pending.length > 0;
+}
+
+/** How many of `ops`, from the front, fit in one append (at least one: an edit is never over the limits, `tooBig`). */
+export function batchLength(ops: readonly unknown[]): number {
+  let count = 0;
+  let bytes = 2;
+  while (count < Math.min(MAX_BATCH, ops.length)) {
+    const next = sizeOf([ops[count]]);
+    if (count > 0 && bytes + next > MAX_BATCH_BYTES) break;
+    bytes += next;
+    count++;
+  }
+  return count;
+}
+
+/** Whether `takeBatch` has something to send now. */
+export function canSend<D, O>(state: DocState<D, O>): boolean {
+  return state.inflight ? state.inflight.acked === null : state.pending.length > 0;
+}
+
+export function unsentCount<D, O>(state: DocState<D, O>): number {
+  return (state.inflight?.ops.length ?? 0) + state.pending.length;
 }
 
 /** This person's edit, applied at once (optimistic) and queued; refused whole if any op fails. */
@@ -40,96 +83,112 @@ export function edit<D, O>(model: OpModel<D, O>, state: DocState<D, O>, ops: rea
 }
 
 /**
- * The batch to send: the inflight one again (a retry must reuse its id and base), or the
- * pending ops (at most MAX_BATCH) under a fresh id. Null when there is nothing to send.
+ * The batch to send: the inflight one again (a retry reuses its id), or the pending ops
+ * (at most MAX_BATCH) under a fresh id. Null when there is nothing to send, or when the
+ * inflight batch is acknowledged and only waits for the log before it.
  */
-export function takeBatch<D, O>(model: OpModel<D, O>, state: DocState<D, O>, newBatchId: () => string): { state: DocState<D, O>; batch: InflightBatch<D, O> } | null {
-  if (state.inflight) return { state, batch: state.inflight };
+export function takeBatch<D, O>(state: DocState<D, O>, newBatchId: () => string): { state: DocState<D, O>; batch: InflightBatch<O> } | null {
+  if (state.inflight) return state.inflight.acked ? null : { state, batch: state.inflight };
   if (state.pending.length === 0) return null;
-  const ops = state.pending.slice(0, MAX_BATCH);
-  const rest = state.pending.slice(MAX_BATCH);
-  // Every pending op applies to `confirmed` (rebuild keeps that true), so this cannot drop.
-  const doc = rest.length === 0 ? state.local : applyEach(model, state.confirmed, ops).doc;
-  const batch: InflightBatch<D, O> = { batchId: newBatchId(), base: state.version, ops, doc };
-  return { state: { ...state, inflight: batch, pending: rest }, batch };
+  const count = batchLength(state.pending);
+  const batch: InflightBatch<O> = { batchId: newBatchId(), ops: state.pending.slice(0, count), acked: null };
+  return { state: { ...state, inflight: batch, pending: state.pending.slice(count) }, batch };
 }
 
-/** The server committed our batch: confirmed moves to its end; what we see is unchanged. */
-export function committed<D, O>(model: OpModel<D, O>, state: DocState<D, O>, batchId: string, receipt: CommitReceipt): { state: DocState<D, O>; gap: boolean } {
-  const inflight = state.inflight;
-  // Already confirmed by its echo in the stream, or not ours any more.
-  if (!inflight || inflight.batchId !== batchId) return { state, gap: receipt.version > state.version };
-  const seen = state.version - inflight.base;
-  const confirmed = seen === 0 ? inflight.doc : applyEach(model, state.confirmed, inflight.ops.slice(seen)).doc;
-  const next = { ...state, confirmed, version: receipt.lastSeq, inflight: null };
-  // A duplicate answer may report later ops we have not seen yet.
-  return { state: next, gap: receipt.version > receipt.lastSeq };
-}
-
-/** The server refused our batch (stale base): its ops go back to the front of the queue. */
-export function conflicted<D, O>(state: DocState<D, O>, batchId: string): DocState<D, O> {
-  if (!state.inflight || state.inflight.batchId !== batchId) return state;
-  return { ...state, inflight: null, pending: [...state.inflight.ops, ...state.pending] };
-}
-
-export interface Received<D, O> {
+export interface Landed<D, O> {
   state: DocState<D, O>;
-  /** Ops after a missing seq were seen: fetch the log from `state.version`. */
+  /** Ops before ours (or after a missing seq) have not reached us: fetch the log from `state.version`. */
   gap: boolean;
-  /** Our queued ops that no longer apply after others' edits, removed from the queue. */
-  dropped: O[];
-  /** Committed ops from others that did not apply (a buggy client); skipped by everyone alike. */
-  invalid: CommittedOp<O>[];
+  /** This person's ops that did not apply as written, with why (told to them, not to others). */
+  dropped: DroppedOp<O>[];
 }
 
 /**
- * Committed ops from the realtime stream or the log, in any order, duplicates allowed.
- * Ops at or below `version` are known (our own echoes after their receipt, repeats) and
- * skipped; the next seq is applied; a seq beyond the next is a gap and stops here.
- * Our own batch is recognised by its id; anyone else's op at base+1 proves our inflight
- * batch was refused, so its ops rejoin the queue and the queue is rebased.
+ * The server appended our batch at `receipt.firstSeq..lastSeq`. When everything before it
+ * is already confirmed, the batch is applied to `confirmed` here; otherwise it is marked
+ * acknowledged and the log is fetched (`gap`), which confirms it in order.
+ */
+export function committed<D, O>(model: OpModel<D, O>, state: DocState<D, O>, batchId: string, receipt: CommitReceipt): Landed<D, O> {
+  const inflight = state.inflight;
+  // Already confirmed by its echo in the stream, or not ours any more.
+  if (!inflight || inflight.batchId !== batchId) return { state, gap: receipt.version > state.version, dropped: [] };
+  if (state.version + 1 === receipt.firstSeq) {
+    const entries = inflight.ops.map((op, i) => ({ seq: receipt.firstSeq + i, batchId, clientId: '', op }));
+    const got = receive(model, state, entries);
+    return { state: got.state, gap: got.gap || receipt.version > got.state.version, dropped: got.dropped };
+  }
+  const acked = { firstSeq: receipt.firstSeq, lastSeq: receipt.lastSeq };
+  return { state: { ...state, inflight: { ...inflight, acked } }, gap: true, dropped: [] };
+}
+
+export interface Received<D, O> extends Landed<D, O> {
+  /** Logged ops that became no-ops (anyone's): skipped by every client alike. */
+  skipped: CommittedOp<O>[];
+}
+
+/**
+ * Logged ops from the realtime stream or a fetch, in any order, duplicates allowed.
+ * Ops at or below `version` are known and skipped; the next seq is resolved onto
+ * `confirmed`; a seq beyond the next is a gap and stops here. Our own batch is recognised
+ * by its id and leaves `inflight` once all of it is confirmed. When anyone else's op
+ * landed, our queue is rebased: `local` = `confirmed` + inflight + pending, resolved.
  */
 export function receive<D, O>(model: OpModel<D, O>, state: DocState<D, O>, ops: readonly CommittedOp<O>[]): Received<D, O> {
   const sorted = [...ops].sort((a, b) => a.seq - b.seq);
-  let { confirmed, version, inflight, pending } = state;
+  let { confirmed, version, inflight } = state;
   let foreign = false;
   let gap = false;
-  const invalid: CommittedOp<O>[] = [];
+  let ownSeen = 0;
+  const skipped: CommittedOp<O>[] = [];
+  const dropped: DroppedOp<O>[] = [];
   for (const entry of sorted) {
     if (entry.seq <= version) continue;
     if (entry.seq > version + 1) {
       gap = true;
       break;
     }
-    try {
-      confirmed = model.apply(confirmed, entry.op);
-    } catch {
-      invalid.push(entry);
-    }
+    const landed = resolveWith(model, confirmed, entry.op);
+    confirmed = landed.doc;
     version = entry.seq;
-    if (inflight && entry.batchId === inflight.batchId) {
-      if (version === inflight.base + inflight.ops.length) inflight = null;
+    const own = inflight !== null && entry.batchId === inflight.batchId;
+    if (landed.applied.length === 0) {
+      skipped.push(entry);
+      if (own) dropped.push({ op: entry.op, reason: explainWith(model, entry.op, landed.error) });
+    }
+    if (own && inflight) {
+      ownSeen++;
+      const last = inflight.acked ? inflight.acked.lastSeq : null;
+      if (version === last || (last === null && ownSeen === inflight.ops.length)) inflight = null;
     } else {
       foreign = true;
-      if (inflight) {
-        pending = [...inflight.ops, ...pending];
-        inflight = null;
-      }
     }
   }
-  const next = { ...state, confirmed, version, inflight, pending };
-  if (!foreign) return { state: next, gap, dropped: [], invalid };
+  // Part of our batch was confirmed in this delivery: keep only the rest as inflight.
+  if (inflight && ownSeen > 0 && inflight === state.inflight) inflight = { ...inflight, ops: inflight.ops.slice(ownSeen) };
+  const next = { ...state, confirmed, version, inflight };
+  if (!foreign && inflight === state.inflight && ownSeen === 0) return { state: next, gap, dropped, skipped };
   const rebuilt = rebuild(model, next);
-  return { state: rebuilt.state, gap, dropped: rebuilt.dropped, invalid };
+  return { state: rebuilt.state, gap, dropped: [...dropped, ...rebuilt.dropped], skipped };
 }
 
-/** local = confirmed + inflight + pending, dropping queued ops that no longer apply. */
-function rebuild<D, O>(model: OpModel<D, O>, state: DocState<D, O>): { state: DocState<D, O>; dropped: O[] } {
-  let base = state.confirmed;
-  if (state.inflight) {
-    // The inflight batch is on the wire as it is; only the queue behind it is rebased.
-    base = applyEach(model, base, state.inflight.ops).doc;
+/**
+ * local = confirmed + inflight + pending. Inflight ops are on the wire as they are (the
+ * log will resolve them); pending ops that would now be no-ops are dropped from the queue
+ * and reported, since sending them would change nothing.
+ */
+function rebuild<D, O>(model: OpModel<D, O>, state: DocState<D, O>): { state: DocState<D, O>; dropped: DroppedOp<O>[] } {
+  let local = state.confirmed;
+  for (const op of state.inflight?.ops ?? []) local = resolveWith(model, local, op).doc;
+  const kept: O[] = [];
+  const dropped: DroppedOp<O>[] = [];
+  for (const op of state.pending) {
+    const landed = resolveWith(model, local, op);
+    if (landed.applied.length === 0) {
+      dropped.push({ op, reason: explainWith(model, op, landed.error) });
+      continue;
+    }
+    local = landed.doc;
+    kept.push(op);
   }
-  const { doc, kept, dropped } = applyEach(model, base, state.pending);
-  return { state: { ...state, pending: kept, local: doc }, dropped };
+  return { state: { ...state, pending: kept, local }, dropped };
 }

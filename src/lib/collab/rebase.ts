@@ -44,3 +44,19 @@ export function invertAll<D, O>(model: OpModel<D, O>, before: D, ops: readonly O
   }
   return inverses.reverse().flat();
 }
+
+/** One logged op landing on `doc` as the model resolves it (a throwing op is a no-op). */
+export function resolveWith<D, O>(model: OpModel<D, O>, doc: D, op: O): { doc: D; applied: O[]; error: unknown } {
+  if (model.resolve) return model.resolve(doc, op);
+  try {
+    return { doc: model.apply(doc, op), applied: [op], error: null };
+  } catch (error) {
+    return { doc, applied: [], error };
+  }
+}
+
+/** Words for a person whose op did not apply. */
+export function explainWith<D, O>(model: OpModel<D, O>, op: O, error: unknown): string {
+  if (model.explain) return model.explain(op, error);
+  return error instanceof Error ? error.message : 'it no longer applies';
+}

@@ -1,7 +1,7 @@
 /**
  * The collaboration core's vocabulary. It is generic over the document and its ops so
- * the protocol (optimistic apply, pending queue, commit against a base version, rebase
- * on conflict, resync on a gap) is tested on its own; `chartroom.ts` binds it to the
+ * the protocol (optimistic apply, pending queue, append to a server-ordered log, rebase
+ * on receipt, resync on a gap) is tested on its own; `chartroom.ts` binds it to the
  * statechart model in src/lib/model.
  */
 
@@ -11,6 +11,20 @@ export interface OpModel<D, O> {
   apply(doc: D, op: O): D;
   /** The ops that undo `op`, given the document `op` was applied to. */
   invert(before: D, op: O): O[];
+  /**
+   * How a logged op lands: as written, deterministically transformed (`applied` differs),
+   * or as a no-op (`applied` empty, `error` says why). Without it an op that throws is a
+   * no-op. Every client and the checkpoint replay use the same function.
+   */
+  resolve?(doc: D, op: O): { doc: D; applied: O[]; error: unknown };
+  /** Words for a person whose op did not apply as written (`error` from apply/resolve). */
+  explain?(op: O, error: unknown): string;
+}
+
+/** One of this person's ops that others' edits made inapplicable, and why in words. */
+export interface DroppedOp<O> {
+  op: O;
+  reason: string;
 }
 
 /** One op as the log holds it (`machine_ops`): numbered, with who sent it in which batch. */
@@ -21,14 +35,15 @@ export interface CommittedOp<O> {
   op: O;
 }
 
-/** The batch this client has sent (or will resend) to the server. */
-export interface InflightBatch<D, O> {
+/**
+ * The batch this client has sent (or will resend, under the same id) to the server. The
+ * server gives it the next seq numbers, whatever this client has seen: there is no base.
+ */
+export interface InflightBatch<O> {
   batchId: string;
-  /** The version the ops were applied to; the server commits them at base+1 ... base+n. */
-  base: number;
   ops: O[];
-  /** The document after applying `ops` to the confirmed document at `base`. */
-  doc: D;
+  /** The server acknowledged it at these seqs, but ops before them have not reached us yet. */
+  acked: { firstSeq: number; lastSeq: number } | null;
 }
 
 /**
@@ -41,7 +56,7 @@ export interface InflightBatch<D, O> {
 export interface DocState<D, O> {
   confirmed: D;
   version: number;
-  inflight: InflightBatch<D, O> | null;
+  inflight: InflightBatch<O> | null;
   pending: O[];
   local: D;
 }
@@ -49,11 +64,14 @@ export interface DocState<D, O> {
 /** What survives a reload: everything but `local`, which is recomputed. */
 export type QueueSnapshot<D, O> = Omit<DocState<D, O>, 'local'>;
 
-/** The server's answer to a commit: the seq range the batch holds and the machine's version. */
+/** The server's answer to an append: the seq range the batch holds and the log's head. */
 export interface CommitReceipt {
   firstSeq: number;
   lastSeq: number;
+  /** The last seq in the log when the server answered (>= lastSeq). */
   version: number;
   /** The batch was already in the log (a retry after a lost answer). */
   duplicate: boolean;
+  /** The log has grown well past the checkpoint: ask trusted code to move it. */
+  checkpointDue?: boolean;
 }

@@ -1,5 +1,6 @@
 import { addTransition, deleteTransition, retarget, updateMachine, updateTransition } from './apply-transition.ts';
 import { addState, deleteState, insertSubtree, moveState, renameState, setInitial, setStateType, updateState } from './apply-state.ts';
+import { applyReplace } from './apply-replace.ts';
 import { Draft } from './draft.ts';
 import { OpError, type Op } from './op-types.ts';
 import type { MachineDefinition } from './types.ts';
@@ -11,6 +12,7 @@ import type { MachineDefinition } from './types.ts';
 export function applyOp(def: MachineDefinition, op: Op): MachineDefinition {
   if (typeof op !== 'object' || op === null) throw new OpError('invalid', 'an op must be an object', op);
   try {
+    if (op.type === 'machine.replace') return applyReplace(op);
     return dispatch(def, op);
   } catch (err) {
     // Ops come off the wire: anything malformed that slipped past the shape checks is

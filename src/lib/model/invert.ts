@@ -71,6 +71,8 @@ function inverseOf(def: MachineDefinition, op: Op): Op[] {
     }
     case 'transition.delete':
       return [{ type: 'transition.add', transition: structuredClone(transition(def, op.id)) }];
+    case 'machine.replace':
+      return [{ type: 'machine.replace', definition: def }];
     case 'machine.update': {
       const machine: MachineFields = { machineId: def.machineId, name: def.name, context: def.context };
       return [{ type: 'machine.update', changes: previous<MachineFields, keyof MachineFields>(machine, op.changes) }];

@@ -1,4 +1,4 @@
-import type { JsonObject, StateId, StateNode, StateType, Transition, TransitionId } from './types.ts';
+import type { JsonObject, MachineDefinition, StateId, StateNode, StateType, Transition, TransitionId } from './types.ts';
 
 /**
  * Editing operations: plain JSON data, a closed union. Every op names states and
@@ -39,7 +39,9 @@ export type Op =
   /** Change where a transition goes (and optionally where it starts). */
   | { type: 'transition.retarget'; id: TransitionId; targets: StateId[]; source?: StateId }
   | { type: 'transition.delete'; id: TransitionId }
-  | { type: 'machine.update'; changes: Partial<MachineFields> };
+  | { type: 'machine.update'; changes: Partial<MachineFields> }
+  /** The whole definition at once (a machine inserted with content; apply-replace.ts). */
+  | { type: 'machine.replace'; definition: MachineDefinition };
 
 export type OpType = Op['type'];
 

@@ -20,15 +20,22 @@ export interface MachineSummary {
 }
 
 export interface MachineRecord extends MachineSummary {
+  /** The latest checkpoint: the log's ops 1..`version` replayed by trusted code. */
   definition: MachineDefinition;
+}
+
+/** An open machine: its checkpoint and the log's ops after it (`tail`), in seq order. */
+export interface LoadedMachine extends MachineRecord {
+  tail: CommittedOp<Op>[];
 }
 
 /**
  * Why a call failed: `network` (could not reach the server: retry later, keep the
- * queue), `conflict` (the batch's base is stale), `forbidden` (not an editor),
- * `not_found`, `invalid` (the server refused the input), `unknown`.
+ * queue), `forbidden` (not an editor), `not_found`, `invalid` (the server refused the
+ * input), `too_big` (over the server's limits), `unknown`. Nothing is refused for being
+ * behind: the server orders appends.
  */
-export type DocumentErrorCode = 'network' | 'conflict' | 'forbidden' | 'not_found' | 'invalid' | 'unknown';
+export type DocumentErrorCode = 'network' | 'forbidden' | 'not_found' | 'invalid' | 'too_big' | 'unknown';
 
 export interface DocumentError {
   code: DocumentErrorCode;
@@ -37,20 +44,15 @@ export interface DocumentError {
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: DocumentError };
 
+/** A batch to append to the machine's log: only ops, so its size does not grow with the chart. */
 export interface CommitRequest {
   machineId: string;
-  base: number;
   clientId: string;
   batchId: string;
   ops: Op[];
-  /** The definition after applying `ops` to the definition at `base`. */
-  definition: MachineDefinition;
 }
 
-export type CommitResult =
-  | { ok: true; receipt: CommitReceipt }
-  | { ok: false; error: DocumentError & { code: 'conflict' }; currentVersion: number }
-  | { ok: false; error: DocumentError & { code: Exclude<DocumentErrorCode, 'conflict'> } };
+export type CommitResult = { ok: true; receipt: CommitReceipt } | { ok: false; error: DocumentError };
 
 /** Facts from a machine's live op stream, past tense. */
 export type OpStreamEvent =
@@ -69,11 +71,14 @@ export type MachineListEvent =
 
 export interface DocumentPort {
   listMachines(projectId: string): Promise<Result<MachineSummary[]>>;
-  loadMachine(machineId: string): Promise<Result<MachineRecord>>;
+  /** The latest checkpoint plus the log after it. */
+  loadMachine(machineId: string): Promise<Result<LoadedMachine>>;
   createMachine(input: { projectId: string; name: string; definition: MachineDefinition }): Promise<Result<MachineRecord>>;
   renameMachine(machineId: string, name: string): Promise<Result<MachineSummary>>;
   deleteMachine(machineId: string): Promise<Result<void>>;
   commitOps(request: CommitRequest): Promise<CommitResult>;
+  /** Asks trusted code to move the checkpoint to the log's head (fire and forget). */
+  requestCheckpoint(machineId: string): void;
   /** The log after `version`, in seq order. */
   opsSince(machineId: string, version: number): Promise<Result<CommittedOp<Op>[]>>;
   /** Inserts into the machine's log as they commit, plus the stream's own life. */

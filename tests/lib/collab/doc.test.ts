@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { committed, conflicted, createDoc, edit, receive, restoreDoc, snapshotOf, takeBatch } from '../../../src/lib/collab/doc.ts';
+import { committed, createDoc, edit, MAX_BATCH_BYTES, receive, restoreDoc, snapshotOf, takeBatch, tooBig } from '../../../src/lib/collab/doc.ts';
 import { emptyHistory, recordEdit, redo, undo } from '../../../src/lib/collab/history.ts';
 import type { CommittedOp, DocState } from '../../../src/lib/collab/types.ts';
 import { toyModel, type ToyDoc, type ToyOp } from './toy-model.ts';
 
-/** The client's commit protocol, transition by transition (src/lib/collab/doc.ts). */
+/** The client's append protocol, transition by transition (src/lib/collab/doc.ts). */
 
 const ids = () => {
   let n = 0;
@@ -34,19 +34,19 @@ describe('edit', () => {
   });
 });
 
-describe('commit', () => {
-  it('a batch keeps its id until answered, so a retry is the same batch', () => {
+describe('append', () => {
+  it('a batch keeps its id until answered, so a retry is the same batch; it carries only ops', () => {
     const next = ids();
     const s = edited(createDoc({}, 3), { t: 'add', id: 'a', v: '1' });
-    const first = takeBatch(toyModel, s, next);
-    expect(first?.batch).toMatchObject({ batchId: 'b1', base: 3, doc: { a: '1' } });
-    const again = takeBatch(toyModel, edited(first!.state, { t: 'add', id: 'b', v: '2' }), next);
+    const first = takeBatch(s, next);
+    expect(first?.batch).toEqual({ batchId: 'b1', ops: [{ t: 'add', id: 'a', v: '1' }], acked: null });
+    const again = takeBatch(edited(first!.state, { t: 'add', id: 'b', v: '2' }), next);
     expect(again?.batch.batchId).toBe('b1');
     expect(again?.batch.ops).toHaveLength(1);
   });
 
-  it('a receipt moves confirmed to the batch; later echoes are dropped as known', () => {
-    const taken = takeBatch(toyModel, edited(createDoc({}, 0), { t: 'add', id: 'a', v: '1' }), ids())!;
+  it('a receipt right after our version confirms the batch; later echoes are known', () => {
+    const taken = takeBatch(edited(createDoc({}, 0), { t: 'add', id: 'a', v: '1' }), ids())!;
     const done = committed(toyModel, taken.state, 'b1', { firstSeq: 1, lastSeq: 1, version: 1, duplicate: false });
     expect(done.gap).toBe(false);
     expect(done.state).toMatchObject({ version: 1, inflight: null, confirmed: { a: '1' }, local: { a: '1' } });
@@ -54,40 +54,56 @@ describe('commit', () => {
     expect(echoed.state).toEqual(done.state);
   });
 
+  it('appended behind ops we have not seen: never refused; acknowledged, and the log is read', () => {
+    const taken = takeBatch(edited(createDoc({}, 0), { t: 'add', id: 'a', v: 'mine' }), ids())!;
+    const done = committed(toyModel, taken.state, 'b1', { firstSeq: 3, lastSeq: 3, version: 3, duplicate: false });
+    expect(done.gap).toBe(true);
+    expect(done.state.inflight?.acked).toEqual({ firstSeq: 3, lastSeq: 3 });
+    expect(takeBatch(done.state, ids())).toBeNull();
+    const log = [theirs(1, { t: 'add', id: 'x', v: '1' }), theirs(2, { t: 'add', id: 'y', v: '2' }), { seq: 3, batchId: 'b1', clientId: 'me', op: { t: 'add', id: 'a', v: 'mine' } as ToyOp }];
+    const got = receive(toyModel, done.state, log);
+    expect(got.state).toMatchObject({ version: 3, inflight: null, pending: [], confirmed: { x: '1', y: '2', a: 'mine' }, local: { x: '1', y: '2', a: 'mine' } });
+  });
+
   it('an echo before the receipt confirms the batch by its id; the receipt is then a no-op', () => {
-    const taken = takeBatch(toyModel, edited(createDoc({}, 0), { t: 'add', id: 'a', v: '1' }, { t: 'set', id: 'a', v: '2' }), ids())!;
+    const taken = takeBatch(edited(createDoc({}, 0), { t: 'add', id: 'a', v: '1' }, { t: 'set', id: 'a', v: '2' }), ids())!;
     const echo = receive(toyModel, taken.state, taken.batch.ops.map((op, i) => ({ seq: i + 1, batchId: 'b1', clientId: 'me', op })));
     expect(echo.state).toMatchObject({ version: 2, inflight: null, confirmed: { a: '2' } });
     expect(committed(toyModel, echo.state, 'b1', { firstSeq: 1, lastSeq: 2, version: 2, duplicate: false }).state).toEqual(echo.state);
   });
 
   it('a duplicate receipt reporting later ops asks for a resync', () => {
-    const taken = takeBatch(toyModel, edited(createDoc({}, 0), { t: 'add', id: 'a', v: '1' }), ids())!;
+    const taken = takeBatch(edited(createDoc({}, 0), { t: 'add', id: 'a', v: '1' }), ids())!;
     expect(committed(toyModel, taken.state, 'b1', { firstSeq: 1, lastSeq: 1, version: 4, duplicate: true }).gap).toBe(true);
   });
 });
 
-describe('conflict and rebase', () => {
-  it('a refused batch rejoins the front of the queue; the log rebases it', () => {
-    let s = edited(createDoc({}, 0), { t: 'add', id: 'a', v: 'mine' }, { t: 'add', id: 'b', v: 'mine' });
-    s = takeBatch(toyModel, s, ids())!.state;
+describe('order and rebase', () => {
+  it('others\' ops land under our unacknowledged batch and queue; what we see is rebased on top', () => {
+    let s = edited(createDoc({}, 0), { t: 'add', id: 'a', v: 'mine' });
+    s = takeBatch(s, ids())!.state;
     s = edited(s, { t: 'add', id: 'c', v: 'later' });
-    s = conflicted(s, 'b1');
-    expect(s.pending.map((op) => op.id)).toEqual(['a', 'b', 'c']);
-    const got = receive(toyModel, s, [theirs(1, { t: 'add', id: 'a', v: 'theirs' })]);
-    expect(got.dropped).toEqual([{ t: 'add', id: 'a', v: 'mine' }]);
-    expect(got.state.local).toEqual({ a: 'theirs', b: 'mine', c: 'later' });
-    expect(got.state.confirmed).toEqual({ a: 'theirs' });
+    const got = receive(toyModel, s, [theirs(1, { t: 'add', id: 'b', v: 'theirs' })]);
+    expect(got.state.confirmed).toEqual({ b: 'theirs' });
+    expect(got.state.inflight?.ops).toEqual([{ t: 'add', id: 'a', v: 'mine' }]);
+    expect(got.state.local).toEqual({ a: 'mine', b: 'theirs', c: 'later' });
   });
 
-  it('someone else\'s op at base+1 proves the inflight batch was refused', () => {
+  it('our logged op that no longer applies is a no-op for everyone, and its author is told', () => {
     let s = createDoc<ToyDoc, ToyOp>({ x: '0' }, 0);
-    s = takeBatch(toyModel, edited(s, { t: 'set', id: 'x', v: 'mine' }), ids())!.state;
+    s = takeBatch(edited(s, { t: 'set', id: 'x', v: 'mine' }), ids())!.state;
+    const got = receive(toyModel, s, [theirs(1, { t: 'del', id: 'x' }), { seq: 2, batchId: 'b1', clientId: 'me', op: { t: 'set', id: 'x', v: 'mine' } }]);
+    expect(got.state).toMatchObject({ version: 2, inflight: null, pending: [], local: {}, confirmed: {} });
+    expect(got.dropped.map((d) => d.op)).toEqual([{ t: 'set', id: 'x', v: 'mine' }]);
+    expect(got.dropped[0]?.reason).toMatch(/no x/);
+    expect(got.skipped.map((e) => e.seq)).toEqual([2]);
+  });
+
+  it('a queued op that others made a no-op leaves the queue, reported', () => {
+    const s = edited(createDoc<ToyDoc, ToyOp>({ x: '0' }, 0), { t: 'set', id: 'x', v: 'mine' });
     const got = receive(toyModel, s, [theirs(1, { t: 'del', id: 'x' })]);
-    expect(got.state.inflight).toBeNull();
     expect(got.state.pending).toEqual([]);
-    expect(got.dropped).toEqual([{ t: 'set', id: 'x', v: 'mine' }]);
-    expect(got.state.local).toEqual({});
+    expect(got.dropped.map((d) => d.op)).toEqual([{ t: 'set', id: 'x', v: 'mine' }]);
   });
 
   it('a seq beyond the next is a gap: nothing after it is applied', () => {
@@ -102,17 +118,35 @@ describe('conflict and rebase', () => {
     expect(got).toMatchObject({ gap: false, state: { version: 2, local: { a: '2' } } });
   });
 
-  it('a committed op that does not apply is skipped by everyone alike and reported', () => {
+  it('a logged op that does not apply is skipped by everyone alike', () => {
     const got = receive(toyModel, createDoc<ToyDoc, ToyOp>({}, 0), [theirs(1, { t: 'del', id: 'nope' })]);
-    expect(got.invalid).toHaveLength(1);
+    expect(got.skipped).toHaveLength(1);
+    expect(got.dropped).toEqual([]);
     expect(got.state.version).toBe(1);
+  });
+});
+
+describe('limits', () => {
+  it('an edit over the byte limit is refused with its size and the limit, in words', () => {
+    expect(tooBig([{ t: 'add', id: 'a', v: 'x'.repeat(100) }])).toBeNull();
+    expect(tooBig([{ t: 'add', id: 'a', v: 'x'.repeat(MAX_BATCH_BYTES) }])).toMatch(/too big to save: 512\.0 KB|too big to save: 513 KB/);
+    expect(tooBig([{ t: 'add', id: 'a', v: 'x'.repeat(1024 * 1024) }])).toMatch(/too big to save: 1\.0 MB, and one edit can be at most 512 KB/);
+  });
+
+  it('a batch stops before the byte limit; the rest waits for the next one', () => {
+    const big = 'x'.repeat(200 * 1024);
+    let s = createDoc<ToyDoc, ToyOp>({}, 0);
+    for (const id of ['a', 'b', 'c', 'd']) s = edited(s, { t: 'add', id, v: big });
+    const taken = takeBatch(s, ids())!;
+    expect(taken.batch.ops.map((op) => op.id)).toEqual(['a', 'b']);
+    expect(taken.state.pending.map((op) => op.id)).toEqual(['c', 'd']);
   });
 });
 
 describe('the stored queue', () => {
   it('survives a JSON round trip and rebuilds what the person sees', () => {
     let s = edited(createDoc({ a: '0' }, 2), { t: 'set', id: 'a', v: '1' });
-    s = takeBatch(toyModel, s, ids())!.state;
+    s = takeBatch(s, ids())!.state;
     s = edited(s, { t: 'add', id: 'b', v: '2' });
     const restored = restoreDoc(toyModel, JSON.parse(JSON.stringify(snapshotOf(s))) as ReturnType<typeof snapshotOf<ToyDoc, ToyOp>>);
     expect(restored.state).toEqual(s);

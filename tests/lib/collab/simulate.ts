@@ -1,13 +1,13 @@
 import fc from 'fast-check';
-import { committed, conflicted, createDoc, edit, hasUnsent, receive, restoreDoc, snapshotOf, takeBatch } from '../../../src/lib/collab/doc.ts';
-import { opsSince, serverCommit, type ServerAnswer, type ServerDoc } from '../../../src/lib/collab/server-model.ts';
-import type { DocState, InflightBatch, OpModel } from '../../../src/lib/collab/types.ts';
+import { committed, createDoc, edit, hasUnsent, receive, restoreDoc, snapshotOf, takeBatch } from '../../../src/lib/collab/doc.ts';
+import { checkpoint, opsSince, serverAppend, type ServerAnswer, type ServerDoc } from '../../../src/lib/collab/server-model.ts';
+import type { DocState, DroppedOp, InflightBatch, OpModel } from '../../../src/lib/collab/types.ts';
 
 /**
  * Several clients and one server (the SQL function's semantics, as a pure function),
- * stepped by a script of random choices: edits, sends, the server handling a request,
- * answers delivered or lost, realtime ops delivered or skipped (a gap), resyncs and
- * reloads from the stored queue. `settle` then lets the network run to quiet.
+ * stepped by a script of random choices: edits, sends, the server appending a request,
+ * answers delivered or lost, realtime ops delivered or skipped (a gap), resyncs, reloads
+ * from the stored queue and checkpoints. `settle` then lets the network run to quiet.
  */
 
 export type Step =
@@ -17,22 +17,24 @@ export type Step =
   | { kind: 'answer'; client: number; lose: boolean }
   | { kind: 'stream'; client: number; skip: boolean }
   | { kind: 'resync'; client: number }
-  | { kind: 'reload'; client: number };
+  | { kind: 'reload'; client: number }
+  | { kind: 'checkpoint' };
 
 interface Client<D, O> {
   id: string;
   doc: DocState<D, O>;
   /** A request on the wire: the batch as sent. */
-  request: InflightBatch<D, O> | null;
+  request: InflightBatch<O> | null;
   answer: { batchId: string; answer: ServerAnswer } | null;
   /** Index of the next log entry the realtime stream delivers to this client. */
   streamAt: number;
 }
 
 export interface World<D, O> {
+  initial: D;
   server: ServerDoc<D, O>;
   clients: Client<D, O>[];
-  dropped: O[];
+  dropped: DroppedOp<O>[];
   /** Edits each client applied locally, by client index. */
   accepted: number[];
   /** Queued ops each client dropped on rebase, by client index. */
@@ -41,7 +43,8 @@ export interface World<D, O> {
 
 export function createWorld<D, O>(initial: D, clients: number): World<D, O> {
   return {
-    server: { doc: initial, version: 0, log: [] },
+    initial,
+    server: { doc: initial, checkpointSeq: 0, log: [] },
     clients: Array.from({ length: clients }, (_, i) => ({ id: `c${i}`, doc: createDoc<D, O>(initial, 0), request: null, answer: null, streamAt: 0 })),
     dropped: [],
     accepted: Array.from({ length: clients }, () => 0),
@@ -52,7 +55,7 @@ export function createWorld<D, O>(initial: D, clients: number): World<D, O> {
 let batchCounter = 0;
 const newBatchId = () => `batch-${++batchCounter}`;
 
-function noteDropped<D, O>(world: World<D, O>, c: Client<D, O>, dropped: O[]): void {
+function noteDropped<D, O>(world: World<D, O>, c: Client<D, O>, dropped: DroppedOp<O>[]): void {
   world.dropped.push(...dropped);
   const i = world.clients.indexOf(c);
   world.droppedBy[i] = (world.droppedBy[i] ?? 0) + dropped.length;
@@ -66,6 +69,10 @@ function resync<D, O>(model: OpModel<D, O>, world: World<D, O>, c: Client<D, O>)
 }
 
 export function step<D, O>(model: OpModel<D, O>, world: World<D, O>, s: Step, genOp: (doc: D, pick: number[]) => O): void {
+  if (s.kind === 'checkpoint') {
+    world.server = checkpoint(model, world.server);
+    return;
+  }
   const c = world.clients[s.client % world.clients.length];
   if (!c) return;
   switch (s.kind) {
@@ -79,7 +86,7 @@ export function step<D, O>(model: OpModel<D, O>, world: World<D, O>, s: Step, ge
     }
     case 'send': {
       if (c.request || c.answer) return;
-      const taken = takeBatch(model, c.doc, newBatchId);
+      const taken = takeBatch(c.doc, newBatchId);
       if (!taken) return;
       c.doc = taken.state;
       c.request = taken.batch;
@@ -87,8 +94,8 @@ export function step<D, O>(model: OpModel<D, O>, world: World<D, O>, s: Step, ge
     }
     case 'serve': {
       if (!c.request) return;
-      const { batchId, base, ops, doc } = c.request;
-      const result = serverCommit(world.server, { base, clientId: c.id, batchId, ops, doc });
+      const { batchId, ops } = c.request;
+      const result = serverAppend(world.server, { clientId: c.id, batchId, ops });
       world.server = result.server;
       c.request = null;
       c.answer = { batchId, answer: result.answer };
@@ -99,14 +106,10 @@ export function step<D, O>(model: OpModel<D, O>, world: World<D, O>, s: Step, ge
       const { batchId, answer } = c.answer;
       c.answer = null;
       if (s.lose) return; // the inflight batch stays; the next send retries it under its id
-      if (answer.ok) {
-        const done = committed(model, c.doc, batchId, answer.receipt);
-        c.doc = done.state;
-        if (done.gap) resync(model, world, c);
-      } else {
-        c.doc = conflicted(c.doc, batchId);
-        resync(model, world, c);
-      }
+      const done = committed(model, c.doc, batchId, answer.receipt);
+      c.doc = done.state;
+      noteDropped(world, c, done.dropped);
+      if (done.gap) resync(model, world, c);
       return;
     }
     case 'stream': {
@@ -175,5 +178,30 @@ export const stepArb = (clients: number): fc.Arbitrary<Step> => {
     { weight: 3, arbitrary: fc.record({ kind: fc.constant('stream' as const), client, skip: rarely }) },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('resync' as const), client }) },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('reload' as const), client }) },
+    { weight: 1, arbitrary: fc.constant({ kind: 'checkpoint' as const }) },
   );
 };
+
+/**
+ * What every run must end with: each client's confirmed and local documents equal the
+ * log replayed onto the initial document (resolving each op as every client does); the
+ * server's checkpoint, moved to the head, equals that replay too; seqs are 1..n with no
+ * batch twice; and every accepted edit is in the log or was reported dropped to its author.
+ */
+export function expectConverged<D, O>(model: OpModel<D, O>, world: World<D, O>, expect: (value: unknown) => { toEqual(v: unknown): void; toBe(v: unknown): void; toBeNull(): void; toBeLessThanOrEqual(v: number): void; toBeGreaterThanOrEqual(v: number): void }): void {
+  const replayed = checkpoint(model, { doc: world.initial, checkpointSeq: 0, log: world.server.log }).doc;
+  const moved = checkpoint(model, world.server);
+  expect(moved.doc).toEqual(replayed);
+  const head = world.server.log.length;
+  expect(world.server.log.map((e) => e.seq)).toEqual(world.server.log.map((_, i) => i + 1));
+  world.clients.forEach((c, i) => {
+    expect(c.doc.version).toBe(head);
+    expect(c.doc.inflight).toBeNull();
+    expect(c.doc.pending).toEqual([]);
+    expect(c.doc.confirmed).toEqual(replayed);
+    expect(c.doc.local).toEqual(replayed);
+    const logged = world.server.log.filter((e) => e.clientId === c.id).length;
+    expect(logged).toBeLessThanOrEqual(world.accepted[i] ?? 0);
+    expect(logged + (world.droppedBy[i] ?? 0)).toBeGreaterThanOrEqual(world.accepted[i] ?? 0);
+  });
+}

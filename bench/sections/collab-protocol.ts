@@ -1,0 +1,190 @@
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
+import WebSocket from 'ws';
+import { createMachinesAdapter } from '../../src/adapters/supabase/machines.ts';
+import { chartroomModel } from '../../src/lib/collab/chartroom.ts';
+import { createDoc, receive } from '../../src/lib/collab/doc.ts';
+import type { DocState } from '../../src/lib/collab/types.ts';
+import type { Op } from '../../src/lib/model/op-types.ts';
+import type { MachineDefinition } from '../../src/lib/model/types.ts';
+import type { DocumentPort } from '../../src/lib/ports/document.ts';
+import { benchBackend } from '../backend.ts';
+import { measureYjs, type YjsFigures } from '../hocuspocus.ts';
+import { ms, summarize, type BenchContext, type Summary } from '../lib.ts';
+import { runStorm } from '../storm.ts';
+import { definitionWith, followArrivals, person } from './collab.ts';
+
+/**
+ * Issue 9's figures, in one run and side by side: the append protocol under 50 editors,
+ * bytes on the wire per edit by chart size, a remote edit Node -> Node by chart size, the
+ * load of a machine with 100,000 ops (checkpoint plus tail), and Yjs over Hocuspocus
+ * doing the same edit (with and without durable storage), as ratios.
+ * BENCH_STORM_SECONDS (default 60) and BENCH_STORM_EDITORS (default 50) shorten the storm
+ * for a quick look; the closing note reports the defaults.
+ */
+
+const EDITS = 100;
+const WARMUP = 10;
+const LOG_OPS = 100_000;
+const now = () => Number(process.hrtime.bigint()) / 1e6;
+const three = (s: Summary) => `${ms(s.p50)} / ${ms(s.p95)} / ${ms(s.p99)}`;
+
+/** Counts HTTP request and response body bytes, and WebSocket bytes received. */
+function wireMeter() {
+  const counted = { http: 0, socket: 0 };
+  const countingFetch: typeof fetch = async (input, init) => {
+    const body = init?.body;
+    if (typeof body === 'string') counted.http += Buffer.byteLength(body);
+    const response = await fetch(input, init);
+    const copy = await response.clone().arrayBuffer();
+    counted.http += copy.byteLength;
+    return response;
+  };
+  class CountingSocket extends WebSocket {
+    constructor(...args: ConstructorParameters<typeof WebSocket>) {
+      super(...args);
+      this.on('message', (data: Buffer | ArrayBuffer | Buffer[]) => {
+        counted.socket += Array.isArray(data) ? data.reduce((n, b) => n + b.length, 0) : 'byteLength' in data ? data.byteLength : 0;
+      });
+    }
+  }
+  return { counted, fetch: countingFetch, transport: CountingSocket as unknown as typeof WebSocket };
+}
+
+/** A edits (one op per commit, as the document machine sends a lone edit), B receives: latency and bytes. */
+async function edits(portA: DocumentPort, portB: DocumentPort, machineId: string, meterA: { http: number }, meterB: { socket: number }) {
+  const { arrivals, sub } = await followArrivals(portB, machineId);
+  const remote: number[] = [];
+  let http = 0;
+  let socket = 0;
+  for (let i = 1; i <= WARMUP + EDITS; i++) {
+    const http0 = meterA.http;
+    const socket0 = meterB.socket;
+    const t0 = now();
+    const result = await portA.commitOps({ machineId, clientId: 'bench-a', batchId: randomUUID(), ops: [{ type: 'machine.update', changes: { name: `edit ${i}` } }] });
+    if (!result.ok) throw new Error(result.error.message);
+    const seq = result.receipt.lastSeq;
+    const deadline = Date.now() + 5_000;
+    while (!arrivals.has(seq) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 0));
+    if (i <= WARMUP) continue;
+    remote.push((arrivals.get(seq) ?? Number.NaN) - t0);
+    http += meterA.http - http0;
+    socket += meterB.socket - socket0;
+  }
+  sub.unsubscribe();
+  return { remote: summarize(remote.filter((x) => !Number.isNaN(x))), httpBytes: http / EDITS, socketBytes: socket / EDITS };
+}
+
+export async function run(ctx: BenchContext): Promise<void> {
+  const backend = await benchBackend();
+  const meterA = wireMeter();
+  const meterB = wireMeter();
+  const a = await person(backend.url, backend.anonKey, 'proto-a', meterA);
+  const b = await person(backend.url, backend.anonKey, 'proto-b', meterB);
+  try {
+    const project = await a.client.from('projects').insert({ name: 'bench protocol' }).select('id').single();
+    if (project.error) throw new Error(project.error.message);
+    const projectId = project.data.id;
+    const added = await a.client.from('project_members').insert({ project_id: projectId, user_id: b.id, role: 'editor', joined_via: 'added' });
+    if (added.error) throw new Error(added.error.message);
+    const portA = createMachinesAdapter(a.client);
+    const portB = createMachinesAdapter(b.client);
+
+    // 1. Many editors on one machine.
+    const seconds = Number(process.env.BENCH_STORM_SECONDS ?? 60);
+    const editors = Number(process.env.BENCH_STORM_EDITORS ?? 50);
+    const storm = await runStorm({ url: backend.url, anonKey: backend.anonKey, owner: a, projectId, editors, seconds });
+    const load = os.loadavg().map((l) => l.toFixed(1)).join(' ');
+    ctx.section(`collab protocol: ${editors} editors x 1 commit/s x ${seconds} s on one machine (${os.cpus().length} cores, load average ${load})`);
+    ctx.report('edits made / appended', `${storm.edits} / ${storm.appendedOps}`);
+    ctx.report('commits refused for being behind', `${storm.refusedBehind}`, '0');
+    ctx.report('commits refused for any other reason', `${storm.refusedOther}`);
+    ctx.report('editors converged on checkpoint + log replayed', `${storm.converged} / ${editors}`, `${editors} / ${editors}`);
+    ctx.report('op delivery to each other editor p50 / p95 / p99', three(storm.delivery), 'p99 < 250 ms');
+    ctx.report('deliveries measured', `${storm.delivery.n}`);
+    ctx.report('commit round trip p50 / p95 / p99', three(storm.roundTrip));
+    ctx.report('own ops reported dropped (told in words)', `${storm.dropped}`);
+
+    // 2 and 3. Bytes and latency per edit by chart size.
+    const sizes = [10, 200, 1000];
+    const bySize = new Map<number, Awaited<ReturnType<typeof edits>>>();
+    for (const size of sizes) {
+      const created = await portA.createMachine({ projectId, name: `bench ${size}`, definition: definitionWith(size) });
+      if (!created.ok) throw new Error(created.error.message);
+      bySize.set(size, await edits(portA, portB, created.value.id, meterA.counted, meterB.counted));
+    }
+    ctx.section('collab protocol: one edit by chart size (A commits one op, B receives it)');
+    for (const size of sizes) {
+      const f = bySize.get(size)!;
+      ctx.report(`${size} states: commit request + response bytes / socket bytes at B`, `${f.httpBytes.toFixed(0)} B / ${f.socketBytes.toFixed(0)} B`);
+    }
+    const http = sizes.map((s) => bySize.get(s)!.httpBytes);
+    ctx.report('bytes per edit, largest / smallest chart', `x${(Math.max(...http) / Math.min(...http)).toFixed(3)}`, 'within x1.10');
+    for (const size of sizes) ctx.report(`${size} states: remote edit Node -> Node p50 / p95 / p99`, three(bySize.get(size)!.remote));
+    const small = bySize.get(10)!.remote;
+    const large = bySize.get(1000)!.remote;
+    ctx.report('remote edit p50, 1,000 states / 10 states', `x${(large.p50 / small.p50).toFixed(2)}`, 'within x1.5');
+
+    // 4. Loading a machine with 100,000 ops.
+    const big = await portA.createMachine({ projectId, name: 'bench log', definition: definitionWith(10) });
+    if (!big.ok) throw new Error(big.error.message);
+    const loaded0 = await portA.loadMachine(big.value.id);
+    if (!loaded0.ok) throw new Error(loaded0.error.message);
+    const head0 = loaded0.value.tail.at(-1)?.seq ?? loaded0.value.version;
+    const firstState = Object.keys(loaded0.value.definition.states).find((id) => id !== loaded0.value.definition.root)!;
+    await backend.pool.query(
+      `insert into public.machine_ops (machine_id, seq, author, client_id, batch_id, op)
+       select $1, $2::bigint + g, $3, 'bench-log', gen_random_uuid(),
+              case when g % 100 = 0
+                   then jsonb_build_object('type', 'state.add', 'id', 's_log_' || g, 'parent', $4::text, 'key', 'k' || (g % 1000), 'stateType', 'atomic', 'index', null)
+                   else jsonb_build_object('type', 'state.update', 'id', $5::text, 'changes', jsonb_build_object('description', 'edit ' || g)) end
+         from generate_series(1, $6::int) g`,
+      [big.value.id, head0, a.id, loaded0.value.definition.root, firstState, LOG_OPS],
+    );
+    // A log grown by appends has statistics (autovacuum); one bulk insert needs them taken.
+    await backend.pool.query('analyze public.machine_ops');
+    const fold = (d: MachineDefinition, v: number, tail: Parameters<typeof receive<MachineDefinition, Op>>[2]): DocState<MachineDefinition, Op> => receive(chartroomModel, createDoc<MachineDefinition, Op>(d, v), tail).state;
+    const s0 = now();
+    const whole = await portB.opsSince(big.value.id, 0);
+    if (!whole.ok) throw new Error(whole.error.message);
+    fold(loaded0.value.definition, loaded0.value.version, whole.value.filter((e) => e.seq > loaded0.value.version));
+    const noCheckpoint = now() - s0;
+    const c0 = now();
+    const asked = await a.client.functions.invoke('checkpoint-machine', { body: { machineId: big.value.id } });
+    if (asked.error) throw new Error(`checkpoint failed: ${String(asked.error)}`);
+    const checkpointMs = now() - c0;
+    // A realistic tail after the checkpoint.
+    for (let i = 0; i < 5; i++) await portA.commitOps({ machineId: big.value.id, clientId: 'bench-a', batchId: randomUUID(), ops: Array.from({ length: 20 }, (_, j) => ({ type: 'state.update', id: firstState, changes: { description: `tail ${i}.${j}` } })) });
+    const loads: number[] = [];
+    let tailLength = 0;
+    for (let i = 0; i < 20; i++) {
+      const t0 = now();
+      const loaded = await portB.loadMachine(big.value.id);
+      if (!loaded.ok) throw new Error(loaded.error.message);
+      fold(loaded.value.definition, loaded.value.version, loaded.value.tail);
+      loads.push(now() - t0);
+      tailLength = loaded.value.tail.length;
+    }
+    ctx.section(`collab protocol: a machine with ${LOG_OPS.toLocaleString('en')} ops in its log`);
+    ctx.report('checkpoint-machine: replay the log and save', ms(checkpointMs));
+    ctx.report(`load = checkpoint + tail (${tailLength} ops), replayed: p50 / p95 / p99`, three(summarize(loads)), 'p50 < 300 ms');
+    ctx.report('without a checkpoint: read and replay the whole log', ms(noCheckpoint));
+
+    // 5. Yjs over Hocuspocus, the same edit.
+    const yjs: YjsFigures = await measureYjs({ durable: false, pool: backend.pool, count: EDITS, warmup: WARMUP });
+    const yjsDurable: YjsFigures = await measureYjs({ durable: true, pool: backend.pool, count: EDITS, warmup: WARMUP });
+    ctx.section('collab protocol vs Yjs over Hocuspocus (same edit: one key set; Chartroom figures as ratios)');
+    ctx.report('Hocuspocus in memory: remote edit p50 / p95 / p99', three(yjs.remote));
+    ctx.report('Hocuspocus durable (store every change): remote edit', three(yjsDurable.remote));
+    if (yjsDurable.stored) ctx.report('Hocuspocus durable: edit -> stored in PostgreSQL', three(yjsDurable.stored));
+    ctx.report('Hocuspocus bytes A sends per edit', `${yjs.bytesPerEdit.toFixed(0)} B`);
+    ctx.report('Chartroom remote edit p50 (10 states) / Hocuspocus in memory', `x${(small.p50 / yjs.remote.p50).toFixed(2)}`);
+    ctx.report('Chartroom remote edit p50 (10 states) / Hocuspocus durable', `x${(small.p50 / yjsDurable.remote.p50).toFixed(2)}`, 'x1.0 or less');
+    if (yjsDurable.stored) ctx.report('Chartroom remote edit p50 (durable on delivery) / Hocuspocus stored p50', `x${(small.p50 / yjsDurable.stored.p50).toFixed(2)}`);
+    ctx.report('Chartroom remote edit p50 (1,000 states) / Hocuspocus durable', `x${(large.p50 / yjsDurable.remote.p50).toFixed(2)}`);
+  } finally {
+    await a.client.removeAllChannels();
+    await b.client.removeAllChannels();
+    await backend.cleanup();
+  }
+}

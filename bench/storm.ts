@@ -1,0 +1,186 @@
+import { randomUUID } from 'node:crypto';
+import type { SupabaseClient } from '@supabase/supabase-js';
+import type { Database } from '../src/adapters/supabase/database.types.ts';
+import { createMachinesAdapter } from '../src/adapters/supabase/machines.ts';
+import { chartroomModel } from '../src/lib/collab/chartroom.ts';
+import { committed, createDoc, edit, receive, takeBatch } from '../src/lib/collab/doc.ts';
+import type { CommittedOp, DocState } from '../src/lib/collab/types.ts';
+import type { Op } from '../src/lib/model/op-types.ts';
+import type { MachineDefinition } from '../src/lib/model/types.ts';
+import type { DocumentPort } from '../src/lib/ports/document.ts';
+import { summarize, type Summary } from './lib.ts';
+import { definitionWith, person } from './sections/collab.ts';
+
+/**
+ * Many editors on one machine, each committing about once a second through the machines
+ * adapter and the collab core (as the document machine does: one batch on the wire at a
+ * time, edits made meanwhile leave together as the next batch), all following the
+ * machine's op stream. Every tenth edit adds a state under the root with a key other
+ * editors pick at the same moment (a collision to mend); the rest edit the editor's own
+ * state. Delivery is timed from the sender starting its commit to each other editor
+ * applying the op.
+ */
+
+export interface StormFigures {
+  edits: number;
+  appendedOps: number;
+  refusedBehind: number;
+  refusedOther: number;
+  converged: number;
+  delivery: Summary;
+  roundTrip: Summary;
+  dropped: number;
+}
+
+interface Editor {
+  id: string;
+  port: DocumentPort;
+  doc: DocState<MachineDefinition, Op>;
+  sending: boolean;
+  state: string;
+}
+
+const now = () => Number(process.hrtime.bigint()) / 1e6;
+const sleep = (msec: number) => new Promise((resolve) => setTimeout(resolve, msec));
+
+export async function runStorm(options: {
+  url: string;
+  anonKey: string;
+  owner: { client: SupabaseClient<Database>; id: string };
+  projectId: string;
+  editors: number;
+  seconds: number;
+}): Promise<StormFigures> {
+  const ownerPort = createMachinesAdapter(options.owner.client);
+  const created = await ownerPort.createMachine({ projectId: options.projectId, name: 'storm', definition: definitionWith(options.editors) });
+  if (!created.ok) throw new Error(created.error.message);
+  const machineId = created.value.id;
+  const people = [];
+  for (let i = 0; i < options.editors; i++) people.push(await person(options.url, options.anonKey, `storm-${i}`));
+  const added = await options.owner.client
+    .from('project_members')
+    .insert(people.map((p) => ({ project_id: options.projectId, user_id: p.id, role: 'editor' as const, joined_via: 'added' as const })));
+  if (added.error) throw new Error(added.error.message);
+
+  const opened = await ownerPort.loadMachine(machineId);
+  if (!opened.ok) throw new Error(opened.error.message);
+  const start = receive(chartroomModel, createDoc<MachineDefinition, Op>(opened.value.definition, opened.value.version), opened.value.tail).state;
+  const root = start.confirmed.root;
+  const stateIds = start.confirmed.states[root]!.children;
+
+  const sentAt = new Map<string, number>();
+  const delivery: number[] = [];
+  const roundTrip: number[] = [];
+  let refusedBehind = 0;
+  let refusedOther = 0;
+  let dropped = 0;
+  let edits = 0;
+
+  const editors: Editor[] = people.map((p, i) => ({ id: `storm-${i}`, port: createMachinesAdapter(p.client), doc: start, sending: false, state: stateIds[i % stateIds.length]! }));
+  const apply = (e: Editor, ops: CommittedOp<Op>[]) => {
+    const got = receive(chartroomModel, e.doc, ops);
+    e.doc = got.state;
+    dropped += got.dropped.length;
+    return got.gap;
+  };
+  const catchUp = async (e: Editor) => {
+    const log = await e.port.opsSince(machineId, e.doc.version);
+    if (log.ok) apply(e, log.value);
+  };
+  const send = async (e: Editor): Promise<void> => {
+    if (e.sending) return;
+    e.sending = true;
+    try {
+      for (let taken = takeBatch(e.doc, randomUUID); taken; taken = takeBatch(e.doc, randomUUID)) {
+        e.doc = taken.state;
+        const t0 = now();
+        sentAt.set(taken.batch.batchId, t0);
+        const result = await e.port.commitOps({ machineId, clientId: e.id, batchId: taken.batch.batchId, ops: taken.batch.ops });
+        roundTrip.push(now() - t0);
+        if (!result.ok) {
+          if (/behind|conflict|version/i.test(result.error.message)) refusedBehind++;
+          else refusedOther++;
+          if (result.error.code === 'network' || result.error.code === 'unknown') {
+            await sleep(200);
+            continue;
+          }
+          return;
+        }
+        const landed = committed(chartroomModel, e.doc, taken.batch.batchId, result.receipt);
+        e.doc = landed.state;
+        dropped += landed.dropped.length;
+        if (landed.gap) await catchUp(e);
+      }
+    } finally {
+      e.sending = false;
+    }
+  };
+
+  // Everyone follows the machine's op stream.
+  const subscriptions = await Promise.all(
+    editors.map(
+      (e) =>
+        new Promise<{ unsubscribe(): void }>((resolve) => {
+          const sub = e.port.opEvents$(machineId).subscribe((event) => {
+            if (event.type === 'ops.subscribed') resolve(sub);
+            if (event.type !== 'ops.received') return;
+            const at = now();
+            for (const op of event.ops) {
+              const t0 = sentAt.get(op.batchId);
+              if (t0 !== undefined && op.clientId !== e.id && op.seq > e.doc.version) delivery.push(at - t0);
+            }
+            if (apply(e, event.ops)) void catchUp(e);
+          });
+        }),
+    ),
+  );
+  for (const e of editors) await catchUp(e);
+
+  // Each editor ticks once a second, staggered across the second.
+  const stopAt = Date.now() + options.seconds * 1000;
+  await Promise.all(
+    editors.map(async (e, i) => {
+      await sleep((1000 / editors.length) * i);
+      for (let tick = 0; Date.now() < stopAt; tick++) {
+        const next = Date.now() + 1000;
+        const op: Op =
+          tick % 10 === 9
+            ? { type: 'state.add', id: `s_${e.id}_${tick}`, parent: root, key: `added${tick}`, stateType: 'atomic', index: null }
+            : { type: 'state.update', id: e.state, changes: { description: `${e.id} tick ${tick}` } };
+        const result = edit(chartroomModel, e.doc, [op]);
+        if (result.ok) {
+          e.doc = result.state;
+          edits++;
+        }
+        void send(e);
+        await sleep(Math.max(0, next - Date.now()));
+      }
+    }),
+  );
+  // Let the last batches land and the stream settle.
+  const deadline = Date.now() + 15_000;
+  while (editors.some((e) => e.sending || e.doc.pending.length > 0 || e.doc.inflight) && Date.now() < deadline) {
+    for (const e of editors) if (!e.sending && (e.doc.pending.length > 0 || e.doc.inflight)) void send(e);
+    await sleep(50);
+  }
+  const log = await ownerPort.opsSince(machineId, 0);
+  if (!log.ok) throw new Error(log.error.message);
+  const head = log.value.length;
+  while (editors.some((e) => e.doc.version < head) && Date.now() < deadline) await sleep(50);
+  for (const e of editors) if (e.doc.version < head) await catchUp(e);
+  for (const s of subscriptions) s.unsubscribe();
+
+  const replay = receive(chartroomModel, createDoc<MachineDefinition, Op>(opened.value.definition, opened.value.version), log.value.filter((x) => x.seq > opened.value.version)).state.confirmed;
+  const converged = editors.filter((e) => JSON.stringify(e.doc.confirmed) === JSON.stringify(replay) && JSON.stringify(e.doc.local) === JSON.stringify(replay)).length;
+  await Promise.all(people.map((p) => p.client.removeAllChannels()));
+  return {
+    edits,
+    appendedOps: log.value.filter((x) => x.clientId.startsWith('storm-')).length,
+    refusedBehind,
+    refusedOther,
+    converged,
+    delivery: summarize(delivery),
+    roundTrip: summarize(roundTrip),
+    dropped,
+  };
+}
