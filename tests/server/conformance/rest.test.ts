@@ -134,7 +134,7 @@ describe('relationships', () => {
   it('orders by a column of a to-one embed', async () => {
     const res = await db.from('cf_msgs').select('id, cf_channels(slug)').order('cf_channels(slug)', { ascending: false }).order('id');
     expect(res.error).toBeNull();
-    expect(res.data?.map((r) => r.id)).toEqual([3, 1, 2]);
+    expect((res.data as { id: number }[] | null)?.map((r) => r.id)).toEqual([3, 1, 2]);
   });
 });
 
@@ -160,11 +160,13 @@ describe('writes', () => {
   });
 
   it('fails and rolls back a write affecting more rows than max-affected (PGRST124)', async () => {
-    const res = await db.from('cf_msgs').update({ body: 'x' }).eq('channel_id', 1).maxAffected(1);
+    // The untyped client assumes PostgREST 12 and hides maxAffected (a PostgREST 13 method).
+    const strict = (q: unknown) => q as { maxAffected(n: number): PromiseLike<{ error: unknown }> & { select(c: string): PromiseLike<{ data: unknown }> } };
+    const res = await strict(db.from('cf_msgs').update({ body: 'x' }).eq('channel_id', 1)).maxAffected(1);
     expect(res.error).toMatchObject({ code: 'PGRST124', details: 'The query affects 2 rows' });
     const after = await db.from('cf_msgs').select('body').eq('channel_id', 1).order('id');
     expect(after.data).toEqual([{ body: 'hello' }, { body: 'again' }]);
-    const within = await db.from('cf_msgs').update({ body: 'hello' }).eq('id', 1).maxAffected(1).select('id');
+    const within = await strict(db.from('cf_msgs').update({ body: 'hello' }).eq('id', 1)).maxAffected(1).select('id');
     expect(within.data).toEqual([{ id: 1 }]);
   });
 
