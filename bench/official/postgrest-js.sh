@@ -20,7 +20,7 @@ sed -e 's/^create extension if not exists postgis.*$/-- postgis is not available
     -e 's/shop_geom extensions.geometry(POINT, 4326)/shop_geom text/' \
     "$suite/test/supabase/migrations/00000000000000_schema.sql" > "$work/supabase/migrations/00000000000000_schema.sql"
 # The suite's URL only: it hard-codes the CLI's port.
-grep -rl "localhost:54321" "$suite/test" | xargs -r sed -i "s#http://localhost:54321#http://127.0.0.1:$port#g"
+{ grep -rl "localhost:54321" "$suite/test" || true; } | xargs -r sed -i "s#http://localhost:54321#http://127.0.0.1:$port#g"
 cd "$repo"
 PGRST_DB_SCHEMAS=public,personal setsid node_modules/.bin/tsx server/main.ts --port "$port" --db-port $((port + 1)) \
   --data-dir "$work/data" --supabase-dir "$work/supabase" --quiet > "$work/backend.log" 2>&1 &
