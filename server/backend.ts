@@ -41,6 +41,9 @@ async function prepareDatabase(url: string, config: BackendConfig): Promise<stri
   await client.connect();
   try {
     await bootstrap(client);
+    // The bootstrap sets the database's search_path (extensions included) for new sessions;
+    // this one predates it, and migrations and seeds may call pgcrypto's crypt() unqualified.
+    await client.query(`set search_path = "$user", public, extensions`);
     const applied = await migrate(client, path.join(config.supabaseDir, 'migrations'));
     const seeded = await client.query(`select 1 from supabase_migrations.seed_files limit 1`);
     if (seeded.rowCount === 0) {
