@@ -21,6 +21,7 @@ export type AuthErrorCode =
   | 'no_authorization'
   | 'not_admin'
   | 'not_found'
+  | 'otp_expired'
   | 'over_request_rate_limit'
   | 'phone_exists'
   | 'phone_provider_disabled'

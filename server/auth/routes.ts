@@ -4,6 +4,7 @@ import { enrollFactor, manualLinking, sso, unknownFactor } from './disabled.ts';
 import { AuthError } from './errors.ts';
 import { signup } from './signup.ts';
 import { token } from './token.ts';
+import { verify } from './verify.ts';
 import { getUser, logout, updateUser } from './user-routes.ts';
 
 export const AUTH_VERSION = 'v2.180.0-chartroom';
@@ -52,6 +53,7 @@ const ROUTES: Route[] = [
   ['PUT', /^\/user$/, updateUser],
   ['POST', /^\/logout$/, logout],
   ['POST', /^\/sso$/, sso],
+  ['POST', /^\/verify$/, verify],
   ['GET', /^\/user\/identities\/authorize$/, manualLinking],
   ['DELETE', /^\/user\/identities\/[^/]+$/, manualLinking],
   ['POST', /^\/factors$/, enrollFactor],

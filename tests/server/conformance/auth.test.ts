@@ -47,4 +47,15 @@ describe('features left off answer as GoTrue does when they are disabled', () =>
     const link = await auth.linkIdentity({ provider: 'github', options: { skipBrowserRedirect: true } });
     expect(link.error).toMatchObject({ status: 404, code: 'manual_linking_disabled', message: 'Manual linking is disabled' });
   });
+
+  it('verifies one-time tokens as GoTrue does when none was issued: phone format first, then otp_expired', async () => {
+    const auth = client().auth;
+    const badPhone = await auth.verifyOtp({ phone: '12345-invalid', token: '123456', type: 'sms' });
+    expect(badPhone.error).toMatchObject({ status: 400, code: 'validation_failed', message: 'Invalid phone number format (E.164 required)' });
+    const unknown = await auth.verifyOtp({ phone: '15555550100', token: '123456', type: 'sms' });
+    expect(unknown.error).toMatchObject({ status: 403, code: 'otp_expired', message: 'Token has expired or is invalid' });
+    expect(unknown.data.user).toBeNull();
+    const byEmail = await auth.verifyOtp({ email: 'nobody@example.com', token: '123456', type: 'email' });
+    expect(byEmail.error).toMatchObject({ status: 403, code: 'otp_expired' });
+  });
 });
