@@ -13,23 +13,32 @@ export type AuthErrorCode =
   | 'email_exists'
   | 'email_not_confirmed'
   | 'invalid_credentials'
+  | 'manual_linking_disabled'
+  | 'mfa_factor_not_found'
+  | 'mfa_phone_enroll_not_enabled'
+  | 'mfa_totp_enroll_not_enabled'
+  | 'mfa_webauthn_enroll_not_enabled'
   | 'no_authorization'
   | 'not_admin'
   | 'not_found'
+  | 'otp_expired'
   | 'over_request_rate_limit'
   | 'phone_exists'
   | 'phone_provider_disabled'
+  | 'provider_disabled'
   | 'refresh_token_already_used'
   | 'refresh_token_not_found'
   | 'request_entity_too_large'
   | 'same_password'
+  | 'saml_provider_disabled'
   | 'session_not_found'
   | 'unexpected_failure'
   | 'user_already_exists'
   | 'user_banned'
   | 'user_not_found'
   | 'validation_failed'
-  | 'weak_password';
+  | 'weak_password'
+  | 'web3_provider_disabled';
 
 /** An error a handler throws; the service renders it in the shape the caller asked for. */
 export class AuthError extends Error {

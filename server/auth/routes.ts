@@ -1,8 +1,10 @@
 import { createUser, deleteUserById, getUserById, listUsers, updateUserById } from './admin.ts';
 import { ok, type Call, type Handler, type Reply } from './call.ts';
+import { enrollFactor, manualLinking, sso, unknownFactor } from './disabled.ts';
 import { AuthError } from './errors.ts';
 import { signup } from './signup.ts';
 import { token } from './token.ts';
+import { verify } from './verify.ts';
 import { getUser, logout, updateUser } from './user-routes.ts';
 
 export const AUTH_VERSION = 'v2.180.0-chartroom';
@@ -50,6 +52,13 @@ const ROUTES: Route[] = [
   ['GET', /^\/user$/, getUser],
   ['PUT', /^\/user$/, updateUser],
   ['POST', /^\/logout$/, logout],
+  ['POST', /^\/sso$/, sso],
+  ['POST', /^\/verify$/, verify],
+  ['GET', /^\/user\/identities\/authorize$/, manualLinking],
+  ['DELETE', /^\/user\/identities\/[^/]+$/, manualLinking],
+  ['POST', /^\/factors$/, enrollFactor],
+  ['POST', /^\/factors\/[^/]+\/(challenge|verify)$/, unknownFactor],
+  ['DELETE', /^\/factors\/[^/]+$/, unknownFactor],
   ['GET', /^\/admin\/users$/, listUsers],
   ['POST', /^\/admin\/users$/, createUser],
   ['GET', /^\/admin\/users\/[^/]+$/, getUserById],

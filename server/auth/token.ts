@@ -1,6 +1,7 @@
 import { asAdmin } from '../postgres/pool.ts';
 import { body, clientInfo, clock, ok, type Call, type Reply } from './call.ts';
 import { verifyPassword } from './credentials.ts';
+import { idTokenGrant, web3Grant } from './disabled.ts';
 import { AuthError, badRequest, validationFailed } from './errors.ts';
 import { refreshGrant } from './refresh.ts';
 import { stringField } from './request.ts';
@@ -22,6 +23,8 @@ export async function token(call: Call): Promise<Reply> {
       ),
     );
   }
+  if (grantType === 'id_token') return idTokenGrant(call);
+  if (grantType === 'web3') return web3Grant();
   // GoTrue answers an unknown grant with this code and message, oddly but consistently.
   throw badRequest('invalid_credentials', 'unsupported_grant_type');
 }

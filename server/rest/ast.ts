@@ -19,6 +19,20 @@ export interface SelectColumn {
   cast: string | null;
 }
 
+export const AGGREGATES = ['count', 'sum', 'avg', 'min', 'max'] as const;
+export type AggregateFn = (typeof AGGREGATES)[number];
+
+/** `count()`, `col.sum()`, `alias:col.max()::text`: one value per group of the other columns. */
+export interface SelectAggregate {
+  kind: 'aggregate';
+  fn: AggregateFn;
+  /** null for a bare `count()`. */
+  field: Field | null;
+  alias: string | null;
+  /** Cast of the aggregate's result. */
+  cast: string | null;
+}
+
 export interface SelectStar {
   kind: 'star';
 }
@@ -36,7 +50,7 @@ export interface SelectEmbed {
   select: SelectItem[];
 }
 
-export type SelectItem = SelectColumn | SelectStar | SelectEmbed;
+export type SelectItem = SelectColumn | SelectStar | SelectEmbed | SelectAggregate;
 
 export const OPERATORS = [
   'eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'like', 'ilike', 'match', 'imatch', 'in', 'is', 'isdistinct',
@@ -75,6 +89,8 @@ export interface LogicTree {
 export type Condition = Filter | LogicTree;
 
 export interface OrderTerm {
+  /** `rel(col)`: order by a column of a to-one embed named `rel`. */
+  relation: string | null;
   field: Field;
   direction: 'asc' | 'desc' | null;
   nulls: 'first' | 'last' | null;

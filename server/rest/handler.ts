@@ -4,16 +4,16 @@ import { PayloadTooLargeError, readBody, type RequestContext } from '../gateway/
 import type { ParsedQuery } from './ast.ts';
 import type { SchemaCacheHolder } from './cache.ts';
 import { RestError, tableNotFound, toRestError } from './errors.ts';
-import { chooseSchema, parseAccept, parsePrefer, parseRange, wantsStrippedNulls, type Preferences, type ResponseFormat } from './parse/headers.ts';
+import { chooseSchema, parseAccept, parsePlan, parsePrefer, parseRange, wantsStrippedNulls, type PlanRequest, type Preferences, type ResponseFormat } from './parse/headers.ts';
 import { parseQuery } from './parse/query.ts';
 import { chooseFunction, planCall } from './plan/call.ts';
 import { readSql, resolveRead } from './plan/read.ts';
 import { SqlBuilder } from './plan/sql.ts';
-import { aggregateStatement, type ResultRow } from './plan/statement.ts';
+import { aggregateStatement, csvStatement, type ResultRow } from './plan/statement.ts';
 import { putAsUpsert } from './plan/put.ts';
 import { planWrite } from './plan/write.ts';
 import { openApi } from './openapi.ts';
-import { applyGucs, contentRange, send, sendError, singular } from './respond.ts';
+import { applyGucs, contentRange, send, sendError, singular, singularError } from './respond.ts';
 import { runRequest, type Statement, type StatementResult } from './run.ts';
 import { tableKey, type SchemaCache, type Table } from './schema.ts';
 
@@ -139,7 +139,8 @@ function planRead(cache: SchemaCache, r: Request, maxRows: number): Planned {
   const read = readSql(cache, root, b, p);
   const count = r.prefs.count;
   const exact = count === 'exact' || count === 'estimated';
-  const statements: Statement[] = [{ sql: aggregateStatement(read.rows, exact ? read.count : null), values: b.values }];
+  const main = r.format === 'csv' ? csvStatement(read.rows, exact ? read.count : null) : aggregateStatement(read.rows, exact ? read.count : null);
+  const statements: Statement[] = [{ sql: main, values: b.values }];
   if (count === 'planned' || count === 'estimated') {
     // The planner's row estimate for the unpaged read; its own parameters, numbered from 1.
     const eb = new SqlBuilder();
@@ -187,6 +188,9 @@ function rowsResponse(
   }
   let body = row?.body ?? '[]';
   if (r.format === 'object') body = singular(body, pageSize);
+  if (r.format === 'csv' && row && row.csvHead !== null) {
+    body = row.csvHead === '' ? '' : `${Object.keys(JSON.parse(row.csvHead) as Record<string, unknown>).join(',')}\n${row.body ?? ''}`;
+  }
   status = applyGucs(row, headers, status);
   return { status, headers, body };
 }
@@ -224,7 +228,9 @@ function planMutation(cache: SchemaCache, r: Request, maxRows: number): Planned 
           headers.location = `/${encodeURIComponent(t.name)}?${q}`;
         }
       }
-      const status = applyGucs(row, headers, body === null && (method !== 'POST' || put) ? 204 : okStatus);
+      // An upsert that inserted nothing (only updated) answers 200, as PostgREST does.
+      const ok = okStatus === 201 && row?.inserted === 'false' && row.page > 0 ? 200 : okStatus;
+      const status = applyGucs(row, headers, body === null && (method !== 'POST' || put) ? 204 : ok);
       return { status, headers, body };
     },
   };
@@ -255,13 +261,16 @@ function planRpc(cache: SchemaCache, r: Request, maxRows: number): Planned {
     checkBeforeCommit: false,
     respond: (row) => {
       if (plan.void) return { status: 204, headers: applied(r.prefs, ['tx', 'params']), body: null };
+      // One value or row counts as one (PostgREST answers count=exact with 0-0/1).
+      const singleRange = (n: number): Record<string, string> =>
+        r.prefs.count ? { 'content-range': contentRange(0, n, n), ...applied(r.prefs, ['count']) } : {};
       if (plan.single && plan.fn.returnKind === 'scalar') {
-        const headers: Record<string, string> = applied(r.prefs, ['tx', 'params']);
+        const headers: Record<string, string> = { ...singleRange(1), ...applied(r.prefs, ['tx', 'params']) };
         return { status: applyGucs(row, headers, 200), headers, body: row?.body ?? 'null' };
       }
       if (plan.single) {
         const n = row?.page ?? 0;
-        const headers: Record<string, string> = applied(r.prefs, ['tx', 'params']);
+        const headers: Record<string, string> = { ...singleRange(Math.min(n, 1)), ...applied(r.prefs, ['tx', 'params']) };
         const body = n === 0 ? 'null' : singular(row?.body ?? '[]', 1 === n ? 1 : n);
         return { status: applyGucs(row, headers, 200), headers, body };
       }
@@ -274,7 +283,7 @@ function planRpc(cache: SchemaCache, r: Request, maxRows: number): Planned {
 /** The text columns of a main statement's row (see aggregateStatement). */
 function toResultRow(raw: Record<string, string | null> | undefined): ResultRow | undefined {
   if (!raw || !('page' in raw)) return undefined;
-  return { total: raw.total ?? null, page: Number(raw.page ?? 0), body: raw.body ?? null, headers: raw.headers ?? null, status: raw.status ?? null };
+  return { total: raw.total ?? null, page: Number(raw.page ?? 0), body: raw.body ?? null, headers: raw.headers ?? null, status: raw.status ?? null, inserted: raw.inserted ?? null, csvHead: 'csv_head' in raw ? (raw.csv_head ?? '') : null };
 }
 
 /** Names a plan can fail on when the cache is behind the database. */
@@ -290,6 +299,29 @@ function plan(cache: SchemaCache, r: Request, maxRows: number): Planned {
   throw new RestError(405, 'PGRST117', `Unsupported HTTP method: ${r.method}`);
 }
 
+/** EXPLAIN of the main statement (rolled back: `analyze` runs it), as PostgREST's plan media types. */
+async function sendPlan(
+  deps: HandlerDeps,
+  res: ServerResponse,
+  claims: Parameters<typeof runRequest>[1],
+  planned: Planned,
+  want: PlanRequest,
+  statementTimeout: string | undefined,
+): Promise<void> {
+  const main = planned.statements[planned.result === -1 ? 0 : planned.result]!;
+  const opts = [`format ${want.format}`, ...want.options.map((o) => `${o} true`)].join(', ');
+  const results = await runRequest(deps.pool, claims, [{ sql: `explain (${opts}) ${main.sql}`, values: main.values }], {
+    readOnly: planned.readOnly,
+    statementTimeout,
+    rollback: true,
+  });
+  const lines = (results[0]?.rows ?? []).map((row) => row['QUERY PLAN'] ?? '');
+  const body = want.format === 'json' ? (lines[0] ?? '[]') : lines.join('\n');
+  const type = `application/vnd.pgrst.plan+${want.format}; for="${want.forType}"; charset=utf-8`;
+  res.writeHead(200, { 'content-type': type, 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
 export async function handleRest(deps: HandlerDeps, req: IncomingMessage, res: ServerResponse, ctx: RequestContext): Promise<void> {
   const authenticated = ctx.role !== 'anon';
   try {
@@ -302,11 +334,15 @@ export async function handleRest(deps: HandlerDeps, req: IncomingMessage, res: S
       return;
     }
     const target = targetOf(ctx.path);
+    const planWanted = parsePlan(ctx.headers.accept);
+    if (planWanted && !(await deps.cache.get()).planEnabled) {
+      throw new RestError(406, 'PGRST107', `None of these media types are available: ${ctx.headers.accept ?? ''}`);
+    }
     const r: Request = {
       method,
       schema: chooseSchema(method, ctx.headers, deps.cache.schemas),
       target,
-      format: parseAccept(ctx.headers.accept),
+      format: planWanted ? parseAccept(planWanted.forType) : parseAccept(ctx.headers.accept),
       prefs: parsePrefer(ctx.headers.prefer),
       body: method === 'POST' || method === 'PATCH' || method === 'PUT' ? await readJsonBody(req, deps.maxBodyBytes) : null,
       ctx,
@@ -333,23 +369,39 @@ export async function handleRest(deps: HandlerDeps, req: IncomingMessage, res: S
       planned = plan(cache, r, deps.maxRows);
     }
     const claims = { role: ctx.role, claims: ctx.claims, method, path: `/rest/v1${ctx.path}`, headers: ctx.headers };
+    if (planWanted) {
+      await sendPlan(deps, res, claims, planned, planWanted, cache.roleTimeouts.get(ctx.role));
+      return;
+    }
     const rollback = r.prefs.tx === 'rollback';
+    const limit = r.prefs.handling === 'strict' && method !== 'GET' && method !== 'HEAD' ? r.prefs.maxAffected : null;
+    const checks: ((res0: StatementResult[]) => void)[] = [];
+    if (planned.checkBeforeCommit) {
+      checks.push((res0) => {
+        const row = toResultRow(res0[planned.result]?.rows[0]);
+        if (row && row.page !== 1) throw singularError(row.page);
+      });
+    }
+    if (limit !== null) {
+      checks.push((res0) => {
+        const affected = planned.result === -1 ? (res0[0]?.rowCount ?? 0) : (toResultRow(res0[planned.result]?.rows[0])?.page ?? 0);
+        if (affected > limit) {
+          throw new RestError(400, 'PGRST124', 'Query result exceeds max-affected preference constraint', `The query affects ${affected} rows`);
+        }
+      });
+    }
     const results = await runRequest(deps.pool, claims, planned.statements, {
       readOnly: planned.readOnly,
       statementTimeout: cache.roleTimeouts.get(ctx.role),
       rollback,
-      check: planned.checkBeforeCommit
-        ? (res0) => {
-            const row = toResultRow(res0[planned.result]?.rows[0]);
-            if (row && row.page !== 1) throw new RestError(406, 'PGRST116', 'JSON object requested, multiple (or no) rows returned', `The result contains ${row.page} rows`);
-          }
-        : undefined,
+      check: checks.length > 0 ? (res0) => checks.forEach((c) => c(res0)) : undefined,
     });
     const mainIndex = planned.result === -1 ? 0 : planned.result;
     const main = results[mainIndex];
     const row = toResultRow(planned.result === -1 ? results[results.length - 1]?.rows[0] : main?.rows[0]);
     const out = planned.respond(row, main?.rowCount ?? 0, results);
-    send(res, out.status, out.headers, out.body, r.format, method === 'HEAD', wantsStrippedNulls(ctx.headers.accept));
+    const rendered = r.format === 'csv' && row !== undefined && row.csvHead !== null;
+    send(res, out.status, out.headers, out.body, r.format, method === 'HEAD', wantsStrippedNulls(ctx.headers.accept), rendered);
   } catch (error) {
     sendError(res, toRestError(error, authenticated, ctx.method));
   }

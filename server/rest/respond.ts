@@ -26,11 +26,14 @@ export function contentRange(offset: number, page: number, total: number | null)
 
 /** The first row of a JSON array PostgreSQL rendered, or an error unless exactly one. */
 export function singular(body: string, page: number): string {
-  if (page !== 1) {
-    throw new RestError(406, 'PGRST116', 'JSON object requested, multiple (or no) rows returned', `The result contains ${page} rows`);
-  }
+  if (page !== 1) throw singularError(page);
   // json_agg renders one element as `[<element>]`.
   return body.slice(1, -1);
+}
+
+/** PGRST116 in PostgREST 13's words. */
+export function singularError(page: number): RestError {
+  return new RestError(406, 'PGRST116', 'Cannot coerce the result to a single JSON object', `The result contains ${page} rows`);
 }
 
 function csvCell(value: unknown): string {
@@ -94,13 +97,14 @@ export function send(
   format: ResponseFormat,
   head: boolean,
   stripped = false,
+  rendered = false,
 ): void {
   if (body === null || status === 204) {
     res.writeHead(status, headers);
     res.end();
     return;
   }
-  let text = format === 'csv' ? toCsv(body) : body;
+  let text = format === 'csv' && !rendered ? toCsv(body) : body;
   let type = CONTENT_TYPES[format];
   if (stripped && format !== 'csv') {
     text = JSON.stringify(stripNulls(JSON.parse(text)));

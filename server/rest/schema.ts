@@ -23,6 +23,8 @@ export interface Table {
   /** Column names in their table order. */
   columnOrder: string[];
   primaryKey: string[];
+  /** Functions taking this table's row type (PostgREST's computed fields and relationships), by name. */
+  computed: Map<string, DbFunction[]>;
 }
 
 export interface ForeignKey {
@@ -57,6 +59,10 @@ export interface DbFunction {
   /** The relation behind a composite return type, when it is a table or view we know. */
   returnTable: string | null;
   volatility: 'immutable' | 'stable' | 'volatile';
+  /** `ROWS n` of a set-returning function: `ROWS 1` makes a computed relationship to-one. */
+  rows: number;
+  /** The table or view whose row type the first parameter takes, if any. */
+  argTable: string | null;
 }
 
 export interface SchemaCache {
@@ -70,6 +76,8 @@ export interface SchemaCache {
   types: Map<string, { schema: string; name: string }>;
   /** `alter role ... set statement_timeout` of the request roles, applied per request as PostgREST 12 does. */
   roleTimeouts: Map<string, string>;
+  /** PostgREST's in-database `pgrst.db_plan_enabled` (on the authenticator role): EXPLAIN through Accept. */
+  planEnabled: boolean;
 }
 
 export function tableKey(schema: string, name: string): string {
@@ -123,7 +131,9 @@ select n.nspname as schema, p.proname as name, p.oid::int as oid,
   coalesce(p.proargnames, '{}') as arg_names,
   coalesce(p.proargmodes::text[], '{}') as arg_modes,
   array(select format_type(t, null) from unnest(coalesce(p.proallargtypes, p.proargtypes::oid[])) t) as arg_types,
-  p.pronargs as n_in,
+  p.pronargs as n_in, p.prorows::float8 as prorows,
+  (select an.nspname || '.' || ac.relname from pg_type at join pg_class ac on ac.oid = at.typrelid
+     join pg_namespace an on an.oid = ac.relnamespace where p.pronargs > 0 and at.oid = p.proargtypes[0]) as arg_rel,
   coalesce((select array_agg(a.attname::text order by a.attnum) from pg_attribute a
     where a.attrelid = rt.typrelid and a.attnum > 0 and not a.attisdropped), '{}') as composite_columns
 from pg_proc p
@@ -155,6 +165,10 @@ where s.setdatabase in (0, (select oid from pg_database where datname = current_
   and r.rolname in ('anon', 'authenticated', 'service_role') and c like 'statement\\_timeout=%'
 order by s.setdatabase`;
 
+const PLAN_SETTING_SQL = `
+select exists (select 1 from pg_db_role_setting s join pg_roles r on r.oid = s.setrole cross join lateral unnest(s.setconfig) c
+  where r.rolname = 'authenticator' and c = 'pgrst.db_plan_enabled=true') as enabled`;
+
 interface FunctionRow {
   schema: string;
   name: string;
@@ -171,6 +185,8 @@ interface FunctionRow {
   arg_modes: string[];
   arg_types: string[];
   n_in: number;
+  prorows: number;
+  arg_rel: string | null;
   composite_columns: string[];
 }
 
@@ -208,6 +224,8 @@ function toFunction(row: FunctionRow, schemas: readonly string[]): DbFunction {
     returnColumns,
     returnTable,
     volatility: row.volatility === 'i' ? 'immutable' : row.volatility === 's' ? 'stable' : 'volatile',
+    rows: row.prorows,
+    argTable: row.arg_rel ? tableKey(row.arg_rel.slice(0, row.arg_rel.indexOf('.')), row.arg_rel.slice(row.arg_rel.indexOf('.') + 1)) : null,
   };
 }
 
@@ -216,7 +234,7 @@ let versions = 0;
 /** Reads tables, views, columns, keys, foreign keys and functions of the exposed schemas. */
 export async function loadSchemaCache(db: pg.Pool | pg.Client, schemas: readonly string[]): Promise<SchemaCache> {
   const arg = [schemas as string[]];
-  const [tables, columns, fks, fns, types, roles] = await Promise.all([
+  const [tables, columns, fks, fns, types, roles, plan] = await Promise.all([
     db.query<{ schema: string; name: string; kind: string; pk: string[] }>(TABLES_SQL, arg),
     db.query<{
       schema: string; table: string; name: string; type: string; udt: string; is_array: boolean; is_range: boolean;
@@ -226,8 +244,9 @@ export async function loadSchemaCache(db: pg.Pool | pg.Client, schemas: readonly
     db.query<FunctionRow>(FUNCTIONS_SQL, arg),
     db.query<{ schema: string; name: string }>(TYPES_SQL, arg),
     db.query<{ role: string; timeout: string }>(ROLE_SETTINGS_SQL),
+    db.query<{ enabled: boolean }>(PLAN_SETTING_SQL),
   ]);
-  const cache: SchemaCache = { version: ++versions, schemas, tables: new Map(), foreignKeys: [], functions: new Map(), types: new Map(), roleTimeouts: new Map() };
+  const cache: SchemaCache = { version: ++versions, schemas, tables: new Map(), foreignKeys: [], functions: new Map(), types: new Map(), roleTimeouts: new Map(), planEnabled: plan.rows[0]?.enabled === true };
   // Database-specific settings come last and win over cluster-wide ones.
   for (const r of roles.rows) cache.roleTimeouts.set(r.role, r.timeout);
   for (const t of types.rows) if (!cache.types.has(t.name) || t.schema !== 'pg_catalog') cache.types.set(t.name, t);
@@ -243,6 +262,7 @@ export async function loadSchemaCache(db: pg.Pool | pg.Client, schemas: readonly
       columns: new Map(),
       columnOrder: [],
       primaryKey: t.pk,
+      computed: new Map(),
     });
   }
   for (const c of columns.rows) {
@@ -264,6 +284,9 @@ export async function loadSchemaCache(db: pg.Pool | pg.Client, schemas: readonly
     const list = cache.functions.get(key) ?? [];
     list.push(fn);
     cache.functions.set(key, list);
+    // One parameter of a table's row type: a computed field (scalar) or relationship (rows).
+    const owner = fn.argTable && fn.params.length >= 1 && fn.params.slice(1).every((p) => p.hasDefault) ? cache.tables.get(fn.argTable) : undefined;
+    if (owner) owner.computed.set(fn.name, [...(owner.computed.get(fn.name) ?? []), fn]);
   }
   return cache;
 }

@@ -8,6 +8,8 @@ import { deleteRows } from './remove.ts';
 
 const BUCKET_COLUMNS =
   'id, name, owner, public, created_at, updated_at, file_size_limit, allowed_mime_types, type';
+/** GET /bucket/:id answers without `type`, as the CLI's storage does (storage-js's own snapshot). */
+const ONE_BUCKET_COLUMNS = 'id, name, owner, public, created_at, updated_at, file_size_limit, allowed_mime_types';
 const MIME_PATTERN = /^([a-zA-Z0-9\-+.]+)\/([a-zA-Z0-9\-+.]+|\*)(;\s*charset=[a-zA-Z0-9-]+)?$/;
 
 /** `file_size_limit` as a number of bytes or a string like "1MB" (decimal units, as hosted). */
@@ -83,7 +85,7 @@ export async function createBucket(storage: Storage, req: IncomingMessage, res: 
 
 export async function getBucket(storage: Storage, res: ServerResponse, ctx: RequestContext, id: string): Promise<void> {
   const rows = await asCaller(storage, callerOf(ctx), (client) =>
-    client.query<BucketRow>(`select ${BUCKET_COLUMNS} from storage.buckets where id = $1`, [id]),
+    client.query<BucketRow>(`select ${ONE_BUCKET_COLUMNS} from storage.buckets where id = $1`, [id]),
   );
   const row = rows.rows[0];
   if (!row) throw errors.noSuchBucket();
@@ -164,5 +166,5 @@ export async function emptyBucket(storage: Storage, res: ServerResponse, ctx: Re
   const visible = await asCaller(storage, caller, (client) => client.query('select 1 from storage.buckets where id = $1', [id]));
   if (!visible.rowCount) throw errors.noSuchBucket();
   await deleteRows(storage, caller, id, null);
-  sendJson(res, 200, { message: 'Successfully emptied' });
+  sendJson(res, 200, { message: 'Empty bucket has been queued. Completion may take up to an hour.' });
 }

@@ -124,7 +124,8 @@ export function infoBody(row: ObjectRow): Record<string, unknown> {
     content_type: typeof meta.mimetype === 'string' ? meta.mimetype : null,
     cache_control: typeof meta.cacheControl === 'string' ? meta.cacheControl : null,
     etag: typeof meta.eTag === 'string' ? meta.eTag : null,
-    metadata: row.user_metadata,
+    // Hosted answers {} for an object uploaded without user metadata.
+    metadata: row.user_metadata ?? {},
     last_modified: isoTime(row.updated_at),
     created_at: isoTime(row.created_at),
   };

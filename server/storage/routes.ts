@@ -4,9 +4,11 @@ import { createBucket, deleteBucket, emptyBucket, getBucket, listBuckets, update
 import type { Storage } from './context.ts';
 import { errors, jwtFailureMessage } from './errors.ts';
 import { downloadObject, listObjects, objectInfo } from './objects-read.ts';
+import { listObjectsV2 } from './objects-list-v2.ts';
 import { copyObject, deleteObject, deleteObjects, moveObject, uploadObject } from './objects-write.ts';
 import { decodeSegment, keyFromRawSegments, mustBeValidBucketName } from './paths.ts';
-import { downloadSigned, signUploadUrl, signUrl, signUrls, uploadSigned } from './signing.ts';
+import { renderImage } from './render.ts';
+import { downloadSigned, renderSigned, signUploadUrl, signUrl, signUrls, uploadSigned } from './signing.ts';
 
 type Handler = () => Promise<void>;
 
@@ -17,6 +19,11 @@ type Handler = () => Promise<void>;
  */
 function requireValidToken(ctx: RequestContext): void {
   if (ctx.authError) throw errors.accessDenied(jwtFailureMessage(ctx.authError));
+}
+
+/** Hosted storage verifies a JWT on these routes; with neither apikey nor Authorization there is none to parse. */
+function requireSomeToken(ctx: RequestContext): void {
+  if (!ctx.token && !ctx.authError) throw errors.accessDenied('Invalid Compact JWS');
 }
 
 function bucketOf(raw: string | undefined): string {
@@ -51,11 +58,14 @@ function objectRoutes(s: Storage, req: IncomingMessage, res: ServerResponse, ctx
   const read = m === 'GET' || m === 'HEAD';
   const [first, second] = rest;
   // Everything that acts for the caller needs a token that verified (or none at all).
-  if (m === 'POST' && (first === 'list' || first === 'move' || first === 'copy' || first === 'sign')) requireValidToken(ctx);
+  if (m === 'POST' && (first === 'list' || first === 'list-v2' || first === 'move' || first === 'copy' || first === 'sign')) requireValidToken(ctx);
   if (m === 'POST' && first === 'upload' && second === 'sign') requireValidToken(ctx);
   switch (first) {
     case 'list':
       if (m === 'POST' && rest.length === 2) return () => listObjects(s, req, res, ctx, bucketOf(second));
+      return null;
+    case 'list-v2':
+      if (m === 'POST' && rest.length === 2) return () => listObjectsV2(s, req, res, ctx, bucketOf(second));
       return null;
     case 'move':
       return m === 'POST' && rest.length === 1 ? () => moveObject(s, req, res, ctx) : null;
@@ -140,6 +150,20 @@ function rawServicePath(req: IncomingMessage): string {
   return raw.slice(PREFIX.length) || '/';
 }
 
+/** /render/image/{public,authenticated,sign}/:bucket/*key: image transformations (sharp). */
+function renderRoutes(s: Storage, req: IncomingMessage, res: ServerResponse, ctx: RequestContext, rest: string[]): Handler | null {
+  const [mode, ...path] = rest;
+  if (path.length < 2) return null;
+  const { bucket, key } = target(path);
+  if (mode === 'sign') return () => renderSigned(s, req, res, ctx, bucket, key);
+  if (mode === 'public') return () => renderImage(s, req, res, ctx, bucket, key, 'public');
+  if (mode === 'authenticated') {
+    requireValidToken(ctx);
+    return () => renderImage(s, req, res, ctx, bucket, key, 'authenticated');
+  }
+  return null;
+}
+
 /** Dispatches one request below /storage/v1, routing on raw (percent-encoded) segments. */
 export async function route(s: Storage, req: IncomingMessage, res: ServerResponse, ctx: RequestContext): Promise<void> {
   const segments = rawServicePath(req).split('/').slice(1);
@@ -147,9 +171,15 @@ export async function route(s: Storage, req: IncomingMessage, res: ServerRespons
   const [area, ...rest] = segments;
   let handler: Handler | null = null;
   if (area === 'bucket') {
+    requireSomeToken(ctx);
     requireValidToken(ctx);
     handler = bucketRoutes(s, req, res, ctx, rest);
+  } else if (area === 'render' && rest[0] === 'image' && (ctx.method === 'GET' || ctx.method === 'HEAD')) {
+    handler = renderRoutes(s, req, res, ctx, rest.slice(1));
   } else if (area === 'object') {
+    const signedUpload = rest[0] === 'upload' && rest[1] === 'sign' && ctx.method === 'PUT';
+    const write = ctx.method === 'POST' || ctx.method === 'PUT' || ctx.method === 'DELETE';
+    if (write && !signedUpload) requireSomeToken(ctx);
     handler = objectRoutes(s, req, res, ctx, rest);
   }
   if (!handler) throw errors.routeNotFound(ctx.method, ctx.path);

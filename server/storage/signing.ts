@@ -5,6 +5,7 @@ import { expiresInSeconds, readJson, stringArray } from './body.ts';
 import { asCaller, bucketSettings, callerOf, objectAsAdmin, ownerOf, serviceRoleFor, type Storage } from './context.ts';
 import { sendObject } from './download.ts';
 import { errors, jwtFailureMessage } from './errors.ts';
+import { parseTransform, sendTransformed } from './render.ts';
 import { checkWrite, receiveUpload } from './upload.ts';
 
 /** Hosted's default lifetime of a signed upload URL, in seconds. */
@@ -45,8 +46,22 @@ export async function signUrl(storage: Storage, req: IncomingMessage, res: Serve
     client.query('select 1 from storage.objects where bucket_id = $1 and name = $2', [bucket, key]),
   );
   if (!found.rowCount) throw errors.noSuchKey();
-  const token = signToken(storage, { url: `${bucket}/${key}`, scope: 'download' }, seconds);
-  sendJson(res, 200, { signedURL: `/object/sign/${bucket}/${key}?token=${token}` });
+  // With transform options the URL is a signed render: the options travel inside the token.
+  const transform = typeof body.transform === 'object' && body.transform !== null && Object.keys(body.transform).length > 0
+    ? parseTransform(body.transform as Record<string, unknown>)
+    : null;
+  const token = signToken(storage, { url: `${bucket}/${key}`, scope: 'download', ...(transform ? { transformations: transform } : {}) }, seconds);
+  const base = transform ? '/render/image/sign' : '/object/sign';
+  sendJson(res, 200, { signedURL: `${base}/${bucket}/${key}?token=${token}` });
+}
+
+/** GET /render/image/sign/:bucket/*key?token=...: the transform signed into the token, applied. */
+export async function renderSigned(storage: Storage, req: IncomingMessage, res: ServerResponse, ctx: RequestContext, bucket: string, key: string): Promise<void> {
+  const claims = verifyToken(storage, ctx.url.searchParams.get('token'), bucket, key, 'download');
+  const row = await objectAsAdmin(storage, bucket, key);
+  const t = typeof claims.transformations === 'object' && claims.transformations !== null ? parseTransform(claims.transformations as Record<string, unknown>) : {};
+  const extra: Record<string, string> = typeof claims.exp === 'number' ? { expires: new Date(claims.exp * 1000).toUTCString() } : {};
+  await sendTransformed(storage, req, res, row, t, extra);
 }
 
 /** POST /object/sign/:bucket {expiresIn, paths} -> one entry per path, an error for unseen ones. */

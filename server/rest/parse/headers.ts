@@ -7,6 +7,9 @@ export interface Preferences {
   missing: 'default' | 'null' | null;
   tx: 'commit' | 'rollback' | null;
   params: 'single-object' | null;
+  handling: 'strict' | 'lenient' | null;
+  /** `max-affected=N`: with handling=strict, more affected rows than N fail the request (PGRST124). */
+  maxAffected: number | null;
   /** The preferences understood and honoured, echoed as Preference-Applied. */
   applied: string[];
 }
@@ -18,16 +21,18 @@ const KNOWN: Record<string, readonly string[]> = {
   missing: ['default', 'null'],
   tx: ['commit', 'rollback'],
   params: ['single-object'],
+  handling: ['strict', 'lenient'],
 };
 
 /** Reads `Prefer`; unknown or malformed preferences are ignored, as PostgREST's lenient handling does. */
 export function parsePrefer(header: string | undefined): Preferences {
-  const prefs: Preferences = { return: null, count: null, resolution: null, missing: null, tx: null, params: null, applied: [] };
+  const prefs: Preferences = { return: null, count: null, resolution: null, missing: null, tx: null, params: null, handling: null, maxAffected: null, applied: [] };
   if (!header) return prefs;
   for (const part of header.split(/[,;]/)) {
     const [rawKey, rawValue] = part.split('=');
     const key = rawKey?.trim().toLowerCase() ?? '';
     const value = rawValue?.trim().toLowerCase() ?? '';
+    if (key === 'max-affected' && /^\d{1,15}$/.test(value)) prefs.maxAffected = Number(value);
     if (!KNOWN[key]?.includes(value)) continue;
     (prefs as unknown as Record<string, string>)[key] = value;
   }
@@ -39,6 +44,26 @@ export type ResponseFormat = 'json' | 'object' | 'csv';
 /** `;nulls=stripped` on the array/object media types (postgrest-js `.stripNulls()`). */
 export function wantsStrippedNulls(header: string | undefined): boolean {
   return !!header && /application\/vnd\.pgrst\.(array|object)\+json\s*;\s*nulls=stripped/i.test(header);
+}
+
+export interface PlanRequest {
+  format: 'json' | 'text';
+  /** EXPLAIN options: analyze, verbose, settings, buffers, wal. */
+  options: string[];
+  /** The media type the plan is for (`for="..."`). */
+  forType: string;
+}
+
+const PLAN_OPTIONS = new Set(['analyze', 'verbose', 'settings', 'buffers', 'wal']);
+
+/** `application/vnd.pgrst.plan+json; for="application/json"; options=analyze|verbose`: postgrest-js `.explain()`. */
+export function parsePlan(header: string | undefined): PlanRequest | null {
+  const m = header ? /application\/vnd\.pgrst\.plan(\+json|\+text)?([^,]*)/i.exec(header) : null;
+  if (!m) return null;
+  const params = m[2] ?? '';
+  const forType = /for="?([^";]+)"?/i.exec(params)?.[1] ?? 'application/json';
+  const options = (/options=([a-z|]+)/i.exec(params)?.[1] ?? '').toLowerCase().split('|').filter((o) => PLAN_OPTIONS.has(o));
+  return { format: m[1]?.toLowerCase() === '+json' ? 'json' : 'text', options, forType };
 }
 
 /** Chooses the response media type from `Accept`; 406 PGRST107 when nothing fits. */

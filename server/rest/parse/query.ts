@@ -29,7 +29,13 @@ export function parseOrder(text: string): OrderTerm[] {
   try {
     return splitTopLevel(text).map((part) => {
       const c = new Cursor(part.trim());
-      const field = c.field();
+      let relation: string | null = null;
+      let field = c.field();
+      if (field.path.length === 0 && c.eat('(')) {
+        relation = field.name;
+        field = c.field();
+        c.expect(')');
+      }
       let direction: OrderTerm['direction'] = null;
       let nulls: OrderTerm['nulls'] = null;
       while (c.eat('.')) {
@@ -40,7 +46,7 @@ export function parseOrder(text: string): OrderTerm[] {
         else c.fail('"asc", "desc", "nullsfirst" or "nullslast"');
       }
       if (!c.done) c.fail('"." or ","');
-      return { field, direction, nulls };
+      return { relation, field, direction, nulls };
     });
   } catch (error) {
     if (error instanceof SyntaxError_) throw parseError('order', text, error.message);

@@ -1,4 +1,4 @@
-import type { SelectEmbed, SelectItem } from '../ast.ts';
+import { AGGREGATES, type AggregateFn, type SelectAggregate, type SelectEmbed, type SelectItem } from '../ast.ts';
 import { parseError } from '../errors.ts';
 import { Cursor, SyntaxError_ } from './cursor.ts';
 
@@ -48,18 +48,31 @@ function selectItem(c: Cursor, depth: number): SelectItem {
     alias = first.name;
     field = c.field();
   }
+  if (field.path.length === 0 && field.name === 'count' && c.eat('()')) return aggregate(c, 'count', null, alias);
   if (c.peek() === '!' || c.peek() === '(') {
     if (field.path.length > 0) c.fail('"," or end of input');
     return embed(c, field.name, alias, depth);
   }
-  let cast: string | null = null;
-  if (c.eat('::')) {
-    const start = c.pos;
-    while (!c.done && /[A-Za-z0-9_ [\]]/.test(c.peek())) c.pos++;
-    cast = c.text.slice(start, c.pos).trim();
-    if (!CAST.test(cast)) c.fail('a type name');
+  if (c.eat('.')) {
+    const fn = c.name('an aggregate function');
+    if (!(AGGREGATES as readonly string[]).includes(fn)) c.fail('"count", "sum", "avg", "min" or "max"');
+    c.expect('()');
+    return aggregate(c, fn as AggregateFn, field, alias);
   }
-  return { kind: 'column', field, alias, cast };
+  return { kind: 'column', field, alias, cast: castOf(c) };
+}
+
+function castOf(c: Cursor): string | null {
+  if (!c.eat('::')) return null;
+  const start = c.pos;
+  while (!c.done && /[A-Za-z0-9_ [\]]/.test(c.peek())) c.pos++;
+  const cast = c.text.slice(start, c.pos).trim();
+  if (!CAST.test(cast)) c.fail('a type name');
+  return cast;
+}
+
+function aggregate(c: Cursor, fn: AggregateFn, field: SelectAggregate['field'], alias: string | null): SelectAggregate {
+  return { kind: 'aggregate', fn, field, alias, cast: castOf(c) };
 }
 
 function embed(c: Cursor, name: string, alias: string | null, depth: number): SelectEmbed {

@@ -20,10 +20,46 @@ function signature(fn: DbFunction): string {
   return `${fn.schema}.${fn.name}(${fn.params.map((p) => `${p.name} => ${p.type}`).join(', ')})`;
 }
 
-/** A function taking the whole body as one json/jsonb argument. */
+/** Types a function's single unnamed parameter may have and still be callable (PostgREST). */
+const UNNAMED_TYPES = new Set(['json', 'jsonb', 'text', 'xml', 'bytea']);
+
+function singleUnnamed(fn: DbFunction): boolean {
+  return fn.params.length === 1 && fn.params[0]!.name === '';
+}
+
+/** What PostgREST's schema cache holds: functions whose parameters all have names, or one unnamed json/jsonb/text/xml/bytea. */
+function callable(fn: DbFunction): boolean {
+  if (singleUnnamed(fn)) return UNNAMED_TYPES.has(fn.params[0]!.type);
+  return fn.params.every((p) => p.name !== '');
+}
+
+/** A function taking the whole body as one argument: a single unnamed one, or a json one with params=single-object. */
 function takesSingleObject(fn: DbFunction, singleObject: boolean): boolean {
-  if (fn.params.length !== 1 || !JSON_TYPES.has(fn.params[0]!.type)) return false;
-  return singleObject || fn.params[0]!.name === '';
+  if (singleObject) return fn.params.length === 1 && JSON_TYPES.has(fn.params[0]!.type);
+  return singleUnnamed(fn) && callable(fn);
+}
+
+/** Bigram similarity of two names (Dice), for "Perhaps you meant" hints. */
+function similarity(a: string, b: string): number {
+  const grams = (s: string) => new Set(Array.from({ length: Math.max(0, s.length - 1) }, (_, i) => s.slice(i, i + 2)));
+  const x = grams(a);
+  const y = grams(b);
+  if (x.size + y.size === 0) return 0;
+  let shared = 0;
+  for (const g of x) if (y.has(g)) shared++;
+  return (2 * shared) / (x.size + y.size);
+}
+
+function nearestFunction(cache: SchemaCache, schema: string, name: string): string | null {
+  let best: string | null = null;
+  let score = 0.75;
+  for (const list of cache.functions.values()) {
+    const fn = list.find(callable);
+    if (!fn || fn.schema !== schema || fn.name === name) continue;
+    const s = similarity(fn.name, name);
+    if (s > score) [best, score] = [fn.name, s];
+  }
+  return best;
 }
 
 /** Overload resolution by argument names, as PostgREST does (PGRST202 / PGRST203). */
@@ -35,19 +71,21 @@ export function chooseFunction(
   singleObject: boolean,
   hasBody: boolean,
 ): DbFunction {
-  const overloads = cache.functions.get(tableKey(schema, name)) ?? [];
+  const overloads = (cache.functions.get(tableKey(schema, name)) ?? []).filter(callable);
   const given = new Set(argNames);
   const matches = overloads.filter((fn) => {
-    if (hasBody && takesSingleObject(fn, singleObject)) return true;
+    // A json/jsonb one takes any body; a text, xml or bytea one only `{"": value}`.
+    const unnamedText = argNames.length === 1 && argNames[0] === '';
+    if (hasBody && takesSingleObject(fn, singleObject) && (singleObject || JSON_TYPES.has(fn.params[0]!.type) || unnamedText)) return true;
     if (singleObject) return false;
     const names = new Set(fn.params.map((p) => p.name));
     return argNames.every((a) => names.has(a)) && fn.params.every((p) => p.hasDefault || given.has(p.name));
   });
   if (matches.length === 1) return matches[0]!;
   if (matches.length > 1) {
-    // A function that takes exactly the given arguments beats ones with extra defaulted ones.
+    // A function that takes exactly the given named arguments beats ones with extra defaulted ones.
     const exact = matches.filter((fn) => fn.params.length === argNames.length);
-    if (exact.length === 1) return exact[0]!;
+    if (exact.length === 1 && !matches.some(singleUnnamed)) return exact[0]!;
     throw new RestError(300, 'PGRST203', `Could not choose the best candidate function between: ${[...matches].sort((x, y) => x.params.length - y.params.length || signature(x).localeCompare(signature(y))).map(signature).join(', ')}`, null,
       'Try renaming the parameters or the function itself in the database so function overloading can be resolved');
   }
@@ -56,6 +94,9 @@ export function chooseFunction(
   let hint: string | null = null;
   if (overloads.length > 0) {
     hint = `Perhaps you meant to call the function ${schema}.${name}(${[...new Set(overloads.flatMap((f) => f.params.map((p) => p.name)))].sort().join(', ')})`;
+  } else {
+    const near = nearestFunction(cache, schema, name);
+    if (near) hint = `Perhaps you meant to call the function ${schema}.${near}`;
   }
   throw new RestError(
     404,
@@ -104,6 +145,7 @@ export function planCall(
     columns: known?.columns ?? new Map(columns.map((c) => [c, { name: c, type: 'unknown', udt: '', isArray: false, isRange: false, nullable: true, hasDefault: false, defaultExpr: null }])),
     columnOrder: columns,
     primaryKey: known?.primaryKey ?? [],
+    computed: known?.computed ?? new Map<string, DbFunction[]>(),
   };
   // Embedding from a function returning a known table follows that table's foreign keys.
   const embedFrom = known ? { ...table, schema: known.schema, name: known.name } : table;

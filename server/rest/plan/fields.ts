@@ -1,12 +1,17 @@
 import type { Field } from '../ast.ts';
 import { columnNotFound, parseError } from '../errors.ts';
-import type { SchemaCache, Table } from '../schema.ts';
+import type { DbFunction, SchemaCache, Table } from '../schema.ts';
 import { ident, qualified, type SqlBuilder } from './sql.ts';
 
 /** `"alias"."col"->$1->>$2`: a column (checked against the cache) and a bound JSON path. */
 export function fieldSql(table: Table, alias: string, field: Field, b: SqlBuilder): string {
-  if (!table.columns.has(field.name)) throw columnNotFound(table.name, field.name);
-  let sql = `${ident(alias)}.${ident(field.name)}`;
+  let sql: string;
+  if (table.columns.has(field.name)) sql = `${ident(alias)}.${ident(field.name)}`;
+  else {
+    const fn = computedField(table, field.name);
+    if (!fn) throw columnNotFound(alias, field.name);
+    sql = rowCall(fn, alias);
+  }
   for (const step of field.path) {
     const key = /^-?\d+$/.test(step.key) ? b.param(Number(step.key), 'int') : b.param(step.key, 'text');
     sql += `${step.arrow}${key}`;
@@ -26,4 +31,15 @@ export function castSql(cache: SchemaCache, cast: string): string {
   const type = cache.types.get(base);
   if (!type) throw parseError('select parameter', cast, `unexpected "${cast}" expecting a known type name`);
   return `${qualified(type.schema, type.name)}${array ? '[]' : ''}`;
+}
+
+/** A computed field: a function of the row returning one scalar (not a table's rows). */
+export function computedField(table: Table, name: string): DbFunction | undefined {
+  return table.computed.get(name)?.find((fn) => fn.returnKind !== 'void' && !fn.returnTable && !fn.returnsSet);
+}
+
+/** `schema.fn(alias::argtype)`: the cast also turns a function result's anonymous record into the row type. */
+export function rowCall(fn: DbFunction, alias: string): string {
+  const [schema, name] = (fn.argTable ?? '').split('\u0000') as [string, string];
+  return `${qualified(fn.schema, fn.name)}(${ident(alias)}::${qualified(schema, name)})`;
 }

@@ -1,8 +1,9 @@
 import type { LevelModifiers, OrderTerm, SelectEmbed, SelectItem } from '../ast.ts';
 import { RestError } from '../errors.ts';
 import type { SchemaCache, Table } from '../schema.ts';
-import { castSql, fieldSql, outputName } from './fields.ts';
+import { fieldSql, rowCall } from './fields.ts';
 import { conditionSql, type FilterScope } from './filter.ts';
+import { outputNames, projection } from './project.ts';
 import { findRelationship, isToOne, type Relationship } from './relationships.ts';
 import { ident, qualified, type SqlBuilder } from './sql.ts';
 
@@ -45,7 +46,12 @@ export function resolveRead(
     const node: ReadNode = { table: t, alias, items, mods: levels.get(path) ?? EMPTY, embeds: [] };
     for (const item of items) {
       if (item.kind !== 'embed') continue;
-      node.embeds.push(buildEmbed(t, item, path));
+      const embed = buildEmbed(t, item, path);
+      // Two embeds under one name would overwrite each other: PostgreSQL's error, as PostgREST sends it.
+      if (!embed.spread && node.embeds.some((e) => !e.spread && e.key === embed.key)) {
+        throw new RestError(400, '42712', `table name "${t.name}_${embed.key}_1" specified more than once`);
+      }
+      node.embeds.push(embed);
     }
     return node;
   };
@@ -55,10 +61,6 @@ export function resolveRead(
     const childPath = path === '' ? key : `${path}.${key}`;
     used.add(childPath);
     const n = ++counter;
-    if (item.spread && !isToOne(rel)) {
-      throw new RestError(400, 'PGRST119', `A spread operation on '${item.name}' is not possible`,
-        `'${parent.name}' and '${item.name}' do not form a many-to-one or one-to-one relationship`);
-    }
     return {
       key,
       rel,
@@ -66,8 +68,8 @@ export function resolveRead(
       toOne: isToOne(rel),
       inner: item.join === 'inner',
       hidden: item.select.length === 0,
-      node: build(rel.target, `pgrst_${n}`, item.select, childPath),
-      lateral: `pgrst_${n}_j`,
+      node: build(rel.target, `${rel.target.name}_${n}`, item.select, childPath),
+      lateral: `${rel.target.name}_${n}_j`,
     };
   };
   const root = build(table, rootAlias, select ?? [{ kind: 'star' }], '');
@@ -83,6 +85,7 @@ export function resolveRead(
 
 function joinCondition(embed: EmbedNode, parentAlias: string): { from: string; where: string[] } {
   const { rel, node } = embed;
+  if (rel.kind === 'computed') return { from: `${rowCall(rel.fn, parentAlias)} as ${ident(node.alias)}`, where: [] };
   const target = `${qualified(node.table.schema, node.table.name)} as ${ident(node.alias)}`;
   const eq = (a: string, ac: string, b: string, bc: string) => `${ident(a)}.${ident(ac)} = ${ident(b)}.${ident(bc)}`;
   if (rel.kind === 'many-to-one') {
@@ -99,10 +102,27 @@ function joinCondition(embed: EmbedNode, parentAlias: string): { from: string; w
   };
 }
 
+/** `order=rel(col)`: a column of a to-one embed of this level, read from its JSON. */
+function relatedOrderSql(node: ReadNode, t: OrderTerm, b: SqlBuilder): string {
+  const e = node.embeds.find((x) => x.key === t.relation && !x.spread);
+  if (!e) {
+    throw new RestError(400, 'PGRST108', `'${t.relation}' is not an embedded resource in this request`, null,
+      `Verify that '${t.relation}' is included in the 'select' query parameter.`);
+  }
+  if (!e.toOne) {
+    throw new RestError(400, 'PGRST118', `A related order on '${t.relation}' is not possible`,
+      `'${node.table.name}' and '${t.relation}' do not form a many-to-one or one-to-one relationship`);
+  }
+  fieldSql(e.node.table, e.node.alias, { name: t.field.name, path: [] }, b);
+  let sql = `(${ident(e.lateral)}.j::jsonb -> ${b.param(t.field.name, 'text')})`;
+  for (const step of t.field.path) sql = `(${sql} ${step.arrow} ${b.param(step.key, 'text')})`;
+  return sql;
+}
+
 function orderSql(node: ReadNode, terms: OrderTerm[] | null, b: SqlBuilder): string {
   if (!terms || terms.length === 0) return '';
   const parts = terms.map((t) => {
-    let sql = fieldSql(node.table, node.alias, t.field, b);
+    let sql = t.relation ? relatedOrderSql(node, t, b) : fieldSql(node.table, node.alias, t.field, b);
     if (t.direction) sql += ` ${t.direction}`;
     if (t.nulls) sql += ` nulls ${t.nulls}`;
     return sql;
@@ -115,28 +135,6 @@ function limitSql(limit: number | null, offset: number | null, b: SqlBuilder): s
   if (limit !== null) sql += ` limit ${b.param(limit, 'bigint')}`;
   if (offset !== null && offset > 0) sql += ` offset ${b.param(offset, 'bigint')}`;
   return sql;
-}
-
-function projection(cache: SchemaCache, node: ReadNode, b: SqlBuilder): string {
-  const parts: string[] = [];
-  for (const item of node.items) {
-    if (item.kind === 'star') parts.push(`${ident(node.alias)}.*`);
-    else if (item.kind === 'column') {
-      let sql = fieldSql(node.table, node.alias, item.field, b);
-      if (item.cast) sql = `(${sql})::${castSql(cache, item.cast)}`;
-      parts.push(`${sql} as ${ident(outputName(item.field, item.alias))}`);
-    }
-  }
-  for (const e of node.embeds) {
-    if (e.hidden) continue;
-    if (e.spread) {
-      parts.push(`${ident(e.lateral)}.*`);
-      continue;
-    }
-    const value = e.toOne ? `${ident(e.lateral)}.j` : `coalesce(${ident(e.lateral)}.j, '[]'::json)`;
-    parts.push(`${value} as ${ident(e.key)}`);
-  }
-  return parts.length > 0 ? parts.join(', ') : '';
 }
 
 interface Body {
@@ -175,10 +173,15 @@ function embedSql(cache: SchemaCache, e: EmbedNode, parentAlias: string, b: SqlB
   const proj = projection(cache, e.node, b);
   const order = orderSql(e.node, e.node.mods.order, b);
   const limit = limitSql(e.toOne ? 1 : e.node.mods.limit, e.toOne ? null : e.node.mods.offset, b);
-  const inner = `select ${proj} from ${body.from}${whereSql(body.where)}${order}${limit}`;
+  const inner = `select ${proj.sql} from ${body.from}${whereSql(body.where)}${proj.groupBy}${order}${limit}`;
   const r = `${e.node.alias}_r`;
-  // A spread's columns come straight from the subquery (at most one row: it is to-one).
-  if (e.spread) return inner;
+  // A to-one spread's columns come straight from the subquery (at most one row).
+  if (e.spread && e.toOne) return inner;
+  // A to-many spread gives each of its columns as an array.
+  if (e.spread) {
+    const cols = outputNames(e.node).map((n) => `coalesce(json_agg(${ident(r)}.${ident(n)}), '[]'::json) as ${ident(n)}`);
+    return `select ${cols.join(', ')} from (${inner}) as ${ident(r)}`;
+  }
   if (e.toOne) return `select row_to_json(${ident(r)}) as j from (${inner}) as ${ident(r)}`;
   return `select json_agg(${ident(r)}) as j from (${inner}) as ${ident(r)}`;
 }
@@ -208,6 +211,6 @@ export function readSql(
   const proj = projection(cache, root, b);
   const where = whereSql(body.where);
   const order = orderSql(root, root.mods.order, b);
-  const rows = `select ${proj} from ${body.from}${where}${order}${limitSql(page.limit, page.offset, b)}`;
+  const rows = `select ${proj.sql} from ${body.from}${where}${proj.groupBy}${order}${limitSql(page.limit, page.offset, b)}`;
   return { rows, count: `select count(*) from ${body.from}${where}` };
 }

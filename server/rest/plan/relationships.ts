@@ -1,11 +1,13 @@
 import { RestError } from '../errors.ts';
-import { tableKey, type ForeignKey, type SchemaCache, type Table } from '../schema.ts';
+import { tableKey, type DbFunction, type ForeignKey, type SchemaCache, type Table } from '../schema.ts';
 
 /** How an embedded table hangs off its parent. */
 export type Relationship =
   | { kind: 'many-to-one'; fk: ForeignKey; target: Table }
   | { kind: 'one-to-many'; fk: ForeignKey; target: Table }
-  | { kind: 'many-to-many'; source: ForeignKey; sink: ForeignKey; junction: Table; target: Table };
+  | { kind: 'many-to-many'; source: ForeignKey; sink: ForeignKey; junction: Table; target: Table }
+  /** A function of the parent's row returning a table's rows (PostgREST's computed relationship). */
+  | { kind: 'computed'; fn: DbFunction; target: Table };
 
 function sameTable(fk: ForeignKey, t: Table): boolean {
   return fk.schema === t.schema && fk.table === t.name;
@@ -46,6 +48,9 @@ function candidates(cache: SchemaCache, parent: Table): Relationship[] {
 
 function describe(r: Relationship, parent: Table): { cardinality: string; embedding: string; relationship: string } {
   const cols = (c: string[]) => `(${c.join(', ')})`;
+  if (r.kind === 'computed') {
+    return { cardinality: isToOne(r) ? 'many-to-one' : 'one-to-many', embedding: `${parent.name} with ${r.target.name}`, relationship: `${r.fn.schema}.${r.fn.name}` };
+  }
   if (r.kind === 'many-to-many') {
     return {
       cardinality: 'many-to-many',
@@ -62,6 +67,7 @@ function describe(r: Relationship, parent: Table): { cardinality: string; embedd
 }
 
 function hintName(r: Relationship): string {
+  if (r.kind === 'computed') return r.fn.name;
   return r.kind === 'many-to-many' ? r.junction.name : r.fk.name;
 }
 
@@ -71,9 +77,14 @@ function hintName(r: Relationship): string {
  * PGRST201 when several remain.
  */
 export function findRelationship(cache: SchemaCache, parent: Table, name: string, hint: string | null): Relationship {
+  const fn = parent.computed.get(name)?.find((f) => f.returnTable !== null);
+  const fnTarget = fn?.returnTable ? cache.tables.get(fn.returnTable) : undefined;
+  if (fn && fnTarget && hint === null) return { kind: 'computed', fn, target: fnTarget };
   const all = candidates(cache, parent);
-  const fkOf = (r: Relationship) => (r.kind === 'many-to-many' ? null : r.fk);
+  const fkOf = (r: Relationship) => (r.kind === 'many-to-many' || r.kind === 'computed' ? null : r.fk);
   let matches = all.filter((r) => r.target.name === name && r.target.schema === parent.schema);
+  // `table(*)` on its own table means its children (PostgREST): the parent is `fk_column(*)`.
+  if (name === parent.name) matches = matches.filter((r) => !(r.kind === 'many-to-one' && r.target === parent));
   if (matches.length === 0) {
     // `fk_name(*)` or `fk_column(*)` name the relationship itself (to-one through a column);
     // the base table's key wins over its copies on views.
@@ -87,14 +98,17 @@ export function findRelationship(cache: SchemaCache, parent: Table, name: string
     matches = direct.length > 0 ? direct : named;
   }
   if (hint !== null) {
-    // A column hint names the parent's side first (`parent_id` on a self reference is the
-    // many-to-one), and the target's side only when the parent's side has no match.
+    // A column hint names the parent's side first, and the target's side only when the
+    // parent's side has no match.
     const parentSide = (r: Relationship) => (r.kind === 'many-to-one' ? r.fk.columns : r.kind === 'one-to-many' ? r.fk.foreignColumns : []);
     const targetSide = (r: Relationship) => (r.kind === 'many-to-one' ? r.fk.foreignColumns : r.kind === 'one-to-many' ? r.fk.columns : []);
     const byName = (r: Relationship) =>
-      r.kind === 'many-to-many' ? r.junction.name === hint || r.source.name === hint || r.sink.name === hint : r.fk.name === hint;
-    const named = matches.filter((r) => byName(r) || parentSide(r).includes(hint));
-    matches = named.length > 0 ? named : matches.filter((r) => targetSide(r).includes(hint));
+      r.kind === 'computed' ? false
+      : r.kind === 'many-to-many' ? r.junction.name === hint || r.source.name === hint || r.sink.name === hint : r.fk.name === hint;
+    // On a self reference the name means the children; a hint names their column, never a constraint.
+    const self = matches.length > 0 && matches.every((r) => r.target === parent && r.kind === 'one-to-many');
+    const named = self ? matches.filter((r) => targetSide(r).includes(hint)) : matches.filter((r) => byName(r) || parentSide(r).includes(hint));
+    matches = named.length > 0 || self ? named : matches.filter((r) => targetSide(r).includes(hint));
   }
   if (matches.length === 1) return matches[0]!;
   if (matches.length === 0) {
@@ -118,6 +132,7 @@ export function findRelationship(cache: SchemaCache, parent: Table, name: string
 /** Many-to-one, or one-to-many whose foreign key is the child's whole primary key (one-to-one). */
 export function isToOne(r: Relationship): boolean {
   if (r.kind === 'many-to-one') return true;
+  if (r.kind === 'computed') return !r.fn.returnsSet || r.fn.rows === 1;
   if (r.kind === 'one-to-many') {
     const pk = r.target.primaryKey;
     return pk.length > 0 && pk.length === r.fk.columns.length && r.fk.columns.every((c) => pk.includes(c));

@@ -57,8 +57,11 @@ function insertSql(table: Table, body: unknown, query: ParsedQuery, prefs: Prefe
   const explicitDefaults = prefs.missing === 'default' && query.columns !== null;
   const selectCols = cols.map((c) => {
     const meta = table.columns.get(c)!;
-    if (!explicitDefaults || !meta.defaultExpr) return `_r.${ident(c)}`;
-    return `case when _e::jsonb ? ${literal(c)} then _r.${ident(c)} else ${meta.defaultExpr} end`;
+    // An identity column's default is its sequence's next value.
+    const fallback = meta.defaultExpr ?? (meta.hasDefault ? `nextval(pg_get_serial_sequence(${literal(target)}, ${literal(c)}))` : null);
+    if (!explicitDefaults || !fallback) return `_r.${ident(c)}`;
+    // Like PostgREST, every row evaluates the default (a sequence advances even when a value was given).
+    return `(array[_r.${ident(c)}, ${fallback}])[case when _e::jsonb ? ${literal(c)} then 1 else 2 end]`;
   });
   const source = explicitDefaults
     ? `json_array_elements(${payload}) as _e, lateral json_populate_record(null::${target}, _e) as _r`
@@ -105,11 +108,12 @@ export function planWrite(
   else mutation = `delete from ${qualified(table.schema, table.name)} as ${ident(table.name)}${topConditions(table, query, b)}`;
 
   const ret = prefs.return ?? 'minimal';
+  const upsert = method === 'POST' && prefs.resolution !== null;
   if (mutation === null) {
     // An empty PATCH changes nothing; answer as if no row matched.
     return { statements: [{ sql: aggregateStatement('select 1 where false', null), values: [] }], resultIndex: 0, locationKeys: null };
   }
-  if (ret === 'minimal') {
+  if (ret === 'minimal' && !upsert) {
     return { statements: [{ sql: mutation, values: b.values }, { sql: GUC_STATEMENT, values: [] }], resultIndex: -1, locationKeys: null };
   }
   if (ret === 'headers-only') {
@@ -121,6 +125,14 @@ export function planWrite(
   const root = resolveRead(cache, table, query.select, new Map([...query.levels].map(([k, v]) => [k, k === '' ? { ...v, conditions: [] } : v])));
   const read = readSql(cache, root, b, { limit: null, offset: null }, 'pgrst_source');
   void maxRows;
+  if (upsert) {
+    // xmax is 0 on a row the upsert inserted: an upsert that only updated answers 200.
+    const alias = ident(table.name);
+    const cols = table.columnOrder.map(ident).join(', ');
+    const prefix = `with pgrst_m as (${mutation} returning ${alias}.*, (${alias}.xmax = 0) as pgrst_inserted), pgrst_source as (select ${cols} from pgrst_m) `;
+    const sql = aggregateStatement(read.rows, null, prefix, null, '(select coalesce(bool_or(pgrst_inserted), false) from pgrst_m)::text');
+    return { statements: [{ sql, values: b.values }], resultIndex: 0, locationKeys: null };
+  }
   const sql = aggregateStatement(read.rows, null, `with pgrst_source as (${mutation} returning ${ident(table.name)}.*) `);
   return { statements: [{ sql, values: b.values }], resultIndex: 0, locationKeys: null };
 }

@@ -95,11 +95,11 @@ describe('filter parser', () => {
 describe('query string', () => {
   it('sorts parameters into levels: filters, trees, order, limit, offset per embed path', () => {
     const { query } = parseQuery(new URLSearchParams('select=id,b(c(*))&id=eq.1&b.x=gt.2&b.c.order=y.desc&b.limit=3&b.offset=1&not.or=(a.eq.1)&b.or=(x.eq.1)&limit=10&order=id.asc.nullsfirst&apikey=k'));
-    expect(query.levels.get('')).toMatchObject({ limit: 10, offset: null, order: [{ field: { name: 'id' }, direction: 'asc', nulls: 'first' }] });
+    expect(query.levels.get('')).toMatchObject({ limit: 10, offset: null, order: [{ relation: null, field: { name: 'id' }, direction: 'asc', nulls: 'first' }] });
     expect(query.levels.get('')?.conditions).toHaveLength(2);
     expect(query.levels.get('b')).toMatchObject({ limit: 3, offset: 1 });
     expect(query.levels.get('b')?.conditions).toHaveLength(2);
-    expect(query.levels.get('b.c')?.order).toEqual([{ field: { name: 'y', path: [] }, direction: 'desc', nulls: null }]);
+    expect(query.levels.get('b.c')?.order).toEqual([{ relation: null, field: { name: 'y', path: [] }, direction: 'desc', nulls: null }]);
   });
 
   it('leaves rpc arguments aside when asked', () => {
@@ -111,8 +111,8 @@ describe('query string', () => {
   it('reads columns and on_conflict lists, and refuses bad limits and orders', () => {
     expect(parseQuery(new URLSearchParams('columns="a","b c"&on_conflict=id,name')).query).toMatchObject({ columns: ['a', 'b c'], onConflict: ['id', 'name'] });
     expect(parseOrder('data->>x.desc,b')).toEqual([
-      { field: { name: 'data', path: [{ arrow: '->>', key: 'x' }] }, direction: 'desc', nulls: null },
-      { field: { name: 'b', path: [] }, direction: null, nulls: null },
+      { relation: null, field: { name: 'data', path: [{ arrow: '->>', key: 'x' }] }, direction: 'desc', nulls: null },
+      { relation: null, field: { name: 'b', path: [] }, direction: null, nulls: null },
     ]);
     for (const bad of ['limit=x', 'offset=-1', 'order=id.sideways', 'order=id;drop', 'columns=a;b']) {
       expect(code(() => parseQuery(new URLSearchParams(bad))), bad).toBe('400 PGRST100');

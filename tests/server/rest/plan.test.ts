@@ -13,12 +13,12 @@ function column(name: string, type = 'text'): Column {
   return { name, type, udt: type, isArray: type.endsWith('[]'), isRange: false, nullable: true, hasDefault: false, defaultExpr: null };
 }
 function table(name: string, cols: string[], pk: string[] = ['id']): Table {
-  return { schema: 'public', name, kind: 'table', columns: new Map(cols.map((c) => [c, column(c)])), columnOrder: cols, primaryKey: pk };
+  return { schema: 'public', name, kind: 'table', columns: new Map(cols.map((c) => [c, column(c)])), columnOrder: cols, primaryKey: pk, computed: new Map() };
 }
 function fn(name: string, params: [string, string, boolean?][]): DbFunction {
   return {
     schema: 'public', name, oid: 1, params: params.map(([n, t, d]) => ({ name: n, type: t, hasDefault: d ?? false, variadic: false })),
-    returnType: 'integer', returnsSet: false, returnKind: 'scalar', returnColumns: [], returnTable: null, volatility: 'volatile',
+    returnType: 'integer', returnsSet: false, returnKind: 'scalar', returnColumns: [], returnTable: null, volatility: 'volatile', rows: 0, argTable: null,
   };
 }
 
@@ -43,6 +43,7 @@ const cache: SchemaCache = {
   ]),
   types: new Map([['text', { schema: 'pg_catalog', name: 'text' }], ['integer', { schema: 'pg_catalog', name: 'int4' }]]),
   roleTimeouts: new Map(),
+  planEnabled: false,
 };
 const t = (name: string) => cache.tables.get(tableKey('public', name))!;
 
@@ -75,14 +76,14 @@ describe('read planner', () => {
 
   it('embeds to-one as row_to_json, to-many as json_agg, many-to-many through the junction', () => {
     const { rows } = read('books', 'select=title,author:authors!author_id(name),tags(label)&tags.order=label&tags.limit=2');
-    expect(rows).toContain('left join lateral (select row_to_json("pgrst_1_r") as j from (select "pgrst_1"."name" as "name" from "public"."authors" as "pgrst_1" where ("pgrst_1"."id" = "books"."author_id") limit $1::bigint) as "pgrst_1_r") as "pgrst_1_j" on true');
-    expect(rows).toContain('join "public"."book_tags" as "pgrst_2_x" on "pgrst_2_x"."tag_id" = "pgrst_2"."id" where ("pgrst_2_x"."book_id" = "books"."id") order by "pgrst_2"."label" limit $2::bigint');
-    expect(rows).toContain(`coalesce("pgrst_2_j".j, '[]'::json) as "tags"`);
+    expect(rows).toContain('left join lateral (select row_to_json("authors_1_r") as j from (select "authors_1"."name" as "name" from "public"."authors" as "authors_1" where ("authors_1"."id" = "books"."author_id") limit $1::bigint) as "authors_1_r") as "authors_1_j" on true');
+    expect(rows).toContain('join "public"."book_tags" as "tags_2_x" on "tags_2_x"."tag_id" = "tags_2"."id" where ("tags_2_x"."book_id" = "books"."id") order by "tags_2"."label" limit $2::bigint');
+    expect(rows).toContain(`coalesce("tags_2_j".j, '[]'::json) as "tags"`);
   });
 
   it('turns !inner and embed=is.null into conditions on the parent', () => {
-    expect(read('authors', 'select=id,books!author_id!inner(id)').rows).toContain('where ("pgrst_1_j".j is not null)');
-    expect(read('authors', 'select=id,books!author_id(id)&books=is.null').rows).toContain('where ("pgrst_1_j".j is null)');
+    expect(read('authors', 'select=id,books!author_id!inner(id)').rows).toContain('where ("books_1_j".j is not null)');
+    expect(read('authors', 'select=id,books!author_id(id)&books=is.null').rows).toContain('where ("books_1_j".j is null)');
     expect(failure(() => read('authors', 'select=id,books!author_id(id)&books=eq.1')).code).toBe('PGRST120');
   });
 

@@ -1,0 +1,58 @@
+import { body, type Call, type Reply } from './call.ts';
+import { AuthError } from './errors.ts';
+import { requireUser } from './guard.ts';
+
+/**
+ * Features this backend does not offer, answered as GoTrue answers them when they are
+ * turned off in its configuration (never a bare 404): SAML SSO, web3 and id_token
+ * grants, manual identity linking, and MFA enrolment (no factors ever exist here).
+ */
+
+/** POST /sso */
+export function sso(): Promise<Reply> {
+  return Promise.reject(new AuthError(404, 'saml_provider_disabled', 'SAML 2.0 is disabled'));
+}
+
+/** The issuers GoTrue names for the id_token providers it knows. */
+const ISSUERS: Record<string, string> = {
+  google: 'https://accounts.google.com',
+  apple: 'https://appleid.apple.com',
+  azure: 'https://login.microsoftonline.com',
+  facebook: 'https://www.facebook.com',
+  keycloak: 'keycloak',
+  kakao: 'https://kauth.kakao.com',
+};
+
+/** POST /token?grant_type=id_token: no provider is enabled. */
+export async function idTokenGrant(call: Call): Promise<Reply> {
+  const params = await body(call, true);
+  const provider = typeof params.provider === 'string' ? params.provider : '';
+  const issuer = ISSUERS[provider] ?? provider;
+  throw new AuthError(400, 'provider_disabled', `Provider (issuer "${issuer}") is not enabled`);
+}
+
+/** POST /token?grant_type=web3 */
+export function web3Grant(): Promise<Reply> {
+  return Promise.reject(new AuthError(400, 'web3_provider_disabled', 'Web3 provider is disabled'));
+}
+
+/** GET /user/identities/authorize, DELETE /user/identities/:id: for a signed-in caller only. */
+export async function manualLinking(call: Call): Promise<Reply> {
+  await requireUser(call);
+  throw new AuthError(404, 'manual_linking_disabled', 'Manual linking is disabled');
+}
+
+/** POST /factors: enrolment of any factor type is off. */
+export async function enrollFactor(call: Call): Promise<Reply> {
+  await requireUser(call);
+  const params = await body(call, true);
+  if (params.factor_type === 'webauthn') throw new AuthError(422, 'mfa_webauthn_enroll_not_enabled', 'MFA enroll is disabled for WebAuthn');
+  if (params.factor_type === 'phone') throw new AuthError(422, 'mfa_phone_enroll_not_enabled', 'MFA enroll is disabled for Phone');
+  throw new AuthError(422, 'mfa_totp_enroll_not_enabled', 'MFA enroll is disabled for TOTP');
+}
+
+/** POST /factors/:id/challenge, POST /factors/:id/verify, DELETE /factors/:id: no factor exists. */
+export async function unknownFactor(call: Call): Promise<Reply> {
+  await requireUser(call);
+  throw new AuthError(404, 'mfa_factor_not_found', 'Factor not found');
+}
