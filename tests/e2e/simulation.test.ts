@@ -166,6 +166,9 @@ describe('a guest', () => {
     const definition: MachineDefinition = importXState(DOOR, { name: 'Public door' });
     const machine = await a.client.from('machines').insert({ project_id: open.data.id, name: 'Public door', definition: definition as unknown as Json }).select('id').single();
     if (machine.error) throw new Error(machine.error.message);
+    // The content is op 1 of the log: trusted code checkpoints it before a simulation pins it (as the app's adapter does on create).
+    const checkpointed = await a.client.functions.invoke('checkpoint-machine', { body: { machineId: machine.data.id } });
+    if (checkpointed.error) throw new Error(String(checkpointed.error));
     const started = await a.client.rpc('start_simulation', { p_machine: machine.data.id, p_context: null, p_guards: {} });
     if (started.error) throw new Error(started.error.message);
     // The function returns the simulation row; the generated types do not describe it.

@@ -55,7 +55,8 @@ function rowFor(table: string): Record<string, unknown> {
     case 'project_invites':
       return { project_id: projectId, role: 'viewer', created_by: userId };
     case 'machines':
-      return { project_id: projectId, name: 'grants', definition: {}, created_by: userId };
+      // Content goes into the op log; the stored definition and version are the server's (column grants).
+      return { project_id: projectId, name: 'grants', definition: {} };
     default:
       // No such machine: a permitted insert fails on the foreign key, never on privileges.
       return { machine_id: randomUUID(), seq: 1, client_id: 'grants', batch_id: randomUUID(), op: { type: 'noop' }, author: userId };
@@ -74,7 +75,7 @@ async function attempt(role: Role, table: string, op: Op): Promise<Outcome> {
     case 'insert':
       return from.insert(rowFor(table));
     case 'update':
-      return from.update(table === 'profiles' ? { display_name: 'y' } : { created_at: never }).eq(nothing, key);
+      return from.update(table === 'profiles' ? { display_name: 'y' } : table === 'machines' ? { name: 'y' } : { created_at: never }).eq(nothing, key);
     case 'delete':
       return from.delete().eq(nothing, key);
   }

@@ -62,7 +62,9 @@ describe('starting', () => {
     if (members.has(actor)) {
       expect(r.error).toBeNull();
       expect(r.data).toMatchObject({ machine_id: machine, project_id: project, machine_version: 0, initial_context: { n: 1 }, guards: { ok: true }, status: 'running', last_seq: 0 });
-      expect((r.data as { definition: { name: string } }).definition.name).toBe('door');
+      // The simulation pins the machine's checkpointed definition at that version.
+      const pinned = await db.query<{ definition: unknown }>('select definition from public.machines where id = $1', [machine]);
+      expect((r.data as { definition: unknown }).definition).toEqual(pinned.rows[0]?.definition);
     } else if (actor === 'anon') {
       expect(r.error?.code).toBe('42501');
       expect(r.status).toBe(401);
