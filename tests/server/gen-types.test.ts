@@ -27,7 +27,7 @@ describe('npm run gen:types', () => {
       // `{ [_ in never]: never }`, helpers taking `{ schema }`, and the Constants export.
       expect(fresh).toMatch(/^export type Database = \{$/m);
       expect(fresh).toMatch(/^ {2}graphql_public: \{\n {4}Tables: \{\n {6}\[_ in never\]: never\n {4}\}/m);
-      expect(fresh).toMatch(/^ {2}public: \{\n {4}Tables: \{\n {6}machine_ops: \{/m);
+      expect(fresh).toMatch(/^ {2}public: \{\n {4}Tables: \{\n {6}\w+: \{/m);
       expect(fresh).toMatch(/join_shared_project: \{\n\s+Args: \{\n\s+p_token: string\n\s+\}\n\s+Returns: string\n/);
       for (const helper of ['Tables', 'TablesInsert', 'TablesUpdate', 'Enums', 'CompositeTypes']) {
         expect(fresh).toMatch(new RegExp(`^export type ${helper}<\\n\\s+DefaultSchema\\w+NameOrOptions extends[^>]*\\{ schema: keyof DatabaseWithoutInternals \\}`, 'm'));
