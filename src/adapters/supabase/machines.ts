@@ -5,7 +5,7 @@ import type { Op } from '../../lib/model/op-types.ts';
 import type { MachineDefinition } from '../../lib/model/types.ts';
 import type { CommitResult, DocumentError, DocumentErrorCode, DocumentPort, MachineListEvent, MachineRecord, MachineSummary, OpStreamEvent, Result } from '../../lib/ports/document.ts';
 import type { Database, Json, Tables } from './database.types.ts';
-import { openChannel, tableChanges } from './realtime.ts';
+import { openChannel } from './realtime.ts';
 
 /**
  * Machines and their op log over Supabase: table calls for the machine list, the
@@ -96,10 +96,10 @@ async function readLog(client: Client, machineId: string, version: number): Prom
   }
 }
 
-/** Appends a batch; the generated Args list the forgery guards as required, so they are left out by a cast. */
+/** Appends a batch: ops only (the forgery guards' parameters are left at their defaults). */
 async function append(client: Client, request: { machineId: string; clientId: string; batchId: string; ops: Op[] }): Promise<CommitResult> {
   const args = { p_machine: request.machineId, p_client_id: request.clientId, p_batch_id: request.batchId, p_ops: request.ops as unknown as Json };
-  const { data, error } = await client.rpc('commit_machine_ops', args as Database['public']['Functions']['commit_machine_ops']['Args']);
+  const { data, error } = await client.rpc('commit_machine_ops', args);
   if (error) return { ok: false, error: describeMachineError(error, 'save your edit') };
   const receipt = toReceipt(data);
   if (!receipt) return { ok: false, error: { code: 'unknown', message: "Couldn't save your edit: the server's answer was not understood." } };
