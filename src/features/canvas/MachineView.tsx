@@ -1,5 +1,5 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react';
+import { useCallback, useDeferredValue, useEffect, useMemo, useState, type FormEvent } from 'react';
 import type { SnapshotFrom } from 'xstate';
 import type { documentMachine } from '../../../machines/document.machine.ts';
 import { inspector } from '../../app/inspect.ts';
@@ -54,6 +54,10 @@ export function MachineView({ machineId }: { machineId: string }) {
   const presence = useActorRef(liveCanvasPresenceLogic(), { input: { machineId, userId }, inspect: inspector() });
 
   const definition = useSelector(doc, (s) => s.context.doc?.local ?? null);
+  // The canvas renders the newest definition at transition priority: a burst of remote ops
+  // (a pasted 1,000-state config arrives as hundreds of rows) re-renders the diagram once
+  // for the burst, not once per op, and never as a chain of synchronous updates.
+  const shown = useDeferredValue(definition);
   const sync = useSelector(doc, syncOf);
   const unsent = useSelector(doc, unsentOf);
   const error = useSelector(doc, (s) => s.context.error);
@@ -137,9 +141,9 @@ export function MachineView({ machineId }: { machineId: string }) {
         </p>
       )}
       <div className="machine-body">
-        {definition ? (
+        {shown ? (
           <CanvasPage
-            definition={definition}
+            definition={shown}
             onOps={onOps}
             onUndo={canUndo ? onUndo : undefined}
             onRedo={canRedo ? onRedo : undefined}

@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import { detailLines } from '../../lib/layout/sizes.ts';
+import { detailLines, tagLine } from '../../lib/layout/sizes.ts';
 import type { Layout, LayoutEdge, LayoutNode, Point } from '../../lib/layout/types.ts';
 import type { MachineDefinition } from '../../lib/model/types.ts';
 
@@ -27,6 +27,12 @@ function pathOf(points: Point[]): string {
   return points.map((p, i) => `${i === 0 ? 'M' : 'L'}${p.x.toFixed(1)},${p.y.toFixed(1)}`).join(' ');
 }
 
+/** Where a line under a state's name sits: a leaf's tag line is centred like its name. */
+function lineAt(compound: boolean, isTags: boolean, width: number) {
+  if (isTags && !compound) return { x: width / 2, textAnchor: 'middle', className: 'st-tags' } as const;
+  return { x: compound ? 14 : 12, className: isTags ? 'st-tags' : 'st-detail' } as const;
+}
+
 function StateShape({ node, def, selected, peerColors, canEdit }: { node: LayoutNode; def: MachineDefinition; selected: boolean; peerColors: string[]; canEdit: boolean }) {
   const s = def.states[node.id];
   if (!s) return null;
@@ -47,7 +53,9 @@ function StateShape({ node, def, selected, peerColors, canEdit }: { node: Layout
       </g>
     );
   }
-  const lines = detailLines(s);
+  // The tag line first, under the name (sizes.ts leaves room for it), then entry/exit/invoke.
+  const tags = tagLine(s);
+  const lines = tags === null ? detailLines(s) : [tags, ...detailLines(s)];
   const titleY = compound ? 22 : 23;
   return (
     <g className={cls} style={move} data-state-id={node.id} role="button" aria-label={label} aria-pressed={selected}>
@@ -57,11 +65,10 @@ function StateShape({ node, def, selected, peerColors, canEdit }: { node: Layout
         {name}
       </text>
       {lines.map((l, i) => (
-        <text key={i} x={compound ? 14 : 12} y={titleY + 18 + i * 16} className="st-detail">
+        <text key={i} y={titleY + 18 + i * 16} {...lineAt(compound, tags !== null && i === 0, node.width)}>
           {l}
         </text>
       ))}
-      {s.tags.length > 0 && <text x={node.width - 8} y={14} textAnchor="end" className="st-tags">{s.tags.join(' · ')}</text>}
       {peerColors.map((c, i) => (
         <rect key={c} className="peer-outline" x={-3 - i * 3} y={-3 - i * 3} width={node.width + 6 + i * 6} height={node.height + 6 + i * 6} rx={12} stroke={c} />
       ))}

@@ -6,4 +6,4 @@ export { mapElkResult } from './elk-output.ts';
 export { layoutDefinition, hintsFrom, type ElkLike } from './run.ts';
 export { LayoutCache } from './cache.ts';
 export { transitionLabel, triggerText, stateTitle, estimateText } from './labels.ts';
-export { GEOMETRY, detailLines, leafSize } from './sizes.ts';
+export { GEOMETRY, detailLines, leafSize, tagLine } from './sizes.ts';
