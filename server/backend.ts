@@ -8,6 +8,7 @@ import { demoKeys } from './jwt.ts';
 import { startCluster, type Cluster } from './postgres/cluster.ts';
 import { bootstrap, migrate, seed } from './postgres/migrate.ts';
 import { createPool } from './postgres/pool.ts';
+import { isShutdownNoise, postgresLogFilter, RequestTally } from './log.ts';
 import type { BackendDeps, BackendService } from './service.ts';
 import { createAuthService } from './auth/index.ts';
 import { createRestService } from './rest/index.ts';
@@ -33,6 +34,8 @@ export interface Backend {
   fresh: boolean;
   /** Migration files applied by this start. */
   applied: string[];
+  /** What was served so far, in one line (server/log.ts), for the terminal at stop. */
+  summary(): string;
   stop(): Promise<void>;
 }
 
@@ -61,16 +64,24 @@ async function prepareDatabase(url: string, config: BackendConfig): Promise<stri
  * the services, then the gateway. Start-up order is reversed on stop.
  */
 export async function startBackend(options: StartOptions = {}): Promise<Backend> {
-  const { externalDatabaseUrl, log = (line: string) => console.log(line), ...overrides } = options;
+  const { externalDatabaseUrl, log: print = (line: string) => console.log(line), ...overrides } = options;
   const config = defaultConfig(overrides);
+  // Once stopping, lost connections are expected (PostgreSQL may get the terminal's Ctrl-C
+  // before we close our clients): concise logs drop them.
+  let stopping = false;
+  const log = (line: string): void => {
+    if (config.verbose || (!stopping && !isShutdownNoise(line))) print(line);
+  };
+  const postgresLog = postgresLogFilter(config.verbose);
+  const tally = new RequestTally();
   let cluster: Cluster | null = null;
   if (!externalDatabaseUrl) {
     cluster = await startCluster({
       dataDir: config.dataDir,
       port: config.dbPort,
       host: config.host,
-      onLog: (line) => {
-        if (/ERROR|FATAL|PANIC/.test(line) && !/role "postgres" does not exist/.test(line)) log(`[postgres] ${line}`);
+      onLog: (chunk) => {
+        for (const line of postgresLog.lines(chunk)) log(`[postgres] ${line}`);
       },
     });
   }
@@ -79,6 +90,7 @@ export async function startBackend(options: StartOptions = {}): Promise<Backend>
   const services: BackendService[] = [];
   let server: ReturnType<typeof createGateway> | null = null;
   const stop = async (): Promise<void> => {
+    stopping = true;
     if (server) {
       const s = server;
       server = null;
@@ -113,7 +125,7 @@ export async function startBackend(options: StartOptions = {}): Promise<Backend>
       createFunctionsService(deps),
     );
     for (const service of services) await service.start?.();
-    const gateway = createGateway(services, { jwtSecret: config.jwtSecret, logRequests: config.logRequests, log });
+    const gateway = createGateway(services, { jwtSecret: config.jwtSecret, logRequests: config.logRequests || config.verbose, log, tally });
     server = gateway;
     await new Promise<void>((resolve, reject) => {
       gateway.once('error', reject);
@@ -130,6 +142,7 @@ export async function startBackend(options: StartOptions = {}): Promise<Backend>
       pool,
       fresh: cluster?.fresh ?? false,
       applied,
+      summary: () => tally.summary(postgresLog.refused),
       stop,
     };
   } catch (error) {

@@ -27,6 +27,8 @@ export interface BackendConfig {
   maxRows: number;
   /** Log one line per request. */
   logRequests: boolean;
+  /** Print every request and every PostgreSQL message (server/log.ts); concise otherwise. */
+  verbose: boolean;
 }
 
 export const DEFAULT_JWT_SECRET = 'super-secret-jwt-token-with-at-least-32-characters-long';
@@ -44,7 +46,8 @@ export function defaultConfig(overrides: Partial<BackendConfig> = {}): BackendCo
     maxBodyBytes: 1024 * 1024,
     maxUploadBytes: 50 * 1024 * 1024,
     maxRows: 1000,
-    logRequests: true,
+    logRequests: false,
+    verbose: false,
     ...overrides,
     supabaseDir,
     functionsDir: overrides.functionsDir ?? path.join(supabaseDir, 'functions'),

@@ -3,6 +3,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { JwtError, verifyJwt, type JwtClaims } from '../jwt.ts';
 import { isRequestRole } from '../postgres/pool.ts';
+import type { RequestTally } from '../log.ts';
 import { header, sendJson, type RequestContext } from './http.ts';
 
 /** One service mounted under a path prefix, e.g. `/auth/v1`. */
@@ -22,8 +23,11 @@ export interface Service {
 
 export interface GatewayOptions {
   jwtSecret: string;
+  /** One line per request; without it only 5xx answers are printed. */
   logRequests: boolean;
   log: (line: string) => void;
+  /** Counts every answer, for the summary at stop. */
+  tally?: RequestTally;
 }
 
 const ALLOWED_HEADERS =
@@ -129,12 +133,12 @@ export function createGateway(services: Service[], options: GatewayOptions): htt
     const started = process.hrtime.bigint();
     const url = new URL(req.url ?? '/', 'http://localhost');
     for (const [k, v] of Object.entries(corsHeaders(req))) res.setHeader(k, v);
-    if (options.logRequests) {
-      res.on('finish', () => {
-        const ms = Number(process.hrtime.bigint() - started) / 1e6;
-        options.log(`${req.method} ${url.pathname} ${res.statusCode} ${ms.toFixed(1)}ms`);
-      });
-    }
+    res.on('finish', () => {
+      options.tally?.record(res.statusCode);
+      if (!options.logRequests && res.statusCode < 500) return;
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      options.log(`${req.method} ${url.pathname} ${res.statusCode} ${ms.toFixed(1)}ms`);
+    });
     if (req.method === 'OPTIONS') {
       preflight(req, res);
       return;

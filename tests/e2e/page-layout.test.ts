@@ -66,8 +66,8 @@ describe('pages at desktop and phone sizes', () => {
     const invite = await createMembersAdapter(a.client).createInvite({ projectId: project.id, role: 'editor', expiresInDays: 1, maxUses: null });
     if (!invite.ok) throw new Error(invite.error.message);
     for (const tag of ['member-with-a-long-name-one', 'member-with-a-long-name-two']) {
-      const other = await signedInClient(tag);
-      await createMembersAdapter(other.client as unknown as Client).acceptInvite(invite.value.token);
+      const other = (await signedInClient(tag)).client as unknown as Client;
+      await createMembersAdapter(other).acceptInvite(invite.value.token);
     }
     const { page } = await app.signIn(a.email, { viewport: SIZES.desktop });
     await page.goto(`${app.url}/p/${project.id}`);
