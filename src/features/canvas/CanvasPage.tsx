@@ -157,11 +157,18 @@ export function CanvasPage(props: CanvasPageProps) {
   };
   const one = selection.length === 1 && definition.states[selection[0] ?? ''] ? selection[0] : undefined;
 
+  // Loading an example over this machine replaces it for everyone: ask first.
+  const [replacing, setReplacing] = useState<string | null>(null);
   const loadEx = (name: string) => {
     const ex = loadExample(name);
     if (!ex) return;
     if (onCreate) onCreate(name, ex);
-    else if (canEdit) onOps(diffToOps(definition, ex));
+    else if (canEdit) setReplacing(name);
+  };
+  const replaceWith = (name: string) => {
+    setReplacing(null);
+    const ex = loadExample(name);
+    if (ex && canEdit) onOps(diffToOps(definition, ex));
   };
 
   return (
@@ -197,6 +204,15 @@ export function CanvasPage(props: CanvasPageProps) {
         )}
         {!canEdit && <span className="badge">View only</span>}
       </div>
+      {replacing !== null && canEdit && (
+        <div className="canvas-confirm" role="alertdialog" aria-labelledby="canvas-confirm-text">
+          <span id="canvas-confirm-text">
+            Replace this whole machine with the example “{replacing}”? Everyone here sees the change; Undo brings it back.
+          </span>
+          <button type="button" className="danger" onClick={() => replaceWith(replacing)}>Replace machine</button>
+          <button type="button" onClick={() => setReplacing(null)}>Keep this machine</button>
+        </div>
+      )}
       <div className={`canvas-body view-${view}`}>
         {view !== 'code' && (
           <div className="canvas-stage" ref={stage} onPointerLeave={() => onPointer?.(null)}>
