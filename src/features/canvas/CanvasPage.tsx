@@ -16,6 +16,7 @@ import { EXAMPLE_NAMES, loadExample } from './examples.ts';
 import { keyAction } from './keymap.ts';
 import { workerLayoutPort } from './layout-port.ts';
 import { PeerCursors, type PeerCursor } from './PeerCursors.tsx';
+import { DiscardedEdit } from '../room/DiscardedEdit.tsx';
 import type { PeerMark } from './shapes.tsx';
 import './canvas.css';
 
@@ -89,7 +90,14 @@ export function CanvasPage(props: CanvasPageProps) {
   const defRef = useRef(definition);
   defRef.current = definition;
   useEffect(() => layoutActor.send({ type: 'layout.request', definition }), [layoutActor, definition]);
-  useEffect(() => canvas.send({ type: 'canvas.editableChanged', canEdit }), [canvas, canEdit]);
+  // Losing the right to edit closes an open name field; say what was dropped.
+  const [discarded, setDiscarded] = useState<string | null>(null);
+  useEffect(() => {
+    const open = canvas.getSnapshot();
+    if (!canEdit && open.matches('renaming')) setDiscarded('state name');
+    else if (!canEdit && open.matches('labelling')) setDiscarded('event name');
+    canvas.send({ type: 'canvas.editableChanged', canEdit });
+  }, [canvas, canEdit]);
   useEffect(() => {
     const sub = canvas.on('*', (edit) => {
       const ops = opsFor(defRef.current, edit);
@@ -204,6 +212,7 @@ export function CanvasPage(props: CanvasPageProps) {
         )}
         {!canEdit && <span className="badge">View only</span>}
       </div>
+      {discarded !== null && <DiscardedEdit what={discarded} onDismiss={() => setDiscarded(null)} />}
       {replacing !== null && canEdit && (
         <div className="canvas-confirm" role="alertdialog" aria-labelledby="canvas-confirm-text">
           <span id="canvas-confirm-text">

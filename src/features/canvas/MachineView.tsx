@@ -9,6 +9,7 @@ import type { Op } from '../../lib/model/op-types.ts';
 import type { Point, View } from '../../lib/ports/canvas-presence.ts';
 import { MachineListContext, useMachineListStatus, useMachineName } from '../machines/machine-list-context.ts';
 import { Avatar } from '../room/Avatar.tsx';
+import { DiscardedEdit } from '../room/DiscardedEdit.tsx';
 import { useCanEdit, useMembers, useProjectId, useRoomSend } from '../room/room-context.ts';
 import { useCurrentUser } from '../session/session-context.ts';
 import { CanvasPage } from './CanvasPage.tsx';
@@ -191,6 +192,7 @@ function MachineTitle({ machineId, name, canEdit }: { machineId: string; name: s
   return (
     <>
       <h2 id="machine-title">{name ?? 'Machine'}</h2>
+      {editing && !canEdit && <DiscardedEdit what="machine name" onDismiss={() => setEditing(false)} />}
       {canEdit && (
         <button type="button" className="ghost" disabled={busy} onClick={() => setEditing(true)}>
           Rename machine
