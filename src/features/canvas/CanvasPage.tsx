@@ -1,10 +1,11 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { fromPromise } from 'xstate';
 import { canvasMachine, type CanvasEdit, type CanvasIntent } from '../../../machines/canvas.machine.ts';
 import { layoutMachine } from '../../../machines/layout.machine.ts';
 import { addChildOps, addSiblingOps, connectOps, deleteOps, renameOps, setEventOps } from '../../lib/canvas-ops/edits.ts';
 import { diffToOps } from '../../lib/canvas-ops/diff.ts';
+import { autoCollapsed, collapseView, hiddenBy } from '../../lib/layout/collapse.ts';
 import { randomIds } from '../../lib/model/ids.ts';
 import type { Op } from '../../lib/model/op-types.ts';
 import type { MachineDefinition } from '../../lib/model/types.ts';
@@ -14,6 +15,7 @@ import { CodeView } from './CodeView.tsx';
 import { Diagram } from './Diagram.tsx';
 import { EXAMPLE_NAMES, loadExample } from './examples.ts';
 import { keyAction } from './keymap.ts';
+import { Minimap } from './Minimap.tsx';
 import { workerLayoutPort } from './layout-port.ts';
 import { PeerCursors, type PeerCursor } from './PeerCursors.tsx';
 import { DiscardedEdit } from '../room/DiscardedEdit.tsx';
@@ -89,7 +91,28 @@ export function CanvasPage(props: CanvasPageProps) {
 
   const defRef = useRef(definition);
   defRef.current = definition;
-  useEffect(() => layoutActor.send({ type: 'layout.request', definition }), [layoutActor, definition]);
+  // Big charts open with their deeper compounds collapsed; each person opens and closes
+  // states for themselves. Only what shows is laid out and drawn (src/lib/layout/collapse.ts).
+  const [opened, setOpened] = useState<ReadonlySet<string>>(() => new Set());
+  const [closed, setClosed] = useState<ReadonlySet<string>>(() => new Set());
+  const auto = useMemo(() => autoCollapsed(definition), [definition]);
+  const collapsed = useMemo(() => {
+    const set = new Set([...auto, ...closed]);
+    for (const id of opened) set.delete(id);
+    return set;
+  }, [auto, opened, closed]);
+  const { view: shown, hidden } = useMemo(() => collapseView(definition, collapsed), [definition, collapsed]);
+  const setOpen = useCallback((ids: string[], open: boolean) => {
+    const edit = (add: boolean) => (prev: ReadonlySet<string>) => {
+      const next = new Set(prev);
+      for (const id of ids) if (add) next.add(id); else next.delete(id);
+      return next;
+    };
+    setOpened(edit(open));
+    setClosed(edit(!open));
+  }, []);
+  const toggle = useCallback((id: string) => setOpen([id], collapsed.has(id)), [collapsed, setOpen]);
+  useEffect(() => layoutActor.send({ type: 'layout.request', definition: shown }), [layoutActor, shown]);
   // Losing the right to edit closes an open name field; say what was dropped.
   const [discarded, setDiscarded] = useState<string | null>(null);
   useEffect(() => {
@@ -145,6 +168,49 @@ export function CanvasPage(props: CanvasPageProps) {
     const { x, y, zoom } = followView;
     canvas.send({ type: 'canvas.viewportFollowed', viewport: { zoom, x: el.clientWidth / 2 - x * zoom, y: el.clientHeight / 2 - y * zoom } });
   }, [canvas, followView]);
+
+  // Find a state by name: open what hides it, select it, and bring it into view once laid out.
+  const [find, setFind] = useState('');
+  const [missed, setMissed] = useState<string | null>(null);
+  const [focus, setFocus] = useState<string | null>(null);
+  const names = useMemo(() => [...new Set(Object.values(definition.states).filter((s) => s.parent !== null).map((s) => s.key))].sort(), [definition]);
+  const onFind = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const q = find.trim().toLowerCase();
+    if (q === '') return;
+    const states = Object.values(definition.states).filter((s) => s.parent !== null);
+    const hit = states.find((s) => s.key.toLowerCase() === q) ?? states.find((s) => s.key.toLowerCase().includes(q));
+    setMissed(hit ? null : find.trim());
+    if (!hit) return;
+    setOpen(hiddenBy(definition, collapsed, hit.id), true);
+    canvas.send({ type: 'canvas.select', id: hit.id, additive: false });
+    setFocus(hit.id);
+  };
+  useEffect(() => {
+    const node = focus ? layout?.nodes[focus] : undefined;
+    const el = stage.current;
+    if (!node || !el) return;
+    setFocus(null);
+    userMove.current?.();
+    const pad = { x: Math.max(160, el.clientWidth / 3), y: Math.max(120, el.clientHeight / 3) };
+    canvas.send({ type: 'canvas.fit', bounds: { x: node.x - pad.x, y: node.y - pad.y, width: node.width + 2 * pad.x, height: node.height + 2 * pad.y }, width: el.clientWidth, height: el.clientHeight });
+  }, [focus, layout, canvas]);
+
+  // The stage's size, for the minimap's view box.
+  const [stageSize, setStageSize] = useState({ width: 0, height: 0 });
+  useEffect(() => {
+    const el = stage.current;
+    if (!el) return;
+    const measure = () => setStageSize((s) => (s.width === el.clientWidth && s.height === el.clientHeight ? s : { width: el.clientWidth, height: el.clientHeight }));
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [view]);
+  const jump = (x: number, y: number) => {
+    userMove.current?.();
+    canvas.send({ type: 'canvas.viewportFollowed', viewport: { zoom: viewport.zoom, x: stageSize.width / 2 - x * viewport.zoom, y: stageSize.height / 2 - y * viewport.zoom } });
+  };
 
   const zoom = (factor: number) => {
     const el = stage.current;
@@ -204,6 +270,11 @@ export function CanvasPage(props: CanvasPageProps) {
             <button key={v} type="button" aria-pressed={view === v} onClick={() => setView(v)}>{v === 'split' ? 'Both' : v === 'diagram' ? 'Diagram' : 'Code'}</button>
           ))}
         </div>
+        <form className="canvas-find" role="search" onSubmit={onFind}>
+          <input type="search" aria-label="Find a state" placeholder="Find a state…" list="canvas-state-names" value={find} onChange={(e) => { setFind(e.target.value); setMissed(null); }} />
+          <datalist id="canvas-state-names">{names.map((n) => <option key={n} value={n} />)}</datalist>
+          {missed !== null && <span className="canvas-find-miss" role="status">No state named “{missed}”</span>}
+        </form>
         {(canEdit || onCreate) && (
           <select aria-label="Load example" value="" onChange={(e) => loadEx(e.target.value)}>
             <option value="">Examples…</option>
@@ -238,7 +309,10 @@ export function CanvasPage(props: CanvasPageProps) {
               send={send}
               onKeyDown={onKeyDown}
               onPointerWorld={onPointer}
+              hidden={hidden}
+              onToggle={toggle}
             />
+            {layout && Object.keys(definition.states).length > 30 && <Minimap layout={layout} viewport={viewport} stage={stageSize} onJump={jump} />}
             <PeerCursors peers={peers} viewport={viewport} />
             {!layout && <p className="canvas-status" role="status">Laying out…</p>}
             {layoutError && <p className="canvas-status error" role="alert">{layoutError}</p>}

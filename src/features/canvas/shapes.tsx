@@ -21,6 +21,8 @@ interface Props {
   selection: string[];
   peers: PeerMark[];
   canEdit: boolean;
+  /** Collapsed states shown, with how many states each hides (src/lib/layout/collapse.ts). */
+  hidden: Record<string, number>;
 }
 
 function pathOf(points: Point[]): string {
@@ -33,13 +35,24 @@ function lineAt(compound: boolean, isTags: boolean, width: number) {
   return { x: compound ? 14 : 12, className: isTags ? 'st-tags' : 'st-detail' } as const;
 }
 
-function StateShape({ node, def, selected, peerColors, canEdit }: { node: LayoutNode; def: MachineDefinition; selected: boolean; peerColors: string[]; canEdit: boolean }) {
+/** The expand/collapse switch in a compound state's top-right corner. */
+function Toggle({ node, name, collapsed }: { node: LayoutNode; name: string; collapsed: boolean }) {
+  return (
+    <g className="st-toggle" data-toggle-for={node.id} role="button" aria-label={`${collapsed ? 'Expand' : 'Collapse'} ${name}`} transform={`translate(${node.width - 24} 8)`}>
+      <rect width={16} height={16} rx={4} />
+      <text x={8} y={12.5} textAnchor="middle">{collapsed ? '+' : '−'}</text>
+    </g>
+  );
+}
+
+function StateShape({ node, def, selected, peerColors, canEdit, hiddenCount }: { node: LayoutNode; def: MachineDefinition; selected: boolean; peerColors: string[]; canEdit: boolean; hiddenCount: number | undefined }) {
   const s = def.states[node.id];
   if (!s) return null;
   const name = node.parent === null ? def.name || def.machineId || 'machine' : s.key;
   const label = node.parent === null ? `machine ${name}` : `state ${name}`;
-  const compound = s.children.length > 0;
-  const cls = ['st', `st-${node.type}`, compound ? 'st-compound' : 'st-leaf', node.region ? 'st-region' : '', node.parent === null ? 'st-root' : '', selected ? 'is-selected' : '']
+  const collapsed = hiddenCount !== undefined;
+  const compound = s.children.length > 0 && !collapsed;
+  const cls = ['st', `st-${node.type}`, compound ? 'st-compound' : 'st-leaf', collapsed ? 'st-collapsed' : '', node.region ? 'st-region' : '', node.parent === null ? 'st-root' : '', selected ? 'is-selected' : '']
     .filter(Boolean)
     .join(' ');
   const move = { transform: `translate(${node.x}px, ${node.y}px)` };
@@ -56,6 +69,7 @@ function StateShape({ node, def, selected, peerColors, canEdit }: { node: Layout
   // The tag line first, under the name (sizes.ts leaves room for it), then entry/exit/invoke.
   const tags = tagLine(s);
   const lines = tags === null ? detailLines(s) : [tags, ...detailLines(s)];
+  if (collapsed) lines.push(`${hiddenCount.toLocaleString('en-US')} state${hiddenCount === 1 ? '' : 's'} inside`);
   const titleY = compound ? 22 : 23;
   return (
     <g className={cls} style={move} data-state-id={node.id} role="button" aria-label={label} aria-pressed={selected}>
@@ -72,6 +86,7 @@ function StateShape({ node, def, selected, peerColors, canEdit }: { node: Layout
       {peerColors.map((c, i) => (
         <rect key={c} className="peer-outline" x={-3 - i * 3} y={-3 - i * 3} width={node.width + 6 + i * 6} height={node.height + 6 + i * 6} rx={12} stroke={c} />
       ))}
+      {s.children.length > 0 && node.parent !== null && <Toggle node={node} name={name} collapsed={collapsed} />}
       {canEdit && node.parent !== null && <circle className="st-handle" data-handle-for={node.id} cx={node.width} cy={node.height / 2} r={6} aria-hidden="true" />}
     </g>
   );
@@ -106,7 +121,7 @@ function InitialMarker({ child }: { child: LayoutNode }) {
   );
 }
 
-export const DiagramShapes = memo(function DiagramShapes({ definition, layout, selection, peers, canEdit }: Props) {
+export const DiagramShapes = memo(function DiagramShapes({ definition, layout, selection, peers, canEdit, hidden }: Props) {
   const nodes = Object.values(layout.nodes).sort((a, b) => a.depth - b.depth);
   const colorsFor = (id: string): string[] => peers.filter((p) => p.selection.includes(id)).map((p) => p.color);
   return (
@@ -117,7 +132,7 @@ export const DiagramShapes = memo(function DiagramShapes({ definition, layout, s
         </marker>
       </defs>
       {nodes.map((n) => (
-        <StateShape key={n.id} node={n} def={definition} selected={selection.includes(n.id)} peerColors={colorsFor(n.id)} canEdit={canEdit} />
+        <StateShape key={n.id} node={n} def={definition} selected={selection.includes(n.id)} peerColors={colorsFor(n.id)} canEdit={canEdit} hiddenCount={hidden[n.id]} />
       ))}
       {nodes.map((n) => {
         const child = n.initial ? layout.nodes[n.initial] : undefined;

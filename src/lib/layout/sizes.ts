@@ -49,6 +49,8 @@ export function leafSize(def: MachineDefinition, s: StateNode, measure: TextMeas
   // Tags get a line of their own under the name: drawn in a corner they covered short names.
   const tags = tagLine(s);
   const lines = tags === null ? detailLines(s) : [tags, ...detailLines(s)];
+  // A compound shown without its children is collapsed (collapse.ts): a line says what it holds.
+  if (s.type === 'compound' || s.type === 'parallel') lines.push(COLLAPSED_CAPTION);
   const text = Math.max(measure(stateTitle(def, s.id), 'state'), ...lines.map((l) => measure(l, 'edge')));
   const needed = snap(text + 2 * GEOMETRY.pad);
   const height = GEOMETRY.titleHeight + lines.length * GEOMETRY.lineHeight + (lines.length > 0 ? 8 : 0);
@@ -56,6 +58,9 @@ export function leafSize(def: MachineDefinition, s: StateNode, measure: TextMeas
   const width = previous && previous.width >= needed && previous.width - needed <= 2 * GEOMETRY.widthStep ? previous.width : needed;
   return { width, height };
 }
+
+/** The widest caption of a collapsed state (`1,000 states inside`), for its size. */
+export const COLLAPSED_CAPTION = '9,999 states inside';
 
 /** Header height of a compound/parallel state: its name plus its tag and detail lines. */
 export function headerHeight(s: StateNode): number {
