@@ -211,4 +211,39 @@ describe('canvas', () => {
     }
     await page.close();
   }, 90_000);
+  it('a 300-state chart opens collapsed; find jumps to a hidden state; expand and collapse; a minimap (issue 10, defect 5)', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(url + '?generated=300');
+    await page.getByRole('button', { name: /^Expand / }).first().waitFor({ timeout: 60_000 });
+    const drawn = () => page.locator('[data-state-id]').count();
+    expect(await drawn()).toBeLessThanOrEqual(81);
+    await page.getByRole('img', { name: 'Minimap: click to move the view' }).waitFor();
+    const def = await definition(page);
+    // A state deep inside a collapsed one.
+    const deep = Object.values(def.states).filter((s) => s.children.length === 0).at(-1);
+    if (!deep) throw new Error('no leaf');
+    await expect(stateBox(page, deep.key).count()).resolves.toBe(0);
+    await page.getByLabel('Find a state').fill(deep.key);
+    await page.getByLabel('Find a state').press('Enter');
+    await stateBox(page, deep.key).waitFor();
+    await expect(stateBox(page, deep.key).getAttribute('aria-pressed')).resolves.toBe('true');
+    // In view: its box lies inside the stage.
+    await expect
+      .poll(async () => {
+        const [box, stage] = await Promise.all([stateBox(page, deep.key).boundingBox(), page.locator('.canvas-stage').boundingBox()]);
+        return !!box && !!stage && box.x >= stage.x && box.y >= stage.y && box.x + box.width <= stage.x + stage.width && box.y + box.height <= stage.y + stage.height;
+      })
+      .toBe(true);
+    // Collapse its parent again by its switch, then expand it.
+    const parent = def.states[deep.parent ?? ''];
+    if (!parent) throw new Error('no parent');
+    await page.getByRole('button', { name: `Collapse ${parent.key}`, exact: true }).click();
+    await stateBox(page, deep.key).waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: `Expand ${parent.key}`, exact: true }).click();
+    await stateBox(page, deep.key).waitFor();
+    await page.getByLabel('Find a state').fill('no-such-state');
+    await page.getByLabel('Find a state').press('Enter');
+    await page.getByText('No state named “no-such-state”').waitFor();
+    await page.close();
+  }, 120_000);
 });
