@@ -1,6 +1,7 @@
 import { assertEvent, assign, enqueueActions, setup, type SnapshotFrom } from 'xstate';
 import { diffToOps } from '../src/lib/canvas-ops/diff.ts';
 import { opsForEdit, type CanvasEdit } from '../src/lib/canvas-ops/gestures.ts';
+import { autoCollapsed, collapseView } from '../src/lib/layout/collapse.ts';
 import type { MachineDefinition } from '../src/lib/model/types.ts';
 import { canvasPresenceMachine } from './canvas-presence.machine.ts';
 import { canvasMachine } from './canvas.machine.ts';
@@ -19,6 +20,8 @@ import { simulationMachine } from './simulation.machine.ts';
  * view; every gesture
  * the canvas tells becomes ops (src/lib/canvas-ops) for the document; the canvas's
  * selection goes to presence; the room's say on who may edit reaches the canvas.
+ * The layout gets the definition as shown: a big chart's collapsed compounds closed
+ * (src/lib/layout/collapse.ts), the deeper ones by default until the view says which.
  * The room invokes it; views read its children through named selector hooks.
  */
 
@@ -27,6 +30,8 @@ export type OpenMachineEvent =
   | { type: 'machine.editableChanged'; canEdit: boolean }
   /** Replace the whole definition (a code edit, an example): sent as the ops between the two. */
   | { type: 'machine.replace'; definition: MachineDefinition }
+  /** The view's collapsed compound states (each person's own): only what shows is laid out. */
+  | { type: 'machine.viewChanged'; collapsed: string[] }
   | CanvasEdit;
 
 export interface OpenMachineInput {
@@ -40,12 +45,24 @@ export interface OpenMachineInput {
 export interface OpenMachineContext extends OpenMachineInput {
   /** The document's current definition (what gestures are applied against); null until loaded. */
   definition: MachineDefinition | null;
+  /** The compounds the view shows collapsed; null until it says (then big charts' deeper ones). */
+  collapsed: string[] | null;
 }
 
 type DocumentSnapshot = SnapshotFrom<typeof documentMachine>;
 
 /** The definition a document snapshot shows: the one place outside the document that knows where it lives. */
 export const documentDefinition = (snapshot: DocumentSnapshot): MachineDefinition | null => snapshot.context.doc?.local ?? null;
+
+/** The compounds shown collapsed: the view's choice, else those a big chart starts with. */
+const collapsedIn = (definition: MachineDefinition, collapsed: string[] | null): ReadonlySet<string> =>
+  collapsed === null ? autoCollapsed(definition) : new Set(collapsed);
+
+/** What the layout is asked for: the definition with its collapsed compounds closed. */
+export const shownDefinition = (definition: MachineDefinition, collapsed: string[] | null): MachineDefinition =>
+  collapseView(definition, collapsedIn(definition, collapsed)).view;
+
+const sameSet = (a: ReadonlySet<string>, b: ReadonlySet<string>): boolean => a.size === b.size && [...a].every((id) => b.has(id));
 
 export const openMachineMachine = setup({
   types: {
@@ -68,7 +85,7 @@ export const openMachineMachine = setup({
     followDocument: enqueueActions(({ context, enqueue }, definition: MachineDefinition | null) => {
       if (!definition || definition === context.definition) return;
       enqueue.assign({ definition });
-      enqueue.sendTo('layout', { type: 'layout.request', definition });
+      enqueue.sendTo('layout', { type: 'layout.request', definition: shownDefinition(definition, context.collapsed) });
       enqueue.sendTo('code', { type: 'code.definitionChanged', definition });
     }),
     shareSelection: enqueueActions(({ enqueue }, selection: string[]) => {
@@ -86,6 +103,13 @@ export const openMachineMachine = setup({
       const ops = diffToOps(context.definition, event.definition);
       if (ops.length > 0) enqueue.sendTo('document', { type: 'doc.edit', ops });
     }),
+    changeView: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, 'machine.viewChanged');
+      const before = context.definition ? collapsedIn(context.definition, context.collapsed) : null;
+      enqueue.assign({ collapsed: event.collapsed });
+      if (!context.definition || (before && sameSet(before, new Set(event.collapsed)))) return;
+      enqueue.sendTo('layout', { type: 'layout.request', definition: shownDefinition(context.definition, event.collapsed) });
+    }),
     setEditable: assign(({ event }) => {
       assertEvent(event, 'machine.editableChanged');
       return { canEdit: event.canEdit };
@@ -96,7 +120,7 @@ export const openMachineMachine = setup({
   },
 }).createMachine({
   id: 'openMachine',
-  context: ({ input }) => ({ ...input, definition: null }),
+  context: ({ input }) => ({ ...input, definition: null, collapsed: null }),
   invoke: [
     {
       id: 'document',
@@ -125,6 +149,7 @@ export const openMachineMachine = setup({
       on: {
         'machine.editableChanged': { actions: ['setEditable', 'tellCanvasEditable'] },
         'machine.replace': { actions: 'replaceDefinition' },
+        'machine.viewChanged': { actions: 'changeView' },
         'edit.addChild': { actions: 'applyGesture' },
         'edit.addSibling': { actions: 'applyGesture' },
         'edit.rename': { actions: 'applyGesture' },

@@ -26,6 +26,8 @@ export interface SessionContext {
   user: SessionUser | null;
   /** The user's profile name, once their profile has been read; null until then. */
   displayName: string | null;
+  /** The user's colour and uploaded avatar (for the top bar), with the name; null until read. */
+  look: { color: string; avatarUrl: string | null } | null;
   /** When the access token expires, seconds since the epoch (null when unknown). */
   expiresAt: number | null;
   /** The last request's failure, in words for people; cleared by the next attempt. */
@@ -75,16 +77,19 @@ const sessionSetup = setup({
       assertEvent(event, ['auth.sessionRestored', 'auth.signedIn', 'auth.tokenRefreshed', 'auth.userUpdated']);
       const user = event.session?.user ?? null;
       // Another person's session starts without a name until their profile is read.
-      const displayName = user !== null && user.id === context.user?.id ? context.displayName : null;
-      return { user, displayName, expiresAt: event.session?.expiresAt ?? null, error: null, notice: null };
+      const same = user !== null && user.id === context.user?.id;
+      const displayName = same ? context.displayName : null;
+      const look = same ? context.look : null;
+      return { user, displayName, look, expiresAt: event.session?.expiresAt ?? null, error: null, notice: null };
     }),
     rememberName: assign(({ context, event }) => {
       assertEvent(event, 'profile.changed');
-      return { displayName: event.profile.id === context.user?.id ? event.profile.displayName : context.displayName };
+      if (event.profile.id !== context.user?.id) return {};
+      return { displayName: event.profile.displayName, look: { color: event.profile.color, avatarUrl: event.profile.avatarUrl } };
     }),
-    forgetUser: assign({ user: null, displayName: null, expiresAt: null }),
-    noticeSignedOutElsewhere: assign({ user: null, displayName: null, expiresAt: null, notice: SIGNED_OUT_ELSEWHERE }),
-    noticeExpired: assign({ user: null, displayName: null, expiresAt: null, notice: EXPIRED }),
+    forgetUser: assign({ user: null, displayName: null, look: null, expiresAt: null }),
+    noticeSignedOutElsewhere: assign({ user: null, displayName: null, look: null, expiresAt: null, notice: SIGNED_OUT_ELSEWHERE }),
+    noticeExpired: assign({ user: null, displayName: null, look: null, expiresAt: null, notice: EXPIRED }),
     rememberRefreshed: assign((_, result: AuthResult) => (result.ok ? { user: result.session.user, expiresAt: result.session.expiresAt } : {})),
     clearMessages: assign({ error: null, notice: null }),
     showFailure: assign((_, result: AuthResult | SignUpResult) => ({ error: result.ok ? null : result.error.message })),
@@ -182,7 +187,7 @@ const crashed = { target: 'failed', actions: 'showUnexpected' } as const;
 
 export const sessionMachine = sessionSetup.createMachine({
   id: 'session',
-  context: { user: null, displayName: null, expiresAt: null, error: null, notice: null },
+  context: { user: null, displayName: null, look: null, expiresAt: null, error: null, notice: null },
   // The stream lives as long as the session actor: facts from other tabs reach every state.
   invoke: { id: 'authEvents', src: 'authEvents' },
   initial: 'restoring',

@@ -8,6 +8,7 @@ import { demoKeys } from './jwt.ts';
 import { startCluster, type Cluster } from './postgres/cluster.ts';
 import { bootstrap, migrate, seed } from './postgres/migrate.ts';
 import { createPool } from './postgres/pool.ts';
+import { isShutdownNoise, postgresLogFilter, RequestTally } from './log.ts';
 import type { BackendDeps, BackendService } from './service.ts';
 import { createAuthService } from './auth/index.ts';
 import { createRestService } from './rest/index.ts';
@@ -36,6 +37,8 @@ export interface Backend {
   fresh: boolean;
   /** Migration files applied by this start. */
   applied: string[];
+  /** What was served so far, in one line (server/log.ts), for the terminal at stop. */
+  summary(): string;
   stop(): Promise<void>;
 }
 
@@ -124,8 +127,16 @@ async function prepareDatabase(url: string, config: BackendConfig, log: (line: s
  * the services, then the gateway. Start-up order is reversed on stop.
  */
 export async function startBackend(options: StartOptions = {}): Promise<Backend> {
-  const { externalDatabaseUrl, log = (line: string) => console.log(line), ...overrides } = options;
+  const { externalDatabaseUrl, log: print = (line: string) => console.log(line), ...overrides } = options;
   const config = defaultConfig(overrides);
+  // Once stopping, lost connections are expected (PostgreSQL may get the terminal's Ctrl-C
+  // before we close our clients): concise logs drop them.
+  let stopping = false;
+  const log = (line: string): void => {
+    if (config.verbose || (!stopping && !isShutdownNoise(line))) print(line);
+  };
+  const postgresLog = postgresLogFilter(config.verbose);
+  const tally = new RequestTally();
   let cluster: Cluster | null = null;
   if (!externalDatabaseUrl) {
     cluster = await startCluster({
@@ -133,9 +144,10 @@ export async function startBackend(options: StartOptions = {}): Promise<Backend>
       port: config.dbPort,
       host: config.host,
       onLog: (line) => {
-        // The supervisor's own lines (crash, restart) always; PostgreSQL's only when they matter.
+        // The supervisor's own lines (crash, restart) always; PostgreSQL's through the
+        // concise filter (server/log.ts): problems only unless --verbose.
         if (line.startsWith('[postgres] ')) log(line);
-        else if (/ERROR|FATAL|PANIC/.test(line) && !/role "postgres" does not exist/.test(line)) log(`[postgres] ${line}`);
+        else for (const kept of postgresLog.lines(line)) log(`[postgres] ${kept}`);
       },
     });
   }
@@ -144,6 +156,7 @@ export async function startBackend(options: StartOptions = {}): Promise<Backend>
   const services: BackendService[] = [];
   let server: ReturnType<typeof createGateway> | null = null;
   const stop = async (): Promise<void> => {
+    stopping = true;
     if (server) {
       const s = server;
       server = null;
@@ -183,8 +196,9 @@ export async function startBackend(options: StartOptions = {}): Promise<Backend>
     const running = cluster;
     const gateway = createGateway(services, {
       jwtSecret: config.jwtSecret,
-      logRequests: config.logRequests,
+      logRequests: config.logRequests || config.verbose,
       log,
+      tally,
       allowedOrigins: config.allowedOrigins,
       limits: config.callerLimits,
       ...(running ? { databaseUp: () => running.up } : {}),
@@ -206,6 +220,7 @@ export async function startBackend(options: StartOptions = {}): Promise<Backend>
       pool,
       fresh: cluster?.fresh ?? false,
       applied,
+      summary: () => tally.summary(postgresLog.refused),
       stop,
     };
   } catch (error) {

@@ -37,6 +37,8 @@ export interface BackendConfig {
   allowedOrigins: string[];
   /** Log one line per request. */
   logRequests: boolean;
+  /** Print every request and every PostgreSQL message (server/log.ts); concise otherwise. */
+  verbose: boolean;
 }
 
 export const DEFAULT_JWT_SECRET = 'super-secret-jwt-token-with-at-least-32-characters-long';
@@ -57,7 +59,8 @@ export function defaultConfig(overrides: Partial<BackendConfig> = {}): BackendCo
     maxWriteRows: 5000,
     callerLimits: DEFAULT_CALLER_LIMITS,
     allowedOrigins: [],
-    logRequests: true,
+    logRequests: false,
+    verbose: false,
     ...overrides,
     supabaseDir,
     functionsDir: overrides.functionsDir ?? path.join(supabaseDir, 'functions'),

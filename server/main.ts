@@ -14,6 +14,7 @@ export function backendOptionsFromArgs(argv: string[]) {
       'supabase-dir': { type: 'string' },
       'functions-dir': { type: 'string' },
       quiet: { type: 'boolean' },
+      verbose: { type: 'boolean' },
       'app-port': { type: 'string' },
       'jwt-secret': { type: 'string' },
       'allowed-origin': { type: 'string', multiple: true },
@@ -46,7 +47,8 @@ export function backendOptionsFromArgs(argv: string[]) {
     dataDir: dir(values['data-dir'], process.env.CHARTROOM_DATA_DIR) ?? path.resolve('.chartroom'),
     supabaseDir: dir(values['supabase-dir'], undefined),
     functionsDir: dir(values['functions-dir'], undefined),
-    logRequests: !values.quiet,
+    // Concise by default (errors and a summary at stop); --verbose or CHARTROOM_VERBOSE=1 prints every request.
+    verbose: !values.quiet && (values.verbose === true || process.env.CHARTROOM_VERBOSE === '1'),
   };
 }
 
@@ -87,7 +89,7 @@ async function main(): Promise<void> {
   });
   console.log(describeBackend(backend));
   console.log(`ready in ${Date.now() - started} ms${backend.fresh ? ' (new data directory)' : ''}`);
-  stopOnSignals([() => backend.stop()]);
+  stopOnSignals([() => Promise.resolve(console.log(backend.summary())), () => backend.stop()]);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -190,7 +190,7 @@ async function main(): Promise<void> {
     ...(supabaseDir ? { supabaseDir } : {}),
     ...(functionsDir ? { functionsDir } : {}),
   });
-  const stoppers = [() => backend.stop()];
+  const stoppers = [() => Promise.resolve(console.log(backend.summary())), () => backend.stop()];
   stopOnSignals(stoppers);
   let app: AppServer;
   try {

@@ -21,7 +21,7 @@ const PASSWORD = 'bench-password-1';
 
 type Client = SupabaseClient<Database>;
 
-async function person(url: string, anonKey: string, tag: string): Promise<{ client: Client; id: string; email: string }> {
+export async function person(url: string, anonKey: string, tag: string): Promise<{ client: Client; id: string; email: string }> {
   const client = createClient<Database>(url, anonKey, { auth: { persistSession: false, autoRefreshToken: false }, realtime: { transport: WebSocket as never } });
   const email = `bench-${tag}-${Date.now()}@example.test`;
   const { data, error } = await client.auth.signUp({ email, password: PASSWORD });
@@ -29,7 +29,7 @@ async function person(url: string, anonKey: string, tag: string): Promise<{ clie
   return { client, id: data.user.id, email };
 }
 
-async function signedInPage(browser: Browser, appUrl: string, email: string): Promise<Page> {
+export async function signedInPage(browser: Browser, appUrl: string, email: string): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
   const page = await context.newPage();
   await page.goto(appUrl);
@@ -45,7 +45,7 @@ async function signedInPage(browser: Browser, appUrl: string, email: string): Pr
  * its `attribute` stops being `previous`). Sent as source text: tsx's name-keeping helper
  * does not exist in the page.
  */
-function watch(page: Page, selector: string, attribute: string | null, previous: string | null): Promise<number> {
+export function watch(page: Page, selector: string, attribute: string | null, previous: string | null): Promise<number> {
   const args = JSON.stringify({ selector, attribute, previous });
   return page.evaluate<number>(`new Promise((resolve) => {
     const { selector, attribute, previous } = ${args};
@@ -60,13 +60,13 @@ function watch(page: Page, selector: string, attribute: string | null, previous:
 }
 
 /** In A: the clock time of the next event of `type`, recorded in the capture phase. */
-async function stampNext(page: Page, type: string): Promise<void> {
+export async function stampNext(page: Page, type: string): Promise<void> {
   await page.evaluate(`(() => {
     window.__stamp = null;
     window.addEventListener(${JSON.stringify(type)}, () => { window.__stamp ??= performance.timeOrigin + performance.now(); }, { capture: true, once: true });
   })()`);
 }
-const stamp = (page: Page) => page.evaluate(() => (window as unknown as { __stamp: number | null }).__stamp ?? NaN);
+export const stamp = (page: Page) => page.evaluate(() => (window as unknown as { __stamp: number | null }).__stamp ?? NaN);
 
 export async function run(ctx: BenchContext): Promise<void> {
   const bench = await benchApp();

@@ -3,6 +3,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { JwtError, verifyJwt, type JwtClaims } from '../jwt.ts';
 import { isRequestRole } from '../postgres/pool.ts';
+import type { RequestTally } from '../log.ts';
 import { header, sendJson, type RequestContext } from './http.ts';
 import { CallerGate, DEFAULT_CALLER_LIMITS, type CallerLimits } from './limits.ts';
 
@@ -28,6 +29,7 @@ export interface Service {
 
 export interface GatewayOptions {
   jwtSecret: string;
+  /** One line per request; without it only 5xx answers are printed. */
   logRequests: boolean;
   log: (line: string) => void;
   /** Origins besides loopback ones that get CORS answers; `*` allows any. */
@@ -35,6 +37,8 @@ export interface GatewayOptions {
   limits?: CallerLimits;
   /** False while PostgreSQL is down (crashed, restarting): requests get a 503. */
   databaseUp?: () => boolean;
+  /** Counts every answer, for the summary at stop. */
+  tally?: RequestTally;
 }
 
 /** The app is served from this machine on whatever port (`npm start`, `npm run dev`, tests). */
@@ -174,12 +178,12 @@ export function createGateway(services: Service[], options: GatewayOptions): htt
     const started = process.hrtime.bigint();
     const url = new URL(req.url ?? '/', 'http://localhost');
     for (const [k, v] of Object.entries(corsHeaders(req, allowed))) res.setHeader(k, v);
-    if (options.logRequests) {
-      res.on('finish', () => {
-        const ms = Number(process.hrtime.bigint() - started) / 1e6;
-        options.log(`${req.method} ${url.pathname} ${res.statusCode} ${ms.toFixed(1)}ms`);
-      });
-    }
+    res.on('finish', () => {
+      options.tally?.record(res.statusCode);
+      if (!options.logRequests && res.statusCode < 500) return;
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      options.log(`${req.method} ${url.pathname} ${res.statusCode} ${ms.toFixed(1)}ms`);
+    });
     if (req.method === 'OPTIONS') {
       preflight(req, res, allowed);
       return;

@@ -78,8 +78,16 @@ export class SchemaCacheHolder {
     return this.loading;
   }
 
-  private async listen(): Promise<void> {
-    if (this.closed) return;
+  /** A lost database is retried every RECONNECT_DELAY_MS: say so once, not on every try. */
+  private lastLogged: string | null = null;
+  private logOnce(line: string): void {
+    if (line !== this.lastLogged) this.log(line);
+    this.lastLogged = line;
+  }
+
+  /** Resolves true once listening, false when it could not connect (a retry is scheduled). */
+  private async listen(): Promise<boolean> {
+    if (this.closed) return false;
     const client = new pg.Client({ connectionString: this.databaseUrl });
     const retry = () => {
       if (this.listener !== client) return;
@@ -91,9 +99,9 @@ export class SchemaCacheHolder {
       this.reconnectTimer = setTimeout(() => {
         this.reconnectTimer = null;
         this.listen()
-          // Changes may have happened while we were deaf.
-          .then(() => this.reload())
-          .catch((error: unknown) => this.log(`[rest] schema listener: ${String(error)}`));
+          // Changes may have happened while we were deaf; nothing to reload while still deaf.
+          .then((connected) => (connected ? this.reload() : undefined))
+          .catch((error: unknown) => this.logOnce(`[rest] schema listener: ${String(error)}`));
       }, RECONNECT_DELAY_MS);
     };
     this.listener = client;
@@ -109,9 +117,12 @@ export class SchemaCacheHolder {
     try {
       await client.connect();
       await client.query('listen pgrst');
+      this.lastLogged = null;
+      return true;
     } catch (error) {
       retry();
       if (this.current === null) throw error;
+      return false;
     }
   }
 

@@ -21,29 +21,63 @@ function switchedOn(): boolean {
   }
 }
 
-/** Forwards inspection events to the inspector once it has loaded, in order, none lost. */
-function deferredInspector(): Observer<InspectionEvent> {
-  const early: InspectionEvent[] = [];
+/** Events kept while the inspector loads; past this the oldest are dropped. */
+const EARLY_LIMIT = 2000;
+
+/**
+ * Forwards inspection events to the inspector once it has loaded, in order. The inspector
+ * is optional and lives on stately.ai: when it cannot load (offline, blocked popup) or
+ * fails while running, it is switched off with one console line and the app carries on;
+ * an inspector's error never reaches the actor that reported the event.
+ */
+export function deferredInspector(load: () => Promise<Observer<InspectionEvent>>, warn: (message: string) => void = console.warn): Observer<InspectionEvent> {
+  let early: InspectionEvent[] | null = [];
   let target: Observer<InspectionEvent> | null = null;
-  import('@statelyai/inspect')
-    .then(({ createBrowserInspector }) => {
-      target = createBrowserInspector({ autoStart: true }).inspect;
-      for (const event of early.splice(0)) target.next?.(event);
-    })
-    .catch((error: unknown) => console.error('chartroom: the inspector could not be loaded', error));
+  const off = (why: unknown): void => {
+    if (early === null && target === null) return;
+    early = null;
+    target = null;
+    warn(`chartroom: the inspector is unavailable (${why instanceof Error ? why.message : String(why)}); the app works without it`);
+  };
+  load().then(
+    (inspector) => {
+      if (early === null) return;
+      target = inspector;
+      const queued = early;
+      early = [];
+      try {
+        for (const event of queued) inspector.next?.(event);
+      } catch (error) {
+        off(error);
+      }
+    },
+    off,
+  );
   return {
     next: (event) => {
-      if (target) target.next?.(event);
-      else early.push(event);
+      if (target) {
+        try {
+          target.next?.(event);
+        } catch (error) {
+          off(error);
+        }
+      } else if (early) {
+        early.push(event);
+        if (early.length > EARLY_LIMIT) early.shift();
+      }
     },
   };
 }
+
+/** Stately's browser inspector, loaded on demand; it opens stately.ai in a new window. */
+const loadStately = (): Promise<Observer<InspectionEvent>> =>
+  import('@statelyai/inspect').then(({ createBrowserInspector }) => createBrowserInspector({ autoStart: true }).inspect);
 
 /** The inspection observer to pass as `createActor(logic, { inspect })`, or undefined when off. */
 export function inspector(): Observer<InspectionEvent> | undefined {
   if (!decided) {
     decided = true;
-    if (switchedOn()) observer = deferredInspector();
+    if (switchedOn()) observer = deferredInspector(loadStately);
   }
   return observer;
 }

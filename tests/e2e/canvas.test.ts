@@ -165,4 +165,93 @@ describe('canvas', () => {
     expect(await g.getAttribute('transform')).not.toBe(t1);
     await page.close();
   }, 90_000);
+  it('asks before an example replaces the machine, and replaces it only when told to (issue 10, defect 7)', async () => {
+    const page = await open();
+    const before = await keys(page);
+    await page.getByLabel('Load example').selectOption('layout');
+    const ask = page.getByRole('alertdialog');
+    await ask.waitFor();
+    expect(await ask.textContent()).toContain('Replace this whole machine with the example “layout”?');
+    expect(await keys(page)).toEqual(before);
+    await page.getByRole('button', { name: 'Keep this machine' }).click();
+    await ask.waitFor({ state: 'detached' });
+    expect(await keys(page)).toEqual(before);
+
+    await page.getByLabel('Load example').selectOption('layout');
+    await page.getByRole('button', { name: 'Replace machine' }).click();
+    await stateBox(page, 'running').waitFor();
+    // The layout machine's own states (with the actor tree it also has `broken`, its worker gone for good).
+    expect(await keys(page)).toEqual(['', 'broken', 'idle', 'running']);
+    await page.close();
+  }, 90_000);
+
+  it('draws tags on their own line under the name and parallel regions apart (issue 10, defect 10)', async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 800 } });
+    await page.goto(url + '?fixture=parallel');
+    await stateBox(page, 'paused').waitFor({ timeout: 60_000 });
+    const boxes = await page.evaluate(() => {
+      const rect = (el: Element | null) => {
+        const r = el?.getBoundingClientRect();
+        return r ? { x: r.x, y: r.y, width: r.width, height: r.height } : null;
+      };
+      const states = Array.from(document.querySelectorAll('[data-state-id]'));
+      return {
+        texts: states.filter((g) => g.querySelector(':scope > .st-tags')).map((g) => ({ name: rect(g.querySelector(':scope > .st-name')), tags: rect(g.querySelector(':scope > .st-tags')), box: rect(g.querySelector(':scope > .st-box')) })),
+        regions: states.filter((g) => g.classList.contains('st-region')).map((g) => rect(g.querySelector(':scope > .st-box'))),
+      };
+    });
+    type R = { x: number; y: number; width: number; height: number } | null;
+    const apart = (a: R, b: R) => !a || !b || a.x + a.width <= b.x || b.x + b.width <= a.x || a.y + a.height <= b.y || b.y + b.height <= a.y;
+    const inside = (a: R, b: R) => !!a && !!b && a.x >= b.x - 0.5 && a.y >= b.y - 0.5 && a.x + a.width <= b.x + b.width + 0.5 && a.y + a.height <= b.y + b.height + 0.5;
+    expect(boxes.texts).toHaveLength(5);
+    for (const t of boxes.texts) {
+      expect(apart(t.name, t.tags), 'tags over the name').toBe(true);
+      expect(inside(t.tags, t.box), 'tags outside their state').toBe(true);
+    }
+    expect(boxes.regions).toHaveLength(3);
+    for (let i = 0; i < boxes.regions.length; i++) {
+      for (let j = i + 1; j < boxes.regions.length; j++) {
+        const [a, b] = [boxes.regions[i] ?? null, boxes.regions[j] ?? null];
+        // A gap, not shared borders: grown by 2 px on each side they still do not meet.
+        const grow = (r: R): R => (r ? { x: r.x - 2, y: r.y - 2, width: r.width + 4, height: r.height + 4 } : null);
+        expect(apart(grow(a), grow(b)), 'regions touch or overlap').toBe(true);
+      }
+    }
+    await page.close();
+  }, 90_000);
+  it('a 300-state chart opens collapsed; find jumps to a hidden state; expand and collapse; a minimap (issue 10, defect 5)', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(url + '?generated=300');
+    await page.getByRole('button', { name: /^Expand / }).first().waitFor({ timeout: 60_000 });
+    const drawn = () => page.locator('[data-state-id]').count();
+    expect(await drawn()).toBeLessThanOrEqual(81);
+    await page.getByRole('img', { name: 'Minimap: click to move the view' }).waitFor();
+    const def = await definition(page);
+    // A state deep inside a collapsed one.
+    const deep = Object.values(def.states).filter((s) => s.children.length === 0).at(-1);
+    if (!deep) throw new Error('no leaf');
+    await expect(stateBox(page, deep.key).count()).resolves.toBe(0);
+    await page.getByLabel('Find a state').fill(deep.key);
+    await page.getByLabel('Find a state').press('Enter');
+    await stateBox(page, deep.key).waitFor();
+    await expect(stateBox(page, deep.key).getAttribute('aria-pressed')).resolves.toBe('true');
+    // In view: its box lies inside the stage.
+    await expect
+      .poll(async () => {
+        const [box, stage] = await Promise.all([stateBox(page, deep.key).boundingBox(), page.locator('.canvas-stage').boundingBox()]);
+        return !!box && !!stage && box.x >= stage.x && box.y >= stage.y && box.x + box.width <= stage.x + stage.width && box.y + box.height <= stage.y + stage.height;
+      })
+      .toBe(true);
+    // Collapse its parent again by its switch, then expand it.
+    const parent = def.states[deep.parent ?? ''];
+    if (!parent) throw new Error('no parent');
+    await page.getByRole('button', { name: `Collapse ${parent.key}`, exact: true }).click();
+    await stateBox(page, deep.key).waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: `Expand ${parent.key}`, exact: true }).click();
+    await stateBox(page, deep.key).waitFor();
+    await page.getByLabel('Find a state').fill('no-such-state');
+    await page.getByLabel('Find a state').press('Enter');
+    await page.getByText('No state named “no-such-state”').waitFor();
+    await page.close();
+  }, 120_000);
 });

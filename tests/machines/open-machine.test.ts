@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
+import { generateChart } from '../../src/lib/layout/generate.ts';
 import { counterIds, importXState } from '../../src/lib/model/index.ts';
 import { fakeOpenMachine, OPEN_INPUT } from './open-machine.fakes.ts';
 
@@ -42,5 +43,25 @@ describe('open machine', () => {
     expect(actor.getSnapshot().children.canvas?.getSnapshot().context.canEdit).toBe(false);
     actor.send({ type: 'machine.replace', definition: checkout });
     expect(told.document).toHaveLength(edits);
+  });
+  it("lays out the view's collapsed compounds closed, once per change; big charts start with their deeper ones closed", () => {
+    const { told, actor } = start();
+    const before = told.layout.length;
+    // The same set as shown (nothing collapsed in a small chart) asks for nothing.
+    actor.send({ type: 'machine.viewChanged', collapsed: [] });
+    expect(told.layout).toHaveLength(before);
+    const root = checkout.root;
+    actor.send({ type: 'machine.viewChanged', collapsed: [root] });
+    // A changed set asks again (the root itself never collapses, so all of it shows).
+    expect(told.layout).toHaveLength(before + 1);
+
+    const big = generateChart(300);
+    const bigOne = start();
+    bigOne.child('document')?.send({ type: 'test.load', definition: big } as never);
+    const first = bigOne.told.layout.at(-1) as unknown as { definition: typeof big };
+    expect(Object.keys(first.definition.states).length).toBeLessThan(Object.keys(big.states).length);
+    bigOne.actor.send({ type: 'machine.viewChanged', collapsed: [] });
+    const open = bigOne.told.layout.at(-1) as unknown as { definition: typeof big };
+    expect(open.definition).toBe(big);
   });
 });

@@ -36,6 +36,7 @@ export const toMember = (row: Tables<'project_members'>): Member => ({
   userId: row.user_id,
   role: asRole(row.role),
   updatedAt: row.updated_at,
+  joinedAt: row.created_at,
 });
 
 export function profileMapper(client: Client) {

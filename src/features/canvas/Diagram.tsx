@@ -21,7 +21,16 @@ export interface DiagramProps {
   onPointerWorld?: (p: { x: number; y: number }) => void;
   /** Dot paths of the states active in the simulation shown. */
   activePaths?: readonly string[];
+  /** Collapsed states shown, with how many states each hides. */
+  hidden?: Record<string, number>;
+  /** Expands or collapses a compound state (a view choice, not an edit). */
+  onToggle?: (id: string) => void;
 }
+
+const NO_HIDDEN: Record<string, number> = {};
+
+/** Below this zoom, names grow to stay readable and details give way (canvas.css `.far`). */
+const FAR = 0.55;
 
 /**
  * The interactive surface: pointer gestures become canvas intents (pan on the background,
@@ -44,6 +53,11 @@ export function Diagram(props: DiagramProps) {
 
   const onPointerDown = (e: PointerEvent<SVGSVGElement>) => {
     const target = e.target as Element;
+    const toggle = target.closest('[data-toggle-for]');
+    if (toggle) {
+      props.onToggle?.(toggle.getAttribute('data-toggle-for') ?? '');
+      return;
+    }
     const handle = target.closest('[data-handle-for]');
     const state = target.closest('[data-state-id]');
     const transition = target.closest('[data-transition-id]');
@@ -107,10 +121,14 @@ export function Diagram(props: DiagramProps) {
   const source = connect ? layout?.nodes[connect.source] : undefined;
   return (
     <div className="diagram" tabIndex={0} role="application" aria-label={`Diagram of ${definition.name || 'machine'}`} onKeyDown={props.onKeyDown}>
-      <svg ref={svgRef} className={`diagram-svg mode-${mode}`} onPointerDown={onPointerDown} onPointerMove={onPointerMove} onPointerUp={onPointerUp} onDoubleClick={onDoubleClick} onWheel={onWheel}>
+      <svg
+        ref={svgRef}
+        className={`diagram-svg mode-${mode}${viewport.zoom < FAR ? ' far' : ''}`}
+        style={{ '--label-scale': Math.min(4, FAR / viewport.zoom).toFixed(2) } as CSSProperties}
+        onPointerDown={onPointerDown} onPointerMove={onPointerMove} onPointerUp={onPointerUp} onDoubleClick={onDoubleClick} onWheel={onWheel}>
         <rect className="diagram-bg" width="100%" height="100%" />
         <g className="viewport" transform={`translate(${viewport.x} ${viewport.y}) scale(${viewport.zoom})`}>
-          {layout && <DiagramShapes definition={definition} layout={layout} selection={selection} peers={peers} canEdit={canEdit} activePaths={props.activePaths} />}
+          {layout && <DiagramShapes definition={definition} layout={layout} selection={selection} peers={peers} canEdit={canEdit} activePaths={props.activePaths} hidden={props.hidden ?? NO_HIDDEN} />}
           {connect && source && (
             <path className="connect-line" d={`M${source.x + source.width},${source.y + source.height / 2} L${connect.x},${connect.y}`} markerEnd="url(#cr-arrow)" />
           )}

@@ -1,6 +1,7 @@
-import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react';
+import { useCallback, useDeferredValue, useEffect, useMemo, useState, type FormEvent } from 'react';
 import { useMachineListSend, useMachineListStatus, useMachineName } from '../machines/machine-list-context.ts';
 import { Avatar } from '../room/Avatar.tsx';
+import { DiscardedEdit } from '../room/DiscardedEdit.tsx';
 import { useCanEdit, useMembers, useOpenMachineRef, useProjectId, useRoomSend } from '../room/room-context.ts';
 import { useCurrentUser } from '../session/session-context.ts';
 import { SimulationPanel } from '../simulation/index.ts';
@@ -65,6 +66,10 @@ function OpenMachine({ machineId }: { machineId: string }) {
   const members = useMembers();
   const name = useMachineName(machineId);
   const definition = useDefinition();
+  // The canvas renders the newest definition at transition priority: a burst of remote ops
+  // (a pasted 1,000-state config arrives as hundreds of rows) re-renders the diagram once
+  // for the burst, not once per op, and never as a chain of synchronous updates.
+  const shown = useDeferredValue(definition);
   const sync = useSyncStatus();
   const unsent = useUnsentCount();
   const error = useDocumentError();
@@ -142,8 +147,8 @@ function OpenMachine({ machineId }: { machineId: string }) {
         </p>
       )}
       <div className="machine-body">
-        {definition ? (
-          <CanvasPage definition={definition} peers={peers} />
+        {shown ? (
+          <CanvasPage definition={shown} peers={peers} />
         ) : (
           sync !== 'failed' && (
             <p className="center" role="status">
@@ -181,6 +186,7 @@ function MachineTitle({ machineId, name, canEdit }: { machineId: string; name: s
   return (
     <>
       <h2 id="machine-title">{name ?? 'Machine'}</h2>
+      {editing && !canEdit && <DiscardedEdit what="machine name" onDismiss={() => setEditing(false)} />}
       {canEdit && (
         <button type="button" className="ghost" disabled={busy} onClick={() => setEditing(true)}>
           Rename machine

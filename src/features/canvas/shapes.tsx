@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import { detailLines } from '../../lib/layout/sizes.ts';
+import { detailLines, tagLine } from '../../lib/layout/sizes.ts';
 import type { Layout, LayoutEdge, LayoutNode, Point } from '../../lib/layout/types.ts';
 import { keyPathOf } from '../../lib/model/tree.ts';
 import type { MachineDefinition } from '../../lib/model/types.ts';
@@ -24,13 +24,31 @@ interface Props {
   canEdit: boolean;
   /** Dot paths of the states active in the simulation shown (data-active="true"). */
   activePaths?: readonly string[];
+  /** Collapsed states shown, with how many states each hides (src/lib/layout/collapse.ts). */
+  hidden: Record<string, number>;
 }
 
 function pathOf(points: Point[]): string {
   return points.map((p, i) => `${i === 0 ? 'M' : 'L'}${p.x.toFixed(1)},${p.y.toFixed(1)}`).join(' ');
 }
 
-function StateShape({ node, def, selected, peerColors, canEdit, active }: { node: LayoutNode; def: MachineDefinition; selected: boolean; peerColors: string[]; canEdit: boolean; active: ReadonlySet<string> }) {
+/** Where a line under a state's name sits: a leaf's tag line is centred like its name. */
+function lineAt(compound: boolean, isTags: boolean, width: number) {
+  if (isTags && !compound) return { x: width / 2, textAnchor: 'middle', className: 'st-tags' } as const;
+  return { x: compound ? 14 : 12, className: isTags ? 'st-tags' : 'st-detail' } as const;
+}
+
+/** The expand/collapse switch in a compound state's top-right corner. */
+function Toggle({ node, name, collapsed }: { node: LayoutNode; name: string; collapsed: boolean }) {
+  return (
+    <g className="st-toggle" data-toggle-for={node.id} role="button" aria-label={`${collapsed ? 'Expand' : 'Collapse'} ${name}`} transform={`translate(${node.width - 24} 8)`}>
+      <rect width={16} height={16} rx={4} />
+      <text x={8} y={12.5} textAnchor="middle">{collapsed ? '+' : '−'}</text>
+    </g>
+  );
+}
+
+function StateShape({ node, def, selected, peerColors, canEdit, active, hiddenCount }: { node: LayoutNode; def: MachineDefinition; selected: boolean; peerColors: string[]; canEdit: boolean; active: ReadonlySet<string>; hiddenCount: number | undefined }) {
   const s = def.states[node.id];
   if (!s) return null;
   // The simulation's contract: every state names its dot path, and says when it is active.
@@ -38,8 +56,9 @@ function StateShape({ node, def, selected, peerColors, canEdit, active }: { node
   const sim = { 'data-state-path': statePath, 'data-active': statePath !== undefined && active.has(statePath) ? 'true' : undefined };
   const name = node.parent === null ? def.name || def.machineId || 'machine' : s.key;
   const label = node.parent === null ? `machine ${name}` : `state ${name}`;
-  const compound = s.children.length > 0;
-  const cls = ['st', `st-${node.type}`, compound ? 'st-compound' : 'st-leaf', node.region ? 'st-region' : '', node.parent === null ? 'st-root' : '', selected ? 'is-selected' : '']
+  const collapsed = hiddenCount !== undefined;
+  const compound = s.children.length > 0 && !collapsed;
+  const cls = ['st', `st-${node.type}`, compound ? 'st-compound' : 'st-leaf', collapsed ? 'st-collapsed' : '', node.region ? 'st-region' : '', node.parent === null ? 'st-root' : '', selected ? 'is-selected' : '']
     .filter(Boolean)
     .join(' ');
   const move = { transform: `translate(${node.x}px, ${node.y}px)` };
@@ -53,7 +72,10 @@ function StateShape({ node, def, selected, peerColors, canEdit, active }: { node
       </g>
     );
   }
-  const lines = detailLines(s);
+  // The tag line first, under the name (sizes.ts leaves room for it), then entry/exit/invoke.
+  const tags = tagLine(s);
+  const lines = tags === null ? detailLines(s) : [tags, ...detailLines(s)];
+  if (collapsed) lines.push(`${hiddenCount.toLocaleString('en-US')} state${hiddenCount === 1 ? '' : 's'} inside`);
   const titleY = compound ? 22 : 23;
   return (
     <g className={cls} style={move} data-state-id={node.id} {...sim} role="button" aria-label={label} aria-pressed={selected}>
@@ -63,14 +85,14 @@ function StateShape({ node, def, selected, peerColors, canEdit, active }: { node
         {name}
       </text>
       {lines.map((l, i) => (
-        <text key={i} x={compound ? 14 : 12} y={titleY + 18 + i * 16} className="st-detail">
+        <text key={i} y={titleY + 18 + i * 16} {...lineAt(compound, tags !== null && i === 0, node.width)}>
           {l}
         </text>
       ))}
-      {s.tags.length > 0 && <text x={node.width - 8} y={14} textAnchor="end" className="st-tags">{s.tags.join(' · ')}</text>}
       {peerColors.map((c, i) => (
         <rect key={c} className="peer-outline" x={-3 - i * 3} y={-3 - i * 3} width={node.width + 6 + i * 6} height={node.height + 6 + i * 6} rx={12} stroke={c} />
       ))}
+      {s.children.length > 0 && node.parent !== null && <Toggle node={node} name={name} collapsed={collapsed} />}
       {canEdit && node.parent !== null && <circle className="st-handle" data-handle-for={node.id} cx={node.width} cy={node.height / 2} r={6} aria-hidden="true" />}
     </g>
   );
@@ -105,7 +127,7 @@ function InitialMarker({ child }: { child: LayoutNode }) {
   );
 }
 
-export const DiagramShapes = memo(function DiagramShapes({ definition, layout, selection, peers, canEdit, activePaths = [] }: Props) {
+export const DiagramShapes = memo(function DiagramShapes({ definition, layout, selection, peers, canEdit, activePaths = [], hidden }: Props) {
   const active = new Set(activePaths);
   const nodes = Object.values(layout.nodes).sort((a, b) => a.depth - b.depth);
   const colorsFor = (id: string): string[] => peers.filter((p) => p.selection.includes(id)).map((p) => p.color);
@@ -117,7 +139,7 @@ export const DiagramShapes = memo(function DiagramShapes({ definition, layout, s
         </marker>
       </defs>
       {nodes.map((n) => (
-        <StateShape key={n.id} node={n} def={definition} selected={selection.includes(n.id)} peerColors={colorsFor(n.id)} canEdit={canEdit} active={active} />
+        <StateShape key={n.id} node={n} def={definition} selected={selection.includes(n.id)} peerColors={colorsFor(n.id)} canEdit={canEdit} active={active} hiddenCount={hidden[n.id]} />
       ))}
       {nodes.map((n) => {
         const child = n.initial ? layout.nodes[n.initial] : undefined;

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Avatar } from './Avatar.tsx';
+import { DiscardedEdit } from './DiscardedEdit.tsx';
 import { useAdminBusy, useCanEdit, useMyRole, usePeers, useProjectName, useRoomSend, useRoomStatus } from './room-context.ts';
 
 const STATUS_TEXT = { joining: 'Connecting…', live: 'Live', resyncing: 'Reconnecting…', failed: 'Offline', removed: 'Closed' } as const;
@@ -50,6 +51,7 @@ export function RoomHeader() {
           {STATUS_TEXT[status]}
         </span>
       </div>
+      {editing && !canEdit && <DiscardedEdit what="project name" onDismiss={() => setEditing(false)} />}
       <div className="room-subtitle">
         {role === 'viewer' || role === null ? <span className="room-readonly">Read-only: you are viewing this project.</span> : <span>You are {role === 'owner' ? 'an owner' : 'an editor'}.</span>}
         <ul className="room-here" aria-label="Here now">

@@ -2,7 +2,9 @@ import { createActorContext } from '@xstate/react';
 import { useCallback } from 'react';
 import type { SnapshotFrom } from 'xstate';
 import { canEditIn, roomMachine, type RoomIntent } from '../../../machines/room.machine.ts';
+import { PALETTE } from '../../lib/ports/profile.ts';
 import type { Role } from '../../lib/ports/room.ts';
+import { distinctColors } from '../../lib/room-colors.ts';
 
 /**
  * The open room for the React tree. The composition root (src/app/) provides the machine,
@@ -32,6 +34,11 @@ const ROLE_ORDER: Record<Role, number> = { owner: 0, editor: 1, viewer: 2 };
 function membersOf(state: Snapshot): MemberView[] {
   const { data, peers, userId } = state.context;
   const online = new Map(peers.map((p) => [p.userId, p]));
+  // No two people in a room share a colour (cursors, selections and avatars tell them apart).
+  const colors = distinctColors(
+    Object.values(data.members).map((m) => ({ id: m.userId, color: data.profiles[m.userId]?.color ?? '#978365', joinedAt: m.joinedAt })),
+    PALETTE.map((p) => p.hex),
+  );
   return Object.values(data.members)
     .map((member): MemberView => {
       const profile = data.profiles[member.userId];
@@ -39,7 +46,7 @@ function membersOf(state: Snapshot): MemberView[] {
       return {
         userId: member.userId,
         name: profile?.displayName ?? 'Someone',
-        color: profile?.color ?? '#978365',
+        color: colors.get(member.userId) ?? '#978365',
         avatarUrl: profile?.avatarUrl ?? null,
         role: member.role,
         online: peer !== undefined,

@@ -1,4 +1,5 @@
-import { useCanSignOut, useCurrentUser, useDisplayName, useSessionSend, useSessionStatus } from './session-context.ts';
+import { Avatar } from '../room/Avatar.tsx';
+import { useCanSignOut, useCurrentUser, useDisplayName, useOwnLook, useSessionSend, useSessionStatus } from './session-context.ts';
 
 /** The top bar's account corner: who you are, and the way out. */
 export function SessionBar() {
@@ -6,6 +7,7 @@ export function SessionBar() {
   const displayName = useDisplayName();
   const status = useSessionStatus();
   const canSignOut = useCanSignOut();
+  const look = useOwnLook();
   const send = useSessionSend();
   if (!user) return null;
   // The account itself (email, or that it is a guest) stays on hover once the name is known.
@@ -13,9 +15,8 @@ export function SessionBar() {
   const name = displayName ?? account;
   return (
     <div className="session-bar">
-      <span className="avatar" aria-hidden="true">
-        {name.slice(0, 1).toUpperCase()}
-      </span>
+      {/* The person's own colour and image, as everyone else sees them in the room. */}
+      <Avatar name={name} color={look?.color ?? 'var(--accent)'} avatarUrl={look?.avatarUrl ?? null} online={false} label={`You: ${name}`} size={26} />
       <span className="who" data-testid="current-user" title={account}>
         {name}
       </span>

@@ -55,6 +55,14 @@ export function useDisplayName(): string | null {
   return SessionContext.useSelector((state) => state.context.displayName);
 }
 
+/** The signed-in person's colour and avatar image, or null until their profile has been read. */
+export function useOwnLook(): { color: string; avatarUrl: string | null } | null {
+  return SessionContext.useSelector(
+    (state) => state.context.look,
+    (a, b) => a === b || (a !== null && b !== null && a.color === b.color && a.avatarUrl === b.avatarUrl),
+  );
+}
+
 export function useCanSignOut(): boolean {
   return SessionContext.useSelector((state) => state.can({ type: 'session.signOut' }));
 }

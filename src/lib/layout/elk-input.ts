@@ -87,7 +87,8 @@ export function buildElkGraph(def: MachineDefinition, measure: TextMeasure, hint
     const region = s.type === 'parallel';
     Object.assign(options, GRAPH_OPTIONS);
     options['elk.padding'] = `[top=${headerHeight(s) + 8},left=${region ? GEOMETRY.pad : GEOMETRY.padLeft},bottom=${GEOMETRY.pad},right=${GEOMETRY.pad}]`;
-    if (region) options['elk.spacing.nodeNode'] = '0';
+    // Regions keep a visible gap: with none, neighbouring regions' dashed borders drew over each other.
+    if (region) options['elk.spacing.nodeNode'] = String(GEOMETRY.regionGap);
     return { id, children: s.children.map(node), ports, edges: edgesIn.get(id) ?? [], layoutOptions: options };
   };
 

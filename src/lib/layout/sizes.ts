@@ -16,9 +16,19 @@ export const GEOMETRY = {
   history: 32,
   edgeLabelHeight: 16,
   edgeLabelPad: 8,
+  /** Space between the regions of a parallel state. */
+  regionGap: 12,
 } as const;
 
-/** Lines shown inside an atomic state under its name: entry, exit, invoke. */
+/** A state's tags as one line (`busy · loading`), or null without tags. */
+export function tagLine(s: StateNode): string | null {
+  return s.tags.length > 0 ? s.tags.join(' · ') : null;
+}
+
+/** How many lines a state shows under its name: its tag line, then its detail lines. */
+export const lineCount = (s: StateNode): number => detailLines(s).length + (tagLine(s) === null ? 0 : 1);
+
+/** Lines shown inside an atomic state under its name (and tag line): entry, exit, invoke. */
 export function detailLines(s: StateNode): string[] {
   const lines: string[] = [];
   for (const a of s.entry) lines.push(`entry / ${a.type}`);
@@ -36,7 +46,11 @@ const snap = (w: number): number => Math.max(GEOMETRY.minWidth, Math.ceil(w / GE
  */
 export function leafSize(def: MachineDefinition, s: StateNode, measure: TextMeasure, hints: LayoutHints | null): { width: number; height: number } {
   if (s.type === 'history') return { width: GEOMETRY.history, height: GEOMETRY.history };
-  const lines = detailLines(s);
+  // Tags get a line of their own under the name: drawn in a corner they covered short names.
+  const tags = tagLine(s);
+  const lines = tags === null ? detailLines(s) : [tags, ...detailLines(s)];
+  // A compound shown without its children is collapsed (collapse.ts): a line says what it holds.
+  if (s.type === 'compound' || s.type === 'parallel') lines.push(COLLAPSED_CAPTION);
   const text = Math.max(measure(stateTitle(def, s.id), 'state'), ...lines.map((l) => measure(l, 'edge')));
   const needed = snap(text + 2 * GEOMETRY.pad);
   const height = GEOMETRY.titleHeight + lines.length * GEOMETRY.lineHeight + (lines.length > 0 ? 8 : 0);
@@ -45,8 +59,10 @@ export function leafSize(def: MachineDefinition, s: StateNode, measure: TextMeas
   return { width, height };
 }
 
-/** Header height of a compound/parallel state: its name plus its detail lines. */
+/** The widest caption of a collapsed state (`1,000 states inside`), for its size. */
+export const COLLAPSED_CAPTION = '9,999 states inside';
+
+/** Header height of a compound/parallel state: its name plus its tag and detail lines. */
 export function headerHeight(s: StateNode): number {
-  const lines = detailLines(s).length;
-  return GEOMETRY.titleHeight + lines * GEOMETRY.lineHeight;
+  return GEOMETRY.titleHeight + lineCount(s) * GEOMETRY.lineHeight;
 }

@@ -23,6 +23,8 @@ export interface Member {
   userId: string;
   role: Role;
   updatedAt: string;
+  /** When they joined the project: earlier members keep their colour (src/lib/room-colors.ts). */
+  joinedAt?: string;
 }
 
 export interface Profile {

@@ -1,0 +1,93 @@
+import type { Page } from 'playwright-core';
+import type { Json } from '../../src/adapters/supabase/database.types.ts';
+import { autoCollapsed, collapseView } from '../../src/lib/layout/collapse.ts';
+import { generateChart } from '../../src/lib/layout/generate.ts';
+import { exportXState } from '../../src/lib/model/export.ts';
+import { importXState } from '../../src/lib/model/import.ts';
+import { benchApp } from '../served-app.ts';
+import { ms, summarize, type BenchContext } from '../lib.ts';
+import { person, signedInPage, stamp, stampNext } from './canvas.ts';
+
+/**
+ * Big charts at a peer (issue 10, defect 5: a 100-state chart took 11-31 s to appear at
+ * the other browser, which threw React error #185). Two Chromium contexts on the built
+ * app, on one machine: A pastes a generated chart's config into the code view and
+ * applies it; the time runs from A's click on Apply to B's diagram showing every state
+ * that is open (deeper compounds start collapsed, src/lib/layout/collapse.ts). Errors
+ * thrown in B's page are counted. Baseline in the same run: the same chart appearing in
+ * A's own diagram (no network, no peer).
+ */
+
+const RUNS = 3;
+
+/** In `page`: resolves with the clock time once `count` states are drawn and nothing is being laid out. */
+function drawn(page: Page, count: number): Promise<number> {
+  return page.evaluate<number>(`new Promise((resolve) => {
+    const done = () => document.querySelectorAll('[data-state-id]').length >= ${count} && !document.querySelector('.canvas-status[role=status]');
+    if (done()) return resolve(performance.timeOrigin + performance.now());
+    const observer = new MutationObserver(() => {
+      if (!done()) return;
+      observer.disconnect();
+      resolve(performance.timeOrigin + performance.now());
+    });
+    observer.observe(document.body, { subtree: true, childList: true, attributes: true });
+  })`);
+}
+
+export async function run(ctx: BenchContext): Promise<void> {
+  const bench = await benchApp();
+  const { backend, browser } = bench;
+  try {
+    const [a, b] = await Promise.all([person(backend.url, backend.anonKey, 'big-a'), person(backend.url, backend.anonKey, 'big-b')]);
+    const project = await a.client.from('projects').insert({ name: 'Bench big charts' }).select('id').single();
+    if (project.error) throw new Error(project.error.message);
+    const added = await a.client.from('project_members').insert({ project_id: project.data.id, user_id: b.id, role: 'editor', joined_via: 'added' });
+    if (added.error) throw new Error(added.error.message);
+    const [pageA, pageB] = await Promise.all([signedInPage(browser, bench.url, a.email), signedInPage(browser, bench.url, b.email)]);
+    const errors: string[] = [];
+    pageB.on('pageerror', (e) => errors.push(e.message));
+
+    ctx.section('bigchart: a pasted chart appearing at a peer (two Chromium contexts, embedded backend)');
+    for (const size of [100, 1000]) {
+      const own: number[] = [];
+      const peer: number[] = [];
+      for (let i = 0; i < RUNS; i++) {
+        const start = importXState({ id: 'start', initial: 'idle', states: { idle: {} } }, { name: 'start' });
+        const machine = await a.client.from('machines').insert({ project_id: project.data.id, name: `big ${size} ${i}`, definition: start as unknown as Json }).select('id').single();
+        if (machine.error) throw new Error(machine.error.message);
+        const url = `${bench.url}/p/${project.data.id}/m/${machine.data.id}`;
+        await Promise.all([pageA.goto(url), pageB.goto(url)]);
+        for (const page of [pageA, pageB]) await page.getByRole('button', { name: 'state idle', exact: true }).waitFor({ timeout: 60_000 });
+        const chart = generateChart(size);
+        const shown = Object.keys(collapseView(chart, autoCollapsed(chart)).view.states).length;
+        // Typing 150 kB into CodeMirror takes Playwright minutes: select all and paste it, as a person would.
+        await pageA.locator('.cm-content').click();
+        await pageA.keyboard.press('Control+A');
+        await pageA.evaluate(`(() => {
+          const data = new DataTransfer();
+          data.setData('text/plain', ${JSON.stringify(JSON.stringify(exportXState(chart), null, 2))});
+          document.querySelector('.cm-content').dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+        })()`);
+        const seenA = drawn(pageA, shown);
+        const seenB = drawn(pageB, shown);
+        await stampNext(pageA, 'click');
+        await pageA.getByRole('button', { name: 'Apply', exact: true }).click();
+        const [tA, tB] = await Promise.all([seenA, seenB]);
+        const t0 = await stamp(pageA);
+        own.push(tA - t0);
+        peer.push(tB - t0);
+        await pageA.locator('[data-sync="synced"]').waitFor({ timeout: 120_000 });
+      }
+      const o = summarize(own);
+      const p = summarize(peer);
+      ctx.report(`${size} states: Apply in A -> all open states drawn in B, p50 (n = ${p.n})`, ms(p.p50), size === 100 ? '1,500 ms' : '4,000 ms');
+      ctx.report('  max', ms(p.max));
+      ctx.report(`baseline: Apply in A -> drawn in A, p50 (n = ${o.n})`, ms(o.p50));
+    }
+    ctx.report('errors thrown in B\'s page (React #185 included)', String(errors.length), '0');
+    await pageA.context().close();
+    await pageB.context().close();
+  } finally {
+    await bench.close();
+  }
+}
