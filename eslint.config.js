@@ -3,7 +3,18 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist', 'node_modules', 'tests/.tmp', 'bench/.tmp', 'bench/.probe*', '.chartroom', 'supabase/functions', 'tests/fixtures/functions'] },
+  {
+    ignores: [
+      'dist',
+      'node_modules',
+      'tests/.tmp',
+      'bench/.tmp',
+      'bench/.probe*',
+      '.chartroom',
+      'supabase/functions',
+      'tests/fixtures/functions',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -21,40 +32,78 @@ export default tseslint.config(
   {
     files: ['src/lib/**/*.{ts,tsx}'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [
-        { group: ['@supabase/*'], message: 'Only src/adapters/ talks to Supabase.' },
-        { group: ['react', 'react-dom', '@xstate/react'], message: 'src/lib is pure: no React.' },
-        { group: ['**/machines/**'], message: 'src/lib is the bottom layer: machines import it, not the other way.' },
-        { group: ['**/app/**', '**/features/**', '**/adapters/**'], message: 'src/lib is the bottom layer: it imports no app, features or adapters.' },
-      ] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['@supabase/*'], message: 'Only src/adapters/ talks to Supabase.' },
+            { group: ['react', 'react-dom', '@xstate/react'], message: 'src/lib is pure: no React.' },
+            {
+              group: ['**/machines/**'],
+              message: 'src/lib is the bottom layer: machines import it, not the other way.',
+            },
+            {
+              group: ['**/app/**', '**/features/**', '**/adapters/**'],
+              message: 'src/lib is the bottom layer: it imports no app, features or adapters.',
+            },
+          ],
+        },
+      ],
     },
   },
   {
     files: ['machines/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [
-        { group: ['@supabase/*'], message: 'Machines talk to ports, never the client.' },
-        { group: ['react', 'react-dom', '@xstate/react'], message: 'Machines never import React.' },
-        { group: ['**/src/app/**', '**/src/features/**', '**/src/adapters/**'], message: 'Machines import src/lib only; src/app provides their actors.' },
-      ] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['@supabase/*'], message: 'Machines talk to ports, never the client.' },
+            { group: ['react', 'react-dom', '@xstate/react'], message: 'Machines never import React.' },
+            {
+              group: ['**/src/app/**', '**/src/features/**', '**/src/adapters/**'],
+              message: 'Machines import src/lib only; src/app provides their actors.',
+            },
+          ],
+        },
+      ],
     },
   },
   {
     files: ['src/features/**/*.{ts,tsx}'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [
-        { group: ['@supabase/*'], message: 'Only src/adapters/ talks to Supabase.' },
-        { group: ['**/app/**'], message: 'Features never import the composition root: src/app provides what they read.' },
-        { group: ['**/adapters/**'], message: 'Adapters are wired in src/app only; features read machines through hooks.' },
-      ] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['@supabase/*'], message: 'Only src/adapters/ talks to Supabase.' },
+            {
+              group: ['**/app/**'],
+              message: 'Features never import the composition root: src/app provides what they read.',
+            },
+            {
+              group: ['**/adapters/**'],
+              message: 'Adapters are wired in src/app only; features read machines through hooks.',
+            },
+          ],
+        },
+      ],
     },
   },
   {
     files: ['src/adapters/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [
-        { group: ['**/machines/**', '**/app/**', '**/features/**'], message: 'Adapters implement ports (src/lib/ports); src/app wires them to machines.' },
-      ] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/machines/**', '**/app/**', '**/features/**'],
+              message: 'Adapters implement ports (src/lib/ports); src/app wires them to machines.',
+            },
+          ],
+        },
+      ],
     },
   },
   { files: ['eslint.config.js'], ...tseslint.configs.disableTypeChecked },

@@ -8,7 +8,14 @@ export async function benchBackend(options: StartOptions = {}): Promise<Backend 
   const root = path.resolve('bench/.tmp');
   await fs.mkdir(root, { recursive: true });
   const dataDir = options.dataDir ?? (await fs.mkdtemp(path.join(root, 'b-')));
-  const backend = await startBackend({ port: 0, dbPort: await freePort(), dataDir, logRequests: false, log: () => undefined, ...options });
+  const backend = await startBackend({
+    port: 0,
+    dbPort: await freePort(),
+    dataDir,
+    logRequests: false,
+    log: () => undefined,
+    ...options,
+  });
   return {
     ...backend,
     async cleanup() {

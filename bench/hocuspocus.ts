@@ -35,15 +35,26 @@ function countingSocket(counter: { sent: number }): typeof WebSocket {
   };
 }
 
-export async function measureYjs(options: { durable: boolean; pool: pg.Pool; count: number; warmup: number }): Promise<YjsFigures> {
+export async function measureYjs(options: {
+  durable: boolean;
+  pool: pg.Pool;
+  count: number;
+  warmup: number;
+}): Promise<YjsFigures> {
   const table = `bench_yjs_${Math.random().toString(36).slice(2, 8)}`;
   const storedAt: number[] = [];
-  if (options.durable) await options.pool.query(`create table public.${table} (name text primary key, state bytea not null, updated_at timestamptz not null default now())`);
+  if (options.durable)
+    await options.pool.query(
+      `create table public.${table} (name text primary key, state bytea not null, updated_at timestamptz not null default now())`,
+    );
   const extensions = options.durable
     ? [
         new Database({
           fetch: async ({ documentName }) => {
-            const row = await options.pool.query<{ state: Buffer }>(`select state from public.${table} where name = $1`, [documentName]);
+            const row = await options.pool.query<{ state: Buffer }>(
+              `select state from public.${table} where name = $1`,
+              [documentName],
+            );
             return row.rows[0] ? new Uint8Array(row.rows[0].state) : null;
           },
           store: async ({ documentName, state }) => {
@@ -58,14 +69,19 @@ export async function measureYjs(options: { durable: boolean; pool: pg.Pool; cou
     : [];
   const server = new Server({ port: 0, quiet: true, debounce: 0, maxDebounce: 0, extensions } as never);
   await server.listen();
-  const port = ((server as unknown as { httpServer: { address(): AddressInfo } }).httpServer.address()).port;
+  const port = (server as unknown as { httpServer: { address(): AddressInfo } }).httpServer.address().port;
   const counter = { sent: 0 };
   const open = (polyfill: typeof WebSocket) => {
     const doc = new Y.Doc();
     const socket = new HocuspocusProviderWebsocket({ url: `ws://127.0.0.1:${port}`, WebSocketPolyfill: polyfill });
     let synced!: () => void;
     const ready = new Promise<void>((resolve) => (synced = resolve));
-    const provider = new HocuspocusProvider({ websocketProvider: socket, name: 'bench', document: doc, onSynced: () => synced() });
+    const provider = new HocuspocusProvider({
+      websocketProvider: socket,
+      name: 'bench',
+      document: doc,
+      onSynced: () => synced(),
+    });
     (provider as unknown as { attach?: () => void }).attach?.();
     return { doc, provider, socket, ready };
   };
@@ -92,7 +108,8 @@ export async function measureYjs(options: { durable: boolean; pool: pg.Pool; cou
     await arrived;
     if (options.durable) {
       const deadline = Date.now() + 2_000;
-      while (storedAt.length === storesBefore && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 0));
+      while (storedAt.length === storesBefore && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 0));
       if (storedAt.length > storesBefore) storedFor.set(k, storedAt[storedAt.length - 1]!);
     }
     if (k > options.warmup) bytes += counter.sent - sentBefore;
@@ -110,5 +127,9 @@ export async function measureYjs(options: { durable: boolean; pool: pg.Pool; cou
   b.socket.destroy();
   await server.destroy();
   if (options.durable) await options.pool.query(`drop table public.${table}`);
-  return { remote: summarize(remote), stored: options.durable ? summarize(stored) : null, bytesPerEdit: bytes / options.count };
+  return {
+    remote: summarize(remote),
+    stored: options.durable ? summarize(stored) : null,
+    bytesPerEdit: bytes / options.count,
+  };
 }

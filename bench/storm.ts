@@ -52,19 +52,34 @@ export async function runStorm(options: {
   seconds: number;
 }): Promise<StormFigures> {
   const ownerPort = createMachinesAdapter(options.owner.client);
-  const created = await ownerPort.createMachine({ projectId: options.projectId, name: 'storm', definition: definitionWith(options.editors) });
+  const created = await ownerPort.createMachine({
+    projectId: options.projectId,
+    name: 'storm',
+    definition: definitionWith(options.editors),
+  });
   if (!created.ok) throw new Error(created.error.message);
   const machineId = created.value.id;
   const people = [];
   for (let i = 0; i < options.editors; i++) people.push(await person(options.url, options.anonKey, `storm-${i}`));
   const added = await options.owner.client
     .from('project_members')
-    .insert(people.map((p) => ({ project_id: options.projectId, user_id: p.id, role: 'editor' as const, joined_via: 'added' as const })));
+    .insert(
+      people.map((p) => ({
+        project_id: options.projectId,
+        user_id: p.id,
+        role: 'editor' as const,
+        joined_via: 'added' as const,
+      })),
+    );
   if (added.error) throw new Error(added.error.message);
 
   const opened = await ownerPort.loadMachine(machineId);
   if (!opened.ok) throw new Error(opened.error.message);
-  const start = receive(chartroomModel, createDoc<MachineDefinition, Op>(opened.value.definition, opened.value.version), opened.value.tail).state;
+  const start = receive(
+    chartroomModel,
+    createDoc<MachineDefinition, Op>(opened.value.definition, opened.value.version),
+    opened.value.tail,
+  ).state;
   const root = start.confirmed.root;
   const stateIds = start.confirmed.states[root]!.children;
 
@@ -76,7 +91,13 @@ export async function runStorm(options: {
   let dropped = 0;
   let edits = 0;
 
-  const editors: Editor[] = people.map((p, i) => ({ id: `storm-${i}`, port: createMachinesAdapter(p.client), doc: start, sending: false, state: stateIds[i % stateIds.length]! }));
+  const editors: Editor[] = people.map((p, i) => ({
+    id: `storm-${i}`,
+    port: createMachinesAdapter(p.client),
+    doc: start,
+    sending: false,
+    state: stateIds[i % stateIds.length]!,
+  }));
   const apply = (e: Editor, ops: CommittedOp<Op>[]) => {
     const got = receive(chartroomModel, e.doc, ops);
     e.doc = got.state;
@@ -95,7 +116,12 @@ export async function runStorm(options: {
         e.doc = taken.state;
         const t0 = now();
         sentAt.set(taken.batch.batchId, t0);
-        const result = await e.port.commitOps({ machineId, clientId: e.id, batchId: taken.batch.batchId, ops: taken.batch.ops });
+        const result = await e.port.commitOps({
+          machineId,
+          clientId: e.id,
+          batchId: taken.batch.batchId,
+          ops: taken.batch.ops,
+        });
         roundTrip.push(now() - t0);
         if (!result.ok) {
           if (/behind|conflict|version/i.test(result.error.message)) refusedBehind++;
@@ -145,7 +171,14 @@ export async function runStorm(options: {
         const next = Date.now() + 1000;
         const op: Op =
           tick % 10 === 9
-            ? { type: 'state.add', id: `s_${e.id}_${tick}`, parent: root, key: `added${tick}`, stateType: 'atomic', index: null }
+            ? {
+                type: 'state.add',
+                id: `s_${e.id}_${tick}`,
+                parent: root,
+                key: `added${tick}`,
+                stateType: 'atomic',
+                index: null,
+              }
             : { type: 'state.update', id: e.state, changes: { description: `${e.id} tick ${tick}` } };
         const result = edit(chartroomModel, e.doc, [op]);
         if (result.ok) {
@@ -170,8 +203,16 @@ export async function runStorm(options: {
   for (const e of editors) if (e.doc.version < head) await catchUp(e);
   for (const s of subscriptions) s.unsubscribe();
 
-  const replay = receive(chartroomModel, createDoc<MachineDefinition, Op>(opened.value.definition, opened.value.version), log.value.filter((x) => x.seq > opened.value.version)).state.confirmed;
-  const converged = editors.filter((e) => JSON.stringify(e.doc.confirmed) === JSON.stringify(replay) && JSON.stringify(e.doc.local) === JSON.stringify(replay)).length;
+  const replay = receive(
+    chartroomModel,
+    createDoc<MachineDefinition, Op>(opened.value.definition, opened.value.version),
+    log.value.filter((x) => x.seq > opened.value.version),
+  ).state.confirmed;
+  const converged = editors.filter(
+    (e) =>
+      JSON.stringify(e.doc.confirmed) === JSON.stringify(replay) &&
+      JSON.stringify(e.doc.local) === JSON.stringify(replay),
+  ).length;
   await Promise.all(people.map((p) => p.client.removeAllChannels()));
   return {
     edits,

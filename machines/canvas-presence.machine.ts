@@ -47,7 +47,8 @@ export interface PresenceContext extends PresenceInput {
 
 // Peer ids come from other browsers: look them up as own keys only, so an id such as
 // `constructor` or `__proto__` can neither match nor reshape the record.
-const peerOf = (peers: Record<string, CanvasPeer>, userId: string): CanvasPeer | undefined => (Object.hasOwn(peers, userId) ? peers[userId] : undefined);
+const peerOf = (peers: Record<string, CanvasPeer>, userId: string): CanvasPeer | undefined =>
+  Object.hasOwn(peers, userId) ? peers[userId] : undefined;
 
 const sameSelection = (a: string[], b: string[]): boolean => a.length === b.length && a.every((id, i) => id === b[i]);
 
@@ -64,8 +65,12 @@ export const canvasPresenceMachine = setup({
     }),
   },
   guards: {
-    canFollow: ({ context, event }) => event.type === 'presence.follow' && event.userId !== context.userId && peerOf(context.peers, event.userId) !== undefined,
-    selectionChanged: ({ context, event }) => event.type === 'presence.select' && !sameSelection(context.selection, event.selection),
+    canFollow: ({ context, event }) =>
+      event.type === 'presence.follow' &&
+      event.userId !== context.userId &&
+      peerOf(context.peers, event.userId) !== undefined,
+    selectionChanged: ({ context, event }) =>
+      event.type === 'presence.select' && !sameSelection(context.selection, event.selection),
   },
   actions: {
     syncPeers: assign(({ context, event }) => {
@@ -75,7 +80,15 @@ export const canvasPresenceMachine = setup({
           .filter((peer) => peer.userId !== context.userId)
           .map((peer) => {
             const known = peerOf(context.peers, peer.userId);
-            return [peer.userId, { userId: peer.userId, selection: peer.selection, cursor: known?.cursor ?? null, view: known?.view ?? null }];
+            return [
+              peer.userId,
+              {
+                userId: peer.userId,
+                selection: peer.selection,
+                cursor: known?.cursor ?? null,
+                view: known?.view ?? null,
+              },
+            ];
           }),
       );
       return { peers, following: context.following && peerOf(peers, context.following) ? context.following : null };
@@ -99,7 +112,10 @@ export const canvasPresenceMachine = setup({
       assertEvent(event, 'presence.select');
       return { selection: event.selection };
     }),
-    sendSelection: sendTo('channel', ({ context }): PresenceCommand => ({ type: 'send.selection', selection: context.selection })),
+    sendSelection: sendTo('channel', ({ context }): PresenceCommand => ({
+      type: 'send.selection',
+      selection: context.selection,
+    })),
     sendCursor: sendTo('channel', ({ event }): PresenceCommand => {
       assertEvent(event, 'presence.point');
       return { type: 'send.cursor', at: event.at };
@@ -118,7 +134,11 @@ export const canvasPresenceMachine = setup({
 }).createMachine({
   id: 'canvasPresence',
   context: ({ input }) => ({ ...input, peers: {}, following: null, selection: [], error: null }),
-  invoke: { id: 'channel', src: 'channel', input: ({ context }) => ({ machineId: context.machineId, userId: context.userId }) },
+  invoke: {
+    id: 'channel',
+    src: 'channel',
+    input: ({ context }) => ({ machineId: context.machineId, userId: context.userId }),
+  },
   initial: 'joining',
   on: {
     'presence.select': { guard: 'selectionChanged', actions: ['rememberSelection', 'sendSelection'] },

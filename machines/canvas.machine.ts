@@ -40,7 +40,8 @@ export type CanvasIntent =
   | { type: 'canvas.labelCommit'; event: string };
 
 /** Facts from outside: permissions changed, a followed peer's viewport moved. */
-export type CanvasFact = { type: 'canvas.editableChanged'; canEdit: boolean } | { type: 'canvas.viewportFollowed'; viewport: Viewport };
+export type CanvasFact =
+  { type: 'canvas.editableChanged'; canEdit: boolean } | { type: 'canvas.viewportFollowed'; viewport: Viewport };
 
 export type CanvasEvent = CanvasIntent | CanvasFact;
 
@@ -76,11 +77,13 @@ type EditOf = (args: { context: CanvasContext; event: CanvasEvent }) => CanvasEd
 
 /** Tells the editor what a gesture means, and emits it for other listeners. */
 const tell = (editOf: EditOf) =>
-  enqueueActions<CanvasContext, CanvasEvent, undefined, CanvasEvent, never, never, never, never, CanvasEdit>(({ context, event, enqueue }) => {
-    const edit = editOf({ context, event });
-    if (context.editor) enqueue.sendTo(context.editor, edit);
-    enqueue.emit(edit);
-  });
+  enqueueActions<CanvasContext, CanvasEvent, undefined, CanvasEvent, never, never, never, never, CanvasEdit>(
+    ({ context, event, enqueue }) => {
+      const edit = editOf({ context, event });
+      if (context.editor) enqueue.sendTo(context.editor, edit);
+      enqueue.emit(edit);
+    },
+  );
 
 export const canvasMachine = setup({
   types: {
@@ -120,8 +123,20 @@ export const canvasMachine = setup({
       assertEvent(event, 'canvas.fit');
       const { bounds, width, height } = event;
       const margin = 32;
-      const zoom = clampZoom(Math.min(1.25, (width - 2 * margin) / Math.max(1, bounds.width), (height - 2 * margin) / Math.max(1, bounds.height)));
-      return { viewport: { zoom, x: (width - bounds.width * zoom) / 2 - bounds.x * zoom, y: (height - bounds.height * zoom) / 2 - bounds.y * zoom } };
+      const zoom = clampZoom(
+        Math.min(
+          1.25,
+          (width - 2 * margin) / Math.max(1, bounds.width),
+          (height - 2 * margin) / Math.max(1, bounds.height),
+        ),
+      );
+      return {
+        viewport: {
+          zoom,
+          x: (width - bounds.width * zoom) / 2 - bounds.x * zoom,
+          y: (height - bounds.height * zoom) / 2 - bounds.y * zoom,
+        },
+      };
     }),
     follow: assign(({ event }) => {
       assertEvent(event, 'canvas.viewportFollowed');
@@ -164,7 +179,12 @@ export const canvasMachine = setup({
     }),
     emitConnect: tell(({ context, event }) => {
       assertEvent(event, 'canvas.connectEnd');
-      return { type: 'edit.connect', source: context.connect?.source ?? '', target: event.target ?? '', id: event.transitionId };
+      return {
+        type: 'edit.connect',
+        source: context.connect?.source ?? '',
+        target: event.target ?? '',
+        id: event.transitionId,
+      };
     }),
     labelNew: assign(({ event }) => {
       assertEvent(event, 'canvas.connectEnd');
@@ -181,7 +201,14 @@ export const canvasMachine = setup({
   },
 }).createMachine({
   id: 'canvas',
-  context: ({ input }) => ({ canEdit: input.canEdit, editor: input.editor ?? null, viewport: { x: 24, y: 24, zoom: 1 }, selection: [], editing: null, connect: null }),
+  context: ({ input }) => ({
+    canEdit: input.canEdit,
+    editor: input.editor ?? null,
+    viewport: { x: 24, y: 24, zoom: 1 },
+    selection: [],
+    editing: null,
+    connect: null,
+  }),
   initial: 'idle',
   on: {
     'canvas.zoomAt': { actions: 'zoomAt' },

@@ -12,7 +12,8 @@ import type { Issue, MachineDefinition } from '../src/lib/model/types.ts';
  * machine) as `machine.replace`.
  */
 
-export const configText = (def: MachineDefinition | null): string => (def ? JSON.stringify(exportXState(def), null, 2) : '');
+export const configText = (def: MachineDefinition | null): string =>
+  def ? JSON.stringify(exportXState(def), null, 2) : '';
 
 export type CodeViewEvent =
   /** Fact from the open machine: the document shows a new definition. */
@@ -90,7 +91,12 @@ export const codeViewMachine = setup({
   },
 }).createMachine({
   id: 'codeView',
-  context: ({ input }) => ({ shown: configText(input.definition), latest: input.definition, errors: [], editor: input.editor ?? null }),
+  context: ({ input }) => ({
+    shown: configText(input.definition),
+    latest: input.definition,
+    errors: [],
+    editor: input.editor ?? null,
+  }),
   initial: 'following',
   states: {
     following: {

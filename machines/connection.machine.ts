@@ -45,7 +45,9 @@ export const connectionMachine = setup({
     tags: {} as ConnectionTag,
   },
   actors: {
-    socketEvents: fromEventObservable<SocketEvent, void>(() => throwError(() => notProvided('connection', 'socketEvents'))),
+    socketEvents: fromEventObservable<SocketEvent, void>(() =>
+      throwError(() => notProvided('connection', 'socketEvents')),
+    ),
     reconnect: fromPromise<SocketState, void>(() => Promise.reject(notProvided('connection', 'reconnect'))),
   },
   delays: {
@@ -83,7 +85,10 @@ export const connectionMachine = setup({
     connecting: {
       tags: ['pending'],
       on: {
-        'socket.closed': [{ guard: 'cleanClose', target: 'idle' }, { target: 'reconnecting', actions: 'noteLost' }],
+        'socket.closed': [
+          { guard: 'cleanClose', target: 'idle' },
+          { target: 'reconnecting', actions: 'noteLost' },
+        ],
         'socket.errored': { target: 'reconnecting', actions: 'noteLost' },
       },
     },
@@ -97,7 +102,10 @@ export const connectionMachine = setup({
     live: {
       tags: ['live'],
       on: {
-        'socket.closed': [{ guard: 'cleanClose', target: 'idle' }, { target: 'reconnecting', actions: 'noteLost' }],
+        'socket.closed': [
+          { guard: 'cleanClose', target: 'idle' },
+          { target: 'reconnecting', actions: 'noteLost' },
+        ],
         'socket.errored': { target: 'reconnecting', actions: 'noteLost' },
       },
     },
@@ -121,7 +129,11 @@ export const connectionMachine = setup({
             // An open socket ends it at once (it may never have dropped, so no socket.opened
             // will come); otherwise the socket's own facts decide, and we wait before the next try.
             onDone: [
-              { guard: { type: 'socketOpen', params: ({ event }) => event.output }, target: '#connection.live', actions: 'resetAttempts' },
+              {
+                guard: { type: 'socketOpen', params: ({ event }) => event.output },
+                target: '#connection.live',
+                actions: 'resetAttempts',
+              },
               { target: 'waiting' },
             ],
             onError: 'waiting',

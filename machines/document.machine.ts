@@ -1,9 +1,28 @@
 import { throwError } from 'rxjs';
 import { assertEvent, assign, fromCallback, fromEventObservable, fromPromise, raise, sendTo, setup } from 'xstate';
-import { canSend, committed, createDoc, edit, hasUnsent, receive, restoreDoc, snapshotOf, takeBatch, tooBig } from '../src/lib/collab/doc.ts';
+import {
+  canSend,
+  committed,
+  createDoc,
+  edit,
+  hasUnsent,
+  receive,
+  restoreDoc,
+  snapshotOf,
+  takeBatch,
+  tooBig,
+} from '../src/lib/collab/doc.ts';
 import { emptyHistory, recordEdit, redo, undo, type History } from '../src/lib/collab/history.ts';
 import { explainWith } from '../src/lib/collab/rebase.ts';
-import type { CommitReceipt, CommittedOp, DocState, DroppedOp, InflightBatch, OpModel, QueueSnapshot } from '../src/lib/collab/types.ts';
+import type {
+  CommitReceipt,
+  CommittedOp,
+  DocState,
+  DroppedOp,
+  InflightBatch,
+  OpModel,
+  QueueSnapshot,
+} from '../src/lib/collab/types.ts';
 import type { Op } from '../src/lib/model/op-types.ts';
 import type { MachineDefinition } from '../src/lib/model/types.ts';
 import type { CommitRequest, CommitResult, LoadedMachine, OpStreamEvent, Result } from '../src/lib/ports/document.ts';
@@ -27,7 +46,8 @@ type Doc = DocState<MachineDefinition, Op>;
 type Snapshot = QueueSnapshot<MachineDefinition, Op>;
 
 /** What a person asks for, imperative. */
-export type DocumentIntent = { type: 'doc.edit'; ops: Op[] } | { type: 'doc.undo' } | { type: 'doc.redo' } | { type: 'doc.retry' };
+export type DocumentIntent =
+  { type: 'doc.edit'; ops: Op[] } | { type: 'doc.undo' } | { type: 'doc.redo' } | { type: 'doc.retry' };
 
 /** Facts from the server, the stream and the network, past tense. */
 export type DocumentFact =
@@ -64,7 +84,13 @@ export interface DocumentContext extends DocumentInput {
 export type DocumentTag = 'loading' | 'ready' | 'saving' | 'syncing' | 'synced' | 'unsaved' | 'offline' | 'failed';
 
 /** The sync tags: exactly one is on every state under `ready`. */
-export const SYNC_TAGS = ['synced', 'saving', 'syncing', 'unsaved', 'offline'] as const satisfies readonly DocumentTag[];
+export const SYNC_TAGS = [
+  'synced',
+  'saving',
+  'syncing',
+  'unsaved',
+  'offline',
+] as const satisfies readonly DocumentTag[];
 
 export type QueueCommand = { type: 'queue.save'; snapshot: Snapshot | null };
 
@@ -83,13 +109,19 @@ const documentSetup = setup({
   },
   actors: {
     loadQueue: fromPromise<Snapshot | null, { machineId: string }>(() => Promise.reject(notProvided('loadQueue'))),
-    loadMachine: fromPromise<Result<LoadedMachine>, { machineId: string }>(() => Promise.reject(notProvided('loadMachine'))),
+    loadMachine: fromPromise<Result<LoadedMachine>, { machineId: string }>(() =>
+      Promise.reject(notProvided('loadMachine')),
+    ),
     queueStore: fromCallback<QueueCommand, { machineId: string }>(() => {
       throw notProvided('queueStore');
     }),
-    opEvents: fromEventObservable<OpStreamEvent, { machineId: string }>(() => throwError(() => notProvided('opEvents'))),
+    opEvents: fromEventObservable<OpStreamEvent, { machineId: string }>(() =>
+      throwError(() => notProvided('opEvents')),
+    ),
     commitOps: fromPromise<CommitResult, CommitRequest>(() => Promise.reject(notProvided('commitOps'))),
-    fetchOps: fromPromise<Result<CommittedOp<Op>[]>, { machineId: string; after: number }>(() => Promise.reject(notProvided('fetchOps'))),
+    fetchOps: fromPromise<Result<CommittedOp<Op>[]>, { machineId: string; after: number }>(() =>
+      Promise.reject(notProvided('fetchOps')),
+    ),
   },
   delays: {
     /** How long to wait before trying the server again after a failure. */
@@ -103,7 +135,10 @@ const documentSetup = setup({
       return { doc: restored.state, dropped: restored.dropped };
     }),
     /** The checkpoint, then the log after it. */
-    startDoc: assign(({ context }, loaded: LoadedMachine) => ({ doc: receive(context.model, createDoc<MachineDefinition, Op>(loaded.definition, loaded.version), loaded.tail).state })),
+    startDoc: assign(({ context }, loaded: LoadedMachine) => ({
+      doc: receive(context.model, createDoc<MachineDefinition, Op>(loaded.definition, loaded.version), loaded.tail)
+        .state,
+    })),
     showLoadFailure: assign((_, result: Result<LoadedMachine>) => ({ error: result.ok ? null : result.error.message })),
     showUnexpected: assign({ error: UNEXPECTED }),
     applyEdit: assign(({ context, event }) => {
@@ -113,8 +148,13 @@ const documentSetup = setup({
       const big = tooBig(event.ops);
       if (big) return { error: big };
       const result = edit(context.model, doc, event.ops);
-      if (!result.ok) return { error: result.error instanceof Error ? result.error.message : 'That edit does not apply.' };
-      return { doc: result.state, history: recordEdit(context.model, context.history, doc.local, event.ops), error: null };
+      if (!result.ok)
+        return { error: result.error instanceof Error ? result.error.message : 'That edit does not apply.' };
+      return {
+        doc: result.state,
+        history: recordEdit(context.model, context.history, doc.local, event.ops),
+        error: null,
+      };
     }),
     applyUndo: assign(({ context, event }) => {
       assertEvent(event, ['doc.undo', 'doc.redo']);
@@ -141,7 +181,9 @@ const documentSetup = setup({
       assertEvent(event, 'ops.committed');
       if (!context.doc) return {};
       const landed = committed(context.model, context.doc, event.batchId, event.receipt);
-      return landed.dropped.length > 0 ? { doc: landed.state, dropped: landed.dropped, refused: false } : { doc: landed.state, refused: false };
+      return landed.dropped.length > 0
+        ? { doc: landed.state, dropped: landed.dropped, refused: false }
+        : { doc: landed.state, refused: false };
     }),
     /** The server will never take these ops (no permission, refused input): show what it said, drop them. */
     discardUnsent: assign(({ context, event }) => {
@@ -149,7 +191,12 @@ const documentSetup = setup({
       const doc = context.doc;
       if (!doc) return {};
       // The refusal's words (the error) say what happened to them; `dropped` is for rebase losses.
-      return { doc: { ...doc, inflight: null, pending: [], local: doc.confirmed }, dropped: [], error: event.message, refused: true };
+      return {
+        doc: { ...doc, inflight: null, pending: [], local: doc.confirmed },
+        dropped: [],
+        error: event.message,
+        refused: true,
+      };
     }),
     applyReceived: assign(({ context }, ops: CommittedOp<Op>[]) => {
       if (!context.doc) return {};
@@ -160,7 +207,9 @@ const documentSetup = setup({
       assertEvent(event, 'commit.failed');
       return { error: event.message };
     }),
-    showFetchFailure: assign((_, result: Result<CommittedOp<Op>[]>) => ({ error: result.ok ? null : result.error.message })),
+    showFetchFailure: assign((_, result: Result<CommittedOp<Op>[]>) => ({
+      error: result.ok ? null : result.error.message,
+    })),
     saveQueue: sendTo('queueStore', ({ context }): QueueCommand => ({
       type: 'queue.save',
       snapshot: context.doc && hasUnsent(context.doc) ? snapshotOf(context.doc) : null,
@@ -197,7 +246,10 @@ const readLogSinceVersion = {
       {
         guard: { type: 'fetched', params: ({ event }) => event.output },
         target: 'idle',
-        actions: [{ type: 'applyReceived', params: ({ event }) => (event.output.ok ? event.output.value : []) }, 'saveQueue'],
+        actions: [
+          { type: 'applyReceived', params: ({ event }) => (event.output.ok ? event.output.value : []) },
+          'saveQueue',
+        ],
       },
       { target: '#document.ready.offline', actions: { type: 'showFetchFailure', params: ({ event }) => event.output } },
     ],
@@ -207,7 +259,15 @@ const readLogSinceVersion = {
 
 export const documentMachine = documentSetup.createMachine({
   id: 'document',
-  context: ({ input }) => ({ ...input, doc: null, history: emptyHistory<Op>(), dropped: [], error: null, refused: false, sending: null }),
+  context: ({ input }) => ({
+    ...input,
+    doc: null,
+    history: emptyHistory<Op>(),
+    dropped: [],
+    error: null,
+    refused: false,
+    sending: null,
+  }),
   // The store lives as long as the document: every change to the queue is written through.
   invoke: { id: 'queueStore', src: 'queueStore', input: ({ context }) => ({ machineId: context.machineId }) },
   initial: 'loading',
@@ -223,7 +283,11 @@ export const documentMachine = documentSetup.createMachine({
             src: 'loadQueue',
             input: ({ context }) => ({ machineId: context.machineId }),
             onDone: [
-              { guard: { type: 'hasSaved', params: ({ event }) => event.output }, target: '#document.ready', actions: { type: 'restoreQueue', params: ({ event }) => event.output! } },
+              {
+                guard: { type: 'hasSaved', params: ({ event }) => event.output },
+                target: '#document.ready',
+                actions: { type: 'restoreQueue', params: ({ event }) => event.output! },
+              },
               { target: 'fetching' },
             ],
             onError: { target: 'fetching' },
@@ -238,7 +302,10 @@ export const documentMachine = documentSetup.createMachine({
               {
                 guard: { type: 'loaded', params: ({ event }) => event.output },
                 target: '#document.ready',
-                actions: { type: 'startDoc', params: ({ event }) => (event.output as { ok: true; value: LoadedMachine }).value },
+                actions: {
+                  type: 'startDoc',
+                  params: ({ event }) => (event.output as { ok: true; value: LoadedMachine }).value,
+                },
               },
               { target: 'failed', actions: { type: 'showLoadFailure', params: ({ event }) => event.output } },
             ],
@@ -259,7 +326,11 @@ export const documentMachine = documentSetup.createMachine({
         'doc.undo': { guard: 'canUndo', actions: ['applyUndo', 'saveQueue'] },
         'doc.redo': { guard: 'canRedo', actions: ['applyUndo', 'saveQueue'] },
         'ops.received': [
-          { guard: 'revealsGap', target: '.online.resyncing', actions: [{ type: 'applyReceived', params: ({ event }) => event.ops }, 'saveQueue'] },
+          {
+            guard: 'revealsGap',
+            target: '.online.resyncing',
+            actions: [{ type: 'applyReceived', params: ({ event }) => event.ops }, 'saveQueue'],
+          },
           { actions: [{ type: 'applyReceived', params: ({ event }) => event.ops }, 'saveQueue'] },
         ],
       },
@@ -280,7 +351,10 @@ export const documentMachine = documentSetup.createMachine({
                 // The server acknowledged every edit: the only state that says "Saved".
                 saved: {
                   tags: ['synced'],
-                  always: [{ guard: 'lastRefused', target: 'notSaved' }, { guard: 'hasUnsent', target: 'waiting' }],
+                  always: [
+                    { guard: 'lastRefused', target: 'notSaved' },
+                    { guard: 'hasUnsent', target: 'waiting' },
+                  ],
                 },
                 // The server refused an edit (shown in words); the next acknowledged append clears it.
                 notSaved: { tags: ['unsaved'] },
@@ -296,7 +370,12 @@ export const documentMachine = documentSetup.createMachine({
                 src: 'commitOps',
                 input: ({ context }): CommitRequest => {
                   const batch = context.doc?.inflight as InflightBatch<Op>;
-                  return { machineId: context.machineId, clientId: context.clientId, batchId: batch.batchId, ops: batch.ops };
+                  return {
+                    machineId: context.machineId,
+                    clientId: context.clientId,
+                    batchId: batch.batchId,
+                    ops: batch.ops,
+                  };
                 },
                 onDone: {
                   actions: {

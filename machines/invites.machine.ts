@@ -32,18 +32,30 @@ export const invitesMachine = setup({
     tags: {} as InvitesTag,
   },
   actors: {
-    listInvites: fromPromise<Result<Invite[]>, { projectId: string }>(() => Promise.reject(notProvided('invites', 'listInvites'))),
-    createInvite: fromPromise<Result<Invite>, InviteRequest>(() => Promise.reject(notProvided('invites', 'createInvite'))),
+    listInvites: fromPromise<Result<Invite[]>, { projectId: string }>(() =>
+      Promise.reject(notProvided('invites', 'listInvites')),
+    ),
+    createInvite: fromPromise<Result<Invite>, InviteRequest>(() =>
+      Promise.reject(notProvided('invites', 'createInvite')),
+    ),
     /** Answers the revoked invite's id. */
-    revokeInvite: fromPromise<Result<string>, { inviteId: string }>(() => Promise.reject(notProvided('invites', 'revokeInvite'))),
+    revokeInvite: fromPromise<Result<string>, { inviteId: string }>(() =>
+      Promise.reject(notProvided('invites', 'revokeInvite')),
+    ),
   },
   actions: {
     setInvites: assign((_, result: Result<Invite[]>) => (result.ok ? { invites: result.value, error: null } : {})),
-    addInvite: assign(({ context }, result: Result<Invite>) => (result.ok ? { invites: [result.value, ...context.invites], created: result.value, error: null } : {})),
+    addInvite: assign(({ context }, result: Result<Invite>) =>
+      result.ok ? { invites: [result.value, ...context.invites], created: result.value, error: null } : {},
+    ),
     dropInvite: assign(({ context }, result: Result<string>) => {
       if (!result.ok) return {};
       const inviteId = result.value;
-      return { invites: context.invites.filter((i) => i.id !== inviteId), created: context.created?.id === inviteId ? null : context.created, error: null };
+      return {
+        invites: context.invites.filter((i) => i.id !== inviteId),
+        created: context.created?.id === inviteId ? null : context.created,
+        error: null,
+      };
     }),
     showFailure: assign({ error: (_, result: Result<unknown>) => (result.ok ? null : result.error.message) }),
     showUnexpected: assign({ error: UNEXPECTED }),
@@ -65,7 +77,11 @@ export const invitesMachine = setup({
         src: 'listInvites',
         input: ({ context }) => ({ projectId: context.projectId }),
         onDone: [
-          { guard: { type: 'failed', params: ({ event }) => event.output }, target: 'loadFailed', actions: { type: 'showFailure', params: ({ event }) => event.output } },
+          {
+            guard: { type: 'failed', params: ({ event }) => event.output },
+            target: 'loadFailed',
+            actions: { type: 'showFailure', params: ({ event }) => event.output },
+          },
           { target: 'ready', actions: { type: 'setInvites', params: ({ event }) => event.output } },
         ],
         onError: { target: 'loadFailed', actions: 'showUnexpected' },
@@ -94,7 +110,11 @@ export const invitesMachine = setup({
           return { projectId: context.projectId, role: event.role, expiresInDays: event.expiresInDays, maxUses: null };
         },
         onDone: [
-          { guard: { type: 'failed', params: ({ event }) => event.output }, target: 'ready', actions: { type: 'showFailure', params: ({ event }) => event.output } },
+          {
+            guard: { type: 'failed', params: ({ event }) => event.output },
+            target: 'ready',
+            actions: { type: 'showFailure', params: ({ event }) => event.output },
+          },
           { target: 'ready', actions: { type: 'addInvite', params: ({ event }) => event.output } },
         ],
         onError: { target: 'ready', actions: 'showUnexpected' },
@@ -111,7 +131,11 @@ export const invitesMachine = setup({
           return { inviteId: event.inviteId };
         },
         onDone: [
-          { guard: { type: 'failed', params: ({ event }) => event.output }, target: 'ready', actions: { type: 'showFailure', params: ({ event }) => event.output } },
+          {
+            guard: { type: 'failed', params: ({ event }) => event.output },
+            target: 'ready',
+            actions: { type: 'showFailure', params: ({ event }) => event.output },
+          },
           { target: 'ready', actions: { type: 'dropInvite', params: ({ event }) => event.output } },
         ],
         onError: { target: 'ready', actions: 'showUnexpected' },

@@ -32,7 +32,9 @@ export const joinMachine = setup({
     refused: (_, result: Result<string>) => !result.ok,
   },
   actions: {
-    remember: assign((_, result: Result<string>) => (result.ok ? { projectId: result.value, error: null } : { error: result.error })),
+    remember: assign((_, result: Result<string>) =>
+      result.ok ? { projectId: result.value, error: null } : { error: result.error },
+    ),
     showUnexpected: assign({ error: { code: 'unexpected', message: UNEXPECTED } }),
   },
 }).createMachine({
@@ -47,7 +49,11 @@ export const joinMachine = setup({
         src: 'join',
         input: ({ context }) => ({ kind: context.kind, token: context.token }),
         onDone: [
-          { guard: { type: 'refused', params: ({ event }) => event.output }, target: 'failed', actions: { type: 'remember', params: ({ event }) => event.output } },
+          {
+            guard: { type: 'refused', params: ({ event }) => event.output },
+            target: 'failed',
+            actions: { type: 'remember', params: ({ event }) => event.output },
+          },
           { target: 'joined', actions: { type: 'remember', params: ({ event }) => event.output } },
         ],
         onError: { target: 'failed', actions: 'showUnexpected' },

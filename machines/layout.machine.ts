@@ -21,7 +21,8 @@ import { notProvided } from './shared.ts';
 export type LayoutIntent = { type: 'layout.request'; definition: MachineDefinition };
 
 /** Facts from the engine: it (re)started, or a layout finished (a failure is a result). */
-export type LayoutFact = { type: 'layout.engineReady' } | { type: 'layout.done'; definition: MachineDefinition; result: LayoutResult };
+export type LayoutFact =
+  { type: 'layout.engineReady' } | { type: 'layout.done'; definition: MachineDefinition; result: LayoutResult };
 
 export type LayoutEvent = LayoutIntent | LayoutFact;
 
@@ -55,7 +56,8 @@ export const layoutMachine = setup({
     }),
   },
   guards: {
-    isNew: ({ context, event }) => event.type === 'layout.request' && event.definition !== context.definition && event.definition !== context.queued,
+    isNew: ({ context, event }) =>
+      event.type === 'layout.request' && event.definition !== context.definition && event.definition !== context.queued,
     /** An answer for the definition in hand (a restarted engine may answer an older one). */
     isCurrent: ({ context, event }) => event.type === 'layout.done' && event.definition === context.definition,
     hasQueued: ({ context }) => context.queued !== null,
@@ -72,7 +74,10 @@ export const layoutMachine = setup({
     takeQueued: assign(({ context }) => ({ definition: context.queued, queued: null })),
     runLayout: sendTo('engine', ({ context }): LayoutCommand => ({
       type: 'layout.run',
-      request: { definition: context.definition as MachineDefinition, hints: context.layout ? hintsFrom(context.layout) : null },
+      request: {
+        definition: context.definition as MachineDefinition,
+        hints: context.layout ? hintsFrom(context.layout) : null,
+      },
     })),
     store: assign(({ event }) => {
       assertEvent(event, 'layout.done');
@@ -97,7 +102,12 @@ export const layoutMachine = setup({
       on: {
         'layout.request': { guard: 'isNew', actions: 'queue' },
         'layout.done': [
-          { guard: and(['isCurrent', 'hasQueued']), target: 'running', reenter: true, actions: ['store', 'takeQueued'] },
+          {
+            guard: and(['isCurrent', 'hasQueued']),
+            target: 'running',
+            reenter: true,
+            actions: ['store', 'takeQueued'],
+          },
           { guard: 'isCurrent', target: 'idle', actions: ['store', 'markLaidOut'] },
         ],
         // A fresh engine knows nothing of the request in hand: send it again.

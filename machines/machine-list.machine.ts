@@ -1,6 +1,12 @@
 import { throwError } from 'rxjs';
 import { assertEvent, assign, emit, fromEventObservable, fromPromise, setup, stateIn } from 'xstate';
-import { applyMachineChange, mergeRead, removeMachine, upsertMachine, type MachineListChange } from '../src/lib/machine-list.ts';
+import {
+  applyMachineChange,
+  mergeRead,
+  removeMachine,
+  upsertMachine,
+  type MachineListChange,
+} from '../src/lib/machine-list.ts';
 import type { MachineDefinition } from '../src/lib/model/types.ts';
 import type { MachineListEvent, MachineSummary, Result } from '../src/lib/ports/document.ts';
 import { notProvided } from './shared.ts';
@@ -54,14 +60,22 @@ export const machineListMachine = setup({
     tags: {} as MachineListTag,
   },
   actors: {
-    listEvents: fromEventObservable<MachineListEvent, { projectId: string }>(() => throwError(() => notProvided('machine list', 'listEvents'))),
-    loadMachines: fromPromise<Result<MachineSummary[]>, { projectId: string }>(() => Promise.reject(notProvided('machine list', 'loadMachines'))),
+    listEvents: fromEventObservable<MachineListEvent, { projectId: string }>(() =>
+      throwError(() => notProvided('machine list', 'listEvents')),
+    ),
+    loadMachines: fromPromise<Result<MachineSummary[]>, { projectId: string }>(() =>
+      Promise.reject(notProvided('machine list', 'loadMachines')),
+    ),
     createMachines: fromPromise<Result<MachineSummary[]>, { projectId: string; machines: NewMachine[] }>(() =>
       Promise.reject(notProvided('machine list', 'createMachines')),
     ),
     /** Answers the deleted machine's id. */
-    deleteMachine: fromPromise<Result<string>, { machineId: string }>(() => Promise.reject(notProvided('machine list', 'deleteMachine'))),
-    renameMachine: fromPromise<Result<MachineSummary>, { machineId: string; name: string }>(() => Promise.reject(notProvided('machine list', 'renameMachine'))),
+    deleteMachine: fromPromise<Result<string>, { machineId: string }>(() =>
+      Promise.reject(notProvided('machine list', 'deleteMachine')),
+    ),
+    renameMachine: fromPromise<Result<MachineSummary>, { machineId: string; name: string }>(() =>
+      Promise.reject(notProvided('machine list', 'renameMachine')),
+    ),
   },
   actions: {
     applyEvent: assign(({ context, event }) => {
@@ -76,10 +90,19 @@ export const machineListMachine = setup({
     showList: assign(({ context }, result: Result<MachineSummary[]>) =>
       result.ok ? { machines: mergeRead(result.value, context.sinceLoad), sinceLoad: [], error: null } : {},
     ),
-    addCreated: assign(({ context }, result: Result<MachineSummary[]>) => (result.ok ? { machines: result.value.reduce(upsertMachine, context.machines), error: null } : {})),
-    announceCreated: emit((_, result: Result<MachineSummary[]>) => ({ type: 'list.created' as const, machines: result.ok ? result.value : [] })),
-    showRenamed: assign(({ context }, result: Result<MachineSummary>) => (result.ok ? { machines: upsertMachine(context.machines, result.value), error: null } : {})),
-    dropDeleted: assign(({ context }, result: Result<string>) => (result.ok ? { machines: removeMachine(context.machines, result.value), error: null } : {})),
+    addCreated: assign(({ context }, result: Result<MachineSummary[]>) =>
+      result.ok ? { machines: result.value.reduce(upsertMachine, context.machines), error: null } : {},
+    ),
+    announceCreated: emit((_, result: Result<MachineSummary[]>) => ({
+      type: 'list.created' as const,
+      machines: result.ok ? result.value : [],
+    })),
+    showRenamed: assign(({ context }, result: Result<MachineSummary>) =>
+      result.ok ? { machines: upsertMachine(context.machines, result.value), error: null } : {},
+    ),
+    dropDeleted: assign(({ context }, result: Result<string>) =>
+      result.ok ? { machines: removeMachine(context.machines, result.value), error: null } : {},
+    ),
     showRefusal: assign((_, result: Result<unknown>) => ({ error: result.ok ? null : result.error.message })),
     /** A request actor that threw: say which request, in words for people. */
     showFailure: assign((_, message: string) => ({ error: message })),
@@ -118,7 +141,11 @@ export const machineListMachine = setup({
         src: 'loadMachines',
         input: ({ context }) => ({ projectId: context.projectId }),
         onDone: [
-          { guard: { type: 'failed', params: ({ event }) => event.output }, target: 'failed', actions: { type: 'showRefusal', params: ({ event }) => event.output } },
+          {
+            guard: { type: 'failed', params: ({ event }) => event.output },
+            target: 'failed',
+            actions: { type: 'showRefusal', params: ({ event }) => event.output },
+          },
           { target: 'ready', actions: { type: 'showList', params: ({ event }) => event.output } },
         ],
         onError: { target: 'failed', actions: { type: 'showFailure', params: LOAD_FAILED } },
@@ -152,7 +179,11 @@ export const machineListMachine = setup({
               return { projectId: context.projectId, machines: event.machines };
             },
             onDone: [
-              { guard: { type: 'failed', params: ({ event }) => event.output }, target: 'idle', actions: { type: 'showRefusal', params: ({ event }) => event.output } },
+              {
+                guard: { type: 'failed', params: ({ event }) => event.output },
+                target: 'idle',
+                actions: { type: 'showRefusal', params: ({ event }) => event.output },
+              },
               {
                 target: 'idle',
                 actions: [
@@ -174,7 +205,11 @@ export const machineListMachine = setup({
               return { machineId: event.machineId, name: event.name.trim() };
             },
             onDone: [
-              { guard: { type: 'failed', params: ({ event }) => event.output }, target: 'idle', actions: { type: 'showRefusal', params: ({ event }) => event.output } },
+              {
+                guard: { type: 'failed', params: ({ event }) => event.output },
+                target: 'idle',
+                actions: { type: 'showRefusal', params: ({ event }) => event.output },
+              },
               { target: 'idle', actions: { type: 'showRenamed', params: ({ event }) => event.output } },
             ],
             onError: { target: 'idle', actions: { type: 'showFailure', params: RENAME_FAILED } },
@@ -190,7 +225,11 @@ export const machineListMachine = setup({
               return { machineId: event.machineId };
             },
             onDone: [
-              { guard: { type: 'failed', params: ({ event }) => event.output }, target: 'idle', actions: { type: 'showRefusal', params: ({ event }) => event.output } },
+              {
+                guard: { type: 'failed', params: ({ event }) => event.output },
+                target: 'idle',
+                actions: { type: 'showRefusal', params: ({ event }) => event.output },
+              },
               { target: 'idle', actions: { type: 'dropDeleted', params: ({ event }) => event.output } },
             ],
             onError: { target: 'idle', actions: { type: 'showFailure', params: DELETE_FAILED } },

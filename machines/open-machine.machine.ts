@@ -52,7 +52,8 @@ export interface OpenMachineContext extends OpenMachineInput {
 type DocumentSnapshot = SnapshotFrom<typeof documentMachine>;
 
 /** The definition a document snapshot shows: the one place outside the document that knows where it lives. */
-export const documentDefinition = (snapshot: DocumentSnapshot): MachineDefinition | null => snapshot.context.doc?.local ?? null;
+export const documentDefinition = (snapshot: DocumentSnapshot): MachineDefinition | null =>
+  snapshot.context.doc?.local ?? null;
 
 /** The compounds shown collapsed: the view's choice, else those a big chart starts with. */
 const collapsedIn = (definition: MachineDefinition, collapsed: string[] | null): ReadonlySet<string> =>
@@ -62,14 +63,22 @@ const collapsedIn = (definition: MachineDefinition, collapsed: string[] | null):
 export const shownDefinition = (definition: MachineDefinition, collapsed: string[] | null): MachineDefinition =>
   collapseView(definition, collapsedIn(definition, collapsed)).view;
 
-const sameSet = (a: ReadonlySet<string>, b: ReadonlySet<string>): boolean => a.size === b.size && [...a].every((id) => b.has(id));
+const sameSet = (a: ReadonlySet<string>, b: ReadonlySet<string>): boolean =>
+  a.size === b.size && [...a].every((id) => b.has(id));
 
 export const openMachineMachine = setup({
   types: {
     input: {} as OpenMachineInput,
     context: {} as OpenMachineContext,
     events: {} as OpenMachineEvent,
-    children: {} as { document: 'document'; presence: 'presence'; layout: 'layout'; canvas: 'canvas'; code: 'code'; simulation: 'simulation' },
+    children: {} as {
+      document: 'document';
+      presence: 'presence';
+      layout: 'layout';
+      canvas: 'canvas';
+      code: 'code';
+      simulation: 'simulation';
+    },
     tags: {} as 'open',
   },
   // The bare machines: the composition root provides them wired to real adapters, tests to fakes.
@@ -108,7 +117,10 @@ export const openMachineMachine = setup({
       const before = context.definition ? collapsedIn(context.definition, context.collapsed) : null;
       enqueue.assign({ collapsed: event.collapsed });
       if (!context.definition || (before && sameSet(before, new Set(event.collapsed)))) return;
-      enqueue.sendTo('layout', { type: 'layout.request', definition: shownDefinition(context.definition, event.collapsed) });
+      enqueue.sendTo('layout', {
+        type: 'layout.request',
+        definition: shownDefinition(context.definition, event.collapsed),
+      });
     }),
     setEditable: assign(({ event }) => {
       assertEvent(event, 'machine.editableChanged');
@@ -129,7 +141,12 @@ export const openMachineMachine = setup({
       input: ({ context }) => ({ ...context.document, machineId: context.machineId }),
       onSnapshot: { actions: { type: 'followDocument', params: ({ event }) => documentDefinition(event.snapshot) } },
     },
-    { id: 'presence', systemId: 'presence', src: 'presence', input: ({ context }) => ({ machineId: context.machineId, userId: context.userId }) },
+    {
+      id: 'presence',
+      systemId: 'presence',
+      src: 'presence',
+      input: ({ context }) => ({ machineId: context.machineId, userId: context.userId }),
+    },
     { id: 'layout', systemId: 'layout', src: 'layout' },
     {
       id: 'canvas',
@@ -138,9 +155,19 @@ export const openMachineMachine = setup({
       input: ({ context, self }) => ({ canEdit: context.canEdit, editor: self }),
       onSnapshot: { actions: { type: 'shareSelection', params: ({ event }) => event.snapshot.context.selection } },
     },
-    { id: 'code', systemId: 'code', src: 'code', input: ({ context, self }) => ({ definition: context.definition, editor: self }) },
+    {
+      id: 'code',
+      systemId: 'code',
+      src: 'code',
+      input: ({ context, self }) => ({ definition: context.definition, editor: self }),
+    },
     // Who may send is the view's to say (members, not guests: sim.canSendChanged); the database enforces it too.
-    { id: 'simulation', systemId: 'simulation', src: 'simulation', input: ({ context }) => ({ machineId: context.machineId, canSend: false }) },
+    {
+      id: 'simulation',
+      systemId: 'simulation',
+      src: 'simulation',
+      input: ({ context }) => ({ machineId: context.machineId, canSend: false }),
+    },
   ],
   initial: 'open',
   states: {

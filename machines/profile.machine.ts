@@ -28,24 +28,38 @@ export interface ProfileContext {
   uploadError: string | null;
 }
 
-export type ProfileTag = 'loading' | 'failed' | 'ready' | 'saving' | 'saved' | 'uploading' | 'uploaded' | 'uploadFailed';
+export type ProfileTag =
+  'loading' | 'failed' | 'ready' | 'saving' | 'saved' | 'uploading' | 'uploaded' | 'uploadFailed';
 
 type Save = { userId: string; edit: ProfileEdit };
 
 export const profileMachine = setup({
-  types: { context: {} as ProfileContext, events: {} as ProfileEvent, input: {} as { userId: string }, tags: {} as ProfileTag },
+  types: {
+    context: {} as ProfileContext,
+    events: {} as ProfileEvent,
+    input: {} as { userId: string },
+    tags: {} as ProfileTag,
+  },
   actors: {
-    loadProfile: fromPromise<Result<OwnProfile>, { userId: string }>(() => Promise.reject(notProvided('profile', 'loadProfile'))),
+    loadProfile: fromPromise<Result<OwnProfile>, { userId: string }>(() =>
+      Promise.reject(notProvided('profile', 'loadProfile')),
+    ),
     saveProfile: fromPromise<Result<OwnProfile>, Save>(() => Promise.reject(notProvided('profile', 'saveProfile'))),
-    uploadAvatar: fromEventObservable<UploadFact, { userId: string; file: AvatarFile }>(() => throwError(() => notProvided('profile', 'uploadAvatar'))),
+    uploadAvatar: fromEventObservable<UploadFact, { userId: string; file: AvatarFile }>(() =>
+      throwError(() => notProvided('profile', 'uploadAvatar')),
+    ),
   },
   guards: {
     refused: (_, result: Result<OwnProfile>) => !result.ok,
     hasFile: ({ context }) => context.file !== null,
   },
   actions: {
-    showLoaded: assign((_, result: Result<OwnProfile>) => (result.ok ? { profile: result.value, loadError: null } : { loadError: result.error.message })),
-    showSaved: assign((_, result: Result<OwnProfile>) => (result.ok ? { profile: result.value, saveError: null } : { saveError: result.error.message })),
+    showLoaded: assign((_, result: Result<OwnProfile>) =>
+      result.ok ? { profile: result.value, loadError: null } : { loadError: result.error.message },
+    ),
+    showSaved: assign((_, result: Result<OwnProfile>) =>
+      result.ok ? { profile: result.value, saveError: null } : { saveError: result.error.message },
+    ),
     clearSaveError: assign({ saveError: null }),
     unexpectedLoad: assign({ loadError: UNEXPECTED }),
     unexpectedSave: assign({ saveError: UNEXPECTED }),
@@ -53,7 +67,10 @@ export const profileMachine = setup({
       assertEvent(event, 'avatar.upload');
       return { file: event.file };
     }),
-    startUpload: assign(({ context }) => ({ uploadError: null, progress: { loaded: 0, total: context.file?.size ?? 0 } })),
+    startUpload: assign(({ context }) => ({
+      uploadError: null,
+      progress: { loaded: 0, total: context.file?.size ?? 0 },
+    })),
     showProgress: assign(({ event }) => {
       assertEvent(event, 'upload.progressed');
       return { progress: { loaded: event.loaded, total: event.total } };
@@ -62,12 +79,22 @@ export const profileMachine = setup({
       assertEvent(event, 'upload.failed');
       return { uploadError: event.message };
     }),
-    showAttachFailure: assign((_, result: Result<OwnProfile>) => (result.ok ? { profile: result.value } : { uploadError: result.error.message })),
+    showAttachFailure: assign((_, result: Result<OwnProfile>) =>
+      result.ok ? { profile: result.value } : { uploadError: result.error.message },
+    ),
     unexpectedUpload: assign({ uploadError: UNEXPECTED }),
   },
 }).createMachine({
   id: 'profile',
-  context: ({ input }) => ({ userId: input.userId, profile: null, loadError: null, saveError: null, file: null, progress: { loaded: 0, total: 0 }, uploadError: null }),
+  context: ({ input }) => ({
+    userId: input.userId,
+    profile: null,
+    loadError: null,
+    saveError: null,
+    file: null,
+    progress: { loaded: 0, total: 0 },
+    uploadError: null,
+  }),
   initial: 'loading',
   states: {
     loading: {
@@ -77,7 +104,11 @@ export const profileMachine = setup({
         src: 'loadProfile',
         input: ({ context }) => ({ userId: context.userId }),
         onDone: [
-          { guard: { type: 'refused', params: ({ event }) => event.output }, target: 'failed', actions: { type: 'showLoaded', params: ({ event }) => event.output } },
+          {
+            guard: { type: 'refused', params: ({ event }) => event.output },
+            target: 'failed',
+            actions: { type: 'showLoaded', params: ({ event }) => event.output },
+          },
           { target: 'ready', actions: { type: 'showLoaded', params: ({ event }) => event.output } },
         ],
         onError: { target: 'failed', actions: 'unexpectedLoad' },
@@ -103,7 +134,11 @@ export const profileMachine = setup({
                   return { userId: context.userId, edit: { displayName: event.displayName, color: event.color } };
                 },
                 onDone: [
-                  { guard: { type: 'refused', params: ({ event }) => event.output }, target: 'editing', actions: { type: 'showSaved', params: ({ event }) => event.output } },
+                  {
+                    guard: { type: 'refused', params: ({ event }) => event.output },
+                    target: 'editing',
+                    actions: { type: 'showSaved', params: ({ event }) => event.output },
+                  },
                   { target: 'saved', actions: { type: 'showSaved', params: ({ event }) => event.output } },
                 ],
                 onError: { target: 'editing', actions: 'unexpectedSave' },
@@ -141,7 +176,11 @@ export const profileMachine = setup({
                   return { userId: context.userId, edit: { avatarPath: event.path } };
                 },
                 onDone: [
-                  { guard: { type: 'refused', params: ({ event }) => event.output }, target: 'failed', actions: { type: 'showAttachFailure', params: ({ event }) => event.output } },
+                  {
+                    guard: { type: 'refused', params: ({ event }) => event.output },
+                    target: 'failed',
+                    actions: { type: 'showAttachFailure', params: ({ event }) => event.output },
+                  },
                   { target: 'done', actions: { type: 'showAttachFailure', params: ({ event }) => event.output } },
                 ],
                 onError: { target: 'failed', actions: 'unexpectedUpload' },

@@ -52,11 +52,19 @@ export const projectsMachine = setup({
     tags: {} as ProjectsTag,
   },
   actors: {
-    projectChanges: fromEventObservable<ProjectsFact, { userId: string }>(() => throwError(() => notProvided('projects', 'projectChanges'))),
-    listProjects: fromPromise<Result<ProjectSummary[]>, { userId: string }>(() => Promise.reject(notProvided('projects', 'listProjects'))),
-    createProject: fromPromise<Result<ProjectSummary>, NewProject>(() => Promise.reject(notProvided('projects', 'createProject'))),
+    projectChanges: fromEventObservable<ProjectsFact, { userId: string }>(() =>
+      throwError(() => notProvided('projects', 'projectChanges')),
+    ),
+    listProjects: fromPromise<Result<ProjectSummary[]>, { userId: string }>(() =>
+      Promise.reject(notProvided('projects', 'listProjects')),
+    ),
+    createProject: fromPromise<Result<ProjectSummary>, NewProject>(() =>
+      Promise.reject(notProvided('projects', 'createProject')),
+    ),
     updateProject: fromPromise<Result<null>, Update>(() => Promise.reject(notProvided('projects', 'updateProject'))),
-    deleteProject: fromPromise<Result<null>, { id: string }>(() => Promise.reject(notProvided('projects', 'deleteProject'))),
+    deleteProject: fromPromise<Result<null>, { id: string }>(() =>
+      Promise.reject(notProvided('projects', 'deleteProject')),
+    ),
   },
   guards: {
     refused: (_, result: Result<unknown>) => !result.ok,
@@ -67,7 +75,9 @@ export const projectsMachine = setup({
     },
   },
   actions: {
-    showList: assign((_, result: Result<ProjectSummary[]>) => (result.ok ? { projects: result.value, loadError: null } : { loadError: result.error.message })),
+    showList: assign((_, result: Result<ProjectSummary[]>) =>
+      result.ok ? { projects: result.value, loadError: null } : { loadError: result.error.message },
+    ),
     showUnexpectedLoad: assign({ loadError: UNEXPECTED }),
     applyFact: assign(({ context, event }) => {
       assertEvent(event, ['projects.upserted', 'projects.removed']);
@@ -87,7 +97,12 @@ export const projectsMachine = setup({
         // Sorts first: a new project is the newest.
         createdAt: '9999',
       };
-      return { projects: upsertProject(context.projects, project), inFlight: { before: null, patch: {}, tempId }, nextTemp: context.nextTemp + 1, problem: null };
+      return {
+        projects: upsertProject(context.projects, project),
+        inFlight: { before: null, patch: {}, tempId },
+        nextTemp: context.nextTemp + 1,
+        problem: null,
+      };
     }),
     confirmCreated: assign(({ context }, result: Result<ProjectSummary>) => {
       const tempId = context.inFlight?.tempId ?? '';
@@ -96,18 +111,30 @@ export const projectsMachine = setup({
     }),
     patchOptimistic: assign(({ context, event }) => {
       assertEvent(event, ['projects.rename', 'projects.share']);
-      const patch: Partial<ProjectSummary> = event.type === 'projects.rename' ? { name: event.name.trim() } : { visibility: event.visibility };
+      const patch: Partial<ProjectSummary> =
+        event.type === 'projects.rename' ? { name: event.name.trim() } : { visibility: event.visibility };
       const before = context.projects.find((p) => p.id === event.id) ?? null;
-      return { projects: patchProject(context.projects, event.id, patch), inFlight: { before, patch, tempId: null }, problem: null };
+      return {
+        projects: patchProject(context.projects, event.id, patch),
+        inFlight: { before, patch, tempId: null },
+        problem: null,
+      };
     }),
     removeOptimistic: assign(({ context, event }) => {
       assertEvent(event, 'projects.delete');
       const before = context.projects.find((p) => p.id === event.id) ?? null;
-      return { projects: removeProject(context.projects, event.id), inFlight: { before, patch: {}, tempId: null }, problem: null };
+      return {
+        projects: removeProject(context.projects, event.id),
+        inFlight: { before, patch: {}, tempId: null },
+        problem: null,
+      };
     }),
     rollBackPatch: assign(({ context }) => {
       const flight = context.inFlight;
-      return { projects: flight?.before ? revertPatch(context.projects, flight.before, flight.patch) : context.projects, inFlight: null };
+      return {
+        projects: flight?.before ? revertPatch(context.projects, flight.before, flight.patch) : context.projects,
+        inFlight: null,
+      };
     }),
     rollBackRemoval: assign(({ context }) => {
       const before = context.inFlight?.before;
@@ -124,7 +151,15 @@ export const projectsMachine = setup({
 }).createMachine({
   id: 'projects',
   type: 'parallel',
-  context: ({ input }) => ({ userId: input.userId, projects: [], loadError: null, problem: null, inFlight: null, reloadDue: false, nextTemp: 1 }),
+  context: ({ input }) => ({
+    userId: input.userId,
+    projects: [],
+    loadError: null,
+    problem: null,
+    inFlight: null,
+    reloadDue: false,
+    nextTemp: 1,
+  }),
   // Live facts change the list in every mode, so nothing that arrives while loading is lost.
   on: {
     'projects.upserted': { actions: 'applyFact' },
@@ -142,7 +177,11 @@ export const projectsMachine = setup({
             src: 'listProjects',
             input: ({ context }) => ({ userId: context.userId }),
             onDone: [
-              { guard: { type: 'refused', params: ({ event }) => event.output }, target: 'failed', actions: { type: 'showList', params: ({ event }) => event.output } },
+              {
+                guard: { type: 'refused', params: ({ event }) => event.output },
+                target: 'failed',
+                actions: { type: 'showList', params: ({ event }) => event.output },
+              },
               { target: 'ready', actions: { type: 'showList', params: ({ event }) => event.output } },
             ],
             onError: { target: 'failed', actions: 'showUnexpectedLoad' },
@@ -184,13 +223,22 @@ export const projectsMachine = setup({
                   {
                     guard: { type: 'refused', params: ({ event }) => event.output },
                     target: 'idle',
-                    actions: [{ type: 'confirmCreated', params: ({ event }) => event.output }, { type: 'showProblem', params: ({ event }) => event.output }],
+                    actions: [
+                      { type: 'confirmCreated', params: ({ event }) => event.output },
+                      { type: 'showProblem', params: ({ event }) => event.output },
+                    ],
                   },
                   { target: 'idle', actions: { type: 'confirmCreated', params: ({ event }) => event.output } },
                 ],
                 onError: {
                   target: 'idle',
-                  actions: [{ type: 'confirmCreated', params: { ok: false, error: { code: 'unexpected', message: UNEXPECTED } } }, 'showUnexpected'],
+                  actions: [
+                    {
+                      type: 'confirmCreated',
+                      params: { ok: false, error: { code: 'unexpected', message: UNEXPECTED } },
+                    },
+                    'showUnexpected',
+                  ],
                 },
               },
             },
@@ -201,7 +249,10 @@ export const projectsMachine = setup({
                 src: 'updateProject',
                 input: ({ event }) => {
                   assertEvent(event, ['projects.rename', 'projects.share']);
-                  return { id: event.id, edit: event.type === 'projects.rename' ? { name: event.name } : { visibility: event.visibility } };
+                  return {
+                    id: event.id,
+                    edit: event.type === 'projects.rename' ? { name: event.name } : { visibility: event.visibility },
+                  };
                 },
                 onDone: [
                   {

@@ -1,4 +1,14 @@
-import { assertEvent, assign, enqueueActions, fromCallback, fromPromise, not, sendTo, setup, type SnapshotFrom } from 'xstate';
+import {
+  assertEvent,
+  assign,
+  enqueueActions,
+  fromCallback,
+  fromPromise,
+  not,
+  sendTo,
+  setup,
+  type SnapshotFrom,
+} from 'xstate';
 import type { Result, Role, RoomChange, RoomData, RoomFact, RoomPeer } from '../src/lib/ports/room.ts';
 import { applyChange, EMPTY_ROOM, mergeSnapshot } from '../src/lib/room-merge.ts';
 import type { DocumentInput } from './document.machine.ts';
@@ -83,7 +93,8 @@ export const canEditIn = (context: Pick<RoomContext, 'data' | 'userId'>): boolea
   const role = context.data.members[context.userId]?.role;
   return role === 'owner' || role === 'editor';
 };
-const isOwnerIn = (context: Pick<RoomContext, 'data' | 'userId'>): boolean => context.data.members[context.userId]?.role === 'owner';
+const isOwnerIn = (context: Pick<RoomContext, 'data' | 'userId'>): boolean =>
+  context.data.members[context.userId]?.role === 'owner';
 
 export const roomMachine = setup({
   types: {
@@ -110,10 +121,18 @@ export const roomMachine = setup({
     roomChannel: fromCallback<RoomChannelCommand, RoomChannelInput>(() => {
       throw notProvided('room', 'roomChannel');
     }),
-    loadSnapshot: fromPromise<Result<RoomData>, { projectId: string }>(() => Promise.reject(notProvided('room', 'loadSnapshot'))),
-    renameProject: fromPromise<Result<null>, { projectId: string; name: string }>(() => Promise.reject(notProvided('room', 'renameProject'))),
-    changeRole: fromPromise<Result<null>, { projectId: string; userId: string; role: Role }>(() => Promise.reject(notProvided('room', 'changeRole'))),
-    removeMember: fromPromise<Result<null>, { projectId: string; userId: string }>(() => Promise.reject(notProvided('room', 'removeMember'))),
+    loadSnapshot: fromPromise<Result<RoomData>, { projectId: string }>(() =>
+      Promise.reject(notProvided('room', 'loadSnapshot')),
+    ),
+    renameProject: fromPromise<Result<null>, { projectId: string; name: string }>(() =>
+      Promise.reject(notProvided('room', 'renameProject')),
+    ),
+    changeRole: fromPromise<Result<null>, { projectId: string; userId: string; role: Role }>(() =>
+      Promise.reject(notProvided('room', 'changeRole')),
+    ),
+    removeMember: fromPromise<Result<null>, { projectId: string; userId: string }>(() =>
+      Promise.reject(notProvided('room', 'removeMember')),
+    ),
   },
   delays: {
     joinTimeout: 15_000,
@@ -134,7 +153,12 @@ export const roomMachine = setup({
     mergeSnapshot: assign(({ context }, result: Result<RoomData>) => {
       if (!result.ok) return {};
       const data = mergeSnapshot(result.value, context.buffer);
-      return { data, buffer: [], error: null, wasMember: context.wasMember || data.members[context.userId] !== undefined };
+      return {
+        data,
+        buffer: [],
+        error: null,
+        wasMember: context.wasMember || data.members[context.userId] !== undefined,
+      };
     }),
     showFailure: assign({ error: (_, result: Result<unknown>) => failureOf(result) ?? UNEXPECTED }),
     showUnexpected: assign({ error: UNEXPECTED }),
@@ -152,7 +176,10 @@ export const roomMachine = setup({
         return event.looking;
       },
     }),
-    trackPresence: sendTo('channel', ({ context }): RoomChannelCommand => ({ type: 'presence.track', looking: context.looking })),
+    trackPresence: sendTo('channel', ({ context }): RoomChannelCommand => ({
+      type: 'presence.track',
+      looking: context.looking,
+    })),
     rememberMachine: assign(({ event }) => {
       assertEvent(event, 'room.openMachine');
       return { machineId: event.machineId, looking: lookingAtMachine(event.machineId) };
@@ -166,15 +193,24 @@ export const roomMachine = setup({
     }),
     explainRemoval: assign({
       removedReason: ({ context }) =>
-        context.data.project === null ? 'This project was deleted.' : 'You were removed from this project. Ask an owner to invite you again.',
+        context.data.project === null
+          ? 'This project was deleted.'
+          : 'You were removed from this project. Ask an owner to invite you again.',
       peers: [],
     }),
-    explainLostAccess: assign({ removedReason: 'You no longer have access to this project: it was deleted, or you were removed.', peers: [] }),
+    explainLostAccess: assign({
+      removedReason: 'You no longer have access to this project: it was deleted, or you were removed.',
+      peers: [],
+    }),
     startAdmin: assign({
       adminError: null,
-      adminTarget: ({ event }) => (event.type === 'room.changeRole' || event.type === 'room.removeMember' ? event.userId : null),
+      adminTarget: ({ event }) =>
+        event.type === 'room.changeRole' || event.type === 'room.removeMember' ? event.userId : null,
     }),
-    showAdminFailure: assign({ adminError: (_, result: Result<unknown>) => failureOf(result) ?? UNEXPECTED, adminTarget: null }),
+    showAdminFailure: assign({
+      adminError: (_, result: Result<unknown>) => failureOf(result) ?? UNEXPECTED,
+      adminTarget: null,
+    }),
     showAdminUnexpected: assign({ adminError: UNEXPECTED, adminTarget: null }),
     finishAdmin: assign({ adminTarget: null }),
     clearAdminError: assign({ adminError: null }),
@@ -185,9 +221,11 @@ export const roomMachine = setup({
     lookingChanged: ({ context, event }) => event.type === 'room.look' && event.looking !== context.looking,
     isOwner: ({ context }) => isOwnerIn(context),
     /** A member reloading after a drop finds the project hidden: access went while we were away. */
-    accessGone: ({ context }, result: Result<unknown>) => context.wasMember && !result.ok && result.error.code === 'not_found',
+    accessGone: ({ context }, result: Result<unknown>) =>
+      context.wasMember && !result.ok && result.error.code === 'not_found',
     /** Gone from the room: our membership was deleted, or the project itself. */
-    lostAccess: ({ context }) => context.data.project === null || (context.wasMember && context.data.members[context.userId] === undefined),
+    lostAccess: ({ context }) =>
+      context.data.project === null || (context.wasMember && context.data.members[context.userId] === undefined),
   },
 }).createMachine({
   id: 'room',
@@ -295,7 +333,11 @@ export const roomMachine = setup({
                   return { projectId: context.projectId, name: event.name };
                 },
                 onDone: [
-                  { guard: { type: 'failed', params: ({ event }) => event.output }, target: 'failed', actions: { type: 'showAdminFailure', params: ({ event }) => event.output } },
+                  {
+                    guard: { type: 'failed', params: ({ event }) => event.output },
+                    target: 'failed',
+                    actions: { type: 'showAdminFailure', params: ({ event }) => event.output },
+                  },
                   { target: 'idle', actions: 'finishAdmin' },
                 ],
                 onError: { target: 'failed', actions: 'showAdminUnexpected' },
@@ -311,7 +353,11 @@ export const roomMachine = setup({
                   return { projectId: context.projectId, userId: event.userId, role: event.role };
                 },
                 onDone: [
-                  { guard: { type: 'failed', params: ({ event }) => event.output }, target: 'failed', actions: { type: 'showAdminFailure', params: ({ event }) => event.output } },
+                  {
+                    guard: { type: 'failed', params: ({ event }) => event.output },
+                    target: 'failed',
+                    actions: { type: 'showAdminFailure', params: ({ event }) => event.output },
+                  },
                   { target: 'idle', actions: 'finishAdmin' },
                 ],
                 onError: { target: 'failed', actions: 'showAdminUnexpected' },
@@ -327,7 +373,11 @@ export const roomMachine = setup({
                   return { projectId: context.projectId, userId: event.userId };
                 },
                 onDone: [
-                  { guard: { type: 'failed', params: ({ event }) => event.output }, target: 'failed', actions: { type: 'showAdminFailure', params: ({ event }) => event.output } },
+                  {
+                    guard: { type: 'failed', params: ({ event }) => event.output },
+                    target: 'failed',
+                    actions: { type: 'showAdminFailure', params: ({ event }) => event.output },
+                  },
                   { target: 'idle', actions: 'finishAdmin' },
                 ],
                 onError: { target: 'failed', actions: 'showAdminUnexpected' },
@@ -364,7 +414,12 @@ export const roomMachine = setup({
               invoke: {
                 id: 'openMachine',
                 src: 'openMachine',
-                input: ({ context }) => ({ machineId: context.machineId ?? '', userId: context.userId, canEdit: canEditIn(context), document: context.document }),
+                input: ({ context }) => ({
+                  machineId: context.machineId ?? '',
+                  userId: context.userId,
+                  canEdit: canEditIn(context),
+                  document: context.document,
+                }),
               },
               // One machine at a time, closed before the next opens (the view keys it by id): its
               // children's systemIds are free again only once the old one has stopped.

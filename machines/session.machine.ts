@@ -37,9 +37,20 @@ export interface SessionContext {
 }
 
 /** Tags the views branch on; states stay an implementation detail of the machine. */
-export type SessionTag = 'restoring' | 'signedOut' | 'pending' | 'failed' | 'notice' | 'authenticated' | 'member' | 'guest' | 'signingOut' | 'refreshing';
+export type SessionTag =
+  | 'restoring'
+  | 'signedOut'
+  | 'pending'
+  | 'failed'
+  | 'notice'
+  | 'authenticated'
+  | 'member'
+  | 'guest'
+  | 'signingOut'
+  | 'refreshing';
 
-const SIGNED_OUT_ELSEWHERE = 'You were signed out (in another tab, or your session was ended). Sign in again to continue.';
+const SIGNED_OUT_ELSEWHERE =
+  'You were signed out (in another tab, or your session was ended). Sign in again to continue.';
 const EXPIRED = 'Your session has expired. Sign in again to continue.';
 /** The longest delay a JS timer can hold (2^31-1 ms); a token that far from expiry is refreshed early, which is harmless. */
 const MAX_DELAY = 2_147_483_647;
@@ -63,13 +74,17 @@ const sessionSetup = setup({
     signInAsGuest: fromPromise<AuthResult, void>(() => Promise.reject(notProvided('session', 'signInAsGuest'))),
     signOut: fromPromise<void, void>(() => Promise.reject(notProvided('session', 'signOut'))),
     refreshSession: fromPromise<AuthResult, void>(() => Promise.reject(notProvided('session', 'refreshSession'))),
-    ownProfile: fromEventObservable<OwnProfileFact, { userId: string }>(() => throwError(() => notProvided('session', 'ownProfile'))),
+    ownProfile: fromEventObservable<OwnProfileFact, { userId: string }>(() =>
+      throwError(() => notProvided('session', 'ownProfile')),
+    ),
   },
   delays: {
     // supabase-js refreshes ahead of expiry; this fires only if that did not happen (a
     // sleeping tab, a failing network), a few seconds after the token stopped working.
     accessTokenExpiry: ({ context }) =>
-      context.expiresAt === null ? MAX_DELAY : Math.min(MAX_DELAY, Math.max(0, context.expiresAt * 1000 - Date.now() + 5_000)),
+      context.expiresAt === null
+        ? MAX_DELAY
+        : Math.min(MAX_DELAY, Math.max(0, context.expiresAt * 1000 - Date.now() + 5_000)),
     refreshRetry: 5_000,
   },
   actions: {
@@ -85,17 +100,31 @@ const sessionSetup = setup({
     rememberName: assign(({ context, event }) => {
       assertEvent(event, 'profile.changed');
       if (event.profile.id !== context.user?.id) return {};
-      return { displayName: event.profile.displayName, look: { color: event.profile.color, avatarUrl: event.profile.avatarUrl } };
+      return {
+        displayName: event.profile.displayName,
+        look: { color: event.profile.color, avatarUrl: event.profile.avatarUrl },
+      };
     }),
     forgetUser: assign({ user: null, displayName: null, look: null, expiresAt: null }),
-    noticeSignedOutElsewhere: assign({ user: null, displayName: null, look: null, expiresAt: null, notice: SIGNED_OUT_ELSEWHERE }),
+    noticeSignedOutElsewhere: assign({
+      user: null,
+      displayName: null,
+      look: null,
+      expiresAt: null,
+      notice: SIGNED_OUT_ELSEWHERE,
+    }),
     noticeExpired: assign({ user: null, displayName: null, look: null, expiresAt: null, notice: EXPIRED }),
-    rememberRefreshed: assign((_, result: AuthResult) => (result.ok ? { user: result.session.user, expiresAt: result.session.expiresAt } : {})),
+    rememberRefreshed: assign((_, result: AuthResult) =>
+      result.ok ? { user: result.session.user, expiresAt: result.session.expiresAt } : {},
+    ),
     clearMessages: assign({ error: null, notice: null }),
     showFailure: assign((_, result: AuthResult | SignUpResult) => ({ error: result.ok ? null : result.error.message })),
     showUnexpected: assign({ error: UNEXPECTED }),
     showConfirmationSent: assign((_, result: SignUpResult) => ({
-      notice: result.ok && result.session === null ? `Check ${result.confirmationSentTo} for a link to confirm your account, then sign in.` : null,
+      notice:
+        result.ok && result.session === null
+          ? `Check ${result.confirmationSentTo} for a link to confirm your account, then sign in.`
+          : null,
     })),
   },
   guards: {
@@ -135,7 +164,11 @@ const tokenLife = sessionSetup.createStateConfig({
         id: 'refreshSession',
         src: 'refreshSession',
         onDone: [
-          { guard: { type: 'expired', params: ({ event }) => event.output }, target: '#session.signedOut', actions: 'noticeExpired' },
+          {
+            guard: { type: 'expired', params: ({ event }) => event.output },
+            target: '#session.signedOut',
+            actions: 'noticeExpired',
+          },
           { guard: { type: 'failed', params: ({ event }) => event.output }, target: 'waitingToRetry' },
           { target: 'active', actions: { type: 'rememberRefreshed', params: ({ event }) => event.output } },
         ],
@@ -178,11 +211,19 @@ const toGuest = { guard: 'factIsGuest', target: 'guest', actions: 'rememberSessi
 const toMember = { target: 'signedIn', actions: 'rememberSession' } as const;
 
 /** The signed-out form's requests, open from every state that shows the form. */
-const formRequests = { 'session.signIn': 'signingIn', 'session.signUp': 'signingUp', 'session.signInAsGuest': 'joiningAsGuest' } as const;
+const formRequests = {
+  'session.signIn': 'signingIn',
+  'session.signUp': 'signingUp',
+  'session.signInAsGuest': 'joiningAsGuest',
+} as const;
 /** A request the form runs: its own failure is shown; success waits for the fact that follows. */
 const requesting = sessionSetup.createStateConfig({ tags: ['pending'], entry: 'clearMessages' });
 const requestOutput = ({ event }: { event: { output: AuthResult | SignUpResult } }) => event.output;
-const refused = { guard: { type: 'failed', params: requestOutput }, target: 'failed', actions: { type: 'showFailure', params: requestOutput } } as const;
+const refused = {
+  guard: { type: 'failed', params: requestOutput },
+  target: 'failed',
+  actions: { type: 'showFailure', params: requestOutput },
+} as const;
 const crashed = { target: 'failed', actions: 'showUnexpected' } as const;
 
 export const sessionMachine = sessionSetup.createMachine({
@@ -246,7 +287,11 @@ export const sessionMachine = sessionSetup.createMachine({
       on: {
         ...authenticated.on,
         // Another tab may sign in as someone else (whose profile is watched instead), or a guest may become a member.
-        'auth.signedIn': [toGuest, { guard: 'factIsOtherUser', target: 'signedIn', reenter: true, actions: 'rememberSession' }, { actions: 'rememberSession' }],
+        'auth.signedIn': [
+          toGuest,
+          { guard: 'factIsOtherUser', target: 'signedIn', reenter: true, actions: 'rememberSession' },
+          { actions: 'rememberSession' },
+        ],
         'auth.userUpdated': [toGuest, { actions: 'rememberSession' }],
       },
     },
@@ -255,7 +300,11 @@ export const sessionMachine = sessionSetup.createMachine({
       ...authenticated,
       on: {
         ...authenticated.on,
-        'auth.signedIn': [{ guard: not('factIsGuest'), ...toMember }, { guard: 'factIsOtherUser', target: 'guest', reenter: true, actions: 'rememberSession' }, { actions: 'rememberSession' }],
+        'auth.signedIn': [
+          { guard: not('factIsGuest'), ...toMember },
+          { guard: 'factIsOtherUser', target: 'guest', reenter: true, actions: 'rememberSession' },
+          { actions: 'rememberSession' },
+        ],
         'auth.userUpdated': [{ guard: 'factIsGuest', actions: 'rememberSession' }, toMember],
       },
     },

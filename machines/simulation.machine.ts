@@ -1,8 +1,25 @@
 import { throwError } from 'rxjs';
 import { assertEvent, assign, fromEventObservable, fromPromise, setup } from 'xstate';
 import type { JsonObject } from '../src/lib/model/types.ts';
-import type { SendRequest, SimListStreamEvent, SimLogStreamEvent, SimResult, SimulationRecord } from '../src/lib/ports/simulation.ts';
-import { emptyLog, hasGap, mergeEntries, readyEntries, traceOf, type GuardValues, type KnownLog, type SimLogEntry, type SimSetup, type Trace } from '../src/lib/simulation/index.ts';
+import type {
+  SendRequest,
+  SimListStreamEvent,
+  SimLogStreamEvent,
+  SimResult,
+  SimulationRecord,
+} from '../src/lib/ports/simulation.ts';
+import {
+  emptyLog,
+  hasGap,
+  mergeEntries,
+  readyEntries,
+  traceOf,
+  type GuardValues,
+  type KnownLog,
+  type SimLogEntry,
+  type SimSetup,
+  type Trace,
+} from '../src/lib/simulation/index.ts';
 
 /**
  * The shared simulation of one machine. On open it shows the newest running simulation
@@ -50,8 +67,20 @@ export interface SimulationContext {
 const lastStep = (c: SimulationContext): number => c.log.ready;
 
 function opened(simulation: SimulationRecord): Partial<SimulationContext> {
-  const simSetup: SimSetup = { definition: simulation.definition, context: simulation.context, guards: simulation.guards };
-  return { simulation, setup: simSetup, log: emptyLog, trace: traceOf(simSetup, []), position: null, guards: { ...simulation.guards }, outbox: [] };
+  const simSetup: SimSetup = {
+    definition: simulation.definition,
+    context: simulation.context,
+    guards: simulation.guards,
+  };
+  return {
+    simulation,
+    setup: simSetup,
+    log: emptyLog,
+    trace: traceOf(simSetup, []),
+    position: null,
+    guards: { ...simulation.guards },
+    outbox: [],
+  };
 }
 
 function received(c: SimulationContext, entries: SimLogEntry[]): Partial<SimulationContext> {
@@ -74,19 +103,37 @@ export const simulationMachine = setup({
     tags: {} as 'loading' | 'idle' | 'open' | 'live' | 'syncing' | 'sending' | 'playing' | 'busy',
   },
   actors: {
-    simulationEvents: fromEventObservable<SimListStreamEvent, { machineId: string }>(() => throwError(() => notProvided('simulationEvents'))),
-    logEvents: fromEventObservable<SimLogStreamEvent, { simulationId: string }>(() => throwError(() => notProvided('logEvents'))),
-    listSimulations: fromPromise<SimResult<SimulationRecord[]>, { machineId: string }>(() => Promise.reject(notProvided('listSimulations'))),
-    startSimulation: fromPromise<SimResult<SimulationRecord>, { machineId: string; context: JsonObject | null; guards: GuardValues }>(() => Promise.reject(notProvided('startSimulation'))),
-    loadLog: fromPromise<SimResult<SimLogEntry[]>, { simulationId: string; after: number }>(() => Promise.reject(notProvided('loadLog'))),
+    simulationEvents: fromEventObservable<SimListStreamEvent, { machineId: string }>(() =>
+      throwError(() => notProvided('simulationEvents')),
+    ),
+    logEvents: fromEventObservable<SimLogStreamEvent, { simulationId: string }>(() =>
+      throwError(() => notProvided('logEvents')),
+    ),
+    listSimulations: fromPromise<SimResult<SimulationRecord[]>, { machineId: string }>(() =>
+      Promise.reject(notProvided('listSimulations')),
+    ),
+    startSimulation: fromPromise<
+      SimResult<SimulationRecord>,
+      { machineId: string; context: JsonObject | null; guards: GuardValues }
+    >(() => Promise.reject(notProvided('startSimulation'))),
+    loadLog: fromPromise<SimResult<SimLogEntry[]>, { simulationId: string; after: number }>(() =>
+      Promise.reject(notProvided('loadLog')),
+    ),
     sendEvent: fromPromise<SimResult<{ seq: number }>, SendRequest>(() => Promise.reject(notProvided('sendEvent'))),
-    forkSimulation: fromPromise<SimResult<SimulationRecord>, { simulationId: string; uptoSeq: number; latest: boolean }>(() => Promise.reject(notProvided('forkSimulation'))),
+    forkSimulation: fromPromise<
+      SimResult<SimulationRecord>,
+      { simulationId: string; uptoSeq: number; latest: boolean }
+    >(() => Promise.reject(notProvided('forkSimulation'))),
   },
   actions: {
-    openSimulation: assign((_, params: { simulation: SimulationRecord | null }) => (params.simulation ? opened(params.simulation) : {})),
+    openSimulation: assign((_, params: { simulation: SimulationRecord | null }) =>
+      params.simulation ? opened(params.simulation) : {},
+    ),
     updateSimulation: assign(({ context, event }) => {
       assertEvent(event, 'sims.updated');
-      return context.simulation?.id === event.simulation.id ? { simulation: { ...context.simulation, status: event.simulation.status } } : {};
+      return context.simulation?.id === event.simulation.id
+        ? { simulation: { ...context.simulation, status: event.simulation.status } }
+        : {};
     }),
     receive: assign(({ context, event }) => {
       assertEvent(event, 'simlog.received');
@@ -96,7 +143,10 @@ export const simulationMachine = setup({
       assertEvent(event, ['sim.send', 'sim.advanceTime']);
       if (!context.simulation) return {};
       const base = { simulationId: context.simulation.id, payload: {}, guards: { ...context.guards } };
-      const request: SendRequest = event.type === 'sim.send' ? { ...base, kind: 'event', type: event.eventType, payload: event.payload } : { ...base, kind: 'time', type: null };
+      const request: SendRequest =
+        event.type === 'sim.send'
+          ? { ...base, kind: 'event', type: event.eventType, payload: event.payload }
+          : { ...base, kind: 'time', type: null };
       return { outbox: [...context.outbox, request], position: null };
     }),
     stepBack: assign(({ context }) => ({ position: Math.max(0, (context.position ?? lastStep(context)) - 1) })),
@@ -143,7 +193,9 @@ export const simulationMachine = setup({
       actions: { type: 'openSimulation', params: ({ event }) => ({ simulation: event.simulation }) },
     },
     'sims.updated': { actions: 'updateSimulation' },
-    'sim.setGuard': { actions: assign(({ context, event }) => ({ guards: { ...context.guards, [event.name]: event.value } })) },
+    'sim.setGuard': {
+      actions: assign(({ context, event }) => ({ guards: { ...context.guards, [event.name]: event.value } })),
+    },
     'sim.start': { guard: 'canStart', target: '.starting' },
     'sim.dismissError': { actions: { type: 'setError', params: { error: null } } },
     'sim.canSendChanged': { actions: assign(({ event }) => ({ canSend: event.canSend })) },
@@ -159,11 +211,19 @@ export const simulationMachine = setup({
           {
             guard: ({ event }) => event.output.ok && event.output.value.some((s) => s.status === 'running'),
             target: 'open',
-            actions: { type: 'openSimulation', params: ({ event }) => ({ simulation: event.output.ok ? (event.output.value.find((s) => s.status === 'running') ?? null) : null }) },
+            actions: {
+              type: 'openSimulation',
+              params: ({ event }) => ({
+                simulation: event.output.ok ? (event.output.value.find((s) => s.status === 'running') ?? null) : null,
+              }),
+            },
           },
           { target: 'idle', actions: { type: 'setError', params: ({ event }) => ({ error: failure(event.output) }) } },
         ],
-        onError: { target: 'idle', actions: { type: 'setError', params: { error: "Couldn't load this machine's simulations." } } },
+        onError: {
+          target: 'idle',
+          actions: { type: 'setError', params: { error: "Couldn't load this machine's simulations." } },
+        },
       },
     },
     idle: { tags: ['idle'] },
@@ -176,7 +236,17 @@ export const simulationMachine = setup({
           return { machineId: context.machineId, context: event.context, guards: context.guards };
         },
         onDone: [
-          { guard: 'succeeded', target: 'open', actions: [{ type: 'openSimulation', params: ({ event }) => ({ simulation: event.output.ok ? event.output.value : null }) }, { type: 'setError', params: { error: null } }] },
+          {
+            guard: 'succeeded',
+            target: 'open',
+            actions: [
+              {
+                type: 'openSimulation',
+                params: ({ event }) => ({ simulation: event.output.ok ? event.output.value : null }),
+              },
+              { type: 'setError', params: { error: null } },
+            ],
+          },
           { target: 'idle', actions: { type: 'setError', params: ({ event }) => ({ error: failure(event.output) }) } },
         ],
         onError: { target: 'idle', actions: { type: 'setError', params: { error: "Couldn't start the simulation." } } },
@@ -192,7 +262,14 @@ export const simulationMachine = setup({
           latest: event.type === 'sim.rerun',
         }),
         onDone: [
-          { guard: 'succeeded', target: 'open', actions: { type: 'openSimulation', params: ({ event }) => ({ simulation: event.output.ok ? event.output.value : null }) } },
+          {
+            guard: 'succeeded',
+            target: 'open',
+            actions: {
+              type: 'openSimulation',
+              params: ({ event }) => ({ simulation: event.output.ok ? event.output.value : null }),
+            },
+          },
           { target: 'open', actions: { type: 'setError', params: ({ event }) => ({ error: failure(event.output) }) } },
         ],
         onError: { target: 'open', actions: { type: 'setError', params: { error: "Couldn't fork the simulation." } } },
@@ -218,10 +295,22 @@ export const simulationMachine = setup({
                 src: 'loadLog',
                 input: ({ context }) => ({ simulationId: context.simulation?.id ?? '', after: context.log.ready }),
                 onDone: [
-                  { guard: 'succeeded', target: 'live', actions: assign(({ context, event }) => (event.output.ok ? received(context, event.output.value) : {})) },
-                  { target: 'waiting', actions: { type: 'setError', params: ({ event }) => ({ error: failure(event.output) }) } },
+                  {
+                    guard: 'succeeded',
+                    target: 'live',
+                    actions: assign(({ context, event }) =>
+                      event.output.ok ? received(context, event.output.value) : {},
+                    ),
+                  },
+                  {
+                    target: 'waiting',
+                    actions: { type: 'setError', params: ({ event }) => ({ error: failure(event.output) }) },
+                  },
                 ],
-                onError: { target: 'waiting', actions: { type: 'setError', params: { error: "Couldn't read the simulation log." } } },
+                onError: {
+                  target: 'waiting',
+                  actions: { type: 'setError', params: { error: "Couldn't read the simulation log." } },
+                },
               },
             },
             live: {
@@ -256,7 +345,13 @@ export const simulationMachine = setup({
                     { type: 'setError', params: ({ event }) => ({ error: failure(event.output) }) },
                   ],
                 },
-                onError: { target: 'idle', actions: [assign(({ context }) => ({ outbox: context.outbox.slice(1) })), { type: 'setError', params: { error: "Couldn't send the event." } }] },
+                onError: {
+                  target: 'idle',
+                  actions: [
+                    assign(({ context }) => ({ outbox: context.outbox.slice(1) })),
+                    { type: 'setError', params: { error: "Couldn't send the event." } },
+                  ],
+                },
               },
             },
           },
@@ -268,12 +363,20 @@ export const simulationMachine = setup({
             'sim.stepForward': { guard: 'replaying', target: '.paused', actions: 'stepForward' },
             'sim.scrub': {
               target: '.paused',
-              actions: assign(({ context, event }) => ({ position: event.step >= lastStep(context) ? null : Math.max(0, Math.floor(event.step)) })),
+              actions: assign(({ context, event }) => ({
+                position: event.step >= lastStep(context) ? null : Math.max(0, Math.floor(event.step)),
+              })),
             },
           },
           states: {
             paused: {
-              on: { 'sim.play': { guard: 'hasSteps', target: 'playing', actions: assign(({ context }) => ({ position: context.position ?? 0 })) } },
+              on: {
+                'sim.play': {
+                  guard: 'hasSteps',
+                  target: 'playing',
+                  actions: assign(({ context }) => ({ position: context.position ?? 0 })),
+                },
+              },
             },
             playing: {
               tags: ['playing'],

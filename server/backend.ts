@@ -163,7 +163,8 @@ export async function startBackend(options: StartOptions = {}): Promise<Backend>
       s.closeAllConnections();
       await new Promise<void>((resolve) => s.close(() => resolve()));
     }
-    for (const service of [...services].reverse()) await service.close?.().catch((e: unknown) => log(`[backend] close: ${String(e)}`));
+    for (const service of [...services].reverse())
+      await service.close?.().catch((e: unknown) => log(`[backend] close: ${String(e)}`));
     for (const pool of pools) await pool.end().catch(() => undefined);
     if (cluster) await cluster.stop();
     cluster = null;

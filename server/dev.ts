@@ -20,7 +20,9 @@ async function main(): Promise<void> {
       configFile: path.resolve('vite.config.ts'),
       server: { host: '127.0.0.1', port: appPort, strictPort: true },
       // The same runtime config npm start injects, so the app finds a backend on any port.
-      plugins: [{ name: 'chartroom-runtime-config', transformIndexHtml: (html: string) => injectRuntimeConfig(html, runtime) }],
+      plugins: [
+        { name: 'chartroom-runtime-config', transformIndexHtml: (html: string) => injectRuntimeConfig(html, runtime) },
+      ],
     });
     stoppers.unshift(() => vite.close());
     await vite.listen();

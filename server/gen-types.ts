@@ -87,7 +87,8 @@ const SCALARS: Record<string, string> = {
 function tsType(type: string, schemas: Map<string, Schema>): string {
   if (type.endsWith('[]')) return `${tsType(type.slice(0, -2), schemas)}[]`;
   const [schema, name] = type.split('.') as [string, string];
-  if (schemas.get(schema)?.enums.has(name)) return `Database[${JSON.stringify(schema)}]["Enums"][${JSON.stringify(name)}]`;
+  if (schemas.get(schema)?.enums.has(name))
+    return `Database[${JSON.stringify(schema)}]["Enums"][${JSON.stringify(name)}]`;
   return SCALARS[name] ?? (schema === 'pg_catalog' || schema === 'extensions' ? 'string' : 'unknown');
 }
 
@@ -211,7 +212,9 @@ function schemaBlock(schema: Schema, schemas: Map<string, Schema>): string[] {
           for (const c of cols) {
             const never = c.generated || c.identityAlways;
             const optional = kind === 'Update' || never || c.nullable || c.hasDefault;
-            out.push(`${key(c.name)}${optional ? '?' : ''}: ${never ? 'never' : `${tsType(c.type, schemas)}${c.nullable ? ' | null' : ''}`}`);
+            out.push(
+              `${key(c.name)}${optional ? '?' : ''}: ${never ? 'never' : `${tsType(c.type, schemas)}${c.nullable ? ' | null' : ''}`}`,
+            );
           }
           out.push('}');
         }
@@ -258,7 +261,9 @@ function schemaBlock(schema: Schema, schemas: Map<string, Schema>): string[] {
         for (const a of outputs) out.push(`${key(a.name)}: ${tsType(a.type, schemas)}`);
         out.push(`}${many}`);
       } else if (fn.returnsRelation) {
-        out.push(`Returns: Database[${JSON.stringify(schema.name)}]["Tables"][${JSON.stringify(fn.returnsRelation)}]["Row"]${many}`);
+        out.push(
+          `Returns: Database[${JSON.stringify(schema.name)}]["Tables"][${JSON.stringify(fn.returnsRelation)}]["Row"]${many}`,
+        );
       } else {
         out.push(`Returns: ${tsType(fn.returns, schemas)}${many}`);
       }
@@ -269,7 +274,8 @@ function schemaBlock(schema: Schema, schemas: Map<string, Schema>): string[] {
   if (schema.enums.size === 0) out.push(`Enums: ${NEVER}`);
   else {
     out.push('Enums: {');
-    for (const [name, labels] of schema.enums) out.push(`${key(name)}: ${labels.map((l) => JSON.stringify(l)).join(' | ')}`);
+    for (const [name, labels] of schema.enums)
+      out.push(`${key(name)}: ${labels.map((l) => JSON.stringify(l)).join(' | ')}`);
     out.push('}');
   }
   out.push(`CompositeTypes: ${NEVER}`, '}');
@@ -282,7 +288,13 @@ function helpers(): string[] {
   DefaultSchema${param}NameOrOptions extends
     | keyof DefaultSchema["${pick}"]
     | { schema: keyof DatabaseWithoutInternals },`;
-  const helper = (name: string, param: string, pick: string, inferred: string, letter: string) => `export type ${name}<${options(param, pick)}
+  const helper = (
+    name: string,
+    param: string,
+    pick: string,
+    inferred: string,
+    letter: string,
+  ) => `export type ${name}<${options(param, pick)}
   ${param}Name extends (DefaultSchema${param}NameOrOptions extends {
     schema: keyof DatabaseWithoutInternals
   }
@@ -391,7 +403,8 @@ export async function generate(db: pg.Client): Promise<string> {
     if (schema.enums.size === 0) constants.push(`${key(schema.name)}: {`, 'Enums: {},', '},');
     else {
       constants.push(`${key(schema.name)}: {`, 'Enums: {');
-      for (const [name, labels] of schema.enums) constants.push(`${key(name)}: [${labels.map((l) => JSON.stringify(l)).join(', ')}],`);
+      for (const [name, labels] of schema.enums)
+        constants.push(`${key(name)}: [${labels.map((l) => JSON.stringify(l)).join(', ')}],`);
       constants.push('},', '},');
     }
   }
@@ -424,7 +437,13 @@ async function main(): Promise<void> {
   const target = path.resolve(process.argv[2] ?? 'src/adapters/supabase/database.types.ts');
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'chartroom-types-'));
   const { freePort } = await import('../tests/setup/ports.ts');
-  const backend = await startBackend({ port: 0, dbPort: await freePort(), dataDir, logRequests: false, log: () => undefined });
+  const backend = await startBackend({
+    port: 0,
+    dbPort: await freePort(),
+    dataDir,
+    logRequests: false,
+    log: () => undefined,
+  });
   const db = new pg.Client({ connectionString: backend.databaseUrl });
   try {
     await db.connect();

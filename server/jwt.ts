@@ -12,7 +12,10 @@ export interface JwtClaims {
 export type JwtFailure = 'malformed' | 'bad_signature' | 'expired' | 'unsupported_alg';
 
 export class JwtError extends Error {
-  constructor(readonly reason: JwtFailure, message: string) {
+  constructor(
+    readonly reason: JwtFailure,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -36,7 +39,8 @@ export function signJwt(claims: JwtClaims, secret: string): string {
 /** Verifies an HS256 JWT and its expiry; throws JwtError with the reason. */
 export function verifyJwt(token: string, secret: string, nowSeconds = Math.floor(Date.now() / 1000)): JwtClaims {
   const parts = token.split('.');
-  if (parts.length !== 3) throw new JwtError('malformed', 'invalid JWT: unable to parse or verify signature, token is malformed');
+  if (parts.length !== 3)
+    throw new JwtError('malformed', 'invalid JWT: unable to parse or verify signature, token is malformed');
   const [header, payload, sig] = parts as [string, string, string];
   let alg: unknown;
   let claims: unknown;
@@ -46,7 +50,11 @@ export function verifyJwt(token: string, secret: string, nowSeconds = Math.floor
   } catch {
     throw new JwtError('malformed', 'invalid JWT: unable to parse or verify signature, token is malformed');
   }
-  if (alg !== 'HS256') throw new JwtError('unsupported_alg', 'invalid JWT: unable to parse or verify signature, signing method is invalid');
+  if (alg !== 'HS256')
+    throw new JwtError(
+      'unsupported_alg',
+      'invalid JWT: unable to parse or verify signature, signing method is invalid',
+    );
   const expected = signature(secret, `${header}.${payload}`);
   const given = Buffer.from(sig, 'base64url');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
@@ -57,7 +65,10 @@ export function verifyJwt(token: string, secret: string, nowSeconds = Math.floor
   }
   const typed = claims as JwtClaims;
   if (typeof typed.exp === 'number' && typed.exp <= nowSeconds) {
-    throw new JwtError('expired', 'invalid JWT: unable to parse or verify signature, token has invalid claims: token is expired');
+    throw new JwtError(
+      'expired',
+      'invalid JWT: unable to parse or verify signature, token has invalid claims: token is expired',
+    );
   }
   return typed;
 }

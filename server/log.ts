@@ -67,9 +67,11 @@ export class RequestTally {
   }
 
   summary(refusedStatements: number): string {
-    const n = (count: number, one: string, many = `${one}s`): string => `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`;
+    const n = (count: number, one: string, many = `${one}s`): string =>
+      `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`;
     const parts = [`${n(this.clientErrors, 'client error')} (4xx)`, `${n(this.serverErrors, 'server error')} (5xx)`];
-    if (refusedStatements > 0) parts.push(`${n(refusedStatements, 'statement')} refused by PostgreSQL (conflicts, policies, bad input)`);
+    if (refusedStatements > 0)
+      parts.push(`${n(refusedStatements, 'statement')} refused by PostgreSQL (conflicts, policies, bad input)`);
     return `served ${n(this.total, 'request')}: ${parts.join(', ')}; --verbose prints each one`;
   }
 }

@@ -34,7 +34,8 @@ export function backendOptionsFromArgs(argv: string[]) {
   };
   const jwtSecret = values['jwt-secret'] ?? process.env.CHARTROOM_JWT_SECRET;
   // GoTrue and PostgREST refuse HS256 secrets shorter than 32 characters; so do we.
-  if (jwtSecret !== undefined && jwtSecret.length < 32) throw new Error('--jwt-secret must be at least 32 characters long');
+  if (jwtSecret !== undefined && jwtSecret.length < 32)
+    throw new Error('--jwt-secret must be at least 32 characters long');
   const origins = [...(values['allowed-origin'] ?? []), ...(process.env.CHARTROOM_ALLOWED_ORIGINS ?? '').split(',')]
     .map((o) => o.trim())
     .filter((o) => o !== '');

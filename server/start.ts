@@ -103,12 +103,21 @@ export interface AppServer {
  * Vite's hashed assets, and index.html (with the runtime config) for every other path
  * without a file extension, so client-side routes survive a reload.
  */
-export async function serveApp(options: { dir: string; port: number; host?: string; runtime: RuntimeConfig }): Promise<AppServer> {
+export async function serveApp(options: {
+  dir: string;
+  port: number;
+  host?: string;
+  runtime: RuntimeConfig;
+}): Promise<AppServer> {
   const root = path.resolve(options.dir);
   const host = options.host ?? '127.0.0.1';
   const sendIndex = (res: http.ServerResponse, head: boolean): void => {
     const html = injectRuntimeConfig(readFileSync(path.join(root, 'index.html'), 'utf8'), options.runtime);
-    res.writeHead(200, { 'content-type': CONTENT_TYPES['.html'], 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' });
+    res.writeHead(200, {
+      'content-type': CONTENT_TYPES['.html'],
+      'cache-control': 'no-cache',
+      'x-content-type-options': 'nosniff',
+    });
     res.end(head ? undefined : html);
   };
   const server = http.createServer((req, res) => {
@@ -198,7 +207,11 @@ async function main(): Promise<void> {
       console.log('building the app…');
       await buildApp({ root, outDir, quiet: true });
     }
-    app = await serveApp({ dir: outDir, port: appPort, runtime: { supabaseUrl: backend.url, supabaseAnonKey: backend.anonKey } });
+    app = await serveApp({
+      dir: outDir,
+      port: appPort,
+      runtime: { supabaseUrl: backend.url, supabaseAnonKey: backend.anonKey },
+    });
   } catch (error) {
     // Don't leave PostgreSQL running behind a failed start.
     await backend.stop().catch(() => undefined);

@@ -19,7 +19,8 @@ async function initialJs(dir: string): Promise<{ files: number; raw: number; gzi
   const html = await fs.readFile(path.join(dir, 'index.html'), 'utf8');
   const refs = new Set<string>();
   for (const match of html.matchAll(/<script[^>]*type="module"[^>]*src="([^"]+)"/g)) if (match[1]) refs.add(match[1]);
-  for (const match of html.matchAll(/<link[^>]*rel="modulepreload"[^>]*href="([^"]+)"/g)) if (match[1]) refs.add(match[1]);
+  for (const match of html.matchAll(/<link[^>]*rel="modulepreload"[^>]*href="([^"]+)"/g))
+    if (match[1]) refs.add(match[1]);
   let raw = 0;
   let gzip = 0;
   for (const ref of refs) {
@@ -41,10 +42,18 @@ export async function run(ctx: BenchContext): Promise<void> {
     await buildApp({ root, outDir: dir, quiet: true });
     const js = await initialJs(dir);
     ctx.section('app: initial JavaScript (production build, JS loaded by index.html)');
-    ctx.report(`initial JS gzip (${js.files} file${js.files === 1 ? '' : 's'})`, `${(js.gzip / 1024).toFixed(1)} KB`, '< 250 KB');
+    ctx.report(
+      `initial JS gzip (${js.files} file${js.files === 1 ? '' : 's'})`,
+      `${(js.gzip / 1024).toFixed(1)} KB`,
+      '< 250 KB',
+    );
     ctx.report('initial JS raw', `${(js.raw / 1024).toFixed(1)} KB`);
 
-    const server = await serveApp({ dir, port: 0, runtime: { supabaseUrl: backend.url, supabaseAnonKey: backend.anonKey } });
+    const server = await serveApp({
+      dir,
+      port: 0,
+      runtime: { supabaseUrl: backend.url, supabaseAnonKey: backend.anonKey },
+    });
     try {
       // One person with one project; sign in once through the UI and keep the stored session.
       const setup = await browser.newContext();

@@ -16,7 +16,12 @@ async function post(url: string, anonKey: string, body: unknown): Promise<{ ms: 
   const start = process.hrtime.bigint();
   const res = await fetch(url, {
     method: 'POST',
-    headers: { apikey: anonKey, authorization: `Bearer ${anonKey}`, 'content-type': 'application/json', 'x-supabase-api-version': '2024-01-01' },
+    headers: {
+      apikey: anonKey,
+      authorization: `Bearer ${anonKey}`,
+      'content-type': 'application/json',
+      'x-supabase-api-version': '2024-01-01',
+    },
     body: JSON.stringify(body),
   });
   const json = (await res.json()) as Session;
@@ -27,7 +32,9 @@ async function post(url: string, anonKey: string, body: unknown): Promise<{ ms: 
 
 export async function run(ctx: BenchContext): Promise<void> {
   // Lenient limits: the bench signs in one user many times from one address.
-  const backend = await benchBackend({ auth: { signInLimit: { maxFailuresPerEmail: 1_000, maxFailuresPerIp: 1_000 } } });
+  const backend = await benchBackend({
+    auth: { signInLimit: { maxFailuresPerEmail: 1_000, maxFailuresPerIp: 1_000 } },
+  });
   const auth = `${backend.url}/auth/v1`;
   const key = backend.anonKey;
   try {
@@ -37,7 +44,8 @@ export async function run(ctx: BenchContext): Promise<void> {
 
     ctx.section('auth: password sign-in (n = 50, sequential)');
     const signIns: number[] = [];
-    for (let i = 0; i < 50; i++) signIns.push((await post(`${auth}/token?grant_type=password`, key, { email, password })).ms);
+    for (let i = 0; i < 50; i++)
+      signIns.push((await post(`${auth}/token?grant_type=password`, key, { email, password })).ms);
     const signIn = summarize(signIns);
     ctx.report('sign-in p50 / p99', `${ms(signIn.p50)} / ${ms(signIn.p99)}`, 'bcrypt cost 10 bound');
     ctx.report('sign-up (one, includes bcrypt hash)', ms(signUp.ms));
@@ -46,7 +54,9 @@ export async function run(ctx: BenchContext): Promise<void> {
     let refreshToken = signUp.json.refresh_token;
     const refreshes: number[] = [];
     for (let i = 0; i < 200; i++) {
-      const { ms: elapsed, json } = await post(`${auth}/token?grant_type=refresh_token`, key, { refresh_token: refreshToken });
+      const { ms: elapsed, json } = await post(`${auth}/token?grant_type=refresh_token`, key, {
+        refresh_token: refreshToken,
+      });
       refreshes.push(elapsed);
       refreshToken = json.refresh_token;
     }

@@ -38,12 +38,20 @@ export async function run(ctx: BenchContext): Promise<void> {
   const bench = await benchApp();
   const { backend, browser } = bench;
   try {
-    const [a, b] = await Promise.all([person(backend.url, backend.anonKey, 'big-a'), person(backend.url, backend.anonKey, 'big-b')]);
+    const [a, b] = await Promise.all([
+      person(backend.url, backend.anonKey, 'big-a'),
+      person(backend.url, backend.anonKey, 'big-b'),
+    ]);
     const project = await a.client.from('projects').insert({ name: 'Bench big charts' }).select('id').single();
     if (project.error) throw new Error(project.error.message);
-    const added = await a.client.from('project_members').insert({ project_id: project.data.id, user_id: b.id, role: 'editor', joined_via: 'added' });
+    const added = await a.client
+      .from('project_members')
+      .insert({ project_id: project.data.id, user_id: b.id, role: 'editor', joined_via: 'added' });
     if (added.error) throw new Error(added.error.message);
-    const [pageA, pageB] = await Promise.all([signedInPage(browser, bench.url, a.email), signedInPage(browser, bench.url, b.email)]);
+    const [pageA, pageB] = await Promise.all([
+      signedInPage(browser, bench.url, a.email),
+      signedInPage(browser, bench.url, b.email),
+    ]);
     const errors: string[] = [];
     pageB.on('pageerror', (e) => errors.push(e.message));
 
@@ -53,11 +61,16 @@ export async function run(ctx: BenchContext): Promise<void> {
       const peer: number[] = [];
       for (let i = 0; i < RUNS; i++) {
         const start = importXState({ id: 'start', initial: 'idle', states: { idle: {} } }, { name: 'start' });
-        const machine = await a.client.from('machines').insert({ project_id: project.data.id, name: `big ${size} ${i}`, definition: start as unknown as Json }).select('id').single();
+        const machine = await a.client
+          .from('machines')
+          .insert({ project_id: project.data.id, name: `big ${size} ${i}`, definition: start as unknown as Json })
+          .select('id')
+          .single();
         if (machine.error) throw new Error(machine.error.message);
         const url = `${bench.url}/p/${project.data.id}/m/${machine.data.id}`;
         await Promise.all([pageA.goto(url), pageB.goto(url)]);
-        for (const page of [pageA, pageB]) await page.getByRole('button', { name: 'state idle', exact: true }).waitFor({ timeout: 60_000 });
+        for (const page of [pageA, pageB])
+          await page.getByRole('button', { name: 'state idle', exact: true }).waitFor({ timeout: 60_000 });
         const chart = generateChart(size);
         const shown = Object.keys(collapseView(chart, autoCollapsed(chart)).view.states).length;
         // Typing 150 kB into CodeMirror takes Playwright minutes: select all and paste it, as a person would.
@@ -80,11 +93,15 @@ export async function run(ctx: BenchContext): Promise<void> {
       }
       const o = summarize(own);
       const p = summarize(peer);
-      ctx.report(`${size} states: Apply in A -> all open states drawn in B, p50 (n = ${p.n})`, ms(p.p50), size === 100 ? '1,500 ms' : '4,000 ms');
+      ctx.report(
+        `${size} states: Apply in A -> all open states drawn in B, p50 (n = ${p.n})`,
+        ms(p.p50),
+        size === 100 ? '1,500 ms' : '4,000 ms',
+      );
       ctx.report('  max', ms(p.max));
       ctx.report(`baseline: Apply in A -> drawn in A, p50 (n = ${o.n})`, ms(o.p50));
     }
-    ctx.report('errors thrown in B\'s page (React #185 included)', String(errors.length), '0');
+    ctx.report("errors thrown in B's page (React #185 included)", String(errors.length), '0');
     await pageA.context().close();
     await pageB.context().close();
   } finally {

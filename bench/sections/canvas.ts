@@ -21,8 +21,15 @@ const PASSWORD = 'bench-password-1';
 
 type Client = SupabaseClient<Database>;
 
-export async function person(url: string, anonKey: string, tag: string): Promise<{ client: Client; id: string; email: string }> {
-  const client = createClient<Database>(url, anonKey, { auth: { persistSession: false, autoRefreshToken: false }, realtime: { transport: WebSocket as never } });
+export async function person(
+  url: string,
+  anonKey: string,
+  tag: string,
+): Promise<{ client: Client; id: string; email: string }> {
+  const client = createClient<Database>(url, anonKey, {
+    auth: { persistSession: false, autoRefreshToken: false },
+    realtime: { transport: WebSocket as never },
+  });
   const email = `bench-${tag}-${Date.now()}@example.test`;
   const { data, error } = await client.auth.signUp({ email, password: PASSWORD });
   if (error || !data.user) throw error ?? new Error('no user');
@@ -45,7 +52,12 @@ export async function signedInPage(browser: Browser, appUrl: string, email: stri
  * its `attribute` stops being `previous`). Sent as source text: tsx's name-keeping helper
  * does not exist in the page.
  */
-export function watch(page: Page, selector: string, attribute: string | null, previous: string | null): Promise<number> {
+export function watch(
+  page: Page,
+  selector: string,
+  attribute: string | null,
+  previous: string | null,
+): Promise<number> {
   const args = JSON.stringify({ selector, attribute, previous });
   return page.evaluate<number>(`new Promise((resolve) => {
     const { selector, attribute, previous } = ${args};
@@ -66,22 +78,38 @@ export async function stampNext(page: Page, type: string): Promise<void> {
     window.addEventListener(${JSON.stringify(type)}, () => { window.__stamp ??= performance.timeOrigin + performance.now(); }, { capture: true, once: true });
   })()`);
 }
-export const stamp = (page: Page) => page.evaluate(() => (window as unknown as { __stamp: number | null }).__stamp ?? NaN);
+export const stamp = (page: Page) =>
+  page.evaluate(() => (window as unknown as { __stamp: number | null }).__stamp ?? NaN);
 
 export async function run(ctx: BenchContext): Promise<void> {
   const bench = await benchApp();
   const { backend, browser } = bench;
   try {
-    const [a, b] = await Promise.all([person(backend.url, backend.anonKey, 'canvas-a'), person(backend.url, backend.anonKey, 'canvas-b')]);
+    const [a, b] = await Promise.all([
+      person(backend.url, backend.anonKey, 'canvas-a'),
+      person(backend.url, backend.anonKey, 'canvas-b'),
+    ]);
     const project = await a.client.from('projects').insert({ name: 'Bench canvas' }).select('id').single();
     if (project.error) throw new Error(project.error.message);
-    const added = await a.client.from('project_members').insert({ project_id: project.data.id, user_id: b.id, role: 'editor', joined_via: 'added' });
+    const added = await a.client
+      .from('project_members')
+      .insert({ project_id: project.data.id, user_id: b.id, role: 'editor', joined_via: 'added' });
     if (added.error) throw new Error(added.error.message);
-    const definition = importXState({ id: 'bench', initial: 'r0', states: { r0: { on: { GO: 'other' } }, other: {} } }, { name: 'bench' });
-    const machine = await a.client.from('machines').insert({ project_id: project.data.id, name: 'bench', definition: definition as unknown as Json }).select('id').single();
+    const definition = importXState(
+      { id: 'bench', initial: 'r0', states: { r0: { on: { GO: 'other' } }, other: {} } },
+      { name: 'bench' },
+    );
+    const machine = await a.client
+      .from('machines')
+      .insert({ project_id: project.data.id, name: 'bench', definition: definition as unknown as Json })
+      .select('id')
+      .single();
     if (machine.error) throw new Error(machine.error.message);
 
-    const [pageA, pageB] = await Promise.all([signedInPage(browser, bench.url, a.email), signedInPage(browser, bench.url, b.email)]);
+    const [pageA, pageB] = await Promise.all([
+      signedInPage(browser, bench.url, a.email),
+      signedInPage(browser, bench.url, b.email),
+    ]);
     const url = `${bench.url}/p/${project.data.id}/m/${machine.data.id}`;
     await Promise.all([pageA.goto(url), pageB.goto(url)]);
     for (const page of [pageA, pageB]) await page.locator('[data-sync="synced"]').waitFor({ timeout: 60_000 });

@@ -44,7 +44,11 @@ function wireMeter() {
     constructor(...args: ConstructorParameters<typeof WebSocket>) {
       super(...args);
       this.on('message', (data: Buffer | ArrayBuffer | Buffer[]) => {
-        counted.socket += Array.isArray(data) ? data.reduce((n, b) => n + b.length, 0) : 'byteLength' in data ? data.byteLength : 0;
+        counted.socket += Array.isArray(data)
+          ? data.reduce((n, b) => n + b.length, 0)
+          : 'byteLength' in data
+            ? data.byteLength
+            : 0;
       });
     }
   }
@@ -52,7 +56,13 @@ function wireMeter() {
 }
 
 /** A edits (one op per commit, as the document machine sends a lone edit), B receives: latency and bytes. */
-async function edits(portA: DocumentPort, portB: DocumentPort, machineId: string, meterA: { http: number }, meterB: { socket: number }) {
+async function edits(
+  portA: DocumentPort,
+  portB: DocumentPort,
+  machineId: string,
+  meterA: { http: number },
+  meterB: { socket: number },
+) {
   const { arrivals, sub } = await followArrivals(portB, machineId);
   const remote: number[] = [];
   let http = 0;
@@ -61,7 +71,12 @@ async function edits(portA: DocumentPort, portB: DocumentPort, machineId: string
     const http0 = meterA.http;
     const socket0 = meterB.socket;
     const t0 = now();
-    const result = await portA.commitOps({ machineId, clientId: 'bench-a', batchId: randomUUID(), ops: [{ type: 'machine.update', changes: { name: `edit ${i}` } }] });
+    const result = await portA.commitOps({
+      machineId,
+      clientId: 'bench-a',
+      batchId: randomUUID(),
+      ops: [{ type: 'machine.update', changes: { name: `edit ${i}` } }],
+    });
     if (!result.ok) throw new Error(result.error.message);
     const seq = result.receipt.lastSeq;
     const deadline = Date.now() + 5_000;
@@ -72,7 +87,11 @@ async function edits(portA: DocumentPort, portB: DocumentPort, machineId: string
     socket += meterB.socket - socket0;
   }
   sub.unsubscribe();
-  return { remote: summarize(remote.filter((x) => !Number.isNaN(x))), httpBytes: http / EDITS, socketBytes: socket / EDITS };
+  return {
+    remote: summarize(remote.filter((x) => !Number.isNaN(x))),
+    httpBytes: http / EDITS,
+    socketBytes: socket / EDITS,
+  };
 }
 
 export async function run(ctx: BenchContext): Promise<void> {
@@ -85,7 +104,9 @@ export async function run(ctx: BenchContext): Promise<void> {
     const project = await a.client.from('projects').insert({ name: 'bench protocol' }).select('id').single();
     if (project.error) throw new Error(project.error.message);
     const projectId = project.data.id;
-    const added = await a.client.from('project_members').insert({ project_id: projectId, user_id: b.id, role: 'editor', joined_via: 'added' });
+    const added = await a.client
+      .from('project_members')
+      .insert({ project_id: projectId, user_id: b.id, role: 'editor', joined_via: 'added' });
     if (added.error) throw new Error(added.error.message);
     const portA = createMachinesAdapter(a.client);
     const portB = createMachinesAdapter(b.client);
@@ -94,12 +115,21 @@ export async function run(ctx: BenchContext): Promise<void> {
     const seconds = Number(process.env.BENCH_STORM_SECONDS ?? 60);
     const editors = Number(process.env.BENCH_STORM_EDITORS ?? 50);
     const storm = await runStorm({ url: backend.url, anonKey: backend.anonKey, owner: a, projectId, editors, seconds });
-    const load = os.loadavg().map((l) => l.toFixed(1)).join(' ');
-    ctx.section(`collab protocol: ${editors} editors x 1 commit/s x ${seconds} s on one machine (${os.cpus().length} cores, load average ${load})`);
+    const load = os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ');
+    ctx.section(
+      `collab protocol: ${editors} editors x 1 commit/s x ${seconds} s on one machine (${os.cpus().length} cores, load average ${load})`,
+    );
     ctx.report('edits made / appended', `${storm.edits} / ${storm.appendedOps}`);
     ctx.report('commits refused for being behind', `${storm.refusedBehind}`, '0');
     ctx.report('commits refused for any other reason', `${storm.refusedOther}`);
-    ctx.report('editors converged on checkpoint + log replayed', `${storm.converged} / ${editors}`, `${editors} / ${editors}`);
+    ctx.report(
+      'editors converged on checkpoint + log replayed',
+      `${storm.converged} / ${editors}`,
+      `${editors} / ${editors}`,
+    );
     ctx.report('op delivery to each other editor p50 / p95 / p99', three(storm.delivery), 'p99 < 250 ms');
     ctx.report('deliveries measured', `${storm.delivery.n}`);
     ctx.report('commit round trip p50 / p95 / p99', three(storm.roundTrip));
@@ -116,11 +146,19 @@ export async function run(ctx: BenchContext): Promise<void> {
     ctx.section('collab protocol: one edit by chart size (A commits one op, B receives it)');
     for (const size of sizes) {
       const f = bySize.get(size)!;
-      ctx.report(`${size} states: commit request + response bytes / socket bytes at B`, `${f.httpBytes.toFixed(0)} B / ${f.socketBytes.toFixed(0)} B`);
+      ctx.report(
+        `${size} states: commit request + response bytes / socket bytes at B`,
+        `${f.httpBytes.toFixed(0)} B / ${f.socketBytes.toFixed(0)} B`,
+      );
     }
     const http = sizes.map((s) => bySize.get(s)!.httpBytes);
-    ctx.report('bytes per edit, largest / smallest chart', `x${(Math.max(...http) / Math.min(...http)).toFixed(3)}`, 'within x1.10');
-    for (const size of sizes) ctx.report(`${size} states: remote edit Node -> Node p50 / p95 / p99`, three(bySize.get(size)!.remote));
+    ctx.report(
+      'bytes per edit, largest / smallest chart',
+      `x${(Math.max(...http) / Math.min(...http)).toFixed(3)}`,
+      'within x1.10',
+    );
+    for (const size of sizes)
+      ctx.report(`${size} states: remote edit Node -> Node p50 / p95 / p99`, three(bySize.get(size)!.remote));
     const small = bySize.get(10)!.remote;
     const large = bySize.get(1000)!.remote;
     ctx.report('remote edit p50, 1,000 states / 10 states', `x${(large.p50 / small.p50).toFixed(2)}`, 'within x1.5');
@@ -143,18 +181,36 @@ export async function run(ctx: BenchContext): Promise<void> {
     );
     // A log grown by appends has statistics (autovacuum); one bulk insert needs them taken.
     await backend.pool.query('analyze public.machine_ops');
-    const fold = (d: MachineDefinition, v: number, tail: Parameters<typeof receive<MachineDefinition, Op>>[2]): DocState<MachineDefinition, Op> => receive(chartroomModel, createDoc<MachineDefinition, Op>(d, v), tail).state;
+    const fold = (
+      d: MachineDefinition,
+      v: number,
+      tail: Parameters<typeof receive<MachineDefinition, Op>>[2],
+    ): DocState<MachineDefinition, Op> => receive(chartroomModel, createDoc<MachineDefinition, Op>(d, v), tail).state;
     const s0 = now();
     const whole = await portB.opsSince(big.value.id, 0);
     if (!whole.ok) throw new Error(whole.error.message);
-    fold(loaded0.value.definition, loaded0.value.version, whole.value.filter((e) => e.seq > loaded0.value.version));
+    fold(
+      loaded0.value.definition,
+      loaded0.value.version,
+      whole.value.filter((e) => e.seq > loaded0.value.version),
+    );
     const noCheckpoint = now() - s0;
     const c0 = now();
     const asked = await a.client.functions.invoke('checkpoint-machine', { body: { machineId: big.value.id } });
     if (asked.error) throw new Error(`checkpoint failed: ${String(asked.error)}`);
     const checkpointMs = now() - c0;
     // A realistic tail after the checkpoint.
-    for (let i = 0; i < 5; i++) await portA.commitOps({ machineId: big.value.id, clientId: 'bench-a', batchId: randomUUID(), ops: Array.from({ length: 20 }, (_, j) => ({ type: 'state.update', id: firstState, changes: { description: `tail ${i}.${j}` } })) });
+    for (let i = 0; i < 5; i++)
+      await portA.commitOps({
+        machineId: big.value.id,
+        clientId: 'bench-a',
+        batchId: randomUUID(),
+        ops: Array.from({ length: 20 }, (_, j) => ({
+          type: 'state.update',
+          id: firstState,
+          changes: { description: `tail ${i}.${j}` },
+        })),
+      });
     const loads: number[] = [];
     let tailLength = 0;
     for (let i = 0; i < 20; i++) {
@@ -167,21 +223,44 @@ export async function run(ctx: BenchContext): Promise<void> {
     }
     ctx.section(`collab protocol: a machine with ${LOG_OPS.toLocaleString('en')} ops in its log`);
     ctx.report('checkpoint-machine: replay the log and save', ms(checkpointMs));
-    ctx.report(`load = checkpoint + tail (${tailLength} ops), replayed: p50 / p95 / p99`, three(summarize(loads)), 'p50 < 300 ms');
+    ctx.report(
+      `load = checkpoint + tail (${tailLength} ops), replayed: p50 / p95 / p99`,
+      three(summarize(loads)),
+      'p50 < 300 ms',
+    );
     ctx.report('without a checkpoint: read and replay the whole log', ms(noCheckpoint));
 
     // 5. Yjs over Hocuspocus, the same edit.
     const yjs: YjsFigures = await measureYjs({ durable: false, pool: backend.pool, count: EDITS, warmup: WARMUP });
-    const yjsDurable: YjsFigures = await measureYjs({ durable: true, pool: backend.pool, count: EDITS, warmup: WARMUP });
+    const yjsDurable: YjsFigures = await measureYjs({
+      durable: true,
+      pool: backend.pool,
+      count: EDITS,
+      warmup: WARMUP,
+    });
     ctx.section('collab protocol vs Yjs over Hocuspocus (same edit: one key set; Chartroom figures as ratios)');
     ctx.report('Hocuspocus in memory: remote edit p50 / p95 / p99', three(yjs.remote));
     ctx.report('Hocuspocus durable (store every change): remote edit', three(yjsDurable.remote));
     if (yjsDurable.stored) ctx.report('Hocuspocus durable: edit -> stored in PostgreSQL', three(yjsDurable.stored));
     ctx.report('Hocuspocus bytes A sends per edit', `${yjs.bytesPerEdit.toFixed(0)} B`);
-    ctx.report('Chartroom remote edit p50 (10 states) / Hocuspocus in memory', `x${(small.p50 / yjs.remote.p50).toFixed(2)}`);
-    ctx.report('Chartroom remote edit p50 (10 states) / Hocuspocus durable', `x${(small.p50 / yjsDurable.remote.p50).toFixed(2)}`, 'x1.0 or less');
-    if (yjsDurable.stored) ctx.report('Chartroom remote edit p50 (durable on delivery) / Hocuspocus stored p50', `x${(small.p50 / yjsDurable.stored.p50).toFixed(2)}`);
-    ctx.report('Chartroom remote edit p50 (1,000 states) / Hocuspocus durable', `x${(large.p50 / yjsDurable.remote.p50).toFixed(2)}`);
+    ctx.report(
+      'Chartroom remote edit p50 (10 states) / Hocuspocus in memory',
+      `x${(small.p50 / yjs.remote.p50).toFixed(2)}`,
+    );
+    ctx.report(
+      'Chartroom remote edit p50 (10 states) / Hocuspocus durable',
+      `x${(small.p50 / yjsDurable.remote.p50).toFixed(2)}`,
+      'x1.0 or less',
+    );
+    if (yjsDurable.stored)
+      ctx.report(
+        'Chartroom remote edit p50 (durable on delivery) / Hocuspocus stored p50',
+        `x${(small.p50 / yjsDurable.stored.p50).toFixed(2)}`,
+      );
+    ctx.report(
+      'Chartroom remote edit p50 (1,000 states) / Hocuspocus durable',
+      `x${(large.p50 / yjsDurable.remote.p50).toFixed(2)}`,
+    );
   } finally {
     await a.client.removeAllChannels();
     await b.client.removeAllChannels();

@@ -46,9 +46,21 @@ export function definitionWith(n: number): MachineDefinition {
   for (let i = 0; i < n; i++) {
     const id = `s_${i}`;
     children.push(id);
-    states[id] = { ...root, id, key: `state${i}`, parent: def.root, type: 'atomic', children: [], description: `State number ${i}`, tags: ['bench'] };
+    states[id] = {
+      ...root,
+      id,
+      key: `state${i}`,
+      parent: def.root,
+      type: 'atomic',
+      children: [],
+      description: `State number ${i}`,
+      tags: ['bench'],
+    };
   }
-  return { ...def, states: { ...def.states, [def.root]: { ...root, children, initial: children[0] ?? null }, ...states } };
+  return {
+    ...def,
+    states: { ...def.states, [def.root]: { ...root, children, initial: children[0] ?? null }, ...states },
+  };
 }
 
 /** A new signed-up person's client; `wire` swaps in a counting fetch or socket. */
@@ -63,13 +75,19 @@ export async function person(
     realtime: { transport: (wire.transport ?? WebSocket) as never },
     ...(wire.fetch ? { global: { fetch: wire.fetch } } : {}),
   });
-  const { data, error } = await client.auth.signUp({ email: `${tag}-${randomUUID().slice(0, 8)}@example.test`, password: 'correct-horse-battery' });
+  const { data, error } = await client.auth.signUp({
+    email: `${tag}-${randomUUID().slice(0, 8)}@example.test`,
+    password: 'correct-horse-battery',
+  });
   if (error || !data.user) throw error ?? new Error('no user');
   return { client, id: data.user.id };
 }
 
 /** Follows a machine's op stream; resolves once it is live, with when each seq arrived. */
-export async function followArrivals(port: DocumentPort, machineId: string): Promise<{ arrivals: Map<number, number>; sub: { unsubscribe(): void } }> {
+export async function followArrivals(
+  port: DocumentPort,
+  machineId: string,
+): Promise<{ arrivals: Map<number, number>; sub: { unsubscribe(): void } }> {
   const arrivals = new Map<number, number>();
   let subscribed!: () => void;
   const ready = new Promise<void>((resolve) => (subscribed = resolve));
@@ -128,7 +146,12 @@ interface Run {
  * Drives WARMUP + COUNT actions one after another; `act(key)` performs one and resolves
  * when A has its answer, `arrivals` is filled with when B saw each key.
  */
-async function drive(pool: pg.Pool, arrivals: Map<number, number>, act: (key: number) => Promise<void>, paceMs = 0): Promise<Run> {
+async function drive(
+  pool: pg.Pool,
+  arrivals: Map<number, number>,
+  act: (key: number) => Promise<void>,
+  paceMs = 0,
+): Promise<Run> {
   const started = new Map<number, number>();
   const returned = new Map<number, number>();
   let meter: (() => { node: number; postgres: number }) | null = null;
@@ -142,7 +165,8 @@ async function drive(pool: pg.Pool, arrivals: Map<number, number>, act: (key: nu
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
   }
   const deadline = Date.now() + 5_000;
-  while (arrivals.size < WARMUP + COUNT && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+  while (arrivals.size < WARMUP + COUNT && Date.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 10));
   const cpu = meter?.() ?? { node: Number.NaN, postgres: Number.NaN };
   const remote: number[] = [];
   const afterReturn: number[] = [];
@@ -166,18 +190,27 @@ async function drive(pool: pg.Pool, arrivals: Map<number, number>, act: (key: nu
 }
 
 const three = (s: Summary) => `${ms(s.p50)} / ${ms(s.p95)} / ${ms(s.p99)}`;
-const ratio = (a: Summary, b: Summary) => `x${(a.p50 / b.p50).toFixed(1)} / x${(a.p95 / b.p95).toFixed(1)} / x${(a.p99 / b.p99).toFixed(1)}`;
-const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
+const ratio = (a: Summary, b: Summary) =>
+  `x${(a.p50 / b.p50).toFixed(1)} / x${(a.p95 / b.p95).toFixed(1)} / x${(a.p99 / b.p99).toFixed(1)}`;
+const load = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 
 export async function run(ctx: BenchContext): Promise<void> {
   const backend = await benchBackend();
   const a = await person(backend.url, backend.anonKey, 'bench-a');
   const b = await person(backend.url, backend.anonKey, 'bench-b');
   try {
-    ctx.section(`collab: ${os.cpus().length} cores, load average at start ${load()}; figures p50 / p95 / p99 over ${COUNT} sequential actions`);
+    ctx.section(
+      `collab: ${os.cpus().length} cores, load average at start ${load()}; figures p50 / p95 / p99 over ${COUNT} sequential actions`,
+    );
     const project = await a.client.from('projects').insert({ name: 'bench' }).select('id').single();
     if (project.error) throw new Error(project.error.message);
-    const added = await a.client.from('project_members').insert({ project_id: project.data.id, user_id: b.id, role: 'editor', joined_via: 'added' });
+    const added = await a.client
+      .from('project_members')
+      .insert({ project_id: project.data.id, user_id: b.id, role: 'editor', joined_via: 'added' });
     if (added.error) throw new Error(added.error.message);
     await backend.pool.query(`
       create table public.bench_collab_pings (id bigserial primary key, k int not null, note text);
@@ -189,10 +222,12 @@ export async function run(ctx: BenchContext): Promise<void> {
     let wake: (() => void) | null = null;
     const topic = `bench-collab-${randomUUID()}`;
     const sender = a.client.channel(topic, { config: { broadcast: { self: false } } });
-    const listener = b.client.channel(topic, { config: { broadcast: { self: false } } }).on('broadcast', { event: 'ping' }, (m: { payload?: { k?: number } }) => {
-      if (typeof m.payload?.k === 'number') heard.set(m.payload.k, now());
-      wake?.();
-    });
+    const listener = b.client
+      .channel(topic, { config: { broadcast: { self: false } } })
+      .on('broadcast', { event: 'ping' }, (m: { payload?: { k?: number } }) => {
+        if (typeof m.payload?.k === 'number') heard.set(m.payload.k, now());
+        wake?.();
+      });
     await Promise.all([joined(sender), joined(listener)]);
     const broadcast = await drive(backend.pool, heard, async (k) => {
       const arrived = new Promise<void>((resolve) => {
@@ -214,19 +249,23 @@ export async function run(ctx: BenchContext): Promise<void> {
     const plainInsert = async (paceMs: number): Promise<Run> => {
       const pinged = new Map<number, number>();
       const offset = paceMs === 0 ? 0 : 10_000;
-      const pings = b.client.channel(`bench-pings-${randomUUID()}`).on(
-        'postgres_changes',
-        { event: 'INSERT', schema: 'public', table: 'bench_collab_pings' },
-        (payload: { new: { k?: number } }) => {
-          if (typeof payload.new.k === 'number') pinged.set(payload.new.k - offset, now());
-        },
-      );
+      const pings = b.client
+        .channel(`bench-pings-${randomUUID()}`)
+        .on(
+          'postgres_changes',
+          { event: 'INSERT', schema: 'public', table: 'bench_collab_pings' },
+          (payload: { new: { k?: number } }) => {
+            if (typeof payload.new.k === 'number') pinged.set(payload.new.k - offset, now());
+          },
+        );
       await joined(pings);
       const result = await drive(
         backend.pool,
         pinged,
         async (k) => {
-          const { error } = await a.client.from('bench_collab_pings' as never).insert({ k: k + offset, note: `ping ${k}` } as never);
+          const { error } = await a.client
+            .from('bench_collab_pings' as never)
+            .insert({ k: k + offset, note: `ping ${k}` } as never);
           if (error) throw new Error(error.message);
         },
         paceMs,
@@ -238,7 +277,7 @@ export async function run(ctx: BenchContext): Promise<void> {
 
     ctx.report('broadcast A -> B', three(broadcast.remote));
     ctx.report('plain insert (no RLS) A starts -> B receives', three(insert.remote));
-    ctx.report('plain insert: A\'s round trip', three(insert.returned));
+    ctx.report("plain insert: A's round trip", three(insert.returned));
 
     const portA = createMachinesAdapter(a.client);
     const portB = createMachinesAdapter(b.client);
@@ -258,18 +297,24 @@ export async function run(ctx: BenchContext): Promise<void> {
       }
       const baseline = pace > 0 && pacedInsert ? pacedInsert : insert;
       const definition = definitionWith(size);
-      const created = await portA.createMachine({ projectId: project.data.id, name: `bench ${size}${list ? ' list' : ''}`, definition });
+      const created = await portA.createMachine({
+        projectId: project.data.id,
+        name: `bench ${size}${list ? ' list' : ''}`,
+        definition,
+      });
       if (!created.ok) throw new Error(created.error.message);
       const machineId = created.value.id;
 
       const { arrivals, sub } = await followArrivals(portB, machineId);
       let listed = 0;
       const machineList = list
-        ? b.client.channel(`bench-list-${randomUUID()}`).on(
-            'postgres_changes',
-            { event: '*', schema: 'public', table: 'machines', filter: `project_id=eq.${project.data.id}` },
-            () => listed++,
-          )
+        ? b.client
+            .channel(`bench-list-${randomUUID()}`)
+            .on(
+              'postgres_changes',
+              { event: '*', schema: 'public', table: 'machines', filter: `project_id=eq.${project.data.id}` },
+              () => listed++,
+            )
         : null;
       if (machineList) await joined(machineList);
 
@@ -277,13 +322,13 @@ export async function run(ctx: BenchContext): Promise<void> {
         backend.pool,
         arrivals,
         async (seq) => {
-        const result = await portA.commitOps({
-          machineId,
-          clientId: 'bench-a',
-          batchId: randomUUID(),
-          ops: [{ type: 'machine.update', changes: { name: `rename ${seq}` } }],
-        });
-        if (!result.ok) throw new Error(result.error.message);
+          const result = await portA.commitOps({
+            machineId,
+            clientId: 'bench-a',
+            batchId: randomUUID(),
+            ops: [{ type: 'machine.update', changes: { name: `rename ${seq}` } }],
+          });
+          if (!result.ok) throw new Error(result.error.message);
         },
         pace,
       );
@@ -292,10 +337,12 @@ export async function run(ctx: BenchContext): Promise<void> {
 
       const kb = (JSON.stringify(definition).length / 1024).toFixed(0);
       const how = pace > 0 ? `one commit every ${pace} ms` : 'back to back';
-      ctx.section(`collab: ${size === 0 ? 'empty definition' : `${size}-state definition (${kb} KB)`}, ${how}${list ? ', B also following the machine list' : ''}`);
+      ctx.section(
+        `collab: ${size === 0 ? 'empty definition' : `${size}-state definition (${kb} KB)`}, ${how}${list ? ', B also following the machine list' : ''}`,
+      );
       ctx.report('commit round trip (A)', three(edit.returned));
       ctx.report('remote edit (A commits -> B receives)', three(edit.remote), 'p95 < 50 ms');
-      ctx.report('B receives after A\'s commit returned', three(edit.afterReturn));
+      ctx.report("B receives after A's commit returned", three(edit.afterReturn));
       ctx.report(`remote edit vs plain insert${pace > 0 ? ' (paced alike)' : ''}`, ratio(edit.remote, baseline.remote));
       ctx.report('remote edit vs broadcast', ratio(edit.remote, broadcast.remote));
       ctx.report('CPU per commit: this process (server + both clients)', ms(edit.cpu.node));

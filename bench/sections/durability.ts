@@ -15,7 +15,9 @@ const BLOCK = 50;
  * (the setting is per session), alternating blocks so the machine's noise hits both alike.
  */
 export async function run(ctx: BenchContext): Promise<void> {
-  ctx.section(`durability: one-row insert commits, synchronous_commit on vs off (server default: ${SYNCHRONOUS_COMMIT}; ${COMMITS} each)`);
+  ctx.section(
+    `durability: one-row insert commits, synchronous_commit on vs off (server default: ${SYNCHRONOUS_COMMIT}; ${COMMITS} each)`,
+  );
   const backend = await benchBackend();
   const db = new pg.Client({ connectionString: backend.databaseUrl });
   await db.connect();

@@ -39,7 +39,13 @@ export async function run(ctx: BenchContext): Promise<void> {
     const gatewayOnly = summarize(await sequential(500, fn('not-a-function')));
     const open = summarize(await sequential(500, fn('open')));
     const body = JSON.stringify({ payload: 'x'.repeat(1024) });
-    const echo = summarize(await sequential(500, fn('echo'), { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body }));
+    const echo = summarize(
+      await sequential(500, fn('echo'), {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body,
+      }),
+    );
     ctx.report('gateway alone (404 NOT_FOUND) p50 / p99', `${ms(gatewayOnly.p50)} / ${ms(gatewayOnly.p99)}`);
     ctx.report('open GET p50 / p99', `${ms(open.p50)} / ${ms(open.p99)}`);
     ctx.report('echo POST 1 KiB JSON, verify_jwt p50 / p99', `${ms(echo.p50)} / ${ms(echo.p99)}`);
@@ -67,7 +73,10 @@ export async function run(ctx: BenchContext): Promise<void> {
     const names = ['binary', 'stream', 'own-cors', 'counter-b', 'env'];
     for (const name of names) await timed(fn(name), { headers: auth });
     const after = process.memoryUsage().rss;
-    ctx.report(`process RSS per added warm worker (${names.length} added)`, `${((after - before) / names.length / 1024 / 1024).toFixed(1)} MiB`);
+    ctx.report(
+      `process RSS per added warm worker (${names.length} added)`,
+      `${((after - before) / names.length / 1024 / 1024).toFixed(1)} MiB`,
+    );
   } finally {
     await backend.cleanup();
   }

@@ -26,7 +26,11 @@ export async function run(ctx: BenchContext): Promise<void> {
   ctx.report('first layout in a fresh process, 50 states (cold JIT)', ms(performance.now() - cold));
   for (const size of [50, 200, 50, 200, 1000]) await layoutDefinition(elk, generateChart(size), estimateText);
   const aims: Record<number, string> = { 50: '100 ms', 200: '300 ms', 1000: '1,500 ms' };
-  for (const [size, runs] of [[50, 7], [200, 5], [1000, 3]] as const) {
+  for (const [size, runs] of [
+    [50, 7],
+    [200, 5],
+    [1000, 3],
+  ] as const) {
     const def = generateChart(size);
     const samples: number[] = [];
     for (let i = 0; i < runs; i++) {
@@ -34,12 +38,16 @@ export async function run(ctx: BenchContext): Promise<void> {
       await layoutDefinition(elk, def, estimateText);
       samples.push(performance.now() - t0);
     }
-    ctx.report(`${size} states, ${Object.keys(def.transitions).length} transitions: median of ${runs}`, ms(summarize(samples).p50), aims[size]);
+    ctx.report(
+      `${size} states, ${Object.keys(def.transitions).length} transitions: median of ${runs}`,
+      ms(summarize(samples).p50),
+      aims[size],
+    );
   }
 
   // What the worker does after each edit: the previous layout as hints and its cache of
   // compound insides, so only the compounds on the edited path go to ELK again.
-  ctx.section('layout: after a one-state edit, with the worker\'s cache (Node)');
+  ctx.section("layout: after a one-state edit, with the worker's cache (Node)");
   for (const size of [200, 1000]) {
     let def = generateChart(size);
     const cache = new LayoutCache();
@@ -47,7 +55,9 @@ export async function run(ctx: BenchContext): Promise<void> {
     const samples: number[] = [];
     for (let i = 0; i < 5; i++) {
       const parent = `s_${3 + i * 7}`;
-      def = applyOps(def, [{ type: 'state.add', id: `s_added${i}`, parent, key: `added${i}`, stateType: 'atomic', index: null }]);
+      def = applyOps(def, [
+        { type: 'state.add', id: `s_added${i}`, parent, key: `added${i}`, stateType: 'atomic', index: null },
+      ]);
       const t0 = performance.now();
       previous = await layoutDefinition(elk, def, estimateText, hintsFrom(previous), cache);
       samples.push(performance.now() - t0);
@@ -84,7 +94,11 @@ export async function run(ctx: BenchContext): Promise<void> {
     await page.mouse.up();
     const frames = (await page.evaluate<number[]>('window.__frames')).slice(2);
     const s = summarize(frames);
-    ctx.report(`frame interval p50 / p95 / max (n = ${s.n})`, `${ms(s.p50)} / ${ms(s.p95)} / ${ms(s.max)}`, '16.7 ms = 60 fps');
+    ctx.report(
+      `frame interval p50 / p95 / max (n = ${s.n})`,
+      `${ms(s.p50)} / ${ms(s.p95)} / ${ms(s.max)}`,
+      '16.7 ms = 60 fps',
+    );
   } finally {
     await browser.close();
     await server.close();

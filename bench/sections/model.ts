@@ -1,7 +1,15 @@
 import type { BenchContext } from '../lib.ts';
 import { ms, since, summarize } from '../lib.ts';
 import {
-  applyOp, counterIds, exportXState, importXState, invert, validateDefinition, type JsonObject, type MachineDefinition, type Op,
+  applyOp,
+  counterIds,
+  exportXState,
+  importXState,
+  invert,
+  validateDefinition,
+  type JsonObject,
+  type MachineDefinition,
+  type Op,
 } from '../../src/lib/model/index.ts';
 
 /**
@@ -37,7 +45,10 @@ export async function run(ctx: BenchContext): Promise<void> {
   const imported = time(() => importXState(config, { ids: counterIds('b') }));
   const def: MachineDefinition = imported.value;
   const count = Object.keys(def.states).length;
-  ctx.report(`import XState config (${count} states, ${Object.keys(def.transitions).length} transitions)`, ms(imported.ms));
+  ctx.report(
+    `import XState config (${count} states, ${Object.keys(def.transitions).length} transitions)`,
+    ms(imported.ms),
+  );
   ctx.report('export XState config', ms(time(() => exportXState(def)).ms));
   ctx.report('validate (incl. reachability)', ms(time(() => validateDefinition(def)).ms));
 
@@ -48,10 +59,17 @@ export async function run(ctx: BenchContext): Promise<void> {
     const id = ids[(i * 7919) % ids.length] as string;
     const t = transitions[(i * 104729) % transitions.length] as string;
     switch (i % 4) {
-      case 0: ops.push({ type: 'state.update', id, changes: { description: `note ${i}` } }); break;
-      case 1: ops.push({ type: 'transition.update', id: t, changes: { guard: { type: `g${i}` } } }); break;
-      case 2: ops.push({ type: 'state.add', id: `s_new_${i}`, parent: id, key: `n${i}`, stateType: 'atomic', index: null }); break;
-      default: ops.push({ type: 'transition.retarget', id: t, targets: [id] });
+      case 0:
+        ops.push({ type: 'state.update', id, changes: { description: `note ${i}` } });
+        break;
+      case 1:
+        ops.push({ type: 'transition.update', id: t, changes: { guard: { type: `g${i}` } } });
+        break;
+      case 2:
+        ops.push({ type: 'state.add', id: `s_new_${i}`, parent: id, key: `n${i}`, stateType: 'atomic', index: null });
+        break;
+      default:
+        ops.push({ type: 'transition.retarget', id: t, targets: [id] });
     }
   }
   const applyTimes: number[] = [];

@@ -16,9 +16,24 @@ async function scratch(): Promise<string> {
 /** Time from spawning `npm run backend`'s command to GET /auth/v1/health answering 200. */
 async function processStart(dataDir: string, port: number, dbPort: number): Promise<number> {
   const start = process.hrtime.bigint();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', '--port', String(port), '--db-port', String(dbPort), '--data-dir', dataDir, '--quiet'], {
-    stdio: 'ignore',
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'server/main.ts',
+      '--port',
+      String(port),
+      '--db-port',
+      String(dbPort),
+      '--data-dir',
+      dataDir,
+      '--quiet',
+    ],
+    {
+      stdio: 'ignore',
+    },
+  );
   try {
     while (since(start) < 120_000) {
       try {
@@ -72,6 +87,14 @@ export async function run(ctx: BenchContext): Promise<void> {
     proc.push(await processStart(dataDir, port, dbPort));
     await fs.rm(dataDir, { recursive: true, force: true });
   }
-  ctx.report(`cold start as a process, spawn to /health 200 (median of ${procCold.length})`, ms(summarize(procCold).p50), '< 4000 ms');
-  ctx.report(`warm start as a process, spawn to /health 200 (median of ${proc.length})`, ms(summarize(proc).p50), '< 1500 ms');
+  ctx.report(
+    `cold start as a process, spawn to /health 200 (median of ${procCold.length})`,
+    ms(summarize(procCold).p50),
+    '< 4000 ms',
+  );
+  ctx.report(
+    `warm start as a process, spawn to /health 200 (median of ${proc.length})`,
+    ms(summarize(proc).p50),
+    '< 1500 ms',
+  );
 }

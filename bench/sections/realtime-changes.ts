@@ -35,16 +35,19 @@ export async function run(ctx: BenchContext): Promise<void> {
   const clients: SupabaseClient[] = [];
   const channels: RealtimeChannel[] = [];
   const pool = createPool(backend.adminDatabaseUrl, 4);
-  const baselineFeed = createChangeFeed({
-    config: backend.config,
-    pool,
-    databaseUrl: backend.databaseUrl,
-    adminDatabaseUrl: backend.adminDatabaseUrl,
-    anonKey: backend.anonKey,
-    serviceRoleKey: backend.serviceRoleKey,
-    apiUrl: () => backend.url,
-    log: () => undefined,
-  } satisfies BackendDeps, { onChange: (change) => decoded.set(String(change.newRow?.marker), now()) });
+  const baselineFeed = createChangeFeed(
+    {
+      config: backend.config,
+      pool,
+      databaseUrl: backend.databaseUrl,
+      adminDatabaseUrl: backend.adminDatabaseUrl,
+      anonKey: backend.anonKey,
+      serviceRoleKey: backend.serviceRoleKey,
+      apiUrl: () => backend.url,
+      log: () => undefined,
+    } satisfies BackendDeps,
+    { onChange: (change) => decoded.set(String(change.newRow?.marker), now()) },
+  );
   const decoded = new Map<string, number>();
   try {
     const team = randomUUID();
@@ -72,7 +75,9 @@ export async function run(ctx: BenchContext): Promise<void> {
           realtime: { transport: WebSocket as never },
         });
         clients.push(client);
-        await client.realtime.setAuth(signJwt({ sub, role: 'authenticated', aud: 'authenticated', exp }, backend.config.jwtSecret));
+        await client.realtime.setAuth(
+          signJwt({ sub, role: 'authenticated', aud: 'authenticated', exp }, backend.config.jwtSecret),
+        );
         const channel = client
           .channel(`bench-rc-${i}`)
           .on('postgres_changes', { event: 'INSERT', schema: 'public', table: 'bench_rc_events' }, (payload) => {
@@ -101,7 +106,10 @@ export async function run(ctx: BenchContext): Promise<void> {
       for (let i = 0; i < CHANGES + 20; i++) {
         const marker = `${tag}${i}`;
         const sent = now();
-        await db.query(`insert into public.bench_rc_events (team, marker, body) values ($1, $2, '{"kind":"edit"}')`, [team, marker]);
+        await db.query(`insert into public.bench_rc_events (team, marker, body) values ($1, $2, '{"kind":"edit"}')`, [
+          team,
+          marker,
+        ]);
         const deadline = Date.now() + 3000;
         while ((arrivalsOf.get(marker)?.length ?? 0) < SUBSCRIBERS && Date.now() < deadline) {
           await new Promise((resolve) => setTimeout(resolve, 1));
@@ -140,16 +148,31 @@ export async function run(ctx: BenchContext): Promise<void> {
     for (const s of directSubs) s.unsubscribe();
 
     const base = e2e.decode;
-    ctx.section(`realtime postgres changes: commit to receive, ${SUBSCRIBERS} users under RLS (n = ${CHANGES} changes per line)`);
+    ctx.section(
+      `realtime postgres changes: commit to receive, ${SUBSCRIBERS} users under RLS (n = ${CHANGES} changes per line)`,
+    );
     ctx.report('baseline: replication decode, no RLS, no socket p50 / p99', `${ms(base.p50)} / ${ms(base.p99)}`);
-    ctx.report(`supabase-js end to end, every subscriber (${e2e.every.n}) p50 / p99`, `${ms(e2e.every.p50)} / ${ms(e2e.every.p99)}`, 'p99 < 50 ms');
+    ctx.report(
+      `supabase-js end to end, every subscriber (${e2e.every.n}) p50 / p99`,
+      `${ms(e2e.every.p50)} / ${ms(e2e.every.p99)}`,
+      'p99 < 50 ms',
+    );
     ctx.report('supabase-js end to end, first subscriber p50 / p99', `${ms(e2e.first.p50)} / ${ms(e2e.first.p99)}`);
-    ctx.report('ratio end-to-end / baseline (p50, p99)', `${(e2e.every.p50 / base.p50).toFixed(2)}x / ${(e2e.every.p99 / base.p99).toFixed(2)}x`);
-    ctx.report(`feed direct (RLS, no sockets), every subscriber p50 / p99`, `${ms(feedOnly.every.p50)} / ${ms(feedOnly.every.p99)}`);
+    ctx.report(
+      'ratio end-to-end / baseline (p50, p99)',
+      `${(e2e.every.p50 / base.p50).toFixed(2)}x / ${(e2e.every.p99 / base.p99).toFixed(2)}x`,
+    );
+    ctx.report(
+      `feed direct (RLS, no sockets), every subscriber p50 / p99`,
+      `${ms(feedOnly.every.p50)} / ${ms(feedOnly.every.p99)}`,
+    );
     ctx.report('  its decode baseline p50 / p99', `${ms(feedOnly.decode.p50)} / ${ms(feedOnly.decode.p99)}`);
     ctx.report('deliveries missing after 3 s (end to end / direct)', `${e2e.missing} / ${feedOnly.missing}`);
     // Backend, database and all 50 clients share this machine: read the figures against its load.
-    ctx.report('machine: cores / 1-min load average at the end', `${os.cpus().length} / ${os.loadavg()[0]!.toFixed(1)}`);
+    ctx.report(
+      'machine: cores / 1-min load average at the end',
+      `${os.cpus().length} / ${os.loadavg()[0]!.toFixed(1)}`,
+    );
   } finally {
     for (const channel of channels) await channel.unsubscribe().catch(() => undefined);
     for (const client of clients) await Promise.resolve(client.realtime.disconnect()).catch(() => undefined);

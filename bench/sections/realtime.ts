@@ -43,7 +43,18 @@ async function startServer(): Promise<Server> {
   const dbPort = await freePort();
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--import', 'tsx', 'server/main.ts', '--port', String(port), '--db-port', String(dbPort), '--data-dir', dataDir, '--quiet'],
+    [
+      '--import',
+      'tsx',
+      'server/main.ts',
+      '--port',
+      String(port),
+      '--db-port',
+      String(dbPort),
+      '--data-dir',
+      dataDir,
+      '--quiet',
+    ],
     { stdio: 'ignore' },
   );
   const url = `http://127.0.0.1:${port}`;
@@ -53,7 +64,11 @@ async function startServer(): Promise<Server> {
     if (Date.now() > deadline) throw new Error('backend did not start within 60 s');
     try {
       // An empty batch is a 422 once the realtime service answers.
-      const res = await fetch(`${url}/realtime/v1/api/broadcast`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+      const res = await fetch(`${url}/realtime/v1/api/broadcast`, {
+        method: 'POST',
+        body: '{}',
+        headers: { 'content-type': 'application/json' },
+      });
       if (res.status === 422) break;
     } catch {
       // not listening yet
@@ -96,10 +111,12 @@ function subscribed(channel: RealtimeChannel): Promise<void> {
 }
 
 async function closeAll(clients: Client[]): Promise<void> {
-  await Promise.all(clients.map(async (c) => {
-    await c.removeAllChannels();
-    await c.realtime.disconnect();
-  }));
+  await Promise.all(
+    clients.map(async (c) => {
+      await c.removeAllChannels();
+      await c.realtime.disconnect();
+    }),
+  );
 }
 
 interface Stamp {
@@ -134,21 +151,23 @@ async function rawAudience(url: string, topic: string, n: number) {
   const latencies: number[] = [];
   let received = 0;
   await Promise.all(
-    Array.from({ length: n }, () =>
-      new Promise<void>((resolve, reject) => {
-        const ws = new WebSocket(`${url.replace('http', 'ws')}/realtime/v1/websocket?apikey=${anonKey}&vsn=2.0.0`);
-        sockets.push(ws);
-        ws.on('error', reject);
-        ws.on('open', () => ws.send(JSON.stringify(['1', '1', `realtime:${topic}`, 'phx_join', { config: {} }])));
-        ws.on('message', (data: Buffer, binary: boolean) => {
-          if (!binary) return resolve();
-          // Kind 4: kind, topic, event and metadata sizes, encoding, then the strings and the payload.
-          const offset = 5 + data[1]! + data[2]! + data[3]!;
-          const stamp = JSON.parse(data.toString('utf8', offset)) as Stamp;
-          latencies.push(performance.now() - stamp.t);
-          received += 1;
-        });
-      }),
+    Array.from(
+      { length: n },
+      () =>
+        new Promise<void>((resolve, reject) => {
+          const ws = new WebSocket(`${url.replace('http', 'ws')}/realtime/v1/websocket?apikey=${anonKey}&vsn=2.0.0`);
+          sockets.push(ws);
+          ws.on('error', reject);
+          ws.on('open', () => ws.send(JSON.stringify(['1', '1', `realtime:${topic}`, 'phx_join', { config: {} }])));
+          ws.on('message', (data: Buffer, binary: boolean) => {
+            if (!binary) return resolve();
+            // Kind 4: kind, topic, event and metadata sizes, encoding, then the strings and the payload.
+            const offset = 5 + data[1]! + data[2]! + data[3]!;
+            const stamp = JSON.parse(data.toString('utf8', offset)) as Stamp;
+            latencies.push(performance.now() - stamp.t);
+            received += 1;
+          });
+        }),
     ),
   );
   return { sockets, latencies, received: () => received };
@@ -200,7 +219,11 @@ async function rawBroadcastLatency(ctx: BenchContext, server: Server): Promise<v
   const sent = await pace(channel, RATE, LATENCY_SECONDS);
   await drain(received, sent * SUBSCRIBERS);
   const s = summarize(latencies);
-  ctx.report(`broadcast 1 -> ${SUBSCRIBERS} raw sockets at ${RATE}/s, p50 / p99`, `${ms(s.p50)} / ${ms(s.p99)}`, 'p99 < 20 ms');
+  ctx.report(
+    `broadcast 1 -> ${SUBSCRIBERS} raw sockets at ${RATE}/s, p50 / p99`,
+    `${ms(s.p50)} / ${ms(s.p99)}`,
+    'p99 < 20 ms',
+  );
   ctx.report(`  lost messages (of ${sent * SUBSCRIBERS})`, String(sent * SUBSCRIBERS - received()), '0');
   for (const ws of sockets) ws.close();
   await closeAll([sender]);
@@ -216,7 +239,11 @@ async function broadcastLatency(ctx: BenchContext, server: Server): Promise<void
   const total = () => received.reduce((a, b) => a + b, 0);
   await drain(total, sent * SUBSCRIBERS);
   const s = summarize(latencies);
-  ctx.report(`broadcast 1 -> ${SUBSCRIBERS} supabase-js clients at ${RATE}/s, p50 / p99`, `${ms(s.p50)} / ${ms(s.p99)}`, 'p99 < 20 ms');
+  ctx.report(
+    `broadcast 1 -> ${SUBSCRIBERS} supabase-js clients at ${RATE}/s, p50 / p99`,
+    `${ms(s.p50)} / ${ms(s.p99)}`,
+    'p99 < 20 ms',
+  );
   const lost = sent * SUBSCRIBERS - total();
   ctx.report(`  lost messages (of ${sent * SUBSCRIBERS})`, String(lost), '0');
   await closeAll([...clients, sender]);
@@ -264,22 +291,31 @@ async function idleMemory(ctx: BenchContext, server: Server): Promise<void> {
   const sockets: WebSocket[] = [];
   let joined = 0;
   await Promise.all(
-    Array.from({ length: IDLE_SOCKETS }, (_, i) =>
-      new Promise<void>((resolve, reject) => {
-        const ws = new WebSocket(`${server.url.replace('http', 'ws')}/realtime/v1/websocket?apikey=${anonKey}&vsn=2.0.0`);
-        sockets.push(ws);
-        ws.on('error', reject);
-        ws.on('message', () => {
-          joined += 1;
-          resolve();
-        });
-        ws.on('open', () => ws.send(JSON.stringify(['1', '1', `realtime:bench-idle-${i % 10}`, 'phx_join', { config: {} }])));
-      }),
+    Array.from(
+      { length: IDLE_SOCKETS },
+      (_, i) =>
+        new Promise<void>((resolve, reject) => {
+          const ws = new WebSocket(
+            `${server.url.replace('http', 'ws')}/realtime/v1/websocket?apikey=${anonKey}&vsn=2.0.0`,
+          );
+          sockets.push(ws);
+          ws.on('error', reject);
+          ws.on('message', () => {
+            joined += 1;
+            resolve();
+          });
+          ws.on('open', () =>
+            ws.send(JSON.stringify(['1', '1', `realtime:bench-idle-${i % 10}`, 'phx_join', { config: {} }])),
+          );
+        }),
     ),
   );
   await sleep(2000);
   const after = server.rssMb();
-  ctx.report(`server RSS with ${IDLE_SOCKETS} idle joined sockets`, `${after.toFixed(1)} MB (+${(after - before).toFixed(1)})`);
+  ctx.report(
+    `server RSS with ${IDLE_SOCKETS} idle joined sockets`,
+    `${after.toFixed(1)} MB (+${(after - before).toFixed(1)})`,
+  );
   ctx.report('server RSS per idle socket', `${(((after - before) * 1024) / Math.max(1, joined)).toFixed(1)} KB`);
   for (const ws of sockets) ws.close();
   await sleep(500);
@@ -298,7 +334,11 @@ async function soak(ctx: BenchContext, server: Server): Promise<void> {
   const endRss = server.rssMb();
   const lost = sent * SOAK_CLIENTS - total();
   const s = summarize(latencies);
-  ctx.report(`soak ${SOAK_SECONDS} s, ${SOAK_CLIENTS} clients, ${SOAK_RATE}/s: lost (of ${sent * SOAK_CLIENTS})`, String(lost), '0');
+  ctx.report(
+    `soak ${SOAK_SECONDS} s, ${SOAK_CLIENTS} clients, ${SOAK_RATE}/s: lost (of ${sent * SOAK_CLIENTS})`,
+    String(lost),
+    '0',
+  );
   ctx.report('soak latency p50 / p99', `${ms(s.p50)} / ${ms(s.p99)}`);
   ctx.report('soak server RSS start -> end', `${startRss.toFixed(1)} -> ${endRss.toFixed(1)} MB`);
   await closeAll([...clients, sender]);

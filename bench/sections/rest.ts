@@ -77,7 +77,16 @@ const get = (agent, i) => new Promise((resolve, reject) => {
 
 function childClient(port: number, key: string): Promise<{ p50: number; p99: number; rps: number }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-e', CHILD_CLIENT, String(port), key, String(SEQUENTIAL), String(CONCURRENCY), String(DURATION_MS), String(ROWS)]);
+    const child = spawn(process.execPath, [
+      '-e',
+      CHILD_CLIENT,
+      String(port),
+      key,
+      String(SEQUENTIAL),
+      String(CONCURRENCY),
+      String(DURATION_MS),
+      String(ROWS),
+    ]);
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.on('error', reject);
@@ -119,7 +128,9 @@ export async function run(ctx: BenchContext): Promise<void> {
     await direct.connect();
     const text = 'select * from public.bench_items where id = $1';
     await sequential(300, (i) => direct.query({ name: 'bench_pk', text, values: [(i % ROWS) + 1] }));
-    const base1 = summarize(await sequential(SEQUENTIAL, (i) => direct.query({ name: 'bench_pk', text, values: [(i % ROWS) + 1] })));
+    const base1 = summarize(
+      await sequential(SEQUENTIAL, (i) => direct.query({ name: 'bench_pk', text, values: [(i % ROWS) + 1] })),
+    );
     await direct.end();
     ctx.report('node-postgres p50, same select (baseline)', ms(base1.p50));
     ctx.report('node-postgres p99', ms(base1.p99));
@@ -135,9 +146,15 @@ export async function run(ctx: BenchContext): Promise<void> {
     const separate = await childClient(Number(base.port), key);
     ctx.report('REST p50, one connection, client in another process', ms(separate.p50), '< 2 ms');
     ctx.report('REST p99, one connection, client in another process', ms(separate.p99));
-    ctx.report(`REST requests/s, ${CONCURRENCY} concurrent, client in another process`, separate.rps.toFixed(0), '> 3000');
+    ctx.report(
+      `REST requests/s, ${CONCURRENCY} concurrent, client in another process`,
+      separate.rps.toFixed(0),
+      '> 3000',
+    );
     const pool = new pg.Pool({ connectionString: backend.databaseUrl, max: CONCURRENCY });
-    const pgRps = await throughput(CONCURRENCY, DURATION_MS, (i) => pool.query({ name: 'bench_pk', text, values: [(i % ROWS) + 1] }));
+    const pgRps = await throughput(CONCURRENCY, DURATION_MS, (i) =>
+      pool.query({ name: 'bench_pk', text, values: [(i % ROWS) + 1] }),
+    );
     await pool.end();
     ctx.report(`node-postgres queries/s, ${CONCURRENCY} concurrent (baseline)`, pgRps.toFixed(0));
     ctx.report('REST/pg throughput ratio', `${(rps / pgRps).toFixed(2)}`);

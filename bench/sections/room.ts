@@ -17,9 +17,12 @@ const LOADS = 10;
 
 async function initialJsGzip(dir: string): Promise<number> {
   const html = await fs.readFile(path.join(dir, 'index.html'), 'utf8');
-  const scripts = [...html.matchAll(/<(?:script[^>]*src|link[^>]*rel="modulepreload"[^>]*href)="([^"]+\.js)"/g)].map((m) => m[1] as string);
+  const scripts = [...html.matchAll(/<(?:script[^>]*src|link[^>]*rel="modulepreload"[^>]*href)="([^"]+\.js)"/g)].map(
+    (m) => m[1] as string,
+  );
   let total = 0;
-  for (const src of new Set(scripts)) total += gzipSync(await fs.readFile(path.join(dir, src.replace(/^\//, '')))).length;
+  for (const src of new Set(scripts))
+    total += gzipSync(await fs.readFile(path.join(dir, src.replace(/^\//, '')))).length;
   return total;
 }
 
@@ -35,7 +38,11 @@ export async function run(ctx: BenchContext): Promise<void> {
     });
     const { error: signUpError } = await client.auth.signUp({ email, password });
     if (signUpError) throw signUpError;
-    const { data: project, error } = await client.from('projects').insert({ name: 'Bench room' }).select('id').single<{ id: string }>();
+    const { data: project, error } = await client
+      .from('projects')
+      .insert({ name: 'Bench room' })
+      .select('id')
+      .single<{ id: string }>();
     if (error) throw error;
 
     const context = await browser.newContext();
@@ -50,7 +57,10 @@ export async function run(ctx: BenchContext): Promise<void> {
     for (let i = 0; i < LOADS + 1; i++) {
       const start = process.hrtime.bigint();
       await page.goto(`${bench.url}/p/${project.id}`);
-      await page.getByRole('status').filter({ hasText: /^Live$/ }).waitFor({ timeout: 30_000 });
+      await page
+        .getByRole('status')
+        .filter({ hasText: /^Live$/ })
+        .waitFor({ timeout: 30_000 });
       await page.getByRole('heading', { name: 'Members' }).waitFor();
       // The first load fills the HTTP cache; it is reported on its own.
       if (i > 0) {

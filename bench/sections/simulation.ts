@@ -2,7 +2,15 @@ import { createActor, createMachine } from 'xstate';
 import type { BenchContext } from '../lib.ts';
 import { ms, since, summarize } from '../lib.ts';
 import { counterIds, exportXState, importXState, type JsonObject } from '../../src/lib/model/index.ts';
-import { emptyLog, mergeEntries, readyEntries, replay, replayToState, type SimLogEntry, type SimSetup } from '../../src/lib/simulation/index.ts';
+import {
+  emptyLog,
+  mergeEntries,
+  readyEntries,
+  replay,
+  replayToState,
+  type SimLogEntry,
+  type SimSetup,
+} from '../../src/lib/simulation/index.ts';
 
 /**
  * Replaying a simulation log (issue 11: "replay of 10,000 simulation events to a state,
@@ -17,27 +25,58 @@ const config: JsonObject = {
   initial: 'browsing',
   context: { items: 0 },
   states: {
-    browsing: { entry: 'track', on: { ADD: { actions: 'addItem' }, CHECKOUT: { target: 'paying', guard: 'hasItems' } } },
+    browsing: {
+      entry: 'track',
+      on: { ADD: { actions: 'addItem' }, CHECKOUT: { target: 'paying', guard: 'hasItems' } },
+    },
     paying: {
       type: 'parallel',
       invoke: { src: 'gateway', id: 'gateway', onDone: 'done' },
       after: { 5000: 'browsing' },
       on: { BACK: 'browsing', RESUME: '#shop.paying.form.hist' },
       states: {
-        form: { initial: 'card', states: { card: { on: { SWITCH: 'wallet' } }, wallet: { on: { SWITCH: 'card' } }, hist: { type: 'history' } } },
-        status: { initial: 'idle', states: { idle: { on: { SUBMIT: { target: 'busy', actions: 'submit' } } }, busy: { on: { FAIL: 'idle' } } } },
+        form: {
+          initial: 'card',
+          states: { card: { on: { SWITCH: 'wallet' } }, wallet: { on: { SWITCH: 'card' } }, hist: { type: 'history' } },
+        },
+        status: {
+          initial: 'idle',
+          states: { idle: { on: { SUBMIT: { target: 'busy', actions: 'submit' } } }, busy: { on: { FAIL: 'idle' } } },
+        },
       },
     },
     done: { on: { RESTART: 'browsing' } },
   },
 };
 
-const CYCLE: (string | null)[] = ['ADD', 'CHECKOUT', 'SWITCH', 'SUBMIT', 'FAIL', 'RESUME', 'SWITCH', null, 'CHECKOUT', 'BACK', 'NOPE', 'CHECKOUT', 'xstate.done.actor.gateway', 'RESTART'];
+const CYCLE: (string | null)[] = [
+  'ADD',
+  'CHECKOUT',
+  'SWITCH',
+  'SUBMIT',
+  'FAIL',
+  'RESUME',
+  'SWITCH',
+  null,
+  'CHECKOUT',
+  'BACK',
+  'NOPE',
+  'CHECKOUT',
+  'xstate.done.actor.gateway',
+  'RESTART',
+];
 
 function logOf(n: number): SimLogEntry[] {
   return Array.from({ length: n }, (_, i) => {
     const type = CYCLE[i % CYCLE.length] ?? null;
-    return { seq: i + 1, kind: type === null ? 'time' : 'event', type, payload: { i }, guards: { hasItems: i % 3 !== 0 }, sender: null };
+    return {
+      seq: i + 1,
+      kind: type === null ? 'time' : 'event',
+      type,
+      payload: { i },
+      guards: { hasItems: i % 3 !== 0 },
+      sender: null,
+    };
   });
 }
 

@@ -85,7 +85,10 @@ export async function run(ctx: BenchContext): Promise<void> {
     // One warm-up each, not counted.
     for (let i = -1; i < RUNS; i++) {
       const up = await timed(async () => {
-        const { error } = await files.upload('big.bin', bytes, { upsert: true, contentType: 'application/octet-stream' });
+        const { error } = await files.upload('big.bin', bytes, {
+          upsert: true,
+          contentType: 'application/octet-stream',
+        });
         if (error) throw error;
       });
       const down = await timed(async () => {
@@ -122,7 +125,9 @@ export async function run(ctx: BenchContext): Promise<void> {
     const down = summarize(downloads).p50;
     const write = summarize(writes).p50;
     const read = summarize(reads).p50;
-    ctx.section(`storage: one 10 MB object, median of ${RUNS} runs (supabase-js over HTTP vs fs in the same directory)`);
+    ctx.section(
+      `storage: one 10 MB object, median of ${RUNS} runs (supabase-js over HTTP vs fs in the same directory)`,
+    );
     ctx.report('upload (upsert) median time', ms(up));
     ctx.report('upload MB/s', mbPerSecond(SIZE, up).toFixed(1));
     ctx.report('baseline fs.writeFile MB/s', mbPerSecond(SIZE, write).toFixed(1));
@@ -134,7 +139,10 @@ export async function run(ctx: BenchContext): Promise<void> {
     ctx.report('baseline fs.readFile MB/s', mbPerSecond(SIZE, read).toFixed(1));
     ctx.report('bare node:http file download MB/s', mbPerSecond(SIZE, summarize(bare.down).p50).toFixed(1));
     ctx.report('download / bare node:http', `${((summarize(bare.down).p50 / down) * 100).toFixed(1)} %`);
-    ctx.report('download / baseline read', `${((mbPerSecond(SIZE, down) / mbPerSecond(SIZE, read)) * 100).toFixed(1)} %`);
+    ctx.report(
+      'download / baseline read',
+      `${((mbPerSecond(SIZE, down) / mbPerSecond(SIZE, read)) * 100).toFixed(1)} %`,
+    );
   } finally {
     await backend.cleanup();
   }

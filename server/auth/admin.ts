@@ -62,7 +62,8 @@ async function ensureUnique(db: Db, p: AdminParams, self: string | null): Promis
   }
   if (p.phone) {
     const other = await findUserByPhone(db, p.phone);
-    if (other && other.id !== self) throw unprocessable('phone_exists', 'Phone number already registered by another user');
+    if (other && other.id !== self)
+      throw unprocessable('phone_exists', 'Phone number already registered by another user');
   }
 }
 
@@ -97,9 +98,11 @@ export async function createUser(call: Call): Promise<Reply> {
         now,
       );
       if (p.email) await upsertEmailIdentity(db, id, p.email, p.emailConfirm, {}, now);
-      if (!p.emailConfirm && p.email) await db.query(`update auth.users set confirmation_sent_at = null where id = $1`, [id]);
+      if (!p.emailConfirm && p.email)
+        await db.query(`update auth.users set confirmation_sent_at = null where id = $1`, [id]);
       if (p.phoneConfirm) await db.query(`update auth.users set phone_confirmed_at = $2 where id = $1`, [id, now]);
-      if (p.banUntil !== undefined) await db.query(`update auth.users set banned_until = $2 where id = $1`, [id, p.banUntil]);
+      if (p.banUntil !== undefined)
+        await db.query(`update auth.users set banned_until = $2 where id = $1`, [id, p.banUntil]);
       return (await loadUser(db, id))!;
     });
     return ok(userJson(user));
@@ -115,7 +118,9 @@ export async function listUsers(call: Call): Promise<Reply> {
   const query = call.ctx.url.searchParams;
   const page = pageParam(query.get('page'), 1);
   const perPage = Math.min(pageParam(query.get('per_page'), 50), MAX_PER_PAGE);
-  const total = await call.pool.query<{ n: string }>(`select count(*)::text as n from auth.users where aud = 'authenticated'`);
+  const total = await call.pool.query<{ n: string }>(
+    `select count(*)::text as n from auth.users where aud = 'authenticated'`,
+  );
   const count = Number(total.rows[0]?.n ?? 0);
   const users = await listUsersPage(call.pool, perPage, (page - 1) * perPage);
   return ok({ users: users.map(userJson), aud: 'authenticated' }, paginationHeaders(call, page, perPage, count));
@@ -185,8 +190,10 @@ export async function updateUserById(call: Call): Promise<Reply> {
       if (p.emailConfirm) await set('email_confirmed_at', current.row.email_confirmed_at ?? now);
       if (p.phone) await set('phone', p.phone);
       if (p.phoneConfirm) await set('phone_confirmed_at', now);
-      if (p.appMetadata) await set('raw_app_meta_data', JSON.stringify(mergeMetadata(current.row.raw_app_meta_data, p.appMetadata)));
-      if (p.userMetadata) await set('raw_user_meta_data', JSON.stringify(mergeMetadata(current.row.raw_user_meta_data, p.userMetadata)));
+      if (p.appMetadata)
+        await set('raw_app_meta_data', JSON.stringify(mergeMetadata(current.row.raw_app_meta_data, p.appMetadata)));
+      if (p.userMetadata)
+        await set('raw_user_meta_data', JSON.stringify(mergeMetadata(current.row.raw_user_meta_data, p.userMetadata)));
       if (p.banUntil !== undefined) {
         await set('banned_until', p.banUntil);
         if (p.banUntil !== null) await db.query(`delete from auth.sessions where user_id = $1`, [id]);

@@ -1,6 +1,6 @@
 import { validationFailed } from './errors.ts';
 
-const UNIT_MS: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const UNIT_MS: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
 /**
  * Reads GoTrue's `ban_duration`: a Go duration ("24h", "1h30m", "876000h") or "none" to
@@ -18,7 +18,9 @@ export function parseBanDuration(value: string, nowMs: number): string | null | 
   }
   // A ban beyond year 9999 cannot be stored; clamp-free refusal keeps the rule visible.
   if (consumed !== value.length || consumed === 0 || !Number.isFinite(total) || nowMs + total > 253_402_300_799_000) {
-    throw validationFailed(`invalid format for ban duration: time: invalid duration ${JSON.stringify(value.slice(0, 40))}`);
+    throw validationFailed(
+      `invalid format for ban duration: time: invalid duration ${JSON.stringify(value.slice(0, 40))}`,
+    );
   }
   return new Date(nowMs + total).toISOString();
 }

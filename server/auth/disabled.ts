@@ -46,8 +46,10 @@ export async function manualLinking(call: Call): Promise<Reply> {
 export async function enrollFactor(call: Call): Promise<Reply> {
   await requireUser(call);
   const params = await body(call, true);
-  if (params.factor_type === 'webauthn') throw new AuthError(422, 'mfa_webauthn_enroll_not_enabled', 'MFA enroll is disabled for WebAuthn');
-  if (params.factor_type === 'phone') throw new AuthError(422, 'mfa_phone_enroll_not_enabled', 'MFA enroll is disabled for Phone');
+  if (params.factor_type === 'webauthn')
+    throw new AuthError(422, 'mfa_webauthn_enroll_not_enabled', 'MFA enroll is disabled for WebAuthn');
+  if (params.factor_type === 'phone')
+    throw new AuthError(422, 'mfa_phone_enroll_not_enabled', 'MFA enroll is disabled for Phone');
   throw new AuthError(422, 'mfa_totp_enroll_not_enabled', 'MFA enroll is disabled for TOTP');
 }
 

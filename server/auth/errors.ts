@@ -95,7 +95,11 @@ export function versionHeaders(headerValue: string | undefined): Record<string, 
  * later, else the legacy `{code: <status>, error_code, msg}`; both carry the
  * `x-sb-error-code` header.
  */
-export function sendAuthError(res: ServerResponse, error: AuthError | OAuthError, apiVersion: string | undefined): void {
+export function sendAuthError(
+  res: ServerResponse,
+  error: AuthError | OAuthError,
+  apiVersion: string | undefined,
+): void {
   const headers = versionHeaders(apiVersion);
   if (error instanceof OAuthError) {
     sendJson(res, 400, { error: error.error, error_description: error.description }, headers);
@@ -113,8 +117,11 @@ export function fromDatabaseError(error: unknown): AuthError | null {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code !== 'string') return null;
   // Class 22 (data exception): NUL bytes in text, \u0000 in jsonb, values out of range.
-  if (code.startsWith('22')) return validationFailed('Invalid input: the request contains a value the database cannot store');
-  if (code === '54000' || code === '54001') return validationFailed('Invalid input: the value is too large or too deeply nested');
-  if (code === '23503') return new AuthError(409, 'conflict', 'Database error: the user is still referenced by other rows');
+  if (code.startsWith('22'))
+    return validationFailed('Invalid input: the request contains a value the database cannot store');
+  if (code === '54000' || code === '54001')
+    return validationFailed('Invalid input: the value is too large or too deeply nested');
+  if (code === '23503')
+    return new AuthError(409, 'conflict', 'Database error: the user is still referenced by other rows');
   return null;
 }

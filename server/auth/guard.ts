@@ -32,7 +32,8 @@ function requireBearer(call: Call): void {
 async function checkSession(call: Call): Promise<string | null> {
   const sid = call.ctx.claims.session_id;
   if (sid === undefined || sid === null || sid === '' || sid === NIL_UUID) return null;
-  if (typeof sid !== 'string' || !isUuid(sid)) throw forbidden('bad_jwt', 'invalid claim: session_id claim must be a UUID');
+  if (typeof sid !== 'string' || !isUuid(sid))
+    throw forbidden('bad_jwt', 'invalid claim: session_id claim must be a UUID');
   if (!(await sessionExists(call.pool, sid))) {
     throw forbidden('session_not_found', 'Session from session_id claim in JWT does not exist');
   }

@@ -37,10 +37,12 @@ export async function refreshGrant(deps: RefreshDeps, refreshToken: string): Pro
   const nowMs = deps.now();
   const now = new Date(nowMs).toISOString();
   const outcome = await asAdmin(deps.pool, async (db) => {
-    const first = await db.query<{ session_id: string | null }>(`select session_id from auth.refresh_tokens where token = $1`, [
-      refreshToken,
-    ]);
-    if (first.rowCount === 0) return badRequest('refresh_token_not_found', 'Invalid Refresh Token: Refresh Token Not Found');
+    const first = await db.query<{ session_id: string | null }>(
+      `select session_id from auth.refresh_tokens where token = $1`,
+      [refreshToken],
+    );
+    if (first.rowCount === 0)
+      return badRequest('refresh_token_not_found', 'Invalid Refresh Token: Refresh Token Not Found');
     const sessionId = first.rows[0]!.session_id;
     const session = sessionId
       ? await db.query(`select id from auth.sessions where id = $1 for update`, [sessionId])

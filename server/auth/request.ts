@@ -36,7 +36,8 @@ export async function readJsonObject(req: IncomingMessage, limit: number, option
   if (!isObject(parsed)) {
     throw badRequest('bad_json', 'Could not parse request body as JSON: expected a JSON object');
   }
-  if (depthExceeds(parsed, MAX_DEPTH)) throw validationFailed(`Invalid input: JSON nested deeper than ${MAX_DEPTH} levels`);
+  if (depthExceeds(parsed, MAX_DEPTH))
+    throw validationFailed(`Invalid input: JSON nested deeper than ${MAX_DEPTH} levels`);
   return parsed;
 }
 

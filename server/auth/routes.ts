@@ -17,9 +17,32 @@ function health(): Promise<Reply> {
 
 /** GET /settings: what supabase-js and dashboards read to decide which sign-ins to offer. */
 function settings(call: Call): Promise<Reply> {
-  const providers = ['apple', 'azure', 'bitbucket', 'discord', 'facebook', 'snapchat', 'figma', 'fly', 'github', 'gitlab',
-    'google', 'keycloak', 'kakao', 'linkedin', 'linkedin_oidc', 'notion', 'spotify', 'slack', 'slack_oidc', 'workos',
-    'twitch', 'twitter', 'phone', 'zoom'];
+  const providers = [
+    'apple',
+    'azure',
+    'bitbucket',
+    'discord',
+    'facebook',
+    'snapchat',
+    'figma',
+    'fly',
+    'github',
+    'gitlab',
+    'google',
+    'keycloak',
+    'kakao',
+    'linkedin',
+    'linkedin_oidc',
+    'notion',
+    'spotify',
+    'slack',
+    'slack_oidc',
+    'workos',
+    'twitch',
+    'twitter',
+    'phone',
+    'zoom',
+  ];
   const external: Record<string, boolean> = { anonymous_users: call.options.anonymousSignIns, email: true };
   for (const name of providers) external[name] = false;
   return Promise.resolve(
@@ -73,7 +96,8 @@ export function route(method: string, path: string): Handler {
   const found = matching.find(([m]) => m === method || (method === 'HEAD' && m === 'GET'));
   if (found) return found[2];
   if (matching.length > 0) {
-    return () => Promise.reject(new AuthError(405, 'validation_failed', `Method ${method} not allowed on ${normalised}`));
+    return () =>
+      Promise.reject(new AuthError(405, 'validation_failed', `Method ${method} not allowed on ${normalised}`));
   }
   return () => Promise.reject(new AuthError(404, 'not_found', 'Not Found'));
 }

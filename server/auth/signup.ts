@@ -45,7 +45,14 @@ export async function signup(call: Call): Promise<Reply> {
     return await asAdmin(call.pool, async (db) => {
       const userId = await insertUser(
         db,
-        { email: address, passwordHash: hash, appMetadata: EMAIL_APP_METADATA, userMetadata: data, confirmed: autoConfirm, isAnonymous: false },
+        {
+          email: address,
+          passwordHash: hash,
+          appMetadata: EMAIL_APP_METADATA,
+          userMetadata: data,
+          confirmed: autoConfirm,
+          isAnonymous: false,
+        },
         now,
       );
       await upsertEmailIdentity(db, userId, address, false, data, now);
@@ -86,7 +93,8 @@ function repeatedSignup(call: Call, email: string, data: JsonObject): Reply {
 }
 
 async function anonymousSignIn(call: Call, data: JsonObject): Promise<Reply> {
-  if (!call.options.anonymousSignIns) throw unprocessable('anonymous_provider_disabled', 'Anonymous sign-ins are disabled');
+  if (!call.options.anonymousSignIns)
+    throw unprocessable('anonymous_provider_disabled', 'Anonymous sign-ins are disabled');
   const { nowMs, now } = clock(call);
   return asAdmin(call.pool, async (db) => {
     const userId = await insertUser(

@@ -18,7 +18,12 @@ export async function token(call: Call): Promise<Reply> {
     const params = await body(call);
     return ok(
       await refreshGrant(
-        { pool: call.pool, signer: call.signer, now: call.options.now, reuseIntervalMs: call.options.refreshReuseIntervalMs },
+        {
+          pool: call.pool,
+          signer: call.signer,
+          now: call.options.now,
+          reuseIntervalMs: call.options.refreshReuseIntervalMs,
+        },
         stringField(params, 'refresh_token'),
       ),
     );
@@ -34,12 +39,14 @@ async function passwordGrant(call: Call): Promise<Reply> {
   const email = stringField(params, 'email');
   const phone = stringField(params, 'phone');
   const password = stringField(params, 'password');
-  if (email !== '' && phone !== '') throw validationFailed('Only an email address or phone number should be provided on login.');
+  if (email !== '' && phone !== '')
+    throw validationFailed('Only an email address or phone number should be provided on login.');
   if (email === '' && phone === '') throw validationFailed('missing email or phone');
   if (phone !== '') throw new AuthError(422, 'phone_provider_disabled', 'Phone logins are disabled');
 
   const ip = call.ctx.ip;
-  if (call.limiter.blocked(email, ip)) throw new AuthError(429, 'over_request_rate_limit', 'Request rate limit reached');
+  if (call.limiter.blocked(email, ip))
+    throw new AuthError(429, 'over_request_rate_limit', 'Request rate limit reached');
 
   const found = await findUserByEmail(call.pool, email);
   const fail = (): never => {

@@ -4,7 +4,15 @@ import { checkPasswordStrength, hashPassword, validateEmail, verifyPassword } fr
 import { forbidden, unprocessable, validationFailed } from './errors.ts';
 import { requireUser } from './guard.ts';
 import { objectField, optionalStringField, stringField } from './request.ts';
-import { findUserByEmail, hasPassword, loadUser, mergeMetadata, upsertEmailIdentity, userJson, type Db } from './users.ts';
+import {
+  findUserByEmail,
+  hasPassword,
+  loadUser,
+  mergeMetadata,
+  upsertEmailIdentity,
+  userJson,
+  type Db,
+} from './users.ts';
 
 /** GET /user: the caller's user object, fresh from the database. */
 export async function getUser(call: Call): Promise<Reply> {
@@ -36,12 +44,16 @@ export async function updateUser(call: Call): Promise<Reply> {
   }
   if (password !== undefined) checkPasswordStrength(password);
   if (row.is_anonymous && password && email === '' && !row.email) {
-    throw unprocessable('validation_failed', 'Updating password of an anonymous user without an email or phone is not allowed');
+    throw unprocessable(
+      'validation_failed',
+      'Updating password of an anonymous user without an email or phone is not allowed',
+    );
   }
   const changingEmail = email !== '' && email !== row.email;
   if (changingEmail) {
     const other = await findUserByEmail(call.pool, email);
-    if (other && other.id !== row.id) throw unprocessable('email_exists', 'A user with this email address has already been registered');
+    if (other && other.id !== row.id)
+      throw unprocessable('email_exists', 'A user with this email address has already been registered');
   }
   let hash: string | null = null;
   if (password) {
@@ -56,9 +68,16 @@ export async function updateUser(call: Call): Promise<Reply> {
     const current = await loadUser(db, row.id);
     if (!current) throw forbidden('user_not_found', 'User from sub claim in JWT does not exist');
     if (hash !== null) {
-      await db.query(`update auth.users set encrypted_password = $2, updated_at = $3 where id = $1`, [row.id, hash, now]);
+      await db.query(`update auth.users set encrypted_password = $2, updated_at = $3 where id = $1`, [
+        row.id,
+        hash,
+        now,
+      ]);
       // A password change ends every other session, as GoTrue's UpdatePassword does.
-      await db.query(`delete from auth.sessions where user_id = $1 and ($2::uuid is null or id <> $2::uuid)`, [row.id, caller.sessionId]);
+      await db.query(`delete from auth.sessions where user_id = $1 and ($2::uuid is null or id <> $2::uuid)`, [
+        row.id,
+        caller.sessionId,
+      ]);
     }
     if (data !== undefined) {
       await db.query(`update auth.users set raw_user_meta_data = $2, updated_at = $3 where id = $1`, [
@@ -82,11 +101,10 @@ async function changeEmail(
   now: string,
 ): Promise<void> {
   if (!call.options.autoConfirm) {
-    await db.query(`update auth.users set email_change = $2, email_change_sent_at = $3, updated_at = $3 where id = $1`, [
-      userId,
-      email,
-      now,
-    ]);
+    await db.query(
+      `update auth.users set email_change = $2, email_change_sent_at = $3, updated_at = $3 where id = $1`,
+      [userId, email, now],
+    );
     return;
   }
   // Confirmed at once: the address becomes the user's email, and an anonymous user becomes

@@ -40,7 +40,8 @@ export interface IdentityRow {
 }
 
 // GoTrue writes RFC 3339 UTC timestamps; pg's text form would leak the session time zone.
-const iso = (column: string) => `to_char(${column} at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as ${column.replace(/^\w+\./, '')}`;
+const iso = (column: string) =>
+  `to_char(${column} at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as ${column.replace(/^\w+\./, '')}`;
 
 const USER_COLUMNS = [
   'u.id',
@@ -117,7 +118,10 @@ export async function listUsersPage(db: Db, limit: number, offset: number): Prom
       order by u.created_at desc, u.id limit $1 offset $2`,
     [limit, offset],
   );
-  const identities = await identitiesOf(db, result.rows.map((r) => r.id));
+  const identities = await identitiesOf(
+    db,
+    result.rows.map((r) => r.id),
+  );
   return result.rows.map((row) => ({ row, identities: identities.get(row.id) ?? [] }));
 }
 

@@ -94,7 +94,10 @@ export function installDenoGlobals(log: (line: string) => void): () => Served | 
     readTextFile: (path: string | URL) => readFileOr404(() => readFile(path, 'utf8')),
     readFile: (path: string | URL) => readFileOr404(async () => new Uint8Array(await readFile(path))),
     version: { deno: '2.1.4', v8: process.versions.v8, typescript: '5.6.2' },
-    build: { os: process.platform === 'win32' ? 'windows' : process.platform, arch: process.arch === 'arm64' ? 'aarch64' : 'x86_64' },
+    build: {
+      os: process.platform === 'win32' ? 'windows' : process.platform,
+      arch: process.arch === 'arm64' ? 'aarch64' : 'x86_64',
+    },
     errors: { PermissionDenied, NotFound },
   };
   const edgeRuntime = {

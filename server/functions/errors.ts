@@ -7,8 +7,10 @@ import { sendJson } from '../gateway/http.ts';
  * (supabase/cli's serve template mirrors production: BOOT_ERROR 503, WORKER_ERROR 500).
  */
 export const relayError = {
-  notFound: (res: ServerResponse) => sendJson(res, 404, { code: 'NOT_FOUND', message: 'Requested function was not found' }),
-  missingAuthorization: (res: ServerResponse) => sendJson(res, 401, { code: 401, message: 'Missing authorization header' }),
+  notFound: (res: ServerResponse) =>
+    sendJson(res, 404, { code: 'NOT_FOUND', message: 'Requested function was not found' }),
+  missingAuthorization: (res: ServerResponse) =>
+    sendJson(res, 401, { code: 401, message: 'Missing authorization header' }),
   invalidJwt: (res: ServerResponse) => sendJson(res, 401, { code: 401, message: 'Invalid JWT' }),
   bootError: (res: ServerResponse) =>
     sendJson(res, 503, { code: 'BOOT_ERROR', message: 'Worker failed to boot (please check logs)' }),
@@ -16,7 +18,10 @@ export const relayError = {
     sendJson(res, 500, { code: 'WORKER_ERROR', message: 'Function exited due to an error (please check logs)' }),
   /** 546 is the runtime's own status for a worker stopped at a resource limit. */
   workerLimit: (res: ServerResponse) =>
-    sendJson(res, 546, { code: 'WORKER_LIMIT', message: 'Worker failed to respond due to a resource limit (please check logs)' }),
+    sendJson(res, 546, {
+      code: 'WORKER_LIMIT',
+      message: 'Worker failed to respond due to a resource limit (please check logs)',
+    }),
   payloadTooLarge: (res: ServerResponse, limit: number) =>
     sendJson(res, 413, { code: 'PAYLOAD_TOO_LARGE', message: `The request body exceeds the ${limit} byte limit` }),
 };

@@ -14,7 +14,9 @@ import type { HeaderList, HostMessage, WorkerMessage, WorkerSetup } from './prot
  */
 
 const require = createRequire(import.meta.url);
-const TSX_ESM_API = pathToFileURL(path.join(path.dirname(require.resolve('tsx/package.json')), 'dist/esm/api/index.mjs')).href;
+const TSX_ESM_API = pathToFileURL(
+  path.join(path.dirname(require.resolve('tsx/package.json')), 'dist/esm/api/index.mjs'),
+).href;
 const WORKER_ENTRY = new URL('./worker.ts', import.meta.url).href;
 // Workers start from plain JavaScript: register tsx, then load the TypeScript worker.
 const BOOTSTRAP = `import(${JSON.stringify(TSX_ESM_API)})
@@ -22,7 +24,15 @@ const BOOTSTRAP = `import(${JSON.stringify(TSX_ESM_API)})
   .catch((error) => { console.error(error); process.exit(70); });`;
 
 /** Hop-by-hop headers a proxy never forwards. */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'te', 'trailer']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'upgrade',
+  'proxy-connection',
+  'te',
+  'trailer',
+]);
 
 export class BootError extends Error {}
 export class WorkerError extends Error {}
@@ -85,7 +95,10 @@ export class FunctionWorker {
     this.pipe(this.worker.stdout);
     this.pipe(this.worker.stderr);
     this.ready = new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new BootError(`no Deno.serve handler after ${options.bootTimeoutMs} ms`)), options.bootTimeoutMs);
+      const timer = setTimeout(
+        () => reject(new BootError(`no Deno.serve handler after ${options.bootTimeoutMs} ms`)),
+        options.bootTimeoutMs,
+      );
       const settle = (error: Error | null) => {
         clearTimeout(timer);
         if (error) reject(error);

@@ -58,7 +58,9 @@ export function createFunctionsService(deps: BackendDeps): BackendService {
         for (const worker of workers.values()) worker.retire();
         workers.clear();
       });
-      watcher.on('error', (error) => deps.log(`[functions] watching ${deps.config.functionsDir} stopped: ${error.message}`));
+      watcher.on('error', (error) =>
+        deps.log(`[functions] watching ${deps.config.functionsDir} stopped: ${error.message}`),
+      );
     } catch (error) {
       // No functions directory yet: nothing to serve, nothing to watch.
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
@@ -89,7 +91,9 @@ export function createFunctionsService(deps: BackendDeps): BackendService {
     try {
       importMap = project.importMap(settings.importMapPath);
     } catch (error) {
-      throw new BootError(`import map ${settings.importMapPath}: ${error instanceof Error ? error.message : String(error)}`);
+      throw new BootError(
+        `import map ${settings.importMapPath}: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
     const log = (line: string) => deps.log(`[functions:${name}] ${line}`);
     const worker = new FunctionWorker({
@@ -150,7 +154,9 @@ export function createFunctionsService(deps: BackendDeps): BackendService {
       }
     } catch (error) {
       const boot = error instanceof BootError;
-      deps.log(`[functions:${name}] ${boot ? 'boot error' : 'request failed'}: ${error instanceof Error ? error.message : String(error)}`);
+      deps.log(
+        `[functions:${name}] ${boot ? 'boot error' : 'request failed'}: ${error instanceof Error ? error.message : String(error)}`,
+      );
       if (res.headersSent) res.destroy();
       else if (boot) relayError.bootError(res);
       else if (error instanceof WorkerLimitError) relayError.workerLimit(res);

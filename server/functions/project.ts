@@ -92,7 +92,8 @@ export class FunctionsProject {
     if (!file) return null;
     const parsed = JSON.parse(stripJsonComments(readFileSync(file, 'utf8'))) as { imports?: unknown };
     const imports: Record<string, string> = {};
-    for (const [key, value] of Object.entries(table(parsed.imports) ?? {})) if (typeof value === 'string') imports[key] = value;
+    for (const [key, value] of Object.entries(table(parsed.imports) ?? {}))
+      if (typeof value === 'string') imports[key] = value;
     return { imports, baseUrl: pathToFileURL(file).href };
   }
 

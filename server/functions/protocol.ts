@@ -25,7 +25,15 @@ export interface ImportMapData {
 }
 
 export type HostMessage =
-  | { type: 'request'; id: number; method: string; url: string; headers: HeaderList; body: ArrayBuffer | null; remoteAddr: string }
+  | {
+      type: 'request';
+      id: number;
+      method: string;
+      url: string;
+      headers: HeaderList;
+      body: ArrayBuffer | null;
+      remoteAddr: string;
+    }
   /** The chunk was written out; the worker may read the next one. */
   | { type: 'ack'; id: number }
   /** The client went away: abort req.signal and stop reading the body. */

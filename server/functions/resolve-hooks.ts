@@ -42,7 +42,8 @@ function isBare(specifier: string): boolean {
  */
 function asDenoModule(result: ResolveResult): ResolveResult {
   const { url } = result;
-  if (url.startsWith('file:') && !url.includes('/node_modules/') && /\.(ts|tsx|js|jsx)$/.test(url)) return { ...result, format: 'module' };
+  if (url.startsWith('file:') && !url.includes('/node_modules/') && /\.(ts|tsx|js|jsx)$/.test(url))
+    return { ...result, format: 'module' };
   return result;
 }
 

@@ -25,7 +25,8 @@ export class UnsupportedSpecifierError extends Error {}
  * specifiers that have no local package.
  */
 export function toNodeSpecifier(specifier: string): string | null {
-  if (/\.d\.(m|c)?ts$/.test(specifier.split('?')[0] ?? specifier) && /^(npm|jsr|https?):/.test(specifier)) return EMPTY_MODULE;
+  if (/\.d\.(m|c)?ts$/.test(specifier.split('?')[0] ?? specifier) && /^(npm|jsr|https?):/.test(specifier))
+    return EMPTY_MODULE;
   if (specifier.startsWith('npm:')) {
     const mapped = stripVersion(specifier.slice(4).replace(/^\/+/, ''));
     if (!mapped) throw new UnsupportedSpecifierError(`invalid npm specifier: ${specifier}`);
@@ -46,7 +47,9 @@ export function toNodeSpecifier(specifier: string): string | null {
     return mapped;
   }
   if (/^https?:\/\//.test(specifier)) {
-    throw new UnsupportedSpecifierError(`${specifier}: remote imports are not fetched by the embedded backend; use an npm: import`);
+    throw new UnsupportedSpecifierError(
+      `${specifier}: remote imports are not fetched by the embedded backend; use an npm: import`,
+    );
   }
   return null;
 }
@@ -66,6 +69,7 @@ export function applyImportMap(specifier: string, map: ImportMapData | null): st
     if (!best) return null;
     target = `${map.imports[best]}${specifier.slice(best.length)}`;
   }
-  if (target.startsWith('./') || target.startsWith('../') || target.startsWith('/')) return new URL(target, map.baseUrl).href;
+  if (target.startsWith('./') || target.startsWith('../') || target.startsWith('/'))
+    return new URL(target, map.baseUrl).href;
   return target;
 }

@@ -67,7 +67,12 @@ async function sendChunk(id: number, chunk: Uint8Array, state: Inflight): Promis
  * message; a body still being produced is streamed: head first, then acknowledged chunks.
  */
 async function respond(id: number, response: Response, method: string, state: Inflight): Promise<void> {
-  const head = { id, status: response.status, statusText: response.statusText, headers: toHeaderList(response.headers) };
+  const head = {
+    id,
+    status: response.status,
+    statusText: response.statusText,
+    headers: toHeaderList(response.headers),
+  };
   if (!response.body || method === 'HEAD') {
     post({ type: 'response', ...head, body: null });
     return;

@@ -44,10 +44,17 @@ export class CallerGate {
       caller = { running: 0, waiting: [], tokens: this.limits.burst, refilledAt: now };
       this.callers.set(key, caller);
     }
-    caller.tokens = Math.min(this.limits.burst, caller.tokens + ((now - caller.refilledAt) / 1000) * this.limits.perSecond);
+    caller.tokens = Math.min(
+      this.limits.burst,
+      caller.tokens + ((now - caller.refilledAt) / 1000) * this.limits.perSecond,
+    );
     caller.refilledAt = now;
     if (caller.tokens < 1) {
-      return { ok: false, reason: 'rate', retryAfterSeconds: Math.max(1, Math.ceil((1 - caller.tokens) / this.limits.perSecond)) };
+      return {
+        ok: false,
+        reason: 'rate',
+        retryAfterSeconds: Math.max(1, Math.ceil((1 - caller.tokens) / this.limits.perSecond)),
+      };
     }
     if (caller.running >= this.limits.maxInFlight && caller.waiting.length >= this.limits.maxQueued) {
       return { ok: false, reason: 'busy', retryAfterSeconds: 1 };

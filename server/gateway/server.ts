@@ -52,7 +52,8 @@ export function originAllowed(origin: string, allowed: readonly string[]): boole
 const ALLOWED_HEADERS =
   'authorization, x-client-info, apikey, content-type, accept, accept-profile, content-profile, prefer, range, ' +
   'x-upsert, x-supabase-api-version, x-retry-count, cache-control, x-region, traceparent, tracestate, baggage';
-const EXPOSED_HEADERS = 'Content-Range, Content-Location, Content-Length, Range, X-Supabase-Api-Version, Preference-Applied, ETag, Location';
+const EXPOSED_HEADERS =
+  'Content-Range, Content-Location, Content-Length, Range, X-Supabase-Api-Version, Preference-Applied, ETag, Location';
 
 /**
  * No Origin (a server, curl): `*`, as hosted. An allowed origin is echoed (credentials
@@ -68,7 +69,12 @@ function corsHeaders(req: IncomingMessage, allowed: readonly string[]): Record<s
 function preflight(req: IncomingMessage, res: ServerResponse, allowed: readonly string[]): void {
   const origin = header(req, 'origin');
   if (origin !== undefined && !originAllowed(origin, allowed)) {
-    sendJson(res, 403, { code: 'origin_not_allowed', message: `Origin ${origin} is not allowed to call this API` }, { vary: 'Origin' });
+    sendJson(
+      res,
+      403,
+      { code: 'origin_not_allowed', message: `Origin ${origin} is not allowed to call this API` },
+      { vary: 'Origin' },
+    );
     return;
   }
   res.writeHead(200, {
@@ -189,7 +195,12 @@ export function createGateway(services: Service[], options: GatewayOptions): htt
       return;
     }
     if (options.databaseUp && !options.databaseUp()) {
-      sendJson(res, 503, { code: 'database_unavailable', message: 'The database is restarting; try again in a moment' }, { 'retry-after': '1' });
+      sendJson(
+        res,
+        503,
+        { code: 'database_unavailable', message: 'The database is restarting; try again in a moment' },
+        { 'retry-after': '1' },
+      );
       return;
     }
     const match = route(url.pathname);
@@ -210,15 +221,29 @@ export function createGateway(services: Service[], options: GatewayOptions): htt
           ? 'Too many requests from this user; slow down'
           : 'Too many requests from this user are waiting; wait for some to finish';
       // Both shapes at once: GoTrue's {code, message} and PostgREST's {code, details, hint, message}.
-      sendJson(res, 429, { code: 'over_request_rate_limit', details: null, hint: `Retry after ${admission.retryAfterSeconds} s`, message }, {
-        'retry-after': String(admission.retryAfterSeconds),
-      });
+      sendJson(
+        res,
+        429,
+        {
+          code: 'over_request_rate_limit',
+          details: null,
+          hint: `Retry after ${admission.retryAfterSeconds} s`,
+          message,
+        },
+        {
+          'retry-after': String(admission.retryAfterSeconds),
+        },
+      );
       return;
     }
     if (admission) res.once('close', () => admission.release());
-    const run = admission ? admission.turn.then(() => match.service.handle(req, res, ctx)) : match.service.handle(req, res, ctx);
+    const run = admission
+      ? admission.turn.then(() => match.service.handle(req, res, ctx))
+      : match.service.handle(req, res, ctx);
     run.catch((error: unknown) => {
-      options.log(`[gateway] unhandled error on ${req.method} ${url.pathname}: ${error instanceof Error ? error.stack : String(error)}`);
+      options.log(
+        `[gateway] unhandled error on ${req.method} ${url.pathname}: ${error instanceof Error ? error.stack : String(error)}`,
+      );
       if (!res.headersSent) sendJson(res, 500, { code: 'internal_error', message: 'Internal server error' });
       else res.end();
     });
@@ -234,7 +259,12 @@ export function createGateway(services: Service[], options: GatewayOptions): htt
     socket.on('error', () => undefined);
     server.upgraded.add(socket);
     socket.once('close', () => server.upgraded.delete(socket));
-    match.service.upgrade(req, socket, head, contextFor(req, url, match.rest, options.jwtSecret, match.service.acceptedRoles));
+    match.service.upgrade(
+      req,
+      socket,
+      head,
+      contextFor(req, url, match.rest, options.jwtSecret, match.service.acceptedRoles),
+    );
   });
   server.on('clientError', (_error, socket) => {
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n');

@@ -37,7 +37,17 @@ export const SYNCHRONOUS_COMMIT = 'on';
 
 const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 
-const HOOKED_EVENTS = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message', 'uncaughtException', 'unhandledRejection'] as const;
+const HOOKED_EVENTS = [
+  'exit',
+  'beforeExit',
+  'SIGHUP',
+  'SIGINT',
+  'SIGTERM',
+  'SIGBREAK',
+  'message',
+  'uncaughtException',
+  'unhandledRejection',
+] as const;
 let loaded: Promise<typeof EmbeddedPostgresClass> | null = null;
 
 /**
@@ -157,7 +167,12 @@ async function startOrExplain(pg: Postgres, recent: string[]): Promise<void> {
   } catch (error) {
     if (error instanceof Error) throw error;
     const child = postmasterOf(pg);
-    const status = child?.exitCode !== null && child?.exitCode !== undefined ? `exit code ${child.exitCode}` : child?.signalCode ? `signal ${child.signalCode}` : 'no exit status';
+    const status =
+      child?.exitCode !== null && child?.exitCode !== undefined
+        ? `exit code ${child.exitCode}`
+        : child?.signalCode
+          ? `signal ${child.signalCode}`
+          : 'no exit status';
     const fatal = recent.filter((line) => /FATAL|PANIC|ERROR/.test(line));
     const words = (fatal.length > 0 ? fatal : recent).slice(-5).join(' | ') || 'it printed nothing';
     throw new Error(`PostgreSQL failed to start (${status}): ${words}`, { cause: error });
@@ -190,26 +205,40 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     createPostgresUser: isRoot,
     initdbFlags: ['--encoding=UTF8', '--no-sync'],
     postgresFlags: [
-      '-c', `listen_addresses=${options.host}`,
-      '-c', `unix_socket_directories=${os.tmpdir()}`,
-      '-c', 'wal_level=logical',
-      '-c', 'max_replication_slots=10',
-      '-c', 'max_wal_senders=10',
-      '-c', 'max_connections=200',
-      '-c', 'fsync=on',
-      '-c', `synchronous_commit=${SYNCHRONOUS_COMMIT}`,
-      '-c', 'shared_buffers=128MB',
-      '-c', 'max_slot_wal_keep_size=1GB',
+      '-c',
+      `listen_addresses=${options.host}`,
+      '-c',
+      `unix_socket_directories=${os.tmpdir()}`,
+      '-c',
+      'wal_level=logical',
+      '-c',
+      'max_replication_slots=10',
+      '-c',
+      'max_wal_senders=10',
+      '-c',
+      'max_connections=200',
+      '-c',
+      'fsync=on',
+      '-c',
+      `synchronous_commit=${SYNCHRONOUS_COMMIT}`,
+      '-c',
+      'shared_buffers=128MB',
+      '-c',
+      'max_slot_wal_keep_size=1GB',
       // Logical decoding only streams flushed WAL. A synchronous commit flushes its own
       // WAL; for asynchronous ones (a session may still ask for them) the WAL writer's
       // delay bounds postgres-changes latency (default 200ms). At 10ms a commit waited
       // 8-13ms (p50) to be flushed: a writer woken early writes but flushes only once a
       // whole delay has passed since its last flush, then sleeps a full delay again.
       // flush_after=0 flushes whatever it writes; an idle writer still hibernates.
-      '-c', 'wal_writer_delay=1ms',
-      '-c', 'wal_writer_flush_after=0',
-      '-c', 'timezone=UTC',
-      '-c', 'log_min_messages=warning',
+      '-c',
+      'wal_writer_delay=1ms',
+      '-c',
+      'wal_writer_flush_after=0',
+      '-c',
+      'timezone=UTC',
+      '-c',
+      'log_min_messages=warning',
     ],
     onLog: (message) => {
       for (const line of message.split('\n')) {
@@ -248,7 +277,9 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   const supervise = (): void => {
     postmasterOf(pg)?.once('exit', (code, signal) => {
       if (stopping) return;
-      log(`[postgres] PostgreSQL exited unexpectedly (${signal ? `signal ${signal}` : `exit code ${String(code)}`}); restarting`);
+      log(
+        `[postgres] PostgreSQL exited unexpectedly (${signal ? `signal ${signal}` : `exit code ${String(code)}`}); restarting`,
+      );
       tell(false);
       scheduleRestart(0);
     });
@@ -264,7 +295,9 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
           recent.length = 0;
           await startOrExplain(pg, recent);
         } catch (error) {
-          log(`[postgres] restart attempt ${attempt + 1} failed: ${error instanceof Error ? error.message : String(error)}`);
+          log(
+            `[postgres] restart attempt ${attempt + 1} failed: ${error instanceof Error ? error.message : String(error)}`,
+          );
           // A half-started postmaster must not linger into the next attempt.
           postmasterOf(pg)?.kill('SIGKILL');
           scheduleRestart(attempt + 1);

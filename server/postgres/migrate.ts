@@ -17,7 +17,10 @@ function platformSql(): string[] {
 }
 
 export class MigrationError extends Error {
-  constructor(readonly file: string, readonly pgMessage: string) {
+  constructor(
+    readonly file: string,
+    readonly pgMessage: string,
+  ) {
     super(`migration ${file} failed: ${pgMessage}`);
   }
 }

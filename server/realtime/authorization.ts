@@ -54,13 +54,18 @@ export async function checkRead(
       // superuser, then the role switches back so the SELECT runs under RLS.
       await client.query('set local role postgres');
       for (const [extension, id] of ids) {
-        await client.query(`insert into realtime.messages (id, topic, extension) values ($1, $2, $3)`, [id, topic, extension]);
+        await client.query(`insert into realtime.messages (id, topic, extension) values ($1, $2, $3)`, [
+          id,
+          topic,
+          extension,
+        ]);
       }
       await client.query(`select set_config('role', $1, true)`, [identity.role]);
       await setTopic(client, identity, topic);
-      const seen = await client.query<{ id: string }>(`select id::text as id from realtime.messages where id = any($1::uuid[])`, [
-        [...ids.values()],
-      ]);
+      const seen = await client.query<{ id: string }>(
+        `select id::text as id from realtime.messages where id = any($1::uuid[])`,
+        [[...ids.values()]],
+      );
       const visible = new Set(seen.rows.map((r) => r.id));
       for (const [extension, id] of ids) result[extension] = visible.has(id);
     },

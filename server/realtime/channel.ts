@@ -113,7 +113,8 @@ export class Channel implements Member {
     const channel = new Channel(ctx, host, topic, joinRef, config, identity);
     if (config.isPrivate) {
       const allowed = await channel.authorizeRead();
-      if (!allowed) return refuse(`Unauthorized: You do not have permissions to read from this Channel topic: ${channel.subTopic}`);
+      if (!allowed)
+        return refuse(`Unauthorized: You do not have permissions to read from this Channel topic: ${channel.subTopic}`);
     }
     let replay: StoredMessage[] = [];
     if (config.replay !== null) {
@@ -141,7 +142,9 @@ export class Channel implements Member {
       try {
         invalid = await ctx.feed.validate(bindings, { role: identity.role, claims: identity.claims });
       } catch (error) {
-        ctx.log(`[realtime] postgres_changes validation failed on ${topic}: ${error instanceof Error ? error.message : String(error)}`);
+        ctx.log(
+          `[realtime] postgres_changes validation failed on ${topic}: ${error instanceof Error ? error.message : String(error)}`,
+        );
         invalid = 'Unable to subscribe to changes with given parameters';
       }
       if (invalid) return refuse(invalid);
@@ -166,7 +169,13 @@ export class Channel implements Member {
       host.push(this.joinRef, null, this.topic, 'broadcast', payload);
     }
     if (config.presenceEnabled && this.canRead('presence')) {
-      host.push(this.joinRef, null, this.topic, 'presence_state', ctx.hub.presenceState(this.subTopic, config.isPrivate));
+      host.push(
+        this.joinRef,
+        null,
+        this.topic,
+        'presence_state',
+        ctx.hub.presenceState(this.subTopic, config.isPrivate),
+      );
     }
     if (bindings.length > 0) {
       const deliver = (ids: number[], data: ChangeData): void => {
@@ -174,15 +183,22 @@ export class Channel implements Member {
         try {
           host.push(this.joinRef, null, this.topic, 'postgres_changes', { ids, data });
         } catch (error) {
-          ctx.log(`[realtime] postgres_changes delivery failed on ${this.topic}: ${error instanceof Error ? error.message : String(error)}`);
+          ctx.log(
+            `[realtime] postgres_changes delivery failed on ${this.topic}: ${error instanceof Error ? error.message : String(error)}`,
+          );
         }
       };
-      this.subscription = ctx.feed.subscribe({ role: this.identity.role, claims: this.identity.claims }, bindings, deliver);
+      this.subscription = ctx.feed.subscribe(
+        { role: this.identity.role, claims: this.identity.claims },
+        bindings,
+        deliver,
+      );
       ctx.feed
         .ready()
         .then(
           () => this.system('postgres_changes', 'ok', 'Subscribed to PostgreSQL'),
-          (error: unknown) => this.system('postgres_changes', 'error', `Unable to subscribe to PostgreSQL: ${String(error)}`),
+          (error: unknown) =>
+            this.system('postgres_changes', 'error', `Unable to subscribe to PostgreSQL: ${String(error)}`),
         )
         .catch((error: unknown) => ctx.log(`[realtime] ${String(error)}`));
     }
@@ -224,7 +240,9 @@ export class Channel implements Member {
       return;
     }
     if (this.config.isPrivate && !(await this.authorizeWrite('broadcast'))) {
-      this.replyTo(message, 'error', { reason: `Unauthorized: You do not have permissions to write to this Channel topic: ${this.subTopic}` });
+      this.replyTo(message, 'error', {
+        reason: `Unauthorized: You do not have permissions to write to this Channel topic: ${this.subTopic}`,
+      });
       return;
     }
     if (this.ended) return;
@@ -233,10 +251,20 @@ export class Channel implements Member {
     const sender = this.userId;
     if (message.user) {
       const metadata = stamped(message.user.metadata, sender);
-      this.ctx.hub.broadcast(this.subTopic, this.config.isPrivate, { kind: 'user', user: { ...message.user, metadata } }, except);
+      this.ctx.hub.broadcast(
+        this.subTopic,
+        this.config.isPrivate,
+        { kind: 'user', user: { ...message.user, metadata } },
+        except,
+      );
     } else {
       const meta = stamped(isRecord(payload!.meta) ? payload!.meta : null, sender);
-      this.ctx.hub.broadcast(this.subTopic, this.config.isPrivate, { kind: 'json', payload: { ...payload!, meta } }, except);
+      this.ctx.hub.broadcast(
+        this.subTopic,
+        this.config.isPrivate,
+        { kind: 'json', payload: { ...payload!, meta } },
+        except,
+      );
     }
     if (this.config.ack) this.replyTo(message, 'ok', {});
   }
@@ -266,25 +294,34 @@ export class Channel implements Member {
     if (this.config.isPrivate) {
       if (this.policies.presence.read === null) await this.authorizeRead(['presence']);
       if (!(await this.authorizeWrite('presence'))) {
-        this.replyTo(message, 'error', { reason: `Unauthorized: You do not have permissions to track presence on this Channel topic: ${this.subTopic}` });
+        this.replyTo(message, 'error', {
+          reason: `Unauthorized: You do not have permissions to track presence on this Channel topic: ${this.subTopic}`,
+        });
         return;
       }
     }
     if (this.ended) return;
     this.config.presenceEnabled = true;
     // As with broadcasts, `sender` in a presence is the token's user, set here.
-    hub.track(this.subTopic, this.config.isPrivate, this, this.config.presenceKey, { ...(meta as Record<string, unknown>), sender: this.userId });
+    hub.track(this.subTopic, this.config.isPrivate, this, this.config.presenceKey, {
+      ...(meta as Record<string, unknown>),
+      sender: this.userId,
+    });
     this.replyTo(message, 'ok', {});
   }
 
   /** Runs the read policy into `into`; true when broadcast or presence may be read. */
   private async authorizeRead(extensions?: Extension[], into: Policies = this.policies): Promise<boolean> {
-    const wanted = extensions ?? (this.config.presenceEnabled ? (['broadcast', 'presence'] as Extension[]) : (['broadcast'] as Extension[]));
+    const wanted =
+      extensions ??
+      (this.config.presenceEnabled ? (['broadcast', 'presence'] as Extension[]) : (['broadcast'] as Extension[]));
     try {
       const read = await checkRead(this.ctx.pool, this.identity, this.subTopic, wanted);
       for (const e of wanted) into[e].read = read[e];
     } catch (error) {
-      this.ctx.log(`[realtime] RlsPolicyError on ${this.subTopic}: ${error instanceof Error ? error.message : String(error)}`);
+      this.ctx.log(
+        `[realtime] RlsPolicyError on ${this.subTopic}: ${error instanceof Error ? error.message : String(error)}`,
+      );
       for (const e of wanted) into[e].read = false;
     }
     return into.broadcast.read === true || into.presence.read === true;
@@ -298,7 +335,9 @@ export class Channel implements Member {
         this.policies.broadcast.write = write.broadcast;
         this.policies.presence.write = write.presence;
       } catch (error) {
-        this.ctx.log(`[realtime] RlsPolicyError on ${this.subTopic}: ${error instanceof Error ? error.message : String(error)}`);
+        this.ctx.log(
+          `[realtime] RlsPolicyError on ${this.subTopic}: ${error instanceof Error ? error.message : String(error)}`,
+        );
         return false;
       }
     }
@@ -327,7 +366,8 @@ export class Channel implements Member {
       if (revoked('broadcast') || revoked('presence')) {
         return this.shutdown(`You no longer have permission to read from this Channel topic: ${this.subTopic}`);
       }
-      if (!allowed) return this.shutdown(`You do not have permissions to read from this Channel topic: ${this.subTopic}`);
+      if (!allowed)
+        return this.shutdown(`You do not have permissions to read from this Channel topic: ${this.subTopic}`);
     }
     this.subscription?.updateIdentity({ role: identity.role, claims: identity.claims });
     this.scheduleTokenCheck();
@@ -404,7 +444,9 @@ export class Channel implements Member {
     try {
       this.subscription?.unsubscribe();
     } catch (error) {
-      this.ctx.log(`[realtime] unsubscribe failed on ${this.topic}: ${error instanceof Error ? error.message : String(error)}`);
+      this.ctx.log(
+        `[realtime] unsubscribe failed on ${this.topic}: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
     this.subscription = null;
     this.host.released(this);

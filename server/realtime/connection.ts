@@ -106,7 +106,9 @@ export class Connection implements ChannelHost, Outlet {
       try {
         channel.release();
       } catch (error) {
-        this.ctx.log(`[realtime] releasing ${channel.topic} failed: ${error instanceof Error ? error.message : String(error)}`);
+        this.ctx.log(
+          `[realtime] releasing ${channel.topic} failed: ${error instanceof Error ? error.message : String(error)}`,
+        );
       }
     }
     this.channels.clear();
@@ -150,13 +152,16 @@ export class Connection implements ChannelHost, Outlet {
       }
       const message = decoded.message;
       if (verdict === 'refuse') {
-        if (message.ref) this.reply(message.joinRef, message.ref, message.topic, 'error', { reason: 'Too many messages per second' });
+        if (message.ref)
+          this.reply(message.joinRef, message.ref, message.topic, 'error', { reason: 'Too many messages per second' });
         return;
       }
       const bytes = message.user ? message.user.body.length : data.length;
       this.route(message, bytes);
     } catch (error) {
-      this.ctx.log(`[realtime] frame handling failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      this.ctx.log(
+        `[realtime] frame handling failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      );
     }
   }
 
@@ -170,7 +175,9 @@ export class Connection implements ChannelHost, Outlet {
       // Counted when requested: a burst of joins cannot all pass the check before any finishes.
       const counted = this.channels.has(topic) || this.joining.has(topic);
       if (!counted && this.channels.size + this.joining.size >= this.ctx.options.maxChannelsPerConnection) {
-        this.reply(message.joinRef, message.ref, topic, 'error', { reason: 'ChannelRateLimitReached: Too many channels' });
+        this.reply(message.joinRef, message.ref, topic, 'error', {
+          reason: 'ChannelRateLimitReached: Too many channels',
+        });
         return;
       }
       this.joining.add(topic);
@@ -202,7 +209,9 @@ export class Connection implements ChannelHost, Outlet {
       channel = await Channel.join(this.ctx, this, message);
     } catch (error) {
       // Hosted's catch-all join error; the cause stays in the log, not on the wire.
-      this.ctx.log(`[realtime] UnknownErrorOnChannel ${message.topic}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      this.ctx.log(
+        `[realtime] UnknownErrorOnChannel ${message.topic}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      );
       this.reply(message.joinRef, message.ref, message.topic, 'error', { reason: 'Unknown Error on Channel' });
       return;
     }

@@ -49,7 +49,13 @@ export function listenForDatabaseBroadcasts(options: {
   let lostAt: number | null = null;
 
   const fanOut = (row: Row): void => {
-    if (typeof row.topic !== 'string' || typeof row.event !== 'string' || row.payload === null || row.payload === undefined) return;
+    if (
+      typeof row.topic !== 'string' ||
+      typeof row.event !== 'string' ||
+      row.payload === null ||
+      row.payload === undefined
+    )
+      return;
     if (delivered.has(row.id)) return;
     delivered.add(row.id);
     if (delivered.size > RECENT_IDS) delivered.delete(delivered.values().next().value as string);

@@ -24,7 +24,12 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 function identityOf(ctx: RequestContext): Identity {
-  return { role: ctx.role, claims: ctx.claims, exp: typeof ctx.claims.exp === 'number' ? ctx.claims.exp : null, token: ctx.token };
+  return {
+    role: ctx.role,
+    claims: ctx.claims,
+    exp: typeof ctx.claims.exp === 'number' ? ctx.claims.exp : null,
+    token: ctx.token,
+  };
 }
 
 async function mayWrite(api: BroadcastApi, ctx: RequestContext, topic: string): Promise<boolean> {
@@ -62,7 +67,12 @@ function byteSize(value: unknown): number {
 }
 
 /** POST /api/broadcast {messages:[{topic, event, payload, private}]} -> 202. */
-export async function batchBroadcast(api: BroadcastApi, req: IncomingMessage, res: ServerResponse, ctx: RequestContext): Promise<void> {
+export async function batchBroadcast(
+  api: BroadcastApi,
+  req: IncomingMessage,
+  res: ServerResponse,
+  ctx: RequestContext,
+): Promise<void> {
   const body = await jsonBody(req, res, api.maxBodyBytes);
   if (!body) return;
   const messages = isObject(body.value) ? body.value.messages : undefined;
@@ -78,7 +88,8 @@ export async function batchBroadcast(api: BroadcastApi, req: IncomingMessage, re
     for (const field of ['topic', 'event'] as const) {
       if (typeof entry[field] !== 'string' || entry[field] === '') e[field] = ["can't be blank"];
     }
-    if (!isObject(entry.payload)) e.payload = entry.payload === undefined || entry.payload === null ? ["can't be blank"] : ['is invalid'];
+    if (!isObject(entry.payload))
+      e.payload = entry.payload === undefined || entry.payload === null ? ["can't be blank"] : ['is invalid'];
     else if (byteSize(entry.payload) > api.maxPayloadBytes) e.payload = [PAYLOAD_TOO_LARGE];
     if (entry.private !== undefined && typeof entry.private !== 'boolean') e.private = ['is invalid'];
     if (Object.keys(e).length > 0) invalid = true;

@@ -61,7 +61,8 @@ function encoder(fullTopic: string, message: BroadcastMessage): (vsn: Vsn) => Fr
 
 /** The stored message id a broadcast carries in its metadata, if any. */
 function messageId(message: BroadcastMessage): string | null {
-  const meta = message.kind === 'user' ? message.user.metadata : (message.payload.meta as Record<string, unknown> | undefined);
+  const meta =
+    message.kind === 'user' ? message.user.metadata : (message.payload.meta as Record<string, unknown> | undefined);
   return meta && typeof meta.id === 'string' ? meta.id : null;
 }
 

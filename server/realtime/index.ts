@@ -25,7 +25,13 @@ export interface RealtimeService extends BackendService {
   readonly connectionCount: number;
 }
 
-const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 503: 'Service Unavailable' };
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  503: 'Service Unavailable',
+};
 
 /** Refuses an upgrade with a small JSON body, as Phoenix's socket error handler does. */
 function refuseUpgrade(socket: Duplex, status: number, message: string): void {
@@ -76,7 +82,13 @@ export function createRealtimeService(deps: BackendDeps, overrides: RealtimeOver
     log,
     nextBindingId: () => (bindingIds = (bindingIds % 2_000_000_000) + 1),
   };
-  const api: BroadcastApi = { pool: deps.pool, hub, maxPayloadBytes: options.maxPayloadBytes, maxBodyBytes: deps.config.maxBodyBytes, log };
+  const api: BroadcastApi = {
+    pool: deps.pool,
+    hub,
+    maxPayloadBytes: options.maxPayloadBytes,
+    maxBodyBytes: deps.config.maxBodyBytes,
+    log,
+  };
 
   return {
     prefix: '/realtime/v1',
@@ -94,7 +106,9 @@ export function createRealtimeService(deps: BackendDeps, overrides: RealtimeOver
           feed = createChangeFeed(deps);
           await feed.start();
         } catch (error) {
-          log(`[realtime] postgres changes feed unavailable, running without it: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+          log(
+            `[realtime] postgres changes feed unavailable, running without it: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+          );
           await feed.close().catch(() => undefined);
           feed = idleChangeFeed();
         }
@@ -140,7 +154,13 @@ export function createRealtimeService(deps: BackendDeps, overrides: RealtimeOver
     async handle(req, res, ctx) {
       const parts = ctx.path.split('/');
       if (req.method === 'POST' && ctx.path === '/api/broadcast') return batchBroadcast(api, req, res, ctx);
-      if (req.method === 'POST' && parts.length === 6 && parts[1] === 'api' && parts[2] === 'broadcast' && parts[4] === 'events') {
+      if (
+        req.method === 'POST' &&
+        parts.length === 6 &&
+        parts[1] === 'api' &&
+        parts[2] === 'broadcast' &&
+        parts[4] === 'events'
+      ) {
         let topic: string;
         let event: string;
         try {

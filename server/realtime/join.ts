@@ -40,16 +40,21 @@ function flag(value: unknown, fallback = false): boolean {
 const EVENTS: Record<string, ChangeEvent> = { '*': '*', insert: 'INSERT', update: 'UPDATE', delete: 'DELETE' };
 
 function changeRequest(entry: unknown, index: number): ChangeRequest {
-  if (!isObject(entry)) throw new JoinError(`Invalid postgres_changes binding at position ${index}: expected an object`);
+  if (!isObject(entry))
+    throw new JoinError(`Invalid postgres_changes binding at position ${index}: expected an object`);
   const event = typeof entry.event === 'string' ? EVENTS[entry.event.toLowerCase()] : undefined;
-  if (!event) throw new JoinError(`Invalid postgres_changes binding at position ${index}: event must be one of *, INSERT, UPDATE, DELETE`);
+  if (!event)
+    throw new JoinError(
+      `Invalid postgres_changes binding at position ${index}: event must be one of *, INSERT, UPDATE, DELETE`,
+    );
   if (typeof entry.schema !== 'string' || entry.schema === '') {
     throw new JoinError(`Invalid postgres_changes binding at position ${index}: schema is required`);
   }
   const optional = (name: 'table' | 'filter'): string | undefined => {
     const value = entry[name];
     if (value === undefined || value === null || value === '') return undefined;
-    if (typeof value !== 'string') throw new JoinError(`Invalid postgres_changes binding at position ${index}: ${name} must be a string`);
+    if (typeof value !== 'string')
+      throw new JoinError(`Invalid postgres_changes binding at position ${index}: ${name} must be a string`);
     return value;
   };
   const table = optional('table');
@@ -67,15 +72,24 @@ export function parseJoin(payload: unknown): JoinConfig {
   const presenceKey =
     typeof rawKey === 'string' && rawKey !== '' ? rawKey : typeof rawKey === 'number' ? String(rawKey) : randomUUID();
   const rawChanges = config.postgres_changes;
-  const changes = Array.isArray(rawChanges) ? rawChanges.filter((c) => c !== null && c !== undefined).map(changeRequest) : [];
+  const changes = Array.isArray(rawChanges)
+    ? rawChanges.filter((c) => c !== null && c !== undefined).map(changeRequest)
+    : [];
   let replay: JoinConfig['replay'] = null;
   if (broadcast.replay !== undefined && broadcast.replay !== null) {
     const r = isObject(broadcast.replay) ? broadcast.replay : {};
     const limit = r.limit === undefined || r.limit === null ? 25 : r.limit;
-    replay = Number.isInteger(r.since) && Number.isInteger(limit) ? { since: r.since as number, limit: limit as number } : 'invalid';
+    replay =
+      Number.isInteger(r.since) && Number.isInteger(limit)
+        ? { since: r.since as number, limit: limit as number }
+        : 'invalid';
   }
   const token =
-    typeof body.access_token === 'string' ? body.access_token : typeof body.user_token === 'string' ? body.user_token : null;
+    typeof body.access_token === 'string'
+      ? body.access_token
+      : typeof body.user_token === 'string'
+        ? body.user_token
+        : null;
   return {
     self: flag(broadcast.self),
     ack: flag(broadcast.ack),

@@ -31,7 +31,10 @@ function fromEnv(name: string, fallback: number, env: NodeJS.ProcessEnv): number
  * Defaults, then CHARTROOM_REALTIME_* environment variables (for running the backend
  * with other limits), then explicit overrides (tests, benches).
  */
-export function realtimeOptions(overrides: Partial<RealtimeOptions> = {}, env: NodeJS.ProcessEnv = process.env): RealtimeOptions {
+export function realtimeOptions(
+  overrides: Partial<RealtimeOptions> = {},
+  env: NodeJS.ProcessEnv = process.env,
+): RealtimeOptions {
   const messagesPerSecond = overrides.messagesPerSecond ?? fromEnv('CHARTROOM_REALTIME_MESSAGES_PER_SECOND', 200, env);
   const maxPayloadBytes = overrides.maxPayloadBytes ?? fromEnv('CHARTROOM_REALTIME_MAX_PAYLOAD_BYTES', 256 * 1024, env);
   return {

@@ -60,8 +60,10 @@ function fromParts(joinRef: unknown, ref: unknown, topic: unknown, event: unknow
   if (typeof topic !== 'string' || jr === undefined || r === undefined) {
     return { ok: false, error: 'malformed message: topic must be a string and refs strings or null' };
   }
-  if (typeof event !== 'string') return { ok: false, error: 'malformed message: event must be a string', topic, ref: r, joinRef: jr };
-  if (!isObject(payload)) return { ok: false, error: 'malformed message: payload must be an object', topic, ref: r, joinRef: jr };
+  if (typeof event !== 'string')
+    return { ok: false, error: 'malformed message: event must be a string', topic, ref: r, joinRef: jr };
+  if (!isObject(payload))
+    return { ok: false, error: 'malformed message: payload must be an object', topic, ref: r, joinRef: jr };
   return { ok: true, message: { joinRef: jr, ref: r, topic, event, payload } };
 }
 
@@ -81,7 +83,12 @@ export function decodeText(vsn: Vsn, text: string): Decoded {
   if (value.length !== 5) {
     const topic = typeof value[2] === 'string' ? value[2] : undefined;
     const ref = refOf(value[1]);
-    return { ok: false, error: `malformed message: expected 5 elements, got ${value.length}`, ...(topic ? { topic } : {}), ...(ref !== undefined ? { ref } : {}) };
+    return {
+      ok: false,
+      error: `malformed message: expected 5 elements, got ${value.length}`,
+      ...(topic ? { topic } : {}),
+      ...(ref !== undefined ? { ref } : {}),
+    };
   }
   return fromParts(value[0], value[1], value[2], value[3], value[4]);
 }
@@ -90,7 +97,8 @@ export function decodeText(vsn: Vsn, text: string): Decoded {
 export function decodeBinary(data: Buffer): Decoded {
   if (data.length < 1) return { ok: false, error: 'malformed binary message: empty frame' };
   const kind = data[0];
-  if (kind !== KIND_USER_BROADCAST_PUSH) return { ok: false, error: `malformed binary message: unknown kind ${String(kind)}` };
+  if (kind !== KIND_USER_BROADCAST_PUSH)
+    return { ok: false, error: `malformed binary message: unknown kind ${String(kind)}` };
   const headerLength = 7;
   if (data.length < headerLength) return { ok: false, error: 'malformed binary message: truncated header' };
   const sizes = [data[1]!, data[2]!, data[3]!, data[4]!, data[5]!];
@@ -131,7 +139,10 @@ export function decodeBinary(data: Buffer): Decoded {
       return { ok: false, error: 'malformed binary message: payload is not valid JSON', ...known };
     }
   }
-  return { ok: true, message: { joinRef: known.joinRef, ref: known.ref, topic, event: 'broadcast', payload: null, user } };
+  return {
+    ok: true,
+    message: { joinRef: known.joinRef, ref: known.ref, topic, event: 'broadcast', payload: null, user },
+  };
 }
 
 /** A message to a client in JSON, framed for its protocol version. */
@@ -160,7 +171,10 @@ export function encodeReply(
 }
 
 /** Server kind 4 frame: kind, sizes of topic, event and metadata, encoding, the strings, the payload. */
-export function encodeUserBroadcast(topic: string, user: Pick<UserBroadcast, 'event' | 'encoding' | 'body' | 'metadata'>): Buffer | null {
+export function encodeUserBroadcast(
+  topic: string,
+  user: Pick<UserBroadcast, 'event' | 'encoding' | 'body' | 'metadata'>,
+): Buffer | null {
   const topicBytes = Buffer.from(topic, 'utf8');
   const eventBytes = Buffer.from(user.event, 'utf8');
   const metadataBytes = user.metadata ? Buffer.from(JSON.stringify(user.metadata), 'utf8') : Buffer.alloc(0);
@@ -186,6 +200,10 @@ export function encodeUserBroadcastPush(
   metadata = '',
 ): Buffer {
   const parts = [joinRef, ref, topic, event, metadata].map((s) => Buffer.from(s, 'utf8'));
-  const header = Buffer.from([KIND_USER_BROADCAST_PUSH, ...parts.map((p) => p.length), encoding === 'json' ? ENCODING_JSON : ENCODING_BINARY]);
+  const header = Buffer.from([
+    KIND_USER_BROADCAST_PUSH,
+    ...parts.map((p) => p.length),
+    encoding === 'json' ? ENCODING_JSON : ENCODING_BINARY,
+  ]);
   return Buffer.concat([header, ...parts, payload]);
 }

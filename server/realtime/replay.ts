@@ -15,7 +15,12 @@ const HARD_LIMIT = 25;
  * epoch), oldest first. Runs as the backend: the caller has already passed the read
  * policy for the topic, which is what hosted requires too.
  */
-export async function storedMessages(pool: pg.Pool, topic: string, since: number, limit: number): Promise<StoredMessage[]> {
+export async function storedMessages(
+  pool: pg.Pool,
+  topic: string,
+  since: number,
+  limit: number,
+): Promise<StoredMessage[]> {
   const rows = await pool.query<StoredMessage>(
     `select id::text as id, event, payload from realtime.messages
       where topic = $1 and private is true and extension = 'broadcast'

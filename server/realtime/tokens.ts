@@ -15,7 +15,10 @@ export interface Identity {
  * reasons ("InvalidJWTToken: ..."), `message` alone ends a joined channel.
  */
 export class TokenError extends Error {
-  constructor(readonly code: string, message: string) {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
   }
 

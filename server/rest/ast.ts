@@ -53,13 +53,46 @@ export interface SelectEmbed {
 export type SelectItem = SelectColumn | SelectStar | SelectEmbed | SelectAggregate;
 
 export const OPERATORS = [
-  'eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'like', 'ilike', 'match', 'imatch', 'in', 'is', 'isdistinct',
-  'cs', 'cd', 'ov', 'sl', 'sr', 'nxl', 'nxr', 'adj', 'fts', 'plfts', 'phfts', 'wfts',
+  'eq',
+  'neq',
+  'gt',
+  'gte',
+  'lt',
+  'lte',
+  'like',
+  'ilike',
+  'match',
+  'imatch',
+  'in',
+  'is',
+  'isdistinct',
+  'cs',
+  'cd',
+  'ov',
+  'sl',
+  'sr',
+  'nxl',
+  'nxr',
+  'adj',
+  'fts',
+  'plfts',
+  'phfts',
+  'wfts',
 ] as const;
 export type Operator = (typeof OPERATORS)[number];
 
 /** Operators that accept the `(any)` / `(all)` quantifier. */
-export const QUANTIFIABLE: ReadonlySet<Operator> = new Set(['eq', 'gt', 'gte', 'lt', 'lte', 'like', 'ilike', 'match', 'imatch']);
+export const QUANTIFIABLE: ReadonlySet<Operator> = new Set([
+  'eq',
+  'gt',
+  'gte',
+  'lt',
+  'lte',
+  'like',
+  'ilike',
+  'match',
+  'imatch',
+]);
 export const FTS_OPERATORS: ReadonlySet<Operator> = new Set(['fts', 'plfts', 'phfts', 'wfts']);
 
 export type IsValue = 'null' | 'not_null' | 'true' | 'false' | 'unknown';

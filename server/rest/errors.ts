@@ -98,8 +98,21 @@ export function statusForSqlState(code: string, message: string, authenticated: 
     case '0P':
     case '28':
       return 403;
-    case '09': case '25': case '2D': case '38': case '39': case '3B': case '40':
-    case '54': case '55': case '57': case '58': case 'F0': case 'HV': case 'P0': case 'XX':
+    case '09':
+    case '25':
+    case '2D':
+    case '38':
+    case '39':
+    case '3B':
+    case '40':
+    case '54':
+    case '55':
+    case '57':
+    case '58':
+    case 'F0':
+    case 'HV':
+    case 'P0':
+    case 'XX':
       return 500;
     default:
       return 400;
@@ -119,7 +132,14 @@ export function toRestError(error: unknown, authenticated: boolean, method: stri
     let status = statusForSqlState(error.code, error.message, authenticated);
     // postgrest-js retries GET/HEAD on 503 and 520; a database-side failure there is a 500.
     if ((method === 'GET' || method === 'HEAD') && (status === 503 || status === 520)) status = 500;
-    return new RestError(status, error.code, error.message, details, hint, status === 401 ? { 'www-authenticate': 'Bearer' } : {});
+    return new RestError(
+      status,
+      error.code,
+      error.message,
+      details,
+      hint,
+      status === 401 ? { 'www-authenticate': 'Bearer' } : {},
+    );
   }
   return new RestError(500, 'PGRSTX00', 'Internal server error');
 }
@@ -130,10 +150,12 @@ function raisedPgrst(message: string, detail: string | null): RestError {
     const m = JSON.parse(message) as Record<string, unknown>;
     const d = JSON.parse(detail ?? '') as Record<string, unknown>;
     const status = Number(d.status);
-    if (typeof m.code !== 'string' || typeof m.message !== 'string' || !Number.isInteger(status)) throw new Error('shape');
+    if (typeof m.code !== 'string' || typeof m.message !== 'string' || !Number.isInteger(status))
+      throw new Error('shape');
     const headers: Record<string, string> = {};
     if (d.headers && typeof d.headers === 'object') {
-      for (const [k, v] of Object.entries(d.headers as Record<string, unknown>)) if (typeof v === 'string') headers[k.toLowerCase()] = v;
+      for (const [k, v] of Object.entries(d.headers as Record<string, unknown>))
+        if (typeof v === 'string') headers[k.toLowerCase()] = v;
     }
     return new RestError(
       status,

@@ -4,7 +4,17 @@ import { PayloadTooLargeError, readBody, type RequestContext } from '../gateway/
 import type { ParsedQuery } from './ast.ts';
 import type { SchemaCacheHolder } from './cache.ts';
 import { RestError, tableNotFound, toRestError } from './errors.ts';
-import { chooseSchema, parseAccept, parsePlan, parsePrefer, parseRange, wantsStrippedNulls, type PlanRequest, type Preferences, type ResponseFormat } from './parse/headers.ts';
+import {
+  chooseSchema,
+  parseAccept,
+  parsePlan,
+  parsePrefer,
+  parseRange,
+  wantsStrippedNulls,
+  type PlanRequest,
+  type Preferences,
+  type ResponseFormat,
+} from './parse/headers.ts';
 import { parseQuery } from './parse/query.ts';
 import { chooseFunction, planCall } from './plan/call.ts';
 import { readSql, resolveRead } from './plan/read.ts';
@@ -44,7 +54,11 @@ interface Planned {
   statements: Statement[];
   /** Index of the statement whose first row is a ResultRow; -1 for a bare mutation. */
   result: number;
-  respond: (row: ResultRow | undefined, rowCount: number, results: StatementResult[]) => { status: number; headers: Record<string, string>; body: string | null };
+  respond: (
+    row: ResultRow | undefined,
+    rowCount: number,
+    results: StatementResult[],
+  ) => { status: number; headers: Record<string, string>; body: string | null };
   readOnly: boolean;
   /** Writes that must see their result before committing (singular responses). */
   checkBeforeCommit: boolean;
@@ -100,7 +114,8 @@ async function readJsonBody(req: IncomingMessage, limit: number): Promise<{ raw:
     throw new RestError(400, 'PGRST102', 'Empty or invalid json', 'The request body is not valid UTF-8');
   }
   if (raw.trim() === '') return null;
-  if (jsonDepth(raw) > MAX_JSON_DEPTH) throw new RestError(400, 'PGRST102', `JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
+  if (jsonDepth(raw) > MAX_JSON_DEPTH)
+    throw new RestError(400, 'PGRST102', `JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
   try {
     return { raw, json: JSON.parse(raw) as unknown };
   } catch {
@@ -117,7 +132,8 @@ function table(cache: SchemaCache, schema: string, name: string): Table {
   const found = cache.tables.get(tableKey(schema, name));
   if (found) return found;
   const names = [...cache.tables.values()].filter((t) => t.schema === schema).map((t) => t.name);
-  const near = names.find((n) => n.toLowerCase() === name.toLowerCase() || n === `${name}s` || `${n}s` === name) ?? null;
+  const near =
+    names.find((n) => n.toLowerCase() === name.toLowerCase() || n === `${name}s` || `${n}s` === name) ?? null;
   throw tableNotFound(schema, name, near);
 }
 
@@ -139,12 +155,18 @@ function planRead(cache: SchemaCache, r: Request, maxRows: number): Planned {
   const read = readSql(cache, root, b, p);
   const count = r.prefs.count;
   const exact = count === 'exact' || count === 'estimated';
-  const main = r.format === 'csv' ? csvStatement(read.rows, exact ? read.count : null) : aggregateStatement(read.rows, exact ? read.count : null);
+  const main =
+    r.format === 'csv'
+      ? csvStatement(read.rows, exact ? read.count : null)
+      : aggregateStatement(read.rows, exact ? read.count : null);
   const statements: Statement[] = [{ sql: main, values: b.values }];
   if (count === 'planned' || count === 'estimated') {
     // The planner's row estimate for the unpaged read; its own parameters, numbered from 1.
     const eb = new SqlBuilder();
-    statements.push({ sql: `explain (format json) ${readSql(cache, root, eb, { limit: null, offset: null }).rows}`, values: eb.values });
+    statements.push({
+      sql: `explain (format json) ${readSql(cache, root, eb, { limit: null, offset: null }).rows}`,
+      values: eb.values,
+    });
   }
   return {
     statements,
@@ -154,13 +176,20 @@ function planRead(cache: SchemaCache, r: Request, maxRows: number): Planned {
     respond: (row, _n, results) => {
       const plan = results[1]?.rows[0]?.['QUERY PLAN'];
       const explain: unknown = plan ? JSON.parse(plan) : undefined;
-      return rowsResponse(r, row, p.offset ?? 0, count ? estimateTotal(r.prefs, row, explain, maxRows) : null, 200, ['count']);
+      return rowsResponse(r, row, p.offset ?? 0, count ? estimateTotal(r.prefs, row, explain, maxRows) : null, 200, [
+        'count',
+      ]);
     },
   };
 }
 
 /** count=planned reads the planner's estimate; count=estimated uses it only past max-rows. */
-function estimateTotal(prefs: Preferences, row: ResultRow | undefined, explain: unknown, maxRows: number): number | null {
+function estimateTotal(
+  prefs: Preferences,
+  row: ResultRow | undefined,
+  explain: unknown,
+  maxRows: number,
+): number | null {
   const exact = row?.total === null || row?.total === undefined ? null : Number(row.total);
   if (prefs.count === 'exact' || explain === undefined) return exact;
   const plan = explain as [{ Plan: { 'Plan Rows': number } }] | undefined;
@@ -178,18 +207,31 @@ function rowsResponse(
   prefKeys: (keyof Preferences)[],
 ): { status: number; headers: Record<string, string>; body: string | null } {
   const pageSize = row?.page ?? 0;
-  const headers: Record<string, string> = { 'content-range': contentRange(offset, pageSize, total), ...applied(r.prefs, prefKeys) };
+  const headers: Record<string, string> = {
+    'content-range': contentRange(offset, pageSize, total),
+    ...applied(r.prefs, prefKeys),
+  };
   let status = okStatus;
   if (total !== null && okStatus === 200) {
     if (offset > total && total > 0) {
-      throw new RestError(416, 'PGRST103', 'Requested range not satisfiable', `An offset of ${offset} was requested, but there are only ${total} rows.`, null, { 'content-range': `*/${total}` });
+      throw new RestError(
+        416,
+        'PGRST103',
+        'Requested range not satisfiable',
+        `An offset of ${offset} was requested, but there are only ${total} rows.`,
+        null,
+        { 'content-range': `*/${total}` },
+      );
     }
     if (pageSize < total) status = 206;
   }
   let body = row?.body ?? '[]';
   if (r.format === 'object') body = singular(body, pageSize);
   if (r.format === 'csv' && row && row.csvHead !== null) {
-    body = row.csvHead === '' ? '' : `${Object.keys(JSON.parse(row.csvHead) as Record<string, unknown>).join(',')}\n${row.body ?? ''}`;
+    body =
+      row.csvHead === ''
+        ? ''
+        : `${Object.keys(JSON.parse(row.csvHead) as Record<string, unknown>).join(',')}\n${row.body ?? ''}`;
   }
   status = applyGucs(row, headers, status);
   return { status, headers, body };
@@ -224,7 +266,9 @@ function planMutation(cache: SchemaCache, r: Request, maxRows: number): Planned 
       if (ret === 'headers-only' && plan.locationKeys && plan.locationKeys.length > 0 && row?.body) {
         const first = (JSON.parse(row.body) as Record<string, unknown>[])[0];
         if (first) {
-          const q = plan.locationKeys.map((k) => `${encodeURIComponent(k)}=eq.${encodeURIComponent(String(first[k] as string))}`).join('&');
+          const q = plan.locationKeys
+            .map((k) => `${encodeURIComponent(k)}=eq.${encodeURIComponent(String(first[k] as string))}`)
+            .join('&');
           headers.location = `/${encodeURIComponent(t.name)}?${q}`;
         }
       }
@@ -253,7 +297,16 @@ function planRpc(cache: SchemaCache, r: Request, maxRows: number): Planned {
   const fn = chooseFunction(cache, r.schema, r.target.name, argNames, singleObject, !isGet && r.body !== null);
   const p = page(query, r, maxRows);
   const unlimited = { limit: query.levels.get('')?.limit ?? null, offset: query.levels.get('')?.offset ?? null };
-  const plan = planCall(cache, fn, argObject, r.body?.raw ?? null, singleObject, query, fn.returnsSet ? p : unlimited, r.prefs.count !== null);
+  const plan = planCall(
+    cache,
+    fn,
+    argObject,
+    r.body?.raw ?? null,
+    singleObject,
+    query,
+    fn.returnsSet ? p : unlimited,
+    r.prefs.count !== null,
+  );
   return {
     statements: [{ sql: plan.sql, values: plan.values }],
     result: plan.void ? -1 : 0,
@@ -270,7 +323,10 @@ function planRpc(cache: SchemaCache, r: Request, maxRows: number): Planned {
       }
       if (plan.single) {
         const n = row?.page ?? 0;
-        const headers: Record<string, string> = { ...singleRange(Math.min(n, 1)), ...applied(r.prefs, ['tx', 'params']) };
+        const headers: Record<string, string> = {
+          ...singleRange(Math.min(n, 1)),
+          ...applied(r.prefs, ['tx', 'params']),
+        };
         const body = n === 0 ? 'null' : singular(row?.body ?? '[]', 1 === n ? 1 : n);
         return { status: applyGucs(row, headers, 200), headers, body };
       }
@@ -283,7 +339,15 @@ function planRpc(cache: SchemaCache, r: Request, maxRows: number): Planned {
 /** The text columns of a main statement's row (see aggregateStatement). */
 function toResultRow(raw: Record<string, string | null> | undefined): ResultRow | undefined {
   if (!raw || !('page' in raw)) return undefined;
-  return { total: raw.total ?? null, page: Number(raw.page ?? 0), body: raw.body ?? null, headers: raw.headers ?? null, status: raw.status ?? null, inserted: raw.inserted ?? null, csvHead: 'csv_head' in raw ? (raw.csv_head ?? '') : null };
+  return {
+    total: raw.total ?? null,
+    page: Number(raw.page ?? 0),
+    body: raw.body ?? null,
+    headers: raw.headers ?? null,
+    status: raw.status ?? null,
+    inserted: raw.inserted ?? null,
+    csvHead: 'csv_head' in raw ? (raw.csv_head ?? '') : null,
+  };
 }
 
 /** Names a plan can fail on when the cache is behind the database. */
@@ -291,7 +355,8 @@ const STALE_CODES = new Set(['PGRST200', 'PGRST202', 'PGRST204', 'PGRST205', '42
 
 function plan(cache: SchemaCache, r: Request, maxRows: number): Planned {
   if (r.target.kind === 'rpc') {
-    if (!['GET', 'HEAD', 'POST'].includes(r.method)) throw new RestError(405, 'PGRST101', `Cannot use the ${r.method} method on RPC`);
+    if (!['GET', 'HEAD', 'POST'].includes(r.method))
+      throw new RestError(405, 'PGRST101', `Cannot use the ${r.method} method on RPC`);
     return planRpc(cache, r, maxRows);
   }
   if (r.method === 'GET' || r.method === 'HEAD') return planRead(cache, r, maxRows);
@@ -322,14 +387,22 @@ async function sendPlan(
   res.end(body);
 }
 
-export async function handleRest(deps: HandlerDeps, req: IncomingMessage, res: ServerResponse, ctx: RequestContext): Promise<void> {
+export async function handleRest(
+  deps: HandlerDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+  ctx: RequestContext,
+): Promise<void> {
   const authenticated = ctx.role !== 'anon';
   try {
     const method = ctx.method;
     if ((method === 'GET' || method === 'HEAD') && ctx.path === '/') {
       const schema = chooseSchema(method, ctx.headers, deps.cache.schemas);
       const doc = JSON.stringify(openApi(await deps.cache.get(), schema, ctx.headers.host ?? ''));
-      res.writeHead(200, { 'content-type': 'application/openapi+json; charset=utf-8', 'content-length': Buffer.byteLength(doc) });
+      res.writeHead(200, {
+        'content-type': 'application/openapi+json; charset=utf-8',
+        'content-length': Buffer.byteLength(doc),
+      });
       res.end(method === 'HEAD' ? undefined : doc);
       return;
     }
@@ -344,7 +417,8 @@ export async function handleRest(deps: HandlerDeps, req: IncomingMessage, res: S
       target,
       format: planWanted ? parseAccept(planWanted.forType) : parseAccept(ctx.headers.accept),
       prefs: parsePrefer(ctx.headers.prefer),
-      body: method === 'POST' || method === 'PATCH' || method === 'PUT' ? await readJsonBody(req, deps.maxBodyBytes) : null,
+      body:
+        method === 'POST' || method === 'PATCH' || method === 'PUT' ? await readJsonBody(req, deps.maxBodyBytes) : null,
       ctx,
     };
     const rows = r.body && Array.isArray(r.body.json) ? r.body.json.length : 0;
@@ -384,9 +458,15 @@ export async function handleRest(deps: HandlerDeps, req: IncomingMessage, res: S
     }
     if (limit !== null) {
       checks.push((res0) => {
-        const affected = planned.result === -1 ? (res0[0]?.rowCount ?? 0) : (toResultRow(res0[planned.result]?.rows[0])?.page ?? 0);
+        const affected =
+          planned.result === -1 ? (res0[0]?.rowCount ?? 0) : (toResultRow(res0[planned.result]?.rows[0])?.page ?? 0);
         if (affected > limit) {
-          throw new RestError(400, 'PGRST124', 'Query result exceeds max-affected preference constraint', `The query affects ${affected} rows`);
+          throw new RestError(
+            400,
+            'PGRST124',
+            'Query result exceeds max-affected preference constraint',
+            `The query affects ${affected} rows`,
+          );
         }
       });
     }
@@ -401,7 +481,16 @@ export async function handleRest(deps: HandlerDeps, req: IncomingMessage, res: S
     const row = toResultRow(planned.result === -1 ? results[results.length - 1]?.rows[0] : main?.rows[0]);
     const out = planned.respond(row, main?.rowCount ?? 0, results);
     const rendered = r.format === 'csv' && row !== undefined && row.csvHead !== null;
-    send(res, out.status, out.headers, out.body, r.format, method === 'HEAD', wantsStrippedNulls(ctx.headers.accept), rendered);
+    send(
+      res,
+      out.status,
+      out.headers,
+      out.body,
+      r.format,
+      method === 'HEAD',
+      wantsStrippedNulls(ctx.headers.accept),
+      rendered,
+    );
   } catch (error) {
     sendError(res, toRestError(error, authenticated, ctx.method));
   }

@@ -20,7 +20,12 @@ export interface RestOptions {
 function exposedSchemas(options: RestOptions): string[] {
   if (options.schemas && options.schemas.length > 0) return options.schemas;
   const env = process.env.PGRST_DB_SCHEMAS;
-  const list = env ? env.split(',').map((s) => s.trim()).filter(Boolean) : [];
+  const list = env
+    ? env
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : [];
   return list.length > 0 ? list : ['public'];
 }
 
@@ -47,7 +52,18 @@ export function createRestService(deps: BackendDeps, options: RestOptions = {}):
         sendError(res, new RestError(500, 'PGRST002', 'Could not query the database for the schema cache. Retrying.'));
         return Promise.resolve();
       }
-      return handleRest({ pool, cache, maxRows: deps.config.maxRows, maxBodyBytes: deps.config.maxBodyBytes, maxWriteRows: deps.config.maxWriteRows }, req, res, ctx);
+      return handleRest(
+        {
+          pool,
+          cache,
+          maxRows: deps.config.maxRows,
+          maxBodyBytes: deps.config.maxBodyBytes,
+          maxWriteRows: deps.config.maxWriteRows,
+        },
+        req,
+        res,
+        ctx,
+      );
     },
     rejectToken(res: ServerResponse, error: JwtError) {
       const expired = error.reason === 'expired';

@@ -12,12 +12,16 @@ function jsonType(pgType: string, isArray: boolean): Record<string, unknown> {
 
 /** The root of /rest/v1: a Swagger 2.0 description of the schema's tables, views and functions. */
 export function openApi(cache: SchemaCache, schema: string, host: string): unknown {
-  const paths: Record<string, unknown> = { '/': { get: { tags: ['Introspection'], summary: 'OpenAPI description (this document)' } } };
+  const paths: Record<string, unknown> = {
+    '/': { get: { tags: ['Introspection'], summary: 'OpenAPI description (this document)' } },
+  };
   const definitions: Record<string, unknown> = {};
   for (const t of cache.tables.values()) {
     if (t.schema !== schema) continue;
     const ops = t.kind === 'table' ? ['get', 'post', 'patch', 'delete'] : ['get'];
-    paths[`/${t.name}`] = Object.fromEntries(ops.map((op) => [op, { tags: [t.name], responses: { 200: { description: 'OK' } } }]));
+    paths[`/${t.name}`] = Object.fromEntries(
+      ops.map((op) => [op, { tags: [t.name], responses: { 200: { description: 'OK' } } }]),
+    );
     definitions[t.name] = {
       type: 'object',
       required: t.columnOrder.filter((c) => !t.columns.get(c)!.nullable && !t.columns.get(c)!.hasDefault),

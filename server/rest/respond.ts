@@ -33,7 +33,12 @@ export function singular(body: string, page: number): string {
 
 /** PGRST116 in PostgREST 13's words. */
 export function singularError(page: number): RestError {
-  return new RestError(406, 'PGRST116', 'Cannot coerce the result to a single JSON object', `The result contains ${page} rows`);
+  return new RestError(
+    406,
+    'PGRST116',
+    'Cannot coerce the result to a single JSON object',
+    `The result contains ${page} rows`,
+  );
 }
 
 function csvCell(value: unknown): string {
@@ -71,20 +76,29 @@ export function applyGucs(row: ResultRow | undefined, headers: Record<string, st
   }
   if (row.status) {
     const s = Number(row.status);
-    if (!Number.isInteger(s) || s < 100 || s > 599) throw new RestError(500, 'PGRST112', 'response.status guc must be a valid status code');
+    if (!Number.isInteger(s) || s < 100 || s > 599)
+      throw new RestError(500, 'PGRST112', 'response.status guc must be a valid status code');
     return s;
   }
   return status;
 }
 
 function gucHeadersError(): RestError {
-  return new RestError(500, 'PGRST111', 'response.headers guc must be a JSON array composed of objects with a single key and a string value');
+  return new RestError(
+    500,
+    'PGRST111',
+    'response.headers guc must be a JSON array composed of objects with a single key and a string value',
+  );
 }
 
 function stripNulls(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(stripNulls);
   if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null).map(([k, v]) => [k, stripNulls(v)]));
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([, v]) => v !== null)
+        .map(([k, v]) => [k, stripNulls(v)]),
+    );
   }
   return value;
 }

@@ -51,7 +51,13 @@ function nameFor(sql: string): string {
 /** What the protocol layer of node-postgres offers a custom query (pg's Submittable contract). */
 interface Connection {
   parse(q: { text: string; name: string; types: number[] }): void;
-  bind(q: { portal: string; statement: string; values: unknown[]; binary: boolean; valueMapper: (v: unknown) => unknown }): void;
+  bind(q: {
+    portal: string;
+    statement: string;
+    values: unknown[];
+    binary: boolean;
+    valueMapper: (v: unknown) => unknown;
+  }): void;
   describe(q: { type: 'P'; name: string }): void;
   execute(q: { portal: string; rows: number }): void;
   sync(): void;
@@ -195,12 +201,21 @@ export function createRestPool(connectionString: string, max: number): pg.Pool {
  * transaction (implicit, or explicit when it must roll back or be checked before commit).
  * Returns the results of `statements` (not of the claims statement); throws the first error.
  */
-export async function runRequest(pool: pg.Pool, request: RequestClaims, statements: Statement[], options: RunOptions): Promise<StatementResult[]> {
+export async function runRequest(
+  pool: pg.Pool,
+  request: RequestClaims,
+  statements: Statement[],
+  options: RunOptions,
+): Promise<StatementResult[]> {
   if (!isRequestRole(request.role)) throw new Error(`refusing to run as role ${String(request.role)}`);
   const claims: Statement = {
     sql: options.readOnly ? CLAIMS_READONLY_SQL : CLAIMS_SQL,
     values: [
-      request.role, JSON.stringify(request.claims), request.method ?? '', request.path ?? '', JSON.stringify(request.headers ?? {}),
+      request.role,
+      JSON.stringify(request.claims),
+      request.method ?? '',
+      request.path ?? '',
+      JSON.stringify(request.headers ?? {}),
       options.statementTimeout ?? null,
     ],
   };
@@ -213,7 +228,8 @@ export async function runRequest(pool: pg.Pool, request: RequestClaims, statemen
     try {
       results = (await batch(client, all)).slice(explicit ? 2 : 1);
     } catch (error) {
-      if (typeof (error as { code?: unknown }).code !== 'string') broken = error instanceof Error ? error : new Error(String(error));
+      if (typeof (error as { code?: unknown }).code !== 'string')
+        broken = error instanceof Error ? error : new Error(String(error));
       else if (explicit) await client.query('rollback');
       throw error;
     }

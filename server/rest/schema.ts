@@ -150,9 +150,20 @@ where (n.nspname = 'pg_catalog' or n.nspname = any($1)) and t.typtype in ('b','e
 
 /** SQL's spelled-out type names, as casts in a select may use them. */
 const TYPE_ALIASES: Record<string, string> = {
-  integer: 'int4', int: 'int4', bigint: 'int8', smallint: 'int2', boolean: 'bool', real: 'float4',
-  'double precision': 'float8', 'character varying': 'varchar', character: 'bpchar', char: 'bpchar', decimal: 'numeric',
-  'timestamp with time zone': 'timestamptz', 'timestamp without time zone': 'timestamp', 'time with time zone': 'timetz',
+  integer: 'int4',
+  int: 'int4',
+  bigint: 'int8',
+  smallint: 'int2',
+  boolean: 'bool',
+  real: 'float4',
+  'double precision': 'float8',
+  'character varying': 'varchar',
+  character: 'bpchar',
+  char: 'bpchar',
+  decimal: 'numeric',
+  'timestamp with time zone': 'timestamptz',
+  'timestamp without time zone': 'timestamp',
+  'time with time zone': 'timetz',
   'time without time zone': 'time',
 };
 
@@ -197,7 +208,8 @@ function toFunction(row: FunctionRow, schemas: readonly string[]): DbFunction {
   modes.forEach((mode, i) => {
     const name = row.arg_names[i] ?? '';
     const type = row.arg_types[i] ?? 'unknown';
-    if (mode === 'i' || mode === 'b' || mode === 'v') inputs.push({ name, type, hasDefault: false, variadic: mode === 'v' });
+    if (mode === 'i' || mode === 'b' || mode === 'v')
+      inputs.push({ name, type, hasDefault: false, variadic: mode === 'v' });
     if (mode === 't' || mode === 'o' || mode === 'b') tableColumns.push(name);
   });
   // The last pronargdefaults input parameters have defaults.
@@ -212,7 +224,10 @@ function toFunction(row: FunctionRow, schemas: readonly string[]): DbFunction {
     returnKind = 'composite';
     returnColumns = tableColumns;
   }
-  const returnTable = row.return_rel && row.return_rel_schema && schemas.includes(row.return_rel_schema) ? tableKey(row.return_rel_schema, row.return_rel) : null;
+  const returnTable =
+    row.return_rel && row.return_rel_schema && schemas.includes(row.return_rel_schema)
+      ? tableKey(row.return_rel_schema, row.return_rel)
+      : null;
   return {
     schema: row.schema,
     name: row.name,
@@ -225,7 +240,9 @@ function toFunction(row: FunctionRow, schemas: readonly string[]): DbFunction {
     returnTable,
     volatility: row.volatility === 'i' ? 'immutable' : row.volatility === 's' ? 'stable' : 'volatile',
     rows: row.prorows,
-    argTable: row.arg_rel ? tableKey(row.arg_rel.slice(0, row.arg_rel.indexOf('.')), row.arg_rel.slice(row.arg_rel.indexOf('.') + 1)) : null,
+    argTable: row.arg_rel
+      ? tableKey(row.arg_rel.slice(0, row.arg_rel.indexOf('.')), row.arg_rel.slice(row.arg_rel.indexOf('.') + 1))
+      : null,
   };
 }
 
@@ -237,16 +254,41 @@ export async function loadSchemaCache(db: pg.Pool | pg.Client, schemas: readonly
   const [tables, columns, fks, fns, types, roles, plan] = await Promise.all([
     db.query<{ schema: string; name: string; kind: string; pk: string[] }>(TABLES_SQL, arg),
     db.query<{
-      schema: string; table: string; name: string; type: string; udt: string; is_array: boolean; is_range: boolean;
-      nullable: boolean; has_default: boolean; default_expr: string | null;
+      schema: string;
+      table: string;
+      name: string;
+      type: string;
+      udt: string;
+      is_array: boolean;
+      is_range: boolean;
+      nullable: boolean;
+      has_default: boolean;
+      default_expr: string | null;
     }>(COLUMNS_SQL, arg),
-    db.query<{ name: string; schema: string; table: string; columns: string[]; foreign_schema: string; foreign_table: string; foreign_columns: string[] }>(FKS_SQL, arg),
+    db.query<{
+      name: string;
+      schema: string;
+      table: string;
+      columns: string[];
+      foreign_schema: string;
+      foreign_table: string;
+      foreign_columns: string[];
+    }>(FKS_SQL, arg),
     db.query<FunctionRow>(FUNCTIONS_SQL, arg),
     db.query<{ schema: string; name: string }>(TYPES_SQL, arg),
     db.query<{ role: string; timeout: string }>(ROLE_SETTINGS_SQL),
     db.query<{ enabled: boolean }>(PLAN_SETTING_SQL),
   ]);
-  const cache: SchemaCache = { version: ++versions, schemas, tables: new Map(), foreignKeys: [], functions: new Map(), types: new Map(), roleTimeouts: new Map(), planEnabled: plan.rows[0]?.enabled === true };
+  const cache: SchemaCache = {
+    version: ++versions,
+    schemas,
+    tables: new Map(),
+    foreignKeys: [],
+    functions: new Map(),
+    types: new Map(),
+    roleTimeouts: new Map(),
+    planEnabled: plan.rows[0]?.enabled === true,
+  };
   // Database-specific settings come last and win over cluster-wide ones.
   for (const r of roles.rows) cache.roleTimeouts.set(r.role, r.timeout);
   for (const t of types.rows) if (!cache.types.has(t.name) || t.schema !== 'pg_catalog') cache.types.set(t.name, t);
@@ -269,14 +311,25 @@ export async function loadSchemaCache(db: pg.Pool | pg.Client, schemas: readonly
     const table = cache.tables.get(tableKey(c.schema, c.table));
     if (!table) continue;
     table.columns.set(c.name, {
-      name: c.name, type: c.type, udt: c.udt, isArray: c.is_array, isRange: c.is_range,
-      nullable: c.nullable, hasDefault: c.has_default, defaultExpr: c.default_expr,
+      name: c.name,
+      type: c.type,
+      udt: c.udt,
+      isArray: c.is_array,
+      isRange: c.is_range,
+      nullable: c.nullable,
+      hasDefault: c.has_default,
+      defaultExpr: c.default_expr,
     });
     table.columnOrder.push(c.name);
   }
   cache.foreignKeys = fks.rows.map((f) => ({
-    name: f.name, schema: f.schema, table: f.table, columns: f.columns,
-    foreignSchema: f.foreign_schema, foreignTable: f.foreign_table, foreignColumns: f.foreign_columns,
+    name: f.name,
+    schema: f.schema,
+    table: f.table,
+    columns: f.columns,
+    foreignSchema: f.foreign_schema,
+    foreignTable: f.foreign_table,
+    foreignColumns: f.foreign_columns,
   }));
   for (const row of fns.rows) {
     const fn = toFunction(row, schemas);
@@ -285,7 +338,10 @@ export async function loadSchemaCache(db: pg.Pool | pg.Client, schemas: readonly
     list.push(fn);
     cache.functions.set(key, list);
     // One parameter of a table's row type: a computed field (scalar) or relationship (rows).
-    const owner = fn.argTable && fn.params.length >= 1 && fn.params.slice(1).every((p) => p.hasDefault) ? cache.tables.get(fn.argTable) : undefined;
+    const owner =
+      fn.argTable && fn.params.length >= 1 && fn.params.slice(1).every((p) => p.hasDefault)
+        ? cache.tables.get(fn.argTable)
+        : undefined;
     if (owner) owner.computed.set(fn.name, [...(owner.computed.get(fn.name) ?? []), fn]);
   }
   return cache;

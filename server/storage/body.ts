@@ -21,7 +21,8 @@ export async function readJson(req: IncomingMessage, limit: number): Promise<Jso
   } catch {
     throw errors.invalidRequest('Body is not valid JSON');
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw errors.invalidRequest('body must be object');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw errors.invalidRequest('body must be object');
   return value as Json;
 }
 
@@ -59,7 +60,8 @@ export function optionalInteger(value: unknown, name: string, min: number): numb
 /** A signed URL's lifetime: a finite number of seconds, at least 1. */
 export function expiresInSeconds(body: Json): number {
   const value = body.expiresIn;
-  if (value === undefined || value === null) throw errors.invalidRequest("body must have required property 'expiresIn'");
+  if (value === undefined || value === null)
+    throw errors.invalidRequest("body must have required property 'expiresIn'");
   const number = typeof value === 'string' ? Number(value) : value;
   if (typeof number !== 'number' || !Number.isFinite(number)) throw errors.invalidParameter('expiresIn');
   const seconds = Math.floor(number);
@@ -71,6 +73,7 @@ export function expiresInSeconds(body: Json): number {
 export function stringArray(body: Json, name: string): string[] {
   const value = body[name];
   if (!Array.isArray(value)) throw errors.invalidRequest(`body must have required property '${name}'`);
-  if (!value.every((v): v is string => typeof v === 'string')) throw errors.invalidRequest(`body/${name} must be array of strings`);
+  if (!value.every((v): v is string => typeof v === 'string'))
+    throw errors.invalidRequest(`body/${name} must be array of strings`);
   return value;
 }

@@ -6,8 +6,7 @@ import { errors } from './errors.ts';
 import { mustBeValidBucketName } from './paths.ts';
 import { deleteRows } from './remove.ts';
 
-const BUCKET_COLUMNS =
-  'id, name, owner, public, created_at, updated_at, file_size_limit, allowed_mime_types, type';
+const BUCKET_COLUMNS = 'id, name, owner, public, created_at, updated_at, file_size_limit, allowed_mime_types, type';
 /** GET /bucket/:id answers without `type`, as the CLI's storage does (storage-js's own snapshot). */
 const ONE_BUCKET_COLUMNS = 'id, name, owner, public, created_at, updated_at, file_size_limit, allowed_mime_types';
 const MIME_PATTERN = /^([a-zA-Z0-9\-+.]+)\/([a-zA-Z0-9\-+.]+|\*)(;\s*charset=[a-zA-Z0-9-]+)?$/;
@@ -57,7 +56,12 @@ function settings(body: Json, storage: Storage) {
   };
 }
 
-export async function createBucket(storage: Storage, req: IncomingMessage, res: ServerResponse, ctx: RequestContext): Promise<void> {
+export async function createBucket(
+  storage: Storage,
+  req: IncomingMessage,
+  res: ServerResponse,
+  ctx: RequestContext,
+): Promise<void> {
   const body = await readJson(req, storage.deps.config.maxBodyBytes);
   const name = requiredString(body, 'name');
   const id = optionalString(body, 'id') || name;
@@ -100,8 +104,10 @@ export async function listBuckets(storage: Storage, res: ServerResponse, ctx: Re
   const offset = optionalInteger(query.get('offset') ?? undefined, 'offset', 0);
   const sortColumn = query.get('sortColumn') ?? 'name';
   const sortOrder = (query.get('sortOrder') ?? 'asc').toLowerCase();
-  if (!SORT_COLUMNS.has(sortColumn)) throw errors.invalidRequest('querystring/sortColumn must be equal to one of the allowed values');
-  if (sortOrder !== 'asc' && sortOrder !== 'desc') throw errors.invalidRequest('querystring/sortOrder must be equal to one of the allowed values');
+  if (!SORT_COLUMNS.has(sortColumn))
+    throw errors.invalidRequest('querystring/sortColumn must be equal to one of the allowed values');
+  if (sortOrder !== 'asc' && sortOrder !== 'desc')
+    throw errors.invalidRequest('querystring/sortOrder must be equal to one of the allowed values');
   const values: unknown[] = [];
   let where = '';
   const search = query.get('search');
@@ -113,7 +119,10 @@ export async function listBuckets(storage: Storage, res: ServerResponse, ctx: Re
   if (limit !== undefined) page += ` limit ${limit}`;
   if (offset !== undefined) page += ` offset ${offset}`;
   const rows = await asCaller(storage, callerOf(ctx), (client) =>
-    client.query<BucketRow>(`select ${BUCKET_COLUMNS} from storage.buckets ${where} order by ${sortColumn} ${sortOrder}${page}`, values),
+    client.query<BucketRow>(
+      `select ${BUCKET_COLUMNS} from storage.buckets ${where} order by ${sortColumn} ${sortOrder}${page}`,
+      values,
+    ),
   );
   sendJson(res, 200, rows.rows.map(render));
 }
@@ -139,19 +148,29 @@ export async function updateBucket(
   if (sets.length === 0) throw errors.noContent();
   values.push(id);
   const result = await asCaller(storage, callerOf(ctx), (client) =>
-    client.query(`update storage.buckets set ${sets.join(', ')}, updated_at = now() where id = $${values.length}`, values),
+    client.query(
+      `update storage.buckets set ${sets.join(', ')}, updated_at = now() where id = $${values.length}`,
+      values,
+    ),
   );
   if (!result.rowCount) throw errors.noSuchBucket();
   sendJson(res, 200, { message: 'Successfully updated' });
 }
 
 /** Deletes an empty bucket; objects the caller cannot even see still count, as hosted. */
-export async function deleteBucket(storage: Storage, res: ServerResponse, ctx: RequestContext, id: string): Promise<void> {
+export async function deleteBucket(
+  storage: Storage,
+  res: ServerResponse,
+  ctx: RequestContext,
+  id: string,
+): Promise<void> {
   const exists = await storage.deps.pool.query('select 1 from storage.buckets where id = $1', [id]);
   if (!exists.rowCount) throw errors.noSuchBucket();
   const used = await storage.deps.pool.query('select 1 from storage.objects where bucket_id = $1 limit 1', [id]);
   if (used.rowCount) throw errors.bucketNotEmpty();
-  const result = await asCaller(storage, callerOf(ctx), (client) => client.query('delete from storage.buckets where id = $1', [id]));
+  const result = await asCaller(storage, callerOf(ctx), (client) =>
+    client.query('delete from storage.buckets where id = $1', [id]),
+  );
   if (!result.rowCount) throw errors.noSuchBucket();
   await storage.files.removeBucket(id).catch(() => undefined);
   sendJson(res, 200, { message: 'Successfully deleted' });
@@ -161,9 +180,16 @@ export async function deleteBucket(storage: Storage, res: ServerResponse, ctx: R
  * Empties a bucket the caller can see. Unlike hosted (which queues an admin job), the
  * objects are deleted at once and through the caller's DELETE policies.
  */
-export async function emptyBucket(storage: Storage, res: ServerResponse, ctx: RequestContext, id: string): Promise<void> {
+export async function emptyBucket(
+  storage: Storage,
+  res: ServerResponse,
+  ctx: RequestContext,
+  id: string,
+): Promise<void> {
   const caller = callerOf(ctx);
-  const visible = await asCaller(storage, caller, (client) => client.query('select 1 from storage.buckets where id = $1', [id]));
+  const visible = await asCaller(storage, caller, (client) =>
+    client.query('select 1 from storage.buckets where id = $1', [id]),
+  );
   if (!visible.rowCount) throw errors.noSuchBucket();
   await deleteRows(storage, caller, id, null);
   sendJson(res, 200, { message: 'Empty bucket has been queued. Completion may take up to an hour.' });

@@ -22,7 +22,8 @@ export function parseRange(header: string, size: number): ByteRange {
   }
   const start = Number(from);
   const end = to ? Number(to) : size - 1;
-  if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || end < start || start >= size) throw errors.invalidRange();
+  if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || end < start || start >= size)
+    throw errors.invalidRange();
   return { start, end: Math.min(end, size - 1) };
 }
 

@@ -39,12 +39,16 @@ export const errors = {
   keyExists: () => make('409', 'KeyAlreadyExists', 'Duplicate', 'The resource already exists'),
   bucketExists: () => make('409', 'BucketAlreadyExists', 'Duplicate', 'The resource already exists'),
   alreadyExists: () => make('409', 'ResourceAlreadyExists', 'Duplicate', 'The resource already exists'),
-  bucketNotEmpty: () => make('409', 'ResourceNotEmpty', 'ResourceNotEmpty', 'The bucket you tried to delete is not empty'),
-  entityTooLarge: () => make('413', 'EntityTooLarge', 'Payload too large', 'The object exceeded the maximum allowed size'),
-  invalidMimeType: (mime: string) => make('415', 'InvalidMimeType', 'invalid_mime_type', `mime type ${mime} is not supported`),
+  bucketNotEmpty: () =>
+    make('409', 'ResourceNotEmpty', 'ResourceNotEmpty', 'The bucket you tried to delete is not empty'),
+  entityTooLarge: () =>
+    make('413', 'EntityTooLarge', 'Payload too large', 'The object exceeded the maximum allowed size'),
+  invalidMimeType: (mime: string) =>
+    make('415', 'InvalidMimeType', 'invalid_mime_type', `mime type ${mime} is not supported`),
   invalidRequest: (message: string) => make('400', 'InvalidRequest', 'InvalidRequest', message),
   invalidParameter: (name: string) => make('400', 'InvalidParameter', 'InvalidParameter', `Invalid Parameter ${name}`),
-  missingParameter: (name: string) => make('400', 'MissingParameter', 'MissingParameter', `Missing Required Parameter ${name}`),
+  missingParameter: (name: string) =>
+    make('400', 'MissingParameter', 'MissingParameter', `Missing Required Parameter ${name}`),
   invalidFileSizeLimit: () =>
     make('400', 'InvalidRequest', 'InvalidRequest', 'Invalid file size format, hint: use 20GB / 20MB / 30KB / 3B'),
   noContent: () => make('400', 'InvalidRequest', 'InvalidRequest', 'No content provided'),
@@ -53,9 +57,16 @@ export const errors = {
   invalidRange: () => make('416', 'InvalidRange', 'invalid_range', 'invalid range provided', 416),
   relatedNotFound: () => make('404', 'InvalidRequest', 'InvalidRequest', 'The related resource does not exist'),
   referenced: () =>
-    make('409', 'ResourceReferenced', 'ResourceReferenced', 'The resource could not be updated or removed due to a foreign key constraint'),
-  routeNotFound: (method: string, path: string) => make('404', 'InvalidRequest', 'Not Found', `Route ${method}:${path} not found`, 404),
-  databaseTimeout: () => make('544', 'DatabaseTimeout', 'DatabaseTimeout', 'The connection to the database timed out', 544),
+    make(
+      '409',
+      'ResourceReferenced',
+      'ResourceReferenced',
+      'The resource could not be updated or removed due to a foreign key constraint',
+    ),
+  routeNotFound: (method: string, path: string) =>
+    make('404', 'InvalidRequest', 'Not Found', `Route ${method}:${path} not found`, 404),
+  databaseTimeout: () =>
+    make('544', 'DatabaseTimeout', 'DatabaseTimeout', 'The connection to the database timed out', 544),
   internal: () => make('500', 'InternalError', 'Internal', 'Internal server error'),
 };
 

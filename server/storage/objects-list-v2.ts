@@ -32,9 +32,16 @@ function decodeCursor(raw: unknown): number {
  * keys; with `with_delimiter` the next `/`-level is folded into folders (listed first).
  * Pages of `limit` (at most 1000) with `hasNext` and an opaque `nextCursor`. RLS decides.
  */
-export async function listObjectsV2(storage: Storage, req: IncomingMessage, res: ServerResponse, ctx: RequestContext, bucketId: string): Promise<void> {
+export async function listObjectsV2(
+  storage: Storage,
+  req: IncomingMessage,
+  res: ServerResponse,
+  ctx: RequestContext,
+  bucketId: string,
+): Promise<void> {
   const body: Json = await readJson(req, storage.deps.config.maxBodyBytes);
-  if (body.prefix !== undefined && body.prefix !== null && typeof body.prefix !== 'string') throw errors.invalidRequest('body/prefix must be string');
+  if (body.prefix !== undefined && body.prefix !== null && typeof body.prefix !== 'string')
+    throw errors.invalidRequest('body/prefix must be string');
   const prefix = typeof body.prefix === 'string' ? body.prefix : '';
   const delimiter = optionalBoolean(body, 'with_delimiter') ?? false;
   const limit = Math.min(optionalInteger(body.limit, 'body/limit', 1) ?? 1000, 1000);
@@ -59,12 +66,12 @@ export async function listObjectsV2(storage: Storage, req: IncomingMessage, res:
      order by kind, (case when kind = 0 then name end) collate "C" ${order}, ${objectOrder}
      limit $5 offset $6`;
   const values = [bucketId, `${escapeLike(prefix)}%`, delimiter, prefix.length, limit + 1, offset];
-  const result = await asCaller(storage, callerOf(ctx), (client) => client.query<Record<string, unknown> & { name: string; kind: number }>(sql, values));
+  const result = await asCaller(storage, callerOf(ctx), (client) =>
+    client.query<Record<string, unknown> & { name: string; kind: number }>(sql, values),
+  );
   const rows = result.rows.slice(0, limit);
   const hasNext = result.rows.length > limit;
   const folders = rows.filter((r) => r.kind === 0).map((r) => ({ name: r.name, key: r.name.replace(/\/$/, '') }));
-  const objects = rows
-    .filter((r) => r.kind === 1)
-    .map(({ kind: _kind, ...r }) => withIsoTimes({ ...r, key: r.name }));
+  const objects = rows.filter((r) => r.kind === 1).map(({ kind: _kind, ...r }) => withIsoTimes({ ...r, key: r.name }));
   sendJson(res, 200, { hasNext, folders, objects, ...(hasNext ? { nextCursor: encodeCursor(offset + limit) } : {}) });
 }

@@ -1,7 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendJson, type RequestContext } from '../gateway/http.ts';
 import { optionalInteger, readJson, type Json } from './body.ts';
-import { asCaller, bucketSettings, callerOf, OBJECT_COLUMNS, objectAsAdmin, withIsoTimes, type ObjectRow, type Storage } from './context.ts';
+import {
+  asCaller,
+  bucketSettings,
+  callerOf,
+  OBJECT_COLUMNS,
+  objectAsAdmin,
+  withIsoTimes,
+  type ObjectRow,
+  type Storage,
+} from './context.ts';
 import { infoBody, sendHead, sendObject } from './download.ts';
 import { errors, StorageError } from './errors.ts';
 
@@ -17,7 +26,13 @@ export function isAuthenticated(ctx: RequestContext): boolean {
  * Finds the object a read names, with hosted's rules: public buckets serve anyone and
  * skip RLS; private buckets need a verified JWT and an RLS SELECT on the object.
  */
-export async function findReadable(storage: Storage, ctx: RequestContext, bucketId: string, key: string, mode: ReadMode): Promise<ObjectRow> {
+export async function findReadable(
+  storage: Storage,
+  ctx: RequestContext,
+  bucketId: string,
+  key: string,
+  mode: ReadMode,
+): Promise<ObjectRow> {
   const bucket = await bucketSettings(storage, bucketId).catch((error: unknown) => {
     if (error instanceof StorageError && error.code === 'NoSuchBucket') return null;
     throw error;
@@ -28,7 +43,10 @@ export async function findReadable(storage: Storage, ctx: RequestContext, bucket
   }
   if (bucket.public) return objectAsAdmin(storage, bucketId, key);
   const result = await asCaller(storage, callerOf(ctx), (client) =>
-    client.query<ObjectRow>(`select ${OBJECT_COLUMNS} from storage.objects where bucket_id = $1 and name = $2`, [bucketId, key]),
+    client.query<ObjectRow>(`select ${OBJECT_COLUMNS} from storage.objects where bucket_id = $1 and name = $2`, [
+      bucketId,
+      key,
+    ]),
   );
   const row = result.rows[0];
   if (!row) throw errors.noSuchKey();
@@ -52,7 +70,14 @@ export async function downloadObject(
   await sendObject(storage, req, res, row, { download: ctx.url.searchParams.get('download') });
 }
 
-export async function objectInfo(storage: Storage, res: ServerResponse, ctx: RequestContext, bucketId: string, key: string, mode: ReadMode): Promise<void> {
+export async function objectInfo(
+  storage: Storage,
+  res: ServerResponse,
+  ctx: RequestContext,
+  bucketId: string,
+  key: string,
+  mode: ReadMode,
+): Promise<void> {
   const row = await findReadable(storage, ctx, bucketId, key, mode);
   const headers: Record<string, string> = {};
   const meta = row.metadata ?? {};
@@ -73,10 +98,17 @@ function escapeLike(text: string): string {
  * entry per name, id null), then files, names relative to the prefix; `search` narrows
  * the names at that level by a case-insensitive prefix. RLS SELECT decides what shows.
  */
-export async function listObjects(storage: Storage, req: IncomingMessage, res: ServerResponse, ctx: RequestContext, bucketId: string): Promise<void> {
+export async function listObjects(
+  storage: Storage,
+  req: IncomingMessage,
+  res: ServerResponse,
+  ctx: RequestContext,
+  bucketId: string,
+): Promise<void> {
   const body: Json = await readJson(req, storage.deps.config.maxBodyBytes);
   let prefix = typeof body.prefix === 'string' ? body.prefix : '';
-  if (body.prefix !== undefined && body.prefix !== null && typeof body.prefix !== 'string') throw errors.invalidRequest('body/prefix must be string');
+  if (body.prefix !== undefined && body.prefix !== null && typeof body.prefix !== 'string')
+    throw errors.invalidRequest('body/prefix must be string');
   if (prefix.length > 0 && !prefix.endsWith('/')) prefix = `${prefix}/`;
   const search = typeof body.search === 'string' ? body.search : '';
   const limit = Math.min(optionalInteger(body.limit, 'body/limit', 1) ?? 100, 1000);
@@ -106,6 +138,8 @@ export async function listObjects(storage: Storage, req: IncomingMessage, res: S
     select name, id, updated_at, created_at, last_accessed_at, metadata from entries
      order by kind, ${fileOrder}
      limit $4 offset $5`;
-  const result = await asCaller(storage, callerOf(ctx), (client) => client.query<Record<string, unknown>>(sql, [bucketId, pattern, level, limit, offset]));
+  const result = await asCaller(storage, callerOf(ctx), (client) =>
+    client.query<Record<string, unknown>>(sql, [bucketId, pattern, level, limit, offset]),
+  );
   sendJson(res, 200, result.rows.map(withIsoTimes));
 }

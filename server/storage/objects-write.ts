@@ -3,7 +3,17 @@ import fs from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendJson, type RequestContext } from '../gateway/http.ts';
 import { optionalBoolean, optionalString, readJson, requiredString, stringArray } from './body.ts';
-import { asCaller, bucketSettings, callerOf, lockKeys, OBJECT_COLUMNS, ownerOf, withIsoTimes, type ObjectRow, type Storage } from './context.ts';
+import {
+  asCaller,
+  bucketSettings,
+  callerOf,
+  lockKeys,
+  OBJECT_COLUMNS,
+  ownerOf,
+  withIsoTimes,
+  type ObjectRow,
+  type Storage,
+} from './context.ts';
 import { errors } from './errors.ts';
 import { mustBeValidBucketName, mustBeValidKey } from './paths.ts';
 import { isHeaderSafe } from './receive.ts';
@@ -14,7 +24,9 @@ function userMetadataFrom(header: string | undefined): Record<string, unknown> |
   if (!header) return null;
   try {
     const value: unknown = JSON.parse(Buffer.from(header, 'base64').toString('utf8'));
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null;
   } catch {
     return null;
   }
@@ -36,8 +48,17 @@ export async function uploadObject(
 }
 
 /** DELETE /object/:bucket/*key: 404 when absent, 403 when RLS refuses, as hosted. */
-export async function deleteObject(storage: Storage, res: ServerResponse, ctx: RequestContext, bucketId: string, key: string): Promise<void> {
-  const exists = await storage.deps.pool.query('select 1 from storage.objects where bucket_id = $1 and name = $2', [bucketId, key]);
+export async function deleteObject(
+  storage: Storage,
+  res: ServerResponse,
+  ctx: RequestContext,
+  bucketId: string,
+  key: string,
+): Promise<void> {
+  const exists = await storage.deps.pool.query('select 1 from storage.objects where bucket_id = $1 and name = $2', [
+    bucketId,
+    key,
+  ]);
   if (!exists.rowCount) throw errors.noSuchKey();
   const deleted = await deleteRows(storage, callerOf(ctx), bucketId, [key]);
   if (deleted.length === 0) throw errors.accessDenied('Access denied');
@@ -45,10 +66,17 @@ export async function deleteObject(storage: Storage, res: ServerResponse, ctx: R
 }
 
 /** DELETE /object/:bucket {prefixes}: removes what the caller may delete, returns those rows. */
-export async function deleteObjects(storage: Storage, req: IncomingMessage, res: ServerResponse, ctx: RequestContext, bucketId: string): Promise<void> {
+export async function deleteObjects(
+  storage: Storage,
+  req: IncomingMessage,
+  res: ServerResponse,
+  ctx: RequestContext,
+  bucketId: string,
+): Promise<void> {
   const body = await readJson(req, storage.deps.config.maxBodyBytes);
   const prefixes = stringArray(body, 'prefixes');
-  if (prefixes.length < 1 || prefixes.length > 1000) throw errors.invalidRequest('body/prefixes must have between 1 and 1000 items');
+  if (prefixes.length < 1 || prefixes.length > 1000)
+    throw errors.invalidRequest('body/prefixes must have between 1 and 1000 items');
   const rows = await deleteRows(storage, callerOf(ctx), bucketId, prefixes);
   sendJson(res, 200, rows.map(withIsoTimes));
 }
@@ -69,7 +97,8 @@ interface CopyOptions {
 function fileMetadataOverrides(value: unknown): CopyOptions['metadata'] {
   if (typeof value !== 'object' || value === null) return {};
   const { cacheControl, mimetype } = value as Record<string, unknown>;
-  for (const v of [cacheControl, mimetype]) if (typeof v === 'string' && !isHeaderSafe(v)) throw errors.invalidRequest('Invalid metadata value');
+  for (const v of [cacheControl, mimetype])
+    if (typeof v === 'string' && !isHeaderSafe(v)) throw errors.invalidRequest('Invalid metadata value');
   return {
     ...(typeof cacheControl === 'string' ? { cacheControl } : {}),
     ...(typeof mimetype === 'string' ? { mimetype } : {}),
@@ -97,7 +126,12 @@ async function readTransfer(storage: Storage, req: IncomingMessage): Promise<Tra
  * the row (UPDATE, new owner = caller); the file is renamed inside it and renamed back
  * if the transaction fails. An existing destination is a 409.
  */
-export async function moveObject(storage: Storage, req: IncomingMessage, res: ServerResponse, ctx: RequestContext): Promise<void> {
+export async function moveObject(
+  storage: Storage,
+  req: IncomingMessage,
+  res: ServerResponse,
+  ctx: RequestContext,
+): Promise<void> {
   const t = await readTransfer(storage, req);
   const caller = callerOf(ctx);
   if (t.bucketId === t.destinationBucket && t.sourceKey === t.destinationKey) {
@@ -113,10 +147,10 @@ export async function moveObject(storage: Storage, req: IncomingMessage, res: Se
         { bucket: t.bucketId, key: t.sourceKey },
         { bucket: t.destinationBucket, key: t.destinationKey },
       ]);
-      const found = await client.query<ObjectRow>(`select ${OBJECT_COLUMNS} from storage.objects where bucket_id = $1 and name = $2`, [
-        t.bucketId,
-        t.sourceKey,
-      ]);
+      const found = await client.query<ObjectRow>(
+        `select ${OBJECT_COLUMNS} from storage.objects where bucket_id = $1 and name = $2`,
+        [t.bucketId, t.sourceKey],
+      );
       if (!found.rows[0]) throw errors.noSuchKey();
       const { owner, ownerId } = ownerOf(caller);
       const updated = await client.query<ObjectRow>(
@@ -151,11 +185,19 @@ export async function moveObject(storage: Storage, req: IncomingMessage, res: Se
  * file beside the destination, then writes the destination like an upload (INSERT, or
  * upsert with x-upsert) through commitFile.
  */
-export async function copyObject(storage: Storage, req: IncomingMessage, res: ServerResponse, ctx: RequestContext): Promise<void> {
+export async function copyObject(
+  storage: Storage,
+  req: IncomingMessage,
+  res: ServerResponse,
+  ctx: RequestContext,
+): Promise<void> {
   const t = await readTransfer(storage, req);
   const caller = callerOf(ctx);
   const found = await asCaller(storage, caller, (client) =>
-    client.query<ObjectRow>(`select ${OBJECT_COLUMNS} from storage.objects where bucket_id = $1 and name = $2`, [t.bucketId, t.sourceKey]),
+    client.query<ObjectRow>(`select ${OBJECT_COLUMNS} from storage.objects where bucket_id = $1 and name = $2`, [
+      t.bucketId,
+      t.sourceKey,
+    ]),
   );
   const source = found.rows[0];
   if (!source) throw errors.noSuchKey();
@@ -171,7 +213,11 @@ export async function copyObject(storage: Storage, req: IncomingMessage, res: Se
     throw errors.noSuchKey();
   }
   const keep = t.copyMetadata !== false;
-  const metadata = { ...(source.metadata ?? {}), ...(keep ? {} : t.metadata), lastModified: new Date().toISOString() } as FileMetadata;
+  const metadata = {
+    ...(source.metadata ?? {}),
+    ...(keep ? {} : t.metadata),
+    lastModified: new Date().toISOString(),
+  } as FileMetadata;
   const userMetadata = keep ? source.user_metadata : userMetadataFrom(ctx.headers['x-metadata']);
   const upsert = ctx.headers['x-upsert'] === 'true';
   const id = await commitFile(storage, { bucket, key: t.destinationKey, upsert, caller }, temp, metadata, userMetadata);

@@ -30,7 +30,9 @@ function headerValue(req: IncomingMessage, name: string): string | undefined {
 function parseJsonObject(text: string): Record<string, unknown> | null {
   try {
     const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null;
   } catch {
     return null;
   }
@@ -66,7 +68,10 @@ export function incomingFile(req: IncomingMessage, limit: number): Promise<Incom
     let parser: busboy.Busboy;
     try {
       // One byte over the limit lets the writer see the overflow and answer 413.
-      parser = busboy({ headers: req.headers, limits: { files: 1, fileSize: limit + 1, fields: 20, fieldSize: 1024 * 1024 } });
+      parser = busboy({
+        headers: req.headers,
+        limits: { files: 1, fileSize: limit + 1, fields: 20, fieldSize: 1024 * 1024 },
+      });
     } catch {
       reject(errors.invalidRequest('Invalid multipart/form-data body'));
       return;

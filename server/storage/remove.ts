@@ -16,11 +16,13 @@ export async function deleteRows(
   if (names !== null && names.length === 0) return [];
   const result = await asCaller(storage, caller, (client) =>
     names === null
-      ? client.query<ObjectRow>(`delete from storage.objects where bucket_id = $1 returning ${OBJECT_COLUMNS}`, [bucket])
-      : client.query<ObjectRow>(`delete from storage.objects where bucket_id = $1 and name = any($2::text[]) returning ${OBJECT_COLUMNS}`, [
+      ? client.query<ObjectRow>(`delete from storage.objects where bucket_id = $1 returning ${OBJECT_COLUMNS}`, [
           bucket,
-          names,
-        ]),
+        ])
+      : client.query<ObjectRow>(
+          `delete from storage.objects where bucket_id = $1 and name = any($2::text[]) returning ${OBJECT_COLUMNS}`,
+          [bucket, names],
+        ),
   );
   for (const row of result.rows) {
     await storage.files.remove(storage.files.fileFor(bucket, row.name, row.version), bucket).catch(() => undefined);

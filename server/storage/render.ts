@@ -55,13 +55,21 @@ export function describeTransform(t: Transform): string {
   const parts: string[] = [];
   if (t.height !== undefined) parts.push(`height:${t.height}`);
   if (t.width !== undefined) parts.push(`width:${t.width}`);
-  if (t.width !== undefined || t.height !== undefined) parts.push(`resizing_type:${RESIZING_TYPE[t.resize ?? 'cover']}`);
+  if (t.width !== undefined || t.height !== undefined)
+    parts.push(`resizing_type:${RESIZING_TYPE[t.resize ?? 'cover']}`);
   if (t.quality !== undefined) parts.push(`quality:${t.quality}`);
   return parts.join(',');
 }
 
 /** Transforms an object's image with sharp and sends it; the original format unless one is asked for. */
-export async function sendTransformed(storage: Storage, req: IncomingMessage, res: ServerResponse, row: ObjectRow, t: Transform, extra: Record<string, string> = {}): Promise<void> {
+export async function sendTransformed(
+  storage: Storage,
+  req: IncomingMessage,
+  res: ServerResponse,
+  row: ObjectRow,
+  t: Transform,
+  extra: Record<string, string> = {},
+): Promise<void> {
   const file = storage.files.fileFor(row.bucket_id, row.name, row.version);
   if (!file) throw errors.noSuchKey();
   let input: Buffer;
@@ -78,7 +86,11 @@ export async function sendTransformed(storage: Storage, req: IncomingMessage, re
     throw errors.invalidRequest('The object is not an image that can be transformed');
   }
   if (t.width !== undefined || t.height !== undefined) {
-    image = image.resize({ ...(t.width ? { width: t.width } : {}), ...(t.height ? { height: t.height } : {}), fit: FIT[t.resize ?? 'cover'] });
+    image = image.resize({
+      ...(t.width ? { width: t.width } : {}),
+      ...(t.height ? { height: t.height } : {}),
+      fit: FIT[t.resize ?? 'cover'],
+    });
   }
   const format = t.format && t.format !== 'origin' ? t.format : meta.format;
   if (format === 'jpeg' || format === 'webp' || format === 'avif' || format === 'png') {
@@ -97,7 +109,15 @@ export async function sendTransformed(storage: Storage, req: IncomingMessage, re
 }
 
 /** GET /render/image/{public,authenticated}/:bucket/*key?width&height&resize&quality&format */
-export async function renderImage(storage: Storage, req: IncomingMessage, res: ServerResponse, ctx: RequestContext, bucket: string, key: string, mode: ReadMode): Promise<void> {
+export async function renderImage(
+  storage: Storage,
+  req: IncomingMessage,
+  res: ServerResponse,
+  ctx: RequestContext,
+  bucket: string,
+  key: string,
+  mode: ReadMode,
+): Promise<void> {
   const t = parseTransform(Object.fromEntries(ctx.url.searchParams));
   const row = await findReadable(storage, ctx, bucket, key, mode);
   await sendTransformed(storage, req, res, row, t);

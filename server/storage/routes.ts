@@ -36,7 +36,13 @@ function target(segments: string[]): { bucket: string; key: string } {
   return { bucket: bucketOf(segments[0]), key: keyFromRawSegments(segments.slice(1)) };
 }
 
-function bucketRoutes(s: Storage, req: IncomingMessage, res: ServerResponse, ctx: RequestContext, rest: string[]): Handler | null {
+function bucketRoutes(
+  s: Storage,
+  req: IncomingMessage,
+  res: ServerResponse,
+  ctx: RequestContext,
+  rest: string[],
+): Handler | null {
   const m = ctx.method;
   if (rest.length === 0) {
     if (m === 'GET') return () => listBuckets(s, res, ctx);
@@ -53,12 +59,22 @@ function bucketRoutes(s: Storage, req: IncomingMessage, res: ServerResponse, ctx
   return null;
 }
 
-function objectRoutes(s: Storage, req: IncomingMessage, res: ServerResponse, ctx: RequestContext, rest: string[]): Handler | null {
+function objectRoutes(
+  s: Storage,
+  req: IncomingMessage,
+  res: ServerResponse,
+  ctx: RequestContext,
+  rest: string[],
+): Handler | null {
   const m = ctx.method;
   const read = m === 'GET' || m === 'HEAD';
   const [first, second] = rest;
   // Everything that acts for the caller needs a token that verified (or none at all).
-  if (m === 'POST' && (first === 'list' || first === 'list-v2' || first === 'move' || first === 'copy' || first === 'sign')) requireValidToken(ctx);
+  if (
+    m === 'POST' &&
+    (first === 'list' || first === 'list-v2' || first === 'move' || first === 'copy' || first === 'sign')
+  )
+    requireValidToken(ctx);
   if (m === 'POST' && first === 'upload' && second === 'sign') requireValidToken(ctx);
   switch (first) {
     case 'list':
@@ -73,10 +89,11 @@ function objectRoutes(s: Storage, req: IncomingMessage, res: ServerResponse, ctx
       return m === 'POST' && rest.length === 1 ? () => copyObject(s, req, res, ctx) : null;
     case 'sign': {
       const t = rest.slice(1);
-      if (m === 'GET') return () => {
-        const { bucket, key } = target(t);
-        return downloadSigned(s, req, res, ctx, bucket, key);
-      };
+      if (m === 'GET')
+        return () => {
+          const { bucket, key } = target(t);
+          return downloadSigned(s, req, res, ctx, bucket, key);
+        };
       if (m !== 'POST') return null;
       if (t.length === 1) return () => signUrls(s, req, res, ctx, bucketOf(t[0]));
       return () => {
@@ -86,14 +103,16 @@ function objectRoutes(s: Storage, req: IncomingMessage, res: ServerResponse, ctx
     }
     case 'upload':
       if (second !== 'sign') break;
-      if (m === 'POST') return () => {
-        const { bucket, key } = target(rest.slice(2));
-        return signUploadUrl(s, res, ctx, bucket, key);
-      };
-      if (m === 'PUT') return () => {
-        const { bucket, key } = target(rest.slice(2));
-        return uploadSigned(s, req, res, ctx, bucket, key);
-      };
+      if (m === 'POST')
+        return () => {
+          const { bucket, key } = target(rest.slice(2));
+          return signUploadUrl(s, res, ctx, bucket, key);
+        };
+      if (m === 'PUT')
+        return () => {
+          const { bucket, key } = target(rest.slice(2));
+          return uploadSigned(s, req, res, ctx, bucket, key);
+        };
       return null;
     case 'public':
       if (!read) break;
@@ -123,10 +142,11 @@ function objectRoutes(s: Storage, req: IncomingMessage, res: ServerResponse, ctx
     return () => deleteObjects(s, req, res, ctx, bucketOf(first));
   }
   if (rest.length < 2) return null;
-  if (read) return () => {
-    const { bucket, key } = target(rest);
-    return downloadObject(s, req, res, ctx, bucket, key, 'default');
-  };
+  if (read)
+    return () => {
+      const { bucket, key } = target(rest);
+      return downloadObject(s, req, res, ctx, bucket, key, 'default');
+    };
   if (m === 'POST' || m === 'PUT' || m === 'DELETE') {
     requireValidToken(ctx);
     const { bucket, key } = target(rest);
@@ -151,7 +171,13 @@ function rawServicePath(req: IncomingMessage): string {
 }
 
 /** /render/image/{public,authenticated,sign}/:bucket/*key: image transformations (sharp). */
-function renderRoutes(s: Storage, req: IncomingMessage, res: ServerResponse, ctx: RequestContext, rest: string[]): Handler | null {
+function renderRoutes(
+  s: Storage,
+  req: IncomingMessage,
+  res: ServerResponse,
+  ctx: RequestContext,
+  rest: string[],
+): Handler | null {
   const [mode, ...path] = rest;
   if (path.length < 2) return null;
   const { bucket, key } = target(path);

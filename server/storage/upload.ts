@@ -65,9 +65,15 @@ function duplicateAsKeyExists(error: unknown): unknown {
  * Asks the database, as the caller, whether this write would pass (the same insert or
  * upsert, rolled back), so a refused upload is answered before its body is read.
  */
-export async function checkWrite(storage: Storage, target: WriteTarget, metadata: Record<string, unknown>): Promise<void> {
+export async function checkWrite(
+  storage: Storage,
+  target: WriteTarget,
+  metadata: Record<string, unknown>,
+): Promise<void> {
   try {
-    await asCaller(storage, target.caller, (client) => writeRow(client, target, metadata, null, randomUUID()), { rollback: true });
+    await asCaller(storage, target.caller, (client) => writeRow(client, target, metadata, null, randomUUID()), {
+      rollback: true,
+    });
   } catch (error) {
     throw duplicateAsKeyExists(error);
   }
@@ -113,7 +119,8 @@ export async function commitFile(
     throw duplicateAsKeyExists(error);
   }
   // Committed: the old version's bytes are unreferenced now; losing this cleanup costs space only.
-  if (previous) await files.remove(files.fileFor(target.bucket.id, target.key, previous), target.bucket.id).catch(() => undefined);
+  if (previous)
+    await files.remove(files.fileFor(target.bucket.id, target.key, previous), target.bucket.id).catch(() => undefined);
   return id;
 }
 

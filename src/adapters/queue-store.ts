@@ -16,7 +16,13 @@ const keyFor = (machineId: string) => `chartroom:queue:${machineId}`;
 function isSnapshot(value: unknown): value is Snapshot {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Record<string, unknown>;
-  return typeof v.version === 'number' && Array.isArray(v.pending) && typeof v.confirmed === 'object' && v.confirmed !== null && (v.inflight === null || typeof v.inflight === 'object');
+  return (
+    typeof v.version === 'number' &&
+    Array.isArray(v.pending) &&
+    typeof v.confirmed === 'object' &&
+    v.confirmed !== null &&
+    (v.inflight === null || typeof v.inflight === 'object')
+  );
 }
 
 export function createQueueStore(storage: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>): QueueStore {

@@ -67,7 +67,11 @@ function Page({ route, authenticated }: { route: Route; authenticated: boolean }
   if (route.name === 'invite' || route.name === 'share') {
     const kind = route.name;
     const join = user && (
-      <JoinContext.Provider key={`${route.token}:${user.id}`} logic={liveJoinLogic()} options={{ input: { kind, token: route.token }, inspect: inspector() }}>
+      <JoinContext.Provider
+        key={`${route.token}:${user.id}`}
+        logic={liveJoinLogic()}
+        options={{ input: { kind, token: route.token }, inspect: inspector() }}
+      >
         <JoinStatusView kind={kind} />
       </JoinContext.Provider>
     );
@@ -77,7 +81,11 @@ function Page({ route, authenticated }: { route: Route; authenticated: boolean }
   switch (route.name) {
     case 'home':
       return (
-        <ProjectsContext.Provider key={user.id} logic={liveProjectsLogic()} options={{ input: { userId: user.id }, inspect: inspector() }}>
+        <ProjectsContext.Provider
+          key={user.id}
+          logic={liveProjectsLogic()}
+          options={{ input: { userId: user.id }, inspect: inspector() }}
+        >
           <ProjectsPage canCreate={!user.isAnonymous} />
         </ProjectsContext.Provider>
       );
@@ -88,14 +96,21 @@ function Page({ route, authenticated }: { route: Route; authenticated: boolean }
         <RoomContext.Provider
           key={`${route.projectId}:${user.id}`}
           logic={liveRoomLogic()}
-          options={{ input: { projectId: route.projectId, userId: user.id, document: documentSettings }, inspect: inspector() }}
+          options={{
+            input: { projectId: route.projectId, userId: user.id, document: documentSettings },
+            inspect: inspector(),
+          }}
         >
           <RoomView machineId={route.name === 'machine' ? route.machineId : undefined} />
         </RoomContext.Provider>
       );
     case 'profile':
       return (
-        <ProfileContext.Provider key={user.id} logic={liveProfileLogic()} options={{ input: { userId: user.id }, inspect: inspector() }}>
+        <ProfileContext.Provider
+          key={user.id}
+          logic={liveProfileLogic()}
+          options={{ input: { userId: user.id }, inspect: inspector() }}
+        >
           <ProfilePage />
         </ProfileContext.Provider>
       );

@@ -1,5 +1,9 @@
 import { fromCallback, fromEventObservable, fromPromise } from 'xstate';
-import { canvasPresenceMachine, type PresenceCommand, type PresenceInput } from '../../machines/canvas-presence.machine.ts';
+import {
+  canvasPresenceMachine,
+  type PresenceCommand,
+  type PresenceInput,
+} from '../../machines/canvas-presence.machine.ts';
 import { documentMachine, type QueueCommand } from '../../machines/document.machine.ts';
 import { openMachineMachine } from '../../machines/open-machine.machine.ts';
 import { layoutLogic, type LayoutEngine } from './layout.ts';
@@ -14,7 +18,9 @@ export function documentActors(port: DocumentPort, store: QueueStore) {
     loadQueue: fromPromise(({ input }: { input: { machineId: string } }) => store.load(input.machineId)),
     loadMachine: fromPromise(({ input }: { input: { machineId: string } }) => port.loadMachine(input.machineId)),
     commitOps: fromPromise(({ input }: { input: CommitRequest }) => port.commitOps(input)),
-    fetchOps: fromPromise(({ input }: { input: { machineId: string; after: number } }) => port.opsSince(input.machineId, input.after)),
+    fetchOps: fromPromise(({ input }: { input: { machineId: string; after: number } }) =>
+      port.opsSince(input.machineId, input.after),
+    ),
     opEvents: fromEventObservable(({ input }: { input: { machineId: string } }) => port.opEvents$(input.machineId)),
     queueStore: fromCallback<QueueCommand, { machineId: string }>(({ receive, input }) => {
       receive((command) => store.save(input.machineId, command.snapshot));
@@ -22,7 +28,8 @@ export function documentActors(port: DocumentPort, store: QueueStore) {
   };
 }
 
-export const documentLogic = (port: DocumentPort, store: QueueStore) => documentMachine.provide({ actors: documentActors(port, store) });
+export const documentLogic = (port: DocumentPort, store: QueueStore) =>
+  documentMachine.provide({ actors: documentActors(port, store) });
 export type DocumentLogic = ReturnType<typeof documentLogic>;
 
 /** The canvas presence machine over the presence port: facts in, commands out. */
@@ -33,7 +40,11 @@ export function canvasPresenceLogic(port: CanvasPresencePort) {
         const channel = port.open(input.machineId, input.userId);
         const subscription = channel.facts$.subscribe({
           next: (fact: PresenceFact) => sendBack(fact),
-          error: (error: unknown) => sendBack({ type: 'presence.lost', message: error instanceof Error ? error.message : 'The live connection failed' }),
+          error: (error: unknown) =>
+            sendBack({
+              type: 'presence.lost',
+              message: error instanceof Error ? error.message : 'The live connection failed',
+            }),
         });
         receive((command) => {
           if (command.type === 'send.selection') channel.trackSelection(command.selection);
@@ -48,7 +59,13 @@ export function canvasPresenceLogic(port: CanvasPresencePort) {
 export type CanvasPresenceLogic = ReturnType<typeof canvasPresenceLogic>;
 
 /** One open machine: its document, presence, layout (with the engine `startLayout` makes), canvas and simulation, wired. */
-export function openMachineLogic(port: DocumentPort, store: QueueStore, presence: CanvasPresencePort, startLayout: () => LayoutEngine, simulations: SimulationPort) {
+export function openMachineLogic(
+  port: DocumentPort,
+  store: QueueStore,
+  presence: CanvasPresencePort,
+  startLayout: () => LayoutEngine,
+  simulations: SimulationPort,
+) {
   return openMachineMachine.provide({
     actors: {
       document: documentLogic(port, store),

@@ -30,29 +30,31 @@ const EARLY_LIMIT = 2000;
  * fails while running, it is switched off with one console line and the app carries on;
  * an inspector's error never reaches the actor that reported the event.
  */
-export function deferredInspector(load: () => Promise<Observer<InspectionEvent>>, warn: (message: string) => void = console.warn): Observer<InspectionEvent> {
+export function deferredInspector(
+  load: () => Promise<Observer<InspectionEvent>>,
+  warn: (message: string) => void = console.warn,
+): Observer<InspectionEvent> {
   let early: InspectionEvent[] | null = [];
   let target: Observer<InspectionEvent> | null = null;
   const off = (why: unknown): void => {
     if (early === null && target === null) return;
     early = null;
     target = null;
-    warn(`chartroom: the inspector is unavailable (${why instanceof Error ? why.message : String(why)}); the app works without it`);
+    warn(
+      `chartroom: the inspector is unavailable (${why instanceof Error ? why.message : String(why)}); the app works without it`,
+    );
   };
-  load().then(
-    (inspector) => {
-      if (early === null) return;
-      target = inspector;
-      const queued = early;
-      early = [];
-      try {
-        for (const event of queued) inspector.next?.(event);
-      } catch (error) {
-        off(error);
-      }
-    },
-    off,
-  );
+  load().then((inspector) => {
+    if (early === null) return;
+    target = inspector;
+    const queued = early;
+    early = [];
+    try {
+      for (const event of queued) inspector.next?.(event);
+    } catch (error) {
+      off(error);
+    }
+  }, off);
   return {
     next: (event) => {
       if (target) {
@@ -71,7 +73,9 @@ export function deferredInspector(load: () => Promise<Observer<InspectionEvent>>
 
 /** Stately's browser inspector, loaded on demand; it opens stately.ai in a new window. */
 const loadStately = (): Promise<Observer<InspectionEvent>> =>
-  import('@statelyai/inspect').then(({ createBrowserInspector }) => createBrowserInspector({ autoStart: true }).inspect);
+  import('@statelyai/inspect').then(
+    ({ createBrowserInspector }) => createBrowserInspector({ autoStart: true }).inspect,
+  );
 
 /** The inspection observer to pass as `createActor(logic, { inspect })`, or undefined when off. */
 export function inspector(): Observer<InspectionEvent> | undefined {

@@ -1,6 +1,13 @@
 import { liveProfileAdapter } from '../adapters/supabase/profile.ts';
 import { liveJoinAdapters, liveProjectsAdapter } from '../adapters/supabase/projects.ts';
-import { joinLogic, profileLogic, projectsLogic, type JoinLogic, type ProfileLogic, type ProjectsLogic } from './projects.ts';
+import {
+  joinLogic,
+  profileLogic,
+  projectsLogic,
+  type JoinLogic,
+  type ProfileLogic,
+  type ProjectsLogic,
+} from './projects.ts';
 
 /** The projects, profile and join machines with the real adapters, made on first use. */
 

@@ -25,7 +25,13 @@ export function liveRoomLogic(): RoomLogic {
       machineList: machineListLogic(machines),
       invites: invitesLogic(members),
       // Unsent edits wait in localStorage, so a reload (even offline) loses none.
-      openMachine: openMachineLogic(machines, createQueueStore(window.localStorage), canvasPresence, workerLayoutEngine, simulations),
+      openMachine: openMachineLogic(
+        machines,
+        createQueueStore(window.localStorage),
+        canvasPresence,
+        workerLayoutEngine,
+        simulations,
+      ),
     });
   }
   return room;
@@ -35,7 +41,11 @@ export function liveRoomLogic(): RoomLogic {
 const clientId = crypto.randomUUID();
 
 /** What a machine opened in a room needs for its document: this tab's id, the op model, fresh batch ids. */
-export const documentSettings: RoomInput['document'] = { clientId, model: chartroomModel, newBatchId: () => crypto.randomUUID() };
+export const documentSettings: RoomInput['document'] = {
+  clientId,
+  model: chartroomModel,
+  newBatchId: () => crypto.randomUUID(),
+};
 
 let connection: ConnectionLogic | null = null;
 /** The connection machine over the app's one socket (provided once, at the top). */

@@ -3,7 +3,11 @@ import { machineListMachine, type NewMachine } from '../../machines/machine-list
 import type { DocumentPort, MachineListEvent, MachineSummary, Result } from '../lib/ports/document.ts';
 
 /** Creates machines one after another; the first failure stops and is the answer. */
-async function createAll(port: DocumentPort, projectId: string, machines: NewMachine[]): Promise<Result<MachineSummary[]>> {
+async function createAll(
+  port: DocumentPort,
+  projectId: string,
+  machines: NewMachine[],
+): Promise<Result<MachineSummary[]>> {
   const created: MachineSummary[] = [];
   for (const { name, definition } of machines) {
     const result = await port.createMachine({ projectId, name, definition });
@@ -17,10 +21,18 @@ async function createAll(port: DocumentPort, projectId: string, machines: NewMac
 export function machineListLogic(port: DocumentPort) {
   return machineListMachine.provide({
     actors: {
-      listEvents: fromEventObservable<MachineListEvent, { projectId: string }>(({ input }) => port.machineListEvents$(input.projectId)),
-      loadMachines: fromPromise<Result<MachineSummary[]>, { projectId: string }>(({ input }) => port.listMachines(input.projectId)),
-      createMachines: fromPromise<Result<MachineSummary[]>, { projectId: string; machines: NewMachine[] }>(({ input }) => createAll(port, input.projectId, input.machines)),
-      renameMachine: fromPromise<Result<MachineSummary>, { machineId: string; name: string }>(({ input }) => port.renameMachine(input.machineId, input.name)),
+      listEvents: fromEventObservable<MachineListEvent, { projectId: string }>(({ input }) =>
+        port.machineListEvents$(input.projectId),
+      ),
+      loadMachines: fromPromise<Result<MachineSummary[]>, { projectId: string }>(({ input }) =>
+        port.listMachines(input.projectId),
+      ),
+      createMachines: fromPromise<Result<MachineSummary[]>, { projectId: string; machines: NewMachine[] }>(
+        ({ input }) => createAll(port, input.projectId, input.machines),
+      ),
+      renameMachine: fromPromise<Result<MachineSummary>, { machineId: string; name: string }>(({ input }) =>
+        port.renameMachine(input.machineId, input.name),
+      ),
       deleteMachine: fromPromise<Result<string>, { machineId: string }>(async ({ input }) => {
         const result = await port.deleteMachine(input.machineId);
         return result.ok ? { ok: true, value: input.machineId } : result;

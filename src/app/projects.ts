@@ -13,7 +13,9 @@ export function projectsLogic(port: ProjectsPort) {
       projectChanges: fromEventObservable<ProjectsFact, { userId: string }>(({ input }) => port.changes(input.userId)),
       listProjects: fromPromise<Result<ProjectSummary[]>, { userId: string }>(({ input }) => port.list(input.userId)),
       createProject: fromPromise<Result<ProjectSummary>, NewProject>(({ input }) => port.create(input)),
-      updateProject: fromPromise<Result<null>, { id: string; edit: ProjectEdit }>(({ input }) => port.update(input.id, input.edit)),
+      updateProject: fromPromise<Result<null>, { id: string; edit: ProjectEdit }>(({ input }) =>
+        port.update(input.id, input.edit),
+      ),
       deleteProject: fromPromise<Result<null>, { id: string }>(({ input }) => port.remove(input.id)),
     },
   });
@@ -25,8 +27,12 @@ export function profileLogic(port: ProfilePort) {
   return profileMachine.provide({
     actors: {
       loadProfile: fromPromise<Result<OwnProfile>, { userId: string }>(({ input }) => port.load(input.userId)),
-      saveProfile: fromPromise<Result<OwnProfile>, { userId: string; edit: ProfileEdit }>(({ input }) => port.update(input.userId, input.edit)),
-      uploadAvatar: fromEventObservable<UploadFact, { userId: string; file: AvatarFile }>(({ input }) => port.uploadAvatar(input.userId, input.file)),
+      saveProfile: fromPromise<Result<OwnProfile>, { userId: string; edit: ProfileEdit }>(({ input }) =>
+        port.update(input.userId, input.edit),
+      ),
+      uploadAvatar: fromEventObservable<UploadFact, { userId: string; file: AvatarFile }>(({ input }) =>
+        port.uploadAvatar(input.userId, input.file),
+      ),
     },
   });
 }

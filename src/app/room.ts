@@ -25,7 +25,11 @@ export function roomLogic(room: RoomPort, members: MembersPort, children: RoomCh
         channel.track(input.looking);
         const subscription = channel.facts$.subscribe({
           next: (fact) => sendBack(fact),
-          error: (error: unknown) => sendBack({ type: 'channel.errored', message: error instanceof Error ? error.message : 'The live connection failed' }),
+          error: (error: unknown) =>
+            sendBack({
+              type: 'channel.errored',
+              message: error instanceof Error ? error.message : 'The live connection failed',
+            }),
         });
         receive((command) => channel.track(command.looking));
         return () => {
@@ -33,12 +37,18 @@ export function roomLogic(room: RoomPort, members: MembersPort, children: RoomCh
           channel.close();
         };
       }),
-      loadSnapshot: fromPromise<Result<RoomData>, { projectId: string }>(({ input }) => room.loadSnapshot(input.projectId)),
-      renameProject: fromPromise<Result<null>, { projectId: string; name: string }>(({ input }) => members.renameProject(input.projectId, input.name)),
+      loadSnapshot: fromPromise<Result<RoomData>, { projectId: string }>(({ input }) =>
+        room.loadSnapshot(input.projectId),
+      ),
+      renameProject: fromPromise<Result<null>, { projectId: string; name: string }>(({ input }) =>
+        members.renameProject(input.projectId, input.name),
+      ),
       changeRole: fromPromise<Result<null>, { projectId: string; userId: string; role: Role }>(({ input }) =>
         members.changeRole(input.projectId, input.userId, input.role),
       ),
-      removeMember: fromPromise<Result<null>, { projectId: string; userId: string }>(({ input }) => members.removeMember(input.projectId, input.userId)),
+      removeMember: fromPromise<Result<null>, { projectId: string; userId: string }>(({ input }) =>
+        members.removeMember(input.projectId, input.userId),
+      ),
     },
   });
 }
@@ -61,7 +71,9 @@ export type ConnectionLogic = ReturnType<typeof connectionLogic>;
 export function invitesLogic(members: MembersPort) {
   return invitesMachine.provide({
     actors: {
-      listInvites: fromPromise<Result<Invite[]>, { projectId: string }>(({ input }) => members.listInvites(input.projectId)),
+      listInvites: fromPromise<Result<Invite[]>, { projectId: string }>(({ input }) =>
+        members.listInvites(input.projectId),
+      ),
       createInvite: fromPromise<Result<Invite>, InviteRequest>(({ input }) => members.createInvite(input)),
       revokeInvite: fromPromise<Result<string>, { inviteId: string }>(async ({ input }) => {
         const result = await members.revokeInvite(input.inviteId);

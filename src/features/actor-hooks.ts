@@ -12,7 +12,12 @@ export function useChildSelector<TActor extends AnyActorRef, T>(
   fallback: T,
   compare?: (a: T, b: T) => boolean,
 ): T {
-  return useSelector(actor, (snapshot: SnapshotFrom<TActor> | undefined) => (snapshot === undefined ? fallback : selector(snapshot)), compare);
+  return useSelector(
+    actor,
+    (snapshot: SnapshotFrom<TActor> | undefined) => (snapshot === undefined ? fallback : selector(snapshot)),
+    compare,
+  );
 }
 
-export const sameStrings = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
+export const sameStrings = (a: readonly string[], b: readonly string[]): boolean =>
+  a.length === b.length && a.every((x, i) => x === b[i]);

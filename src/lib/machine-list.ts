@@ -5,9 +5,11 @@ import type { MachineSummary } from './ports/document.ts';
  * row older than the one known (a late event, by version) never replaces it.
  */
 
-export type MachineListChange = { type: 'machines.upserted'; machine: MachineSummary } | { type: 'machines.deleted'; machineId: string };
+export type MachineListChange =
+  { type: 'machines.upserted'; machine: MachineSummary } | { type: 'machines.deleted'; machineId: string };
 
-const byRecent = (a: MachineSummary, b: MachineSummary): number => b.updatedAt.localeCompare(a.updatedAt) || a.name.localeCompare(b.name);
+const byRecent = (a: MachineSummary, b: MachineSummary): number =>
+  b.updatedAt.localeCompare(a.updatedAt) || a.name.localeCompare(b.name);
 
 export function upsertMachine(list: MachineSummary[], machine: MachineSummary): MachineSummary[] {
   const known = list.find((m) => m.id === machine.id);
@@ -15,11 +17,15 @@ export function upsertMachine(list: MachineSummary[], machine: MachineSummary): 
   return [...list.filter((m) => m.id !== machine.id), machine].sort(byRecent);
 }
 
-export const removeMachine = (list: MachineSummary[], machineId: string): MachineSummary[] => list.filter((m) => m.id !== machineId);
+export const removeMachine = (list: MachineSummary[], machineId: string): MachineSummary[] =>
+  list.filter((m) => m.id !== machineId);
 
 export function applyMachineChange(list: MachineSummary[], change: MachineListChange): MachineSummary[] {
-  return change.type === 'machines.upserted' ? upsertMachine(list, change.machine) : removeMachine(list, change.machineId);
+  return change.type === 'machines.upserted'
+    ? upsertMachine(list, change.machine)
+    : removeMachine(list, change.machineId);
 }
 
 /** A read's answer with the changes streamed while it was in flight laid on top (its answer may predate them). */
-export const mergeRead = (read: MachineSummary[], since: MachineListChange[]): MachineSummary[] => since.reduce(applyMachineChange, [...read].sort(byRecent));
+export const mergeRead = (read: MachineSummary[], since: MachineListChange[]): MachineSummary[] =>
+  since.reduce(applyMachineChange, [...read].sort(byRecent));

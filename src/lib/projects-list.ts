@@ -17,7 +17,11 @@ export function removeProject(list: readonly ProjectSummary[], id: string): Proj
 }
 
 /** Applies an edit to one project; a missing id leaves the list as it is. */
-export function patchProject(list: readonly ProjectSummary[], id: string, patch: Partial<Omit<ProjectSummary, 'id'>>): ProjectSummary[] {
+export function patchProject(
+  list: readonly ProjectSummary[],
+  id: string,
+  patch: Partial<Omit<ProjectSummary, 'id'>>,
+): ProjectSummary[] {
   return list.map((p) => (p.id === id ? { ...p, ...patch } : p));
 }
 
@@ -25,7 +29,11 @@ export function patchProject(list: readonly ProjectSummary[], id: string, patch:
  * Undoes an optimistic edit: the fields it changed go back to what they were, unless a
  * live fact has since replaced them (then the server's word stands).
  */
-export function revertPatch(list: readonly ProjectSummary[], before: ProjectSummary, patch: Partial<Omit<ProjectSummary, 'id'>>): ProjectSummary[] {
+export function revertPatch(
+  list: readonly ProjectSummary[],
+  before: ProjectSummary,
+  patch: Partial<Omit<ProjectSummary, 'id'>>,
+): ProjectSummary[] {
   return list.map((p) => {
     if (p.id !== before.id) return p;
     const reverted = { ...p };

@@ -14,7 +14,9 @@ export interface Colored {
 }
 
 export function distinctColors(people: Colored[], palette: readonly string[]): Map<string, string> {
-  const order = [...people].sort((a, b) => (a.joinedAt ?? '').localeCompare(b.joinedAt ?? '') || a.id.localeCompare(b.id));
+  const order = [...people].sort(
+    (a, b) => (a.joinedAt ?? '').localeCompare(b.joinedAt ?? '') || a.id.localeCompare(b.id),
+  );
   const used = new Set<string>();
   const out = new Map<string, string>();
   let extra = 0;

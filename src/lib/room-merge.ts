@@ -12,13 +12,22 @@ import type { RoomChange, RoomData } from './ports/room.ts';
 
 /** Microseconds since the epoch from Postgres text ("2026-11-22 05:00:00.123456+00") or ISO. */
 export function timestampMicros(text: string): number {
-  const match = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}:\d{2})(?:\.(\d{1,6}))?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/.exec(text.trim());
+  const match = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}:\d{2})(?:\.(\d{1,6}))?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/.exec(
+    text.trim(),
+  );
   if (!match) {
     const parsed = Date.parse(text);
     return Number.isNaN(parsed) ? Number.NEGATIVE_INFINITY : parsed * 1000;
   }
   const [, date, time, fraction = '', zone = 'Z'] = match;
-  const offset = zone === 'Z' ? 'Z' : zone.length === 3 ? `${zone}:00` : zone.includes(':') ? zone : `${zone.slice(0, 3)}:${zone.slice(3)}`;
+  const offset =
+    zone === 'Z'
+      ? 'Z'
+      : zone.length === 3
+        ? `${zone}:00`
+        : zone.includes(':')
+          ? zone
+          : `${zone.slice(0, 3)}:${zone.slice(3)}`;
   const seconds = Date.parse(`${date}T${time}${offset}`);
   return seconds * 1000 + Number(fraction.padEnd(6, '0'));
 }

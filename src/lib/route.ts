@@ -18,7 +18,15 @@ export function parseRoute(pathname: string): Route {
   const parts = pathname.split('/').filter((part) => part !== '');
   const [first, second, extra, fourth] = parts;
   if (parts.length === 0) return { name: 'home' };
-  if (first === 'p' && parts.length === 4 && extra === 'm' && second !== undefined && fourth !== undefined && SEGMENT.test(second) && SEGMENT.test(fourth)) {
+  if (
+    first === 'p' &&
+    parts.length === 4 &&
+    extra === 'm' &&
+    second !== undefined &&
+    fourth !== undefined &&
+    SEGMENT.test(second) &&
+    SEGMENT.test(fourth)
+  ) {
     return { name: 'machine', projectId: second, machineId: fourth };
   }
   if (first === 'profile' && parts.length === 1) return { name: 'profile' };

@@ -23,7 +23,10 @@ describe('describeAuthError', () => {
 
   it('keeps the rule from a weak password message', () => {
     const error = new AuthWeakPasswordError('Password should be at least 6 characters.', 422, ['length']);
-    expect(describeAuthError(error)).toEqual({ code: 'weak_password', message: 'Choose a stronger password. Password should be at least 6 characters.' });
+    expect(describeAuthError(error)).toEqual({
+      code: 'weak_password',
+      message: 'Choose a stronger password. Password should be at least 6 characters.',
+    });
   });
 
   it('treats a failed fetch as a network failure', () => {
@@ -42,6 +45,9 @@ describe('describeAuthError', () => {
   });
 
   it('recognises email problems reported as validation failures', () => {
-    expect(describeAuthError(new AuthApiError('Unable to validate email address: invalid format', 400, 'validation_failed')).code).toBe('invalid_email');
+    expect(
+      describeAuthError(new AuthApiError('Unable to validate email address: invalid format', 400, 'validation_failed'))
+        .code,
+    ).toBe('invalid_email');
   });
 });

@@ -67,7 +67,10 @@ describe('auth adapter (real backend)', () => {
     const fact = await next('auth.signedIn');
     expect(fact).toMatchObject({ type: 'auth.signedIn', session: { user: { email, isAnonymous: false } } });
     // Only the port's plain shape crosses: no tokens, no Supabase user object.
-    expect(Object.keys((fact as Extract<AuthEvent, { type: 'auth.signedIn' }>).session).sort()).toEqual(['expiresAt', 'user']);
+    expect(Object.keys((fact as Extract<AuthEvent, { type: 'auth.signedIn' }>).session).sort()).toEqual([
+      'expiresAt',
+      'user',
+    ]);
   });
 
   it('maps wrong credentials, duplicate accounts and weak passwords to clear messages', async () => {
@@ -78,7 +81,10 @@ describe('auth adapter (real backend)', () => {
       ok: false,
       error: { code: 'invalid_credentials', message: 'Wrong email or password' },
     });
-    expect(await adapter.signUp({ email, password: PASSWORD })).toMatchObject({ ok: false, error: { code: 'user_already_exists' } });
+    expect(await adapter.signUp({ email, password: PASSWORD })).toMatchObject({
+      ok: false,
+      error: { code: 'user_already_exists' },
+    });
     const weak = await adapter.signUp({ email: uniqueEmail('weak'), password: '123' });
     expect(weak).toMatchObject({ ok: false, error: { code: 'weak_password' } });
     expect(!weak.ok && weak.error.message).toMatch(/^Choose a stronger password/);
@@ -110,7 +116,10 @@ describe('auth adapter (real backend)', () => {
     await next('auth.signedIn');
     const { error } = await client.auth.refreshSession();
     expect(error).toBeNull();
-    expect(await next('auth.tokenRefreshed')).toMatchObject({ type: 'auth.tokenRefreshed', session: { user: { isAnonymous: false } } });
+    expect(await next('auth.tokenRefreshed')).toMatchObject({
+      type: 'auth.tokenRefreshed',
+      session: { user: { isAnonymous: false } },
+    });
   });
 
   it('restores a persisted session in a new client, as after a reload', async () => {
@@ -140,7 +149,9 @@ describe('auth adapter (real backend)', () => {
   it('still signs out this device when the server cannot be reached', async () => {
     let offline = false;
     const storage = sharedStorage();
-    const client = persistentClient(storage, (input, init) => (offline ? Promise.reject(new TypeError('fetch failed')) : fetch(input, init)));
+    const client = persistentClient(storage, (input, init) =>
+      offline ? Promise.reject(new TypeError('fetch failed')) : fetch(input, init),
+    );
     const adapter = createAuthAdapter(client);
     const { next } = record(adapter);
     await adapter.signUp({ email: uniqueEmail('offline'), password: PASSWORD });
@@ -161,6 +172,9 @@ describe('auth adapter (real backend)', () => {
       realtime: { transport: WebSocket as never },
     });
     const result = await createAuthAdapter(client).signIn({ email: uniqueEmail('net'), password: PASSWORD });
-    expect(result).toEqual({ ok: false, error: { code: 'network', message: "Can't reach the server. Check your connection and try again." } });
+    expect(result).toEqual({
+      ok: false,
+      error: { code: 'network', message: "Can't reach the server. Check your connection and try again." },
+    });
   });
 });

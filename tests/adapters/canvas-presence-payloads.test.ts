@@ -8,19 +8,43 @@ import { broadcastFact } from '../../src/adapters/supabase/canvas-presence.ts';
 
 describe('canvas broadcast payloads', () => {
   it('turns a cursor payload into a cursor fact', () => {
-    expect(broadcastFact('cursor', { userId: 'u-bob', x: 12.5, y: -3 })).toEqual({ type: 'cursor.moved', userId: 'u-bob', at: { x: 12.5, y: -3 } });
-    expect(broadcastFact('cursor', { userId: 'u-bob', x: 0, y: 0 })).toEqual({ type: 'cursor.moved', userId: 'u-bob', at: { x: 0, y: 0 } });
+    expect(broadcastFact('cursor', { userId: 'u-bob', x: 12.5, y: -3 })).toEqual({
+      type: 'cursor.moved',
+      userId: 'u-bob',
+      at: { x: 12.5, y: -3 },
+    });
+    expect(broadcastFact('cursor', { userId: 'u-bob', x: 0, y: 0 })).toEqual({
+      type: 'cursor.moved',
+      userId: 'u-bob',
+      at: { x: 0, y: 0 },
+    });
     // The pointer left the diagram.
-    expect(broadcastFact('cursor', { userId: 'u-bob', x: null })).toEqual({ type: 'cursor.moved', userId: 'u-bob', at: null });
+    expect(broadcastFact('cursor', { userId: 'u-bob', x: null })).toEqual({
+      type: 'cursor.moved',
+      userId: 'u-bob',
+      at: null,
+    });
   });
 
   it('turns a view payload into a view fact', () => {
-    expect(broadcastFact('view', { userId: 'u-bob', x: 100, y: -40, zoom: 0.25 })).toEqual({ type: 'view.moved', userId: 'u-bob', view: { x: 100, y: -40, zoom: 0.25 } });
+    expect(broadcastFact('view', { userId: 'u-bob', x: 100, y: -40, zoom: 0.25 })).toEqual({
+      type: 'view.moved',
+      userId: 'u-bob',
+      view: { x: 100, y: -40, zoom: 0.25 },
+    });
   });
 
   it('keeps only the fields it knows', () => {
-    expect(broadcastFact('cursor', { userId: 'u-bob', x: 1, y: 2, color: 'red' })).toEqual({ type: 'cursor.moved', userId: 'u-bob', at: { x: 1, y: 2 } });
-    expect(broadcastFact('view', { userId: 'u-bob', x: 1, y: 2, zoom: 3, extra: { deep: true } })).toEqual({ type: 'view.moved', userId: 'u-bob', view: { x: 1, y: 2, zoom: 3 } });
+    expect(broadcastFact('cursor', { userId: 'u-bob', x: 1, y: 2, color: 'red' })).toEqual({
+      type: 'cursor.moved',
+      userId: 'u-bob',
+      at: { x: 1, y: 2 },
+    });
+    expect(broadcastFact('view', { userId: 'u-bob', x: 1, y: 2, zoom: 3, extra: { deep: true } })).toEqual({
+      type: 'view.moved',
+      userId: 'u-bob',
+      view: { x: 1, y: 2, zoom: 3 },
+    });
   });
 
   it('drops a payload without a user id', () => {
@@ -32,7 +56,16 @@ describe('canvas broadcast payloads', () => {
   });
 
   it('drops coordinates that are not finite numbers', () => {
-    const bad: unknown[] = [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, '12', undefined, true, {}, [1]];
+    const bad: unknown[] = [
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+      Number.NEGATIVE_INFINITY,
+      '12',
+      undefined,
+      true,
+      {},
+      [1],
+    ];
     for (const value of bad) {
       expect(broadcastFact('cursor', { userId: 'u-bob', x: value, y: 2 })).toBeNull();
       expect(broadcastFact('cursor', { userId: 'u-bob', x: 1, y: value })).toBeNull();
@@ -47,7 +80,8 @@ describe('canvas broadcast payloads', () => {
   });
 
   it('drops a zoom of zero or below', () => {
-    for (const zoom of [0, -0, -1, -0.001]) expect(broadcastFact('view', { userId: 'u-bob', x: 1, y: 2, zoom })).toBeNull();
+    for (const zoom of [0, -0, -1, -0.001])
+      expect(broadcastFact('view', { userId: 'u-bob', x: 1, y: 2, zoom })).toBeNull();
     expect(broadcastFact('view', { userId: 'u-bob', x: 1, y: 2, zoom: Number.MIN_VALUE })).not.toBeNull();
   });
 

@@ -39,8 +39,14 @@ function open(client: Client, machineId: string, userId: string): Open {
 
 const joined = (o: Open) => until(() => o.facts.some((f) => f.type === 'presence.joined'), 10_000, 'joined');
 const lost = (o: Open) => until(() => o.facts.find((f) => f.type === 'presence.lost'), 10_000, 'refused');
-const lastPeers = (o: Open) => [...o.facts].reverse().find((f): f is Extract<PresenceFact, { type: 'presence.synced' }> => f.type === 'presence.synced');
-const cursors = (o: Open, userId: string) => o.facts.filter((f): f is Extract<PresenceFact, { type: 'cursor.moved' }> => f.type === 'cursor.moved' && f.userId === userId);
+const lastPeers = (o: Open) =>
+  [...o.facts]
+    .reverse()
+    .find((f): f is Extract<PresenceFact, { type: 'presence.synced' }> => f.type === 'presence.synced');
+const cursors = (o: Open, userId: string) =>
+  o.facts.filter(
+    (f): f is Extract<PresenceFact, { type: 'cursor.moved' }> => f.type === 'cursor.moved' && f.userId === userId,
+  );
 
 let t: Team;
 let machineId: string;
@@ -63,11 +69,19 @@ describe('canvas presence channel', () => {
     await Promise.all([joined(owner), joined(viewer)]);
     owner.channel.trackSelection(['s_root']);
     viewer.channel.trackSelection([]);
-    await until(() => lastPeers(viewer)?.peers.find((p) => p.userId === t.owner.id && p.selection.includes('s_root')), 10_000, "owner's selection");
+    await until(
+      () => lastPeers(viewer)?.peers.find((p) => p.userId === t.owner.id && p.selection.includes('s_root')),
+      10_000,
+      "owner's selection",
+    );
     await until(() => lastPeers(owner)?.peers.some((p) => p.userId === t.viewer.id), 10_000, 'viewer present');
 
     viewer.channel.moveCursor({ x: 12.5, y: -3 });
-    const [cursor] = await until(() => (cursors(owner, t.viewer.id).length > 0 ? cursors(owner, t.viewer.id) : null), 10_000, 'cursor');
+    const [cursor] = await until(
+      () => (cursors(owner, t.viewer.id).length > 0 ? cursors(owner, t.viewer.id) : null),
+      10_000,
+      'cursor',
+    );
     expect(cursor).toEqual({ type: 'cursor.moved', userId: t.viewer.id, at: { x: 12.5, y: -3 } });
 
     owner.channel.moveView({ x: 100, y: 50, zoom: 1.5 });
@@ -111,15 +125,26 @@ describe('canvas presence channel', () => {
 describe('machine list stream', () => {
   it('reports a new machine and its rename to another member', async () => {
     const events: MachineListEvent[] = [];
-    const sub = createMachinesAdapter(typed(t.editor)).machineListEvents$(projectId).subscribe((e) => events.push(e));
+    const sub = createMachinesAdapter(typed(t.editor))
+      .machineListEvents$(projectId)
+      .subscribe((e) => events.push(e));
     try {
       await until(() => events.some((e) => e.type === 'machines.subscribed'), 10_000, 'subscribed');
       const id = await machineIn(t, projectId, 'listed');
-      await until(() => events.find((e) => e.type === 'machines.upserted' && e.machine.id === id && e.machine.name === 'listed'), 10_000, 'created');
+      await until(
+        () => events.find((e) => e.type === 'machines.upserted' && e.machine.id === id && e.machine.name === 'listed'),
+        10_000,
+        'created',
+      );
       const owner = createMachinesAdapter(typed(t.owner));
       const renamed = await owner.renameMachine(id, 'relisted');
       expect(renamed.ok).toBe(true);
-      await until(() => events.find((e) => e.type === 'machines.upserted' && e.machine.id === id && e.machine.name === 'relisted'), 10_000, 'renamed');
+      await until(
+        () =>
+          events.find((e) => e.type === 'machines.upserted' && e.machine.id === id && e.machine.name === 'relisted'),
+        10_000,
+        'renamed',
+      );
     } finally {
       sub.unsubscribe();
     }

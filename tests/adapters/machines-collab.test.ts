@@ -49,7 +49,12 @@ async function flushAll(c: SimClient, machineId: string) {
       continue;
     }
     c.doc = taken.state;
-    const result = await c.port.commitOps({ machineId, clientId: c.id, batchId: taken.batch.batchId, ops: taken.batch.ops });
+    const result = await c.port.commitOps({
+      machineId,
+      clientId: c.id,
+      batchId: taken.batch.batchId,
+      ops: taken.batch.ops,
+    });
     if (!result.ok) {
       c.refused.push(result.error.message);
       return;
@@ -64,15 +69,32 @@ async function flushAll(c: SimClient, machineId: string) {
 async function run(clientCount: number, rounds: number, editsPerRound: number) {
   const project = await projectFor(t);
   const creator = await deviceFor(t.owner);
-  const created = await creator.port.createMachine({ projectId: project, name: 'shared', definition: baseDefinition() });
+  const created = await creator.port.createMachine({
+    projectId: project,
+    name: 'shared',
+    definition: baseDefinition(),
+  });
   if (!created.ok) throw new Error(created.error.message);
   const machineId = created.value.id;
   const opened = await creator.port.loadMachine(machineId);
   if (!opened.ok) throw new Error(opened.error.message);
-  const start = receive(chartroomModel, createDoc<MachineDefinition, Op>(opened.value.definition, opened.value.version), opened.value.tail).state;
+  const start = receive(
+    chartroomModel,
+    createDoc<MachineDefinition, Op>(opened.value.definition, opened.value.version),
+    opened.value.tail,
+  ).state;
 
-  const devices = await Promise.all(Array.from({ length: clientCount }, (_, i) => deviceFor(i % 2 === 0 ? t.owner : t.editor)));
-  const clients: SimClient[] = devices.map((d, i) => ({ id: `client-${i}`, port: d.port, doc: start, accepted: 0, dropped: 0, refused: [] }));
+  const devices = await Promise.all(
+    Array.from({ length: clientCount }, (_, i) => deviceFor(i % 2 === 0 ? t.owner : t.editor)),
+  );
+  const clients: SimClient[] = devices.map((d, i) => ({
+    id: `client-${i}`,
+    port: d.port,
+    doc: start,
+    accepted: 0,
+    dropped: 0,
+    refused: [],
+  }));
   const intents = fc.sample(intent, { numRuns: clientCount * rounds * editsPerRound, seed: 42 });
   for (let round = 0; round < rounds; round++) {
     clients.forEach((c, ci) => {
@@ -103,7 +125,10 @@ describe('collab through the real database function', () => {
     if (!log.ok) throw new Error(log.error.message);
     expect(log.value.map((e) => e.seq)).toEqual(log.value.map((_, i) => i + 1));
     // Every batch is stored once: each client's ops are exactly what it accepted, or reported dropped.
-    const replay = replayResolved(start.definition, log.value.filter((e) => e.seq > start.version).map((e) => e.op));
+    const replay = replayResolved(
+      start.definition,
+      log.value.filter((e) => e.seq > start.version).map((e) => e.op),
+    );
     for (const c of clients) {
       expect(c.doc.version).toBe(log.value.length);
       expect(c.doc.confirmed).toEqual(replay);

@@ -60,13 +60,22 @@ export async function team(): Promise<Team> {
     signedInClient('m-viewer'),
     signedInClient('m-outsider'),
   ]);
-  const person = (p: typeof owner): Person => ({ client: p.client, id: p.user.id, email: p.email, password: p.password });
+  const person = (p: typeof owner): Person => ({
+    client: p.client,
+    id: p.user.id,
+    email: p.email,
+    password: p.password,
+  });
   return { owner: person(owner), editor: person(editor), viewer: person(viewer), outsider: person(outsider) };
 }
 
 /** A fresh private project owned by `owner` with `editor` and `viewer` as members. */
 export async function projectFor(t: Team, visibility: 'private' | 'public' = 'private'): Promise<string> {
-  const created = await t.owner.client.from('projects').insert({ name: 'Machines test', visibility }).select('id').single();
+  const created = await t.owner.client
+    .from('projects')
+    .insert({ name: 'Machines test', visibility })
+    .select('id')
+    .single();
   if (created.error) throw new Error(created.error.message);
   const id = created.data.id as string;
   const added = await t.owner.client.from('project_members').insert([

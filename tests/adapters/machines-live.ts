@@ -23,7 +23,8 @@ export interface Device {
 export async function deviceFor(person: Person): Promise<Device> {
   const { url, anonKey } = backendInfo();
   let offline = false;
-  const gatedFetch: typeof fetch = (input, init) => (offline ? Promise.reject(new TypeError('fetch failed')) : fetch(input, init));
+  const gatedFetch: typeof fetch = (input, init) =>
+    offline ? Promise.reject(new TypeError('fetch failed')) : fetch(input, init);
   const client = createClient<Database>(url, anonKey, {
     auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
     realtime: { transport: WebSocket as never },

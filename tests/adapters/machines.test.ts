@@ -52,10 +52,18 @@ const synced = (actor: Actor<typeof documentMachine>, version: number) =>
   waitFor(actor, (s) => s.hasTag('synced') && s.context.doc?.version === version, { timeout: 8_000 });
 
 /** What a loader sees: the checkpoint plus the tail, replayed. */
-async function stored(d: Device, machineId: string, model: OpModel<MachineDefinition, Op> = renameModel): Promise<{ definition: MachineDefinition; version: number }> {
+async function stored(
+  d: Device,
+  machineId: string,
+  model: OpModel<MachineDefinition, Op> = renameModel,
+): Promise<{ definition: MachineDefinition; version: number }> {
   const loaded = await d.port.loadMachine(machineId);
   if (!loaded.ok) throw new Error(loaded.error.message);
-  const doc = receive(model, createDoc<MachineDefinition, Op>(loaded.value.definition, loaded.value.version), loaded.value.tail).state;
+  const doc = receive(
+    model,
+    createDoc<MachineDefinition, Op>(loaded.value.definition, loaded.value.version),
+    loaded.value.tail,
+  ).state;
   return { definition: doc.confirmed, version: doc.version };
 }
 
@@ -63,17 +71,40 @@ describe('machines adapter', () => {
   it('lists, creates, renames and deletes machines; viewers are refused in words', async () => {
     const editor = await device(t.editor);
     const viewer = await device(t.viewer);
-    const created = await editor.port.createMachine({ projectId: project, name: 'turnstile', definition: emptyDefinition('turnstile') });
+    const created = await editor.port.createMachine({
+      projectId: project,
+      name: 'turnstile',
+      definition: emptyDefinition('turnstile'),
+    });
     if (!created.ok) throw new Error(created.error.message);
-    expect(created.value).toMatchObject({ name: 'turnstile', version: 0, projectId: project, definition: emptyDefinition('turnstile') });
+    expect(created.value).toMatchObject({
+      name: 'turnstile',
+      version: 0,
+      projectId: project,
+      definition: emptyDefinition('turnstile'),
+    });
     // The content went into the log as its first op: a loader replays the bare root's checkpoint plus that tail.
-    expect(await stored(editor, created.value.id, chartroomModel)).toEqual({ definition: emptyDefinition('turnstile'), version: 1 });
-    expect(await editor.port.opsSince(created.value.id, 0)).toMatchObject({ ok: true, value: [{ seq: 1, op: { type: 'machine.replace' } }] });
+    expect(await stored(editor, created.value.id, chartroomModel)).toEqual({
+      definition: emptyDefinition('turnstile'),
+      version: 1,
+    });
+    expect(await editor.port.opsSince(created.value.id, 0)).toMatchObject({
+      ok: true,
+      value: [{ seq: 1, op: { type: 'machine.replace' } }],
+    });
     const listed = await viewer.port.listMachines(project);
     expect(listed.ok && listed.value.map((m) => m.id)).toContain(created.value.id);
-    expect(await viewer.port.renameMachine(created.value.id, 'x')).toMatchObject({ ok: false, error: { code: 'forbidden' } });
-    expect(await viewer.port.createMachine({ projectId: project, name: 'x', definition: emptyDefinition() })).toMatchObject({ ok: false, error: { code: 'forbidden' } });
-    expect(await editor.port.renameMachine(created.value.id, 'gate')).toMatchObject({ ok: true, value: { name: 'gate' } });
+    expect(await viewer.port.renameMachine(created.value.id, 'x')).toMatchObject({
+      ok: false,
+      error: { code: 'forbidden' },
+    });
+    expect(
+      await viewer.port.createMachine({ projectId: project, name: 'x', definition: emptyDefinition() }),
+    ).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(await editor.port.renameMachine(created.value.id, 'gate')).toMatchObject({
+      ok: true,
+      value: { name: 'gate' },
+    });
     expect(await editor.port.deleteMachine(created.value.id)).toEqual({ ok: true, value: undefined });
     expect(await editor.port.loadMachine(created.value.id)).toMatchObject({ ok: false, error: { code: 'not_found' } });
   });
@@ -82,14 +113,33 @@ describe('machines adapter', () => {
     const machine = await machineIn(t, project);
     const editor = await device(t.editor);
     const owner = await device(t.owner);
-    const first = await editor.port.commitOps({ machineId: machine, clientId: 'c', batchId: randomUUID(), ops: [rename('a')] });
+    const first = await editor.port.commitOps({
+      machineId: machine,
+      clientId: 'c',
+      batchId: randomUUID(),
+      ops: [rename('a')],
+    });
     // The first append took the checkpoint lease, and the adapter moved the checkpoint before answering.
-    expect(first).toEqual({ ok: true, receipt: { firstSeq: 1, lastSeq: 1, version: 1, duplicate: false, checkpointDue: true } });
+    expect(first).toEqual({
+      ok: true,
+      receipt: { firstSeq: 1, lastSeq: 1, version: 1, duplicate: false, checkpointDue: true },
+    });
     // The owner has seen nothing: still appended, at the head.
-    const behind = await owner.port.commitOps({ machineId: machine, clientId: 'o', batchId: randomUUID(), ops: [rename('b')] });
+    const behind = await owner.port.commitOps({
+      machineId: machine,
+      clientId: 'o',
+      batchId: randomUUID(),
+      ops: [rename('b')],
+    });
     expect(behind).toMatchObject({ ok: true, receipt: { firstSeq: 2, lastSeq: 2 } });
     const log = await editor.port.opsSince(machine, 0);
-    expect(log).toMatchObject({ ok: true, value: [{ seq: 1, clientId: 'c', op: rename('a') }, { seq: 2, clientId: 'o', op: rename('b') }] });
+    expect(log).toMatchObject({
+      ok: true,
+      value: [
+        { seq: 1, clientId: 'c', op: rename('a') },
+        { seq: 2, clientId: 'o', op: rename('b') },
+      ],
+    });
     // Each append found the lease free, so the checkpoint followed to the head: loading is the checkpoint and an empty tail.
     const loaded = await editor.port.loadMachine(machine);
     expect(loaded).toMatchObject({ ok: true, value: { version: 2, tail: [], definition: { name: 'b' } } });
@@ -98,16 +148,37 @@ describe('machines adapter', () => {
   it('a malformed op is refused whole in words that name it; nothing is stored', async () => {
     const machine = await machineIn(t, project);
     const editor = await device(t.editor);
-    const bad = await editor.port.commitOps({ machineId: machine, clientId: 'c', batchId: randomUUID(), ops: [rename('a'), { type: 'state.delete' } as never] });
-    expect(bad).toEqual({ ok: false, error: { code: 'invalid', message: 'Couldn\'t save your edit: op 1 (state.delete) needs "id" as string.' } });
+    const bad = await editor.port.commitOps({
+      machineId: machine,
+      clientId: 'c',
+      batchId: randomUUID(),
+      ops: [rename('a'), { type: 'state.delete' } as never],
+    });
+    expect(bad).toEqual({
+      ok: false,
+      error: { code: 'invalid', message: 'Couldn\'t save your edit: op 1 (state.delete) needs "id" as string.' },
+    });
     expect(await editor.port.opsSince(machine, 0)).toEqual({ ok: true, value: [] });
   });
 
   it('the checkpoint function replays the log with the model and is the only writer of the definition', async () => {
     const machine = await machineIn(t, project);
     const editor = await device(t.editor);
-    await editor.port.commitOps({ machineId: machine, clientId: 'c', batchId: randomUUID(), ops: [rename('one'), { type: 'state.add', id: 's_a', parent: 's_root', key: 'a', stateType: 'atomic', index: null }] });
-    await editor.port.commitOps({ machineId: machine, clientId: 'd', batchId: randomUUID(), ops: [{ type: 'state.add', id: 's_b', parent: 's_root', key: 'a', stateType: 'atomic', index: null }] });
+    await editor.port.commitOps({
+      machineId: machine,
+      clientId: 'c',
+      batchId: randomUUID(),
+      ops: [
+        rename('one'),
+        { type: 'state.add', id: 's_a', parent: 's_root', key: 'a', stateType: 'atomic', index: null },
+      ],
+    });
+    await editor.port.commitOps({
+      machineId: machine,
+      clientId: 'd',
+      batchId: randomUUID(),
+      ops: [{ type: 'state.add', id: 's_b', parent: 's_root', key: 'a', stateType: 'atomic', index: null }],
+    });
     // The adapter moved the checkpoint after each append; asking again finds it at the head.
     const asked = await editor.client.functions.invoke('checkpoint-machine', { body: { machineId: machine } });
     expect(asked.error).toBeNull();
@@ -118,27 +189,37 @@ describe('machines adapter', () => {
     expect(loaded.value.tail).toEqual([]);
     // The collision was mended the same way every client mends it.
     expect(loaded.value.definition.name).toBe('one');
-    expect(loaded.value.definition.states.s_root?.children.map((c) => loaded.value.definition.states[c]?.key)).toEqual(['a', 'a-2']);
+    expect(loaded.value.definition.states.s_root?.children.map((c) => loaded.value.definition.states[c]?.key)).toEqual([
+      'a',
+      'a-2',
+    ]);
     const outsider = await device(t.outsider);
     const refused = await outsider.client.functions.invoke('checkpoint-machine', { body: { machineId: machine } });
     expect(refused.error).not.toBeNull();
   });
 
-  it('a viewer\'s commit is refused as forbidden; a dead network is reported as network', async () => {
+  it("a viewer's commit is refused as forbidden; a dead network is reported as network", async () => {
     const machine = await machineIn(t, project);
     const viewer = await device(t.viewer);
-    const refused = await viewer.port.commitOps({ machineId: machine, clientId: 'v', batchId: randomUUID(), ops: [rename('v')] });
+    const refused = await viewer.port.commitOps({
+      machineId: machine,
+      clientId: 'v',
+      batchId: randomUUID(),
+      ops: [rename('v')],
+    });
     expect(refused).toMatchObject({ ok: false, error: { code: 'forbidden' } });
     viewer.goOffline();
     expect(await viewer.port.opsSince(machine, 0)).toMatchObject({ ok: false, error: { code: 'network' } });
-    expect(await viewer.port.commitOps({ machineId: machine, clientId: 'v', batchId: randomUUID(), ops: [rename('v')] })).toMatchObject({
+    expect(
+      await viewer.port.commitOps({ machineId: machine, clientId: 'v', batchId: randomUUID(), ops: [rename('v')] }),
+    ).toMatchObject({
       ok: false,
       error: { code: 'network' },
     });
     viewer.goOnline();
   });
 
-  it('streams the log\'s inserts for one machine only, to members only', async () => {
+  it("streams the log's inserts for one machine only, to members only", async () => {
     const machine = await machineIn(t, project);
     const other = await machineIn(t, project);
     const viewer = await device(t.viewer);
@@ -155,7 +236,10 @@ describe('machines adapter', () => {
       });
     const seen: unknown[] = [];
     const seenByOutsider: unknown[] = [];
-    expect(await Promise.all([listen(viewer, seen), listen(outsider, seenByOutsider)])).toEqual(['ops.subscribed', 'connection.lost']);
+    expect(await Promise.all([listen(viewer, seen), listen(outsider, seenByOutsider)])).toEqual([
+      'ops.subscribed',
+      'connection.lost',
+    ]);
     await editor.port.commitOps({ machineId: other, clientId: 'c', batchId: randomUUID(), ops: [rename('elsewhere')] });
     await editor.port.commitOps({ machineId: machine, clientId: 'c', batchId: randomUUID(), ops: [rename('here')] });
     await expect.poll(() => seen, { timeout: 5_000 }).toEqual([rename('here')]);
@@ -173,7 +257,10 @@ describe('two people editing one machine', () => {
     const b = open(await device(t.editor), machine);
     await Promise.all([synced(a, 0), synced(b, 0)]);
     a.send({ type: 'doc.edit', ops: [rename('renamed by A')] });
-    b.send({ type: 'doc.edit', ops: [{ type: 'state.update', id: 's_root', changes: { description: 'renamed-by-B' } }] });
+    b.send({
+      type: 'doc.edit',
+      ops: [{ type: 'state.update', id: 's_root', changes: { description: 'renamed-by-B' } }],
+    });
     await Promise.all([synced(a, 2), synced(b, 2)]);
     const server = await stored(devices[0]!, machine);
     expect(server.version).toBe(2);
@@ -183,7 +270,7 @@ describe('two people editing one machine', () => {
     expect(b.getSnapshot().context.doc?.local).toEqual(server.definition);
   });
 
-  it('many quick edits from both sides converge on the server\'s definition', async () => {
+  it("many quick edits from both sides converge on the server's definition", async () => {
     const machine = await machineIn(t, project);
     const a = open(await device(t.owner), machine);
     const b = open(await device(t.editor), machine);

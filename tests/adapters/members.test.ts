@@ -11,7 +11,12 @@ async function projectWithEditor(tag: string) {
   const [owner, editor] = await Promise.all([person(`${tag}-owner`), person(`${tag}-editor`)]);
   const project = await createProject(owner.client, `Members ${tag}`);
   const ownerPort = createMembersAdapter(owner.client);
-  const invite = await ownerPort.createInvite({ projectId: project.id, role: 'editor', expiresInDays: 7, maxUses: null });
+  const invite = await ownerPort.createInvite({
+    projectId: project.id,
+    role: 'editor',
+    expiresInDays: 7,
+    maxUses: null,
+  });
   if (!invite.ok) throw new Error(invite.error.message);
   const accepted = await createMembersAdapter(editor.client).acceptInvite(invite.value.token);
   if (!accepted.ok) throw new Error(accepted.error.message);
@@ -21,7 +26,12 @@ async function projectWithEditor(tag: string) {
 describe('members adapter', () => {
   it('creates, lists and revokes invites; a revoked link is refused with its reason', async () => {
     const { ownerPort, project, invite } = await projectWithEditor('inv');
-    const created = await ownerPort.createInvite({ projectId: project.id, role: 'viewer', expiresInDays: 1, maxUses: 2 });
+    const created = await ownerPort.createInvite({
+      projectId: project.id,
+      role: 'viewer',
+      expiresInDays: 1,
+      maxUses: 2,
+    });
     if (!created.ok) throw new Error(created.error.message);
     expect(created.value).toMatchObject({ role: 'viewer', maxUses: 2, uses: 0, revoked: false });
     expect(created.value.token).toMatch(/^[0-9a-f]{36}$/);
@@ -59,17 +69,30 @@ describe('members adapter', () => {
       error: { code: 'forbidden', message: "You don't have permission to change this member's role." },
     });
     expect(await editorPort.listInvites(project.id)).toEqual({ ok: true, value: [] });
-    const invite = await editorPort.createInvite({ projectId: project.id, role: 'editor', expiresInDays: 1, maxUses: null });
+    const invite = await editorPort.createInvite({
+      projectId: project.id,
+      role: 'editor',
+      expiresInDays: 1,
+      maxUses: null,
+    });
     expect(invite.ok ? null : invite.error.code).toBe('forbidden');
 
     expect(await ownerPort.changeRole(project.id, editor.id, 'viewer')).toEqual({ ok: true, value: null });
-    const { data } = await owner.client.from('project_members').select('role').eq('project_id', project.id).eq('user_id', editor.id).single();
+    const { data } = await owner.client
+      .from('project_members')
+      .select('role')
+      .eq('project_id', project.id)
+      .eq('user_id', editor.id)
+      .single();
     expect(data?.role).toBe('viewer');
 
     // The primary owner stays: the database's rule, in the app's words.
     expect(await ownerPort.removeMember(project.id, owner.id)).toEqual({
       ok: false,
-      error: { code: 'owner_required', message: 'A project must keep its owner. Transfer the project to another owner first.' },
+      error: {
+        code: 'owner_required',
+        message: 'A project must keep its owner. Transfer the project to another owner first.',
+      },
     });
     expect(await ownerPort.removeMember(project.id, editor.id)).toEqual({ ok: true, value: null });
     expect(await ownerPort.removeMember(project.id, editor.id)).toEqual({
@@ -81,7 +104,10 @@ describe('members adapter', () => {
   it('renames for editors, refuses viewers and empty names', async () => {
     const { ownerPort, editorPort, editor, project } = await projectWithEditor('rename');
     expect(await editorPort.renameProject(project.id, '  Crossing  ')).toEqual({ ok: true, value: null });
-    expect(await ownerPort.renameProject(project.id, '   ')).toEqual({ ok: false, error: { code: 'invalid', message: 'A project name has 1 to 120 characters.' } });
+    expect(await ownerPort.renameProject(project.id, '   ')).toEqual({
+      ok: false,
+      error: { code: 'invalid', message: 'A project name has 1 to 120 characters.' },
+    });
     await ownerPort.changeRole(project.id, editor.id, 'viewer');
     expect(await editorPort.renameProject(project.id, 'Nope')).toEqual({
       ok: false,

@@ -44,13 +44,19 @@ async function tappedPerson(tag: string) {
   return { client, user: data.user, frames, projects: createProjectsAdapter(client) };
 }
 
-
 describe('projects list channel privacy', () => {
   it("an outsider's list hears nothing of a membership removed in a project they are not in", async () => {
-    const [owner, leaver, outsider] = await Promise.all([person('priv-owner'), person('priv-leaver'), tappedPerson('priv-outsider')]);
+    const [owner, leaver, outsider] = await Promise.all([
+      person('priv-owner'),
+      person('priv-leaver'),
+      tappedPerson('priv-outsider'),
+    ]);
     const theirs = await owner.projects.create({ name: 'Not yours', description: '', visibility: 'link' });
     if (!theirs.ok) throw new Error(theirs.error.message);
-    expect(await leaver.projects.joinShared(theirs.value.shareToken ?? '')).toEqual({ ok: true, value: theirs.value.id });
+    expect(await leaver.projects.joinShared(theirs.value.shareToken ?? '')).toEqual({
+      ok: true,
+      value: theirs.value.id,
+    });
     const own = await outsider.projects.create({ name: 'Mine', description: '', visibility: 'private' });
     if (!own.ok) throw new Error(own.error.message);
 
@@ -62,15 +68,24 @@ describe('projects list channel privacy', () => {
     await ownerWatch.waitFor((f) => f.type === 'projects.channelJoined');
     expect((await owner.projects.list(owner.user.id)).ok).toBe(true);
 
-    const left = await leaver.client.from('project_members').delete().eq('project_id', theirs.value.id).eq('user_id', leaver.user.id).select('user_id');
+    const left = await leaver.client
+      .from('project_members')
+      .delete()
+      .eq('project_id', theirs.value.id)
+      .eq('user_id', leaver.user.id)
+      .select('user_id');
     expect(left.error).toBeNull();
     expect(left.data).toHaveLength(1);
-    await ownerWatch.waitFor((f) => f.type === 'projects.upserted' && f.project.id === theirs.value.id && f.project.memberCount === 1);
+    await ownerWatch.waitFor(
+      (f) => f.type === 'projects.upserted' && f.project.id === theirs.value.id && f.project.memberCount === 1,
+    );
 
     // Then something the outsider should hear, in their own project: it comes after the
     // removal in commit order, so anything about the removal would have arrived first.
     expect(await outsider.projects.update(own.value.id, { name: 'Mine, renamed' })).toEqual({ ok: true, value: null });
-    await outsiderWatch.waitFor((f) => f.type === 'projects.upserted' && f.project.id === own.value.id && f.project.name === 'Mine, renamed');
+    await outsiderWatch.waitFor(
+      (f) => f.type === 'projects.upserted' && f.project.id === own.value.id && f.project.name === 'Mine, renamed',
+    );
 
     // The tap works: the rename is on the wire...
     expect(outsider.frames.some((frame) => frame.includes('Mine, renamed'))).toBe(true);
@@ -79,6 +94,10 @@ describe('projects list channel privacy', () => {
     expect(leaks).toEqual([]);
     // Nor does the adapter pass anything about it on. (Project deletions from other test
     // files may show up as removals of unknown ids: a projects DELETE reaches every reader.)
-    expect(outsiderWatch.seen.filter((f) => JSON.stringify(f).includes(theirs.value.id) || JSON.stringify(f).includes(leaver.user.id))).toEqual([]);
+    expect(
+      outsiderWatch.seen.filter(
+        (f) => JSON.stringify(f).includes(theirs.value.id) || JSON.stringify(f).includes(leaver.user.id),
+      ),
+    ).toEqual([]);
   });
 });

@@ -16,20 +16,31 @@ afterEach(() => {
   for (const stop of stops.splice(0)) stop();
 });
 
-
 describe('projects adapter', () => {
   it('creates, lists, renames, shares and deletes; refuses what RLS refuses', async () => {
     const a = await person('proj-a');
-    const created = await a.projects.create({ name: '  Traffic light ', description: 'Red, amber, green', visibility: 'private' });
+    const created = await a.projects.create({
+      name: '  Traffic light ',
+      description: 'Red, amber, green',
+      visibility: 'private',
+    });
     expect(created.ok).toBe(true);
     if (!created.ok) return;
-    expect(created.value).toMatchObject({ name: 'Traffic light', role: 'owner', visibility: 'private', memberCount: 1 });
+    expect(created.value).toMatchObject({
+      name: 'Traffic light',
+      role: 'owner',
+      visibility: 'private',
+      memberCount: 1,
+    });
     expect(created.value.shareToken).toMatch(/^[0-9a-f]{32}$/);
 
     const listed = await a.projects.list(a.user.id);
     expect(listed.ok && listed.value.map((p) => [p.id, p.memberCount])).toEqual([[created.value.id, 1]]);
 
-    expect(await a.projects.update(created.value.id, { name: 'Signals', visibility: 'link' })).toEqual({ ok: true, value: null });
+    expect(await a.projects.update(created.value.id, { name: 'Signals', visibility: 'link' })).toEqual({
+      ok: true,
+      value: null,
+    });
     const after = await a.projects.list(a.user.id);
     expect(after.ok && after.value[0]).toMatchObject({ name: 'Signals', visibility: 'link' });
 
@@ -47,7 +58,12 @@ describe('projects adapter', () => {
     const token = created.value.shareToken ?? '';
     expect(await b.projects.joinShared(token)).toEqual({ ok: true, value: created.value.id });
     const bList = await b.projects.list(b.user.id);
-    expect(bList.ok && bList.value[0]).toMatchObject({ id: created.value.id, role: 'viewer', shareToken: null, memberCount: 2 });
+    expect(bList.ok && bList.value[0]).toMatchObject({
+      id: created.value.id,
+      role: 'viewer',
+      shareToken: null,
+      memberCount: 2,
+    });
     const aList = await a.projects.list(a.user.id);
     expect(aList.ok && aList.value[0]?.memberCount).toBe(2);
     expect((await b.projects.remove(created.value.id)).ok).toBe(false);
@@ -78,7 +94,9 @@ describe('projects adapter', () => {
     await bWatch.waitFor((f) => f.type === 'projects.upserted' && f.project.id === id && f.project.role === 'viewer');
 
     await a.projects.update(id, { name: 'Live renamed' });
-    await bWatch.waitFor((f) => f.type === 'projects.upserted' && f.project.id === id && f.project.name === 'Live renamed');
+    await bWatch.waitFor(
+      (f) => f.type === 'projects.upserted' && f.project.id === id && f.project.name === 'Live renamed',
+    );
 
     await a.projects.remove(id);
     await bWatch.waitFor((f) => f.type === 'projects.removed' && f.id === id);
@@ -110,11 +128,20 @@ describe('projects adapter', () => {
     if (!other.ok) throw new Error(other.error.message);
     const aWatch = watch(a.projects, a.user.id, stops);
     const bWatch = watch(b.projects, b.user.id, stops);
-    await Promise.all([aWatch.waitFor((f) => f.type === 'projects.channelJoined'), bWatch.waitFor((f) => f.type === 'projects.channelJoined')]);
+    await Promise.all([
+      aWatch.waitFor((f) => f.type === 'projects.channelJoined'),
+      bWatch.waitFor((f) => f.type === 'projects.channelJoined'),
+    ]);
     expect((await a.projects.list(a.user.id)).ok).toBe(true);
     expect((await b.projects.list(b.user.id)).ok).toBe(true);
     const counted = (watcher: ReturnType<typeof watch>, count: number, name = 'Counted') =>
-      watcher.waitFor((f) => f.type === 'projects.upserted' && f.project.id === id && f.project.memberCount === count && f.project.name === name);
+      watcher.waitFor(
+        (f) =>
+          f.type === 'projects.upserted' &&
+          f.project.id === id &&
+          f.project.memberCount === count &&
+          f.project.name === name,
+      );
 
     expect(await b.projects.joinShared(shareToken ?? '')).toEqual({ ok: true, value: id });
     await counted(aWatch, 2);
@@ -129,16 +156,26 @@ describe('projects adapter', () => {
     expect(await b.projects.joinShared(other.value.shareToken ?? '')).toEqual({ ok: true, value: other.value.id });
     await bWatch.waitFor((f) => f.type === 'projects.upserted' && f.project.id === other.value.id);
 
-    const left = await c.client.from('project_members').delete().eq('project_id', id).eq('user_id', c.user.id).select('user_id');
+    const left = await c.client
+      .from('project_members')
+      .delete()
+      .eq('project_id', id)
+      .eq('user_id', c.user.id)
+      .select('user_id');
     expect(left.error).toBeNull();
     expect(left.data).toHaveLength(1);
     // Both watchers already saw 2 before c joined: wait for a 2 that came after the 3.
-    const after3 = (watcher: ReturnType<typeof watch>) => watcher.seen.findIndex((f) => f.type === 'projects.upserted' && f.project.id === id && f.project.memberCount === 3);
+    const after3 = (watcher: ReturnType<typeof watch>) =>
+      watcher.seen.findIndex(
+        (f) => f.type === 'projects.upserted' && f.project.id === id && f.project.memberCount === 3,
+      );
     const againTwo = (watcher: ReturnType<typeof watch>) =>
       vi.waitFor(
         () => {
           const from3 = after3(watcher);
-          const found = watcher.seen.slice(from3).some((f) => f.type === 'projects.upserted' && f.project.id === id && f.project.memberCount === 2);
+          const found = watcher.seen
+            .slice(from3)
+            .some((f) => f.type === 'projects.upserted' && f.project.id === id && f.project.memberCount === 2);
           if (from3 < 0 || !found) throw new Error(`not yet; saw ${JSON.stringify(watcher.seen)}`);
         },
         { timeout: 10_000, interval: 50 },

@@ -17,7 +17,8 @@ afterAll(async () => {
 });
 const closeAll = (client: TypedClient) => cleanups.push(() => client.removeAllChannels());
 
-const isChange = (fact: RoomFact): fact is Extract<RoomFact, { type: 'change.received' }> => fact.type === 'change.received';
+const isChange = (fact: RoomFact): fact is Extract<RoomFact, { type: 'change.received' }> =>
+  fact.type === 'change.received';
 
 describe('room channel (two clients)', () => {
   it('carries presence both ways, and renames, role changes and removal as typed changes', async () => {
@@ -25,7 +26,12 @@ describe('room channel (two clients)', () => {
     closeAll(ada.client);
     closeAll(bob.client);
     const project = await createProject(ada.client, 'Realtime room');
-    const invite = await createMembersAdapter(ada.client).createInvite({ projectId: project.id, role: 'editor', expiresInDays: 1, maxUses: null });
+    const invite = await createMembersAdapter(ada.client).createInvite({
+      projectId: project.id,
+      role: 'editor',
+      expiresInDays: 1,
+      maxUses: null,
+    });
     if (!invite.ok) throw new Error(invite.error.message);
     const accepted = await createMembersAdapter(bob.client).acceptInvite(invite.value.token);
     expect(accepted).toEqual({ ok: true, value: { projectId: project.id, role: 'editor', alreadyMember: false } });
@@ -42,27 +48,55 @@ describe('room channel (two clients)', () => {
 
     // Each sees the other, with what they are looking at.
     await adaFacts.waitFor((f) => f.type === 'presence.synced' && f.peers.some((p) => p.userId === bob.id));
-    const seenByBob = await bobFacts.waitFor((f) => f.type === 'presence.synced' && f.peers.some((p) => p.userId === ada.id && p.looking === 'members'));
+    const seenByBob = await bobFacts.waitFor(
+      (f) => f.type === 'presence.synced' && f.peers.some((p) => p.userId === ada.id && p.looking === 'members'),
+    );
     expect(seenByBob.type).toBe('presence.synced');
 
     // A rename reaches the other member as a typed project row.
     await createMembersAdapter(ada.client).renameProject(project.id, 'Renamed live');
-    const rename = await bobFacts.waitFor((f) => isChange(f) && f.change.table === 'projects' && f.change.type === 'upsert');
-    expect(isChange(rename) && rename.change.table === 'projects' && rename.change.type === 'upsert' && rename.change.row.name).toBe('Renamed live');
+    const rename = await bobFacts.waitFor(
+      (f) => isChange(f) && f.change.table === 'projects' && f.change.type === 'upsert',
+    );
+    expect(
+      isChange(rename) &&
+        rename.change.table === 'projects' &&
+        rename.change.type === 'upsert' &&
+        rename.change.row.name,
+    ).toBe('Renamed live');
 
     // Made a viewer: Bob's own membership row arrives with the new role.
     await createMembersAdapter(ada.client).changeRole(project.id, bob.id, 'viewer');
-    await bobFacts.waitFor((f) => isChange(f) && f.change.table === 'project_members' && f.change.type === 'upsert' && f.change.row.userId === bob.id && f.change.row.role === 'viewer');
+    await bobFacts.waitFor(
+      (f) =>
+        isChange(f) &&
+        f.change.table === 'project_members' &&
+        f.change.type === 'upsert' &&
+        f.change.row.userId === bob.id &&
+        f.change.row.role === 'viewer',
+    );
 
     // Removed: the delete of his membership still reaches Bob (deletes carry the key).
     const removed = await createMembersAdapter(ada.client).removeMember(project.id, bob.id);
     expect(removed).toEqual({ ok: true, value: null });
-    await bobFacts.waitFor((f) => isChange(f) && f.change.table === 'project_members' && f.change.type === 'delete' && f.change.userId === bob.id);
-    await adaFacts.waitFor((f) => isChange(f) && f.change.table === 'project_members' && f.change.type === 'delete' && f.change.userId === bob.id);
+    await bobFacts.waitFor(
+      (f) =>
+        isChange(f) && f.change.table === 'project_members' && f.change.type === 'delete' && f.change.userId === bob.id,
+    );
+    await adaFacts.waitFor(
+      (f) =>
+        isChange(f) && f.change.table === 'project_members' && f.change.type === 'delete' && f.change.userId === bob.id,
+    );
 
     // Bob leaves: Ada's presence drops him.
     bobFacts.stop();
-    await adaFacts.waitFor((f) => f.type === 'presence.synced' && f.peers.every((p) => p.userId !== bob.id) && adaFacts.seen.indexOf(f) > adaFacts.seen.findIndex((g) => g.type === 'presence.synced' && g.peers.some((p) => p.userId === bob.id)));
+    await adaFacts.waitFor(
+      (f) =>
+        f.type === 'presence.synced' &&
+        f.peers.every((p) => p.userId !== bob.id) &&
+        adaFacts.seen.indexOf(f) >
+          adaFacts.seen.findIndex((g) => g.type === 'presence.synced' && g.peers.some((p) => p.userId === bob.id)),
+    );
   });
 
   it('a member who joins while the room is open arrives with their profile', async () => {
@@ -72,12 +106,31 @@ describe('room channel (two clients)', () => {
     const room = record(createRoomAdapter(ada.client).open(project.id, ada.id).facts$);
     cleanups.push(room.stop);
     await room.waitFor((f) => f.type === 'channel.subscribed');
-    const invite = await createMembersAdapter(ada.client).createInvite({ projectId: project.id, role: 'viewer', expiresInDays: 1, maxUses: 1 });
+    const invite = await createMembersAdapter(ada.client).createInvite({
+      projectId: project.id,
+      role: 'viewer',
+      expiresInDays: 1,
+      maxUses: 1,
+    });
     if (!invite.ok) throw new Error(invite.error.message);
     await createMembersAdapter(cy.client).acceptInvite(invite.value.token);
-    await room.waitFor((f) => isChange(f) && f.change.table === 'project_members' && f.change.type === 'upsert' && f.change.row.userId === cy.id && f.change.row.role === 'viewer');
-    const profile = await room.waitFor((f) => isChange(f) && f.change.table === 'profiles' && f.change.type === 'upsert' && f.change.row.id === cy.id);
-    expect(isChange(profile) && profile.change.table === 'profiles' && profile.change.type === 'upsert' && profile.change.row.displayName).toBe(cy.email.split('@')[0]);
+    await room.waitFor(
+      (f) =>
+        isChange(f) &&
+        f.change.table === 'project_members' &&
+        f.change.type === 'upsert' &&
+        f.change.row.userId === cy.id &&
+        f.change.row.role === 'viewer',
+    );
+    const profile = await room.waitFor(
+      (f) => isChange(f) && f.change.table === 'profiles' && f.change.type === 'upsert' && f.change.row.id === cy.id,
+    );
+    expect(
+      isChange(profile) &&
+        profile.change.table === 'profiles' &&
+        profile.change.type === 'upsert' &&
+        profile.change.row.displayName,
+    ).toBe(cy.email.split('@')[0]);
   });
 
   it('loads a snapshot of project, members and profiles; an outsider gets a clear not-found', async () => {
@@ -90,7 +143,10 @@ describe('room channel (two clients)', () => {
     expect(snap.value.profiles[ada.id]?.displayName).toBe(ada.email.split('@')[0]);
     expect(snap.value.profiles[ada.id]?.color).toMatch(/^#[0-9a-f]{6}$/);
     const outsider = await createRoomAdapter(eve.client).loadSnapshot(project.id);
-    expect(outsider).toEqual({ ok: false, error: { code: 'not_found', message: "This project doesn't exist, or you don't have access to it." } });
+    expect(outsider).toEqual({
+      ok: false,
+      error: { code: 'not_found', message: "This project doesn't exist, or you don't have access to it." },
+    });
   });
 });
 
@@ -101,8 +157,16 @@ describe('generic channel streams', () => {
     closeAll(bob.client);
     const topic = `cursor-test-${ada.id}`;
     type Cursor = { x: number; y: number };
-    const a = openChannel<never, Cursor, { userId: string }>(ada.client, { topic, broadcast: ['cursor'], presenceKey: ada.id });
-    const b = openChannel<never, Cursor, { userId: string }>(bob.client, { topic, broadcast: ['cursor'], presenceKey: bob.id });
+    const a = openChannel<never, Cursor, { userId: string }>(ada.client, {
+      topic,
+      broadcast: ['cursor'],
+      presenceKey: ada.id,
+    });
+    const b = openChannel<never, Cursor, { userId: string }>(bob.client, {
+      topic,
+      broadcast: ['cursor'],
+      presenceKey: bob.id,
+    });
     const aFacts = record(a.facts$);
     const bFacts = record(b.facts$);
     cleanups.push(aFacts.stop, bFacts.stop);
@@ -134,7 +198,10 @@ describe('generic channel streams', () => {
     network.dispatchEvent(new Event('offline'));
     network.dispatchEvent(new Event('online'));
     await socket.waitFor((f) => f.type === 'network.restored');
-    expect(socket.seen.filter((f) => f.type.startsWith('network.'))).toEqual([{ type: 'network.lost' }, { type: 'network.restored' }]);
+    expect(socket.seen.filter((f) => f.type.startsWith('network.'))).toEqual([
+      { type: 'network.lost' },
+      { type: 'network.restored' },
+    ]);
   });
 
   it('folds presence metas into one peer per key, newest meta last wins', () => {

@@ -23,7 +23,8 @@ export function record<T>(stream: Observable<T>) {
       return vi.waitFor(
         () => {
           const found = seen.find(match);
-          if (found === undefined) throw new Error(`not seen yet; saw ${JSON.stringify(seen.map((v) => (v as { type?: string }).type ?? v))}`);
+          if (found === undefined)
+            throw new Error(`not seen yet; saw ${JSON.stringify(seen.map((v) => (v as { type?: string }).type ?? v))}`);
           return found;
         },
         { timeout, interval: 20 },

@@ -14,11 +14,17 @@ describe('auth adapter refreshSession', () => {
     const { data } = await client.auth.getSession();
     if (!data.session) throw new Error('no session');
     const elsewhere = anonClient();
-    const restored = await elsewhere.auth.setSession({ access_token: data.session.access_token, refresh_token: data.session.refresh_token });
+    const restored = await elsewhere.auth.setSession({
+      access_token: data.session.access_token,
+      refresh_token: data.session.refresh_token,
+    });
     expect(restored.error).toBeNull();
     expect((await elsewhere.auth.signOut({ scope: 'global' })).error).toBeNull();
 
     const expired = await adapter.refreshSession();
-    expect(expired).toEqual({ ok: false, error: { code: 'session_expired', message: 'Your session has expired. Sign in again to continue.' } });
+    expect(expired).toEqual({
+      ok: false,
+      error: { code: 'session_expired', message: 'Your session has expired. Sign in again to continue.' },
+    });
   });
 });

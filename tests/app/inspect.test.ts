@@ -9,7 +9,11 @@ import { deferredInspector } from '../../src/app/inspect.ts';
  * actors carry on, nothing piles up, and the console says so once.
  */
 
-const machine = createMachine({ id: 'toggle', initial: 'off', states: { off: { on: { FLIP: 'on' } }, on: { on: { FLIP: 'off' } } } });
+const machine = createMachine({
+  id: 'toggle',
+  initial: 'off',
+  states: { off: { on: { FLIP: 'on' } }, on: { on: { FLIP: 'off' } } },
+});
 
 function settle(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
@@ -19,7 +23,10 @@ describe('the optional inspector', () => {
   it('forwards events, in order, once it has loaded (those sent while loading included)', async () => {
     const seen: string[] = [];
     let loaded: (o: Observer<InspectionEvent>) => void = () => undefined;
-    const inspect = deferredInspector(() => new Promise((resolve) => (loaded = resolve)), () => undefined);
+    const inspect = deferredInspector(
+      () => new Promise((resolve) => (loaded = resolve)),
+      () => undefined,
+    );
     const actor = createActor(machine, { inspect }).start();
     actor.send({ type: 'FLIP' });
     loaded({ next: (e) => e.type === '@xstate.event' && seen.push(e.event.type) });
@@ -30,12 +37,17 @@ describe('the optional inspector', () => {
 
   it('unreachable (offline): the actors work, events are not kept, one warning', async () => {
     const warnings: string[] = [];
-    const inspect = deferredInspector(() => Promise.reject(new Error('Failed to fetch dynamically imported module')), (m) => warnings.push(m));
+    const inspect = deferredInspector(
+      () => Promise.reject(new Error('Failed to fetch dynamically imported module')),
+      (m) => warnings.push(m),
+    );
     const actor = createActor(machine, { inspect }).start();
     await settle();
     for (let i = 0; i < 5; i++) actor.send({ type: 'FLIP' });
     expect(actor.getSnapshot().value).toBe('on');
-    expect(warnings).toEqual(['chartroom: the inspector is unavailable (Failed to fetch dynamically imported module); the app works without it']);
+    expect(warnings).toEqual([
+      'chartroom: the inspector is unavailable (Failed to fetch dynamically imported module); the app works without it',
+    ]);
   });
 
   it('failing while running (its window gone): the actor that reported the event is not broken', async () => {
@@ -47,7 +59,10 @@ describe('the optional inspector', () => {
         throw new Error('Cannot read properties of null (reading "postMessage")');
       },
     };
-    const inspect = deferredInspector(() => Promise.resolve(broken), (m) => warnings.push(m));
+    const inspect = deferredInspector(
+      () => Promise.resolve(broken),
+      (m) => warnings.push(m),
+    );
     await settle();
     const actor = createActor(machine, { inspect }).start();
     actor.send({ type: 'FLIP' });

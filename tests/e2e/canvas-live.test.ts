@@ -56,12 +56,17 @@ const CHECKOUT = {
 
 async function newMachine(name: string): Promise<string> {
   const definition: MachineDefinition = importXState(CHECKOUT, { name });
-  const { data, error } = await a.client.from('machines').insert({ project_id: projectId, name, definition: definition as unknown as Json }).select('id').single();
+  const { data, error } = await a.client
+    .from('machines')
+    .insert({ project_id: projectId, name, definition: definition as unknown as Json })
+    .select('id')
+    .single();
   if (error) throw new Error(error.message);
   return data.id;
 }
 
-const stateBox = (page: Page, name: string): Locator => page.getByRole('button', { name: `state ${name}`, exact: true });
+const stateBox = (page: Page, name: string): Locator =>
+  page.getByRole('button', { name: `state ${name}`, exact: true });
 const synced = (page: Page) => page.locator('[data-sync="synced"]').waitFor();
 
 async function open(p: Person, machineId: string) {
@@ -74,7 +79,10 @@ async function storedKeys(machineId: string): Promise<string[]> {
   const { data, error } = await a.client.from('machines').select('definition').eq('id', machineId).single();
   if (error) throw new Error(error.message);
   const def = data.definition as unknown as MachineDefinition;
-  return Object.values(def.states).map((s) => s.key).filter((k) => k !== '').sort();
+  return Object.values(def.states)
+    .map((s) => s.key)
+    .filter((k) => k !== '')
+    .sort();
 }
 
 async function rename(page: Page, from: string, to: string) {
@@ -90,7 +98,9 @@ beforeAll(async () => {
   const project = await pa.client.from('projects').insert({ name: 'Canvas room' }).select('id').single();
   if (project.error) throw new Error(project.error.message);
   projectId = project.data.id;
-  const added = await pa.client.from('project_members').insert({ project_id: projectId, user_id: pb.id, role: 'editor', joined_via: 'added' });
+  const added = await pa.client
+    .from('project_members')
+    .insert({ project_id: projectId, user_id: pb.id, role: 'editor', joined_via: 'added' });
   if (added.error) throw new Error(added.error.message);
   const [sa, sb] = await Promise.all([signIn(pa.email), signIn(pb.email)]);
   a = { ...pa, ...sa };
@@ -194,7 +204,9 @@ describe('live canvas, two browsers', () => {
     await b.page.mouse.move(stage.x + 120, stage.y + stage.height - 60, { steps: 4 });
     await b.page.mouse.up();
     await b.page.getByText('Following Ada').waitFor({ state: 'detached' });
-    await expect(b.page.getByRole('button', { name: 'Follow Ada' }).getAttribute('aria-pressed')).resolves.toBe('false');
+    await expect(b.page.getByRole('button', { name: 'Follow Ada' }).getAttribute('aria-pressed')).resolves.toBe(
+      'false',
+    );
     const bZoom = await zoomOf(b.page);
     const cursorAt = () => cursor.getAttribute('style');
     const before = await cursorAt();
@@ -237,7 +249,7 @@ describe('live canvas, two browsers', () => {
     expect(await storedKeys(machineId)).toEqual(['done', 'paying', 'trolley']);
   }, 180_000);
 
-  it('starts an empty project from Chartroom\'s own machines, and creates a blank machine that opens at once', async () => {
+  it("starts an empty project from Chartroom's own machines, and creates a blank machine that opens at once", async () => {
     const created = await a.client.from('projects').insert({ name: 'From examples' }).select('id').single();
     if (created.error) throw new Error(created.error.message);
     await a.page.goto(`${app.url}/p/${created.data.id}`);
@@ -247,7 +259,16 @@ describe('live canvas, two browsers', () => {
       await a.page.getByRole('link', { name, exact: true }).waitFor();
     }
     const stored = await a.client.from('machines').select('name').eq('project_id', created.data.id);
-    expect(stored.data?.map((m) => m.name).sort()).toEqual(['canvas', 'connection', 'document', 'invites', 'layout', 'projects', 'room', 'session']);
+    expect(stored.data?.map((m) => m.name).sort()).toEqual([
+      'canvas',
+      'connection',
+      'document',
+      'invites',
+      'layout',
+      'projects',
+      'room',
+      'session',
+    ]);
     await a.page.getByRole('link', { name: 'document', exact: true }).click();
     await stateBox(a.page, 'loading').waitFor({ timeout: 60_000 });
 
@@ -263,7 +284,11 @@ describe('live canvas, two browsers', () => {
     const machineId = await newMachine('Viewer');
     await Promise.all([open(a, machineId), open(b, machineId)]);
     await b.page.getByRole('button', { name: 'Add child' }).waitFor();
-    const demoted = await a.client.from('project_members').update({ role: 'viewer' }).eq('project_id', projectId).eq('user_id', b.id);
+    const demoted = await a.client
+      .from('project_members')
+      .update({ role: 'viewer' })
+      .eq('project_id', projectId)
+      .eq('user_id', b.id);
     if (demoted.error) throw new Error(demoted.error.message);
 
     await b.page.getByText('View only').waitFor();

@@ -43,21 +43,27 @@ async function open(query = ''): Promise<Page> {
   return page;
 }
 
-const definition = (page: Page): Promise<MachineDefinition> => page.evaluate<MachineDefinition>(() => window.__definition);
-const keys = async (page: Page) => Object.values((await definition(page)).states).map((s) => s.key).sort();
+const definition = (page: Page): Promise<MachineDefinition> =>
+  page.evaluate<MachineDefinition>(() => window.__definition);
+const keys = async (page: Page) =>
+  Object.values((await definition(page)).states)
+    .map((s) => s.key)
+    .sort();
 const stateBox = (page: Page, name: string) => page.getByRole('button', { name: `state ${name}`, exact: true });
 
 describe('canvas', () => {
   it('lays the diagram out under React StrictMode, as `npm run dev` mounts it (the layout worker survives the second mount)', async () => {
     const page = await open('?strict');
-    for (const name of ['cart', 'payment', 'card', 'paid', 'done']) await expect(stateBox(page, name).count()).resolves.toBe(1);
+    for (const name of ['cart', 'payment', 'card', 'paid', 'done'])
+      await expect(stateBox(page, name).count()).resolves.toBe(1);
     await expect(page.getByText('Laying out…').count()).resolves.toBe(0);
     await page.close();
   }, 90_000);
 
   it('renders every state with its name and transitions with labels, laid out by the worker', async () => {
     const page = await open();
-    for (const name of ['cart', 'payment', 'card', 'paid', 'done']) await expect(stateBox(page, name).count()).resolves.toBe(1);
+    for (const name of ['cart', 'payment', 'card', 'paid', 'done'])
+      await expect(stateBox(page, name).count()).resolves.toBe(1);
     await expect(page.getByRole('button', { name: 'transition PAY [valid]' }).count()).resolves.toBe(1);
     await expect(page.getByRole('button', { name: 'transition CHECKOUT' }).count()).resolves.toBe(1);
     await expect(page.locator('.initial-marker').count()).resolves.toBe(2);
@@ -135,7 +141,9 @@ describe('canvas', () => {
 
     await editor.click();
     await page.keyboard.press('Control+a');
-    await page.keyboard.insertText(JSON.stringify({ id: 'checkout', initial: 'cart', states: { cart: { on: { CHECKOUT: 'review' } }, review: {} } }));
+    await page.keyboard.insertText(
+      JSON.stringify({ id: 'checkout', initial: 'cart', states: { cart: { on: { CHECKOUT: 'review' } }, review: {} } }),
+    );
     await page.getByRole('button', { name: 'Apply' }).click();
     await stateBox(page, 'review').waitFor();
     await stateBox(page, 'payment').waitFor({ state: 'detached' });
@@ -196,13 +204,28 @@ describe('canvas', () => {
       };
       const states = Array.from(document.querySelectorAll('[data-state-id]'));
       return {
-        texts: states.filter((g) => g.querySelector(':scope > .st-tags')).map((g) => ({ name: rect(g.querySelector(':scope > .st-name')), tags: rect(g.querySelector(':scope > .st-tags')), box: rect(g.querySelector(':scope > .st-box')) })),
-        regions: states.filter((g) => g.classList.contains('st-region')).map((g) => rect(g.querySelector(':scope > .st-box'))),
+        texts: states
+          .filter((g) => g.querySelector(':scope > .st-tags'))
+          .map((g) => ({
+            name: rect(g.querySelector(':scope > .st-name')),
+            tags: rect(g.querySelector(':scope > .st-tags')),
+            box: rect(g.querySelector(':scope > .st-box')),
+          })),
+        regions: states
+          .filter((g) => g.classList.contains('st-region'))
+          .map((g) => rect(g.querySelector(':scope > .st-box'))),
       };
     });
     type R = { x: number; y: number; width: number; height: number } | null;
-    const apart = (a: R, b: R) => !a || !b || a.x + a.width <= b.x || b.x + b.width <= a.x || a.y + a.height <= b.y || b.y + b.height <= a.y;
-    const inside = (a: R, b: R) => !!a && !!b && a.x >= b.x - 0.5 && a.y >= b.y - 0.5 && a.x + a.width <= b.x + b.width + 0.5 && a.y + a.height <= b.y + b.height + 0.5;
+    const apart = (a: R, b: R) =>
+      !a || !b || a.x + a.width <= b.x || b.x + b.width <= a.x || a.y + a.height <= b.y || b.y + b.height <= a.y;
+    const inside = (a: R, b: R) =>
+      !!a &&
+      !!b &&
+      a.x >= b.x - 0.5 &&
+      a.y >= b.y - 0.5 &&
+      a.x + a.width <= b.x + b.width + 0.5 &&
+      a.y + a.height <= b.y + b.height + 0.5;
     expect(boxes.texts).toHaveLength(5);
     for (const t of boxes.texts) {
       expect(apart(t.name, t.tags), 'tags over the name').toBe(true);
@@ -222,13 +245,18 @@ describe('canvas', () => {
   it('a 300-state chart opens collapsed; find jumps to a hidden state; expand and collapse; a minimap (issue 10, defect 5)', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.goto(url + '?generated=300');
-    await page.getByRole('button', { name: /^Expand / }).first().waitFor({ timeout: 60_000 });
+    await page
+      .getByRole('button', { name: /^Expand / })
+      .first()
+      .waitFor({ timeout: 60_000 });
     const drawn = () => page.locator('[data-state-id]').count();
     expect(await drawn()).toBeLessThanOrEqual(81);
     await page.getByRole('img', { name: 'Minimap: click to move the view' }).waitFor();
     const def = await definition(page);
     // A state deep inside a collapsed one.
-    const deep = Object.values(def.states).filter((s) => s.children.length === 0).at(-1);
+    const deep = Object.values(def.states)
+      .filter((s) => s.children.length === 0)
+      .at(-1);
     if (!deep) throw new Error('no leaf');
     await expect(stateBox(page, deep.key).count()).resolves.toBe(0);
     await page.getByLabel('Find a state').fill(deep.key);
@@ -238,8 +266,18 @@ describe('canvas', () => {
     // In view: its box lies inside the stage.
     await expect
       .poll(async () => {
-        const [box, stage] = await Promise.all([stateBox(page, deep.key).boundingBox(), page.locator('.canvas-stage').boundingBox()]);
-        return !!box && !!stage && box.x >= stage.x && box.y >= stage.y && box.x + box.width <= stage.x + stage.width && box.y + box.height <= stage.y + stage.height;
+        const [box, stage] = await Promise.all([
+          stateBox(page, deep.key).boundingBox(),
+          page.locator('.canvas-stage').boundingBox(),
+        ]);
+        return (
+          !!box &&
+          !!stage &&
+          box.x >= stage.x &&
+          box.y >= stage.y &&
+          box.x + box.width <= stage.x + stage.width &&
+          box.y + box.height <= stage.y + stage.height
+        );
       })
       .toBe(true);
     // Collapse its parent again by its switch, then expand it.

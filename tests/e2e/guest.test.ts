@@ -12,9 +12,15 @@ const app = useBrowserApp();
 describe('guest entry by share link', () => {
   it('opens a public project read-only as a guest, and stays after a reload', async () => {
     const owner = await signedInClient('share-owner');
-    const created = await owner.client.from('projects').insert({ name: 'Open skies', visibility: 'public' }).select('id').single<{ id: string }>();
+    const created = await owner.client
+      .from('projects')
+      .insert({ name: 'Open skies', visibility: 'public' })
+      .select('id')
+      .single<{ id: string }>();
     if (created.error) throw created.error;
-    const { data, error } = await owner.client.rpc('owned_share_tokens', { p_project: created.data.id }).single<{ share_token: string }>();
+    const { data, error } = await owner.client
+      .rpc('owned_share_tokens', { p_project: created.data.id })
+      .single<{ share_token: string }>();
     if (error) throw error;
 
     const page = await app.newPage();

@@ -33,7 +33,10 @@ export interface BrowserApp {
   /** Closes the contexts made so far, for files that want a clean browser per test. */
   readonly closeContexts: () => Promise<void>;
   /** A new account made through the UI in a fresh context, from the page at `path`, and signed in. */
-  readonly signUp: (options?: { tag?: string; path?: string }) => Promise<{ context: BrowserContext; page: Page; email: string }>;
+  readonly signUp: (options?: {
+    tag?: string;
+    path?: string;
+  }) => Promise<{ context: BrowserContext; page: Page; email: string }>;
   /** Signs an existing account in through the UI in a fresh context. */
   readonly signIn: (email: string, options?: BrowserContextOptions) => Promise<{ context: BrowserContext; page: Page }>;
 }

@@ -28,7 +28,15 @@ async function person(tag: string): Promise<{ page: Page; client: Client; id: st
 
 /** The ring colour of an avatar (its box-shadow's last colour). */
 const ring = (page: Page, label: string) =>
-  page.getByRole('img', { name: label, exact: true }).first().evaluate((el) => getComputedStyle(el).boxShadow.match(/rgba?\([^)]*\)/g)?.at(-1) ?? '');
+  page
+    .getByRole('img', { name: label, exact: true })
+    .first()
+    .evaluate(
+      (el) =>
+        getComputedStyle(el)
+          .boxShadow.match(/rgba?\([^)]*\)/g)
+          ?.at(-1) ?? '',
+    );
 
 describe('people in a machine', () => {
   it('distinct colours for two people with the same profile colour; a rename cut short by a demotion says so', async () => {
@@ -41,12 +49,28 @@ describe('people in a machine', () => {
     }
     const { data: project, error } = await a.client.from('projects').insert({ name: 'Colours' }).select('id').single();
     if (error) throw error;
-    const invite = await createMembersAdapter(a.client).createInvite({ projectId: project.id, role: 'editor', expiresInDays: 1, maxUses: null });
+    const invite = await createMembersAdapter(a.client).createInvite({
+      projectId: project.id,
+      role: 'editor',
+      expiresInDays: 1,
+      maxUses: null,
+    });
     if (!invite.ok) throw new Error(invite.error.message);
     const accepted = await createMembersAdapter(b.client).acceptInvite(invite.value.token);
     if (!accepted.ok) throw new Error(accepted.error.message);
-    const definition = importXState({ id: 'door', initial: 'closed', states: { closed: { on: { OPEN: 'open' } }, open: { on: { CLOSE: 'closed' } } } }, { name: 'door' });
-    const machine = await a.client.from('machines').insert({ project_id: project.id, name: 'Door', definition: definition as unknown as Json }).select('id').single();
+    const definition = importXState(
+      {
+        id: 'door',
+        initial: 'closed',
+        states: { closed: { on: { OPEN: 'open' } }, open: { on: { CLOSE: 'closed' } } },
+      },
+      { name: 'door' },
+    );
+    const machine = await a.client
+      .from('machines')
+      .insert({ project_id: project.id, name: 'Door', definition: definition as unknown as Json })
+      .select('id')
+      .single();
     if (machine.error) throw machine.error;
 
     await Promise.all([a, b].map((p) => p.page.goto(`${app.url}/p/${project.id}`)));
@@ -70,7 +94,10 @@ describe('people in a machine', () => {
     await b.page.getByRole('textbox', { name: 'State name' }).fill('shut');
     const members = createMembersAdapter(a.client);
     await members.changeRole(project.id, b.id, 'viewer');
-    await b.page.getByRole('alert').filter({ hasText: 'Your role changed to viewer, so the state name you were typing was not saved.' }).waitFor();
+    await b.page
+      .getByRole('alert')
+      .filter({ hasText: 'Your role changed to viewer, so the state name you were typing was not saved.' })
+      .waitFor();
     await expect(b.page.getByRole('textbox', { name: 'State name' }).count()).resolves.toBe(0);
     await b.page.getByRole('button', { name: 'OK' }).click();
 
@@ -79,7 +106,10 @@ describe('people in a machine', () => {
     await b.page.getByRole('button', { name: 'Rename machine' }).click();
     await b.page.getByLabel('Machine name').fill('Front door');
     await members.changeRole(project.id, b.id, 'viewer');
-    await b.page.getByRole('alert').filter({ hasText: 'Your role changed to viewer, so the machine name you were typing was not saved.' }).waitFor();
+    await b.page
+      .getByRole('alert')
+      .filter({ hasText: 'Your role changed to viewer, so the machine name you were typing was not saved.' })
+      .waitFor();
     await expect(b.page.getByLabel('Machine name').count()).resolves.toBe(0);
     await expect(b.page.getByRole('heading', { level: 2, name: 'Door' }).count()).resolves.toBe(1);
   }, 120_000);

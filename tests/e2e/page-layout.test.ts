@@ -33,7 +33,8 @@ function overflowing(page: Page, selector: string): Promise<string[]> {
       if (el.scrollWidth > el.clientWidth + 1) out.push(`${name}: content ${el.scrollWidth}px in ${el.clientWidth}px`);
       if (r.right > window.innerWidth + 1) out.push(`${name}: right edge ${Math.round(r.right)} past the window`);
     }
-    if (document.documentElement.scrollWidth > window.innerWidth + 1) out.push(`the page scrolls sideways (${document.documentElement.scrollWidth}px)`);
+    if (document.documentElement.scrollWidth > window.innerWidth + 1)
+      out.push(`the page scrolls sideways (${document.documentElement.scrollWidth}px)`);
     return out;
   }, selector);
 }
@@ -60,10 +61,19 @@ async function owner(): Promise<{ client: Client; email: string }> {
 describe('pages at desktop and phone sizes', () => {
   it('room: three members, the Create button takes the click, nothing overflows; new-project dialog fits', async () => {
     const a = await owner();
-    const { data: project, error } = await a.client.from('projects').insert({ name: 'Interlocking with a long, long name for a small screen' }).select('id').single();
+    const { data: project, error } = await a.client
+      .from('projects')
+      .insert({ name: 'Interlocking with a long, long name for a small screen' })
+      .select('id')
+      .single();
     if (error) throw error;
     // Two more members, with long names, as an invite makes them.
-    const invite = await createMembersAdapter(a.client).createInvite({ projectId: project.id, role: 'editor', expiresInDays: 1, maxUses: null });
+    const invite = await createMembersAdapter(a.client).createInvite({
+      projectId: project.id,
+      role: 'editor',
+      expiresInDays: 1,
+      maxUses: null,
+    });
     if (!invite.ok) throw new Error(invite.error.message);
     for (const tag of ['member-with-a-long-name-one', 'member-with-a-long-name-two']) {
       const other = (await signedInClient(tag)).client as unknown as Client;
@@ -101,7 +111,10 @@ describe('pages at desktop and phone sizes', () => {
       const box = await dialog.boundingBox();
       for (const field of ['Name', 'Description', 'Visibility']) {
         const f = await dialog.getByLabel(field, { exact: true }).boundingBox();
-        expect(f && box && f.x >= box.x && f.x + f.width <= box.x + box.width + 0.5, `${label}: ${field} overflows`).toBe(true);
+        expect(
+          f && box && f.x >= box.x && f.x + f.width <= box.x + box.width + 0.5,
+          `${label}: ${field} overflows`,
+        ).toBe(true);
       }
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'hidden' });
@@ -116,7 +129,11 @@ describe('pages at desktop and phone sizes', () => {
     if (error) throw error;
     // The document statechart: its JSON is thousands of pixels tall.
     const definition = loadExample('document');
-    const machine = await a.client.from('machines').insert({ project_id: project.id, name: 'document', definition: definition as unknown as Json }).select('id').single();
+    const machine = await a.client
+      .from('machines')
+      .insert({ project_id: project.id, name: 'document', definition: definition as unknown as Json })
+      .select('id')
+      .single();
     if (machine.error) throw machine.error;
 
     for (const [label, size] of Object.entries(SIZES)) {
@@ -124,7 +141,9 @@ describe('pages at desktop and phone sizes', () => {
       await page.goto(`${app.url}/p/${project.id}/m/${machine.data.id}`);
       await page.locator('[data-sync="synced"]').waitFor({ timeout: 60_000 });
       await page.getByRole('button', { name: 'Both', exact: true }).waitFor();
-      await expect(page.getByRole('button', { name: 'Both', exact: true }).getAttribute('aria-pressed')).resolves.toBe('true');
+      await expect(page.getByRole('button', { name: 'Both', exact: true }).getAttribute('aria-pressed')).resolves.toBe(
+        'true',
+      );
       await page.locator('.st').first().waitFor({ timeout: 60_000 });
       await page.getByRole('button', { name: 'Zoom to fit' }).click();
 
@@ -132,7 +151,11 @@ describe('pages at desktop and phone sizes', () => {
         const stage = document.querySelector('.canvas-stage')?.getBoundingClientRect();
         const scroller = document.querySelector<HTMLElement>('.code-host .cm-scroller');
         const states = Array.from(document.querySelectorAll('.st')).map((el) => el.getBoundingClientRect());
-        const seen = stage ? states.filter((r) => r.bottom > stage.top && r.top < stage.bottom && r.right > stage.left && r.left < stage.right).length : 0;
+        const seen = stage
+          ? states.filter(
+              (r) => r.bottom > stage.top && r.top < stage.bottom && r.right > stage.left && r.left < stage.right,
+            ).length
+          : 0;
         return {
           pageHeight: document.documentElement.scrollHeight,
           window: window.innerHeight,

@@ -4,7 +4,10 @@ import { useBrowserApp } from './harness.ts';
 /** The profile page: name and colour saved (and shown in the top bar), an avatar uploaded with a progress bar. */
 
 // A 1x1 PNG.
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 const app = useBrowserApp();
 
@@ -39,7 +42,9 @@ describe('profile', () => {
     await mine.locator('img').waitFor();
     expect(await mine.getAttribute('style')).toContain('#12a594');
 
-    await page.getByLabel('Upload avatar').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
+    await page
+      .getByLabel('Upload avatar')
+      .setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
     expect(await page.getByRole('alert').textContent()).toContain('Choose a PNG, JPEG, WebP or GIF image.');
 
     await page.reload();

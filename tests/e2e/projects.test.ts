@@ -12,7 +12,8 @@ import { useBrowserApp } from './harness.ts';
 const app = useBrowserApp();
 const signUp = (path = '/') => app.signUp({ tag: 'list', path });
 
-const projectLink = (page: Page, name: string) => page.getByRole('list', { name: 'Projects' }).getByRole('link', { name, exact: true });
+const projectLink = (page: Page, name: string) =>
+  page.getByRole('list', { name: 'Projects' }).getByRole('link', { name, exact: true });
 
 async function inviteFor(projectName: string, ownerEmail: string): Promise<{ token: string; projectId: string }> {
   const db = await adminDb();
@@ -23,10 +24,10 @@ async function inviteFor(projectName: string, ownerEmail: string): Promise<{ tok
     );
     const project = rows[0];
     if (!project) throw new Error(`no project ${projectName}`);
-    const invite = await db.query<{ token: string }>(`insert into public.project_invites (project_id, role, created_by) values ($1, 'editor', $2) returning token`, [
-      project.id,
-      project.owner_id,
-    ]);
+    const invite = await db.query<{ token: string }>(
+      `insert into public.project_invites (project_id, role, created_by) values ($1, 'editor', $2) returning token`,
+      [project.id, project.owner_id],
+    );
     return { token: invite.rows[0]?.token ?? '', projectId: project.id };
   } finally {
     await db.end();

@@ -72,8 +72,12 @@ describe('project room, two browsers', () => {
     await live(b.page).waitFor();
 
     // Each sees the other's presence avatar.
-    await hereNow(a.page).getByRole('img', { name: `${b.name} is here` }).waitFor();
-    await hereNow(b.page).getByRole('img', { name: `${a.name} is here` }).waitFor();
+    await hereNow(a.page)
+      .getByRole('img', { name: `${b.name} is here` })
+      .waitFor();
+    await hereNow(b.page)
+      .getByRole('img', { name: `${a.name} is here` })
+      .waitFor();
     await a.page.getByRole('img', { name: `${b.name} (online)` }).waitFor();
 
     // A renames; B sees the new name without reloading.
@@ -95,21 +99,34 @@ describe('project room, two browsers', () => {
     expect(await b.page.getByRole('button', { name: 'Rename project' }).count()).toBe(0);
     await a.page.reload();
     await live(a.page).waitFor();
-    await hereNow(a.page).getByRole('img', { name: `${b.name} is here` }).waitFor();
+    await hereNow(a.page)
+      .getByRole('img', { name: `${b.name} is here` })
+      .waitFor();
 
     // B signs out; A sees B leave.
     await b.page.getByRole('button', { name: 'Sign out' }).click();
     await b.page.getByRole('heading', { name: 'Sign in to Chartroom' }).waitFor();
-    await hereNow(a.page).getByRole('img', { name: `${b.name} is here` }).waitFor({ state: 'detached' });
+    await hereNow(a.page)
+      .getByRole('img', { name: `${b.name} is here` })
+      .waitFor({ state: 'detached' });
     await a.page.getByRole('img', { name: b.name, exact: true }).waitFor();
   }, 120_000);
 
   it('an owner removes a member, who is told so at once', async () => {
     const a = await signUp('room-rm-a');
     const b = await signUp('room-rm-b');
-    const { data: project, error } = await a.client.from('projects').insert({ name: 'Level crossing' }).select('id').single();
+    const { data: project, error } = await a.client
+      .from('projects')
+      .insert({ name: 'Level crossing' })
+      .select('id')
+      .single();
     if (error) throw error;
-    const invite = await createMembersAdapter(a.client).createInvite({ projectId: project.id, role: 'editor', expiresInDays: 1, maxUses: null });
+    const invite = await createMembersAdapter(a.client).createInvite({
+      projectId: project.id,
+      role: 'editor',
+      expiresInDays: 1,
+      maxUses: null,
+    });
     if (!invite.ok) throw new Error(invite.error.message);
     await createMembersAdapter(b.client).acceptInvite(invite.value.token);
     await openRoom(a, project.id, 'Level crossing');

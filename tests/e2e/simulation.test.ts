@@ -44,7 +44,10 @@ const DOOR = {
       on: { CLOSE: 'closed' },
       states: {
         light: { initial: 'on', states: { on: { on: { DIM: 'off' } }, off: {} } },
-        alarm: { initial: 'armed', states: { armed: { on: { DISARM: { target: 'disarmed', guard: 'hasCode' } } }, disarmed: {} } },
+        alarm: {
+          initial: 'armed',
+          states: { armed: { on: { DISARM: { target: 'disarmed', guard: 'hasCode' } } }, disarmed: {} },
+        },
       },
     },
   },
@@ -62,7 +65,8 @@ const signIn = (email: string) => app.signIn(email, { viewport: { width: 1400, h
 const panel = (page: Page): Locator => page.getByRole('region', { name: 'Simulation' });
 const eventButton = (page: Page, type: string) => panel(page).getByRole('button', { name: type, exact: true });
 const active = (page: Page, path: string) => page.locator(`[data-state-path="${path}"][data-active="true"]`);
-const activePaths = (page: Page) => page.locator('[data-active="true"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-state-path')).sort());
+const activePaths = (page: Page) =>
+  page.locator('[data-active="true"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-state-path')).sort());
 
 async function open(page: Page) {
   await page.goto(`${app.url}/p/${projectId}/m/${machineId}`);
@@ -80,7 +84,11 @@ beforeAll(async () => {
   ]);
   if (added.error) throw new Error(added.error.message);
   const definition: MachineDefinition = importXState(DOOR, { name: 'Door' });
-  const machine = await pa.client.from('machines').insert({ project_id: projectId, name: 'Door', definition: definition as unknown as Json }).select('id').single();
+  const machine = await pa.client
+    .from('machines')
+    .insert({ project_id: projectId, name: 'Door', definition: definition as unknown as Json })
+    .select('id')
+    .single();
   if (machine.error) throw new Error(machine.error.message);
   machineId = machine.data.id;
   const [sa, sb] = await Promise.all([signIn(pa.email), signIn(pb.email)]);
@@ -105,7 +113,13 @@ describe('shared simulation, several browsers', () => {
     await panel(b.page).getByRole('button', { name: 'Advance time', exact: true }).click();
     for (const page of [a.page, b.page]) {
       await active(page, 'open.light.on').waitFor();
-      expect(await activePaths(page)).toEqual(['open', 'open.alarm', 'open.alarm.armed', 'open.light', 'open.light.on']);
+      expect(await activePaths(page)).toEqual([
+        'open',
+        'open.alarm',
+        'open.alarm.armed',
+        'open.light',
+        'open.light.on',
+      ]);
     }
 
     await eventButton(b.page, 'DIM').click();
@@ -130,10 +144,18 @@ describe('shared simulation, several browsers', () => {
   it('replays: Step back shows the previous step on the diagram; Fork from here starts a new simulation for everyone', async () => {
     await panel(a.page).getByRole('button', { name: 'Step back', exact: true }).click();
     await active(a.page, 'open.alarm.armed').waitFor();
-    expect(await activePaths(a.page)).toEqual(['open', 'open.alarm', 'open.alarm.armed', 'open.light', 'open.light.off']);
+    expect(await activePaths(a.page)).toEqual([
+      'open',
+      'open.alarm',
+      'open.alarm.armed',
+      'open.light',
+      'open.light.off',
+    ]);
     await panel(a.page).getByRole('button', { name: 'Fork from here', exact: true }).click();
     // The fork holds four events; B follows the new simulation and shows its state.
-    await expect.poll(() => panel(b.page).getByRole('listitem').filter({ hasText: /^#\d/ }).count(), { timeout: 15_000 }).toBe(4);
+    await expect
+      .poll(() => panel(b.page).getByRole('listitem').filter({ hasText: /^#\d/ }).count(), { timeout: 15_000 })
+      .toBe(4);
     await active(b.page, 'open.alarm.armed').waitFor();
     await eventButton(b.page, 'CLOSE').click();
     await active(a.page, 'closed').waitFor();
@@ -158,22 +180,44 @@ describe('an edit during a run', () => {
 });
 
 describe('a guest', () => {
-  it('watches a public project\'s simulation without send buttons', async () => {
-    const open = await a.client.from('projects').insert({ name: 'Open door', visibility: 'public' }).select('id').single();
+  it("watches a public project's simulation without send buttons", async () => {
+    const open = await a.client
+      .from('projects')
+      .insert({ name: 'Open door', visibility: 'public' })
+      .select('id')
+      .single();
     if (open.error) throw new Error(open.error.message);
-    const link = await a.client.rpc('owned_share_tokens', { p_project: open.data.id }).single<{ share_token: string }>();
+    const link = await a.client
+      .rpc('owned_share_tokens', { p_project: open.data.id })
+      .single<{ share_token: string }>();
     if (link.error) throw new Error(link.error.message);
     const definition: MachineDefinition = importXState(DOOR, { name: 'Public door' });
-    const machine = await a.client.from('machines').insert({ project_id: open.data.id, name: 'Public door', definition: definition as unknown as Json }).select('id').single();
+    const machine = await a.client
+      .from('machines')
+      .insert({ project_id: open.data.id, name: 'Public door', definition: definition as unknown as Json })
+      .select('id')
+      .single();
     if (machine.error) throw new Error(machine.error.message);
     // The content is op 1 of the log: trusted code checkpoints it before a simulation pins it (as the app's adapter does on create).
-    const checkpointed = await a.client.functions.invoke('checkpoint-machine', { body: { machineId: machine.data.id } });
+    const checkpointed = await a.client.functions.invoke('checkpoint-machine', {
+      body: { machineId: machine.data.id },
+    });
     if (checkpointed.error) throw new Error(String(checkpointed.error));
-    const started = await a.client.rpc('start_simulation', { p_machine: machine.data.id, p_context: null, p_guards: {} });
+    const started = await a.client.rpc('start_simulation', {
+      p_machine: machine.data.id,
+      p_context: null,
+      p_guards: {},
+    });
     if (started.error) throw new Error(started.error.message);
     // The function returns the simulation row; the generated types do not describe it.
     const simulationId = (started.data as unknown as { id: string }).id;
-    const sent = await a.client.rpc('send_simulation_event', { p_simulation: simulationId, p_kind: 'event', p_type: 'OPEN', p_payload: {}, p_guards: {} });
+    const sent = await a.client.rpc('send_simulation_event', {
+      p_simulation: simulationId,
+      p_kind: 'event',
+      p_type: 'OPEN',
+      p_payload: {},
+      p_guards: {},
+    });
     if (sent.error) throw new Error(sent.error.message);
 
     const page = await app.newPage({ viewport: { width: 1400, height: 1000 } });
@@ -186,7 +230,13 @@ describe('a guest', () => {
     expect(await panel(page).getByRole('button', { name: 'OPEN', exact: true }).count()).toBe(0);
     expect(await panel(page).getByRole('button', { name: 'Simulate', exact: true }).count()).toBe(0);
     // What A sends next reaches the guest too.
-    const time = await a.client.rpc('send_simulation_event', { p_simulation: simulationId, p_kind: 'time', p_type: null as unknown as string, p_payload: {}, p_guards: {} });
+    const time = await a.client.rpc('send_simulation_event', {
+      p_simulation: simulationId,
+      p_kind: 'time',
+      p_type: null as unknown as string,
+      p_payload: {},
+      p_guards: {},
+    });
     expect(time.error).toBeNull();
     await active(page, 'open.light.on').waitFor();
   });

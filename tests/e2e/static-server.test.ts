@@ -30,7 +30,10 @@ beforeAll(async () => {
   root = await fs.mkdtemp(path.resolve('tests/.tmp/static-'));
   dist = path.join(root, 'dist');
   await fs.mkdir(path.join(dist, 'assets'), { recursive: true });
-  await fs.writeFile(path.join(dist, 'index.html'), '<!doctype html><html><head><title>t</title></head><body></body></html>');
+  await fs.writeFile(
+    path.join(dist, 'index.html'),
+    '<!doctype html><html><head><title>t</title></head><body></body></html>',
+  );
   await fs.writeFile(path.join(dist, 'assets', 'app-abc123.js'), 'console.log(1)');
   await fs.writeFile(path.join(dist, 'assets', 'app-abc123.css'), 'body{}');
   await fs.writeFile(path.join(root, 'secret.txt'), 'outside the web root');
@@ -48,7 +51,9 @@ describe('app static server', () => {
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(res.headers['cache-control']).toBe('no-cache');
-    expect(res.body).toContain(`<head>\n    <script>window.__CHARTROOM_CONFIG__=${JSON.stringify(runtime)};</script><title>`);
+    expect(res.body).toContain(
+      `<head>\n    <script>window.__CHARTROOM_CONFIG__=${JSON.stringify(runtime)};</script><title>`,
+    );
   });
 
   it('answers client-side routes with the app', async () => {
@@ -59,7 +64,11 @@ describe('app static server', () => {
 
   it('serves hashed assets with their type and long caching', async () => {
     const js = await request('GET', '/assets/app-abc123.js');
-    expect([js.status, js.headers['content-type'], js.body]).toEqual([200, 'text/javascript; charset=utf-8', 'console.log(1)']);
+    expect([js.status, js.headers['content-type'], js.body]).toEqual([
+      200,
+      'text/javascript; charset=utf-8',
+      'console.log(1)',
+    ]);
     expect(js.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect((await request('GET', '/assets/app-abc123.css')).headers['content-type']).toBe('text/css; charset=utf-8');
   });
@@ -85,7 +94,10 @@ describe('app static server', () => {
   });
 
   it('escapes the config so a value cannot close the script element', () => {
-    const html = injectRuntimeConfig('<html><head></head></html>', { supabaseUrl: '</script><script>alert(1)</script>', supabaseAnonKey: 'k' });
+    const html = injectRuntimeConfig('<html><head></head></html>', {
+      supabaseUrl: '</script><script>alert(1)</script>',
+      supabaseAnonKey: 'k',
+    });
     expect(html).not.toContain('</script><script>alert(1)');
     expect(html).toContain('\\u003c/script>');
   });

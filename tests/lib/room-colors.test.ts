@@ -23,17 +23,25 @@ describe('colours in a room', () => {
   });
 
   it('gives everyone a different colour, past the palette too, and joining changes no one already there', () => {
-    const person = fc.record({ id: fc.uuid(), color: fc.constantFrom(...hexes), joinedAt: fc.integer({ min: 0, max: 1e6 }).map((n) => new Date(n * 1000).toISOString()) });
+    const person = fc.record({
+      id: fc.uuid(),
+      color: fc.constantFrom(...hexes),
+      joinedAt: fc.integer({ min: 0, max: 1e6 }).map((n) => new Date(n * 1000).toISOString()),
+    });
     fc.assert(
-      fc.property(fc.uniqueArray(person, { minLength: 1, maxLength: 25, selector: (p) => p.id }), person, (room, newcomer) => {
-        fc.pre(!room.some((p) => p.id === newcomer.id));
-        const before = distinctColors(room, hexes);
-        expect(new Set(before.values()).size).toBe(room.length);
-        const latest = room.reduce((max, p) => (p.joinedAt > max ? p.joinedAt : max), '');
-        const after = distinctColors([...room, { ...newcomer, joinedAt: latest + 'Z' }], hexes);
-        expect(new Set(after.values()).size).toBe(room.length + 1);
-        for (const p of room) expect(after.get(p.id)).toBe(before.get(p.id));
-      }),
+      fc.property(
+        fc.uniqueArray(person, { minLength: 1, maxLength: 25, selector: (p) => p.id }),
+        person,
+        (room, newcomer) => {
+          fc.pre(!room.some((p) => p.id === newcomer.id));
+          const before = distinctColors(room, hexes);
+          expect(new Set(before.values()).size).toBe(room.length);
+          const latest = room.reduce((max, p) => (p.joinedAt > max ? p.joinedAt : max), '');
+          const after = distinctColors([...room, { ...newcomer, joinedAt: latest + 'Z' }], hexes);
+          expect(new Set(after.values()).size).toBe(room.length + 1);
+          for (const p of room) expect(after.get(p.id)).toBe(before.get(p.id));
+        },
+      ),
     );
   });
 });

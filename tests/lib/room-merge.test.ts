@@ -8,9 +8,22 @@ import { applyChange, EMPTY_ROOM, mergeSnapshot, timestampMicros } from '../../s
  * Changes newer than the snapshot win, duplicates are dropped, deletes are applied.
  */
 
-const at = (second: number, micros = 0) => `2026-11-22 05:00:${String(second).padStart(2, '0')}.${String(micros).padStart(6, '0')}+00`;
-const project = (name: string, updatedAt: string): Project => ({ id: 'p1', name, description: '', visibility: 'private', ownerId: 'u-ada', updatedAt });
-const member = (userId: string, role: Member['role'], updatedAt: string): Member => ({ projectId: 'p1', userId, role, updatedAt });
+const at = (second: number, micros = 0) =>
+  `2026-11-22 05:00:${String(second).padStart(2, '0')}.${String(micros).padStart(6, '0')}+00`;
+const project = (name: string, updatedAt: string): Project => ({
+  id: 'p1',
+  name,
+  description: '',
+  visibility: 'private',
+  ownerId: 'u-ada',
+  updatedAt,
+});
+const member = (userId: string, role: Member['role'], updatedAt: string): Member => ({
+  projectId: 'p1',
+  userId,
+  role,
+  updatedAt,
+});
 
 const snapshot: RoomData = {
   project: project('Traffic light', at(10)),
@@ -56,15 +69,23 @@ describe('mergeSnapshot', () => {
   });
 
   it('a deleted project empties the room', () => {
-    expect(mergeSnapshot(snapshot, [{ table: 'projects', type: 'delete', id: 'p1', committedAt: at(20) }]).project).toBeNull();
+    expect(
+      mergeSnapshot(snapshot, [{ table: 'projects', type: 'delete', id: 'p1', committedAt: at(20) }]).project,
+    ).toBeNull();
     // Another project's delete is not ours.
-    expect(mergeSnapshot(snapshot, [{ table: 'projects', type: 'delete', id: 'p2', committedAt: at(20) }])).toBe(snapshot);
+    expect(mergeSnapshot(snapshot, [{ table: 'projects', type: 'delete', id: 'p2', committedAt: at(20) }])).toBe(
+      snapshot,
+    );
   });
 
   it('keeps the newest profile', () => {
     const profile = { id: 'u-bob', displayName: 'Bob', color: '#e5484d', avatarUrl: null, updatedAt: at(3) };
     const first = applyChange(EMPTY_ROOM, { table: 'profiles', type: 'upsert', row: profile });
-    const stale = applyChange(first, { table: 'profiles', type: 'upsert', row: { ...profile, displayName: 'Robert', updatedAt: at(2) } });
+    const stale = applyChange(first, {
+      table: 'profiles',
+      type: 'upsert',
+      row: { ...profile, displayName: 'Robert', updatedAt: at(2) },
+    });
     expect(stale.profiles['u-bob']?.displayName).toBe('Bob');
   });
 
@@ -73,15 +94,28 @@ describe('mergeSnapshot', () => {
     // state after some prefix, the buffer is an overlapping suffix (changes seen twice).
     const user = fc.constantFrom('u-1', 'u-2', 'u-3');
     const step = fc.oneof(
-      fc.record({ kind: fc.constant('upsert' as const), userId: user, role: fc.constantFrom<Member['role']>('editor', 'viewer') }),
+      fc.record({
+        kind: fc.constant('upsert' as const),
+        userId: user,
+        role: fc.constantFrom<Member['role']>('editor', 'viewer'),
+      }),
       fc.record({ kind: fc.constant('delete' as const), userId: user }),
     );
     fc.assert(
       fc.property(fc.array(step, { maxLength: 30 }), fc.nat(), fc.nat(), (steps, a, b) => {
         const history: RoomChange[] = steps.map((s, i) =>
           s.kind === 'upsert'
-            ? { table: 'project_members', type: 'upsert', row: member(s.userId, s.role, at(10 + Math.floor(i / 10), i)) }
-            : { table: 'project_members', type: 'delete', userId: s.userId, committedAt: at(10 + Math.floor(i / 10), i) },
+            ? {
+                table: 'project_members',
+                type: 'upsert',
+                row: member(s.userId, s.role, at(10 + Math.floor(i / 10), i)),
+              }
+            : {
+                table: 'project_members',
+                type: 'delete',
+                userId: s.userId,
+                committedAt: at(10 + Math.floor(i / 10), i),
+              },
         );
         const seen = history.length === 0 ? 0 : a % (history.length + 1);
         const bufferStart = Math.min(seen, history.length === 0 ? 0 : b % (seen + 1));

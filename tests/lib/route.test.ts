@@ -25,7 +25,11 @@ describe('routes', () => {
     const uuid = '0b9f6c1e-3f5a-4d2b-9c8e-7a6b5c4d3e2f';
     expect(parseRoute(`/p/${uuid}/m/${uuid}`)).toEqual({ name: 'machine', projectId: uuid, machineId: uuid });
     const longest = 'x'.repeat(128);
-    expect(parseRoute(`/p/${longest}/m/${longest}`)).toEqual({ name: 'machine', projectId: longest, machineId: longest });
+    expect(parseRoute(`/p/${longest}/m/${longest}`)).toEqual({
+      name: 'machine',
+      projectId: longest,
+      machineId: longest,
+    });
   });
 
   it('sends a machine path with a bad segment or extra parts to not found', () => {
@@ -54,6 +58,7 @@ describe('routes', () => {
   });
 
   it('sends anything else to not found', () => {
-    for (const path of ['/p', '/p/a/b', '/s/<script>', '/nope', '/profile/x']) expect(parseRoute(path).name).toBe('notFound');
+    for (const path of ['/p', '/p/a/b', '/s/<script>', '/nope', '/profile/x'])
+      expect(parseRoute(path).name).toBe('notFound');
   });
 });

@@ -39,4 +39,8 @@ export const BOB = 'u-bob';
 export const EVE = 'u-eve';
 export const MACHINE = 'm-1';
 
-export const peer = (userId: string, selection: string[] = [], connections = 1): CanvasPeerState => ({ userId, selection, connections });
+export const peer = (userId: string, selection: string[] = [], connections = 1): CanvasPeerState => ({
+  userId,
+  selection,
+  connections,
+});

@@ -48,7 +48,9 @@ const traversal = {
 
 async function replay(steps: readonly PresenceEvent[]) {
   const channel = fakeCanvasChannel();
-  const actor = createActor(canvasPresenceMachine.provide({ actors: channel.actors }), { input: { machineId: MACHINE, userId: ME } }).start();
+  const actor = createActor(canvasPresenceMachine.provide({ actors: channel.actors }), {
+    input: { machineId: MACHINE, userId: ME },
+  }).start();
   for (const event of steps) {
     if (FACTS.has(event.type)) channel.emit(event as PresenceFact);
     else actor.send(event);
@@ -56,4 +58,10 @@ async function replay(steps: readonly PresenceEvent[]) {
   return Promise.resolve(actor);
 }
 
-describeMachinePaths('canvas presence machine', { machine: canvasPresenceMachine, traversal, replay, observe: key, minEdges: 100 });
+describeMachinePaths('canvas presence machine', {
+  machine: canvasPresenceMachine,
+  traversal,
+  replay,
+  observe: key,
+  minEdges: 100,
+});

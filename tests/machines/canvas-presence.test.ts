@@ -7,7 +7,9 @@ import { BOB, EVE, fakeCanvasChannel, MACHINE, ME, peer } from './canvas-presenc
 
 function start() {
   const channel = fakeCanvasChannel();
-  const actor = createActor(canvasPresenceMachine.provide({ actors: channel.actors }), { input: { machineId: MACHINE, userId: ME } }).start();
+  const actor = createActor(canvasPresenceMachine.provide({ actors: channel.actors }), {
+    input: { machineId: MACHINE, userId: ME },
+  }).start();
   const snap = () => actor.getSnapshot();
   const peers = () => snap().context.peers;
   return { channel, actor, snap, peers };
@@ -65,7 +67,12 @@ describe('canvas presence machine', () => {
     channel.emit({ type: 'cursor.moved', userId: BOB, at: { x: 5, y: 6 } });
     channel.emit({ type: 'view.moved', userId: BOB, view: { x: 7, y: 8, zoom: 2 } });
     channel.emit({ type: 'presence.synced', peers: [peer(BOB, ['b', 'c'], 2), peer(EVE)] });
-    expect(peers()[BOB]).toEqual({ userId: BOB, selection: ['b', 'c'], cursor: { x: 5, y: 6 }, view: { x: 7, y: 8, zoom: 2 } });
+    expect(peers()[BOB]).toEqual({
+      userId: BOB,
+      selection: ['b', 'c'],
+      cursor: { x: 5, y: 6 },
+      view: { x: 7, y: 8, zoom: 2 },
+    });
   });
 
   it('drops a peer who leaves, ending follow mode if this person followed them', () => {
@@ -180,7 +187,12 @@ describe('canvas presence machine', () => {
     expect(Object.keys(peers()).sort()).toEqual(['__proto__', 'constructor']);
     expect(Object.getPrototypeOf(peers())).toBe(Object.prototype);
     channel.emit({ type: 'cursor.moved', userId: '__proto__', at: { x: 3, y: 4 } });
-    expect(Object.getOwnPropertyDescriptor(peers(), '__proto__')?.value).toEqual({ userId: '__proto__', selection: ['q'], cursor: { x: 3, y: 4 }, view: null });
+    expect(Object.getOwnPropertyDescriptor(peers(), '__proto__')?.value).toEqual({
+      userId: '__proto__',
+      selection: ['q'],
+      cursor: { x: 3, y: 4 },
+      view: null,
+    });
     actor.send({ type: 'presence.follow', userId: 'constructor' });
     expect(snap().context.following).toBe('constructor');
   });

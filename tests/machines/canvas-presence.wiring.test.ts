@@ -2,7 +2,13 @@ import { Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
 import { canvasPresenceLogic } from '../../src/app/canvas.ts';
-import type { CanvasChannel, CanvasPresencePort, Point, PresenceFact, View } from '../../src/lib/ports/canvas-presence.ts';
+import type {
+  CanvasChannel,
+  CanvasPresencePort,
+  Point,
+  PresenceFact,
+  View,
+} from '../../src/lib/ports/canvas-presence.ts';
 import { BOB, MACHINE, ME, peer } from './canvas-presence.fakes.ts';
 
 /**
@@ -14,7 +20,11 @@ import { BOB, MACHINE, ME, peer } from './canvas-presence.fakes.ts';
 function fakePort() {
   const facts = new Subject<PresenceFact>();
   const opened: [string, string][] = [];
-  const sent: { selection: string[][]; cursor: (Point | null)[]; view: View[] } = { selection: [], cursor: [], view: [] };
+  const sent: { selection: string[][]; cursor: (Point | null)[]; view: View[] } = {
+    selection: [],
+    cursor: [],
+    view: [],
+  };
   const port: CanvasPresencePort = {
     open(machineId, userId): CanvasChannel {
       opened.push([machineId, userId]);

@@ -162,15 +162,20 @@ describe('canvas machine paths (xstate/graph)', () => {
   const paths = getShortestPaths(canvasMachine, { events, serializeState: serialize, input: { canEdit: true } });
 
   it('reaches every state node', () => {
-    const all = getStateNodes(canvasMachine.root).filter((n) => n.path.length > 0).map((n) => n.path.join('.'));
+    const all = getStateNodes(canvasMachine.root)
+      .filter((n) => n.path.length > 0)
+      .map((n) => n.path.join('.'));
     expect(all).toEqual(['idle', 'panning', 'renaming', 'connecting', 'labelling']);
     const reached = new Set(paths.map((p) => String(p.state.value)));
     for (const node of all) expect(reached).toContain(node);
   });
 
-  it.each(paths.map((p) => [serialize(p.state), p] as const))('replays the path to %s on the running machine', (_, path) => {
-    const { actor } = start();
-    for (const step of path.steps) actor.send(step.event);
-    expect(serialize(actor.getSnapshot())).toBe(serialize(path.state));
-  });
+  it.each(paths.map((p) => [serialize(p.state), p] as const))(
+    'replays the path to %s on the running machine',
+    (_, path) => {
+      const { actor } = start();
+      for (const step of path.steps) actor.send(step.event);
+      expect(serialize(actor.getSnapshot())).toBe(serialize(path.state));
+    },
+  );
 });

@@ -18,14 +18,27 @@ const events: CodeViewEvent[] = [
   { type: 'code.revert' },
 ];
 
-const observe = (snapshot: Snapshot) => ({ value: snapshot.value, shown: snapshot.context.shown === configText(v1) ? 'v1' : 'other', errors: snapshot.context.errors.length > 0 });
+const observe = (snapshot: Snapshot) => ({
+  value: snapshot.value,
+  shown: snapshot.context.shown === configText(v1) ? 'v1' : 'other',
+  errors: snapshot.context.errors.length > 0,
+});
 
 // The helper's logic type declares no emitted events; this machine emits `code.show`, which the graph ignores.
-const machine = codeViewMachine as unknown as MachinePaths<Snapshot, CodeViewEvent, { definition: typeof v1 }>['machine'];
+const machine = codeViewMachine as unknown as MachinePaths<
+  Snapshot,
+  CodeViewEvent,
+  { definition: typeof v1 }
+>['machine'];
 
 describeMachinePaths('code view machine', {
   machine,
-  traversal: { events, input: { definition: v1 }, serializeState: (s: Snapshot) => JSON.stringify(observe(s)), serializeEvent: (e: CodeViewEvent) => JSON.stringify(e) },
+  traversal: {
+    events,
+    input: { definition: v1 },
+    serializeState: (s: Snapshot) => JSON.stringify(observe(s)),
+    serializeEvent: (e: CodeViewEvent) => JSON.stringify(e),
+  },
   replay: (steps) => {
     const actor = createActor(codeViewMachine, { input: { definition: v1 } }).start();
     for (const event of steps) actor.send(event);

@@ -43,7 +43,8 @@ async function replay(steps: readonly GraphEvent[]) {
   for (const event of steps) {
     if (event.type === BACKOFF) await vi.advanceTimersByTimeAsync(backoffDelay(actor.getSnapshot().context.attempts));
     else if (event.type === OFFLINE_RETRY) await vi.advanceTimersByTimeAsync(60_000);
-    else if (event.type === 'xstate.done.actor.reconnect') await socket.finishReconnect('output' in event && event.output === 'open' ? 'open' : 'done');
+    else if (event.type === 'xstate.done.actor.reconnect')
+      await socket.finishReconnect('output' in event && event.output === 'open' ? 'open' : 'done');
     else if (event.type === 'xstate.error.actor.reconnect') await socket.finishReconnect('error');
     else if (event.type === 'connection.retry') actor.send(event as ConnectionEvent);
     else socket.emit(event as SocketEvent);
@@ -54,4 +55,11 @@ async function replay(steps: readonly GraphEvent[]) {
 
 const key = (snapshot: Snapshot) => JSON.stringify({ value: snapshot.value, context: snapshot.context });
 
-describeMachinePaths('connection machine', { machine: connectionMachine, traversal, replay, observe: key, minEdges: 50, fakeTimers: true });
+describeMachinePaths('connection machine', {
+  machine: connectionMachine,
+  traversal,
+  replay,
+  observe: key,
+  minEdges: 50,
+  fakeTimers: true,
+});

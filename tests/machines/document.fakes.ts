@@ -5,7 +5,13 @@ import { checkpoint, headOf, opsSince, serverAppend, type ServerDoc } from '../.
 import type { CommittedOp, OpModel, QueueSnapshot } from '../../src/lib/collab/types.ts';
 import type { Op } from '../../src/lib/model/op-types.ts';
 import type { MachineDefinition } from '../../src/lib/model/types.ts';
-import type { CommitRequest, CommitResult, LoadedMachine, OpStreamEvent, Result } from '../../src/lib/ports/document.ts';
+import type {
+  CommitRequest,
+  CommitResult,
+  LoadedMachine,
+  OpStreamEvent,
+  Result,
+} from '../../src/lib/ports/document.ts';
 import { emptyDefinition } from '../adapters/machines-fixtures.ts';
 import { heldRequests } from './held-requests.ts';
 
@@ -35,7 +41,8 @@ export const renameModel: OpModel<MachineDefinition, Op> = {
   },
   invert(before, op) {
     if (op.type === 'state.rename') return [{ type: 'state.rename', id: op.id, key: before.states[op.id]?.key ?? '' }];
-    if (op.type === 'state.update') return [{ type: 'state.update', id: op.id, changes: { description: before.states[op.id]?.description ?? null } }];
+    if (op.type === 'state.update')
+      return [{ type: 'state.update', id: op.id, changes: { description: before.states[op.id]?.description ?? null } }];
     return [{ type: 'machine.update', changes: { name: before.name } }];
   },
 };
@@ -46,7 +53,10 @@ type RequestName = 'loadQueue' | 'loadMachine' | 'commitOps' | 'fetchOps';
 
 export const MACHINE_ID = 'm-1';
 
-export function fakeDocumentBackend(initial = emptyDefinition('door'), model: OpModel<MachineDefinition, Op> = renameModel) {
+export function fakeDocumentBackend(
+  initial = emptyDefinition('door'),
+  model: OpModel<MachineDefinition, Op> = renameModel,
+) {
   let server: ServerDoc<MachineDefinition, Op> = { doc: initial, checkpointSeq: 0, log: [] };
   const stream = new Subject<OpStreamEvent>();
   const stored = new Map<string, QueueSnapshot<MachineDefinition, Op> | null>();
@@ -55,7 +65,14 @@ export function fakeDocumentBackend(initial = emptyDefinition('door'), model: Op
 
   // The checkpoint as stored (not moved by appends) and the log after it.
   const record = (): LoadedMachine => ({
-    id: MACHINE_ID, projectId: 'p-1', name: 'door', version: server.checkpointSeq, createdBy: null, createdAt: '', updatedAt: '', definition: server.doc,
+    id: MACHINE_ID,
+    projectId: 'p-1',
+    name: 'door',
+    version: server.checkpointSeq,
+    createdBy: null,
+    createdAt: '',
+    updatedAt: '',
+    definition: server.doc,
     tail: opsSince(server, server.checkpointSeq),
   });
 
@@ -67,7 +84,9 @@ export function fakeDocumentBackend(initial = emptyDefinition('door'), model: Op
       case 'loadMachine':
         return { ok: true, value: record() } satisfies Result<LoadedMachine>;
       case 'fetchOps':
-        return { ok: true, value: opsSince(server, (input as { after: number }).after) } satisfies Result<CommittedOp<Op>[]>;
+        return { ok: true, value: opsSince(server, (input as { after: number }).after) } satisfies Result<
+          CommittedOp<Op>[]
+        >;
       case 'commitOps': {
         const r = input as CommitRequest;
         const result = serverAppend(server, { clientId: r.clientId, batchId: r.batchId, ops: r.ops });

@@ -27,9 +27,17 @@ const AFTER = {
 };
 const DELAY_MS: Record<string, number> = { [AFTER.retryDelay]: 2_000, [AFTER.quietResync]: 30_000 };
 
-const theirs = (seq: number): CommittedOp<Op> => ({ seq, batchId: `their-${seq}`, clientId: 'them', op: rename(`theirs ${seq}`) });
+const theirs = (seq: number): CommittedOp<Op> => ({
+  seq,
+  batchId: `their-${seq}`,
+  clientId: 'them',
+  op: rename(`theirs ${seq}`),
+});
 const done = (actor: string, output: unknown): GraphEvent => ({ type: `xstate.done.actor.${actor}`, output });
-const crashed = (actor: string): GraphEvent => ({ type: `xstate.error.actor.${actor}`, error: new Error(`${actor} crashed`) });
+const crashed = (actor: string): GraphEvent => ({
+  type: `xstate.error.actor.${actor}`,
+  error: new Error(`${actor} crashed`),
+});
 const network = { ok: false, error: { code: 'network', message: "Can't reach the server." } };
 const saved = { confirmed: emptyDefinition('door'), version: 0, inflight: null, pending: [rename('stored')] };
 
@@ -46,7 +54,20 @@ const events: GraphEvent[] = [
   done('loadQueue', null),
   done('loadQueue', saved),
   crashed('loadQueue'),
-  done('loadMachine', { ok: true, value: { id: MACHINE_ID, projectId: 'p', name: 'door', version: 0, createdBy: null, createdAt: '', updatedAt: '', definition: emptyDefinition('door'), tail: [] } }),
+  done('loadMachine', {
+    ok: true,
+    value: {
+      id: MACHINE_ID,
+      projectId: 'p',
+      name: 'door',
+      version: 0,
+      createdBy: null,
+      createdAt: '',
+      updatedAt: '',
+      definition: emptyDefinition('door'),
+      tail: [],
+    },
+  }),
   done('loadMachine', { ok: false, error: { code: 'not_found', message: 'gone' } }),
   crashed('loadMachine'),
   done('commitOps', { ok: true, receipt: { firstSeq: 1, lastSeq: 1, version: 1, duplicate: false } }),
@@ -105,4 +126,11 @@ async function replay(steps: readonly GraphEvent[]) {
   return actor;
 }
 
-describeMachinePaths('document machine', { machine: documentMachine, traversal, replay, observe: key, minEdges: 40, fakeTimers: true });
+describeMachinePaths('document machine', {
+  machine: documentMachine,
+  traversal,
+  replay,
+  observe: key,
+  minEdges: 40,
+  fakeTimers: true,
+});

@@ -68,7 +68,7 @@ describe('document machine', () => {
     expect(actor.getSnapshot().context.doc?.pending).toEqual([]);
   });
 
-  it('an append behind someone else\'s is never refused: the log before it is read and the queue rebased', async () => {
+  it("an append behind someone else's is never refused: the log before it is read and the queue rebased", async () => {
     const { actor, backend } = await opened();
     actor.send({ type: 'doc.edit', ops: [{ type: 'state.rename', id: 's_root', key: 'mine' }] });
     backend.commitFromElsewhere([rename('theirs')]);
@@ -86,7 +86,7 @@ describe('document machine', () => {
     expect(server.doc.states.s_root?.key).toBe('mine');
   });
 
-  it('drops its own echo by batch id and applies others\' ops from the stream', async () => {
+  it("drops its own echo by batch id and applies others' ops from the stream", async () => {
     const { actor, backend } = await opened();
     actor.send({ type: 'doc.edit', ops: [rename('mine')] });
     await vi.advanceTimersByTimeAsync(20);
@@ -160,7 +160,12 @@ describe('document machine', () => {
     // The first edit left at once; the three after it go as the next batch.
     await backend.serve('commitOps');
     await backend.serve('commitOps');
-    expect(backend.server().log.map((e) => e.op)).toEqual([rename('renamed'), rename('door'), rename('renamed'), rename('door')]);
+    expect(backend.server().log.map((e) => e.op)).toEqual([
+      rename('renamed'),
+      rename('door'),
+      rename('renamed'),
+      rename('door'),
+    ]);
     expect(backend.server().doc.name).toBe('door');
   });
 
@@ -168,7 +173,10 @@ describe('document machine', () => {
     const { actor, backend } = await opened();
     actor.send({ type: 'doc.edit', ops: [rename('nope')] });
     await vi.advanceTimersByTimeAsync(20);
-    await backend.settle('commitOps', { ok: false, error: { code: 'forbidden', message: "You don't have permission to save your edit." } });
+    await backend.settle('commitOps', {
+      ok: false,
+      error: { code: 'forbidden', message: "You don't have permission to save your edit." },
+    });
     expect(actor.getSnapshot().context.error).toMatch(/permission/);
     expect(local(actor)?.name).toBe('door');
     expect(actor.getSnapshot().value).toEqual({ ready: { online: 'resyncing' } });
@@ -221,12 +229,17 @@ describe('document machine', () => {
 
   it('with the statechart model: adds a state, undoes it exactly, commits both', async () => {
     const backend = fakeDocumentBackend(undefined, chartroomModel);
-    const actor = createActor(documentMachine.provide({ actors: backend.actors }), { input: { ...input(), model: chartroomModel } }).start();
+    const actor = createActor(documentMachine.provide({ actors: backend.actors }), {
+      input: { ...input(), model: chartroomModel },
+    }).start();
     await backend.serve('loadQueue');
     await backend.serve('loadMachine');
     await backend.serve('fetchOps');
     const before = local(actor);
-    actor.send({ type: 'doc.edit', ops: [{ type: 'state.add', id: 's_new', parent: 's_root', key: 'open', stateType: 'atomic', index: null }] });
+    actor.send({
+      type: 'doc.edit',
+      ops: [{ type: 'state.add', id: 's_new', parent: 's_root', key: 'open', stateType: 'atomic', index: null }],
+    });
     expect(local(actor)?.states.s_new?.key).toBe('open');
     actor.send({ type: 'doc.undo' });
     expect(local(actor)).toEqual(before);
@@ -238,9 +251,14 @@ describe('document machine', () => {
 
   it('an edit too big to save is refused at once, saying so with the limit; nothing is queued or sent', async () => {
     const { actor, backend } = await opened();
-    actor.send({ type: 'doc.edit', ops: [{ type: 'state.update', id: 's_root', changes: { description: 'x'.repeat(1024 * 1024) } }] });
+    actor.send({
+      type: 'doc.edit',
+      ops: [{ type: 'state.update', id: 's_root', changes: { description: 'x'.repeat(1024 * 1024) } }],
+    });
     const { error, dropped, doc } = actor.getSnapshot().context;
-    expect(error).toBe('This edit is too big to save: 1.0 MB, and one edit can be at most 512 KB. Nothing was changed; split it into smaller edits.');
+    expect(error).toBe(
+      'This edit is too big to save: 1.0 MB, and one edit can be at most 512 KB. Nothing was changed; split it into smaller edits.',
+    );
     expect(error).not.toMatch(/someone else/);
     expect(dropped).toEqual([]);
     expect(doc?.pending).toEqual([]);
@@ -258,7 +276,8 @@ describe('the sync tags (what the label reads)', () => {
       const tags = SYNC.filter((t) => s.hasTag(t));
       if (tags.length !== 1) problems.push(`${JSON.stringify(s.value)} has sync tags [${tags.join(', ')}]`);
       const unsent = (s.context.doc?.inflight ? 1 : 0) + (s.context.doc?.pending.length ?? 0);
-      if (s.hasTag('synced') && (unsent > 0 || s.context.refused)) problems.push(`${JSON.stringify(s.value)} says synced with ${unsent} unsent`);
+      if (s.hasTag('synced') && (unsent > 0 || s.context.refused))
+        problems.push(`${JSON.stringify(s.value)} says synced with ${unsent} unsent`);
     });
     return problems;
   }

@@ -28,8 +28,19 @@ function fakeInvites() {
   };
 }
 
-const invite = (id: string): Invite => ({ id, token: `${id}`.padEnd(36, '0'), role: 'editor', expiresAt: '2026-11-29T05:00:00Z', maxUses: null, uses: 0, revoked: false });
-const refused = { ok: false, error: { code: 'forbidden', message: "You don't have permission to create the invite." } } as const;
+const invite = (id: string): Invite => ({
+  id,
+  token: `${id}`.padEnd(36, '0'),
+  role: 'editor',
+  expiresAt: '2026-11-29T05:00:00Z',
+  maxUses: null,
+  uses: 0,
+  revoked: false,
+});
+const refused = {
+  ok: false,
+  error: { code: 'forbidden', message: "You don't have permission to create the invite." },
+} as const;
 const start = () => {
   const fake = fakeInvites();
   const actor = createActor(invitesMachine.provide({ actors: fake.actors }), { input: { projectId: 'p-1' } }).start();
@@ -42,7 +53,10 @@ describe('invites machine', () => {
     expect(snap().hasTag('loading')).toBe(true);
     await fake.settle('listInvites', { ok: true, value: [invite('a')] });
     actor.send({ type: 'invites.create', role: 'viewer', expiresInDays: 30 });
-    expect(fake.calls[1]).toEqual({ name: 'createInvite', input: { projectId: 'p-1', role: 'viewer', expiresInDays: 30, maxUses: null } });
+    expect(fake.calls[1]).toEqual({
+      name: 'createInvite',
+      input: { projectId: 'p-1', role: 'viewer', expiresInDays: 30, maxUses: null },
+    });
     await fake.settle('createInvite', { ok: true, value: invite('b') });
     expect(snap().context.invites.map((i) => i.id)).toEqual(['b', 'a']);
     expect(snap().context.created?.id).toBe('b');
@@ -54,7 +68,10 @@ describe('invites machine', () => {
 
   it('a failed load offers a retry; a refused create keeps the list and says why', async () => {
     const { fake, actor, snap } = start();
-    await fake.settle('listInvites', { ok: false, error: { code: 'network', message: "Can't reach the server. Check your connection and try again." } });
+    await fake.settle('listInvites', {
+      ok: false,
+      error: { code: 'network', message: "Can't reach the server. Check your connection and try again." },
+    });
     expect(snap().hasTag('loadFailed')).toBe(true);
     expect(snap().context.error).toMatch(/Can't reach/);
     actor.send({ type: 'invites.retry' });
@@ -90,7 +107,8 @@ const events: GraphEvent[] = [
 const traversal = {
   events: events as InvitesEvent[],
   // One create at most keeps the graph finite (each create adds a row).
-  filterEvents: (snapshot: Snapshot, event: InvitesEvent) => snapshot.can(event) && !(event.type === 'invites.create' && snapshot.context.invites.length > 1),
+  filterEvents: (snapshot: Snapshot, event: InvitesEvent) =>
+    snapshot.can(event) && !(event.type === 'invites.create' && snapshot.context.invites.length > 1),
   input: { projectId: 'p-1' },
 };
 const key = (s: Snapshot) => JSON.stringify({ value: s.value, context: s.context });

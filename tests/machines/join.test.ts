@@ -10,7 +10,9 @@ type Snapshot = SnapshotFrom<typeof joinMachine>;
 
 function start(input: JoinInput = { kind: 'invite', token: 'abc' }) {
   const pending: { resolve: (r: Result<string>) => void; reject: (e: unknown) => void; input: JoinInput }[] = [];
-  const join = fromPromise<Result<string>, JoinInput>(({ input: given }) => new Promise((resolve, reject) => pending.push({ resolve, reject, input: given })));
+  const join = fromPromise<Result<string>, JoinInput>(
+    ({ input: given }) => new Promise((resolve, reject) => pending.push({ resolve, reject, input: given })),
+  );
   const actor = createActor(joinMachine.provide({ actors: { join } }), { input }).start();
   const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
   return { actor, pending, flush, snap: () => actor.getSnapshot() };
@@ -70,7 +72,11 @@ async function replay(steps: readonly JoinEvent[]) {
 
 describeMachinePaths('join machine', {
   machine: joinMachine,
-  traversal: { events: graphEvents, input: { kind: 'invite', token: 'abc' }, filterEvents: (s: Snapshot, e: JoinEvent) => s.can(e) },
+  traversal: {
+    events: graphEvents,
+    input: { kind: 'invite', token: 'abc' },
+    filterEvents: (s: Snapshot, e: JoinEvent) => s.can(e),
+  },
   replay,
   observe: (snapshot) => ({ value: snapshot.value, context: snapshot.context }),
   minEdges: 3,

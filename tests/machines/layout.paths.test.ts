@@ -15,7 +15,9 @@ import { describeMachinePaths } from './machine-paths.ts';
 type Snapshot = SnapshotFrom<typeof layoutMachine>;
 
 const base = importXState({ id: 'm', initial: 'a', states: { a: {} } }, { ids: counterIds('m') });
-const next: MachineDefinition = applyOps(base, [{ type: 'state.add', id: 's_b', parent: base.root, key: 'b', stateType: 'atomic', index: null }]);
+const next: MachineDefinition = applyOps(base, [
+  { type: 'state.add', id: 's_b', parent: base.root, key: 'b', stateType: 'atomic', index: null },
+]);
 const answer: LayoutResult = { ok: false, message: 'answered' };
 
 const events: LayoutEvent[] = [
@@ -26,12 +28,18 @@ const events: LayoutEvent[] = [
   { type: 'layout.engineReady' },
 ];
 /** The engine could not start (no Worker): the root invoke's error. */
-const ENGINE_FAILED = { type: 'xstate.error.actor.engine', error: new Error('no Worker here') } as unknown as LayoutEvent;
+const ENGINE_FAILED = {
+  type: 'xstate.error.actor.engine',
+  error: new Error('no Worker here'),
+} as unknown as LayoutEvent;
 
 async function replay(steps: readonly LayoutEvent[]) {
   const open: { request: LayoutRequest; resolve: (r: LayoutResult) => void }[] = [];
   const actor = createActor(
-    layoutLogic(() => ({ port: (request) => new Promise<LayoutResult>((resolve) => open.push({ request, resolve })), close: () => undefined })),
+    layoutLogic(() => ({
+      port: (request) => new Promise<LayoutResult>((resolve) => open.push({ request, resolve })),
+      close: () => undefined,
+    })),
   ).start();
   for (const event of steps) {
     if (event.type === 'layout.done') {
@@ -44,7 +52,11 @@ async function replay(steps: readonly LayoutEvent[]) {
 }
 
 const serializeState = (snapshot: Snapshot) =>
-  JSON.stringify({ value: snapshot.value, definition: snapshot.context.definition?.states.s_b ? 'next' : snapshot.context.definition ? 'base' : null, queued: snapshot.context.queued !== null });
+  JSON.stringify({
+    value: snapshot.value,
+    definition: snapshot.context.definition?.states.s_b ? 'next' : snapshot.context.definition ? 'base' : null,
+    queued: snapshot.context.queued !== null,
+  });
 
 describeMachinePaths('layout machine', {
   machine: layoutMachine,

@@ -7,8 +7,12 @@ import { applyOps, counterIds, importXState, type MachineDefinition } from '../.
 import type { LayoutRequest, LayoutResult } from '../../src/lib/ports/layout.ts';
 import { layoutLogic } from '../../src/app/layout.ts';
 
-const base = importXState({ id: 'm', initial: 'a', states: { a: { on: { GO: 'b' } }, b: {} } }, { ids: counterIds('m') });
-const withC = (d: MachineDefinition, key: string): MachineDefinition => applyOps(d, [{ type: 'state.add', id: `s_${key}`, parent: d.root, key, stateType: 'atomic', index: null }]);
+const base = importXState(
+  { id: 'm', initial: 'a', states: { a: { on: { GO: 'b' } }, b: {} } },
+  { ids: counterIds('m') },
+);
+const withC = (d: MachineDefinition, key: string): MachineDefinition =>
+  applyOps(d, [{ type: 'state.add', id: `s_${key}`, parent: d.root, key, stateType: 'atomic', index: null }]);
 
 /** A layout engine we settle by hand, recording what it was asked; `closed` counts teardowns. */
 function controlled() {
@@ -16,17 +20,53 @@ function controlled() {
   const engines = { started: 0, closed: 0 };
   const logic = layoutLogic(() => {
     engines.started += 1;
-    return { port: (request) => new Promise<LayoutResult>((resolve) => calls.push({ request, resolve })), close: () => (engines.closed += 1) };
+    return {
+      port: (request) => new Promise<LayoutResult>((resolve) => calls.push({ request, resolve })),
+      close: () => (engines.closed += 1),
+    };
   });
   return { logic, calls, engines };
 }
 
-const empty = (def: MachineDefinition): LayoutResult => ({ ok: true, layout: { nodes: Object.fromEntries(Object.keys(def.states).map((id) => [id, { id, parent: null, key: id, type: 'atomic', depth: 0, region: false, history: null, initial: null, header: 0, x: 1, y: 2, width: 3, height: 4 }])), edges: {}, width: 10, height: 10 } });
+const empty = (def: MachineDefinition): LayoutResult => ({
+  ok: true,
+  layout: {
+    nodes: Object.fromEntries(
+      Object.keys(def.states).map((id) => [
+        id,
+        {
+          id,
+          parent: null,
+          key: id,
+          type: 'atomic',
+          depth: 0,
+          region: false,
+          history: null,
+          initial: null,
+          header: 0,
+          x: 1,
+          y: 2,
+          width: 3,
+          height: 4,
+        },
+      ]),
+    ),
+    edges: {},
+    width: 10,
+    height: 10,
+  },
+});
 
 describe('layout machine', () => {
   it('lays out with real ELK and stores the layout', async () => {
     const elk = new ELK();
-    const logic = layoutLogic(() => ({ port: async (request) => ({ ok: true, layout: await layoutDefinition(elk, request.definition, estimateText, request.hints) }), close: () => undefined }));
+    const logic = layoutLogic(() => ({
+      port: async (request) => ({
+        ok: true,
+        layout: await layoutDefinition(elk, request.definition, estimateText, request.hints),
+      }),
+      close: () => undefined,
+    }));
     const actor = createActor(logic).start();
     actor.send({ type: 'layout.request', definition: base });
     const done = await waitFor(actor, (s) => s.matches('idle') && s.context.layout !== null, { timeout: 20_000 });
@@ -98,7 +138,13 @@ describe('layout machine', () => {
   });
 
   it('says so when the engine cannot start (no worker)', () => {
-    const broken = layoutMachine.provide({ actors: { engine: fromCallback(() => { throw new Error('no Worker here'); }) } });
+    const broken = layoutMachine.provide({
+      actors: {
+        engine: fromCallback(() => {
+          throw new Error('no Worker here');
+        }),
+      },
+    });
     const actor = createActor(broken).start();
     expect(actor.getSnapshot().hasTag('broken')).toBe(true);
     expect(actor.getSnapshot().context.error).toBe('The diagram could not be laid out.');

@@ -30,7 +30,9 @@ export function fakeMachineList() {
           }),
       ),
       loadMachines: request<Result<MachineSummary[]>, { projectId: string }>('loadMachines'),
-      createMachines: request<Result<MachineSummary[]>, { projectId: string; machines: NewMachine[] }>('createMachines'),
+      createMachines: request<Result<MachineSummary[]>, { projectId: string; machines: NewMachine[] }>(
+        'createMachines',
+      ),
       renameMachine: request<Result<MachineSummary>, { machineId: string; name: string }>('renameMachine'),
       deleteMachine: request<Result<string>, { machineId: string }>('deleteMachine'),
     },

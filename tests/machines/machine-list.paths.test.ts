@@ -2,7 +2,16 @@ import { createActor, type SnapshotFrom } from 'xstate';
 import { machineListMachine, type MachineListIntent } from '../../machines/machine-list.machine.ts';
 import type { MachineListEvent, Result } from '../../src/lib/ports/document.ts';
 import { describeMachinePaths, settleRequest, type MachinePaths } from './machine-paths.ts';
-import { fakeMachineList, newMachine, ok, PROJECT, refused, settle, summary, type MachineListRequest } from './machine-list.fakes.ts';
+import {
+  fakeMachineList,
+  newMachine,
+  ok,
+  PROJECT,
+  refused,
+  settle,
+  summary,
+  type MachineListRequest,
+} from './machine-list.fakes.ts';
 
 /**
  * Path tests for the machine list: every state node reached, every
@@ -16,8 +25,14 @@ type Event = MachineListIntent | MachineListEvent;
 type GraphEvent = Event | { type: string; output?: unknown; error?: unknown };
 
 // Each invocation's id is its actor's name.
-const done = (request: MachineListRequest, output: Result<unknown>): GraphEvent => ({ type: `xstate.done.actor.${request}`, output });
-const crashed = (request: MachineListRequest): GraphEvent => ({ type: `xstate.error.actor.${request}`, error: new Error(`${request} crashed`) });
+const done = (request: MachineListRequest, output: Result<unknown>): GraphEvent => ({
+  type: `xstate.done.actor.${request}`,
+  output,
+});
+const crashed = (request: MachineListRequest): GraphEvent => ({
+  type: `xstate.error.actor.${request}`,
+  error: new Error(`${request} crashed`),
+});
 
 const isStream = (type: string) => type.startsWith('machines.');
 
@@ -65,7 +80,8 @@ const traversal = {
     // Live changes, requests and their errors are independent of one another: explore each
     // from an otherwise untouched list (a and b as loaded) rather than every combination.
     const { machines, sinceLoad, reloadDue, error } = snapshot.context;
-    const pristine = machines.map((m) => `${m.id}:${m.name}`).join() === 'b:Machine b,a:Machine a' && error === null && !reloadDue;
+    const pristine =
+      machines.map((m) => `${m.id}:${m.name}`).join() === 'b:Machine b,a:Machine a' && error === null && !reloadDue;
     // At most one change waits for a read's answer: enough to replay rememberChange.
     if (event.type === 'machines.upserted' || event.type === 'machines.deleted') {
       return snapshot.matches('loading') ? sinceLoad.length === 0 : pristine && snapshot.matches({ ready: 'idle' });
@@ -80,7 +96,9 @@ const traversal = {
 
 async function replay(steps: readonly GraphEvent[]) {
   const fake = fakeMachineList();
-  const actor = createActor(machineListMachine.provide({ actors: fake.actors }), { input: { projectId: PROJECT } }).start();
+  const actor = createActor(machineListMachine.provide({ actors: fake.actors }), {
+    input: { projectId: PROJECT },
+  }).start();
   for (const event of steps) {
     if (await settleRequest(fake, event)) continue;
     if (isStream(event.type)) fake.emit(event as MachineListEvent);
@@ -93,4 +111,11 @@ async function replay(steps: readonly GraphEvent[]) {
 // The helper's logic type declares no emitted events; this machine emits `list.created`, which the graph ignores.
 const machine = machineListMachine as unknown as MachinePaths<Snapshot, Event, { projectId: string }>['machine'];
 
-describeMachinePaths('machine list machine', { machine, traversal, replay, observe: key, minEdges: 100, timeout: 120_000 });
+describeMachinePaths('machine list machine', {
+  machine,
+  traversal,
+  replay,
+  observe: key,
+  minEdges: 100,
+  timeout: 120_000,
+});

@@ -30,7 +30,10 @@ describe('machine list machine', () => {
     expect(fake.calls).toEqual([{ name: 'loadMachines', input: { projectId: PROJECT } }]);
     expect(fake.streams.opened).toBe(1);
     // Same edit time: by name, so the order is stable.
-    await fake.settle('loadMachines', ok([summary('a', 10), summary('c', 30), summary('b', 20), summary('d', 20, { name: 'Aardvark' })]));
+    await fake.settle(
+      'loadMachines',
+      ok([summary('a', 10), summary('c', 30), summary('b', 20), summary('d', 20, { name: 'Aardvark' })]),
+    );
     expect(snap().hasTag('ready')).toBe(true);
     expect(snap().hasTag('loading')).toBe(false);
     expect(ids()).toEqual(['c', 'd', 'b', 'a']);

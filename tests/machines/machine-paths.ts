@@ -1,6 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ActorLogic, AnyMachineSnapshot, EventObject, StateValue } from 'xstate';
-import { getAdjacencyMap, getShortestPaths, getStateNodes, serializeSnapshot, type AdjacencyValue, type AnyStateNode, type TraversalOptions } from 'xstate/graph';
+import {
+  getAdjacencyMap,
+  getShortestPaths,
+  getStateNodes,
+  serializeSnapshot,
+  type AdjacencyValue,
+  type AnyStateNode,
+  type TraversalOptions,
+} from 'xstate/graph';
 
 /**
  * The path tests, once for every machine: traverse the machine's
@@ -50,11 +58,14 @@ export function describeMachinePaths<TSnapshot extends AnyMachineSnapshot, TEven
       expect(unreached).toEqual([]);
     });
 
-    it.each(paths.map((p) => [p.steps.map((s) => s.event.type).join(' → ') || '(initial)', p] as const))('replays %s', async (_label, path) => {
-      const actor = await replay(path.steps.map((s) => s.event));
-      expect(observe(actor.getSnapshot())).toEqual(observe(path.state));
-      actor.stop();
-    });
+    it.each(paths.map((p) => [p.steps.map((s) => s.event.type).join(' → ') || '(initial)', p] as const))(
+      'replays %s',
+      async (_label, path) => {
+        const actor = await replay(path.steps.map((s) => s.event));
+        expect(observe(actor.getSnapshot())).toEqual(observe(path.state));
+        actor.stop();
+      },
+    );
 
     it(
       'takes every edge of the graph on the running machine',
@@ -62,7 +73,10 @@ export function describeMachinePaths<TSnapshot extends AnyMachineSnapshot, TEven
         const adjacency = getAdjacencyMap(machine, traversal);
         const pathTo = new Map(paths.map((p) => [serialize(p.state), p]));
         let edges = 0;
-        for (const [vertex, { transitions }] of Object.entries(adjacency) as [string, AdjacencyValue<TSnapshot, TEvent>][]) {
+        for (const [vertex, { transitions }] of Object.entries(adjacency) as [
+          string,
+          AdjacencyValue<TSnapshot, TEvent>,
+        ][]) {
           const prefix = pathTo.get(vertex);
           expect(prefix, `a path to ${vertex}`).toBeDefined();
           for (const edge of Object.values(transitions)) {
@@ -101,7 +115,10 @@ export interface SettlesRequests<Name extends string> {
 }
 
 /** Finishes the fake's open request the way the graph event says; false when the event is no request outcome. */
-export async function settleRequest<Name extends string>(fake: SettlesRequests<Name>, event: { type: string; output?: unknown; error?: unknown }): Promise<boolean> {
+export async function settleRequest<Name extends string>(
+  fake: SettlesRequests<Name>,
+  event: { type: string; output?: unknown; error?: unknown },
+): Promise<boolean> {
   const outcome = requestOutcome(event);
   if (!outcome) return false;
   // The graph's events name only the machine's own actors, which are the fake's requests.
@@ -112,4 +129,5 @@ export async function settleRequest<Name extends string>(fake: SettlesRequests<N
 }
 
 /** The state value that a state node's path names, for `snapshot.matches`. */
-const leafValue = (path: string[]): StateValue => (path.length === 1 ? (path[0] as string) : { [path[0] as string]: leafValue(path.slice(1)) });
+const leafValue = (path: string[]): StateValue =>
+  path.length === 1 ? (path[0] as string) : { [path[0] as string]: leafValue(path.slice(1)) };

@@ -13,16 +13,26 @@ import type { MachineDefinition } from '../../src/lib/model/types.ts';
  * in for (test doubles, by design).
  */
 export function fakeOpenMachine() {
-  const told = { document: [] as AnyEventObject[], presence: [] as AnyEventObject[], layout: [] as AnyEventObject[], simulation: [] as AnyEventObject[] };
+  const told = {
+    document: [] as AnyEventObject[],
+    presence: [] as AnyEventObject[],
+    layout: [] as AnyEventObject[],
+    simulation: [] as AnyEventObject[],
+  };
   const document = createMachine({
     types: {} as { context: { doc: { local: MachineDefinition } | null }; events: AnyEventObject },
     context: { doc: null },
     on: {
-      'test.load': { actions: assign({ doc: ({ event }) => ({ local: (event as unknown as { definition: MachineDefinition }).definition }) }) },
+      'test.load': {
+        actions: assign({
+          doc: ({ event }) => ({ local: (event as unknown as { definition: MachineDefinition }).definition }),
+        }),
+      },
       '*': { actions: ({ event }) => told.document.push(event) },
     },
   }) as unknown as typeof documentMachine;
-  const recorder = (log: AnyEventObject[]) => fromCallback<AnyEventObject>(({ receive }) => receive((event) => log.push(event)));
+  const recorder = (log: AnyEventObject[]) =>
+    fromCallback<AnyEventObject>(({ receive }) => receive((event) => log.push(event)));
   const logic = openMachineMachine.provide({
     actors: {
       document,

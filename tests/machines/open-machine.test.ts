@@ -4,7 +4,10 @@ import { generateChart } from '../../src/lib/layout/generate.ts';
 import { counterIds, importXState } from '../../src/lib/model/index.ts';
 import { fakeOpenMachine, OPEN_INPUT } from './open-machine.fakes.ts';
 
-const checkout = importXState({ id: 'checkout', initial: 'cart', states: { cart: { on: { PAY: 'paid' } }, paid: {} } }, { ids: counterIds('c') });
+const checkout = importXState(
+  { id: 'checkout', initial: 'cart', states: { cart: { on: { PAY: 'paid' } }, paid: {} } },
+  { ids: counterIds('c') },
+);
 const cartId = Object.values(checkout.states).find((s) => s.key === 'cart')?.id ?? '';
 
 function start(input = OPEN_INPUT) {
@@ -30,12 +33,18 @@ describe('open machine', () => {
     expect(told.presence.at(-1)).toEqual({ type: 'presence.select', selection: [cartId] });
     canvas?.send({ type: 'canvas.renameStart', id: cartId });
     canvas?.send({ type: 'canvas.renameCommit', key: 'basket' });
-    expect(told.document.at(-1)).toEqual({ type: 'doc.edit', ops: [{ type: 'state.rename', id: cartId, key: 'basket' }] });
+    expect(told.document.at(-1)).toEqual({
+      type: 'doc.edit',
+      ops: [{ type: 'state.rename', id: cartId, key: 'basket' }],
+    });
   });
 
-  it("sends a replaced definition as the ops between the two, and nothing for a viewer", () => {
+  it('sends a replaced definition as the ops between the two, and nothing for a viewer', () => {
     const { told, actor } = start();
-    const renamed = { ...checkout, states: { ...checkout.states, [cartId]: { ...checkout.states[cartId]!, key: 'trolley' } } };
+    const renamed = {
+      ...checkout,
+      states: { ...checkout.states, [cartId]: { ...checkout.states[cartId]!, key: 'trolley' } },
+    };
     actor.send({ type: 'machine.replace', definition: renamed });
     expect(told.document.at(-1)).toMatchObject({ type: 'doc.edit' });
     const edits = told.document.length;

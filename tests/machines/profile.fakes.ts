@@ -61,4 +61,9 @@ export async function flush(): Promise<void> {
 }
 
 export const ada: OwnProfile = { id: 'u1', displayName: 'Ada', color: '#0090ff', avatarPath: null, avatarUrl: null };
-export const png: AvatarFile = { file: new Blob(['x'], { type: 'image/png' }), name: 'me.png', type: 'image/png', size: 1000 };
+export const png: AvatarFile = {
+  file: new Blob(['x'], { type: 'image/png' }),
+  name: 'me.png',
+  type: 'image/png',
+  size: 1000,
+};

@@ -21,11 +21,17 @@ describe('profile machine', () => {
     await fake.settle('loadProfile', { ok: true, value: ada });
     actor.send({ type: 'profile.save', displayName: 'Ada L', color: '#12a594' });
     expect(snap().hasTag('saving')).toBe(true);
-    expect(fake.calls.at(-1)).toEqual({ name: 'saveDetails', input: { userId: 'u1', edit: { displayName: 'Ada L', color: '#12a594' } } });
+    expect(fake.calls.at(-1)).toEqual({
+      name: 'saveDetails',
+      input: { userId: 'u1', edit: { displayName: 'Ada L', color: '#12a594' } },
+    });
     await fake.settle('saveDetails', { ok: true, value: { ...ada, displayName: 'Ada L', color: '#12a594' } });
     expect(snap().hasTag('saved')).toBe(true);
     actor.send({ type: 'profile.save', displayName: '', color: '#12a594' });
-    await fake.settle('saveDetails', { ok: false, error: { code: 'invalid', message: 'A display name has 1 to 80 characters.' } });
+    await fake.settle('saveDetails', {
+      ok: false,
+      error: { code: 'invalid', message: 'A display name has 1 to 80 characters.' },
+    });
     expect(snap().hasTag('saved')).toBe(false);
     expect(snap().context.saveError).toBe('A display name has 1 to 80 characters.');
     expect(snap().context.profile?.displayName).toBe('Ada L');
@@ -45,8 +51,14 @@ describe('profile machine', () => {
     actor.send({ type: 'avatar.retry' });
     expect(snap().context.uploadError).toBeNull();
     fake.emit({ type: 'upload.finished', path: 'u1/avatar-1.png' });
-    expect(fake.calls.at(-1)).toEqual({ name: 'attachAvatar', input: { userId: 'u1', edit: { avatarPath: 'u1/avatar-1.png' } } });
-    await fake.settle('attachAvatar', { ok: true, value: { ...ada, avatarPath: 'u1/avatar-1.png', avatarUrl: 'http://x/a.png' } });
+    expect(fake.calls.at(-1)).toEqual({
+      name: 'attachAvatar',
+      input: { userId: 'u1', edit: { avatarPath: 'u1/avatar-1.png' } },
+    });
+    await fake.settle('attachAvatar', {
+      ok: true,
+      value: { ...ada, avatarPath: 'u1/avatar-1.png', avatarUrl: 'http://x/a.png' },
+    });
     expect(snap().hasTag('uploaded')).toBe(true);
     expect(snap().context.profile?.avatarUrl).toBe('http://x/a.png');
   });
@@ -84,7 +96,13 @@ const events = [
   crashed('attachAvatar'),
 ] as ProfileEvent[];
 
-const serializeState = (s: Snapshot) => JSON.stringify({ v: s.value, file: s.context.file !== null, saveError: s.context.saveError !== null, uploadError: s.context.uploadError !== null });
+const serializeState = (s: Snapshot) =>
+  JSON.stringify({
+    v: s.value,
+    file: s.context.file !== null,
+    saveError: s.context.saveError !== null,
+    uploadError: s.context.uploadError !== null,
+  });
 const traversal = {
   events,
   // Upload facts come only from a running upload.

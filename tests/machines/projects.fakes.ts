@@ -13,7 +13,6 @@ import { heldRequests } from './held-requests.ts';
 
 export type ProjectsRequest = 'listProjects' | 'createProject' | 'updateProject' | 'deleteProject';
 
-
 export function fakeProjects() {
   const facts = new Subject<ProjectsFact>();
   const { request, take, calls, pending } = heldRequests<ProjectsRequest>();

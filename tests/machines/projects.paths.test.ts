@@ -14,7 +14,10 @@ type Snapshot = SnapshotFrom<typeof projectsMachine>;
 type GraphEvent = ProjectsEvent | { type: string; output?: unknown; error?: unknown };
 
 const done = (actor: ProjectsRequest, output: unknown): GraphEvent => ({ type: `xstate.done.actor.${actor}`, output });
-const crashed = (actor: ProjectsRequest): GraphEvent => ({ type: `xstate.error.actor.${actor}`, error: new Error(`${actor} crashed`) });
+const crashed = (actor: ProjectsRequest): GraphEvent => ({
+  type: `xstate.error.actor.${actor}`,
+  error: new Error(`${actor} crashed`),
+});
 
 const isFact = (event: { type: string }) => /^projects\.(channel|upserted|removed)/.test(event.type);
 
@@ -79,4 +82,11 @@ async function replay(steps: readonly GraphEvent[]) {
 // A vertex is a serialized state (mode plus guard-relevant facts), so that is what must match.
 const observe = (snapshot: Snapshot) => ({ value: snapshot.value, state: serializeState(snapshot) });
 
-describeMachinePaths('projects machine', { machine: projectsMachine, traversal, replay, observe, minEdges: 60, fakeTimers: true });
+describeMachinePaths('projects machine', {
+  machine: projectsMachine,
+  traversal,
+  replay,
+  observe,
+  minEdges: 60,
+  fakeTimers: true,
+});

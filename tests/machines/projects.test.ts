@@ -63,7 +63,10 @@ describe('projects machine', () => {
     // The live echo may arrive before the request answers; no duplicate either way.
     fake.emit({ type: 'projects.upserted', project: project('n', { name: 'New', createdAt: '2026-11-22T01:00:00Z' }) });
     await flush();
-    await fake.settle('createProject', { ok: true, value: project('n', { name: 'New', createdAt: '2026-11-22T01:00:00Z' }) });
+    await fake.settle('createProject', {
+      ok: true,
+      value: project('n', { name: 'New', createdAt: '2026-11-22T01:00:00Z' }),
+    });
     expect(snap().context.projects.map((p) => p.id)).toEqual(['n', 'a']);
     expect(snap().hasTag('busy')).toBe(false);
   });
@@ -146,7 +149,11 @@ describe('projects machine', () => {
     expect(snap().hasTag('loading')).toBe(true);
     expect(fake.isOpen('listProjects')).toBe(true);
     await fake.settle('listProjects', { ok: true, value: [project('a', { name: 'Renamed' }), project('b')] });
-    expect(snap().context.projects.map((p) => p.id).sort()).toEqual(['a', 'b']);
+    expect(
+      snap()
+        .context.projects.map((p) => p.id)
+        .sort(),
+    ).toEqual(['a', 'b']);
     expect(snap().hasTag('ready')).toBe(true);
   });
 });

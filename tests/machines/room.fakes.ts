@@ -9,7 +9,6 @@ import { heldRequests } from './held-requests.ts';
 
 export type RoomRequest = 'loadSnapshot' | 'renameProject' | 'changeRole' | 'removeMember';
 
-
 /**
  * A fake room port: the test pushes channel facts, sees presence the machine publishes and
  * channels it opens and closes, and settles each request the machine is waiting on.
@@ -84,11 +83,33 @@ export const ME = 'u-ada';
 export const BOB = 'u-bob';
 export const PROJECT = 'p-1';
 /** The room's input in every test: what a machine's document would get is not the room's concern. */
-export const ROOM_INPUT = { projectId: PROJECT, userId: ME, document: { clientId: 'tab-1', model: null as never, newBatchId: () => 'batch-1' } };
+export const ROOM_INPUT = {
+  projectId: PROJECT,
+  userId: ME,
+  document: { clientId: 'tab-1', model: null as never, newBatchId: () => 'batch-1' },
+};
 
-export const project = (name: string, updatedAt: string): Project => ({ id: PROJECT, name, description: '', visibility: 'private', ownerId: ME, updatedAt });
-export const member = (userId: string, role: Role, updatedAt: string): Member => ({ projectId: PROJECT, userId, role, updatedAt });
-export const profile = (id: string, displayName: string): Profile => ({ id, displayName, color: '#0090ff', avatarUrl: null, updatedAt: at(0) });
+export const project = (name: string, updatedAt: string): Project => ({
+  id: PROJECT,
+  name,
+  description: '',
+  visibility: 'private',
+  ownerId: ME,
+  updatedAt,
+});
+export const member = (userId: string, role: Role, updatedAt: string): Member => ({
+  projectId: PROJECT,
+  userId,
+  role,
+  updatedAt,
+});
+export const profile = (id: string, displayName: string): Profile => ({
+  id,
+  displayName,
+  color: '#0090ff',
+  avatarUrl: null,
+  updatedAt: at(0),
+});
 
 export const snapshot: RoomData = {
   project: project('Traffic light', at(10)),
@@ -97,6 +118,12 @@ export const snapshot: RoomData = {
 };
 
 export const loaded: Result<RoomData> = { ok: true, value: snapshot };
-export const notFound: Result<RoomData> = { ok: false, error: { code: 'not_found', message: "This project doesn't exist, or you don't have access to it." } };
-export const refused: Result<null> = { ok: false, error: { code: 'forbidden', message: "You don't have permission to change this member's role." } };
+export const notFound: Result<RoomData> = {
+  ok: false,
+  error: { code: 'not_found', message: "This project doesn't exist, or you don't have access to it." },
+};
+export const refused: Result<null> = {
+  ok: false,
+  error: { code: 'forbidden', message: "You don't have permission to change this member's role." },
+};
 export const accepted: Result<null> = { ok: true, value: null };

@@ -3,7 +3,22 @@ import { createActor, type SnapshotFrom } from 'xstate';
 import { roomMachine, type RoomEvent } from '../../machines/room.machine.ts';
 import type { Result, RoomData, RoomFact } from '../../src/lib/ports/room.ts';
 import { describeMachinePaths, settleRequest } from './machine-paths.ts';
-import { accepted, at, BOB, fakeRoom, loaded, ME, member, notFound, project, PROJECT, refused, settle, type RoomRequest, ROOM_INPUT } from './room.fakes.ts';
+import {
+  accepted,
+  at,
+  BOB,
+  fakeRoom,
+  loaded,
+  ME,
+  member,
+  notFound,
+  project,
+  PROJECT,
+  refused,
+  settle,
+  type RoomRequest,
+  ROOM_INPUT,
+} from './room.fakes.ts';
 
 /**
  * Path tests for the room machine: every state node is reached, and
@@ -17,9 +32,18 @@ type Snapshot = SnapshotFrom<typeof roomMachine>;
 type GraphEvent = RoomEvent | { type: string; output?: unknown; error?: unknown };
 
 const JOIN_TIMEOUT = 'xstate.after.joinTimeout.room.open.sync.joining';
-const done = (actor: RoomRequest, output: Result<unknown>): GraphEvent => ({ type: `xstate.done.actor.${actor}`, output });
-const crashed = (actor: RoomRequest): GraphEvent => ({ type: `xstate.error.actor.${actor}`, error: new Error(`${actor} crashed`) });
-const failedLoad: Result<RoomData> = { ok: false, error: { code: 'server', message: "The server couldn't load this project. Try again." } };
+const done = (actor: RoomRequest, output: Result<unknown>): GraphEvent => ({
+  type: `xstate.done.actor.${actor}`,
+  output,
+});
+const crashed = (actor: RoomRequest): GraphEvent => ({
+  type: `xstate.error.actor.${actor}`,
+  error: new Error(`${actor} crashed`),
+});
+const failedLoad: Result<RoomData> = {
+  ok: false,
+  error: { code: 'server', message: "The server couldn't load this project. Try again." },
+};
 
 const changes: RoomFact[] = [
   { type: 'change.received', change: { table: 'projects', type: 'upsert', row: project('Renamed', at(20)) } },
@@ -47,10 +71,17 @@ const events: GraphEvent[] = [
   done('loadSnapshot', notFound),
   done('loadSnapshot', failedLoad),
   crashed('loadSnapshot'),
-  ...(['renameProject', 'changeRole', 'removeMember'] as const).flatMap((name) => [done(name, accepted), done(name, refused), crashed(name)]),
+  ...(['renameProject', 'changeRole', 'removeMember'] as const).flatMap((name) => [
+    done(name, accepted),
+    done(name, refused),
+    crashed(name),
+  ]),
 ];
 
-const isAdmin = (type: string) => /^room\.(rename|changeRole|removeMember|dismissError)$|^xstate\.(done|error)\.actor\.(renameProject|changeRole|removeMember)$/.test(type);
+const isAdmin = (type: string) =>
+  /^room\.(rename|changeRole|removeMember|dismissError)$|^xstate\.(done|error)\.actor\.(renameProject|changeRole|removeMember)$/.test(
+    type,
+  );
 
 const traversal = {
   events: events as RoomEvent[],
@@ -64,12 +95,15 @@ const traversal = {
     const pristine = context.data.project?.name !== 'Renamed' && context.data.members[BOB]?.role !== 'viewer';
     const quiet = context.peers.length === 0 && context.looking === null;
     const adminIdle = snapshot.matches({ open: { admin: 'idle' } }) && context.adminError === null;
-    if (event.type === 'change.received') return snapshot.hasTag('live') ? adminIdle && quiet : context.buffer.length === 0 && pristine;
+    if (event.type === 'change.received')
+      return snapshot.hasTag('live') ? adminIdle && quiet : context.buffer.length === 0 && pristine;
     if (event.type === 'channel.errored' || event.type === 'channel.closed') return adminIdle && quiet;
     if (isAdmin(event.type)) return snapshot.hasTag('live') && pristine && quiet;
-    if (event.type === 'presence.synced' || event.type === 'room.look') return snapshot.hasTag('live') && pristine && adminIdle;
+    if (event.type === 'presence.synced' || event.type === 'room.look')
+      return snapshot.hasTag('live') && pristine && adminIdle;
     // A machine opens and closes in an otherwise untouched live room.
-    if (event.type === 'room.openMachine' || event.type === 'room.closeMachine') return snapshot.hasTag('live') && pristine && adminIdle && context.peers.length === 0;
+    if (event.type === 'room.openMachine' || event.type === 'room.closeMachine')
+      return snapshot.hasTag('live') && pristine && adminIdle && context.peers.length === 0;
     return true;
   },
   serializeState: (snapshot: Snapshot) => key(snapshot),
@@ -77,8 +111,21 @@ const traversal = {
 };
 
 function key(snapshot: Snapshot): string {
-  const { data, buffer, peers, looking, wasMember, error, adminError, adminTarget, removedReason, machineId } = snapshot.context;
-  return JSON.stringify({ value: snapshot.value, data, buffer, peers, looking, wasMember, error, adminError, adminTarget, removedReason, machineId });
+  const { data, buffer, peers, looking, wasMember, error, adminError, adminTarget, removedReason, machineId } =
+    snapshot.context;
+  return JSON.stringify({
+    value: snapshot.value,
+    data,
+    buffer,
+    peers,
+    looking,
+    wasMember,
+    error,
+    adminError,
+    adminTarget,
+    removedReason,
+    machineId,
+  });
 }
 
 async function replay(steps: readonly GraphEvent[]) {
@@ -97,4 +144,12 @@ async function replay(steps: readonly GraphEvent[]) {
   return actor;
 }
 
-describeMachinePaths('room machine', { machine: roomMachine, traversal, replay, observe: key, minEdges: 100, fakeTimers: true, timeout: 120_000 });
+describeMachinePaths('room machine', {
+  machine: roomMachine,
+  traversal,
+  replay,
+  observe: key,
+  minEdges: 100,
+  fakeTimers: true,
+  timeout: 120_000,
+});

@@ -1,7 +1,21 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor } from 'xstate';
 import { roomMachine } from '../../machines/room.machine.ts';
-import { accepted, at, BOB, fakeRoom, loaded, ME, member, notFound, project, PROJECT, refused, snapshot, ROOM_INPUT } from './room.fakes.ts';
+import {
+  accepted,
+  at,
+  BOB,
+  fakeRoom,
+  loaded,
+  ME,
+  member,
+  notFound,
+  project,
+  PROJECT,
+  refused,
+  snapshot,
+  ROOM_INPUT,
+} from './room.fakes.ts';
 
 function start() {
   const room = fakeRoom();
@@ -24,10 +38,16 @@ describe('room machine', () => {
     expect(room.channels.opened).toBe(1);
     expect(snap().hasTag('pending')).toBe(true);
     // Before the channel is even joined, a change arrives: it waits in the buffer.
-    room.emit({ type: 'change.received', change: { table: 'projects', type: 'upsert', row: project('Traffic light', at(10)) } });
+    room.emit({
+      type: 'change.received',
+      change: { table: 'projects', type: 'upsert', row: project('Traffic light', at(10)) },
+    });
     room.emit({ type: 'channel.subscribed' });
     expect(room.calls).toEqual([{ name: 'loadSnapshot', input: { projectId: PROJECT } }]);
-    room.emit({ type: 'change.received', change: { table: 'projects', type: 'upsert', row: project('Crossing', at(11)) } });
+    room.emit({
+      type: 'change.received',
+      change: { table: 'projects', type: 'upsert', row: project('Crossing', at(11)) },
+    });
     expect(snap().context.buffer).toHaveLength(2);
     await room.settle('loadSnapshot', loaded);
     expect(snap().hasTag('live')).toBe(true);
@@ -38,22 +58,34 @@ describe('room machine', () => {
 
   it('applies live changes: a role change reaches the member list', async () => {
     const { room, snap } = await live();
-    room.emit({ type: 'change.received', change: { table: 'project_members', type: 'upsert', row: member(BOB, 'viewer', at(20)) } });
+    room.emit({
+      type: 'change.received',
+      change: { table: 'project_members', type: 'upsert', row: member(BOB, 'viewer', at(20)) },
+    });
     expect(snap().context.data.members[BOB]?.role).toBe('viewer');
   });
 
   it('my own role change is live too (what canEdit reads)', async () => {
     const { room, snap } = start();
     room.emit({ type: 'channel.subscribed' });
-    await room.settle('loadSnapshot', { ok: true, value: { ...snapshot, members: { ...snapshot.members, [ME]: member(ME, 'editor', at(5)) } } });
-    room.emit({ type: 'change.received', change: { table: 'project_members', type: 'upsert', row: member(ME, 'viewer', at(20)) } });
+    await room.settle('loadSnapshot', {
+      ok: true,
+      value: { ...snapshot, members: { ...snapshot.members, [ME]: member(ME, 'editor', at(5)) } },
+    });
+    room.emit({
+      type: 'change.received',
+      change: { table: 'project_members', type: 'upsert', row: member(ME, 'viewer', at(20)) },
+    });
     expect(snap().context.data.members[ME]?.role).toBe('viewer');
     expect(snap().hasTag('live')).toBe(true);
   });
 
   it('goes to removed with a message when my membership is deleted, and closes the channel', async () => {
     const { room, snap } = await live();
-    room.emit({ type: 'change.received', change: { table: 'project_members', type: 'delete', userId: ME, committedAt: at(30) } });
+    room.emit({
+      type: 'change.received',
+      change: { table: 'project_members', type: 'delete', userId: ME, committedAt: at(30) },
+    });
     expect(snap().value).toBe('removed');
     expect(snap().context.removedReason).toMatch(/removed from this project/);
     expect(room.channels.closed).toBe(1);
@@ -61,7 +93,10 @@ describe('room machine', () => {
 
   it('says so when the project is deleted', async () => {
     const { room, snap } = await live();
-    room.emit({ type: 'change.received', change: { table: 'projects', type: 'delete', id: PROJECT, committedAt: at(30) } });
+    room.emit({
+      type: 'change.received',
+      change: { table: 'projects', type: 'delete', id: PROJECT, committedAt: at(30) },
+    });
     expect(snap().context.removedReason).toBe('This project was deleted.');
   });
 
@@ -75,7 +110,10 @@ describe('room machine', () => {
     const rename = { table: 'projects', type: 'upsert', row: project('Renamed while away', at(40)) } as const;
     room.emit({ type: 'change.received', change: rename });
     // The snapshot already has the rename (it committed before the read): applied once.
-    await room.settle('loadSnapshot', { ok: true, value: { ...snapshot, project: project('Renamed while away', at(40)) } });
+    await room.settle('loadSnapshot', {
+      ok: true,
+      value: { ...snapshot, project: project('Renamed while away', at(40)) },
+    });
     expect(snap().hasTag('live')).toBe(true);
     expect(snap().context.data.project).toEqual(project('Renamed while away', at(40)));
     expect(room.channels.opened).toBe(1);
@@ -135,7 +173,10 @@ describe('room machine', () => {
     expect(snap().hasTag('adminBusy')).toBe(false);
     // The member stays until the change arrives: one path for data.
     expect(snap().context.data.members[BOB]).toBeDefined();
-    room.emit({ type: 'change.received', change: { table: 'project_members', type: 'delete', userId: BOB, committedAt: at(50) } });
+    room.emit({
+      type: 'change.received',
+      change: { table: 'project_members', type: 'delete', userId: BOB, committedAt: at(50) },
+    });
     expect(snap().context.data.members[BOB]).toBeUndefined();
   });
 
@@ -146,16 +187,21 @@ describe('room machine', () => {
     expect(snap().context.adminError).toBe('Something went wrong. Try again.');
   });
 
-  it('is the parent of its machine list, an owner\'s invites, and the machine open in it', async () => {
+  it("is the parent of its machine list, an owner's invites, and the machine open in it", async () => {
     const { room, actor, snap } = await live();
     expect(room.children.machineList.started).toEqual([{ projectId: PROJECT }]);
     // Ada owns the project, so her invites are open; demoted, they close.
     expect(room.children.invites.started).toEqual([{ projectId: PROJECT }]);
     actor.send({ type: 'room.openMachine', machineId: 'm-1' });
-    expect(room.children.openMachine.started).toEqual([{ machineId: 'm-1', userId: ME, canEdit: true, document: ROOM_INPUT.document }]);
+    expect(room.children.openMachine.started).toEqual([
+      { machineId: 'm-1', userId: ME, canEdit: true, document: ROOM_INPUT.document },
+    ]);
     expect(snap().context.looking).toBe('machine:m-1');
     expect(room.tracked.at(-1)).toBe('machine:m-1');
-    room.emit({ type: 'change.received', change: { table: 'project_members', type: 'upsert', row: member(ME, 'viewer', at(30)) } });
+    room.emit({
+      type: 'change.received',
+      change: { table: 'project_members', type: 'upsert', row: member(ME, 'viewer', at(30)) },
+    });
     expect(room.children.openMachine.received.at(-1)).toEqual({ type: 'machine.editableChanged', canEdit: false });
     expect(room.children.invites.stopped).toBe(1);
     actor.send({ type: 'room.closeMachine' });

@@ -51,10 +51,19 @@ export async function flush(): Promise<void> {
   else await new Promise((resolve) => setTimeout(resolve, 0));
 }
 
-export const member: AuthSession = { user: { id: 'u-ada', email: 'ada@example.test', isAnonymous: false }, expiresAt: 2_000_000_000 };
-export const otherMember: AuthSession = { user: { id: 'u-bob', email: 'bob@example.test', isAnonymous: false }, expiresAt: 2_000_000_000 };
+export const member: AuthSession = {
+  user: { id: 'u-ada', email: 'ada@example.test', isAnonymous: false },
+  expiresAt: 2_000_000_000,
+};
+export const otherMember: AuthSession = {
+  user: { id: 'u-bob', email: 'bob@example.test', isAnonymous: false },
+  expiresAt: 2_000_000_000,
+};
 export const guest: AuthSession = { user: { id: 'u-guest', email: null, isAnonymous: true }, expiresAt: 2_000_000_000 };
-export const wrongPassword: AuthResult = { ok: false, error: { code: 'invalid_credentials', message: 'Wrong email or password' } };
+export const wrongPassword: AuthResult = {
+  ok: false,
+  error: { code: 'invalid_credentials', message: 'Wrong email or password' },
+};
 
 /** A `profile.changed` fact for a user, as the profile adapter's watch reports it. */
 export const named = (userId: string, displayName: string): OwnProfileFact => ({

@@ -60,7 +60,10 @@ describe('session machine: display name', () => {
     auth.emit({ type: 'auth.sessionRestored', session: guest });
     auth.emitProfile(named(guest.user.id, 'Guest'));
     expect(snap().context.displayName).toBe('Guest');
-    auth.emit({ type: 'auth.userUpdated', session: { ...guest, user: { ...guest.user, email: 'g@example.test', isAnonymous: false } } });
+    auth.emit({
+      type: 'auth.userUpdated',
+      session: { ...guest, user: { ...guest.user, email: 'g@example.test', isAnonymous: false } },
+    });
     expect(snap().matches('signedIn')).toBe(true);
     expect(snap().context.displayName).toBe('Guest');
     expect(auth.watched).toEqual([guest.user.id, guest.user.id]);
@@ -68,7 +71,9 @@ describe('session machine: display name', () => {
 
   it('keeps the session when the profile stream fails: the views fall back to the email', () => {
     const auth = fakeAuth();
-    const refused = fromEventObservable<OwnProfileFact, { userId: string }>(() => throwError(() => new Error('channel refused')));
+    const refused = fromEventObservable<OwnProfileFact, { userId: string }>(() =>
+      throwError(() => new Error('channel refused')),
+    );
     const actor = createActor(sessionMachine.provide({ actors: { ...auth.actors, ownProfile: refused } })).start();
     auth.emit({ type: 'auth.sessionRestored', session: member });
     expect(actor.getSnapshot().status).toBe('active');

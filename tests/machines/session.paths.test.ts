@@ -12,10 +12,22 @@ import { fakeAuth, flush, guest, member, named, otherMember, wrongPassword } fro
  */
 
 type Snapshot = SnapshotFrom<typeof sessionMachine>;
-type GraphEvent = SessionEvent | { type: `xstate.${'done' | 'error'}.actor.${string}` | `xstate.after.${string}`; output?: unknown; error?: unknown };
+type GraphEvent =
+  | SessionEvent
+  | {
+      type: `xstate.${'done' | 'error'}.actor.${string}` | `xstate.after.${string}`;
+      output?: unknown;
+      error?: unknown;
+    };
 
-const done = (actor: string, output: AuthResult | SignUpResult | undefined): GraphEvent => ({ type: `xstate.done.actor.${actor}`, output });
-const crashed = (actor: string): GraphEvent => ({ type: `xstate.error.actor.${actor}`, error: new Error(`${actor} crashed`) });
+const done = (actor: string, output: AuthResult | SignUpResult | undefined): GraphEvent => ({
+  type: `xstate.done.actor.${actor}`,
+  output,
+});
+const crashed = (actor: string): GraphEvent => ({
+  type: `xstate.error.actor.${actor}`,
+  error: new Error(`${actor} crashed`),
+});
 const promotedGuest = { ...guest, user: { ...guest.user, email: 'g@example.test', isAnonymous: false } };
 const otherGuest = { ...guest, user: { ...guest.user, id: 'u-guest-2' } };
 
@@ -38,7 +50,10 @@ const events: GraphEvent[] = [
   done('signIn', { ok: true, session: member }),
   done('signIn', wrongPassword),
   done('signUp', { ok: true, session: member }),
-  done('signUp', { ok: false, error: { code: 'user_already_exists', message: 'An account with this email already exists' } }),
+  done('signUp', {
+    ok: false,
+    error: { code: 'user_already_exists', message: 'An account with this email already exists' },
+  }),
   done('signUp', { ok: true, session: null, confirmationSentTo: 'ada@example.test' }),
   done('signInAsGuest', { ok: true, session: guest }),
   done('signInAsGuest', { ok: false, error: { code: 'guest_disabled', message: 'Guest access is turned off' } }),
@@ -53,7 +68,10 @@ const events: GraphEvent[] = [
   { type: 'xstate.after.refreshRetry.session.signedIn.waitingToRetry' },
   { type: 'xstate.after.refreshRetry.session.guest.waitingToRetry' },
   done('refreshSession', { ok: true, session: member }),
-  done('refreshSession', { ok: false, error: { code: 'session_expired', message: 'Your session has expired. Sign in again to continue.' } }),
+  done('refreshSession', {
+    ok: false,
+    error: { code: 'session_expired', message: 'Your session has expired. Sign in again to continue.' },
+  }),
   done('refreshSession', { ok: false, error: { code: 'network', message: "Can't reach the server" } }),
   crashed('refreshSession'),
   // The own profile's stream: names for whoever may be signed in, and its failure.
@@ -73,7 +91,8 @@ async function replay(steps: readonly GraphEvent[]) {
   const auth = fakeAuth();
   const actor = createActor(sessionMachine.provide({ actors: auth.actors })).start();
   const take = async (event: GraphEvent) => {
-    if (event.type === 'xstate.error.actor.ownProfile') return auth.failProfile('error' in event ? event.error : undefined);
+    if (event.type === 'xstate.error.actor.ownProfile')
+      return auth.failProfile('error' in event ? event.error : undefined);
     if (event.type === 'profile.changed') return auth.emitProfile(event);
     if (await settleRequest(auth, event)) return;
     if (event.type.startsWith('xstate.after.')) {

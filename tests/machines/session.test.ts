@@ -119,7 +119,10 @@ describe('session machine', () => {
     auth.emit({ type: 'auth.sessionRestored', session: guest });
     auth.emit({ type: 'auth.tokenRefreshed', session: guest });
     expect(snap().matches('guest')).toBe(true);
-    auth.emit({ type: 'auth.userUpdated', session: { ...guest, user: { ...guest.user, email: 'g@example.test', isAnonymous: false } } });
+    auth.emit({
+      type: 'auth.userUpdated',
+      session: { ...guest, user: { ...guest.user, email: 'g@example.test', isAnonymous: false } },
+    });
     expect(snap().matches('signedIn')).toBe(true);
     expect(snap().context.user?.email).toBe('g@example.test');
   });

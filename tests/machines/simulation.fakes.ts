@@ -1,7 +1,13 @@
 import { Observable, Subject } from 'rxjs';
 import { fromEventObservable } from 'xstate';
 import { counterIds, importXState, type JsonObject } from '../../src/lib/model/index.ts';
-import type { SendRequest, SimListStreamEvent, SimLogStreamEvent, SimResult, SimulationRecord } from '../../src/lib/ports/simulation.ts';
+import type {
+  SendRequest,
+  SimListStreamEvent,
+  SimLogStreamEvent,
+  SimResult,
+  SimulationRecord,
+} from '../../src/lib/ports/simulation.ts';
 import type { GuardValues, SimLogEntry } from '../../src/lib/simulation/index.ts';
 import { heldRequests } from './held-requests.ts';
 
@@ -32,10 +38,16 @@ export function fakeSimulationPort() {
           }),
       ),
       listSimulations: held.request<SimResult<SimulationRecord[]>, { machineId: string }>('listSimulations'),
-      startSimulation: held.request<SimResult<SimulationRecord>, { machineId: string; context: JsonObject | null; guards: GuardValues }>('startSimulation'),
+      startSimulation: held.request<
+        SimResult<SimulationRecord>,
+        { machineId: string; context: JsonObject | null; guards: GuardValues }
+      >('startSimulation'),
       loadLog: held.request<SimResult<SimLogEntry[]>, { simulationId: string; after: number }>('loadLog'),
       sendEvent: held.request<SimResult<{ seq: number }>, SendRequest>('sendEvent'),
-      forkSimulation: held.request<SimResult<SimulationRecord>, { simulationId: string; uptoSeq: number; latest: boolean }>('forkSimulation'),
+      forkSimulation: held.request<
+        SimResult<SimulationRecord>,
+        { simulationId: string; uptoSeq: number; latest: boolean }
+      >('forkSimulation'),
     },
     ...held,
     streams,
@@ -51,7 +63,10 @@ export async function settle(): Promise<void> {
 export const MACHINE = 'm-1';
 
 /** A toggle: GO goes busy, and busy times out back to idle after a second. */
-export const toggle = importXState({ id: 'toggle', initial: 'idle', states: { idle: { on: { GO: 'busy' } }, busy: { after: { 1000: 'idle' } } } }, { ids: counterIds('t') });
+export const toggle = importXState(
+  { id: 'toggle', initial: 'idle', states: { idle: { on: { GO: 'busy' } }, busy: { after: { 1000: 'idle' } } } },
+  { ids: counterIds('t') },
+);
 
 export const simulation = (id: string, over: Partial<SimulationRecord> = {}): SimulationRecord => ({
   id,

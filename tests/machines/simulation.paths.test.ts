@@ -3,7 +3,16 @@ import { createActor, type SnapshotFrom } from 'xstate';
 import { simulationMachine, type SimulationIntent } from '../../machines/simulation.machine.ts';
 import type { SimListStreamEvent, SimLogStreamEvent, SimResult } from '../../src/lib/ports/simulation.ts';
 import { describeMachinePaths, requestOutcome, type MachinePaths } from './machine-paths.ts';
-import { entry, fakeSimulationPort, MACHINE, ok, refused, settle, simulation, type SimulationRequest } from './simulation.fakes.ts';
+import {
+  entry,
+  fakeSimulationPort,
+  MACHINE,
+  ok,
+  refused,
+  settle,
+  simulation,
+  type SimulationRequest,
+} from './simulation.fakes.ts';
 
 /**
  * Path tests (house style rule 12) for the simulation machine: every state node reached,
@@ -23,9 +32,16 @@ const REQUESTS: Record<string, SimulationRequest> = {
   '0.simulation.open.sync.catchingUp': 'loadLog',
   '0.simulation.open.outbox.sending': 'sendEvent',
 };
-const invocation = (request: SimulationRequest) => Object.keys(REQUESTS).find((id) => REQUESTS[id] === request) ?? request;
-const done = (request: SimulationRequest, output: SimResult<unknown>): GraphEvent => ({ type: `xstate.done.actor.${invocation(request)}`, output });
-const crashed = (request: SimulationRequest): GraphEvent => ({ type: `xstate.error.actor.${invocation(request)}`, error: new Error(`${request} crashed`) });
+const invocation = (request: SimulationRequest) =>
+  Object.keys(REQUESTS).find((id) => REQUESTS[id] === request) ?? request;
+const done = (request: SimulationRequest, output: SimResult<unknown>): GraphEvent => ({
+  type: `xstate.done.actor.${invocation(request)}`,
+  output,
+});
+const crashed = (request: SimulationRequest): GraphEvent => ({
+  type: `xstate.error.actor.${invocation(request)}`,
+  error: new Error(`${request} crashed`),
+});
 const PLAY_STEP = 'xstate.after.playStep.simulation.open.playback.playing';
 const RETRY = 'xstate.after.retryDelay.simulation.open.sync.waiting';
 
@@ -75,7 +91,17 @@ const events: GraphEvent[] = [
 function key(snapshot: Snapshot): string {
   const { simulation: sim, log, position, outbox, error, guards } = snapshot.context;
   const { canSend } = snapshot.context;
-  return JSON.stringify({ value: snapshot.value, sim: sim ? `${sim.id}:${sim.status}` : null, ready: log.ready, known: log.entries.size, position, outbox: outbox.length, error, guards, canSend });
+  return JSON.stringify({
+    value: snapshot.value,
+    sim: sim ? `${sim.id}:${sim.status}` : null,
+    ready: log.ready,
+    known: log.entries.size,
+    position,
+    outbox: outbox.length,
+    error,
+    guards,
+    canSend,
+  });
 }
 
 const traversal = {
@@ -85,19 +111,29 @@ const traversal = {
     const { simulation: sim, log, outbox, error, position, guards } = snapshot.context;
     const type = event.type as string;
     // Under fake timers one delay cannot fire without the other's clock moving too: take each alone.
-    if (type === PLAY_STEP || type === RETRY) return !(snapshot.matches({ open: { sync: 'waiting', playback: 'playing' } }));
+    if (type === PLAY_STEP || type === RETRY)
+      return !snapshot.matches({ open: { sync: 'waiting', playback: 'playing' } });
     // Errors, guard switches and other simulations are explored from a plain open simulation only.
     const plain = error === null && outbox.length === 0 && position === null && Object.keys(guards).length === 0;
     // A watcher (canSend false) is explored only from where it starts, and may become a member again.
-    if (type === 'sim.canSendChanged') return (event as { canSend: boolean }).canSend !== snapshot.context.canSend && (plain || !snapshot.context.canSend);
+    if (type === 'sim.canSendChanged')
+      return (
+        (event as { canSend: boolean }).canSend !== snapshot.context.canSend && (plain || !snapshot.context.canSend)
+      );
     if (!snapshot.context.canSend) return type === 'sim.send' || type === 'sim.start' || type === 'sim.canSendChanged';
-    if (type === 'sim.setGuard' || type === 'sims.started' || type === 'sims.updated') return plain && sim?.id === 'a' && sim.status === 'running';
-    if (type === 'sim.send' || type === 'sim.advanceTime') return outbox.length === 0 && position === null && error === null;
-    if (type.startsWith('xstate.done.actor.') && (event as { output?: SimResult<unknown> }).output?.ok === false) return plain || snapshot.matches('loading') || snapshot.matches('starting');
-    if (type.startsWith('xstate.error.actor.')) return plain || snapshot.matches('loading') || snapshot.matches('starting');
+    if (type === 'sim.setGuard' || type === 'sims.started' || type === 'sims.updated')
+      return plain && sim?.id === 'a' && sim.status === 'running';
+    if (type === 'sim.send' || type === 'sim.advanceTime')
+      return outbox.length === 0 && position === null && error === null;
+    if (type.startsWith('xstate.done.actor.') && (event as { output?: SimResult<unknown> }).output?.ok === false)
+      return plain || snapshot.matches('loading') || snapshot.matches('starting');
+    if (type.startsWith('xstate.error.actor.'))
+      return plain || snapshot.matches('loading') || snapshot.matches('starting');
     if (type === 'simlog.received') return error === null && outbox.length === 0 && log.entries.size < 2;
-    if (type === 'sim.fork' || type === 'sim.rerun' || type === 'sim.start') return error === null && outbox.length === 0;
-    if (type.startsWith('sim.') && type !== 'sim.dismissError' && type !== 'sim.retry') return error === null && outbox.length === 0;
+    if (type === 'sim.fork' || type === 'sim.rerun' || type === 'sim.start')
+      return error === null && outbox.length === 0;
+    if (type.startsWith('sim.') && type !== 'sim.dismissError' && type !== 'sim.retry')
+      return error === null && outbox.length === 0;
     return true;
   },
   serializeState: key,
@@ -107,7 +143,9 @@ const traversal = {
 
 async function replay(steps: readonly GraphEvent[]) {
   const fake = fakeSimulationPort();
-  const actor = createActor(simulationMachine.provide({ actors: fake.actors }), { input: { machineId: MACHINE, canSend: true } }).start();
+  const actor = createActor(simulationMachine.provide({ actors: fake.actors }), {
+    input: { machineId: MACHINE, canSend: true },
+  }).start();
   for (const event of steps) {
     const outcome = requestOutcome(event);
     const request = outcome ? REQUESTS[outcome.name] : undefined;
@@ -125,6 +163,18 @@ async function replay(steps: readonly GraphEvent[]) {
   return actor;
 }
 
-const machine = simulationMachine as unknown as MachinePaths<Snapshot, Event, { machineId: string; canSend: boolean }>['machine'];
+const machine = simulationMachine as unknown as MachinePaths<
+  Snapshot,
+  Event,
+  { machineId: string; canSend: boolean }
+>['machine'];
 
-describeMachinePaths('simulation machine', { machine, traversal, replay, observe: key, minEdges: 100, fakeTimers: true, timeout: 240_000 });
+describeMachinePaths('simulation machine', {
+  machine,
+  traversal,
+  replay,
+  observe: key,
+  minEdges: 100,
+  fakeTimers: true,
+  timeout: 240_000,
+});

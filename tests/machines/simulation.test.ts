@@ -7,11 +7,14 @@ import { entry, fakeSimulationPort, MACHINE, ok, refused, settle, simulation } f
 
 function start(canSend = true) {
   const fake = fakeSimulationPort();
-  const actor = createActor(simulationMachine.provide({ actors: fake.actors }), { input: { machineId: MACHINE, canSend } }).start();
+  const actor = createActor(simulationMachine.provide({ actors: fake.actors }), {
+    input: { machineId: MACHINE, canSend },
+  }).start();
   return { fake, actor };
 }
 
-const steps = (actor: ReturnType<typeof start>['actor']) => actor.getSnapshot().context.trace?.steps.map((s) => s.activePaths.join()) ?? [];
+const steps = (actor: ReturnType<typeof start>['actor']) =>
+  actor.getSnapshot().context.trace?.steps.map((s) => s.activePaths.join()) ?? [];
 
 describe('simulation machine', () => {
   it('a late joiner opens the running simulation and replays its log', async () => {
@@ -75,7 +78,10 @@ describe('simulation machine', () => {
     actor.send({ type: 'sim.stepForward' });
     expect(actor.getSnapshot().context.position).toBe(2);
     actor.send({ type: 'sim.fork' });
-    expect(fake.calls.at(-1)).toEqual({ name: 'forkSimulation', input: { simulationId: 'a', uptoSeq: 2, latest: false } });
+    expect(fake.calls.at(-1)).toEqual({
+      name: 'forkSimulation',
+      input: { simulationId: 'a', uptoSeq: 2, latest: false },
+    });
     await fake.settle('forkSimulation', ok(simulation('f', { forkedFrom: 'a', forkedAtSeq: 2, lastSeq: 2 })));
     expect(actor.getSnapshot().context).toMatchObject({ simulation: { id: 'f' }, position: null });
     expect(fake.streams.logOpened).toEqual(['a', 'f']);

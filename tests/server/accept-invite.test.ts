@@ -9,7 +9,9 @@ import { adminDb, anonClient, signedInClient, type AnyClient } from '../setup/cl
 vi.setConfig({ testTimeout: 90_000 });
 
 async function accept(client: AnyClient, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
-  const result = await client.functions.invoke<Record<string, unknown>>('accept-invite', { body: body as Record<string, unknown> });
+  const result = await client.functions.invoke<Record<string, unknown>>('accept-invite', {
+    body: body as Record<string, unknown>,
+  });
   const data = result.data;
   const error = result.error as unknown;
   if (error) {
@@ -43,7 +45,10 @@ describe('accept-invite', () => {
     const again = await accept(b.client, { token: invite.token });
     expect(again.body).toMatchObject({ already_member: true, role: 'viewer' });
 
-    const { data: members } = await owner.client.from('project_members').select('user_id, role, joined_via').eq('project_id', projectId);
+    const { data: members } = await owner.client
+      .from('project_members')
+      .select('user_id, role, joined_via')
+      .eq('project_id', projectId);
     expect(members).toContainEqual({ user_id: b.user.id, role: 'viewer', joined_via: 'invite' });
     const { data: used } = await owner.client.from('project_invites').select('uses').eq('id', invite.id).single();
     expect(used).toEqual({ uses: 1 });
@@ -54,19 +59,34 @@ describe('accept-invite', () => {
 
   it('refuses an unknown, expired, revoked or used-up token with a specific code, adding no member', async () => {
     const b = await signedInClient('invitee');
-    expect(await accept(b.client, { token: 'ab'.repeat(18) })).toMatchObject({ status: 404, body: { code: 'invite_not_found' } });
+    expect(await accept(b.client, { token: 'ab'.repeat(18) })).toMatchObject({
+      status: 404,
+      body: { code: 'invite_not_found' },
+    });
 
     const expired = await projectWithInvite({ expires_at: new Date(Date.now() - 60_000).toISOString() });
-    expect(await accept(b.client, { token: expired.invite.token })).toMatchObject({ status: 410, body: { code: 'invite_expired' } });
+    expect(await accept(b.client, { token: expired.invite.token })).toMatchObject({
+      status: 410,
+      body: { code: 'invite_expired' },
+    });
 
     const revoked = await projectWithInvite();
-    await revoked.owner.client.from('project_invites').update({ revoked_at: new Date().toISOString() }).eq('id', revoked.invite.id);
-    expect(await accept(b.client, { token: revoked.invite.token })).toMatchObject({ status: 410, body: { code: 'invite_revoked' } });
+    await revoked.owner.client
+      .from('project_invites')
+      .update({ revoked_at: new Date().toISOString() })
+      .eq('id', revoked.invite.id);
+    expect(await accept(b.client, { token: revoked.invite.token })).toMatchObject({
+      status: 410,
+      body: { code: 'invite_revoked' },
+    });
 
     const single = await projectWithInvite({ max_uses: 1 });
     const c = await signedInClient('first');
     expect((await accept(c.client, { token: single.invite.token })).status).toBe(200);
-    expect(await accept(b.client, { token: single.invite.token })).toMatchObject({ status: 409, body: { code: 'invite_used_up' } });
+    expect(await accept(b.client, { token: single.invite.token })).toMatchObject({
+      status: 409,
+      body: { code: 'invite_used_up' },
+    });
 
     const db = await adminDb();
     try {
@@ -80,16 +100,25 @@ describe('accept-invite', () => {
   it('refuses malformed bodies, guests and callers without a session', async () => {
     const { invite } = await projectWithInvite();
     const b = await signedInClient('invitee');
-    expect(await accept(b.client, { token: "x' or 1=1 --" })).toMatchObject({ status: 400, body: { code: 'invalid_request' } });
+    expect(await accept(b.client, { token: "x' or 1=1 --" })).toMatchObject({
+      status: 400,
+      body: { code: 'invalid_request' },
+    });
     expect(await accept(b.client, { nope: true })).toMatchObject({ status: 400, body: { code: 'invalid_request' } });
     expect(await accept(b.client, 'not json')).toMatchObject({ status: 400 });
 
     const guest = anonClient();
     const { error } = await guest.auth.signInAnonymously();
     expect(error).toBeNull();
-    expect(await accept(guest, { token: invite.token })).toMatchObject({ status: 403, body: { code: 'guest_not_allowed' } });
+    expect(await accept(guest, { token: invite.token })).toMatchObject({
+      status: 403,
+      body: { code: 'guest_not_allowed' },
+    });
 
     // The anon key alone is a valid JWT for the relay, but there is no user behind it.
-    expect(await accept(anonClient(), { token: invite.token })).toMatchObject({ status: 401, body: { code: 'not_signed_in' } });
+    expect(await accept(anonClient(), { token: invite.token })).toMatchObject({
+      status: 401,
+      body: { code: 'not_signed_in' },
+    });
   });
 });

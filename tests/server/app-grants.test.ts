@@ -24,11 +24,31 @@ interface Outcome {
 
 /** The statements the app makes, per table and role; every other one must be refused. */
 const GRANTED: Record<string, Record<Role, Op[]>> = {
-  projects: { anon: ['select'], authenticated: ['select', 'insert', 'update', 'delete'], service_role: ['select', 'insert', 'update', 'delete'] },
-  project_members: { anon: ['select'], authenticated: ['select', 'insert', 'update', 'delete'], service_role: ['select', 'insert', 'update', 'delete'] },
-  profiles: { anon: ['select'], authenticated: ['select', 'update'], service_role: ['select', 'insert', 'update', 'delete'] },
-  project_invites: { anon: [], authenticated: ['select', 'insert', 'update', 'delete'], service_role: ['select', 'insert', 'update', 'delete'] },
-  machines: { anon: ['select'], authenticated: ['select', 'insert', 'update', 'delete'], service_role: ['select', 'insert', 'update', 'delete'] },
+  projects: {
+    anon: ['select'],
+    authenticated: ['select', 'insert', 'update', 'delete'],
+    service_role: ['select', 'insert', 'update', 'delete'],
+  },
+  project_members: {
+    anon: ['select'],
+    authenticated: ['select', 'insert', 'update', 'delete'],
+    service_role: ['select', 'insert', 'update', 'delete'],
+  },
+  profiles: {
+    anon: ['select'],
+    authenticated: ['select', 'update'],
+    service_role: ['select', 'insert', 'update', 'delete'],
+  },
+  project_invites: {
+    anon: [],
+    authenticated: ['select', 'insert', 'update', 'delete'],
+    service_role: ['select', 'insert', 'update', 'delete'],
+  },
+  machines: {
+    anon: ['select'],
+    authenticated: ['select', 'insert', 'update', 'delete'],
+    service_role: ['select', 'insert', 'update', 'delete'],
+  },
   machine_ops: { anon: ['select'], authenticated: ['select'], service_role: ['select', 'insert', 'update', 'delete'] },
 };
 
@@ -59,7 +79,14 @@ function rowFor(table: string): Record<string, unknown> {
       return { project_id: projectId, name: 'grants', definition: {} };
     default:
       // No such machine: a permitted insert fails on the foreign key, never on privileges.
-      return { machine_id: randomUUID(), seq: 1, client_id: 'grants', batch_id: randomUUID(), op: { type: 'noop' }, author: userId };
+      return {
+        machine_id: randomUUID(),
+        seq: 1,
+        client_id: 'grants',
+        batch_id: randomUUID(),
+        op: { type: 'noop' },
+        author: userId,
+      };
   }
 }
 
@@ -75,7 +102,11 @@ async function attempt(role: Role, table: string, op: Op): Promise<Outcome> {
     case 'insert':
       return from.insert(rowFor(table));
     case 'update':
-      return from.update(table === 'profiles' ? { display_name: 'y' } : table === 'machines' ? { name: 'y' } : { created_at: never }).eq(nothing, key);
+      return from
+        .update(
+          table === 'profiles' ? { display_name: 'y' } : table === 'machines' ? { name: 'y' } : { created_at: never },
+        )
+        .eq(nothing, key);
     case 'delete':
       return from.delete().eq(nothing, key);
   }
@@ -88,7 +119,11 @@ beforeAll(async () => {
   const project = await user.client.from('projects').insert({ name: 'grants' }).select('id').single();
   if (project.error) throw new Error(project.error.message);
   projectId = String(project.data.id);
-  const machine = await user.client.from('machines').insert({ project_id: projectId, name: 'm', definition: {} }).select('id').single();
+  const machine = await user.client
+    .from('machines')
+    .insert({ project_id: projectId, name: 'm', definition: {} })
+    .select('id')
+    .single();
   if (machine.error) throw new Error(machine.error.message);
   machineId = String(machine.data.id);
 });
@@ -128,26 +163,46 @@ describe('the app’s tables on the hosted-like platform', () => {
 
   it('the reads and writes the app makes work through the real client', async () => {
     const owner = clients.authenticated;
-    expect((await owner.from('projects').update({ name: 'renamed' }).eq('id', projectId).select('name')).data).toEqual([{ name: 'renamed' }]);
-    expect((await owner.from('profiles').update({ display_name: 'Granted' }).eq('id', userId).select('display_name')).data).toEqual([
-      { display_name: 'Granted' },
+    expect((await owner.from('projects').update({ name: 'renamed' }).eq('id', projectId).select('name')).data).toEqual([
+      { name: 'renamed' },
     ]);
-    const invite = await owner.from('project_invites').insert({ project_id: projectId, role: 'viewer' }).select('id').single();
+    expect(
+      (await owner.from('profiles').update({ display_name: 'Granted' }).eq('id', userId).select('display_name')).data,
+    ).toEqual([{ display_name: 'Granted' }]);
+    const invite = await owner
+      .from('project_invites')
+      .insert({ project_id: projectId, role: 'viewer' })
+      .select('id')
+      .single();
     expect(invite.error).toBeNull();
     const inviteId = (invite.data as { id: string }).id;
-    expect((await owner.from('project_invites').update({ revoked_at: new Date().toISOString() }).eq('id', inviteId).select('id')).data).toHaveLength(1);
+    expect(
+      (
+        await owner
+          .from('project_invites')
+          .update({ revoked_at: new Date().toISOString() })
+          .eq('id', inviteId)
+          .select('id')
+      ).data,
+    ).toHaveLength(1);
     expect((await owner.from('project_invites').delete().eq('id', inviteId).select('id')).data).toHaveLength(1);
     const commit = await owner.rpc('commit_machine_ops', {
-      p_machine: machineId, p_client_id: 'grants', p_batch_id: randomUUID(),
+      p_machine: machineId,
+      p_client_id: 'grants',
+      p_batch_id: randomUUID(),
       p_ops: [{ type: 'machine.update', changes: { name: 'committed' } }],
     } as never);
     expect(commit.error).toBeNull();
     const logged = (await owner.from('machine_ops').select('seq').eq('machine_id', machineId)).data ?? [];
     expect(logged.length).toBeGreaterThanOrEqual(1);
-    expect((await owner.from('machines').update({ name: 'renamed' }).eq('id', machineId).select('name')).data).toEqual([{ name: 'renamed' }]);
+    expect((await owner.from('machines').update({ name: 'renamed' }).eq('id', machineId).select('name')).data).toEqual([
+      { name: 'renamed' },
+    ]);
     const publicRead = await clients.anon.from('projects').select('id').limit(1);
     expect(publicRead.error).toBeNull();
-    expect((await clients.service_role.from('machine_ops').delete().eq('machine_id', machineId).select('seq')).data).toHaveLength(logged.length);
+    expect(
+      (await clients.service_role.from('machine_ops').delete().eq('machine_id', machineId).select('seq')).data,
+    ).toHaveLength(logged.length);
     expect((await owner.from('machines').delete().eq('id', machineId).select('id')).data).toHaveLength(1);
     expect((await owner.from('projects').delete().eq('id', projectId).select('id')).data).toHaveLength(1);
   });
@@ -159,9 +214,15 @@ describe('the app’s tables on the hosted-like platform', () => {
     const accept = { p_token: 'no-such-token', p_user: userId };
     expect(isPermissionDenied(await clients.authenticated.rpc('accept_project_invite', accept))).toBe(true);
     expect(isPermissionDenied(await clients.service_role.rpc('accept_project_invite', accept))).toBe(false);
-    const commit = { p_machine: randomUUID(), p_client_id: 'x', p_batch_id: randomUUID(), p_ops: [{ type: 'machine.update', changes: { name: 'x' } }] };
+    const commit = {
+      p_machine: randomUUID(),
+      p_client_id: 'x',
+      p_batch_id: randomUUID(),
+      p_ops: [{ type: 'machine.update', changes: { name: 'x' } }],
+    };
     expect(isPermissionDenied(await clients.anon.rpc('commit_machine_ops', commit))).toBe(true);
     // Helpers only the migrations' own functions call are nobody's to call.
-    for (const role of ROLES) expect(isPermissionDenied(await clients[role].rpc('palette_color', { p_id: userId }))).toBe(true);
+    for (const role of ROLES)
+      expect(isPermissionDenied(await clients[role].rpc('palette_color', { p_id: userId }))).toBe(true);
   });
 });

@@ -7,17 +7,31 @@ describe('auth admin API as service_role', () => {
   it('creates, reads, updates and deletes users', async () => {
     const admin = serviceClient().auth.admin;
     const email = uniqueEmail('admin-made');
-    const created = await admin.createUser({ email, password: 'admin-secret', email_confirm: true, user_metadata: { team: 'blue' }, app_metadata: { plan: 'pro' } });
+    const created = await admin.createUser({
+      email,
+      password: 'admin-secret',
+      email_confirm: true,
+      user_metadata: { team: 'blue' },
+      app_metadata: { plan: 'pro' },
+    });
     expect(created.error).toBeNull();
     const user = created.data.user!;
-    expect(user).toMatchObject({ email, user_metadata: { team: 'blue' }, app_metadata: { provider: 'email', providers: ['email'], plan: 'pro' } });
+    expect(user).toMatchObject({
+      email,
+      user_metadata: { team: 'blue' },
+      app_metadata: { provider: 'email', providers: ['email'], plan: 'pro' },
+    });
     expect(user.email_confirmed_at).toBeTruthy();
     expect((await anonClient().auth.signInWithPassword({ email, password: 'admin-secret' })).error).toBeNull();
 
     const got = await admin.getUserById(user.id);
     expect(got.data.user?.email).toBe(email);
 
-    const updated = await admin.updateUserById(user.id, { user_metadata: { team: null, name: 'Ida' }, app_metadata: { plan: 'free' }, password: 'changed-secret' });
+    const updated = await admin.updateUserById(user.id, {
+      user_metadata: { team: null, name: 'Ida' },
+      app_metadata: { plan: 'free' },
+      password: 'changed-secret',
+    });
     expect(updated.error).toBeNull();
     expect(updated.data.user?.user_metadata).toEqual({ name: 'Ida' });
     expect(updated.data.user?.app_metadata).toMatchObject({ plan: 'free', provider: 'email' });
@@ -74,7 +88,9 @@ describe('auth admin API as service_role', () => {
 
     const raw = await authFetch('/admin/users?page=1&per_page=2', { token: backendInfo().serviceRoleKey });
     expect(Number(raw.headers.get('x-total-count'))).toBeGreaterThanOrEqual(3);
-    expect(raw.headers.get('link')).toMatch(/<[^>]+\/auth\/v1\/admin\/users\?page=2&per_page=2>; rel="next", <[^>]+>; rel="last"/);
+    expect(raw.headers.get('link')).toMatch(
+      /<[^>]+\/auth\/v1\/admin\/users\?page=2&per_page=2>; rel="next", <[^>]+>; rel="last"/,
+    );
     const bad = await authFetch('/admin/users?page=-1', { token: backendInfo().serviceRoleKey });
     expect(bad.status).toBe(400);
     expect(bad.json?.code).toBe('validation_failed');
@@ -84,9 +100,17 @@ describe('auth admin API as service_role', () => {
     const admin = serviceClient().auth.admin;
     const { email } = await signedInClient('admin-dup');
     const dup = await admin.createUser({ email, password: 'secret-123' });
-    expect(dup.error).toMatchObject({ status: 422, code: 'email_exists', message: 'A user with this email address has already been registered' });
+    expect(dup.error).toMatchObject({
+      status: 422,
+      code: 'email_exists',
+      message: 'A user with this email address has already been registered',
+    });
     const nothing = await admin.createUser({ password: 'secret-123' });
-    expect(nothing.error).toMatchObject({ status: 400, code: 'validation_failed', message: 'Cannot create a user without either an email or phone' });
+    expect(nothing.error).toMatchObject({
+      status: 400,
+      code: 'validation_failed',
+      message: 'Cannot create a user without either an email or phone',
+    });
     const notUuid = await authFetch('/admin/users/not-a-uuid', { token: backendInfo().serviceRoleKey });
     expect(notUuid.status).toBe(404);
     expect(notUuid.json).toEqual({ code: 'validation_failed', message: 'user_id must be an UUID' });
@@ -105,12 +129,17 @@ describe('auth admin API as service_role', () => {
 describe('auth admin API with a supabase_admin token', () => {
   it('accepts it, as GoTrue does, while REST still refuses that role', async () => {
     const { jwtSecret, url, anonKey } = backendInfo();
-    const admin = signJwt({ role: 'supabase_admin', iss: 'supabase-demo', exp: Math.floor(Date.now() / 1000) + 60 }, jwtSecret);
+    const admin = signJwt(
+      { role: 'supabase_admin', iss: 'supabase-demo', exp: Math.floor(Date.now() / 1000) + 60 },
+      jwtSecret,
+    );
     const { user } = await signedInClient('by-supabase-admin');
     const got = await authFetch(`/admin/users/${user.id}`, { token: admin });
     expect(got.status).toBe(200);
     expect(got.json?.id).toBe(user.id);
-    const rest = await fetch(`${url}/rest/v1/projects?select=id`, { headers: { apikey: anonKey, authorization: `Bearer ${admin}` } });
+    const rest = await fetch(`${url}/rest/v1/projects?select=id`, {
+      headers: { apikey: anonKey, authorization: `Bearer ${admin}` },
+    });
     expect(rest.status).toBe(401);
   });
 });
@@ -130,7 +159,10 @@ describe('auth admin API refuses everyone else', () => {
     expect(none.status).toBe(401);
     expect(none.json?.code).toBe('no_authorization');
 
-    const forged = signJwt({ role: 'service_role', iss: 'supabase-demo' }, 'a-different-secret-that-is-at-least-32-chars');
+    const forged = signJwt(
+      { role: 'service_role', iss: 'supabase-demo' },
+      'a-different-secret-that-is-at-least-32-chars',
+    );
     const withForged = await authFetch('/admin/users', { token: forged });
     expect(withForged.status).toBe(403);
     expect(withForged.json?.code).toBe('bad_jwt');

@@ -61,9 +61,14 @@ describe('auth sign-in rate limits (second gateway, manual clock)', () => {
   it('slows repeated failures for one email, then lets it in once the window passes', async () => {
     const email = uniqueEmail('limited');
     await gateway.client().auth.signUp({ email, password: 'right-password' });
-    for (let i = 0; i < 3; i += 1) expect((await signIn(email, 'wrong-password')).error?.code).toBe('invalid_credentials');
+    for (let i = 0; i < 3; i += 1)
+      expect((await signIn(email, 'wrong-password')).error?.code).toBe('invalid_credentials');
     const blocked = await signIn(email, 'right-password');
-    expect(blocked.error).toMatchObject({ status: 429, code: 'over_request_rate_limit', message: 'Request rate limit reached' });
+    expect(blocked.error).toMatchObject({
+      status: 429,
+      code: 'over_request_rate_limit',
+      message: 'Request rate limit reached',
+    });
 
     clock.advance(61_000);
     expect((await signIn(email, 'right-password')).error).toBeNull();

@@ -7,7 +7,14 @@ import { backendInfo, type AnyClient } from '../setup/clients.ts';
 /** Raw fetch against /auth/v1 of the test backend (or another gateway), for headers and shapes. */
 export async function authFetch(
   path: string,
-  init: { method?: string; body?: unknown; rawBody?: string; token?: string | null; legacy?: boolean; base?: string } = {},
+  init: {
+    method?: string;
+    body?: unknown;
+    rawBody?: string;
+    token?: string | null;
+    legacy?: boolean;
+    base?: string;
+  } = {},
 ): Promise<{ status: number; headers: Headers; json: Record<string, unknown> | null }> {
   const { anonKey, url } = backendInfo();
   const headers: Record<string, string> = { apikey: anonKey, 'content-type': 'application/json' };
@@ -19,7 +26,11 @@ export async function authFetch(
     body: init.rawBody ?? (init.body === undefined ? undefined : JSON.stringify(init.body)),
   });
   const text = await response.text();
-  return { status: response.status, headers: response.headers, json: text ? (JSON.parse(text) as Record<string, unknown>) : null };
+  return {
+    status: response.status,
+    headers: response.headers,
+    json: text ? (JSON.parse(text) as Record<string, unknown>) : null,
+  };
 }
 
 /** Decodes a JWT's claims without verifying (the backend already did). */

@@ -26,7 +26,11 @@ describe('auth: hostile input gets 4xx, never 5xx', () => {
       expect(res.json?.code, path).toBe(code);
     }
     const { session } = await signedInClient('hugeput');
-    const put = await authFetch('/user', { method: 'PUT', token: session.access_token, body: { email: `${huge}@x.test` } });
+    const put = await authFetch('/user', {
+      method: 'PUT',
+      token: session.access_token,
+      body: { email: `${huge}@x.test` },
+    });
     expect(put.status).toBe(400);
     // A big metadata value is just data; it is stored and returned.
     const big = await authFetch('/user', { method: 'PUT', token: session.access_token, body: { data: { bio: huge } } });
@@ -62,7 +66,10 @@ describe('auth: hostile input gets 4xx, never 5xx', () => {
   });
 
   it('refuses a body over the gateway limit with 413', async () => {
-    const res = await authFetch('/signup', { method: 'POST', rawBody: JSON.stringify({ email: 'a@b.c', data: { pad: 'y'.repeat(1_100_000) } }) });
+    const res = await authFetch('/signup', {
+      method: 'POST',
+      rawBody: JSON.stringify({ email: 'a@b.c', data: { pad: 'y'.repeat(1_100_000) } }),
+    });
     expect(res.status).toBe(413);
     expect(res.json?.code).toBe('request_entity_too_large');
   });
@@ -71,7 +78,14 @@ describe('auth: hostile input gets 4xx, never 5xx', () => {
     const secret = backendInfo().jwtSecret;
     const { user, session } = await signedInClient('forged');
     const now = Math.floor(Date.now() / 1000);
-    const base = { sub: user.id, role: 'authenticated', aud: 'authenticated', session_id: (JSON.parse(Buffer.from(session.access_token.split('.')[1]!, 'base64url').toString()) as { session_id: string }).session_id };
+    const base = {
+      sub: user.id,
+      role: 'authenticated',
+      aud: 'authenticated',
+      session_id: (
+        JSON.parse(Buffer.from(session.access_token.split('.')[1]!, 'base64url').toString()) as { session_id: string }
+      ).session_id,
+    };
     const none = `${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${Buffer.from(JSON.stringify({ ...base, exp: now + 60 })).toString('base64url')}.`;
     const tokens: Record<string, [string, number, string]> = {
       otherSecret: [signJwt({ ...base, exp: now + 60 }, 'another-secret-of-at-least-32-characters!!'), 403, 'bad_jwt'],
@@ -80,8 +94,16 @@ describe('auth: hostile input gets 4xx, never 5xx', () => {
       garbage: ['a.b.c', 403, 'bad_jwt'],
       subNotUuid: [signJwt({ ...base, sub: "1' or '1'='1", exp: now + 60 }, secret), 400, 'bad_jwt'],
       sessionNotUuid: [signJwt({ ...base, session_id: 'nope', exp: now + 60 }, secret), 403, 'bad_jwt'],
-      unknownUser: [signJwt({ ...base, sub: '00000000-0000-4000-8000-00000000dead', exp: now + 60 }, secret), 403, 'user_not_found'],
-      unknownSession: [signJwt({ ...base, session_id: '00000000-0000-4000-8000-00000000beef', exp: now + 60 }, secret), 403, 'session_not_found'],
+      unknownUser: [
+        signJwt({ ...base, sub: '00000000-0000-4000-8000-00000000dead', exp: now + 60 }, secret),
+        403,
+        'user_not_found',
+      ],
+      unknownSession: [
+        signJwt({ ...base, session_id: '00000000-0000-4000-8000-00000000beef', exp: now + 60 }, secret),
+        403,
+        'session_not_found',
+      ],
       badRole: [signJwt({ ...base, role: 'postgres', exp: now + 60 }, secret), 403, 'bad_jwt'],
     };
     for (const [name, [token, status, code]] of Object.entries(tokens)) {
@@ -99,13 +121,18 @@ describe('auth: hostile input gets 4xx, never 5xx', () => {
 
   it('leaves nothing half-written when the database refuses a value', async () => {
     const email = uniqueEmail('nul');
-    const res = await authFetch('/signup', { method: 'POST', body: { email, password: 'secret-123', data: { name: 'a\u0000b' } } });
+    const res = await authFetch('/signup', {
+      method: 'POST',
+      body: { email, password: 'secret-123', data: { name: 'a\u0000b' } },
+    });
     expect(res.status).toBe(400);
     expect(res.json?.code).toBe('validation_failed');
     const db = await adminDb();
     try {
       expect((await db.query('select 1 from auth.users where email = $1', [email])).rowCount).toBe(0);
-      expect((await db.query(`select 1 from auth.identities where identity_data->>'email' = $1`, [email])).rowCount).toBe(0);
+      expect(
+        (await db.query(`select 1 from auth.identities where identity_data->>'email' = $1`, [email])).rowCount,
+      ).toBe(0);
     } finally {
       await db.end();
     }
@@ -113,7 +140,11 @@ describe('auth: hostile input gets 4xx, never 5xx', () => {
 
   it('keeps a "__proto__" metadata key as plain data', async () => {
     const { session } = await signedInClient('proto');
-    const res = await authFetch('/user', { method: 'PUT', token: session.access_token, rawBody: '{"data":{"__proto__":{"admin":true},"x":1}}' });
+    const res = await authFetch('/user', {
+      method: 'PUT',
+      token: session.access_token,
+      rawBody: '{"data":{"__proto__":{"admin":true},"x":1}}',
+    });
     expect(res.status).toBe(200);
     const meta = (res.json?.user_metadata ?? {}) as Record<string, unknown>;
     expect(Object.keys(meta).sort()).toEqual(['__proto__', 'x']);
@@ -123,7 +154,11 @@ describe('auth: hostile input gets 4xx, never 5xx', () => {
   it('treats an unknown API version header as legacy', async () => {
     const res = await fetch(`${backendInfo().url}/auth/v1/token?grant_type=password`, {
       method: 'POST',
-      headers: { apikey: backendInfo().anonKey, 'content-type': 'application/json', 'x-supabase-api-version': 'banana' },
+      headers: {
+        apikey: backendInfo().anonKey,
+        'content-type': 'application/json',
+        'x-supabase-api-version': 'banana',
+      },
       body: JSON.stringify({ email: uniqueEmail('v'), password: 'nope-nope' }),
     });
     expect(res.status).toBe(400);
@@ -133,14 +168,40 @@ describe('auth: hostile input gets 4xx, never 5xx', () => {
   it('never answers 5xx to arbitrary sign-up and sign-in bodies (property)', async () => {
     // Its own gateway with lenient limits: its failed sign-ins must not rate-limit the
     // shared backend's other tests, which all come from 127.0.0.1 too.
-    const gateway = await secondGateway({ auth: { signInLimit: { maxFailuresPerEmail: 10_000, maxFailuresPerIp: 10_000 } } });
-    const field = fc.oneof(fc.string({ maxLength: 80 }), fc.constant(null), fc.integer(), fc.constant(['x']), fc.constant({ a: 1 }), fc.emailAddress());
-    await fc.assert(
-      fc.asyncProperty(fc.record({ email: field, password: field, data: fc.oneof(field, fc.dictionary(fc.string({ maxLength: 8 }), fc.string({ maxLength: 8 }))) }, { requiredKeys: [] }), fc.boolean(), async (body, signUp) => {
-        const res = await authFetch(signUp ? '/signup' : '/token?grant_type=password', { method: 'POST', body, base: gateway.backend.url });
-        expect(res.status).toBeLessThan(500);
-      }),
-      { numRuns: 40 },
-    ).finally(() => gateway.backend.stop());
+    const gateway = await secondGateway({
+      auth: { signInLimit: { maxFailuresPerEmail: 10_000, maxFailuresPerIp: 10_000 } },
+    });
+    const field = fc.oneof(
+      fc.string({ maxLength: 80 }),
+      fc.constant(null),
+      fc.integer(),
+      fc.constant(['x']),
+      fc.constant({ a: 1 }),
+      fc.emailAddress(),
+    );
+    await fc
+      .assert(
+        fc.asyncProperty(
+          fc.record(
+            {
+              email: field,
+              password: field,
+              data: fc.oneof(field, fc.dictionary(fc.string({ maxLength: 8 }), fc.string({ maxLength: 8 }))),
+            },
+            { requiredKeys: [] },
+          ),
+          fc.boolean(),
+          async (body, signUp) => {
+            const res = await authFetch(signUp ? '/signup' : '/token?grant_type=password', {
+              method: 'POST',
+              body,
+              base: gateway.backend.url,
+            });
+            expect(res.status).toBeLessThan(500);
+          },
+        ),
+        { numRuns: 40 },
+      )
+      .finally(() => gateway.backend.stop());
   });
 });

@@ -71,8 +71,15 @@ describe('auth: refresh token rotation', () => {
 
   it('answers refresh_token_not_found, validation_failed and the OAuth shape for bad tokens', async () => {
     const unknown = await refresh('abcdefghijkl');
-    expect(unknown.error).toMatchObject({ status: 400, code: 'refresh_token_not_found', message: 'Invalid Refresh Token: Refresh Token Not Found' });
-    const malformed = await authFetch('/token?grant_type=refresh_token', { method: 'POST', body: { refresh_token: 'short' } });
+    expect(unknown.error).toMatchObject({
+      status: 400,
+      code: 'refresh_token_not_found',
+      message: 'Invalid Refresh Token: Refresh Token Not Found',
+    });
+    const malformed = await authFetch('/token?grant_type=refresh_token', {
+      method: 'POST',
+      body: { refresh_token: 'short' },
+    });
     expect(malformed.status).toBe(400);
     expect(malformed.json).toEqual({ code: 'validation_failed', message: 'Refresh token is not valid' });
     const empty = await authFetch('/token?grant_type=refresh_token', { method: 'POST', body: {} });
@@ -101,7 +108,11 @@ describe('auth: reuse outside the interval (second gateway, manual clock)', () =
 
     clock.advance(11_000);
     const replay = await gateway.client().auth.refreshSession({ refresh_token: original.refresh_token });
-    expect(replay.error).toMatchObject({ status: 400, code: 'refresh_token_already_used', message: 'Invalid Refresh Token: Already Used' });
+    expect(replay.error).toMatchObject({
+      status: 400,
+      code: 'refresh_token_already_used',
+      message: 'Invalid Refresh Token: Already Used',
+    });
 
     // The whole session is gone: the child token and the access tokens die with it.
     const childAfter = await gateway.client().auth.refreshSession({ refresh_token: child.refresh_token });
@@ -129,7 +140,8 @@ describe('auth: logout scopes across sessions of one user', () => {
     const a = await signIn(email, password);
     const b = await signIn(email, password);
     const c = await signIn(email, password);
-    const alive = async (s: { access_token: string }) => (await authFetch('/user', { token: s.access_token })).status === 200;
+    const alive = async (s: { access_token: string }) =>
+      (await authFetch('/user', { token: s.access_token })).status === 200;
 
     const others = await a.client.auth.signOut({ scope: 'others' });
     expect(others.error).toBeNull();

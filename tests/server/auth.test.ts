@@ -9,7 +9,11 @@ describe('auth: sign-up, sign-in and the user', () => {
   it('signs up with email and password and returns a session (auto-confirm)', async () => {
     const client = anonClient();
     const email = uniqueEmail('signup');
-    const { data, error } = await client.auth.signUp({ email, password: 'secret-123', options: { data: { name: 'Ada' } } });
+    const { data, error } = await client.auth.signUp({
+      email,
+      password: 'secret-123',
+      options: { data: { name: 'Ada' } },
+    });
     expect(error).toBeNull();
     expect(data.session?.token_type).toBe('bearer');
     expect(data.session?.refresh_token).toMatch(/^[a-z0-9]{12}$/);
@@ -28,11 +32,19 @@ describe('auth: sign-up, sign-in and the user', () => {
     expect(user.confirmed_at).toBe(user.email_confirmed_at);
     expect(user.identities).toHaveLength(1);
     expect(user.identities![0]).toMatchObject({ id: user.id, user_id: user.id, provider: 'email', email });
-    expect(user.identities![0]!.identity_data).toMatchObject({ sub: user.id, email, email_verified: false, name: 'Ada' });
+    expect(user.identities![0]!.identity_data).toMatchObject({
+      sub: user.id,
+      email,
+      email_verified: false,
+      name: 'Ada',
+    });
 
     const db = await adminDb();
     try {
-      const row = await db.query<{ encrypted_password: string }>('select encrypted_password from auth.users where id = $1', [user.id]);
+      const row = await db.query<{ encrypted_password: string }>(
+        'select encrypted_password from auth.users where id = $1',
+        [user.id],
+      );
       // bcrypt, cost 10, as GoTrue stores it.
       expect(row.rows[0]!.encrypted_password).toMatch(/^\$2[aby]\$10\$/);
     } finally {
@@ -122,7 +134,9 @@ describe('auth: sign-up, sign-in and the user', () => {
       await db.query(readFileSync(path.resolve('supabase/seed.sql'), 'utf8'));
       const users = await db.query(`select id from auth.users where email = 'demo@chartroom.dev'`);
       expect(users.rowCount).toBe(1);
-      const identities = await db.query(`select 1 from auth.identities where user_id = $1`, [(users.rows[0] as { id: string }).id]);
+      const identities = await db.query(`select 1 from auth.identities where user_id = $1`, [
+        (users.rows[0] as { id: string }).id,
+      ]);
       expect(identities.rowCount).toBe(1);
     } finally {
       await db.query('rollback');
@@ -131,7 +145,10 @@ describe('auth: sign-up, sign-in and the user', () => {
   });
 
   it('signs in the seeded demo user', async () => {
-    const { data, error } = await anonClient().auth.signInWithPassword({ email: 'demo@chartroom.dev', password: 'chartroom-demo' });
+    const { data, error } = await anonClient().auth.signInWithPassword({
+      email: 'demo@chartroom.dev',
+      password: 'chartroom-demo',
+    });
     expect(error).toBeNull();
     expect(data.user?.email).toBe('demo@chartroom.dev');
     expect(data.user?.identities?.[0]?.provider).toBe('email');
@@ -143,7 +160,13 @@ describe('auth: anonymous users', () => {
     const client = anonClient();
     const { data, error } = await client.auth.signInAnonymously({ options: { data: { colour: 'red' } } });
     expect(error).toBeNull();
-    expect(data.user).toMatchObject({ is_anonymous: true, email: '', role: 'authenticated', app_metadata: {}, user_metadata: { colour: 'red' } });
+    expect(data.user).toMatchObject({
+      is_anonymous: true,
+      email: '',
+      role: 'authenticated',
+      app_metadata: {},
+      user_metadata: { colour: 'red' },
+    });
     expect(data.user?.identities).toEqual([]);
     const claims = claimsOf(data.session!.access_token);
     expect(claims).toMatchObject({ role: 'authenticated', is_anonymous: true, app_metadata: {} });
@@ -169,9 +192,20 @@ describe('auth: errors in GoTrue codes', () => {
     const { email } = await signedInClient('wrongpw');
     const wrong = await anonClient().auth.signInWithPassword({ email, password: 'not-the-password' });
     expect(wrong.error).toBeInstanceOf(AuthApiError);
-    expect(wrong.error).toMatchObject({ status: 400, code: 'invalid_credentials', message: 'Invalid login credentials' });
-    const unknown = await anonClient().auth.signInWithPassword({ email: uniqueEmail('nobody'), password: 'whatever-1' });
-    expect(unknown.error).toMatchObject({ status: 400, code: 'invalid_credentials', message: 'Invalid login credentials' });
+    expect(wrong.error).toMatchObject({
+      status: 400,
+      code: 'invalid_credentials',
+      message: 'Invalid login credentials',
+    });
+    const unknown = await anonClient().auth.signInWithPassword({
+      email: uniqueEmail('nobody'),
+      password: 'whatever-1',
+    });
+    expect(unknown.error).toMatchObject({
+      status: 400,
+      code: 'invalid_credentials',
+      message: 'Invalid login credentials',
+    });
   });
 
   it('refuses a registered email, a weak password and a malformed email', async () => {
@@ -183,10 +217,18 @@ describe('auth: errors in GoTrue codes', () => {
     expect(weak.error).toBeInstanceOf(AuthWeakPasswordError);
     expect(weak.error).toMatchObject({ status: 422, code: 'weak_password', reasons: ['length'] });
     const raw = await authFetch('/signup', { method: 'POST', body: { email: uniqueEmail('weak'), password: '12' } });
-    expect(raw.json).toEqual({ code: 'weak_password', message: 'Password should be at least 6 characters.', weak_password: { reasons: ['length'] } });
+    expect(raw.json).toEqual({
+      code: 'weak_password',
+      message: 'Password should be at least 6 characters.',
+      weak_password: { reasons: ['length'] },
+    });
 
     const bad = await anonClient().auth.signUp({ email: 'not-an-email', password: 'secret-123' });
-    expect(bad.error).toMatchObject({ status: 400, code: 'validation_failed', message: 'Unable to validate email address: invalid format' });
+    expect(bad.error).toMatchObject({
+      status: 400,
+      code: 'validation_failed',
+      message: 'Unable to validate email address: invalid format',
+    });
   });
 
   it('uses the current shape with the API version header and the legacy shape without', async () => {
@@ -231,7 +273,10 @@ describe('auth: errors in GoTrue codes', () => {
     expect(out.error).toBeNull();
     const dead = await authFetch('/user', { token: session.access_token });
     expect(dead.status).toBe(403);
-    expect(dead.json).toEqual({ code: 'session_not_found', message: 'Session from session_id claim in JWT does not exist' });
+    expect(dead.json).toEqual({
+      code: 'session_not_found',
+      message: 'Session from session_id claim in JWT does not exist',
+    });
     // supabase-js turns session_not_found into its "session missing" error.
     const viaClient = await anonClient().auth.getUser(session.access_token);
     expect(viaClient.error?.name).toBe('AuthSessionMissingError');
@@ -255,10 +300,18 @@ describe('auth: health and settings', () => {
   it('reports health and settings', async () => {
     const health = await authFetch('/health', { token: null });
     expect(health.status).toBe(200);
-    expect(health.json).toMatchObject({ name: 'GoTrue', version: expect.any(String) as string, description: expect.any(String) as string });
+    expect(health.json).toMatchObject({
+      name: 'GoTrue',
+      version: expect.any(String) as string,
+      description: expect.any(String) as string,
+    });
     const settings = await authFetch('/settings');
     expect(settings.status).toBe(200);
-    expect(settings.json).toMatchObject({ disable_signup: false, mailer_autoconfirm: true, external: { email: true, anonymous_users: true, phone: false } });
+    expect(settings.json).toMatchObject({
+      disable_signup: false,
+      mailer_autoconfirm: true,
+      external: { email: true, anonymous_users: true, phone: false },
+    });
     const keys = await authFetch('/.well-known/jwks.json');
     expect(keys.json).toEqual({ keys: [] });
     const unknown = await authFetch('/nope');

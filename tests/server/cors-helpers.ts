@@ -6,7 +6,12 @@ import { expect } from 'vitest';
  * it through: 200, the origin and exactly the requested headers echoed back, and
  * `allowedMethod` among the allowed methods.
  */
-export async function expectPreflightAllows(url: string, origin: string, headers: string, allowedMethod: string): Promise<void> {
+export async function expectPreflightAllows(
+  url: string,
+  origin: string,
+  headers: string,
+  allowedMethod: string,
+): Promise<void> {
   const res = await fetch(url, {
     method: 'OPTIONS',
     headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': headers },

@@ -55,7 +55,13 @@ describe('functions: environment', () => {
     expect(env.keys).not.toContain('PATH');
     expect(env.keys).not.toContain('HOME');
     expect(env.keys).toEqual(
-      expect.arrayContaining(['SUPABASE_URL', 'SUPABASE_ANON_KEY', 'SUPABASE_SERVICE_ROLE_KEY', 'SUPABASE_DB_URL', 'FIXTURE_SECRET']),
+      expect.arrayContaining([
+        'SUPABASE_URL',
+        'SUPABASE_ANON_KEY',
+        'SUPABASE_SERVICE_ROLE_KEY',
+        'SUPABASE_DB_URL',
+        'FIXTURE_SECRET',
+      ]),
     );
   });
 });
@@ -75,7 +81,13 @@ describe('functions: imports as on hosted', () => {
   it('resolves npm:, jsr:, esm.sh, deno.json bare imports and type-only .d.ts imports to the installed packages', async () => {
     const { data, error } = await invoke(client(), 'imports', { method: 'GET' });
     expect(error).toBeNull();
-    expect(data).toEqual({ same: true, createClient: 'function', hasFunctions: 'function', sharedCors: '*', npmCors: 'object' });
+    expect(data).toEqual({
+      same: true,
+      createClient: 'function',
+      hasFunctions: 'function',
+      sharedCors: '*',
+      npmCors: 'object',
+    });
   });
 });
 
@@ -114,14 +126,20 @@ describe('functions: the Deno runtime surface', () => {
 
 describe('functions: isolation', () => {
   it('keeps two functions loaded side by side apart: own handler, own module state, own env', async () => {
-    const calls = Array.from({ length: 20 }, (_, i) => invoke(client(), i % 2 === 0 ? 'counter-a' : 'counter-b', { body: {} }));
+    const calls = Array.from({ length: 20 }, (_, i) =>
+      invoke(client(), i % 2 === 0 ? 'counter-a' : 'counter-b', { body: {} }),
+    );
     const results = (await Promise.all(calls)).map((r) => r.data as { name: string; count: number; owner: string });
     for (const [i, result] of results.entries()) {
       const expected = i % 2 === 0 ? 'counter-a' : 'counter-b';
       expect(result.name).toBe(expected);
       expect(result.owner).toBe(expected);
     }
-    const counts = (name: string) => results.filter((r) => r.name === name).map((r) => r.count).sort((a, b) => a - b);
+    const counts = (name: string) =>
+      results
+        .filter((r) => r.name === name)
+        .map((r) => r.count)
+        .sort((a, b) => a - b);
     expect(counts('counter-a')).toEqual(counts('counter-b'));
     expect(new Set(counts('counter-a')).size).toBe(10);
   });
@@ -134,7 +152,9 @@ describe('functions: isolation', () => {
       fetch(`${gateway.url}/functions/v1/open`),
     ]);
     expect(mixed.map((r) => r.status)).toEqual([500, 200, 500, 200]);
-    const streams = await Promise.all(Array.from({ length: 5 }, () => fetch(`${gateway.url}/functions/v1/stream?n=3`).then((r) => r.text())));
+    const streams = await Promise.all(
+      Array.from({ length: 5 }, () => fetch(`${gateway.url}/functions/v1/stream?n=3`).then((r) => r.text())),
+    );
     expect(streams).toEqual(Array.from({ length: 5 }, () => 'chunk 0\nchunk 1\nchunk 2\n'));
   });
 
@@ -157,7 +177,10 @@ describe('functions: isolation', () => {
     expect(other.status).toBe(200);
     const res = await spinning;
     expect(res.status).toBe(546);
-    expect(await res.json()).toEqual({ code: 'WORKER_LIMIT', message: 'Worker failed to respond due to a resource limit (please check logs)' });
+    expect(await res.json()).toEqual({
+      code: 'WORKER_LIMIT',
+      message: 'Worker failed to respond due to a resource limit (please check logs)',
+    });
     expect(logs.some((line) => line.startsWith('[functions:spin]') && line.includes('terminated'))).toBe(true);
   });
 });
@@ -218,13 +241,18 @@ describe('functions: a project outside the tree, reloaded on change', () => {
 
   it('serves a function added while running, and reads a changed verify_jwt', async () => {
     await fs.mkdir(path.join(dir, 'supabase/functions/added'), { recursive: true });
-    await fs.writeFile(path.join(dir, 'supabase/functions/added/index.ts'), "Deno.serve(() => new Response('added'));\n");
+    await fs.writeFile(
+      path.join(dir, 'supabase/functions/added/index.ts'),
+      "Deno.serve(() => new Response('added'));\n",
+    );
     const locked = await fetch(`${hot.url}/functions/v1/added`);
     expect(locked.status).toBe(401);
-    await fs.writeFile(path.join(dir, 'supabase/config.toml'), '[functions.hot]\nverify_jwt = false\n[functions.added]\nverify_jwt = false\n');
+    await fs.writeFile(
+      path.join(dir, 'supabase/config.toml'),
+      '[functions.hot]\nverify_jwt = false\n[functions.added]\nverify_jwt = false\n',
+    );
     const open = await fetch(`${hot.url}/functions/v1/added`);
     expect(open.status).toBe(200);
     expect(await open.text()).toBe('added');
   });
 });
-

@@ -1,7 +1,12 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FunctionsProject, isFunctionName, parseDotenv } from '../../server/functions/project.ts';
-import { applyImportMap, EMPTY_MODULE, toNodeSpecifier, UnsupportedSpecifierError } from '../../server/functions/specifiers.ts';
+import {
+  applyImportMap,
+  EMPTY_MODULE,
+  toNodeSpecifier,
+  UnsupportedSpecifierError,
+} from '../../server/functions/specifiers.ts';
 
 /** The pure parts of the functions runtime: specifier mapping, import maps, .env, names, config. */
 
@@ -23,7 +28,16 @@ describe('toNodeSpecifier', () => {
   });
 
   it('leaves Node specifiers alone', () => {
-    for (const s of ['./a.ts', '../_shared/cors.ts', '/abs/x.ts', 'node:fs', 'file:///x.ts', 'pg', '@supabase/supabase-js', 'data:text/javascript,']) {
+    for (const s of [
+      './a.ts',
+      '../_shared/cors.ts',
+      '/abs/x.ts',
+      'node:fs',
+      'file:///x.ts',
+      'pg',
+      '@supabase/supabase-js',
+      'data:text/javascript,',
+    ]) {
       expect(toNodeSpecifier(s)).toBeNull();
     }
   });
@@ -36,7 +50,12 @@ describe('toNodeSpecifier', () => {
 
 describe('applyImportMap', () => {
   const map = {
-    imports: { '@supabase/supabase-js': 'npm:@supabase/supabase-js@2', 'shared/': '../_shared/', 'lib/': 'npm:lodash-es@4/', 'lib/special': './special.ts' },
+    imports: {
+      '@supabase/supabase-js': 'npm:@supabase/supabase-js@2',
+      'shared/': '../_shared/',
+      'lib/': 'npm:lodash-es@4/',
+      'lib/special': './special.ts',
+    },
     baseUrl: 'file:///p/supabase/functions/f/deno.json',
   };
   it('maps exact keys, longest prefixes, and relative targets against the map file', () => {
@@ -51,15 +70,33 @@ describe('applyImportMap', () => {
 
 describe('parseDotenv', () => {
   it('reads KEY=value lines with quotes, export, comments and escapes', () => {
-    const text = ['# comment', 'A=1', 'export B="two words"', "C='single # not comment'", 'D=value # comment', 'E="line\\nbreak"', 'not a line', '', 'F='].join('\n');
-    expect(parseDotenv(text)).toEqual({ A: '1', B: 'two words', C: 'single # not comment', D: 'value', E: 'line\nbreak', F: '' });
+    const text = [
+      '# comment',
+      'A=1',
+      'export B="two words"',
+      "C='single # not comment'",
+      'D=value # comment',
+      'E="line\\nbreak"',
+      'not a line',
+      '',
+      'F=',
+    ].join('\n');
+    expect(parseDotenv(text)).toEqual({
+      A: '1',
+      B: 'two words',
+      C: 'single # not comment',
+      D: 'value',
+      E: 'line\nbreak',
+      F: '',
+    });
   });
 });
 
 describe('function names and config.toml', () => {
   it('accepts CLI-style slugs only', () => {
     for (const ok of ['health', 'invite-accept', 'ingest_v2', 'A1']) expect(isFunctionName(ok), ok).toBe(true);
-    for (const bad of ['', '_shared', '.env', '..', 'a/b', 'a.b', 'a b', '%2e', 'x'.repeat(129)]) expect(isFunctionName(bad), bad).toBe(false);
+    for (const bad of ['', '_shared', '.env', '..', 'a/b', 'a.b', 'a b', '%2e', 'x'.repeat(129)])
+      expect(isFunctionName(bad), bad).toBe(false);
   });
 
   it('reads verify_jwt, enabled and entrypoint from the fixture project', () => {
@@ -71,6 +108,8 @@ describe('function names and config.toml', () => {
     expect(project.settings('missing')).toBeNull();
     expect(project.settings('custom-entry')?.entrypoint).toBe(path.join(dir, 'functions/echo/index.ts'));
     expect(project.settings('imports')?.importMapPath).toBe(path.join(dir, 'functions/imports/deno.json'));
-    expect(project.importMap(project.settings('imports')?.importMapPath ?? null)?.imports['shared/']).toBe('../_shared/');
+    expect(project.importMap(project.settings('imports')?.importMapPath ?? null)?.imports['shared/']).toBe(
+      '../_shared/',
+    );
   });
 });

@@ -29,7 +29,10 @@ describe('functions: verify_jwt', () => {
   it('refuses a forged, an expired and a malformed token with Invalid JWT', async () => {
     const { jwtSecret } = backendInfo();
     const forged = signJwt({ role: 'service_role' }, 'a-different-secret-of-at-least-32-characters');
-    const expired = signJwt({ role: 'authenticated', sub: crypto.randomUUID(), exp: Math.floor(Date.now() / 1000) - 10 }, jwtSecret);
+    const expired = signJwt(
+      { role: 'authenticated', sub: crypto.randomUUID(), exp: Math.floor(Date.now() / 1000) - 10 },
+      jwtSecret,
+    );
     for (const token of [forged, expired, 'not-a-jwt']) {
       const res = await fetch(fn('echo'), { headers: { authorization: `Bearer ${token}` } });
       expect(res.status).toBe(401);
@@ -48,7 +51,10 @@ describe('functions: verify_jwt', () => {
     expect((anon.data as { body: unknown }).body).toEqual({ hello: 'anon' });
 
     const sub = crypto.randomUUID();
-    const userToken = signJwt({ role: 'authenticated', sub, aud: 'authenticated', exp: Math.floor(Date.now() / 1000) + 600 }, backendInfo().jwtSecret);
+    const userToken = signJwt(
+      { role: 'authenticated', sub, aud: 'authenticated', exp: Math.floor(Date.now() / 1000) + 600 },
+      backendInfo().jwtSecret,
+    );
     const user = client();
     user.functions.setAuth(userToken);
     const asUser = await invoke(user, 'echo', { body: { hello: 'user' } });
@@ -89,7 +95,14 @@ describe('functions: the request reaches the handler', () => {
       body: { nested: { a: [1, 2, 3] }, text: 'héllo' },
     });
     expect(error).toBeNull();
-    const echo = data as { method: string; path: string; query: Record<string, string>; headers: Record<string, string>; body: unknown; contentType: string };
+    const echo = data as {
+      method: string;
+      path: string;
+      query: Record<string, string>;
+      headers: Record<string, string>;
+      body: unknown;
+      contentType: string;
+    };
     expect(echo.method).toBe('PUT');
     // Hosted functions see /<name>/..., not the relay's /functions/v1 prefix.
     expect(echo.path).toBe('/echo/sub/path');
@@ -115,10 +128,13 @@ describe('functions: the request reaches the handler', () => {
   it('gives the handler a valid URL even when the Host header is not one', async () => {
     const { port } = new URL(gateway.url);
     const status = await new Promise<number>((resolve, reject) => {
-      const req = http.request({ host: '127.0.0.1', port, path: '/functions/v1/open?q=1', headers: { host: 'bad host^' } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
+      const req = http.request(
+        { host: '127.0.0.1', port, path: '/functions/v1/open?q=1', headers: { host: 'bad host^' } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
       req.on('error', reject);
       req.end();
     });
@@ -188,7 +204,12 @@ describe('functions: the response comes back', () => {
   });
 
   it('answers a CORS preflight on a function URL without a token', async () => {
-    await expectPreflightAllows(fn('echo'), 'http://localhost:5173', 'apikey,authorization,content-type,x-client-info', 'POST');
+    await expectPreflightAllows(
+      fn('echo'),
+      'http://localhost:5173',
+      'apikey,authorization,content-type,x-client-info',
+      'POST',
+    );
   });
 });
 
@@ -224,7 +245,18 @@ describe('functions: errors', () => {
 
   it('answers 404 NOT_FOUND for unknown, disabled, shared and malformed names', async () => {
     // (`%2e%2e` is not here: URL parsing turns it into `..` before the request leaves.)
-    const paths = ['nope', 'disabled-fn', '_shared', '_shared/cors.ts', '', '..%2F..%2Fpackage.json', 'echo%2F..', 'echo.ts', 'a%20b', '.env'];
+    const paths = [
+      'nope',
+      'disabled-fn',
+      '_shared',
+      '_shared/cors.ts',
+      '',
+      '..%2F..%2Fpackage.json',
+      'echo%2F..',
+      'echo.ts',
+      'a%20b',
+      '.env',
+    ];
     for (const p of paths) {
       const res = await fetch(`${gateway.url}/functions/v1/${p}`, { headers: { apikey: gateway.anonKey } });
       expect(res.status, p).toBe(404);

@@ -61,12 +61,19 @@ describe('per-user limits at the gateway', () => {
       await db.query('begin');
       await db.query('select * from public.limit_items where id = 1 for update');
       // Two updates block on the row lock, a third waits at the gateway.
-      const held = [1, 2, 3].map((n) => a.client.from('limit_items').update({ name: `a${n}` }).eq('id', 1));
+      const held = [1, 2, 3].map((n) =>
+        a.client
+          .from('limit_items')
+          .update({ name: `a${n}` })
+          .eq('id', 1),
+      );
       const pending = held.map((q) => q.then((r) => r));
       // A second connection watches (pg_stat_activity is a snapshot within a transaction).
       const watcher = await adminDb();
       for (;;) {
-        const waiting = await watcher.query<{ n: number }>(`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query like '%limit_items%'`);
+        const waiting = await watcher.query<{ n: number }>(
+          `select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query like '%limit_items%'`,
+        );
         if (waiting.rows[0]!.n >= 2) break;
         await new Promise((r) => setTimeout(r, 20));
       }
@@ -92,7 +99,9 @@ describe('per-user limits at the gateway', () => {
     const statuses: number[] = [];
     let retryAfter: string | null = null;
     for (let i = 0; i < 31; i++) {
-      const res = await fetch(`${gateway.url}/rest/v1/limit_items?select=id&id=eq.1`, { headers: { apikey: gateway.anonKey, authorization: `Bearer ${token}` } });
+      const res = await fetch(`${gateway.url}/rest/v1/limit_items?select=id&id=eq.1`, {
+        headers: { apikey: gateway.anonKey, authorization: `Bearer ${token}` },
+      });
       statuses.push(res.status);
       if (res.status === 429) retryAfter = res.headers.get('retry-after');
       await res.arrayBuffer();
@@ -122,10 +131,18 @@ describe('rows per write', () => {
 describe('request bodies', () => {
   it('answers invalid UTF-8 in a JSON body with 400 PGRST102 and stores nothing', async () => {
     const { url, serviceRoleKey } = backendInfo();
-    const body = Buffer.concat([Buffer.from('{"id": 777, "name": "bad '), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]);
+    const body = Buffer.concat([
+      Buffer.from('{"id": 777, "name": "bad '),
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from('"}'),
+    ]);
     const res = await fetch(`${url}/rest/v1/limit_items`, {
       method: 'POST',
-      headers: { apikey: serviceRoleKey, authorization: `Bearer ${serviceRoleKey}`, 'content-type': 'application/json' },
+      headers: {
+        apikey: serviceRoleKey,
+        authorization: `Bearer ${serviceRoleKey}`,
+        'content-type': 'application/json',
+      },
       body,
     });
     expect(res.status).toBe(400);

@@ -6,7 +6,12 @@ import { expectPreflightAllows } from './cors-helpers.ts';
 describe('gateway', () => {
   it('answers CORS preflights for the app loopback origins with the requested headers, and exposes Content-Range', async () => {
     const { url } = backendInfo();
-    await expectPreflightAllows(`${url}/rest/v1/anything`, 'http://127.0.0.1:5173', 'apikey,authorization,content-profile,content-type,prefer,x-client-info', 'PATCH');
+    await expectPreflightAllows(
+      `${url}/rest/v1/anything`,
+      'http://127.0.0.1:5173',
+      'apikey,authorization,content-profile,content-type,prefer,x-client-info',
+      'PATCH',
+    );
     await expectPreflightAllows(`${url}/rest/v1/anything`, 'http://localhost:40123', 'apikey,content-type', 'POST');
     const get = await fetch(`${url}/auth/v1/health`, { headers: { origin: 'http://localhost:5173' } });
     expect(get.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
@@ -34,7 +39,10 @@ describe('gateway', () => {
   it('refuses a forged or expired bearer with a 401 JSON error before any service runs', async () => {
     const { url, jwtSecret } = backendInfo();
     const forged = signJwt({ role: 'service_role' }, 'not-the-secret-not-the-secret-not-the-secret');
-    const expired = signJwt({ role: 'authenticated', sub: crypto.randomUUID(), exp: Math.floor(Date.now() / 1000) - 60 }, jwtSecret);
+    const expired = signJwt(
+      { role: 'authenticated', sub: crypto.randomUUID(), exp: Math.floor(Date.now() / 1000) - 60 },
+      jwtSecret,
+    );
     for (const token of [forged, expired, 'garbage']) {
       const res = await fetch(`${url}/rest/v1/some_table`, { headers: { authorization: `Bearer ${token}` } });
       expect(res.status).toBe(401);
@@ -54,14 +62,23 @@ describe('gateway', () => {
   it('runs a valid JWT without a role claim as anon, as PostgREST does', async () => {
     const { url, jwtSecret, anonKey } = backendInfo();
     const noRole = signJwt({ sub: crypto.randomUUID(), exp: Math.floor(Date.now() / 1000) + 60 }, jwtSecret);
-    const asNoRole = (path: string) => fetch(`${url}/rest/v1${path}`, { headers: { apikey: anonKey, authorization: `Bearer ${noRole}` } });
+    const asNoRole = (path: string) =>
+      fetch(`${url}/rest/v1${path}`, { headers: { apikey: anonKey, authorization: `Bearer ${noRole}` } });
     // anon may read projects, and only anon is refused project_invites by privilege.
     expect((await asNoRole('/projects?select=id&limit=1')).status).toBe(200);
     const invites = await asNoRole('/project_invites?select=id');
     expect(invites.status).toBe(401);
-    expect(await invites.json()).toMatchObject({ code: '42501', message: 'permission denied for table project_invites' });
-    const asUser = signJwt({ sub: crypto.randomUUID(), role: 'authenticated', exp: Math.floor(Date.now() / 1000) + 60 }, jwtSecret);
-    const userInvites = await fetch(`${url}/rest/v1/project_invites?select=id`, { headers: { apikey: anonKey, authorization: `Bearer ${asUser}` } });
+    expect(await invites.json()).toMatchObject({
+      code: '42501',
+      message: 'permission denied for table project_invites',
+    });
+    const asUser = signJwt(
+      { sub: crypto.randomUUID(), role: 'authenticated', exp: Math.floor(Date.now() / 1000) + 60 },
+      jwtSecret,
+    );
+    const userInvites = await fetch(`${url}/rest/v1/project_invites?select=id`, {
+      headers: { apikey: anonKey, authorization: `Bearer ${asUser}` },
+    });
     expect(userInvites.status).toBe(200);
   });
 

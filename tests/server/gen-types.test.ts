@@ -15,7 +15,13 @@ describe('npm run gen:types', () => {
     // Its own scratch database: other test files add tables to the shared one.
     await fs.mkdir(path.resolve('tests/.tmp'), { recursive: true });
     const dataDir = await fs.mkdtemp(path.resolve('tests/.tmp/types-'));
-    const backend = await startBackend({ port: 0, dbPort: await freePort(), dataDir, logRequests: false, log: () => undefined });
+    const backend = await startBackend({
+      port: 0,
+      dbPort: await freePort(),
+      dataDir,
+      logRequests: false,
+      log: () => undefined,
+    });
     const db = new pg.Client({ connectionString: backend.databaseUrl });
     try {
       await db.connect();
@@ -30,9 +36,16 @@ describe('npm run gen:types', () => {
       expect(fresh).toMatch(/^ {2}public: \{\n {4}Tables: \{\n {6}\w+: \{/m);
       expect(fresh).toMatch(/join_shared_project: \{\n\s+Args: \{\n\s+p_token: string\n\s+\}\n\s+Returns: string\n/);
       for (const helper of ['Tables', 'TablesInsert', 'TablesUpdate', 'Enums', 'CompositeTypes']) {
-        expect(fresh).toMatch(new RegExp(`^export type ${helper}<\\n\\s+DefaultSchema\\w+NameOrOptions extends[^>]*\\{ schema: keyof DatabaseWithoutInternals \\}`, 'm'));
+        expect(fresh).toMatch(
+          new RegExp(
+            `^export type ${helper}<\\n\\s+DefaultSchema\\w+NameOrOptions extends[^>]*\\{ schema: keyof DatabaseWithoutInternals \\}`,
+            'm',
+          ),
+        );
       }
-      expect(fresh).toMatch(/^export const Constants = \{\n {2}graphql_public: \{\n {4}Enums: \{\},\n {2}\},\n {2}public: \{/m);
+      expect(fresh).toMatch(
+        /^export const Constants = \{\n {2}graphql_public: \{\n {4}Enums: \{\},\n {2}\},\n {2}public: \{/m,
+      );
     } finally {
       await db.end();
       await backend.stop();

@@ -28,7 +28,13 @@ describe('data directory start-up', () => {
     await fs.mkdir(path.join(db, 'base', '5'), { recursive: true });
     await fs.writeFile(path.join(db, 'base', '5', '16384'), 'precious rows');
     await fs.writeFile(path.join(db, 'postgresql.conf'), '# kept\n');
-    const started = startBackend({ dataDir, dbPort: await freePort(), port: 0, logRequests: false, log: () => undefined });
+    const started = startBackend({
+      dataDir,
+      dbPort: await freePort(),
+      port: 0,
+      logRequests: false,
+      log: () => undefined,
+    });
     await expect(started).rejects.toThrow(/not empty but has no PG_VERSION/);
     expect(await fs.readFile(path.join(db, 'base', '5', '16384'), 'utf8')).toBe('precious rows');
     expect(await fs.readFile(path.join(db, 'postgresql.conf'), 'utf8')).toBe('# kept\n');
@@ -57,7 +63,14 @@ describe('--jwt-secret and allowed origins', () => {
   let gateway: Awaited<ReturnType<typeof startBackend>> | undefined;
 
   beforeAll(async () => {
-    const options = backendOptionsFromArgs(['--jwt-secret', secret, '--allowed-origin', 'https://chartroom.example', '--port', '0']);
+    const options = backendOptionsFromArgs([
+      '--jwt-secret',
+      secret,
+      '--allowed-origin',
+      'https://chartroom.example',
+      '--port',
+      '0',
+    ]);
     expect(options.jwtSecret).toBe(secret);
     gateway = await startBackend({
       ...options,

@@ -56,7 +56,14 @@ beforeAll(async () => {
     `insert into public.hp_notes values (1, crypt('secret', gen_salt('bf', 4)));
      insert into public.hp_shared values (1, 'shared');`,
   );
-  backend = await startBackend({ port: 0, dbPort: await freePort(), dataDir: data, supabaseDir: supa, logRequests: false, log: () => undefined });
+  backend = await startBackend({
+    port: 0,
+    dbPort: await freePort(),
+    dataDir: data,
+    supabaseDir: supa,
+    logRequests: false,
+    log: () => undefined,
+  });
 });
 
 afterAll(async () => {
@@ -84,12 +91,18 @@ function client(key: string) {
 
 describe('a fresh data dir, as hosted Supabase applies a project', () => {
   it('runs migrations as postgres, not a superuser, with postgres’s search path (extensions included)', async () => {
-    const who = await query<{ who: string; super: boolean; search_path: string }>(backend.databaseUrl, 'select * from public.hp_who');
+    const who = await query<{ who: string; super: boolean; search_path: string }>(
+      backend.databaseUrl,
+      'select * from public.hp_who',
+    );
     expect(who).toEqual([{ who: 'postgres', super: false, search_path: '"$user", public, extensions' }]);
   });
 
   it('runs the seed on a fresh connection too: an unqualified gen_salt() works', async () => {
-    const rows = await query<{ ok: boolean }>(backend.databaseUrl, `select body = crypt('secret', body) as ok from public.hp_notes`);
+    const rows = await query<{ ok: boolean }>(
+      backend.databaseUrl,
+      `select body = crypt('secret', body) as ok from public.hp_notes`,
+    );
     expect(rows).toEqual([{ ok: true }]);
   });
 
@@ -123,7 +136,9 @@ describe('a fresh data dir, as hosted Supabase applies a project', () => {
       'alter role postgres superuser',
       'create event trigger hp on ddl_command_end execute function extensions.pgrst_ddl_watch()',
     ]) {
-      await expect(query(backend.databaseUrl, sql), sql).rejects.toThrow(/must be owner|permission denied|must be superuser|only superusers/i);
+      await expect(query(backend.databaseUrl, sql), sql).rejects.toThrow(
+        /must be owner|permission denied|must be superuser|only superusers/i,
+      );
     }
     // The membership that let the policy through was taken back.
     const member = await query<{ member: boolean }>(
@@ -134,9 +149,19 @@ describe('a fresh data dir, as hosted Supabase applies a project', () => {
   });
 
   it('stops start-up on a migration that only a superuser or a table owner could run, as db push would fail', async () => {
-    await fs.writeFile(path.join(supa, 'migrations', '20240102000000_superuser.sql'), 'alter table storage.objects add column hp int;');
+    await fs.writeFile(
+      path.join(supa, 'migrations', '20240102000000_superuser.sql'),
+      'alter table storage.objects add column hp int;',
+    );
     await expect(
-      startBackend({ port: 0, externalDatabaseUrl: backend.databaseUrl, dataDir: data, supabaseDir: supa, logRequests: false, log: () => undefined }),
+      startBackend({
+        port: 0,
+        externalDatabaseUrl: backend.databaseUrl,
+        dataDir: data,
+        supabaseDir: supa,
+        logRequests: false,
+        log: () => undefined,
+      }),
     ).rejects.toThrow(/20240102000000_superuser\.sql.*must be owner of table objects/);
     await fs.rm(path.join(supa, 'migrations', '20240102000000_superuser.sql'));
   });
@@ -182,10 +207,19 @@ describe('a data dir made before the hosted-like platform', () => {
     await old.stop();
     await fs.mkdir(path.join(legacySupa, 'migrations'));
     const lines: string[] = [];
-    const started = await startBackend({ port: 0, dbPort, dataDir: legacyData, supabaseDir: legacySupa, logRequests: false, log: (l) => lines.push(l) });
+    const started = await startBackend({
+      port: 0,
+      dbPort,
+      dataDir: legacyData,
+      supabaseDir: legacySupa,
+      logRequests: false,
+      log: (l) => lines.push(l),
+    });
     try {
       expect(started.fresh).toBe(false);
-      expect(lines.join('\n')).toMatch(/added the superuser supabase_admin[\s\S]*postgres is a superuser in this data dir/);
+      expect(lines.join('\n')).toMatch(
+        /added the superuser supabase_admin[\s\S]*postgres is a superuser in this data dir/,
+      );
       const shape = await query<{ kind: string; policies: string[]; type: string; bucket: string }>(
         started.adminDatabaseUrl,
         `select (select relkind::text from pg_class where oid = 'realtime.messages'::regclass) as kind,
@@ -193,7 +227,9 @@ describe('a data dir made before the hosted-like platform', () => {
                 (select format_type(atttypid, atttypmod) from pg_attribute where attrelid = 'storage.buckets'::regclass and attname = 'type') as type,
                 (select type::text from storage.buckets where id = 'legacy') as bucket`,
       );
-      expect(shape).toEqual([{ kind: 'p', policies: ['legacy: members hear'], type: 'storage.buckettype', bucket: 'STANDARD' }]);
+      expect(shape).toEqual([
+        { kind: 'p', policies: ['legacy: members hear'], type: 'storage.buckettype', bucket: 'STANDARD' },
+      ]);
     } finally {
       await started.stop();
       await fs.rm(legacyData, { recursive: true, force: true });

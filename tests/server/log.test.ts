@@ -33,11 +33,15 @@ describe('backend logs', () => {
     expect(filter.lines(REAL)).toEqual([REAL]);
     expect(filter.refused).toBe(1);
     // Services that lose their connection because PostgreSQL heard Ctrl-C first say so in these words.
-    expect(isShutdownNoise('[realtime] broadcast listener lost its connection: terminating connection due to administrator command')).toBe(true);
+    expect(
+      isShutdownNoise(
+        '[realtime] broadcast listener lost its connection: terminating connection due to administrator command',
+      ),
+    ).toBe(true);
     expect(isShutdownNoise(REAL)).toBe(false);
   });
 
-  it('verbose: prints every line, the statement\'s continuation lines with it', () => {
+  it("verbose: prints every line, the statement's continuation lines with it", () => {
     const filter = postgresLogFilter(true);
     expect(filter.lines(CONFLICT)).toEqual(CONFLICT.split('\n'));
     expect(filter.lines(SHUTDOWN)).toHaveLength(3);
@@ -58,6 +62,8 @@ describe('backend logs', () => {
     expect(tally.summary(3)).toBe(
       'served 1,006 requests: 2 client errors (4xx), 1 server error (5xx), 3 statements refused by PostgreSQL (conflicts, policies, bad input); --verbose prints each one',
     );
-    expect(new RequestTally().summary(0)).toBe('served 0 requests: 0 client errors (4xx), 0 server errors (5xx); --verbose prints each one');
+    expect(new RequestTally().summary(0)).toBe(
+      'served 0 requests: 0 client errors (4xx), 0 server errors (5xx); --verbose prints each one',
+    );
   });
 });

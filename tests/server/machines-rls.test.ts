@@ -47,12 +47,28 @@ function expectRefused(result: Result): void {
   else expect(result.data).toEqual([]);
 }
 
-function commit(client: AnyClient, machine: string, ops: unknown, batch = randomUUID(), extra: Record<string, unknown> = {}) {
-  return client.rpc('commit_machine_ops', { p_machine: machine, p_client_id: 'test', p_batch_id: batch, p_ops: ops, ...extra } as never) as unknown as Promise<Result>;
+function commit(
+  client: AnyClient,
+  machine: string,
+  ops: unknown,
+  batch = randomUUID(),
+  extra: Record<string, unknown> = {},
+) {
+  return client.rpc('commit_machine_ops', {
+    p_machine: machine,
+    p_client_id: 'test',
+    p_batch_id: batch,
+    p_ops: ops,
+    ...extra,
+  } as never) as unknown as Promise<Result>;
 }
 
 async function logOf(machine: string): Promise<number[]> {
-  return (rows(await clients.service.from('machine_ops').select('seq').eq('machine_id', machine).order('seq')) as { seq: number }[]).map((r) => r.seq);
+  return (
+    rows(await clients.service.from('machine_ops').select('seq').eq('machine_id', machine).order('seq')) as {
+      seq: number;
+    }[]
+  ).map((r) => r.seq);
 }
 
 const renameOp = (key: string) => ({ type: 'machine.update', changes: { name: key } });
@@ -72,7 +88,11 @@ describe('machines', () => {
 
   it.each(ACTORS)('insert as %s', async (actor) => {
     const { project } = await fixture();
-    const row = { project_id: project, name: `by ${actor}`, ...(actor === 'service' ? { created_by: t.owner.id, definition: emptyDefinition() } : {}) };
+    const row = {
+      project_id: project,
+      name: `by ${actor}`,
+      ...(actor === 'service' ? { created_by: t.owner.id, definition: emptyDefinition() } : {}),
+    };
     const result = await clients[actor].from('machines').insert(row).select('id, version, created_by');
     if (writers.has(actor)) {
       const [created] = rows(result) as { version: number; created_by: string }[];
@@ -85,29 +105,53 @@ describe('machines', () => {
 
   it('a new machine starts from the bare root at version 0, created by its caller; its content becomes op 1', async () => {
     const { project } = await fixture();
-    const withDefinition = await t.editor.client.from('machines').insert({ project_id: project, name: 'x', definition: emptyDefinition('content') }).select('id').single();
+    const withDefinition = await t.editor.client
+      .from('machines')
+      .insert({ project_id: project, name: 'x', definition: emptyDefinition('content') })
+      .select('id')
+      .single();
     expect(withDefinition.error).toBeNull();
     const id = (withDefinition.data as { id: string }).id;
-    expect(rows(await clients.service.from('machines').select('version, definition').eq('id', id))).toEqual([{ version: 0, definition: emptyDefinition() }]);
-    expect(rows(await clients.service.from('machine_ops').select('seq, op').eq('machine_id', id))).toEqual([{ seq: 1, op: { type: 'machine.replace', definition: emptyDefinition('content') } }]);
+    expect(rows(await clients.service.from('machines').select('version, definition').eq('id', id))).toEqual([
+      { version: 0, definition: emptyDefinition() },
+    ]);
+    expect(rows(await clients.service.from('machine_ops').select('seq, op').eq('machine_id', id))).toEqual([
+      { seq: 1, op: { type: 'machine.replace', definition: emptyDefinition('content') } },
+    ]);
     const later = await t.editor.client.from('machines').insert({ project_id: project, name: 'x', version: 5 });
     expect(later.error?.code).toBe('42501');
-    const forged = await t.editor.client.from('machines').insert({ project_id: project, name: 'x', created_by: t.owner.id });
+    const forged = await t.editor.client
+      .from('machines')
+      .insert({ project_id: project, name: 'x', created_by: t.owner.id });
     expect(forged.error?.code).toBe('42501');
-    const plain = await t.editor.client.from('machines').insert({ project_id: project, name: 'plain' }).select('version, definition').single();
-    expect(plain.data).toMatchObject({ version: 0, definition: { root: 's_root', states: { s_root: { parent: null, children: [] } } } });
+    const plain = await t.editor.client
+      .from('machines')
+      .insert({ project_id: project, name: 'plain' })
+      .select('version, definition')
+      .single();
+    expect(plain.data).toMatchObject({
+      version: 0,
+      definition: { root: 's_root', states: { s_root: { parent: null, children: [] } } },
+    });
   });
 
   it.each(ACTORS)('rename as %s', async (actor) => {
     const { machine } = await fixture();
-    const result = await clients[actor].from('machines').update({ name: `renamed by ${actor}` }).eq('id', machine).select('name');
+    const result = await clients[actor]
+      .from('machines')
+      .update({ name: `renamed by ${actor}` })
+      .eq('id', machine)
+      .select('name');
     if (writers.has(actor)) expect(rows(result)).toEqual([{ name: `renamed by ${actor}` }]);
     else expectRefused(result);
   });
 
   it.each(['editor', 'owner'] as const)('%s cannot write the definition or version directly', async (actor) => {
     const { machine } = await fixture();
-    const def = await clients[actor].from('machines').update({ definition: emptyDefinition('forged') }).eq('id', machine);
+    const def = await clients[actor]
+      .from('machines')
+      .update({ definition: emptyDefinition('forged') })
+      .eq('id', machine);
     expect(def.error?.code).toBe('42501');
     const version = await clients[actor].from('machines').update({ version: 9 }).eq('id', machine);
     expect(version.error?.code).toBe('42501');
@@ -122,7 +166,7 @@ describe('machines', () => {
     expect(left).toHaveLength(writers.has(actor) ? 0 : 1);
   });
 
-  it('a public project\'s machines are readable by everyone, writable by its editors only', async () => {
+  it("a public project's machines are readable by everyone, writable by its editors only", async () => {
     const project = await projectFor(t, 'public');
     const machine = await machineIn(t, project);
     for (const actor of ACTORS) {
@@ -150,21 +194,35 @@ describe('commit_machine_ops', () => {
 
   it('stores the ops in order with author, client and batch; the checkpoint is not touched', async () => {
     const { machine } = await fixture();
-    const before = rows(await clients.service.from('machines').select('definition, version, updated_at').eq('id', machine));
+    const before = rows(
+      await clients.service.from('machines').select('definition, version, updated_at').eq('id', machine),
+    );
     const batch = randomUUID();
     expect((await commit(t.editor.client, machine, [renameOp('a'), renameOp('b')], batch)).error).toBeNull();
-    const ops = rows(await t.viewer.client.from('machine_ops').select('seq, author, client_id, batch_id, op').eq('machine_id', machine).order('seq'));
+    const ops = rows(
+      await t.viewer.client
+        .from('machine_ops')
+        .select('seq, author, client_id, batch_id, op')
+        .eq('machine_id', machine)
+        .order('seq'),
+    );
     expect(ops).toEqual([
       { seq: 1, author: t.editor.id, client_id: 'test', batch_id: batch, op: renameOp('a') },
       { seq: 2, author: t.editor.id, client_id: 'test', batch_id: batch, op: renameOp('b') },
     ]);
-    expect(rows(await clients.service.from('machines').select('definition, version, updated_at').eq('id', machine))).toEqual(before);
+    expect(
+      rows(await clients.service.from('machines').select('definition, version, updated_at').eq('id', machine)),
+    ).toEqual(before);
   });
 
   it('never refuses for being behind: each append lands at the head', async () => {
     const { machine } = await fixture();
     expect((await commit(t.editor.client, machine, [renameOp('a')])).data).toMatchObject({ first_seq: 1, last_seq: 1 });
-    expect((await commit(t.owner.client, machine, [renameOp('b')])).data).toMatchObject({ first_seq: 2, last_seq: 2, version: 2 });
+    expect((await commit(t.owner.client, machine, [renameOp('b')])).data).toMatchObject({
+      first_seq: 2,
+      last_seq: 2,
+      version: 2,
+    });
     expect(await logOf(machine)).toEqual([1, 2]);
   });
 
@@ -177,7 +235,9 @@ describe('commit_machine_ops', () => {
     const { machine } = await fixture();
     const result = await commit(t.editor.client, machine, [renameOp('a')], randomUUID(), extra);
     expect(result.error?.code).toBe('42501');
-    expect(result.error?.message).toBe("the server computes a machine's definition, version and seq numbers: send only ops");
+    expect(result.error?.message).toBe(
+      "the server computes a machine's definition, version and seq numbers: send only ops",
+    );
     expect(await logOf(machine)).toEqual([]);
   });
 
@@ -198,7 +258,9 @@ describe('commit_machine_ops', () => {
     const batches = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
     const senders = [t.editor.client, t.owner.client, t.editor.client, t.owner.client];
     // Each batch sent twice at once: a retry racing its original.
-    const results = await Promise.all([...senders, ...senders].map((c, i) => commit(c, machine, [renameOp(`c${i % 4}`)], batches[i % 4])));
+    const results = await Promise.all(
+      [...senders, ...senders].map((c, i) => commit(c, machine, [renameOp(`c${i % 4}`)], batches[i % 4])),
+    );
     expect(results.filter((r) => r.error !== null)).toEqual([]);
     expect(await logOf(machine)).toEqual([1, 2, 3, 4]);
   });
@@ -209,7 +271,15 @@ describe('commit_machine_ops', () => {
     ['an op without a type', [{ type: 'machine.update', changes: {} }, { id: 's_1' }], 'op 1 has no string "type"'],
     ['an op that is not an object', [42], 'op 0 is not an object'],
     ['an op of an unknown type', [{ type: 'state.explode', id: 's' }], 'op 0 has an unknown type "state.explode"'],
-    ['an op missing a field', [renameOp('ok'), renameOp('ok'), { type: 'state.add', parent: 's_root', key: 'k', stateType: 'atomic', index: null }], 'op 2 (state.add) needs "id" as string'],
+    [
+      'an op missing a field',
+      [
+        renameOp('ok'),
+        renameOp('ok'),
+        { type: 'state.add', parent: 's_root', key: 'k', stateType: 'atomic', index: null },
+      ],
+      'op 2 (state.add) needs "id" as string',
+    ],
   ])('refuses %s whole with 22023, naming the op, and writes nothing', async (_, ops, message) => {
     const { machine } = await fixture();
     const result = await commit(t.editor.client, machine, ops);
@@ -220,11 +290,19 @@ describe('commit_machine_ops', () => {
 
   it('refuses a batch over the limits with 54000, saying the limit', async () => {
     const { machine } = await fixture();
-    const many = await commit(t.editor.client, machine, Array.from({ length: 1001 }, () => renameOp('x')));
+    const many = await commit(
+      t.editor.client,
+      machine,
+      Array.from({ length: 1001 }, () => renameOp('x')),
+    );
     expect(many.error).toMatchObject({ code: '54000', message: 'too many ops in one batch: 1001 (the limit is 1000)' });
-    const big = await commit(t.editor.client, machine, [{ type: 'state.update', id: 's_root', changes: { description: 'x'.repeat(800 * 1024) } }]);
+    const big = await commit(t.editor.client, machine, [
+      { type: 'state.update', id: 's_root', changes: { description: 'x'.repeat(800 * 1024) } },
+    ]);
     expect(big.error?.code).toBe('54000');
-    expect(big.error?.message).toMatch(/^this edit is too big: \d+ bytes of ops \(the limit is 786432 bytes, 768 KB\)$/);
+    expect(big.error?.message).toMatch(
+      /^this edit is too big: \d+ bytes of ops \(the limit is 786432 bytes, 768 KB\)$/,
+    );
     expect(await logOf(machine)).toEqual([]);
   });
 
@@ -236,28 +314,51 @@ describe('commit_machine_ops', () => {
 
 describe('save_machine_checkpoint', () => {
   const save = (client: AnyClient, machine: string, seq: number, definition: unknown) =>
-    client.rpc('save_machine_checkpoint', { p_machine: machine, p_seq: seq, p_definition: definition } as never) as unknown as Promise<Result>;
+    client.rpc('save_machine_checkpoint', {
+      p_machine: machine,
+      p_seq: seq,
+      p_definition: definition,
+    } as never) as unknown as Promise<Result>;
 
-  it.each(ACTORS.filter((a) => a !== 'service'))('refused to %s: only trusted code writes a definition', async (actor) => {
-    const { machine } = await fixture();
-    await commit(t.editor.client, machine, [renameOp('a')]);
-    const result = await save(clients[actor], machine, 1, emptyDefinition('forged'));
-    expect(result.error?.code).toBe('42501');
-    expect(rows(await clients.service.from('machines').select('version').eq('id', machine))).toEqual([{ version: 0 }]);
-  });
+  it.each(ACTORS.filter((a) => a !== 'service'))(
+    'refused to %s: only trusted code writes a definition',
+    async (actor) => {
+      const { machine } = await fixture();
+      await commit(t.editor.client, machine, [renameOp('a')]);
+      const result = await save(clients[actor], machine, 1, emptyDefinition('forged'));
+      expect(result.error?.code).toBe('42501');
+      expect(rows(await clients.service.from('machines').select('version').eq('id', machine))).toEqual([
+        { version: 0 },
+      ]);
+    },
+  );
 
   it('as the service role: moves forward only, never beyond the head, and gives the lease back at the head', async () => {
     const { machine } = await fixture();
     await commit(t.editor.client, machine, [renameOp('a'), renameOp('b')]);
     expect((await save(clients.service, machine, 3, emptyDefinition('b'))).error?.code).toBe('22023');
-    expect((await save(clients.service, machine, 1, emptyDefinition('a'))).data).toEqual({ saved: true, version: 1, head: 2 });
+    expect((await save(clients.service, machine, 1, emptyDefinition('a'))).data).toEqual({
+      saved: true,
+      version: 1,
+      head: 2,
+    });
     // Still behind the head: the lease stays with its holder, later appends are not due.
     expect((await commit(t.editor.client, machine, [renameOp('c')])).data).toMatchObject({ checkpoint_due: false });
-    expect((await save(clients.service, machine, 3, emptyDefinition('c'))).data).toEqual({ saved: true, version: 3, head: 3 });
-    expect((await save(clients.service, machine, 2, emptyDefinition('b'))).data).toEqual({ saved: false, version: 3, head: 3 });
+    expect((await save(clients.service, machine, 3, emptyDefinition('c'))).data).toEqual({
+      saved: true,
+      version: 3,
+      head: 3,
+    });
+    expect((await save(clients.service, machine, 2, emptyDefinition('b'))).data).toEqual({
+      saved: false,
+      version: 3,
+      head: 3,
+    });
     // At the head: the lease is given back, and the next append takes it.
     expect((await commit(t.editor.client, machine, [renameOp('d')])).data).toMatchObject({ checkpoint_due: true });
-    expect(rows(await t.viewer.client.from('machines').select('definition, version').eq('id', machine))).toEqual([{ definition: emptyDefinition('c'), version: 3 }]);
+    expect(rows(await t.viewer.client.from('machines').select('definition, version').eq('id', machine))).toEqual([
+      { definition: emptyDefinition('c'), version: 3 },
+    ]);
   });
 });
 
@@ -267,7 +368,9 @@ describe('machine_checkpoint_leases', () => {
     await commit(t.editor.client, machine, [renameOp('a')]);
     const read = await clients[actor].from('machine_checkpoint_leases' as never).select('machine_id');
     expect(read.error?.code).toBe('42501');
-    const taken = await clients[actor].from('machine_checkpoint_leases' as never).insert({ machine_id: machine } as never);
+    const taken = await clients[actor]
+      .from('machine_checkpoint_leases' as never)
+      .insert({ machine_id: machine } as never);
     expect(taken.error?.code).toBe('42501');
   });
 });
@@ -289,19 +392,28 @@ describe('machine_ops', () => {
 
   it.each(ACTORS.filter((a) => a !== 'service'))('insert directly as %s: refused', async (actor) => {
     const { machine } = await committed();
-    const result = await clients[actor].from('machine_ops').insert({ machine_id: machine, seq: 2, client_id: 'x', batch_id: randomUUID(), op: renameOp('z') });
+    const result = await clients[actor]
+      .from('machine_ops')
+      .insert({ machine_id: machine, seq: 2, client_id: 'x', batch_id: randomUUID(), op: renameOp('z') });
     expect(result.error?.code).toBe('42501');
   });
 
-  it.each(ACTORS.filter((a) => a !== 'service'))('update or delete as %s: refused, the log is append-only', async (actor) => {
-    const { machine } = await committed();
-    const updated = await clients[actor].from('machine_ops').update({ op: renameOp('forged') }).eq('machine_id', machine).select('seq');
-    expect(updated.error?.code).toBe('42501');
-    const deleted = await clients[actor].from('machine_ops').delete().eq('machine_id', machine).select('seq');
-    expect(deleted.error?.code).toBe('42501');
-    const log = rows(await clients.service.from('machine_ops').select('op').eq('machine_id', machine));
-    expect(log).toEqual([{ op: renameOp('a') }]);
-  });
+  it.each(ACTORS.filter((a) => a !== 'service'))(
+    'update or delete as %s: refused, the log is append-only',
+    async (actor) => {
+      const { machine } = await committed();
+      const updated = await clients[actor]
+        .from('machine_ops')
+        .update({ op: renameOp('forged') })
+        .eq('machine_id', machine)
+        .select('seq');
+      expect(updated.error?.code).toBe('42501');
+      const deleted = await clients[actor].from('machine_ops').delete().eq('machine_id', machine).select('seq');
+      expect(deleted.error?.code).toBe('42501');
+      const log = rows(await clients.service.from('machine_ops').select('op').eq('machine_id', machine));
+      expect(log).toEqual([{ op: renameOp('a') }]);
+    },
+  );
 
   it('deleting a machine takes its log with it', async () => {
     const { machine } = await committed();

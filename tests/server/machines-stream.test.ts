@@ -34,7 +34,9 @@ async function follow(client: AnyClient, table: string, filter: string): Promise
   await new Promise<void>((resolve, reject) => {
     client
       .channel(`stream-${table}-${randomUUID()}`)
-      .on('postgres_changes', { event: '*', schema: 'public', table, filter }, (payload: Payload) => received.push(payload))
+      .on('postgres_changes', { event: '*', schema: 'public', table, filter }, (payload: Payload) =>
+        received.push(payload),
+      )
       .subscribe((status, error) => {
         // Compared as text: supabase-js types the status as an enum it does not export by value.
         const state = status as string;
@@ -49,7 +51,10 @@ async function follow(client: AnyClient, table: string, filter: string): Promise
 async function joinPrivate(client: AnyClient, topic: string, onOps?: (payload: Record<string, unknown>) => void) {
   opened.push(client);
   const channel = client.channel(topic, { config: { private: true, broadcast: { self: false } } });
-  if (onOps) channel.on('broadcast', { event: 'ops' }, (message: { payload?: Record<string, unknown> }) => onOps(message.payload ?? {}));
+  if (onOps)
+    channel.on('broadcast', { event: 'ops' }, (message: { payload?: Record<string, unknown> }) =>
+      onOps(message.payload ?? {}),
+    );
   const status = await new Promise<string>((resolve) => {
     channel.subscribe((state) => {
       const s = state as string;
@@ -95,11 +100,33 @@ describe('machine changes on the realtime stream', () => {
 
     // Trusted code moves the checkpoint (the checkpoint-machine function does this).
     const definition = { ...emptyDefinition('streamed'), name: 'renamed by commit' };
-    const saved = await serviceClient().rpc('save_machine_checkpoint', { p_machine: machine, p_seq: 1, p_definition: definition } as never);
+    const saved = await serviceClient().rpc('save_machine_checkpoint', {
+      p_machine: machine,
+      p_seq: 1,
+      p_definition: definition,
+    } as never);
     expect(saved.error).toBeNull();
-    const update = await until(() => list.find((p) => p.eventType === 'UPDATE' && p.new.id === machine), 'the machine update');
-    expect(Object.keys(update.new).sort()).toEqual(['created_at', 'created_by', 'id', 'name', 'project_id', 'realtime_key', 'updated_at', 'version']);
-    expect(update.new).toMatchObject({ id: machine, project_id: project, name: 'streamed', version: 1, created_by: t.owner.id });
+    const update = await until(
+      () => list.find((p) => p.eventType === 'UPDATE' && p.new.id === machine),
+      'the machine update',
+    );
+    expect(Object.keys(update.new).sort()).toEqual([
+      'created_at',
+      'created_by',
+      'id',
+      'name',
+      'project_id',
+      'realtime_key',
+      'updated_at',
+      'version',
+    ]);
+    expect(update.new).toMatchObject({
+      id: machine,
+      project_id: project,
+      name: 'streamed',
+      version: 1,
+      created_by: t.owner.id,
+    });
     // The replica identity is an opaque key (migration private_project_channels), never the id.
     expect(update.old).toEqual({ realtime_key: expect.any(String) as string });
     // No update reached the list for the append itself: the first one is the checkpoint's.
@@ -121,16 +148,25 @@ describe('machine changes on the realtime stream', () => {
     for (const p of [insert, rename]) expect(p.new).not.toHaveProperty('definition');
   });
 
-  it('an outsider cannot follow a machine\'s ops; a reader can; clients cannot send on the topic', async () => {
+  it("an outsider cannot follow a machine's ops; a reader can; clients cannot send on the topic", async () => {
     const machine = await machineIn(t, project, 'private ops');
     const denied = await joinPrivate(t.outsider.client, `machine-ops:${machine}`);
     expect(denied.status).toBe('CHANNEL_ERROR');
     const allowed = await joinPrivate(t.editor.client, `machine-ops:${machine}`);
     expect(allowed.status).toBe('SUBSCRIBED');
     const heard = await followOps(t.viewer.client, machine);
-    await allowed.channel.send({ type: 'broadcast', event: 'ops', payload: { ops: [{ seq: 1, op: { type: 'forged' } }] } });
+    await allowed.channel.send({
+      type: 'broadcast',
+      event: 'ops',
+      payload: { ops: [{ seq: 1, op: { type: 'forged' } }] },
+    });
     // A real append arrives after it; the forged one never does (no insert policy for clients).
-    await t.editor.client.rpc('commit_machine_ops', { p_machine: machine, p_client_id: 'real', p_batch_id: randomUUID(), p_ops: [{ type: 'machine.update', changes: { name: 'real' } }] } as never);
+    await t.editor.client.rpc('commit_machine_ops', {
+      p_machine: machine,
+      p_client_id: 'real',
+      p_batch_id: randomUUID(),
+      p_ops: [{ type: 'machine.update', changes: { name: 'real' } }],
+    } as never);
     await until(() => heard[0], 'the real batch');
     expect(heard).toHaveLength(1);
     expect(heard[0]).toMatchObject({ ops: [{ seq: 1, client_id: 'real' }] });
@@ -143,7 +179,12 @@ describe('machine changes on the realtime stream', () => {
         `select tablename, attnames::text[] as attnames from pg_publication_tables
           where pubname = 'supabase_realtime' and tablename in ('machines', 'machine_ops') order by 1`,
       );
-      expect(published.rows).toEqual([{ tablename: 'machines', attnames: ['id', 'project_id', 'name', 'version', 'created_by', 'created_at', 'updated_at', 'realtime_key'] }]);
+      expect(published.rows).toEqual([
+        {
+          tablename: 'machines',
+          attnames: ['id', 'project_id', 'name', 'version', 'created_by', 'created_at', 'updated_at', 'realtime_key'],
+        },
+      ]);
     } finally {
       await db.end();
     }

@@ -69,12 +69,18 @@ describe('migration runner', () => {
       await first.stop();
     }
 
-    await fs.writeFile(path.join(supa, 'migrations/20240103000000_third.sql'), 'alter table public.items add column n int default 7;');
+    await fs.writeFile(
+      path.join(supa, 'migrations/20240103000000_third.sql'),
+      'alter table public.items add column n int default 7;',
+    );
     const second = await startBackend({ ...quiet, dbPort, dataDir: data, supabaseDir: supa });
     try {
       expect(second.fresh).toBe(false);
       expect(second.applied).toEqual(['20240103000000_third.sql']);
-      const rows = await query<{ id: number; label: string; n: number }>(second.databaseUrl, 'select id, label, n from public.items order by id');
+      const rows = await query<{ id: number; label: string; n: number }>(
+        second.databaseUrl,
+        'select id, label, n from public.items order by id',
+      );
       // The seed ran once (row 2 not doubled), the runtime row survived, the new column arrived.
       expect(rows).toEqual([
         { id: 1, label: 'from migration', n: 7 },
@@ -89,7 +95,8 @@ describe('migration runner', () => {
   it('stops start-up on a failing migration with its file name and PostgreSQL message, leaving nothing half-applied', async () => {
     const supa = await supabaseDir({
       'migrations/20240101000000_ok.sql': 'create table public.kept (id int primary key);',
-      'migrations/20240102000000_broken.sql': 'create table public.half (id int primary key);\nselect * from no_such_table;',
+      'migrations/20240102000000_broken.sql':
+        'create table public.half (id int primary key);\nselect * from no_such_table;',
     });
     const data = await dataDir();
     const dbPort = await freePort();
@@ -98,7 +105,10 @@ describe('migration runner', () => {
     );
     // Fix the file and start again: the good migration is recorded once, the broken one
     // left no table behind and now applies cleanly.
-    await fs.writeFile(path.join(supa, 'migrations/20240102000000_broken.sql'), 'create table public.half (id int primary key);');
+    await fs.writeFile(
+      path.join(supa, 'migrations/20240102000000_broken.sql'),
+      'create table public.half (id int primary key);',
+    );
     const backend = await startBackend({ ...quiet, dbPort, dataDir: data, supabaseDir: supa });
     try {
       expect(backend.applied).toEqual(['20240102000000_broken.sql']);
@@ -122,7 +132,12 @@ describe('platform bootstrap on an existing database', () => {
     const data = await dataDir();
     const first = await startBackend({ ...quiet, dbPort: await freePort(), dataDir: data, supabaseDir: supa });
     try {
-      const second = await startBackend({ ...quiet, externalDatabaseUrl: first.databaseUrl, dataDir: data, supabaseDir: supa });
+      const second = await startBackend({
+        ...quiet,
+        externalDatabaseUrl: first.databaseUrl,
+        dataDir: data,
+        supabaseDir: supa,
+      });
       await second.stop();
       const grants = await query<{ privilege_type: string }>(
         first.databaseUrl,

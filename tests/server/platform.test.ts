@@ -70,10 +70,17 @@ describe('platform bootstrap', () => {
       );
       const row = (name: string) => roles.rows.find((r) => r.rolname === name);
       expect(row('postgres')).toMatchObject({
-        rolsuper: false, rolinherit: true, rolcreaterole: true, rolcreatedb: true, rolcanlogin: true, rolreplication: true, rolbypassrls: true,
+        rolsuper: false,
+        rolinherit: true,
+        rolcreaterole: true,
+        rolcreatedb: true,
+        rolcanlogin: true,
+        rolreplication: true,
+        rolbypassrls: true,
       });
       expect(row('supabase_admin')).toMatchObject({ rolsuper: true });
-      for (const api of ['anon', 'authenticated', 'service_role']) expect(row(api)).toMatchObject({ rolinherit: true, rolcanlogin: false });
+      for (const api of ['anon', 'authenticated', 'service_role'])
+        expect(row(api)).toMatchObject({ rolinherit: true, rolcanlogin: false });
       expect(row('authenticator')).toMatchObject({ rolinherit: false, rolcanlogin: true });
       // The search path is set per role, none for the database.
       const paths = await db.query<{ role: string | null; config: string[] }>(
@@ -81,7 +88,10 @@ describe('platform bootstrap', () => {
           where s.setdatabase in (0, (select oid from pg_database where datname = current_database()))`,
       );
       const searchPath = (role: string | null) =>
-        paths.rows.filter((p) => p.role === role).flatMap((p) => p.config).find((c) => c.startsWith('search_path='));
+        paths.rows
+          .filter((p) => p.role === role)
+          .flatMap((p) => p.config)
+          .find((c) => c.startsWith('search_path='));
       expect(searchPath('postgres')).toBe('search_path="$user", public, extensions');
       expect(searchPath('supabase_admin')).toBe('search_path="$user", public, auth, extensions');
       expect(searchPath(null)).toBeUndefined();
@@ -106,7 +116,9 @@ describe('platform bootstrap', () => {
       );
       expect(binary.rows).toEqual([{ type: 'bytea' }]);
       await expect(
-        db.query(`insert into realtime.messages (topic, extension, payload, binary_payload) values ('t', 'broadcast', '{}', '\\x00')`),
+        db.query(
+          `insert into realtime.messages (topic, extension, payload, binary_payload) values ('t', 'broadcast', '{}', '\\x00')`,
+        ),
       ).rejects.toThrow(/messages_payload_exclusive/);
       const grants = await db.query<{ grantee: string; privileges: string[] }>(
         `select grantee, array_agg(privilege_type::text order by privilege_type) as privileges from information_schema.role_table_grants
@@ -114,7 +126,10 @@ describe('platform bootstrap', () => {
           group by grantee order by grantee`,
       );
       expect(grants.rows).toEqual(
-        ['anon', 'authenticated', 'postgres', 'service_role'].map((grantee) => ({ grantee, privileges: ['INSERT', 'SELECT', 'UPDATE'] })),
+        ['anon', 'authenticated', 'postgres', 'service_role'].map((grantee) => ({
+          grantee,
+          privileges: ['INSERT', 'SELECT', 'UPDATE'],
+        })),
       );
       const type = await db.query(
         `select format_type(atttypid, atttypmod) as type from pg_attribute where attrelid = 'storage.buckets'::regclass and attname = 'type'`,

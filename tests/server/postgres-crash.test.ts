@@ -25,7 +25,13 @@ const logs: string[] = [];
 beforeAll(async () => {
   await fs.mkdir(path.resolve('tests/.tmp'), { recursive: true });
   dataDir = await fs.mkdtemp(path.resolve('tests/.tmp/crash-'));
-  backend = await startBackend({ port: 0, dbPort: await freePort(), dataDir, logRequests: false, log: (line) => logs.push(line) });
+  backend = await startBackend({
+    port: 0,
+    dbPort: await freePort(),
+    dataDir,
+    logRequests: false,
+    log: (line) => logs.push(line),
+  });
   const admin = new pg.Client({ connectionString: backend.databaseUrl });
   await admin.connect();
   await admin.query(`create table public.crash_notes (id int primary key, body text not null);
@@ -65,8 +71,14 @@ describe('PostgreSQL crash', () => {
     const received: number[] = [];
     const channel = client
       .channel('crash-feed')
-      .on('postgres_changes', { event: 'INSERT', schema: 'public', table: 'crash_notes' }, (p: { new: { id: number } }) => received.push(p.new.id));
-    await new Promise<void>((resolve) => channel.subscribe((status) => ((status as string) === 'SUBSCRIBED' ? resolve() : undefined)));
+      .on(
+        'postgres_changes',
+        { event: 'INSERT', schema: 'public', table: 'crash_notes' },
+        (p: { new: { id: number } }) => received.push(p.new.id),
+      );
+    await new Promise<void>((resolve) =>
+      channel.subscribe((status) => ((status as string) === 'SUBSCRIBED' ? resolve() : undefined)),
+    );
     while ((await client.from('crash_notes').select('id').limit(1)).error) await new Promise((r) => setTimeout(r, 50));
 
     // Load: writers insert back to back and remember what was acknowledged.
@@ -93,7 +105,9 @@ describe('PostgreSQL crash', () => {
     // Every acknowledged row is there.
     const admin = new pg.Client({ connectionString: backend.databaseUrl });
     await admin.connect();
-    const stored = new Set((await admin.query<{ id: number }>('select id from public.crash_notes')).rows.map((r) => r.id));
+    const stored = new Set(
+      (await admin.query<{ id: number }>('select id from public.crash_notes')).rows.map((r) => r.id),
+    );
     await admin.end();
     expect(acknowledged.filter((id) => !stored.has(id))).toEqual([]);
 
@@ -111,7 +125,9 @@ describe('PostgreSQL crash', () => {
     process.kill(await postmasterPid(), 'SIGKILL');
     await healthBecomes(503);
     await healthBecomes(200);
-    const up = await fetch(`${backend.url}/rest/v1/crash_notes?select=id&limit=1`, { headers: { apikey: backend.serviceRoleKey } });
+    const up = await fetch(`${backend.url}/rest/v1/crash_notes?select=id&limit=1`, {
+      headers: { apikey: backend.serviceRoleKey },
+    });
     expect(up.status).toBe(200);
   });
 });

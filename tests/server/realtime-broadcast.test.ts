@@ -1,7 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { decodeBinary, encodeUserBroadcastPush } from '../../server/realtime/protocol.ts';
 import { backendInfo } from '../setup/clients.ts';
-import { closeClients, RawSocket, realtimeClient, sleep, subscribed, uniqueTopic, until, VSNS } from './realtime-helpers.ts';
+import {
+  closeClients,
+  RawSocket,
+  realtimeClient,
+  sleep,
+  subscribed,
+  uniqueTopic,
+  until,
+  VSNS,
+} from './realtime-helpers.ts';
 
 type Received = { event: string; [key: string]: unknown };
 
@@ -28,10 +37,19 @@ describe.each(VSNS)('broadcast over vsn %s', (vsn) => {
     await until(() => got.quiet.some((m) => m.event === 'marker'), 5000, 'marker');
     // Two senders on two sockets: their messages may arrive in either order.
     const sorted = (list: Received[]) =>
-      list.filter((m) => m.event === 'msg').map((m) => m.payload as { n: number }).sort((a, b) => a.n - b.n);
-    expect(sorted(got.other)).toEqual([{ from: 'quiet', n: 1 }, { from: 'echo', n: 2 }]);
+      list
+        .filter((m) => m.event === 'msg')
+        .map((m) => m.payload as { n: number })
+        .sort((a, b) => a.n - b.n);
+    expect(sorted(got.other)).toEqual([
+      { from: 'quiet', n: 1 },
+      { from: 'echo', n: 2 },
+    ]);
     expect(sorted(got.quiet)).toEqual([{ from: 'echo', n: 2 }]);
-    expect(sorted(got.echo)).toEqual([{ from: 'quiet', n: 1 }, { from: 'echo', n: 2 }]);
+    expect(sorted(got.echo)).toEqual([
+      { from: 'quiet', n: 1 },
+      { from: 'echo', n: 2 },
+    ]);
     expect(got.other[0]).toMatchObject({ type: 'broadcast', event: 'msg' });
   });
 
@@ -50,8 +68,12 @@ describe.each(VSNS)('broadcast over vsn %s', (vsn) => {
     listener.on('broadcast', { event: '*' }, (m) => got.push(m));
     const sender = (await realtimeClient(vsn)).channel(topic, { config: { broadcast: { ack: true } } });
     await Promise.all([subscribed(listener), subscribed(sender)]);
-    expect(await sender.send({ type: 'broadcast', event: 'big', payload: { blob: 'x'.repeat(257 * 1024) } })).toBe('error');
-    expect(await sender.send({ type: 'broadcast', event: 'fits', payload: { blob: 'x'.repeat(200 * 1024) } })).toBe('ok');
+    expect(await sender.send({ type: 'broadcast', event: 'big', payload: { blob: 'x'.repeat(257 * 1024) } })).toBe(
+      'error',
+    );
+    expect(await sender.send({ type: 'broadcast', event: 'fits', payload: { blob: 'x'.repeat(200 * 1024) } })).toBe(
+      'ok',
+    );
     await until(() => got.length === 1, 5000, 'the message that fits');
     expect(got[0]!.event).toBe('fits');
   });
@@ -106,7 +128,10 @@ describe('broadcast across protocol versions and binary frames', () => {
       expect(JSON.parse(binary.subarray(5 + full.length + 5 + meta.length).toString())).toEqual({ text: 'hi ✓' });
 
       const json = await until(() => v1.messages().find((m) => m.event === 'broadcast'), 5000, 'v1 broadcast');
-      expect(json).toMatchObject({ topic: full, payload: { type: 'broadcast', event: 'hello', payload: { text: 'hi ✓' } } });
+      expect(json).toMatchObject({
+        topic: full,
+        payload: { type: 'broadcast', event: 'hello', payload: { text: 'hi ✓' } },
+      });
     } finally {
       v1.close();
       v2.close();
@@ -176,11 +201,25 @@ describe('broadcast across protocol versions and binary frames', () => {
     const raw = await RawSocket.open('2.0.0');
     try {
       await raw.join(`realtime:${topic}`, '1', { config: { broadcast: { ack: true } } });
-      raw.push('1', '2', `realtime:${topic}`, 'broadcast', { type: 'broadcast', event: 'big', payload: { blob: 'x'.repeat(300 * 1024) } });
+      raw.push('1', '2', `realtime:${topic}`, 'broadcast', {
+        type: 'broadcast',
+        event: 'big',
+        payload: { blob: 'x'.repeat(300 * 1024) },
+      });
       raw.ws.send(encodeUserBroadcastPush('1', '3', `realtime:${topic}`, 'big', Buffer.alloc(300 * 1024, 1), 'binary'));
-      raw.push('1', '4', `realtime:${topic}`, 'broadcast', { type: 'broadcast', event: 'small', payload: { ok: true } });
-      expect(await raw.waitReply('2')).toEqual({ status: 'error', response: { reason: 'Payload size exceeds tenant limit' } });
-      expect(await raw.waitReply('3')).toEqual({ status: 'error', response: { reason: 'Payload size exceeds tenant limit' } });
+      raw.push('1', '4', `realtime:${topic}`, 'broadcast', {
+        type: 'broadcast',
+        event: 'small',
+        payload: { ok: true },
+      });
+      expect(await raw.waitReply('2')).toEqual({
+        status: 'error',
+        response: { reason: 'Payload size exceeds tenant limit' },
+      });
+      expect(await raw.waitReply('3')).toEqual({
+        status: 'error',
+        response: { reason: 'Payload size exceeds tenant limit' },
+      });
       expect(await raw.waitReply('4')).toEqual({ status: 'ok', response: {} });
       await until(() => got.length === 1, 5000, 'small broadcast');
       await sleep(100);
@@ -193,7 +232,11 @@ describe('broadcast across protocol versions and binary frames', () => {
   it('refuses malformed HTTP broadcasts with hosted-style 422 errors', async () => {
     const { url, anonKey } = backendInfo();
     const post = (path: string, body: string) =>
-      fetch(`${url}/realtime/v1/api/broadcast${path}`, { method: 'POST', headers: { apikey: anonKey, 'content-type': 'application/json' }, body });
+      fetch(`${url}/realtime/v1/api/broadcast${path}`, {
+        method: 'POST',
+        headers: { apikey: anonKey, 'content-type': 'application/json' },
+        body,
+      });
     const missing = await post('', JSON.stringify({ messages: [{ topic: 't', payload: {} }] }));
     expect(missing.status).toBe(422);
     expect(await missing.json()).toEqual({ errors: { messages: [{ event: ["can't be blank"] }] } });
@@ -207,11 +250,34 @@ describe('broadcast across protocol versions and binary frames', () => {
   });
 
   it('decodes what encodeUserBroadcastPush writes (codec round trip, truncation refused)', () => {
-    const frame = encodeUserBroadcastPush('7', '8', 'realtime:r', 'ev', Buffer.from('{"a":[1]}'), 'json', '{"persist":true}');
+    const frame = encodeUserBroadcastPush(
+      '7',
+      '8',
+      'realtime:r',
+      'ev',
+      Buffer.from('{"a":[1]}'),
+      'json',
+      '{"persist":true}',
+    );
     const decoded = decodeBinary(frame);
-    expect(decoded).toMatchObject({ ok: true, message: { joinRef: '7', ref: '8', topic: 'realtime:r', event: 'broadcast' } });
-    if (decoded.ok) expect(decoded.message.user).toMatchObject({ event: 'ev', encoding: 'json', json: { a: [1] }, metadata: { persist: true } });
-    expect(decodeBinary(frame.subarray(0, 12))).toMatchObject({ ok: false, error: 'malformed binary message: truncated fields' });
-    expect(decodeBinary(Buffer.from([9, 0, 0]))).toMatchObject({ ok: false, error: 'malformed binary message: unknown kind 9' });
+    expect(decoded).toMatchObject({
+      ok: true,
+      message: { joinRef: '7', ref: '8', topic: 'realtime:r', event: 'broadcast' },
+    });
+    if (decoded.ok)
+      expect(decoded.message.user).toMatchObject({
+        event: 'ev',
+        encoding: 'json',
+        json: { a: [1] },
+        metadata: { persist: true },
+      });
+    expect(decodeBinary(frame.subarray(0, 12))).toMatchObject({
+      ok: false,
+      error: 'malformed binary message: truncated fields',
+    });
+    expect(decodeBinary(Buffer.from([9, 0, 0]))).toMatchObject({
+      ok: false,
+      error: 'malformed binary message: unknown kind 9',
+    });
   });
 });

@@ -27,7 +27,9 @@ beforeAll(async () => {
     create policy rce_anon on public.rce_notes for select to anon using (is_public);
     grant select on public.rce_notes to anon, authenticated, service_role;
   `);
-  const has = await db.query(`select 1 from pg_publication_tables where pubname = 'supabase_realtime' and tablename = 'rce_notes'`);
+  const has = await db.query(
+    `select 1 from pg_publication_tables where pubname = 'supabase_realtime' and tablename = 'rce_notes'`,
+  );
   if (!has.rowCount) await db.query(`alter publication supabase_realtime add table public.rce_notes`);
 });
 
@@ -53,9 +55,13 @@ async function listen(vsn: '1.0.0' | '2.0.0', sub: string | null, filter?: strin
   const received: Payload[] = [];
   const channel = client
     .channel(`rce-${randomUUID()}`)
-    .on('postgres_changes', { event: '*', schema: 'public', table: 'rce_notes', ...(filter ? { filter } : {}) }, (p: Payload) => {
-      received.push(p);
-    });
+    .on(
+      'postgres_changes',
+      { event: '*', schema: 'public', table: 'rce_notes', ...(filter ? { filter } : {}) },
+      (p: Payload) => {
+        received.push(p);
+      },
+    );
   open.push({ client, channel });
   await new Promise<void>((resolve, reject) => {
     channel.subscribe((status, error) => {
@@ -144,10 +150,12 @@ describe.each(['1.0.0', '2.0.0'] as const)('postgres_changes through supabase-js
     let seen = false;
     while (!seen && Date.now() < deadline) {
       probes.add(await insert(alice, 'probe'));
-      seen = await viewer.waitFor((p) => probes.has(newId(p)), 500).then(
-        () => true,
-        () => false,
-      );
+      seen = await viewer
+        .waitFor((p) => probes.has(newId(p)), 500)
+        .then(
+          () => true,
+          () => false,
+        );
     }
     expect(seen).toBe(true);
     const bobsRow = await insert(bob, 'bob, after switch');
@@ -158,7 +166,9 @@ describe.each(['1.0.0', '2.0.0'] as const)('postgres_changes through supabase-js
 
   it('refuses a join whose binding names a table outside the publication', async () => {
     const client = anonClient({ vsn });
-    const channel = client.channel(`rce-bad-${randomUUID()}`).on('postgres_changes', { event: '*', schema: 'public', table: 'rce_missing' }, () => undefined);
+    const channel = client
+      .channel(`rce-bad-${randomUUID()}`)
+      .on('postgres_changes', { event: '*', schema: 'public', table: 'rce_missing' }, () => undefined);
     open.push({ client, channel });
     const error = await new Promise<Error | undefined>((resolve) => {
       channel.subscribe((status, err) => {

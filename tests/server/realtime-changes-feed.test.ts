@@ -17,7 +17,9 @@ let db: pg.Client;
 let ctx: Feed;
 
 beforeAll(async () => {
-  ({ db, ctx } = await openFeed(['rcf_items', 'rcf_full', 'rcf_marker', 'rcf_toast'], `
+  ({ db, ctx } = await openFeed(
+    ['rcf_items', 'rcf_full', 'rcf_marker', 'rcf_toast'],
+    `
     create table if not exists public.rcf_items (
       id bigserial primary key,
       n int4,
@@ -43,7 +45,8 @@ beforeAll(async () => {
     alter table public.rcf_toast alter column big set storage external;
     create table if not exists public.rcf_unpublished (id int primary key);
     grant select on public.rcf_items, public.rcf_full, public.rcf_marker, public.rcf_toast, public.rcf_unpublished to anon, authenticated, service_role;
-  `));
+  `,
+  ));
 });
 
 afterAll(() => closeFeed(ctx, db));
@@ -71,9 +74,22 @@ describe('postgres changes feed: decoding', () => {
     expect(got.data.errors).toBeNull();
     expect(got.data.old_record).toBeUndefined();
     expect(typesOf(got)).toEqual({
-      id: 'int8', n: 'int4', big: 'int8', price: 'numeric', ratio: 'float8', label: 'text', code: 'varchar',
-      flag: 'bool', meta: 'jsonb', raw: 'json', tags: '_text', nums: '_int4', at: 'timestamptz',
-      local_at: 'timestamp', day: 'date', uid: 'uuid',
+      id: 'int8',
+      n: 'int4',
+      big: 'int8',
+      price: 'numeric',
+      ratio: 'float8',
+      label: 'text',
+      code: 'varchar',
+      flag: 'bool',
+      meta: 'jsonb',
+      raw: 'json',
+      tags: '_text',
+      nums: '_int4',
+      at: 'timestamptz',
+      local_at: 'timestamp',
+      day: 'date',
+      uid: 'uuid',
     });
     expect(got.data.columns.map((c) => c.name)[0]).toBe('id');
     const rec = got.data.record!;
@@ -105,7 +121,9 @@ describe('postgres changes feed: decoding', () => {
     const sink = collector();
     const all = binding({ event: '*', table: 'rcf_items' });
     const sub = ctx.feed.subscribe(serviceIdentity(), [all], sink.deliver);
-    const { rows } = await db.query<{ id: string }>(`insert into public.rcf_items (n, label) values (7001, 'x') returning id`);
+    const { rows } = await db.query<{ id: string }>(
+      `insert into public.rcf_items (n, label) values (7001, 'x') returning id`,
+    );
     const id = Number(rows[0]!.id);
     await db.query(`update public.rcf_items set label = 'y' where id = $1`, [id]);
     await db.query(`delete from public.rcf_items where id = $1`, [id]);
@@ -124,7 +142,9 @@ describe('postgres changes feed: decoding', () => {
   it('sends the whole old row with replica identity full', async () => {
     const sink = collector();
     const sub = ctx.feed.subscribe(serviceIdentity(), [binding({ table: 'rcf_full' })], sink.deliver);
-    await db.query(`insert into public.rcf_full values (1, 'one', 'e') on conflict (id) do update set body = 'one', extra = 'e'`);
+    await db.query(
+      `insert into public.rcf_full values (1, 'one', 'e') on conflict (id) do update set body = 'one', extra = 'e'`,
+    );
     await db.query(`update public.rcf_full set body = 'uno' where id = 1`);
     await db.query(`delete from public.rcf_full where id = 1`);
     const del = await sink.waitFor((r) => r.data.type === 'DELETE');
@@ -140,7 +160,10 @@ describe('postgres changes feed: decoding', () => {
     const sub = ctx.feed.subscribe(serviceIdentity(), [binding({ event: 'UPDATE', table: 'rcf_toast' })], sink.deliver);
     const big = 'x'.repeat(10_000);
     await db.query(`alter table public.rcf_toast replica identity default`);
-    await db.query(`insert into public.rcf_toast values (1, 'a', $1) on conflict (id) do update set big = excluded.big`, [big]);
+    await db.query(
+      `insert into public.rcf_toast values (1, 'a', $1) on conflict (id) do update set big = excluded.big`,
+      [big],
+    );
     await db.query(`update public.rcf_toast set small = 'b' where id = 1`);
     const first = await sink.waitFor((r) => r.data.record?.small === 'b');
     expect(first.data.record).toEqual({ id: 1, small: 'b' });

@@ -1,14 +1,25 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { filterLikelyHolds, parseFilter } from '../../server/realtime/changes/filters.ts';
-import { anonIdentity, binding, closeFeed, collector, type Feed, openFeed, serviceIdentity, settle } from './realtime-changes-helpers.ts';
+import {
+  anonIdentity,
+  binding,
+  closeFeed,
+  collector,
+  type Feed,
+  openFeed,
+  serviceIdentity,
+  settle,
+} from './realtime-changes-helpers.ts';
 
 // Filters compare with the column's type: numbers numerically, timestamps as instants.
 let db: pg.Client;
 let ctx: Feed;
 
 beforeAll(async () => {
-  ({ db, ctx } = await openFeed(['rcx_rows', 'rcx_marker', 'rcx_secret'], `
+  ({ db, ctx } = await openFeed(
+    ['rcx_rows', 'rcx_marker', 'rcx_secret'],
+    `
     create table if not exists public.rcx_rows (id bigserial primary key, n int4, label text, at timestamptz, room uuid, done bool);
     create table if not exists public.rcx_marker (id bigserial primary key, note text);
     create table if not exists public.rcx_secret (id int primary key, hidden text);
@@ -16,7 +27,8 @@ beforeAll(async () => {
     grant select on public.rcx_rows, public.rcx_marker, public.rcx_unpublished to anon, authenticated, service_role;
     -- rcx_secret: not for anon.
     grant select on public.rcx_secret to authenticated, service_role;
-  `));
+  `,
+  ));
 });
 
 afterAll(() => closeFeed(ctx, db));
@@ -57,11 +69,20 @@ describe('postgres changes filters', () => {
       notEq: 'n=not.eq.10',
       both: 'n=gt.1,n=lt.100',
     };
-    const bindings = Object.fromEntries(Object.entries(filters).map(([k, filter]) => [k, binding({ event: 'INSERT', table: 'rcx_rows', filter })]));
+    const bindings = Object.fromEntries(
+      Object.entries(filters).map(([k, filter]) => [k, binding({ event: 'INSERT', table: 'rcx_rows', filter })]),
+    );
     const sink = collector();
     const sub = ctx.feed.subscribe(serviceIdentity(), Object.values(bindings), sink.deliver);
     const insert = async (n: number, label: string, at: string, roomId: string | null) =>
-      Number((await db.query<{ id: string }>(`insert into public.rcx_rows (n, label, at, room) values ($1, $2, $3, $4) returning id`, [n, label, at, roomId])).rows[0]!.id);
+      Number(
+        (
+          await db.query<{ id: string }>(
+            `insert into public.rcx_rows (n, label, at, room) values ($1, $2, $3, $4) returning id`,
+            [n, label, at, roomId],
+          )
+        ).rows[0]!.id,
+      );
     // 10 vs 9 and 100: a text comparison would get gt/lt wrong ("10" < "9").
     const ten = await insert(10, 'a,b', '2024-06-01 00:00:00+00', room);
     const nine = await insert(9, 'z', '2023-12-31 23:00:00-02', null); // = 2024-01-01T01:00Z, after the cut
@@ -70,7 +91,9 @@ describe('postgres changes filters', () => {
     sub.unsubscribe();
     const idsFor = (id: number) => {
       const hit = sink.received.find((r) => r.data.record?.id === id);
-      const names = Object.entries(bindings).filter(([, b]) => hit?.ids.includes(b.id)).map(([k]) => k);
+      const names = Object.entries(bindings)
+        .filter(([, b]) => hit?.ids.includes(b.id))
+        .map(([k]) => k);
       return names.sort();
     };
     expect(idsFor(ten)).toEqual(['both', 'eq', 'gt', 'gte', 'in', 'lte', 'textIn', 'timeGt', 'uuidEq'].sort());
@@ -88,18 +111,30 @@ describe('postgres changes filters', () => {
       isNotNull: 'n=not.is.null',
       distinct: 'n=isdistinct.1',
     };
-    const bindings = Object.fromEntries(Object.entries(filters).map(([k, filter]) => [k, binding({ event: 'INSERT', table: 'rcx_rows', filter })]));
+    const bindings = Object.fromEntries(
+      Object.entries(filters).map(([k, filter]) => [k, binding({ event: 'INSERT', table: 'rcx_rows', filter })]),
+    );
     const sink = collector();
     const sub = ctx.feed.subscribe(serviceIdentity(), Object.values(bindings), sink.deliver);
     const insert = async (label: string, done: boolean | null, n: number | null) =>
-      Number((await db.query<{ id: string }>(`insert into public.rcx_rows (label, done, n) values ($1, $2, $3) returning id`, [label, done, n])).rows[0]!.id);
+      Number(
+        (
+          await db.query<{ id: string }>(
+            `insert into public.rcx_rows (label, done, n) values ($1, $2, $3) returning id`,
+            [label, done, n],
+          )
+        ).rows[0]!.id,
+      );
     const abc = await insert('Abc', true, 1);
     const low = await insert('abc', null, null);
     await settle(ctx.feed, db, 'rcx_marker');
     sub.unsubscribe();
     const namesFor = (id: number) => {
       const hit = sink.received.find((r) => r.data.record?.id === id);
-      return Object.entries(bindings).filter(([, b]) => hit?.ids.includes(b.id)).map(([k]) => k).sort();
+      return Object.entries(bindings)
+        .filter(([, b]) => hit?.ids.includes(b.id))
+        .map(([k]) => k)
+        .sort();
     };
     expect(namesFor(abc)).toEqual(['ilike', 'imatch', 'isNotNull', 'isTrue', 'like', 'match'].sort());
     expect(namesFor(low)).toEqual(['distinct', 'ilike', 'imatch'].sort());
@@ -112,7 +147,10 @@ describe('postgres changes filters', () => {
     const nullN = binding({ event: 'INSERT', table: 'rcx_rows', filter: 'n=neq.5' });
     const isNull = binding({ event: 'INSERT', table: 'rcx_rows', filter: 'n=is.null' });
     const sub = ctx.feed.subscribe(serviceIdentity(), [byId, byLabel, nullN, isNull], sink.deliver);
-    const id = Number((await db.query<{ id: string }>(`insert into public.rcx_rows (n, label) values (null, 'gone') returning id`)).rows[0]!.id);
+    const id = Number(
+      (await db.query<{ id: string }>(`insert into public.rcx_rows (n, label) values (null, 'gone') returning id`))
+        .rows[0]!.id,
+    );
     await db.query(`delete from public.rcx_rows where id = $1`, [id]);
     const del = await sink.waitFor((r) => r.data.type === 'DELETE' && r.data.old_record?.id === id);
     const ins = await sink.waitFor((r) => r.data.type === 'INSERT' && r.data.record?.id === id);
@@ -123,13 +161,28 @@ describe('postgres changes filters', () => {
   });
 
   it('parses filters like hosted realtime', () => {
-    expect(parseFilter('id=eq.1')).toEqual({ ok: true, filters: [{ column: 'id', op: 'eq', value: '1', negate: false }] });
-    expect(parseFilter('name=in.(a,"b,c")')).toEqual({ ok: true, filters: [{ column: 'name', op: 'in', value: '{a,"b,c"}', negate: false }] });
-    expect(parseFilter('name=eq."quoted"')).toEqual({ ok: true, filters: [{ column: 'name', op: 'eq', value: 'quoted', negate: false }] });
+    expect(parseFilter('id=eq.1')).toEqual({
+      ok: true,
+      filters: [{ column: 'id', op: 'eq', value: '1', negate: false }],
+    });
+    expect(parseFilter('name=in.(a,"b,c")')).toEqual({
+      ok: true,
+      filters: [{ column: 'name', op: 'in', value: '{a,"b,c"}', negate: false }],
+    });
+    expect(parseFilter('name=eq."quoted"')).toEqual({
+      ok: true,
+      filters: [{ column: 'name', op: 'eq', value: 'quoted', negate: false }],
+    });
     expect(parseFilter('')).toEqual({ ok: true, filters: [] });
-    expect(parseFilter('subject=foo.hey')).toEqual({ ok: false, error: 'Error parsing `filter` params: ["foo", "hey"]' });
+    expect(parseFilter('subject=foo.hey')).toEqual({
+      ok: false,
+      error: 'Error parsing `filter` params: ["foo", "hey"]',
+    });
     expect(parseFilter('undefined')).toEqual({ ok: false, error: 'Error parsing `filter` params: ["undefined"]' });
-    expect(parseFilter('id=in.1,2')).toEqual({ ok: false, error: 'Error parsing `filter` params: `in` filter value must be wrapped by parentheses' });
+    expect(parseFilter('id=in.1,2')).toEqual({
+      ok: false,
+      error: 'Error parsing `filter` params: `in` filter value must be wrapped by parentheses',
+    });
     expect(parseFilter('id=eq.1,,')).toEqual({
       ok: false,
       error: 'Error parsing `filter` params: filter must not contain empty segments (check for extra commas)',
@@ -142,7 +195,12 @@ describe('postgres changes validate()', () => {
     `Unable to subscribe to changes with given parameters. Please check Realtime is enabled for the given connect parameters: [event: ${event}, schema: public, table: ${table}, filters: ${filters}, select: nil]`;
 
   it('accepts valid bindings', async () => {
-    expect(await ctx.feed.validate([binding({ table: 'rcx_rows', filter: 'n=in.(1,2)' }), binding({ table: '*' })], anonIdentity())).toBeNull();
+    expect(
+      await ctx.feed.validate(
+        [binding({ table: 'rcx_rows', filter: 'n=in.(1,2)' }), binding({ table: '*' })],
+        anonIdentity(),
+      ),
+    ).toBeNull();
     expect(await ctx.feed.validate([{ id: 1, event: 'INSERT', schema: 'public' }], anonIdentity())).toBeNull();
   });
 

@@ -44,12 +44,18 @@ export type Feed = Awaited<ReturnType<typeof startFeed>>;
  * supabase_realtime publication where not there yet (files share one database, so the
  * tables may already be in it), and a feed of its own started after that.
  */
-export async function openFeed(publish: readonly string[], ...arrange: string[]): Promise<{ db: pg.Client; ctx: Feed }> {
+export async function openFeed(
+  publish: readonly string[],
+  ...arrange: string[]
+): Promise<{ db: pg.Client; ctx: Feed }> {
   const db = await adminDb();
   try {
     for (const sql of arrange) await db.query(sql);
     for (const t of publish) {
-      const has = await db.query(`select 1 from pg_publication_tables where pubname = 'supabase_realtime' and tablename = $1`, [t]);
+      const has = await db.query(
+        `select 1 from pg_publication_tables where pubname = 'supabase_realtime' and tablename = $1`,
+        [t],
+      );
       if (!has.rowCount) await db.query(`alter publication supabase_realtime add table public.${t}`);
     }
     return { db, ctx: await startFeed() };
@@ -86,7 +92,8 @@ export function collector() {
       for (;;) {
         const hit = received.find(predicate);
         if (hit) return hit;
-        if (Date.now() > deadline) throw new Error(`nothing matching arrived; got ${JSON.stringify(received.map((r) => r.data.type))}`);
+        if (Date.now() > deadline)
+          throw new Error(`nothing matching arrived; got ${JSON.stringify(received.map((r) => r.data.type))}`);
         await new Promise((r) => setTimeout(r, 10));
       }
     },
@@ -100,7 +107,11 @@ export async function settle(
   markerTable: string,
 ): Promise<void> {
   const sink = collector();
-  const sub = feed.subscribe(serviceIdentity(), [{ id: 1, event: 'INSERT', schema: 'public', table: markerTable }], sink.deliver);
+  const sub = feed.subscribe(
+    serviceIdentity(),
+    [{ id: 1, event: 'INSERT', schema: 'public', table: markerTable }],
+    sink.deliver,
+  );
   const mark = randomUUID();
   await db.query(`insert into public.${markerTable} (note) values ($1)`, [mark]);
   await sink.waitFor((r) => r.data.record?.note === mark);

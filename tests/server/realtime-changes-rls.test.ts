@@ -22,7 +22,9 @@ const alice = randomUUID();
 const bob = randomUUID();
 
 beforeAll(async () => {
-  ({ db, ctx } = await openFeed(['rcr_notes', 'rcr_marker', 'rcr_fragile'], `
+  ({ db, ctx } = await openFeed(
+    ['rcr_notes', 'rcr_marker', 'rcr_fragile'],
+    `
     create table if not exists public.rcr_notes (id bigserial primary key, owner uuid, body text, public bool default false, secret text);
     alter table public.rcr_notes enable row level security;
     drop policy if exists rcr_own on public.rcr_notes;
@@ -42,18 +44,18 @@ beforeAll(async () => {
     create policy rcr_fragile_sel on public.rcr_fragile for select using (public.rcr_claim_check());
     grant select on public.rcr_marker, public.rcr_fragile to anon, authenticated, service_role;
   `,
-  // Column privileges are all-or-nothing per table unless granted per column.
-  `grant select (id, owner, body, public) on public.rcr_notes to anon`));
+    // Column privileges are all-or-nothing per table unless granted per column.
+    `grant select (id, owner, body, public) on public.rcr_notes to anon`,
+  ));
 });
 
 afterAll(() => closeFeed(ctx, db));
 
 async function insertNote(owner: string, body: string, isPublic = false): Promise<number> {
-  const r = await db.query<{ id: string }>(`insert into public.rcr_notes (owner, body, public, secret) values ($1, $2, $3, 's') returning id`, [
-    owner,
-    body,
-    isPublic,
-  ]);
+  const r = await db.query<{ id: string }>(
+    `insert into public.rcr_notes (owner, body, public, secret) values ($1, $2, $3, 's') returning id`,
+    [owner, body, isPublic],
+  );
   return Number(r.rows[0]!.id);
 }
 
@@ -77,7 +79,8 @@ describe('postgres changes under RLS', () => {
     await anon.waitFor((r) => r.data.record?.id === shared);
     await settle(ctx.feed, db, 'rcr_marker');
     for (const s of subs) s.unsubscribe();
-    const seen = (c: ReturnType<typeof collector>) => c.received.map((r) => `${r.data.type}:${String(r.data.record?.id)}`);
+    const seen = (c: ReturnType<typeof collector>) =>
+      c.received.map((r) => `${r.data.type}:${String(r.data.record?.id)}`);
     expect(seen(a)).toEqual([`INSERT:${mine}`, `UPDATE:${mine}`]);
     expect(seen(b)).toEqual([`INSERT:${shared}`]);
     expect(seen(svc)).toEqual([`INSERT:${mine}`, `INSERT:${shared}`, `UPDATE:${mine}`]);
@@ -117,7 +120,11 @@ describe('postgres changes under RLS', () => {
   it('shares one check among subscribers with equal claims and keeps others apart', async () => {
     const sinks = Array.from({ length: 6 }, () => collector());
     const subs = sinks.map((s, i) =>
-      ctx.feed.subscribe(userIdentity(i % 2 === 0 ? alice : bob), [binding({ event: 'INSERT', table: 'rcr_notes' })], s.deliver),
+      ctx.feed.subscribe(
+        userIdentity(i % 2 === 0 ? alice : bob),
+        [binding({ event: 'INSERT', table: 'rcr_notes' })],
+        s.deliver,
+      ),
     );
     const id = await insertNote(bob, 'for bob');
     await sinks[1]!.waitFor((r) => r.data.record?.id === id);
@@ -137,14 +144,16 @@ describe('postgres changes under RLS', () => {
         boom.deliver,
       ),
     ];
-    const { rows } = await db.query<{ id: string }>(`insert into public.rcr_fragile (owner) values ($1) returning id`, [alice]);
+    const { rows } = await db.query<{ id: string }>(`insert into public.rcr_fragile (owner) values ($1) returning id`, [
+      alice,
+    ]);
     await ok.waitFor((r) => r.data.record?.id === Number(rows[0]!.id));
     await settle(ctx.feed, db, 'rcr_marker');
     for (const s of subs) s.unsubscribe();
     expect(boom.received).toEqual([]);
     expect(ctx.logs.some((l) => l.includes('policy blew up'))).toBe(true);
   });
-  it('keeps delivering change after change while one identity\'s policy keeps raising', async () => {
+  it("keeps delivering change after change while one identity's policy keeps raising", async () => {
     const ok = collector();
     const boom = collector();
     const subs = [
@@ -157,7 +166,12 @@ describe('postgres changes under RLS', () => {
     ];
     const ids: number[] = [];
     for (let i = 0; i < 4; i++) {
-      ids.push(Number((await db.query<{ id: string }>(`insert into public.rcr_fragile (owner) values ($1) returning id`, [alice])).rows[0]!.id));
+      ids.push(
+        Number(
+          (await db.query<{ id: string }>(`insert into public.rcr_fragile (owner) values ($1) returning id`, [alice]))
+            .rows[0]!.id,
+        ),
+      );
     }
     for (const id of ids) await ok.waitFor((r) => r.data.record?.id === id);
     await settle(ctx.feed, db, 'rcr_marker');
@@ -171,10 +185,16 @@ describe('postgres changes under RLS', () => {
       drop policy if exists rcr_textkey_sel on public.rcr_textkey;
       create policy rcr_textkey_sel on public.rcr_textkey for select to authenticated using (owner = auth.uid());
       grant select on public.rcr_textkey to anon, authenticated, service_role;`);
-    const has = await db.query(`select 1 from pg_publication_tables where pubname = 'supabase_realtime' and tablename = 'rcr_textkey'`);
+    const has = await db.query(
+      `select 1 from pg_publication_tables where pubname = 'supabase_realtime' and tablename = 'rcr_textkey'`,
+    );
     if (!has.rowCount) await db.query(`alter publication supabase_realtime add table public.rcr_textkey`);
     const sink = collector();
-    const sub = ctx.feed.subscribe(userIdentity(alice), [binding({ event: 'INSERT', table: 'rcr_textkey' })], sink.deliver);
+    const sub = ctx.feed.subscribe(
+      userIdentity(alice),
+      [binding({ event: 'INSERT', table: 'rcr_textkey' })],
+      sink.deliver,
+    );
     const key = `o'k \\ ${randomUUID()} \\' end`;
     await db.query(`insert into public.rcr_textkey values ($1, $2)`, [key, alice]);
     const got = await sink.waitFor((r) => r.data.record?.key === key);
@@ -190,10 +210,22 @@ describe('postgres changes under RLS', () => {
     const b = collector();
     const range = collector();
     const subs = [
-      ctx.feed.subscribe(userIdentity(alice), [binding({ event: 'INSERT', table: 'rcr_notes', filter: `body=eq.lower-${tag}` })], a.deliver),
-      ctx.feed.subscribe(userIdentity(bob), [binding({ event: 'INSERT', table: 'rcr_notes', filter: `body=eq.LOWER-${tag}` })], b.deliver),
+      ctx.feed.subscribe(
+        userIdentity(alice),
+        [binding({ event: 'INSERT', table: 'rcr_notes', filter: `body=eq.lower-${tag}` })],
+        a.deliver,
+      ),
+      ctx.feed.subscribe(
+        userIdentity(bob),
+        [binding({ event: 'INSERT', table: 'rcr_notes', filter: `body=eq.LOWER-${tag}` })],
+        b.deliver,
+      ),
       // Not an `eq`: never checked early, so it takes the one-after-the-other path.
-      ctx.feed.subscribe(userIdentity(alice), [binding({ event: 'INSERT', table: 'rcr_notes', filter: `id=gt.0` })], range.deliver),
+      ctx.feed.subscribe(
+        userIdentity(alice),
+        [binding({ event: 'INSERT', table: 'rcr_notes', filter: `id=gt.0` })],
+        range.deliver,
+      ),
     ];
     await insertNote(alice, 'warm up the table facts');
     const lower = await insertNote(alice, `lower-${tag}`);
@@ -218,7 +250,9 @@ describe('postgres changes under RLS', () => {
       create policy rcr_locked_sel on public.rcr_locked for select using (owner = auth.uid());
       -- Nothing for anon.
       grant select on public.rcr_locked to authenticated, service_role;`);
-    const has = await db.query(`select 1 from pg_publication_tables where pubname = 'supabase_realtime' and tablename = 'rcr_locked'`);
+    const has = await db.query(
+      `select 1 from pg_publication_tables where pubname = 'supabase_realtime' and tablename = 'rcr_locked'`,
+    );
     if (!has.rowCount) await db.query(`alter publication supabase_realtime add table public.rcr_locked`);
     const mine = collector();
     const locked = collector();
@@ -226,7 +260,11 @@ describe('postgres changes under RLS', () => {
       ctx.feed.subscribe(userIdentity(alice), [binding({ event: 'INSERT', table: 'rcr_locked' })], mine.deliver),
       ctx.feed.subscribe(anonIdentity(), [binding({ event: 'INSERT', table: 'rcr_locked' })], locked.deliver),
     ];
-    const insert = async () => Number((await db.query<{ id: string }>(`insert into public.rcr_locked (owner) values ($1) returning id`, [alice])).rows[0]!.id);
+    const insert = async () =>
+      Number(
+        (await db.query<{ id: string }>(`insert into public.rcr_locked (owner) values ($1) returning id`, [alice]))
+          .rows[0]!.id,
+      );
     const first = await insert();
     await mine.waitFor((r) => r.data.record?.id === first);
     // From the second change on, alice's check rides in the facts query; anon, who may not
@@ -234,7 +272,8 @@ describe('postgres changes under RLS', () => {
     const standalone: string[] = [];
     const query = ctx.pool.query.bind(ctx.pool) as (...args: unknown[]) => unknown;
     ctx.pool.query = ((...args: unknown[]) => {
-      if (typeof args[0] === 'string' && args[0].startsWith('select realtime.chartroom_rows_visible')) standalone.push(args[0]);
+      if (typeof args[0] === 'string' && args[0].startsWith('select realtime.chartroom_rows_visible'))
+        standalone.push(args[0]);
       return query(...args);
     }) as typeof ctx.pool.query;
     try {
@@ -246,7 +285,11 @@ describe('postgres changes under RLS', () => {
       for (const sub of subs) sub.unsubscribe();
     }
     expect(mine.received).toHaveLength(3);
-    expect(locked.received.map((r) => r.data.errors)).toEqual([['Error 401: Unauthorized'], ['Error 401: Unauthorized'], ['Error 401: Unauthorized']]);
+    expect(locked.received.map((r) => r.data.errors)).toEqual([
+      ['Error 401: Unauthorized'],
+      ['Error 401: Unauthorized'],
+      ['Error 401: Unauthorized'],
+    ]);
     expect(standalone).toEqual([]);
   });
 
@@ -256,11 +299,20 @@ describe('postgres changes under RLS', () => {
       drop policy if exists rcr_revoke_sel on public.rcr_revoke;
       create policy rcr_revoke_sel on public.rcr_revoke for select to authenticated using (owner = auth.uid());
       grant select on public.rcr_revoke to authenticated;`);
-    const has = await db.query(`select 1 from pg_publication_tables where pubname = 'supabase_realtime' and tablename = 'rcr_revoke'`);
+    const has = await db.query(
+      `select 1 from pg_publication_tables where pubname = 'supabase_realtime' and tablename = 'rcr_revoke'`,
+    );
     if (!has.rowCount) await db.query(`alter publication supabase_realtime add table public.rcr_revoke`);
     const sink = collector();
-    const sub = ctx.feed.subscribe(userIdentity(alice), [binding({ event: 'INSERT', table: 'rcr_revoke' })], sink.deliver);
-    const first = Number((await db.query<{ id: string }>(`insert into public.rcr_revoke (owner) values ($1) returning id`, [alice])).rows[0]!.id);
+    const sub = ctx.feed.subscribe(
+      userIdentity(alice),
+      [binding({ event: 'INSERT', table: 'rcr_revoke' })],
+      sink.deliver,
+    );
+    const first = Number(
+      (await db.query<{ id: string }>(`insert into public.rcr_revoke (owner) values ($1) returning id`, [alice]))
+        .rows[0]!.id,
+    );
     await sink.waitFor((r) => r.data.record?.id === first);
     await db.query(`revoke select on public.rcr_revoke from authenticated`);
     await db.query(`insert into public.rcr_revoke (owner) values ($1)`, [alice]);
@@ -274,13 +326,17 @@ describe('postgres changes under RLS', () => {
 
 describe('replication slot life cycle', () => {
   const slots = async (name: string) =>
-    (await db.query<{ slot_name: string }>(`select slot_name from pg_replication_slots where slot_name = $1`, [name])).rows.length;
+    (await db.query<{ slot_name: string }>(`select slot_name from pg_replication_slots where slot_name = $1`, [name]))
+      .rows.length;
 
   it('streams from a slot of its own and drops it on close()', async () => {
     const other = await startFeed();
     const name = other.feed.slotName;
     expect(name.startsWith(`${SLOT_PREFIX}${process.pid}_`)).toBe(true);
-    const active = await db.query<{ active: boolean; plugin: string }>(`select active, plugin from pg_replication_slots where slot_name = $1`, [name]);
+    const active = await db.query<{ active: boolean; plugin: string }>(
+      `select active, plugin from pg_replication_slots where slot_name = $1`,
+      [name],
+    );
     expect(active.rows[0]).toEqual({ active: true, plugin: 'pgoutput' });
     await other.stop();
     expect(await slots(name)).toBe(0);

@@ -3,14 +3,25 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TextPgoutputPlugin } from '../../server/realtime/changes/replication.ts';
 import { parseArrayLiteral } from '../../server/realtime/changes/values.ts';
 import { superDb } from '../setup/clients.ts';
-import { anonIdentity, binding, closeFeed, collector, type Feed, openFeed, serviceIdentity, startFeed } from './realtime-changes-helpers.ts';
+import {
+  anonIdentity,
+  binding,
+  closeFeed,
+  collector,
+  type Feed,
+  openFeed,
+  serviceIdentity,
+  startFeed,
+} from './realtime-changes-helpers.ts';
 
 // Odd types, odd tables and a dropped connection: the stream goes on.
 let db: pg.Client;
 let ctx: Feed;
 
 beforeAll(async () => {
-  ({ db, ctx } = await openFeed(['rco_odd', 'rco_nopk', 'rco_hidden', 'rco_log'], `
+  ({ db, ctx } = await openFeed(
+    ['rco_odd', 'rco_nopk', 'rco_hidden', 'rco_log'],
+    `
     do $$ begin
       create type public.rco_mood as enum ('happy', 'sad');
     exception when duplicate_object then null; end $$;
@@ -30,7 +41,8 @@ beforeAll(async () => {
     grant select (body) on public.rco_hidden to anon;
     create table if not exists public.rco_log (id bigserial primary key, note text);
     grant select on public.rco_odd, public.rco_nopk, public.rco_log to anon, authenticated, service_role;
-  `));
+  `,
+  ));
 });
 
 afterAll(() => closeFeed(ctx, db));
@@ -43,7 +55,10 @@ describe('postgres changes: robustness', () => {
     }
     expect(parseArrayLiteral('{1,"unterminated')).toEqual(['{1,"unterminated']);
     expect(parseArrayLiteral('[0:1]={7,8}')).toEqual(['7', '8']);
-    expect(parseArrayLiteral('{{"a\\"b",NULL},{c,d}}')).toEqual([['a"b', null], ['c', 'd']]);
+    expect(parseArrayLiteral('{{"a\\"b",NULL},{c,d}}')).toEqual([
+      ['a"b', null],
+      ['c', 'd'],
+    ]);
   });
 
   it('converts enums, composites, domains, ranges, intervals, bytea and nested arrays as hosted does', async () => {
@@ -55,8 +70,15 @@ describe('postgres changes: robustness', () => {
     const got = await sink.waitFor((r) => r.data.record?.id === 1);
     sub.unsubscribe();
     expect(Object.fromEntries(got.data.columns.map((c) => [c.name, c.type]))).toMatchObject({
-      mood: 'rco_mood', pt: 'rco_point', pos: 'rco_positive', span: 'int8range', took: 'interval', bytes: 'bytea',
-      moods: '_rco_mood', grid: '_int4', ok: '_bool',
+      mood: 'rco_mood',
+      pt: 'rco_point',
+      pos: 'rco_positive',
+      span: 'int8range',
+      took: 'interval',
+      bytes: 'bytea',
+      moods: '_rco_mood',
+      grid: '_int4',
+      ok: '_bool',
     });
     expect(got.data.record).toEqual({
       id: 1,
@@ -67,7 +89,10 @@ describe('postgres changes: robustness', () => {
       took: '1 day 02:00:00',
       bytes: '\\x0102',
       moods: ['happy', 'sad'],
-      grid: [[1, 2], [3, 4]],
+      grid: [
+        [1, 2],
+        [3, 4],
+      ],
       ok: [true, false, null],
     });
   });
@@ -85,7 +110,9 @@ describe('postgres changes: robustness', () => {
   it('reports Unauthorized to a role that cannot read the primary key, and trims columns', async () => {
     const sink = collector();
     const sub = ctx.feed.subscribe(anonIdentity(), [binding({ event: 'INSERT', table: 'rco_hidden' })], sink.deliver);
-    await db.query(`insert into public.rco_hidden values ((select coalesce(max(id), 0) + 1 from public.rco_hidden), 'b')`);
+    await db.query(
+      `insert into public.rco_hidden values ((select coalesce(max(id), 0) + 1 from public.rco_hidden), 'b')`,
+    );
     const got = await sink.waitFor((r) => r.data.table === 'rco_hidden');
     sub.unsubscribe();
     expect(got.data.errors).toEqual(['Error 401: Unauthorized']);
@@ -113,7 +140,10 @@ describe('postgres changes: robustness', () => {
     // The feed's replication connection is the platform's (supabase_admin): only a superuser ends it.
     const sup = await superDb();
     try {
-      await sup.query(`select pg_terminate_backend(active_pid) from pg_replication_slots where slot_name = $1 and active`, [ctx.feed.slotName]);
+      await sup.query(
+        `select pg_terminate_backend(active_pid) from pg_replication_slots where slot_name = $1 and active`,
+        [ctx.feed.slotName],
+      );
     } finally {
       await sup.end();
     }
@@ -124,7 +154,9 @@ describe('postgres changes: robustness', () => {
     await sink.waitFor((r) => r.data.record?.note === 'after outage');
     sub.unsubscribe();
     expect(ctx.logs.some((l) => l.includes('replication'))).toBe(true);
-    const active = await db.query<{ active: boolean }>(`select active from pg_replication_slots where slot_name = $1`, [ctx.feed.slotName]);
+    const active = await db.query<{ active: boolean }>(`select active from pg_replication_slots where slot_name = $1`, [
+      ctx.feed.slotName,
+    ]);
     expect(active.rows[0]?.active).toBe(true);
   });
 
@@ -132,13 +164,22 @@ describe('postgres changes: robustness', () => {
     const small = await startFeed({ maxQueue: 3 });
     try {
       const sink = collector();
-      const sub = small.feed.subscribe(serviceIdentity(), [binding({ event: 'INSERT', table: 'rco_log' })], sink.deliver);
+      const sub = small.feed.subscribe(
+        serviceIdentity(),
+        [binding({ event: 'INSERT', table: 'rco_log' })],
+        sink.deliver,
+      );
       await db.query(`insert into public.rco_log (note) select 'burst' from generate_series(1, 300)`);
       // Once the burst is drained, new changes flow again.
       let after = false;
       for (let i = 0; i < 50 && !after; i++) {
         await db.query(`insert into public.rco_log (note) values ('after burst')`);
-        after = await sink.waitFor((r) => r.data.record?.note === 'after burst', 300).then(() => true, () => false);
+        after = await sink
+          .waitFor((r) => r.data.record?.note === 'after burst', 300)
+          .then(
+            () => true,
+            () => false,
+          );
       }
       expect(after).toBe(true);
       sub.unsubscribe();

@@ -4,7 +4,13 @@ import { describe, expect, it } from 'vitest';
 import Serializer from '@supabase/realtime-js/dist/main/lib/serializer.js';
 import { decodeBinary, decodeText, encodeUserBroadcast, type Vsn } from '../../server/realtime/protocol.ts';
 
-type ClientMessage = { join_ref: string | null; ref: string | null; topic: string; event: string; payload: Record<string, unknown> };
+type ClientMessage = {
+  join_ref: string | null;
+  ref: string | null;
+  topic: string;
+  event: string;
+  payload: Record<string, unknown>;
+};
 const serializer = new Serializer();
 
 function toArrayBuffer(buffer: Buffer): ArrayBuffer {
@@ -18,20 +24,38 @@ const json = fc.jsonValue().map((v) => JSON.parse(JSON.stringify(v)) as unknown)
 describe('the wire codec against @supabase/realtime-js', () => {
   it('decodes every kind 3 frame the client encodes, JSON and binary payloads alike', () => {
     fc.assert(
-      fc.property(field, field, field, field, fc.oneof(json, fc.uint8Array({ maxLength: 64 })), (joinRef, ref, topic, event, payload) => {
-        const binary = payload instanceof Uint8Array;
-        const body = binary ? toArrayBuffer(Buffer.from(payload)) : payload;
-        const message = { join_ref: joinRef, ref, topic, event: 'broadcast', payload: { type: 'broadcast', event, payload: body } };
-        const frame = serializer.encode(message, (encoded: ArrayBuffer | string) => encoded) as ArrayBuffer;
-        const decoded = decodeBinary(Buffer.from(frame));
-        expect(decoded.ok).toBe(true);
-        if (!decoded.ok) return;
-        expect(decoded.message).toMatchObject({ joinRef: joinRef || null, ref: ref || null, topic, event: 'broadcast' });
-        expect(decoded.message.user?.event).toBe(event);
-        if (binary) expect([...decoded.message.user!.body]).toEqual([...payload]);
-        // The client sends a null or missing payload as {}.
-        else expect(decoded.message.user!.json).toEqual(payload ?? {});
-      }),
+      fc.property(
+        field,
+        field,
+        field,
+        field,
+        fc.oneof(json, fc.uint8Array({ maxLength: 64 })),
+        (joinRef, ref, topic, event, payload) => {
+          const binary = payload instanceof Uint8Array;
+          const body = binary ? toArrayBuffer(Buffer.from(payload)) : payload;
+          const message = {
+            join_ref: joinRef,
+            ref,
+            topic,
+            event: 'broadcast',
+            payload: { type: 'broadcast', event, payload: body },
+          };
+          const frame = serializer.encode(message, (encoded: ArrayBuffer | string) => encoded) as ArrayBuffer;
+          const decoded = decodeBinary(Buffer.from(frame));
+          expect(decoded.ok).toBe(true);
+          if (!decoded.ok) return;
+          expect(decoded.message).toMatchObject({
+            joinRef: joinRef || null,
+            ref: ref || null,
+            topic,
+            event: 'broadcast',
+          });
+          expect(decoded.message.user?.event).toBe(event);
+          if (binary) expect([...decoded.message.user!.body]).toEqual([...payload]);
+          // The client sends a null or missing payload as {}.
+          else expect(decoded.message.user!.json).toEqual(payload ?? {});
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -70,7 +94,9 @@ describe('the wire codec against @supabase/realtime-js', () => {
     const frames = fc.oneof(
       fc.string(),
       fc.jsonValue().map((v) => JSON.stringify(v)),
-      fc.tuple(fc.jsonValue(), fc.jsonValue(), fc.jsonValue(), fc.jsonValue(), fc.jsonValue()).map((t) => JSON.stringify(t)),
+      fc
+        .tuple(fc.jsonValue(), fc.jsonValue(), fc.jsonValue(), fc.jsonValue(), fc.jsonValue())
+        .map((t) => JSON.stringify(t)),
     );
     fc.assert(
       fc.property(frames, fc.constantFrom<Vsn>('1.0.0', '2.0.0'), (text, vsn) => {

@@ -1,7 +1,18 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type pg from 'pg';
 import { adminDb, superDb } from '../setup/clients.ts';
-import { closeClients, RawSocket, realtimeClient, sleep, subscribed, uniqueTopic, until, userToken, VSNS, type TestVsn } from './realtime-helpers.ts';
+import {
+  closeClients,
+  RawSocket,
+  realtimeClient,
+  sleep,
+  subscribed,
+  uniqueTopic,
+  until,
+  userToken,
+  VSNS,
+  type TestVsn,
+} from './realtime-helpers.ts';
 
 /**
  * Broadcast from the database (hosted's realtime.send and realtime.broadcast_changes):
@@ -59,7 +70,9 @@ describe.each(VSNS)('database broadcast over vsn %s', (vsn) => {
     expect(p).toMatchObject({ event: 'public-news', payload: { n: 1 } });
     // The payload carries the row id, and the message metadata names the same row.
     expect(p.meta.id).toBe(p.payload.id);
-    const row = await db.query(`select topic, event, private, extension from realtime.messages where id = $1`, [p.payload.id]);
+    const row = await db.query(`select topic, event, private, extension from realtime.messages where id = $1`, [
+      p.payload.id,
+    ]);
     expect(row.rows).toEqual([{ topic, event: 'public-news', private: false, extension: 'broadcast' }]);
     expect(priv[0]).toMatchObject({ event: 'private-news', payload: { n: 2 } });
   });
@@ -70,7 +83,10 @@ describe.each(VSNS)('database broadcast over vsn %s', (vsn) => {
     await db.query('begin');
     await db.query(`insert into public.rtdb_items (room, body) values ($1, 'discarded')`, [room]);
     await db.query('rollback');
-    const inserted = await db.query<{ id: string }>(`insert into public.rtdb_items (room, body) values ($1, 'hello') returning id`, [room]);
+    const inserted = await db.query<{ id: string }>(
+      `insert into public.rtdb_items (room, body) values ($1, 'hello') returning id`,
+      [room],
+    );
     await db.query(`update public.rtdb_items set body = 'edited' where id = $1`, [inserted.rows[0]!.id]);
     await until(() => got.length === 2, 5000, 'trigger broadcasts');
     await sleep(100);
@@ -82,7 +98,11 @@ describe.each(VSNS)('database broadcast over vsn %s', (vsn) => {
       record: { room, body: 'hello' },
       old_record: null,
     });
-    expect(got[1]!.payload).toMatchObject({ operation: 'UPDATE', record: { body: 'edited' }, old_record: { body: 'hello' } });
+    expect(got[1]!.payload).toMatchObject({
+      operation: 'UPDATE',
+      record: { body: 'edited' },
+      old_record: { body: 'hello' },
+    });
   });
 
   it('delivers a payload too big for NOTIFY by reading the row back', async () => {
@@ -101,7 +121,11 @@ describe('database broadcast resilience', () => {
     const got = await listen('2.0.0', topic, false);
     // The LISTEN connection is the platform's (supabase_admin): only a superuser ends it.
     const sup = await superDb();
-    const killed = await sup.query(`select pg_terminate_backend(pid) from pg_stat_activity where query = 'listen realtime_broadcast_messages'`).finally(() => sup.end());
+    const killed = await sup
+      .query(
+        `select pg_terminate_backend(pid) from pg_stat_activity where query = 'listen realtime_broadcast_messages'`,
+      )
+      .finally(() => sup.end());
     expect(killed.rowCount).toBeGreaterThan(0);
     await db.query(`select realtime.send($1::jsonb, 'during-gap', $2, false)`, [JSON.stringify({ n: 1 }), topic]);
     await until(() => got.length === 1, 10_000, 'the message sent during the gap');
@@ -116,7 +140,8 @@ describe('broadcast replay (private channels)', () => {
   it('resends the latest stored messages on join, oldest first, then continues live', async () => {
     const topic = uniqueTopic('rtdb-room');
     const since = Date.now() - 60_000;
-    for (const n of [1, 2, 3]) await db.query(`select realtime.send($1::jsonb, 'stored', $2)`, [JSON.stringify({ n }), topic]);
+    for (const n of [1, 2, 3])
+      await db.query(`select realtime.send($1::jsonb, 'stored', $2)`, [JSON.stringify({ n }), topic]);
     const client = await realtimeClient('2.0.0', userToken());
     const channel = client.channel(topic, { config: { private: true, broadcast: { replay: { since, limit: 2 } } } });
     const got: Received[] = [];
@@ -134,7 +159,11 @@ describe('broadcast replay (private channels)', () => {
   it('refuses replay on a public channel and with unreadable parameters', async () => {
     const socket = await RawSocket.open('2.0.0');
     try {
-      expect(await socket.join(`realtime:${uniqueTopic('rtdb-room')}`, '1', { config: { broadcast: { replay: { since: 0 } } } })).toEqual({
+      expect(
+        await socket.join(`realtime:${uniqueTopic('rtdb-room')}`, '1', {
+          config: { broadcast: { replay: { since: 0 } } },
+        }),
+      ).toEqual({
         status: 'error',
         response: { reason: 'UnableToReplayMessages: Replay is not allowed for public channels' },
       });
@@ -160,7 +189,9 @@ describe('realtime.send and broadcast_changes semantics', () => {
       await client.query(`select set_config('role', 'anon', true)`);
       await client.query(`select realtime.send('{"a":1}'::jsonb, 'e', 'rtdb-denied:1')`);
       await client.query('commit');
-      expect(warnings.some((w) => w.startsWith('WarnSendingBroadcastMessage: new row violates row-level security policy'))).toBe(true);
+      expect(
+        warnings.some((w) => w.startsWith('WarnSendingBroadcastMessage: new row violates row-level security policy')),
+      ).toBe(true);
     } finally {
       await client.end();
     }
@@ -168,10 +199,12 @@ describe('realtime.send and broadcast_changes semantics', () => {
 
   it('refuses statement-level use and unknown operations', async () => {
     await expect(
-      db.query(`select realtime.broadcast_changes('t', 'e', 'INSERT', 'x', 'public', null::record, null::record, 'STATEMENT')`),
+      db.query(
+        `select realtime.broadcast_changes('t', 'e', 'INSERT', 'x', 'public', null::record, null::record, 'STATEMENT')`,
+      ),
     ).rejects.toThrow(/function can only be triggered for each row/);
-    await expect(db.query(`select realtime.broadcast_changes('t', 'e', 'TRUNCATE', 'x', 'public', null::record, null::record)`)).rejects.toThrow(
-      /Unexpected operation type: TRUNCATE/,
-    );
+    await expect(
+      db.query(`select realtime.broadcast_changes('t', 'e', 'TRUNCATE', 'x', 'public', null::record, null::record)`),
+    ).rejects.toThrow(/Unexpected operation type: TRUNCATE/);
   });
 });

@@ -18,7 +18,14 @@ export function uniqueTopic(prefix: string): string {
 export function userToken(sub: string = randomUUID(), expiresIn = 3600): string {
   const now = Math.floor(Date.now() / 1000);
   return signJwt(
-    { sub, role: 'authenticated', aud: 'authenticated', iat: now, exp: now + expiresIn, email: `${sub.slice(0, 8)}@example.test` },
+    {
+      sub,
+      role: 'authenticated',
+      aud: 'authenticated',
+      iat: now,
+      exp: now + expiresIn,
+      email: `${sub.slice(0, 8)}@example.test`,
+    },
     backendInfo().jwtSecret,
   );
 }
@@ -52,12 +59,17 @@ export function subscribe(channel: RealtimeChannel, timeoutMs = 10_000): Promise
 
 export async function subscribed(channel: RealtimeChannel): Promise<RealtimeChannel> {
   const { status, error } = await subscribe(channel);
-  if (status !== 'SUBSCRIBED') throw new Error(`expected SUBSCRIBED, got ${status}${error ? `: ${error.message}` : ''}`);
+  if (status !== 'SUBSCRIBED')
+    throw new Error(`expected SUBSCRIBED, got ${status}${error ? `: ${error.message}` : ''}`);
   return channel;
 }
 
 /** Polls until `check` returns a value other than undefined, null or false. */
-export async function until<T>(check: () => T | undefined | null | false, timeoutMs = 5000, what = 'condition'): Promise<T> {
+export async function until<T>(
+  check: () => T | undefined | null | false,
+  timeoutMs = 5000,
+  what = 'condition',
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = check();
@@ -73,7 +85,10 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export class RawSocket {
   readonly frames: (unknown[] | Record<string, unknown> | Buffer)[] = [];
   closed: { code: number; reason: string } | null = null;
-  private constructor(readonly ws: WebSocket, readonly vsn: TestVsn) {
+  private constructor(
+    readonly ws: WebSocket,
+    readonly vsn: TestVsn,
+  ) {
     ws.on('message', (data: Buffer, binary: boolean) => {
       if (binary) {
         this.frames.push(data);
@@ -95,11 +110,17 @@ export class RawSocket {
   /** Opens a socket; `keepAlive` sends a heartbeat every that many ms (for short idle timeouts). */
   static open(vsn: TestVsn, options: { url?: string; apikey?: string; keepAlive?: number } = {}): Promise<RawSocket> {
     const base = (options.url ?? backendInfo().url).replace(/^http/, 'ws');
-    const ws = new WebSocket(`${base}/realtime/v1/websocket?apikey=${options.apikey ?? backendInfo().anonKey}&vsn=${vsn}`);
+    const ws = new WebSocket(
+      `${base}/realtime/v1/websocket?apikey=${options.apikey ?? backendInfo().anonKey}&vsn=${vsn}`,
+    );
     return new Promise((resolve, reject) => {
       ws.once('open', () => {
         const socket = new RawSocket(ws, vsn);
-        if (options.keepAlive) socket.timer = setInterval(() => socket.push(null, 'keepalive', 'phoenix', 'heartbeat', {}), options.keepAlive);
+        if (options.keepAlive)
+          socket.timer = setInterval(
+            () => socket.push(null, 'keepalive', 'phoenix', 'heartbeat', {}),
+            options.keepAlive,
+          );
         resolve(socket);
       });
       ws.once('error', reject);
@@ -109,7 +130,11 @@ export class RawSocket {
 
   /** Sends a message in this socket's text framing. */
   push(joinRef: string | null, ref: string | null, topic: string, event: string, payload: unknown): void {
-    this.ws.send(this.vsn === '2.0.0' ? JSON.stringify([joinRef, ref, topic, event, payload]) : JSON.stringify({ join_ref: joinRef, ref, topic, event, payload }));
+    this.ws.send(
+      this.vsn === '2.0.0'
+        ? JSON.stringify([joinRef, ref, topic, event, payload])
+        : JSON.stringify({ join_ref: joinRef, ref, topic, event, payload }),
+    );
   }
 
   /** Frames as {joinRef, ref, topic, event, payload} whatever the version; binary frames are skipped. */
@@ -119,7 +144,13 @@ export class RawSocket {
       .map((f) =>
         Array.isArray(f)
           ? { joinRef: f[0], ref: f[1], topic: f[2], event: f[3], payload: f[4] as Record<string, unknown> }
-          : { joinRef: (f as Record<string, unknown>).join_ref, ref: (f as Record<string, unknown>).ref, topic: (f as Record<string, unknown>).topic, event: (f as Record<string, unknown>).event, payload: (f as Record<string, unknown>).payload as Record<string, unknown> },
+          : {
+              joinRef: (f as Record<string, unknown>).join_ref,
+              ref: (f as Record<string, unknown>).ref,
+              topic: (f as Record<string, unknown>).topic,
+              event: (f as Record<string, unknown>).event,
+              payload: (f as Record<string, unknown>).payload as Record<string, unknown>,
+            },
       );
   }
 

@@ -1,6 +1,15 @@
 import type { RealtimeChannel } from '@supabase/supabase-js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { closeClients, RawSocket, realtimeClient, subscribed, uniqueTopic, until, VSNS, type TestVsn } from './realtime-helpers.ts';
+import {
+  closeClients,
+  RawSocket,
+  realtimeClient,
+  subscribed,
+  uniqueTopic,
+  until,
+  VSNS,
+  type TestVsn,
+} from './realtime-helpers.ts';
 
 afterEach(closeClients);
 
@@ -86,7 +95,10 @@ describe('presence frames', () => {
       const events = () => watcher.messages().map((m) => m.event);
       await until(() => events().includes('presence_state'), 5000, 'presence_state');
       expect(events().indexOf('phx_reply')).toBeLessThan(events().indexOf('presence_state'));
-      const state = watcher.messages().find((m) => m.event === 'presence_state')!.payload as Record<string, { metas: Record<string, unknown>[] }>;
+      const state = watcher.messages().find((m) => m.event === 'presence_state')!.payload as Record<
+        string,
+        { metas: Record<string, unknown>[] }
+      >;
       expect(Object.keys(state)).toEqual(['k1']);
       expect(state.k1!.metas[0]).toMatchObject({ x: 1, phx_ref: expect.any(String) as string });
 
@@ -105,7 +117,10 @@ describe('presence frames', () => {
       await raw.join(topic, '1');
       raw.push('1', '2', topic, 'presence', { type: 'presence', event: 'track', payload: [1, 2] });
       raw.push('1', '3', topic, 'presence', { type: 'presence', event: 'wave' });
-      expect(await raw.waitReply('2')).toEqual({ status: 'error', response: { reason: 'Presence track payload must be a map' } });
+      expect(await raw.waitReply('2')).toEqual({
+        status: 'error',
+        response: { reason: 'Presence track payload must be a map' },
+      });
       expect(await raw.waitReply('3')).toMatchObject({ status: 'error' });
     } finally {
       raw.close();

@@ -3,7 +3,18 @@ import type { RealtimeChannel } from '@supabase/supabase-js';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { signJwt } from '../../server/jwt.ts';
 import { adminDb, backendInfo, signedInClient } from '../setup/clients.ts';
-import { closeClients, realtimeClient, sleep, subscribe, subscribed, uniqueTopic, until, userToken, VSNS, type TestVsn } from './realtime-helpers.ts';
+import {
+  closeClients,
+  realtimeClient,
+  sleep,
+  subscribe,
+  subscribed,
+  uniqueTopic,
+  until,
+  userToken,
+  VSNS,
+  type TestVsn,
+} from './realtime-helpers.ts';
 
 /**
  * Private channels are authorised by RLS on realtime.messages, as on hosted: SELECT to
@@ -56,16 +67,28 @@ describe.each(VSNS)('private channels over vsn %s', (vsn) => {
     const anon = await privateChannel(vsn, topic);
     const refused = await subscribe(anon.channel);
     expect(refused.status).toBe('CHANNEL_ERROR');
-    expect(refused.error?.message).toBe(`Unauthorized: You do not have permissions to read from this Channel topic: ${topic}`);
+    expect(refused.error?.message).toBe(
+      `Unauthorized: You do not have permissions to read from this Channel topic: ${topic}`,
+    );
 
     const someoneElse = await privateChannel(vsn, `rtpriv-user:${randomUUID()}`, userToken());
-    expect((await subscribe(someoneElse.channel)).error?.message).toMatch(/^Unauthorized: You do not have permissions to read/);
+    expect((await subscribe(someoneElse.channel)).error?.message).toMatch(
+      /^Unauthorized: You do not have permissions to read/,
+    );
 
-    const forged = await privateChannel(vsn, topic, signJwt({ role: 'authenticated', exp: 4102444800 }, 'a-different-secret-of-at-least-32-chars'));
-    expect((await subscribe(forged.channel)).error?.message).toBe('JwtSignatureError: Failed to validate JWT signature');
+    const forged = await privateChannel(
+      vsn,
+      topic,
+      signJwt({ role: 'authenticated', exp: 4102444800 }, 'a-different-secret-of-at-least-32-chars'),
+    );
+    expect((await subscribe(forged.channel)).error?.message).toBe(
+      'JwtSignatureError: Failed to validate JWT signature',
+    );
 
     const expired = await privateChannel(vsn, topic, userToken(randomUUID(), -30));
-    expect((await subscribe(expired.channel)).error?.message).toMatch(/^InvalidJWTToken: Token has expired \d+ seconds ago$/);
+    expect((await subscribe(expired.channel)).error?.message).toMatch(
+      /^InvalidJWTToken: Token has expired \d+ seconds ago$/,
+    );
 
     // The public channel of the same name needs no policy.
     await subscribed((await realtimeClient(vsn)).channel(topic));
@@ -136,7 +159,11 @@ describe.each(VSNS)('private channels over vsn %s', (vsn) => {
     const send = () =>
       fetch(`${url}/realtime/v1/api/broadcast`, {
         method: 'POST',
-        headers: { apikey: serviceRoleKey, authorization: `Bearer ${serviceRoleKey}`, 'content-type': 'application/json' },
+        headers: {
+          apikey: serviceRoleKey,
+          authorization: `Bearer ${serviceRoleKey}`,
+          'content-type': 'application/json',
+        },
         body: JSON.stringify({ messages: [{ topic, event: 'after-refresh', payload: {}, private: true }] }),
       });
     await send();
@@ -195,7 +222,11 @@ describe('with a real session from the auth service', () => {
       const { serviceRoleKey, url } = backendInfo();
       await fetch(`${url}/realtime/v1/api/broadcast`, {
         method: 'POST',
-        headers: { apikey: serviceRoleKey, authorization: `Bearer ${serviceRoleKey}`, 'content-type': 'application/json' },
+        headers: {
+          apikey: serviceRoleKey,
+          authorization: `Bearer ${serviceRoleKey}`,
+          'content-type': 'application/json',
+        },
         body: JSON.stringify({ messages: [{ topic, event: 'to-me', payload: {}, private: true }] }),
       });
       await until(() => got.some((m) => m.event === 'to-me'), 5000, 'delivery after refresh');

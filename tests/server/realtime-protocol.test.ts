@@ -9,11 +9,25 @@ import { defaultConfig } from '../../server/config.ts';
 import { createGateway } from '../../server/gateway/server.ts';
 import { demoKeys, signJwt } from '../../server/jwt.ts';
 import { createPool } from '../../server/postgres/pool.ts';
-import type { ChangeBinding, ChangeData, ChangeFeed, ChangeSubscriberIdentity } from '../../server/realtime/changes/types.ts';
+import type {
+  ChangeBinding,
+  ChangeData,
+  ChangeFeed,
+  ChangeSubscriberIdentity,
+} from '../../server/realtime/changes/types.ts';
 import { createRealtimeService, type RealtimeService } from '../../server/realtime/index.ts';
 import { encodeUserBroadcastPush } from '../../server/realtime/protocol.ts';
 import { backendInfo } from '../setup/clients.ts';
-import { RawSocket, sleep, subscribe, subscribed, uniqueTopic, until, userToken, type TestVsn } from './realtime-helpers.ts';
+import {
+  RawSocket,
+  sleep,
+  subscribe,
+  subscribed,
+  uniqueTopic,
+  until,
+  userToken,
+  type TestVsn,
+} from './realtime-helpers.ts';
 
 /**
  * The socket protocol and its protections, against a second gateway that mounts only
@@ -33,7 +47,11 @@ function stubFeed() {
   const state = { started: false, closed: false };
   const feed: ChangeFeed = {
     validate: (bindings) =>
-      Promise.resolve(bindings.some((b) => b.table === 'missing_table') ? 'Unable to subscribe to changes with given parameters' : null),
+      Promise.resolve(
+        bindings.some((b) => b.table === 'missing_table')
+          ? 'Unable to subscribe to changes with given parameters'
+          : null,
+      ),
     subscribe(identity, bindings, deliver) {
       const sub: StubSubscription = { identity, bindings, deliver, unsubscribed: false };
       subscriptions.push(sub);
@@ -69,8 +87,25 @@ beforeAll(async () => {
   pool = createPool(info.adminDatabaseUrl, 4);
   const keys = demoKeys(info.jwtSecret);
   service = createRealtimeService(
-    { config, pool, databaseUrl: info.databaseUrl, adminDatabaseUrl: info.adminDatabaseUrl, ...keys, apiUrl: () => url, log: (line) => logs.push(line) },
-    { options: { idleTimeoutMs: 2000, messagesPerSecond: 20, closeAfterMessagesPerSecond: 40, maxBufferedBytes: 64 * 1024, maxChannelsPerConnection: 3 }, feed: stub.feed },
+    {
+      config,
+      pool,
+      databaseUrl: info.databaseUrl,
+      adminDatabaseUrl: info.adminDatabaseUrl,
+      ...keys,
+      apiUrl: () => url,
+      log: (line) => logs.push(line),
+    },
+    {
+      options: {
+        idleTimeoutMs: 2000,
+        messagesPerSecond: 20,
+        closeAfterMessagesPerSecond: 40,
+        maxBufferedBytes: 64 * 1024,
+        maxChannelsPerConnection: 3,
+      },
+      feed: stub.feed,
+    },
   );
   await service.start?.();
   gateway = createGateway([service], { jwtSecret: info.jwtSecret, logRequests: false, log: (line) => logs.push(line) });
@@ -98,7 +133,12 @@ describe('the Phoenix socket', () => {
     const v1 = await raw('1.0.0');
     v1.ws.send('{"topic":"phoenix","event":"heartbeat","payload":{},"ref":"7"}');
     await until(() => v1.frames.length === 1, 3000, 'v1 heartbeat reply');
-    expect(v1.frames[0]).toEqual({ topic: 'phoenix', event: 'phx_reply', payload: { status: 'ok', response: {} }, ref: '7' });
+    expect(v1.frames[0]).toEqual({
+      topic: 'phoenix',
+      event: 'phx_reply',
+      payload: { status: 'ok', response: {} },
+      ref: '7',
+    });
   });
 
   it('refuses upgrades with a bad apikey or an unknown protocol version', async () => {
@@ -124,7 +164,10 @@ describe('the Phoenix socket', () => {
       await idle.waitReply('2');
       await until(() => idle.closed, 8000, 'idle close');
       const leave = await until(
-        () => alive.messages().find((m) => m.event === 'presence_diff' && Object.keys(m.payload.leaves as object).length > 0),
+        () =>
+          alive
+            .messages()
+            .find((m) => m.event === 'presence_diff' && Object.keys(m.payload.leaves as object).length > 0),
         3000,
         'presence leave',
       );
@@ -154,9 +197,18 @@ describe('the Phoenix socket', () => {
     v1.ws.send(Buffer.from([3, 0, 0, 0, 0, 0, 1]));
     v1.ws.send('[null,"8","phoenix","heartbeat",{}]');
 
-    expect(await bad.waitReply('2')).toEqual({ status: 'error', response: { reason: 'malformed message: expected 5 elements, got 3' } });
-    expect(await bad.waitReply('5')).toEqual({ status: 'error', response: { reason: 'malformed message: payload must be an object' } });
-    expect(await bad.waitReply('7')).toEqual({ status: 'error', response: { reason: 'malformed binary message: payload is not valid JSON' } });
+    expect(await bad.waitReply('2')).toEqual({
+      status: 'error',
+      response: { reason: 'malformed message: expected 5 elements, got 3' },
+    });
+    expect(await bad.waitReply('5')).toEqual({
+      status: 'error',
+      response: { reason: 'malformed message: payload must be an object' },
+    });
+    expect(await bad.waitReply('7')).toEqual({
+      status: 'error',
+      response: { reason: 'malformed binary message: payload is not valid JSON' },
+    });
     await until(() => logs.length - before >= 11, 3000, 'log lines');
     expect(logs.slice(before).join('\n')).toMatch(/invalid JSON[\s\S]*unknown kind 9[\s\S]*truncated/);
 
@@ -171,11 +223,18 @@ describe('the Phoenix socket', () => {
 
   it('refuses joins past the channel limit of one socket, and rejoins of a joined topic replace it', async () => {
     const socket = await raw('2.0.0');
-    for (const n of [1, 2, 3]) expect(await socket.join(`realtime:rtproto-many-${n}`, `j${n}`)).toMatchObject({ status: 'ok' });
-    expect(await socket.join('realtime:rtproto-many-4', 'j4')).toEqual({ status: 'error', response: { reason: 'ChannelRateLimitReached: Too many channels' } });
+    for (const n of [1, 2, 3])
+      expect(await socket.join(`realtime:rtproto-many-${n}`, `j${n}`)).toMatchObject({ status: 'ok' });
+    expect(await socket.join('realtime:rtproto-many-4', 'j4')).toEqual({
+      status: 'error',
+      response: { reason: 'ChannelRateLimitReached: Too many channels' },
+    });
     // Joining a joined topic again closes the old channel (phx_close for its join ref) and joins anew.
     expect(await socket.join('realtime:rtproto-many-1', 'j5')).toMatchObject({ status: 'ok' });
-    expect(socket.messages().find((m) => m.event === 'phx_close')).toMatchObject({ joinRef: 'j1', topic: 'realtime:rtproto-many-1' });
+    expect(socket.messages().find((m) => m.event === 'phx_close')).toMatchObject({
+      joinRef: 'j1',
+      topic: 'realtime:rtproto-many-1',
+    });
     socket.push('j5', 'l1', 'realtime:rtproto-many-1', 'phx_leave', {});
     expect(await socket.waitReply('l1')).toEqual({ status: 'ok', response: {} });
     expect(await socket.join('realtime:rtproto-many-4', 'j6')).toMatchObject({ status: 'ok' });
@@ -190,9 +249,23 @@ describe('the Phoenix socket', () => {
     await bystander.join(topic, '1');
     const text = fc.oneof(
       fc.string(),
-      fc.tuple(fc.jsonValue(), fc.jsonValue(), fc.constant(topic), fc.constantFrom('broadcast', 'presence', 'access_token', 'phx_join', 'x'), fc.jsonValue()).map((t) => JSON.stringify(t)),
+      fc
+        .tuple(
+          fc.jsonValue(),
+          fc.jsonValue(),
+          fc.constant(topic),
+          fc.constantFrom('broadcast', 'presence', 'access_token', 'phx_join', 'x'),
+          fc.jsonValue(),
+        )
+        .map((t) => JSON.stringify(t)),
     );
-    const frames = fc.sample(fc.oneof(text, fc.uint8Array({ maxLength: 80 }).map((b) => Buffer.from(b))), { numRuns: 150, seed: 7 });
+    const frames = fc.sample(
+      fc.oneof(
+        text,
+        fc.uint8Array({ maxLength: 80 }).map((b) => Buffer.from(b)),
+      ),
+      { numRuns: 150, seed: 7 },
+    );
     for (const frame of frames) victim.ws.send(frame);
     victim.push(null, 'alive', 'phoenix', 'heartbeat', {});
     expect(await victim.waitReply('alive')).toMatchObject({ status: 'ok' });
@@ -214,7 +287,8 @@ describe('the Phoenix socket', () => {
     const calm = await raw('2.0.0');
     await calm.join(topic, '1');
     await flood.join(topic, '1', { config: { broadcast: { ack: true } } });
-    for (let i = 0; i < 30; i += 1) flood.push('1', `r${i}`, topic, 'broadcast', { type: 'broadcast', event: 'n', payload: { i } });
+    for (let i = 0; i < 30; i += 1)
+      flood.push('1', `r${i}`, topic, 'broadcast', { type: 'broadcast', event: 'n', payload: { i } });
     await until(() => flood.replyTo('r29'), 3000, 'replies');
     const statuses = Array.from({ length: 30 }, (_, i) => flood.replyTo(`r${i}`)!.status);
     // 20 frames a second; the join may have used one of this second's.
@@ -223,7 +297,8 @@ describe('the Phoenix socket', () => {
     expect(accepted).toBeLessThanOrEqual(20);
     expect(statuses.slice(0, 19).every((s) => s === 'ok')).toBe(true);
     expect(flood.replyTo('r29')).toEqual({ status: 'error', response: { reason: 'Too many messages per second' } });
-    for (let i = 30; i < 60; i += 1) flood.push('1', `r${i}`, topic, 'broadcast', { type: 'broadcast', event: 'n', payload: { i } });
+    for (let i = 30; i < 60; i += 1)
+      flood.push('1', `r${i}`, topic, 'broadcast', { type: 'broadcast', event: 'n', payload: { i } });
     await until(() => flood.closed, 3000, 'rate limit close');
     expect(flood.closed).toEqual({ code: 1008, reason: 'Too many messages per second' });
     calm.ws.send('[null,"hb","phoenix","heartbeat",{}]');
@@ -248,7 +323,11 @@ describe('the Phoenix socket', () => {
       });
       expect(res.status).toBe(202);
     }
-    await until(() => fast.messages().filter((m) => m.event === 'broadcast').length === 200, 10_000, 'fast client catches up');
+    await until(
+      () => fast.messages().filter((m) => m.event === 'broadcast').length === 200,
+      10_000,
+      'fast client catches up',
+    );
     expect(logs.some((l) => l.includes('closing a slow client'))).toBe(true);
     (slow.ws as unknown as { _socket: { resume(): void } })._socket.resume();
     await until(() => slow.closed, 5000, 'slow client closed');
@@ -272,12 +351,21 @@ describe('postgres_changes through the feed interface', () => {
       const system: unknown[] = [];
       const channel = sb
         .channel(topic)
-        .on('postgres_changes', { event: 'INSERT', schema: 'public', table: 'notes' }, (p) => changes.push(['insert', p]))
-        .on('postgres_changes', { event: '*', schema: 'public', table: 'notes', filter: 'id=eq.1' }, (p) => changes.push(['any', p]))
+        .on('postgres_changes', { event: 'INSERT', schema: 'public', table: 'notes' }, (p) =>
+          changes.push(['insert', p]),
+        )
+        .on('postgres_changes', { event: '*', schema: 'public', table: 'notes', filter: 'id=eq.1' }, (p) =>
+          changes.push(['any', p]),
+        )
         .on('system', {}, (m) => system.push(m));
       await subscribed(channel);
       await until(() => system.length === 1, 3000, 'system message');
-      expect(system[0]).toEqual({ channel: topic, extension: 'postgres_changes', message: 'Subscribed to PostgreSQL', status: 'ok' });
+      expect(system[0]).toEqual({
+        channel: topic,
+        extension: 'postgres_changes',
+        message: 'Subscribed to PostgreSQL',
+        status: 'ok',
+      });
 
       const sub = stub.subscriptions.at(-1)!;
       expect(sub.bindings.map((b) => [b.event, b.table, b.filter])).toEqual([
@@ -296,11 +384,20 @@ describe('postgres_changes through the feed interface', () => {
       };
       sub.deliver([sub.bindings[0]!.id, sub.bindings[1]!.id], data);
       await until(() => changes.length === 2, 3000, 'both callbacks');
-      expect(changes[0]).toEqual(['insert', expect.objectContaining({ eventType: 'INSERT', new: { id: 1 }, table: 'notes' })]);
+      expect(changes[0]).toEqual([
+        'insert',
+        expect.objectContaining({ eventType: 'INSERT', new: { id: 1 }, table: 'notes' }),
+      ]);
 
       const next = userToken();
       await sb.realtime.setAuth(next);
-      await until(() => (sub.identity.claims as { sub?: string }).sub !== (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { sub: string }).sub, 3000, 'identity update');
+      await until(
+        () =>
+          (sub.identity.claims as { sub?: string }).sub !==
+          (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { sub: string }).sub,
+        3000,
+        'identity update',
+      );
       await sb.removeChannel(channel);
       await until(() => sub.unsubscribed, 3000, 'unsubscribe');
     } finally {
@@ -311,7 +408,9 @@ describe('postgres_changes through the feed interface', () => {
   it('refuses a join whose bindings the feed rejects', async () => {
     const sb = client();
     try {
-      const channel = sb.channel(uniqueTopic('rtproto-pg')).on('postgres_changes', { event: '*', schema: 'public', table: 'missing_table' }, () => undefined);
+      const channel = sb
+        .channel(uniqueTopic('rtproto-pg'))
+        .on('postgres_changes', { event: '*', schema: 'public', table: 'missing_table' }, () => undefined);
       const result = await subscribe(channel);
       expect(result.status).toBe('CHANNEL_ERROR');
       expect(result.error?.message).toBe('Unable to subscribe to changes with given parameters');

@@ -69,7 +69,11 @@ describe('select', () => {
       { id: 1, rr_authors: { name: 'Ann' } },
       { id: 4, rr_authors: null },
     ]);
-    const authors = await db.from('rr_authors').select('name, books:rr_books(id)').order('id').order('id', { referencedTable: 'books' });
+    const authors = await db
+      .from('rr_authors')
+      .select('name, books:rr_books(id)')
+      .order('id')
+      .order('id', { referencedTable: 'books' });
     expect(authors.data).toEqual([
       { name: 'Ann', books: [{ id: 1 }, { id: 2 }] },
       { name: 'Bob', books: [{ id: 3 }] },
@@ -85,7 +89,11 @@ describe('select', () => {
       .order('label', { referencedTable: 'labels' });
     expect(error).toBeNull();
     expect(data).toEqual([
-      { title: 'Cats and dogs', labels: [{ label: 'animals' }, { label: 'fiction' }], writer: { name: 'Bob', rr_books: [{ id: 3 }] } },
+      {
+        title: 'Cats and dogs',
+        labels: [{ label: 'animals' }, { label: 'fiction' }],
+        writer: { name: 'Bob', rr_books: [{ id: 3 }] },
+      },
     ]);
   });
 
@@ -103,16 +111,27 @@ describe('select', () => {
     ]);
     const inner = await db.from('rr_authors').select('id, rr_books!inner(id)').eq('rr_books.pages', 300);
     expect(inner.data).toEqual([{ id: 2, rr_books: [{ id: 3 }] }]);
-    const or = await db.from('rr_authors').select('id, rr_books(id)').or('id.eq.1,pages.gt.150', { referencedTable: 'rr_books' }).eq('id', 1);
+    const or = await db
+      .from('rr_authors')
+      .select('id, rr_books(id)')
+      .or('id.eq.1,pages.gt.150', { referencedTable: 'rr_books' })
+      .eq('id', 1);
     expect(or.data).toEqual([{ id: 1, rr_books: [{ id: 1 }, { id: 2 }] }]);
     const nullEmbed = await db.from('rr_books').select('id, rr_authors(id)').is('rr_authors', null);
     expect(nullEmbed.data).toEqual([{ id: 4, rr_authors: null }]);
   });
 
   it('spreads a to-one embed into its parent (...embed), and a to-many one as arrays', async () => {
-    const { data, error } = await db.from('rr_books').select('id, ...rr_authors(author:name)').in('id', [1, 4]).order('id');
+    const { data, error } = await db
+      .from('rr_books')
+      .select('id, ...rr_authors(author:name)')
+      .in('id', [1, 4])
+      .order('id');
     expect(error).toBeNull();
-    expect(data).toEqual([{ id: 1, author: 'Ann' }, { id: 4, author: null }]);
+    expect(data).toEqual([
+      { id: 1, author: 'Ann' },
+      { id: 4, author: null },
+    ]);
     const inner = await db.from('rr_books').select('id, ...rr_authors!inner(name)').in('id', [1, 4]);
     expect(inner.data).toEqual([{ id: 1, name: 'Ann' }]);
     const many = await db.from('rr_authors').select('id, ...rr_books(title)').eq('id', 2);
@@ -131,7 +150,10 @@ describe('select', () => {
   });
 
   it('resolves hints and reports missing or ambiguous relationships', async () => {
-    const hinted = await db.from('rr_reviews').select('id, reviewer:rr_people!reviewer_id(name), editor:rr_people!rr_reviews_editor_fk(name)').order('id');
+    const hinted = await db
+      .from('rr_reviews')
+      .select('id, reviewer:rr_people!reviewer_id(name), editor:rr_people!rr_reviews_editor_fk(name)')
+      .order('id');
     expect(hinted.data).toEqual([
       { id: 1, reviewer: { name: 'root' }, editor: { name: 'kid' } },
       { id: 2, reviewer: { name: 'kid' }, editor: { name: 'root' } },
@@ -140,11 +162,17 @@ describe('select', () => {
     expect(byColumn.data).toEqual([{ id: 1, reviewer_id: { name: 'root' } }]);
     const ambiguous = await db.from('rr_reviews').select('id, rr_people(name)');
     expect(ambiguous.status).toBe(300);
-    expect(ambiguous.error).toMatchObject({ code: 'PGRST201', message: "Could not embed because more than one relationship was found for 'rr_reviews' and 'rr_people'" });
+    expect(ambiguous.error).toMatchObject({
+      code: 'PGRST201',
+      message: "Could not embed because more than one relationship was found for 'rr_reviews' and 'rr_people'",
+    });
     expect(ambiguous.error?.hint).toContain("'rr_people!rr_reviews_reviewer_fk'");
     const none = await db.from('rr_tags').select('id, rr_people(name)');
     expect(none.status).toBe(400);
-    expect(none.error).toMatchObject({ code: 'PGRST200', message: "Could not find a relationship between 'rr_tags' and 'rr_people' in the schema cache" });
+    expect(none.error).toMatchObject({
+      code: 'PGRST200',
+      message: "Could not find a relationship between 'rr_tags' and 'rr_people' in the schema cache",
+    });
     // On a self reference the table name (and a column hint) mean the children; the column name means the parent.
     const children = await db.from('rr_people').select('name, kids:rr_people!parent_id(name)').eq('id', 1);
     expect(children.data).toEqual([{ name: 'root', kids: [{ name: 'kid' }] }]);
@@ -218,14 +246,18 @@ describe('filters', () => {
     expect(await ids(t().textSearch('title', 'dog', { config: 'english' }))).toEqual([2, 3]);
     expect(await ids(t().textSearch('title', 'quick fox', { type: 'plain', config: 'english' }))).toEqual([1]);
     expect(await ids(t().textSearch('title', 'brown fox', { type: 'phrase', config: 'english' }))).toEqual([1]);
-    expect(await ids(t().textSearch('title', 'cats or lazy', { type: 'websearch', config: 'english' }))).toEqual([2, 3]);
+    expect(await ids(t().textSearch('title', 'cats or lazy', { type: 'websearch', config: 'english' }))).toEqual([
+      2, 3,
+    ]);
   });
 
   it('combines or/and trees, nested and negated, on JSON paths too', async () => {
     const t = () => db.from('rr_books').select('id');
     expect(await ids(t().or('pages.eq.100,and(price.gte.20,pages.lt.250)'))).toEqual([1, 2]);
     expect(await ids(t().or('title.eq.O\'Brien; a "quoted" life,id.eq.1'))).toEqual([1, 4]);
-    const quoted = await rest(`/rr_books?select=id&or=(title.eq."${encodeURIComponent('O\'Brien; a \\"quoted\\" life')}",id.eq.2)`);
+    const quoted = await rest(
+      `/rr_books?select=id&or=(title.eq."${encodeURIComponent('O\'Brien; a \\"quoted\\" life')}",id.eq.2)`,
+    );
     expect(await quoted.json()).toEqual([{ id: 2 }, { id: 4 }]);
     const notOr = await rest('/rr_books?select=id&not.or=(id.eq.1,id.eq.2)&order=id');
     expect(await notOr.json()).toEqual([{ id: 3 }, { id: 4 }]);
@@ -241,7 +273,11 @@ describe('order, pages and counts', () => {
   const db = anonClient();
 
   it('orders by several columns, nulls first or last, and by JSON paths', async () => {
-    const { data } = await db.from('rr_books').select('id').order('price', { ascending: false, nullsFirst: true }).order('id');
+    const { data } = await db
+      .from('rr_books')
+      .select('id')
+      .order('price', { ascending: false, nullsFirst: true })
+      .order('id');
     expect(data?.map((r: { id: number }) => r.id)).toEqual([3, 2, 1, 4]);
     const last = await rest('/rr_books?select=id&order=price.asc.nullslast,id.desc');
     expect((await json<{ id: number }[]>(last)).map((r) => r.id)).toEqual([4, 1, 2, 3]);
@@ -291,7 +327,11 @@ describe('order, pages and counts', () => {
     expect(one.data).toEqual({ id: 2, title: 'Lazy dogs sleep' });
     const many = await db.from('rr_books').select('id').single();
     expect(many.status).toBe(406);
-    expect(many.error).toMatchObject({ code: 'PGRST116', message: 'Cannot coerce the result to a single JSON object', details: 'The result contains 4 rows' });
+    expect(many.error).toMatchObject({
+      code: 'PGRST116',
+      message: 'Cannot coerce the result to a single JSON object',
+      details: 'The result contains 4 rows',
+    });
     const none = await db.from('rr_books').select('id').eq('id', 99).single();
     expect(none.error?.details).toBe('The result contains 0 rows');
     const maybe = await db.from('rr_books').select('id').eq('id', 99).maybeSingle();
@@ -300,9 +340,12 @@ describe('order, pages and counts', () => {
   });
 
   it('caps every read at db-max-rows (1000), whatever limit is asked', async () => {
-    await arrange(`create table if not exists public.rr_many (id int primary key);
+    await arrange(
+      `create table if not exists public.rr_many (id int primary key);
       insert into public.rr_many select generate_series(1, 1005) on conflict do nothing;
-      grant select on public.rr_many to anon;`, 'rr_many');
+      grant select on public.rr_many to anon;`,
+      'rr_many',
+    );
     const all = await db.from('rr_many').select('id', { count: 'exact' });
     expect(all.data).toHaveLength(1000);
     expect(all.count).toBe(1005);
@@ -316,7 +359,9 @@ describe('order, pages and counts', () => {
     const res = await rest('/rr_books?select=id,title,tags&id=in.(1,4)&order=id', { headers: { accept: 'text/csv' } });
     expect(res.headers.get('content-type')).toContain('text/csv');
     // PostgreSQL's record text without the parentheses, as PostgREST renders CSV.
-    expect(await res.text()).toBe('id,title,tags\n1,"The quick brown fox","{red,blue}"\n4,"O\'Brien; a ""quoted"" life",');
+    expect(await res.text()).toBe(
+      'id,title,tags\n1,"The quick brown fox","{red,blue}"\n4,"O\'Brien; a ""quoted"" life",',
+    );
     const viaClient = await db.from('rr_authors').select('id,name').eq('id', 2).csv();
     expect(viaClient.data).toBe('id,name\n2,Bob');
   });

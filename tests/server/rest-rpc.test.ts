@@ -52,7 +52,11 @@ beforeAll(async () => {
   await arrange(SETUP, 'rp_log');
   // Functions appear through the same NOTIFY; wait until the last one is known.
   for (let i = 0; i < 100; i++) {
-    if ((await rest('/rpc/rp_headers', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status !== 404) return;
+    if (
+      (await rest('/rpc/rp_headers', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }))
+        .status !== 404
+    )
+      return;
     await new Promise((r) => setTimeout(r, 50));
   }
 });
@@ -75,7 +79,10 @@ describe('rpc', () => {
     const filtered = await db.rpc('rp_items_from', { min_id: 1 }).eq('owner_id', 1).limit(1).order('id');
     expect(filtered.data).toEqual([{ id: 1, name: 'one', owner_id: 1 }]);
     const table = await db.rpc('rp_squares', { n: 3 }).gt('sq', 1);
-    expect(table.data).toEqual([{ x: 2, sq: 4 }, { x: 3, sq: 9 }]);
+    expect(table.data).toEqual([
+      { x: 2, sq: 4 },
+      { x: 3, sq: 9 },
+    ]);
     const counted = await db.rpc('rp_squares', { n: 5 }, { count: 'exact' }).range(0, 1);
     expect(counted.count).toBe(5);
     expect(counted.data).toHaveLength(2);
@@ -102,7 +109,9 @@ describe('rpc', () => {
   it('passes the whole body to a single unnamed json parameter or with params=single-object', async () => {
     expect((await db.rpc('rp_whole', { x: 1 })).data).toEqual({ x: 1, seen: true });
     const single = await rest('/rpc/rp_single', {
-      method: 'POST', headers: { 'content-type': 'application/json', prefer: 'params=single-object' }, body: JSON.stringify({ any: ['thing'] }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json', prefer: 'params=single-object' },
+      body: JSON.stringify({ any: ['thing'] }),
     });
     expect(await json(single)).toEqual({ any: ['thing'] });
   });
@@ -113,7 +122,8 @@ describe('rpc', () => {
     expect(ambiguous.status).toBe(300);
     expect(ambiguous.error).toMatchObject({
       code: 'PGRST203',
-      message: 'Could not choose the best candidate function between: public.rp_over(a => integer), public.rp_over(a => text)',
+      message:
+        'Could not choose the best candidate function between: public.rp_over(a => integer), public.rp_over(a => text)',
       hint: 'Try renaming the parameters or the function itself in the database so function overloading can be resolved',
     });
     const missing = await db.rpc('rp_nope', { x: 1 });
@@ -121,7 +131,8 @@ describe('rpc', () => {
     expect(missing.error).toMatchObject({
       code: 'PGRST202',
       message: 'Could not find the function public.rp_nope(x) in the schema cache',
-      details: 'Searched for the function public.rp_nope with parameter x or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache.',
+      details:
+        'Searched for the function public.rp_nope with parameter x or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache.',
     });
     const wrongArgs = await db.rpc('rp_add', { a: 1, c: 2 });
     expect(wrongArgs.error?.code).toBe('PGRST202');
@@ -138,21 +149,35 @@ describe('rpc', () => {
     const payment = await db.rpc('rp_raise', { kind: 'payment' });
     expect(payment.status).toBe(402);
     expect(payment.error?.code).toBe('PT402');
-    const tea = await rest('/rpc/rp_raise', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"kind":"pgrst"}' });
+    const tea = await rest('/rpc/rp_raise', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"kind":"pgrst"}',
+    });
     expect(tea.status).toBe(418);
     expect(tea.headers.get('x-tea')).toBe('yes');
     expect(await json(tea)).toEqual({ code: 'TEA01', message: 'no coffee', details: null, hint: 'tea' });
   });
 
   it('applies response.headers and response.status set in SQL', async () => {
-    const res = await rest('/rpc/rp_headers', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const res = await rest('/rpc/rp_headers', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(res.status).toBe(202);
     expect(res.headers.get('x-custom')).toBe('on');
   });
 
   it('runs as the caller with request.jwt.claims, request.method, request.path and headers', async () => {
     const anon = await db.rpc('rp_context');
-    expect(anon.data).toMatchObject({ role: 'anon', claim_role: 'anon', sub: null, method: 'POST', path: '/rest/v1/rpc/rp_context' });
+    expect(anon.data).toMatchObject({
+      role: 'anon',
+      claim_role: 'anon',
+      sub: null,
+      method: 'POST',
+      path: '/rest/v1/rpc/rp_context',
+    });
     expect((anon.data as { client: string }).client).toContain('supabase-js');
     const sub = '00000000-0000-4000-8000-0000000000aa';
     const user = await userClient(sub).rpc('rp_context', {}, { get: true });
@@ -169,7 +194,11 @@ describe('rpc', () => {
   });
 
   it('refuses other methods on functions', async () => {
-    const res = await rest('/rpc/rp_hello', { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const res = await rest('/rpc/rp_hello', {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(res.status).toBe(405);
     expect((await json(res)).code).toBe('PGRST101');
   });

@@ -57,7 +57,10 @@ describe('row level security through the request role', () => {
     expect(mine.data).toEqual({ owner: BOB, body: 'bob new' });
     const forged = await bob.from('rs_notes').insert({ owner: ALICE, body: 'pretending' });
     expect(forged.status).toBe(403);
-    expect(forged.error).toMatchObject({ code: '42501', message: 'new row violates row-level security policy for table "rs_notes"' });
+    expect(forged.error).toMatchObject({
+      code: '42501',
+      message: 'new row violates row-level security policy for table "rs_notes"',
+    });
   });
 
   it("cannot update or delete another user's rows", async () => {
@@ -66,12 +69,17 @@ describe('row level security through the request role', () => {
     expect(update.data).toEqual([]);
     const del = await bob.from('rs_notes').delete().eq('body', 'alice public').select();
     expect(del.data).toEqual([]);
-    const rows = await sql<{ body: string }>(`select body from public.rs_notes where owner = $1 order by body`, [ALICE]);
+    const rows = await sql<{ body: string }>(`select body from public.rs_notes where owner = $1 order by body`, [
+      ALICE,
+    ]);
     expect(rows.map((r) => r.body)).toEqual(['alice private', 'alice public']);
   });
 
   it('lets the service role bypass RLS', async () => {
-    const { data, count } = await serviceClient().from('rs_notes').select('body', { count: 'exact' }).in('body', ['alice private', 'bob private']);
+    const { data, count } = await serviceClient()
+      .from('rs_notes')
+      .select('body', { count: 'exact' })
+      .in('body', ['alice private', 'bob private']);
     expect(bodies(data)).toEqual(['alice private', 'bob private']);
     expect(count).toBe(2);
   });
@@ -112,7 +120,9 @@ describe('tokens', () => {
   });
 
   it('accepts a user token passed as a raw header', async () => {
-    const res = await rest('/rs_notes?select=body&body=eq.alice%20private', { headers: { authorization: `Bearer ${userToken(ALICE)}` } });
+    const res = await rest('/rs_notes?select=body&body=eq.alice%20private', {
+      headers: { authorization: `Bearer ${userToken(ALICE)}` },
+    });
     expect(await json(res)).toEqual([{ body: 'alice private' }]);
   });
 });
@@ -121,7 +131,10 @@ describe('schema cache and profiles', () => {
   it('reports unknown tables (PGRST205) and columns (42703)', async () => {
     const table = await anonClient().from('rs_nothing').select();
     expect(table.status).toBe(404);
-    expect(table.error).toMatchObject({ code: 'PGRST205', message: "Could not find the table 'public.rs_nothing' in the schema cache" });
+    expect(table.error).toMatchObject({
+      code: 'PGRST205',
+      message: "Could not find the table 'public.rs_nothing' in the schema cache",
+    });
     const column = await anonClient().from('rs_notes').select('nope');
     expect(column.status).toBe(400);
     expect(column.error).toMatchObject({ code: '42703', message: 'column rs_notes.nope does not exist' });
@@ -131,7 +144,11 @@ describe('schema cache and profiles', () => {
     const res = await anonClient().schema('auth').from('users').select();
     expect(res.status).toBe(406);
     expect(res.error).toMatchObject({ code: 'PGRST106', message: 'The schema must be one of the following: public' });
-    const write = await rest('/rs_notes', { method: 'POST', headers: { 'content-profile': 'storage', 'content-type': 'application/json' }, body: '{}' });
+    const write = await rest('/rs_notes', {
+      method: 'POST',
+      headers: { 'content-profile': 'storage', 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(write.status).toBe(406);
   });
 
@@ -179,7 +196,9 @@ describe('hostile input', () => {
   ];
 
   it.each(hostile)('answers %s with %i', async (path, status) => {
-    const res = await rest(path.replace(/ /g, '%20'), { headers: { authorization: `Bearer ${backendInfo().serviceRoleKey}` } });
+    const res = await rest(path.replace(/ /g, '%20'), {
+      headers: { authorization: `Bearer ${backendInfo().serviceRoleKey}` },
+    });
     expect(res.status).toBe(status);
     const body = await json<{ code?: string }>(res);
     if (status >= 400) expect(typeof body.code).toBe('string');
@@ -190,25 +209,42 @@ describe('hostile input', () => {
     const big = await rest(`/rs_notes?body=eq.${'x'.repeat(10_000)}`, { headers: service });
     expect(big.status).toBe(200);
     const onConflict = await rest('/rs_notes?on_conflict=id);drop table public.rs_notes;--', {
-      method: 'POST', headers: { ...service, prefer: 'resolution=merge-duplicates' }, body: JSON.stringify({ body: 'x', owner: ALICE }),
+      method: 'POST',
+      headers: { ...service, prefer: 'resolution=merge-duplicates' },
+      body: JSON.stringify({ body: 'x', owner: ALICE }),
     });
     expect(onConflict.status).toBe(400);
-    const columns = await rest('/rs_notes?columns=body,"x;drop table public.rs_notes"', { method: 'POST', headers: service, body: JSON.stringify({ body: 'x' }) });
+    const columns = await rest('/rs_notes?columns=body,"x;drop table public.rs_notes"', {
+      method: 'POST',
+      headers: service,
+      body: JSON.stringify({ body: 'x' }),
+    });
     expect(columns.status).toBe(400);
     expect((await json(columns)).code).toBe('PGRST204');
-    const key = await rest('/rs_notes', { method: 'POST', headers: service, body: JSON.stringify({ 'body"); drop table x; --': 1 }) });
+    const key = await rest('/rs_notes', {
+      method: 'POST',
+      headers: service,
+      body: JSON.stringify({ 'body"); drop table x; --': 1 }),
+    });
     expect(key.status).toBe(400);
     const patchArray = await rest('/rs_notes?id=eq.1', { method: 'PATCH', headers: service, body: '[1,2]' });
     expect(patchArray.status).toBe(400);
     const scalar = await rest('/rs_notes', { method: 'POST', headers: service, body: '42' });
     expect(scalar.status).toBe(400);
-    const deepJson = await rest('/rs_notes', { method: 'POST', headers: service, body: `{"body":${'['.repeat(50_000)}${']'.repeat(50_000)}}` });
+    const deepJson = await rest('/rs_notes', {
+      method: 'POST',
+      headers: service,
+      body: `{"body":${'['.repeat(50_000)}${']'.repeat(50_000)}}`,
+    });
     expect(deepJson.status).toBe(400);
     const deepSelect = await rest(`/rs_notes?select=${'a('.repeat(2000)}id${')'.repeat(2000)}`, { headers: service });
     expect(deepSelect.status).toBe(400);
     const deepOr = await rest(`/rs_notes?or=(${'or('.repeat(2000)}id.eq.1${')'.repeat(2000)})`, { headers: service });
     expect(deepOr.status).toBe(400);
-    const manyValues = await rest(`/rs_notes?select=id&id=in.(${Array.from({ length: 2000 }, (_, i) => i).join(',')})`, { headers: service });
+    const manyValues = await rest(
+      `/rs_notes?select=id&id=in.(${Array.from({ length: 2000 }, (_, i) => i).join(',')})`,
+      { headers: service },
+    );
     expect(manyValues.status).toBe(200);
   });
 
@@ -217,11 +253,15 @@ describe('hostile input', () => {
     const alphabet = fc.constantFrom(...'abid,.()*:!->"\'; =&%$_\\{}[]0123456789'.split(''));
     const text = fc.array(alphabet, { maxLength: 30 }).map((a) => a.join(''));
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom('select', 'order', 'id', 'body', 'or', 'and', 'limit', 'rs_secret.id', 'not.or'), text, async (key, value) => {
-        const res = await rest(`/rs_notes?${encodeURIComponent(key)}=${encodeURIComponent(value)}`);
-        expect(res.status).toBeLessThan(500);
-        await res.arrayBuffer();
-      }),
+      fc.asyncProperty(
+        fc.constantFrom('select', 'order', 'id', 'body', 'or', 'and', 'limit', 'rs_secret.id', 'not.or'),
+        text,
+        async (key, value) => {
+          const res = await rest(`/rs_notes?${encodeURIComponent(key)}=${encodeURIComponent(value)}`);
+          expect(res.status).toBeLessThan(500);
+          await res.arrayBuffer();
+        },
+      ),
       { numRuns: 150 },
     );
     const after = await sql<{ n: string }>('select count(*) as n from public.rs_notes');

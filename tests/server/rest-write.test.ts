@@ -44,21 +44,39 @@ describe('insert', () => {
     expect(res.status).toBe(201);
     expect(res.data).toBeNull();
     expect(await count('ins-minimal')).toBe(1);
-    const raw = await rest('/rw_items', { method: 'POST', headers: { ...jsonHeaders, prefer: 'return=minimal' }, body: JSON.stringify({ name: 'ins-raw' }) });
+    const raw = await rest('/rw_items', {
+      method: 'POST',
+      headers: { ...jsonHeaders, prefer: 'return=minimal' },
+      body: JSON.stringify({ name: 'ins-raw' }),
+    });
     expect(raw.status).toBe(201);
     expect(await raw.text()).toBe('');
     expect(raw.headers.get('preference-applied')).toBe('return=minimal');
   });
 
   it('inserts in bulk; columns= fills missing keys with null, missing=default with defaults', async () => {
-    const nulls = await db.from('rw_items').insert([{ name: 'bulk-a', qty: 1 }, { name: 'bulk-b' }]).select('name, qty').order('name');
+    const nulls = await db
+      .from('rw_items')
+      .insert([{ name: 'bulk-a', qty: 1 }, { name: 'bulk-b' }])
+      .select('name, qty')
+      .order('name');
     expect(nulls.error).toBeNull();
-    expect(nulls.data).toEqual([{ name: 'bulk-a', qty: 1 }, { name: 'bulk-b', qty: null }]);
-    const defaults = await db.from('rw_items').insert([{ name: 'bulk-c', qty: 2 }, { name: 'bulk-d' }], { defaultToNull: false }).select('name, qty');
+    expect(nulls.data).toEqual([
+      { name: 'bulk-a', qty: 1 },
+      { name: 'bulk-b', qty: null },
+    ]);
+    const defaults = await db
+      .from('rw_items')
+      .insert([{ name: 'bulk-c', qty: 2 }, { name: 'bulk-d' }], { defaultToNull: false })
+      .select('name, qty');
     expect(defaults.error).toBeNull();
-    expect(defaults.data).toEqual([{ name: 'bulk-c', qty: 2 }, { name: 'bulk-d', qty: 7 }]);
+    expect(defaults.data).toEqual([
+      { name: 'bulk-c', qty: 2 },
+      { name: 'bulk-d', qty: 7 },
+    ]);
     const restricted = await rest('/rw_items?columns=name&select=name,note', {
-      method: 'POST', headers: { ...jsonHeaders, prefer: 'return=representation' },
+      method: 'POST',
+      headers: { ...jsonHeaders, prefer: 'return=representation' },
       body: JSON.stringify([{ name: 'bulk-e', note: 'ignored' }]),
     });
     expect(await json(restricted)).toEqual([{ name: 'bulk-e', note: null }]);
@@ -67,13 +85,25 @@ describe('insert', () => {
   it('refuses unknown columns (PGRST204) and mismatched keys (PGRST102)', async () => {
     const res = await db.from('rw_items').insert({ name: 'bad', nope: 1 });
     expect(res.status).toBe(400);
-    expect(res.error).toMatchObject({ code: 'PGRST204', message: "Could not find the 'nope' column of 'rw_items' in the schema cache" });
-    const mismatch = await rest('/rw_items', { method: 'POST', headers: jsonHeaders, body: JSON.stringify([{ name: 'm1' }, { note: 'x' }]) });
+    expect(res.error).toMatchObject({
+      code: 'PGRST204',
+      message: "Could not find the 'nope' column of 'rw_items' in the schema cache",
+    });
+    const mismatch = await rest('/rw_items', {
+      method: 'POST',
+      headers: jsonHeaders,
+      body: JSON.stringify([{ name: 'm1' }, { note: 'x' }]),
+    });
     expect(mismatch.status).toBe(400);
     expect(await json(mismatch)).toMatchObject({ code: 'PGRST102', message: 'All object keys must match' });
     const broken = await rest('/rw_items', { method: 'POST', headers: jsonHeaders, body: '{"name": "x"' });
     expect(broken.status).toBe(400);
-    expect(await json(broken)).toEqual({ code: 'PGRST102', details: null, hint: null, message: 'Empty or invalid json' });
+    expect(await json(broken)).toEqual({
+      code: 'PGRST102',
+      details: null,
+      hint: null,
+      message: 'Empty or invalid json',
+    });
     expect(await count('m1')).toBe(0);
   });
 
@@ -98,16 +128,31 @@ describe('insert', () => {
   });
 
   it('round-trips arrays, JSON, timestamps, numerics, booleans and bigints', async () => {
-    const row = { tags: ['a', 'b,c', 'd"e'], meta: { nested: { list: [1, null, 'x'] } }, at: '2024-02-03T04:05:06.789+00:00', n: 12.5, flag: false, big: 9007199254740991 };
+    const row = {
+      tags: ['a', 'b,c', 'd"e'],
+      meta: { nested: { list: [1, null, 'x'] } },
+      at: '2024-02-03T04:05:06.789+00:00',
+      n: 12.5,
+      flag: false,
+      big: 9007199254740991,
+    };
     const res = await db.from('rw_kinds').insert(row).select('tags, meta, at, n, flag, big').single();
     expect(res.error).toBeNull();
     expect(res.data).toEqual(row);
-    const found = await db.from('rw_kinds').select('id').contains('tags', ['a']).contains('meta', { nested: { list: ['x'] } });
+    const found = await db
+      .from('rw_kinds')
+      .select('id')
+      .contains('tags', ['a'])
+      .contains('meta', { nested: { list: ['x'] } });
     expect(found.data).toHaveLength(1);
   });
 
   it('sets Location for return=headers-only', async () => {
-    const res = await rest('/rw_items', { method: 'POST', headers: { ...jsonHeaders, prefer: 'return=headers-only' }, body: JSON.stringify({ name: 'located' }) });
+    const res = await rest('/rw_items', {
+      method: 'POST',
+      headers: { ...jsonHeaders, prefer: 'return=headers-only' },
+      body: JSON.stringify({ name: 'located' }),
+    });
     expect(res.status).toBe(201);
     const [row] = await sql<{ id: string }>(`select id::text from public.rw_items where name = 'located'`);
     expect(res.headers.get('location')).toBe(`/rw_items?id=eq.${row?.id}`);
@@ -117,15 +162,24 @@ describe('insert', () => {
 describe('upsert', () => {
   it('merges duplicates on the conflict target and can ignore them', async () => {
     await db.from('rw_items').insert({ name: 'up', qty: 1, note: 'first' });
-    const merged = await db.from('rw_items').upsert({ name: 'up', qty: 2 }, { onConflict: 'name' }).select('name, qty, note');
+    const merged = await db
+      .from('rw_items')
+      .upsert({ name: 'up', qty: 2 }, { onConflict: 'name' })
+      .select('name, qty, note');
     expect(merged.error).toBeNull();
     expect(merged.data).toEqual([{ name: 'up', qty: 2, note: 'first' }]);
-    const ignored = await db.from('rw_items').upsert({ name: 'up', qty: 3 }, { onConflict: 'name', ignoreDuplicates: true }).select('name');
+    const ignored = await db
+      .from('rw_items')
+      .upsert({ name: 'up', qty: 3 }, { onConflict: 'name', ignoreDuplicates: true })
+      .select('name');
     expect(ignored.data).toEqual([]);
     const [row] = await sql<{ qty: number }>(`select qty from public.rw_items where name = 'up'`);
     expect(row?.qty).toBe(2);
     const byPk = await sql<{ id: string }>(`select id::text from public.rw_items where name = 'up'`);
-    const pk = await db.from('rw_items').upsert({ id: Number(byPk[0]?.id), name: 'up', qty: 9 }).select('qty');
+    const pk = await db
+      .from('rw_items')
+      .upsert({ id: Number(byPk[0]?.id), name: 'up', qty: 9 })
+      .select('qty');
     expect(pk.data).toEqual([{ qty: 9 }]);
     const unknown = await db.from('rw_items').upsert({ name: 'up' }, { onConflict: 'nope' });
     expect(unknown.status).toBe(400);
@@ -137,16 +191,30 @@ describe('PUT', () => {
   it('upserts one row identified by its primary key', async () => {
     const service = { authorization: `Bearer ${backendInfo().serviceRoleKey}`, 'content-type': 'application/json' };
     const created = await rest('/rw_items?id=eq.424242&select=name,qty', {
-      method: 'PUT', headers: { ...service, prefer: 'return=representation' }, body: JSON.stringify({ id: 424242, name: 'put-1', qty: 1 }),
+      method: 'PUT',
+      headers: { ...service, prefer: 'return=representation' },
+      body: JSON.stringify({ id: 424242, name: 'put-1', qty: 1 }),
     });
     expect(created.status).toBe(200);
     expect(await json(created)).toEqual([{ name: 'put-1', qty: 1 }]);
-    const replaced = await rest('/rw_items?id=eq.424242', { method: 'PUT', headers: service, body: JSON.stringify({ id: 424242, name: 'put-2', qty: 2 }) });
+    const replaced = await rest('/rw_items?id=eq.424242', {
+      method: 'PUT',
+      headers: service,
+      body: JSON.stringify({ id: 424242, name: 'put-2', qty: 2 }),
+    });
     expect(replaced.status).toBe(204);
     expect(await count('put-2')).toBe(1);
-    const mismatch = await rest('/rw_items?id=eq.1', { method: 'PUT', headers: service, body: JSON.stringify({ id: 2, name: 'x' }) });
+    const mismatch = await rest('/rw_items?id=eq.1', {
+      method: 'PUT',
+      headers: service,
+      body: JSON.stringify({ id: 2, name: 'x' }),
+    });
     expect((await json(mismatch)).code).toBe('PGRST115');
-    const notPk = await rest('/rw_items?name=eq.x', { method: 'PUT', headers: service, body: JSON.stringify({ id: 2, name: 'x' }) });
+    const notPk = await rest('/rw_items?name=eq.x', {
+      method: 'PUT',
+      headers: service,
+      body: JSON.stringify({ id: 2, name: 'x' }),
+    });
     expect(notPk.status).toBe(405);
     expect((await json(notPk)).code).toBe('PGRST105');
   });
@@ -155,9 +223,17 @@ describe('PUT', () => {
 describe('update and delete', () => {
   it('updates matching rows: 200 with a representation, 204 without', async () => {
     await db.from('rw_items').insert([{ name: 'upd-1' }, { name: 'upd-2' }]);
-    const res = await db.from('rw_items').update({ note: 'changed' }).like('name', 'upd-%').select('name, note').order('name');
+    const res = await db
+      .from('rw_items')
+      .update({ note: 'changed' })
+      .like('name', 'upd-%')
+      .select('name, note')
+      .order('name');
     expect(res.status).toBe(200);
-    expect(res.data).toEqual([{ name: 'upd-1', note: 'changed' }, { name: 'upd-2', note: 'changed' }]);
+    expect(res.data).toEqual([
+      { name: 'upd-1', note: 'changed' },
+      { name: 'upd-2', note: 'changed' },
+    ]);
     const minimal = await db.from('rw_items').update({ note: 'again' }).eq('name', 'upd-1');
     expect(minimal.status).toBe(204);
     const bad = await db.from('rw_items').update({ missing: 1 }).eq('name', 'upd-1');
@@ -165,7 +241,10 @@ describe('update and delete', () => {
   });
 
   it('rolls back a .single() update that matched several rows (PGRST116)', async () => {
-    await db.from('rw_items').insert([{ name: 'sing-1', note: 'keep' }, { name: 'sing-2', note: 'keep' }]);
+    await db.from('rw_items').insert([
+      { name: 'sing-1', note: 'keep' },
+      { name: 'sing-2', note: 'keep' },
+    ]);
     const res = await db.from('rw_items').update({ note: 'lost' }).like('name', 'sing-%').select().single();
     expect(res.status).toBe(406);
     expect(res.error?.code).toBe('PGRST116');
@@ -201,7 +280,11 @@ describe('transactions and limits', () => {
     expect(await json(res)).toEqual([{ name: 'rolled-back' }]);
     expect(res.headers.get('preference-applied')).toBe('return=representation, tx=rollback');
     expect(await count('rolled-back')).toBe(0);
-    const commit = await rest('/rw_items', { method: 'POST', headers: { ...jsonHeaders, prefer: 'tx=commit' }, body: JSON.stringify({ name: 'committed' }) });
+    const commit = await rest('/rw_items', {
+      method: 'POST',
+      headers: { ...jsonHeaders, prefer: 'tx=commit' },
+      body: JSON.stringify({ name: 'committed' }),
+    });
     expect(commit.status).toBe(201);
     expect(await count('committed')).toBe(1);
   });
@@ -215,7 +298,11 @@ describe('transactions and limits', () => {
 
   it('writes rows whose values look like SQL as plain data', async () => {
     const name = `x'); drop table public.rw_items; --`;
-    const res = await db.from('rw_items').insert({ name, note: '"; select pg_sleep(5); --' }).select('name, note').single();
+    const res = await db
+      .from('rw_items')
+      .insert({ name, note: '"; select pg_sleep(5); --' })
+      .select('name, note')
+      .single();
     expect(res.data).toEqual({ name, note: '"; select pg_sleep(5); --' });
     const rows = await sql<Row>('select count(*) as n from public.rw_items');
     expect(Number(rows[0]?.n)).toBeGreaterThan(0);

@@ -21,7 +21,11 @@ afterEach(async () => {
 });
 
 async function invite(project: string, fields: Record<string, unknown>): Promise<{ id: string; token: string }> {
-  const { data, error } = await t.owner.client.from('project_invites').insert({ project_id: project, ...fields }).select('id, token').single();
+  const { data, error } = await t.owner.client
+    .from('project_invites')
+    .insert({ project_id: project, ...fields })
+    .select('id, token')
+    .single();
   if (error) throw new Error(error.message);
   return data;
 }
@@ -32,7 +36,12 @@ function accept(token: string, user: string) {
 }
 
 async function roleOf(project: string, user: string): Promise<string | null> {
-  const { data } = await serviceClient().from('project_members').select('role').eq('project_id', project).eq('user_id', user).maybeSingle<{ role: string }>();
+  const { data } = await serviceClient()
+    .from('project_members')
+    .select('role')
+    .eq('project_id', project)
+    .eq('user_id', user)
+    .maybeSingle<{ role: string }>();
   return data?.role ?? null;
 }
 
@@ -52,7 +61,11 @@ describe('invites never change an existing member', () => {
     const own = await invite(project, { role: 'editor', max_uses: 1 });
     const joined = await accept(own.token, t.outsider.id);
     expect(joined.data).toEqual([{ project_id: project, role: 'editor', already_member: false }]);
-    const demoted = await t.owner.client.from('project_members').update({ role: 'viewer' }).eq('project_id', project).eq('user_id', t.outsider.id);
+    const demoted = await t.owner.client
+      .from('project_members')
+      .update({ role: 'viewer' })
+      .eq('project_id', project)
+      .eq('user_id', t.outsider.id);
     expect(demoted.error).toBeNull();
     const again = await accept(own.token, t.outsider.id);
     expect(again.error?.message).toBe('invite_used_up');
@@ -87,7 +100,9 @@ describe('share tokens are the owners', () => {
       expect((await member.client.from('project_share_links').select('*').eq('project_id', project)).data).toEqual([]);
     }
     const owned = await t.owner.client.rpc('owned_share_tokens', { p_project: project });
-    expect(owned.data).toEqual([{ project_id: project, share_token: expect.stringMatching(/^[0-9a-f]{32}$/) as string }]);
+    expect(owned.data).toEqual([
+      { project_id: project, share_token: expect.stringMatching(/^[0-9a-f]{32}$/) as string },
+    ]);
     // The link still works for whoever is given it.
     await t.owner.client.from('projects').update({ visibility: 'link' }).eq('id', project);
     const token = (owned.data as { share_token: string }[])[0]!.share_token;
@@ -96,7 +111,11 @@ describe('share tokens are the owners', () => {
 });
 
 describe('removing or demoting a member takes effect at once', () => {
-  async function joinCanvas(client: AnyClient, machine: string, onClosed: (status: string) => void): Promise<RealtimeChannel> {
+  async function joinCanvas(
+    client: AnyClient,
+    machine: string,
+    onClosed: (status: string) => void,
+  ): Promise<RealtimeChannel> {
     const { data } = await client.auth.getSession();
     await client.realtime.setAuth(data.session!.access_token);
     const channel = client.channel(`canvas:${machine}`, { config: { private: true } });
@@ -134,7 +153,12 @@ describe('removing or demoting a member takes effect at once', () => {
     });
     expect((await commit(t.editor.client, machine, 0)).error).toBeNull();
 
-    const removed = await t.owner.client.from('project_members').delete().eq('project_id', project).eq('user_id', t.editor.id).select('user_id');
+    const removed = await t.owner.client
+      .from('project_members')
+      .delete()
+      .eq('project_id', project)
+      .eq('user_id', t.editor.id)
+      .select('user_id');
     expect(removed.data).toHaveLength(1);
     await until(() => ended, 10_000, 'the removed member’s channel to end');
     const write = await commit(t.editor.client, machine, 1);
@@ -149,7 +173,11 @@ describe('removing or demoting a member takes effect at once', () => {
     const project = await projectFor(t);
     const machine = await machineIn(t, project, 'demoted');
     expect((await commit(t.editor.client, machine, 0)).error).toBeNull();
-    await t.owner.client.from('project_members').update({ role: 'viewer' }).eq('project_id', project).eq('user_id', t.editor.id);
+    await t.owner.client
+      .from('project_members')
+      .update({ role: 'viewer' })
+      .eq('project_id', project)
+      .eq('user_id', t.editor.id);
     expect((await commit(t.editor.client, machine, 1)).error?.code).toBe('42501');
     const rename = await t.editor.client.from('machines').update({ name: 'mine now' }).eq('id', machine).select('id');
     expect(rename.data).toEqual([]);

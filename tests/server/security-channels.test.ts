@@ -43,16 +43,27 @@ describe('the project room channel', () => {
     const member = await RawSocket.open('1.0.0');
     cleanups.push(() => [anon, outsider, member].forEach((s) => s.close()));
     const topic = `realtime:room:${project}`;
-    const privateJoin = (accessToken?: string) => ({ config: { private: true, presence: { enabled: true } }, ...(accessToken ? { access_token: accessToken } : {}) });
+    const privateJoin = (accessToken?: string) => ({
+      config: { private: true, presence: { enabled: true } },
+      ...(accessToken ? { access_token: accessToken } : {}),
+    });
     expect((await anon.join(topic, '1', privateJoin())).status).toBe('error');
     expect((await outsider.join(topic, '1', privateJoin(await token(t.outsider)))).status).toBe('error');
     // A member (the viewer) gets in and sees the editor's presence, with the server's stamp.
     expect((await member.join(topic, '1', privateJoin(await token(t.viewer)))).status).toBe('ok');
-    const state = await until(() => member.messages().find((m) => m.event === 'presence_state' || m.event === 'presence_diff'), 10_000, 'presence');
+    const state = await until(
+      () => member.messages().find((m) => m.event === 'presence_state' || m.event === 'presence_diff'),
+      10_000,
+      'presence',
+    );
     expect(JSON.stringify(state.payload)).toContain(t.editor.id);
     // The public topic of the same name is another channel: nothing of the room is there.
     expect((await outsider.join(topic, '2', { config: { presence: { enabled: true } } })).status).toBe('ok');
-    const seen = await until(() => outsider.messages().find((m) => m.event === 'presence_state'), 10_000, 'public presence');
+    const seen = await until(
+      () => outsider.messages().find((m) => m.event === 'presence_state'),
+      10_000,
+      'public presence',
+    );
     expect(seen.payload).toEqual({});
   });
 
@@ -62,7 +73,14 @@ describe('the project room channel', () => {
     cleanups.push(() => outsider.close());
     const topic = `realtime:room:${project}`;
     // A public project's room is readable by anyone signed in...
-    expect((await outsider.join(topic, '1', { config: { private: true, presence: { enabled: true } }, access_token: await token(t.outsider) })).status).toBe('ok');
+    expect(
+      (
+        await outsider.join(topic, '1', {
+          config: { private: true, presence: { enabled: true } },
+          access_token: await token(t.outsider),
+        })
+      ).status,
+    ).toBe('ok');
     // ...but an outsider cannot appear in it, under any key.
     outsider.push('1', '2', topic, 'presence', { type: 'presence', event: 'track', payload: { userId: t.owner.id } });
     expect((await outsider.waitReply('2')).status).toBe('error');
@@ -77,8 +95,11 @@ describe('DELETE events name nothing', () => {
     const deletes: Record<string, unknown>[] = [];
     const channel = spy.channel('delete-spy');
     for (const table of ['projects', 'project_members', 'machines']) {
-      channel.on('postgres_changes', { event: 'DELETE', schema: 'public', table }, (payload: { table: string; old: Record<string, unknown> }) =>
-        deletes.push({ table: payload.table, old: payload.old }),
+      channel.on(
+        'postgres_changes',
+        { event: 'DELETE', schema: 'public', table },
+        (payload: { table: string; old: Record<string, unknown> }) =>
+          deletes.push({ table: payload.table, old: payload.old }),
       );
     }
     expect((await subscribe(channel)).status).toBe('SUBSCRIBED');
@@ -92,15 +113,35 @@ describe('DELETE events name nothing', () => {
     await until(() => roomFacts.find((f) => f.type === 'channel.subscribed'), 10_000, 'room joined');
 
     expect((await t.owner.client.from('machines').delete().eq('id', machine).select('id')).data).toHaveLength(1);
-    expect((await t.owner.client.from('project_members').delete().eq('project_id', project).eq('user_id', t.viewer.id).select('user_id')).data).toHaveLength(1);
+    expect(
+      (
+        await t.owner.client
+          .from('project_members')
+          .delete()
+          .eq('project_id', project)
+          .eq('user_id', t.viewer.id)
+          .select('user_id')
+      ).data,
+    ).toHaveLength(1);
     await until(
-      () => roomFacts.find((f) => f.type === 'change.received' && f.change.table === 'project_members' && f.change.type === 'delete' && f.change.userId === t.viewer.id),
+      () =>
+        roomFacts.find(
+          (f) =>
+            f.type === 'change.received' &&
+            f.change.table === 'project_members' &&
+            f.change.type === 'delete' &&
+            f.change.userId === t.viewer.id,
+        ),
       10_000,
       'the member removal on the room channel',
     );
     expect((await t.owner.client.from('projects').delete().eq('id', project).select('id')).data).toHaveLength(1);
     // Deletes still stream (each names only an opaque key): wait for one per table.
-    await until(() => ['projects', 'project_members', 'machines'].every((table) => deletes.some((d) => d.table === table)), 10_000, 'delete events');
+    await until(
+      () => ['projects', 'project_members', 'machines'].every((table) => deletes.some((d) => d.table === table)),
+      10_000,
+      'delete events',
+    );
     const text = JSON.stringify(deletes);
     for (const id of [project, machine, t.viewer.id, t.owner.id, t.editor.id]) expect(text).not.toContain(id);
     // At most the opaque replica key (this server sends anon none of it).
@@ -123,24 +164,53 @@ describe('whose cursor and presence it is', () => {
     const raw = await RawSocket.open('1.0.0');
     cleanups.push(() => raw.close());
     const topic = `realtime:canvas:${machine}`;
-    const join = { config: { private: true, presence: { enabled: true, key: t.editor.id } }, access_token: await token(t.viewer) };
+    const join = {
+      config: { private: true, presence: { enabled: true, key: t.editor.id } },
+      access_token: await token(t.viewer),
+    };
     expect((await raw.join(topic, '1', join)).status).toBe('ok');
-    raw.push('1', '2', topic, 'presence', { type: 'presence', event: 'track', payload: { userId: t.editor.id, selection: ['forged'] } });
+    raw.push('1', '2', topic, 'presence', {
+      type: 'presence',
+      event: 'track',
+      payload: { userId: t.editor.id, selection: ['forged'] },
+    });
     expect((await raw.waitReply('2')).status).toBe('ok');
-    raw.push('1', '3', topic, 'broadcast', { type: 'broadcast', event: 'cursor', payload: { userId: t.editor.id, x: 1, y: 1 }, meta: { sender: t.editor.id } });
-    raw.push('1', '4', topic, 'broadcast', { type: 'broadcast', event: 'cursor', payload: { userId: t.viewer.id, x: 2, y: 2 } });
-    const honest = await until(() => facts.find((f) => f.type === 'cursor.moved' && f.userId === t.viewer.id), 10_000, 'the honest cursor');
+    raw.push('1', '3', topic, 'broadcast', {
+      type: 'broadcast',
+      event: 'cursor',
+      payload: { userId: t.editor.id, x: 1, y: 1 },
+      meta: { sender: t.editor.id },
+    });
+    raw.push('1', '4', topic, 'broadcast', {
+      type: 'broadcast',
+      event: 'cursor',
+      payload: { userId: t.viewer.id, x: 2, y: 2 },
+    });
+    const honest = await until(
+      () => facts.find((f) => f.type === 'cursor.moved' && f.userId === t.viewer.id),
+      10_000,
+      'the honest cursor',
+    );
     expect(honest).toEqual({ type: 'cursor.moved', userId: t.viewer.id, at: { x: 2, y: 2 } });
     // Same sender, same channel, in order: the forged cursor came first and was dropped.
     expect(facts.filter((f) => f.type === 'cursor.moved' && f.userId === t.editor.id)).toEqual([]);
-    const peers = facts.filter((f): f is Extract<PresenceFact, { type: 'presence.synced' }> => f.type === 'presence.synced');
+    const peers = facts.filter(
+      (f): f is Extract<PresenceFact, { type: 'presence.synced' }> => f.type === 'presence.synced',
+    );
     expect(peers.flatMap((p) => p.peers).some((p) => p.userId === t.editor.id)).toBe(false);
 
     // What went over the wire: the server's stamp, not the client's.
     const watcher = await RawSocket.open('1.0.0');
     cleanups.push(() => watcher.close());
-    expect((await watcher.join(topic, '1', { config: { private: true }, access_token: await token(t.owner) })).status).toBe('ok');
-    raw.push('1', '5', topic, 'broadcast', { type: 'broadcast', event: 'cursor', payload: { userId: t.editor.id, x: 3, y: 3 }, meta: { sender: t.editor.id } });
+    expect(
+      (await watcher.join(topic, '1', { config: { private: true }, access_token: await token(t.owner) })).status,
+    ).toBe('ok');
+    raw.push('1', '5', topic, 'broadcast', {
+      type: 'broadcast',
+      event: 'cursor',
+      payload: { userId: t.editor.id, x: 3, y: 3 },
+      meta: { sender: t.editor.id },
+    });
     const delivered = await until(() => watcher.messages().find((m) => m.event === 'broadcast'), 10_000, 'broadcast');
     expect(delivered.payload.meta).toEqual({ sender: t.viewer.id });
   });
@@ -157,6 +227,8 @@ describe('channels per socket', () => {
     const refused = replies.filter((m) => m.payload.status === 'error');
     expect(ok).toHaveLength(100);
     expect(refused).toHaveLength(90);
-    expect(new Set(refused.map((m) => (m.payload.response as { reason: string }).reason))).toEqual(new Set(['ChannelRateLimitReached: Too many channels']));
+    expect(new Set(refused.map((m) => (m.payload.response as { reason: string }).reason))).toEqual(
+      new Set(['ChannelRateLimitReached: Too many channels']),
+    );
   });
 });

@@ -44,19 +44,32 @@ async function rawFollower(token: string): Promise<RawSocket> {
   const socket = await RawSocket.open('1.0.0');
   sockets.push(socket);
   const reply = await socket.join('realtime:sim-spy', '1', {
-    config: { broadcast: {}, presence: {}, private: false, postgres_changes: [{ event: 'INSERT', schema: 'public', table: 'simulation_events' }] },
+    config: {
+      broadcast: {},
+      presence: {},
+      private: false,
+      postgres_changes: [{ event: 'INSERT', schema: 'public', table: 'simulation_events' }],
+    },
     access_token: token,
   });
   expect(reply.status).toBe('ok');
-  await until(() => socket.messages().some((m) => m.event === 'system' && m.payload.status === 'ok'), 10_000, 'subscribed to PostgreSQL');
+  await until(
+    () => socket.messages().some((m) => m.event === 'system' && m.payload.status === 'ok'),
+    10_000,
+    'subscribed to PostgreSQL',
+  );
   return socket;
 }
 
 const typesSeen = (socket: RawSocket) =>
-  socket.messages()
+  socket
+    .messages()
     .filter((m) => m.event === 'postgres_changes')
     .map((m) => (m.payload.data as { record: { simulation_id: string; type: string } }).record)
-    .map((r) => `${r.simulation_id === privateSim ? 'private' : r.simulation_id === publicSim ? 'public' : 'other'}:${r.type}`);
+    .map(
+      (r) =>
+        `${r.simulation_id === privateSim ? 'private' : r.simulation_id === publicSim ? 'public' : 'other'}:${r.type}`,
+    );
 
 describe('simulation events over realtime', () => {
   it('reach members, and never outsiders or anon, of a private project', async () => {
@@ -66,9 +79,13 @@ describe('simulation events over realtime', () => {
     await new Promise<void>((resolve, reject) => {
       viewer
         .channel(`sim:${privateSim}`)
-        .on('postgres_changes', { event: 'INSERT', schema: 'public', table: 'simulation_events', filter: `simulation_id=eq.${privateSim}` }, (p) => {
-          received.push((p.new as { type: string }).type);
-        })
+        .on(
+          'postgres_changes',
+          { event: 'INSERT', schema: 'public', table: 'simulation_events', filter: `simulation_id=eq.${privateSim}` },
+          (p) => {
+            received.push((p.new as { type: string }).type);
+          },
+        )
         .subscribe((status, error) => {
           if ((status as string) === 'SUBSCRIBED') resolve();
           if ((status as string) === 'CHANNEL_ERROR') reject(error ?? new Error(status));
@@ -82,7 +99,8 @@ describe('simulation events over realtime', () => {
     await send(t.viewer.client, privateSim, 'SECRET_2');
     await send(t.owner.client, publicSim, 'MARKER');
     await until(() => received.length === 2, 10_000, 'the member to get both events');
-    for (const socket of [outsider, anon]) await until(() => typesSeen(socket).includes('public:MARKER'), 10_000, 'the public marker');
+    for (const socket of [outsider, anon])
+      await until(() => typesSeen(socket).includes('public:MARKER'), 10_000, 'the public marker');
 
     expect(received).toEqual(['SECRET_1', 'SECRET_2']);
     expect(typesSeen(outsider)).toEqual(['public:MARKER']);
@@ -93,14 +111,22 @@ describe('simulation events over realtime', () => {
     const guest = anonClient();
     expect((await guest.auth.signInAnonymously()).error).toBeNull();
     opened.push(guest);
-    const publicMachine = ((await t.owner.client.from('simulations').select('machine_id').eq('id', publicSim).single()).data as { machine_id: string }).machine_id;
+    const publicMachine = (
+      (await t.owner.client.from('simulations').select('machine_id').eq('id', publicSim).single()).data as {
+        machine_id: string;
+      }
+    ).machine_id;
     const started: string[] = [];
     await new Promise<void>((resolve) => {
       guest
         .channel(`sims:${publicMachine}`)
-        .on('postgres_changes', { event: '*', schema: 'public', table: 'simulations', filter: `machine_id=eq.${publicMachine}` }, (p) => {
-          started.push((p.new as { id: string }).id);
-        })
+        .on(
+          'postgres_changes',
+          { event: '*', schema: 'public', table: 'simulations', filter: `machine_id=eq.${publicMachine}` },
+          (p) => {
+            started.push((p.new as { id: string }).id);
+          },
+        )
         .subscribe((status) => {
           if ((status as string) === 'SUBSCRIBED') resolve();
         });

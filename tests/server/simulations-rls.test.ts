@@ -33,14 +33,22 @@ beforeAll(async () => {
   db = await adminDb();
   project = await projectFor(t);
   machine = await machineIn(t, project);
-  Object.assign(clients, { anon: anonClient(), outsider: t.outsider.client, viewer: t.viewer.client, editor: t.editor.client, owner: t.owner.client, service: serviceClient() });
+  Object.assign(clients, {
+    anon: anonClient(),
+    outsider: t.outsider.client,
+    viewer: t.viewer.client,
+    editor: t.editor.client,
+    owner: t.owner.client,
+    service: serviceClient(),
+  });
 });
 
 afterAll(async () => {
   await db.end();
 });
 
-const call = (client: AnyClient, fn: string, args: Record<string, unknown>) => client.rpc(fn, args) as unknown as Promise<Result>;
+const call = (client: AnyClient, fn: string, args: Record<string, unknown>) =>
+  client.rpc(fn, args) as unknown as Promise<Result>;
 
 async function start(client: AnyClient, m = machine, extra: Record<string, unknown> = {}): Promise<string> {
   const r = await call(client, 'start_simulation', { p_machine: m, ...extra });
@@ -49,21 +57,43 @@ async function start(client: AnyClient, m = machine, extra: Record<string, unkno
 }
 
 const send = (client: AnyClient, sim: string, type: string | null = 'GO', extra: Record<string, unknown> = {}) =>
-  call(client, 'send_simulation_event', { p_simulation: sim, p_kind: type === null ? 'time' : 'event', p_type: type, ...extra });
+  call(client, 'send_simulation_event', {
+    p_simulation: sim,
+    p_kind: type === null ? 'time' : 'event',
+    p_type: type,
+    ...extra,
+  });
 
 async function stored(sim: string): Promise<number> {
-  const r = await db.query<{ n: string }>('select count(*) as n from public.simulation_events where simulation_id = $1', [sim]);
+  const r = await db.query<{ n: string }>(
+    'select count(*) as n from public.simulation_events where simulation_id = $1',
+    [sim],
+  );
   return Number(r.rows[0]?.n);
 }
 
 describe('starting', () => {
   it.each(ACTORS)('start_simulation as %s', async (actor) => {
-    const r = await call(clients[actor], 'start_simulation', { p_machine: machine, p_context: { n: 1 }, p_guards: { ok: true } });
+    const r = await call(clients[actor], 'start_simulation', {
+      p_machine: machine,
+      p_context: { n: 1 },
+      p_guards: { ok: true },
+    });
     if (members.has(actor)) {
       expect(r.error).toBeNull();
-      expect(r.data).toMatchObject({ machine_id: machine, project_id: project, machine_version: 0, initial_context: { n: 1 }, guards: { ok: true }, status: 'running', last_seq: 0 });
+      expect(r.data).toMatchObject({
+        machine_id: machine,
+        project_id: project,
+        machine_version: 0,
+        initial_context: { n: 1 },
+        guards: { ok: true },
+        status: 'running',
+        last_seq: 0,
+      });
       // The simulation pins the machine's checkpointed definition at that version.
-      const pinned = await db.query<{ definition: unknown }>('select definition from public.machines where id = $1', [machine]);
+      const pinned = await db.query<{ definition: unknown }>('select definition from public.machines where id = $1', [
+        machine,
+      ]);
       expect((r.data as { definition: unknown }).definition).toEqual(pinned.rows[0]?.definition);
     } else if (actor === 'anon') {
       expect(r.error?.code).toBe('42501');
@@ -99,7 +129,7 @@ describe('reading', () => {
     expect(events.data).toEqual(members.has(actor) ? [{ seq: 1, type: 'GO' }] : []);
   });
 
-  it('lets guests and anyone read a public project\'s simulations, but not send', async () => {
+  it("lets guests and anyone read a public project's simulations, but not send", async () => {
     const open = await projectFor(t, 'public');
     const openMachine = await machineIn(t, open, 'public door');
     const sim = await start(t.viewer.client, openMachine);
@@ -111,10 +141,16 @@ describe('reading', () => {
       expect(r.data).toEqual([{ id: sim, created_by: t.viewer.id }]);
     }
     const refused = await send(guest, sim);
-    expect(refused.error).toMatchObject({ code: '42501', message: 'guests watch simulations; create an account to take part' });
+    expect(refused.error).toMatchObject({
+      code: '42501',
+      message: 'guests watch simulations; create an account to take part',
+    });
     expect(refused.status).toBe(403);
     const outsider = await send(t.outsider.client, sim);
-    expect(outsider.error).toMatchObject({ code: '42501', message: 'only members of the project send simulation events' });
+    expect(outsider.error).toMatchObject({
+      code: '42501',
+      message: 'only members of the project send simulation events',
+    });
     expect((await call(guest, 'start_simulation', { p_machine: openMachine })).error?.code).toBe('42501');
     expect(await stored(sim)).toBe(0);
   });
@@ -125,10 +161,15 @@ describe('reading', () => {
     const sim = await start(t.owner.client, linkedMachine);
     const guest = anonClient();
     expect((await guest.auth.signInAnonymously()).error).toBeNull();
-    const token = await t.owner.client.rpc('owned_share_tokens', { p_project: linked }).single<{ share_token: string }>();
+    const token = await t.owner.client
+      .rpc('owned_share_tokens', { p_project: linked })
+      .single<{ share_token: string }>();
     expect((await guest.rpc('join_shared_project', { p_token: token.data?.share_token ?? '' })).error).toBeNull();
     const refused = await send(guest, sim);
-    expect(refused.error).toMatchObject({ code: '42501', message: 'guests watch simulations; create an account to take part' });
+    expect(refused.error).toMatchObject({
+      code: '42501',
+      message: 'guests watch simulations; create an account to take part',
+    });
     expect((await call(guest, 'start_simulation', { p_machine: linkedMachine })).error?.code).toBe('42501');
     expect((await guest.from('simulations').select('id').eq('id', sim)).data).toEqual([{ id: sim }]);
     expect(await stored(sim)).toBe(0);
@@ -138,7 +179,9 @@ describe('reading', () => {
 describe('writing', () => {
   it('refuses direct writes to the tables: rows enter only through the functions', async () => {
     const sim = await start(t.owner.client);
-    const insert = await t.owner.client.from('simulation_events').insert({ simulation_id: sim, seq: 1, project_id: project, machine_id: machine, kind: 'event', type: 'X' });
+    const insert = await t.owner.client
+      .from('simulation_events')
+      .insert({ simulation_id: sim, seq: 1, project_id: project, machine_id: machine, kind: 'event', type: 'X' });
     expect(insert.error?.code).toBe('42501');
     const update = await t.owner.client.from('simulations').update({ last_seq: 10 }).eq('id', sim);
     expect(update.error?.code).toBe('42501');
@@ -153,8 +196,19 @@ describe('writing', () => {
     if (members.has(actor)) {
       expect(r.error).toBeNull();
       expect(r.data).toEqual({ simulation_id: sim, seq: 1 });
-      const row = await db.query('select sender, kind, type, payload, guards from public.simulation_events where simulation_id = $1', [sim]);
-      expect(row.rows).toEqual([{ sender: actor === 'service' ? null : t[actor as 'owner'].id, kind: 'event', type: 'GO', payload: { amount: 3 }, guards: { ok: true } }]);
+      const row = await db.query(
+        'select sender, kind, type, payload, guards from public.simulation_events where simulation_id = $1',
+        [sim],
+      );
+      expect(row.rows).toEqual([
+        {
+          sender: actor === 'service' ? null : t[actor as 'owner'].id,
+          kind: 'event',
+          type: 'GO',
+          payload: { amount: 3 },
+          guards: { ok: true },
+        },
+      ]);
     } else {
       expect(r.error?.code).toBe(actor === 'anon' ? '42501' : 'PT404');
       expect(await stored(sim)).toBe(0);
@@ -172,7 +226,7 @@ describe('writing', () => {
     expect(Number(row.rows[0]?.last_seq)).toBe(24);
   });
 
-  it('refuses malformed events, unknown simulations and big payloads in Supabase\'s shape, storing nothing', async () => {
+  it("refuses malformed events, unknown simulations and big payloads in Supabase's shape, storing nothing", async () => {
     const sim = await start(t.editor.client);
     const cases: [Record<string, unknown>, string, number, RegExp][] = [
       [{ p_kind: 'jump', p_type: 'GO' }, '22023', 400, /kind must be/],
@@ -196,7 +250,10 @@ describe('writing', () => {
     }
     expect(await stored(sim)).toBe(0);
     // A payload just under the limit is fine, and an actor's done event may be sent.
-    expect((await send(t.editor.client, sim, 'xstate.done.actor.gateway', { p_payload: { output: 'x'.repeat(60_000) } })).error).toBeNull();
+    expect(
+      (await send(t.editor.client, sim, 'xstate.done.actor.gateway', { p_payload: { output: 'x'.repeat(60_000) } }))
+        .error,
+    ).toBeNull();
     expect((await send(t.editor.client, sim, null)).data).toEqual({ simulation_id: sim, seq: 2 });
   });
 
@@ -208,13 +265,30 @@ describe('writing', () => {
     const refused = await send(t.viewer.client, sim);
     expect(refused.error).toMatchObject({ code: 'PT409', message: 'this simulation has ended' });
     const fork = await call(t.viewer.client, 'fork_simulation', { p_simulation: sim, p_upto_seq: 2 });
-    expect(fork.data).toMatchObject({ forked_from: sim, forked_at_seq: 2, last_seq: 2, status: 'running', created_by: t.viewer.id });
+    expect(fork.data).toMatchObject({
+      forked_from: sim,
+      forked_at_seq: 2,
+      last_seq: 2,
+      status: 'running',
+      created_by: t.viewer.id,
+    });
     const forked = (fork.data as { id: string }).id;
-    const events = await t.viewer.client.from('simulation_events').select('seq, type').eq('simulation_id', forked).order('seq');
-    expect(events.data).toEqual([{ seq: 1, type: 'A' }, { seq: 2, type: 'B' }]);
+    const events = await t.viewer.client
+      .from('simulation_events')
+      .select('seq, type')
+      .eq('simulation_id', forked)
+      .order('seq');
+    expect(events.data).toEqual([
+      { seq: 1, type: 'A' },
+      { seq: 2, type: 'B' },
+    ]);
     expect((await send(t.viewer.client, forked, 'D')).data).toEqual({ simulation_id: forked, seq: 3 });
-    expect((await call(t.viewer.client, 'fork_simulation', { p_simulation: sim, p_upto_seq: 9 })).error?.code).toBe('22023');
-    expect((await call(t.outsider.client, 'fork_simulation', { p_simulation: sim, p_upto_seq: 1 })).error?.code).toBe('PT404');
+    expect((await call(t.viewer.client, 'fork_simulation', { p_simulation: sim, p_upto_seq: 9 })).error?.code).toBe(
+      '22023',
+    );
+    expect((await call(t.outsider.client, 'fork_simulation', { p_simulation: sim, p_upto_seq: 1 })).error?.code).toBe(
+      'PT404',
+    );
   });
 });
 
@@ -222,11 +296,18 @@ describe('rate limit', () => {
   it('refuses a person over budget with PT429 and stores nothing', async () => {
     const sim = await start(t.editor.client);
     // An exhausted budget: far enough in debt that no refill during the test covers it.
-    await db.query(`insert into public.simulation_send_budget (user_id, tokens, refreshed_at) values ($1, -100000, clock_timestamp())
-                    on conflict (user_id) do update set tokens = -100000, refreshed_at = clock_timestamp()`, [t.editor.id]);
+    await db.query(
+      `insert into public.simulation_send_budget (user_id, tokens, refreshed_at) values ($1, -100000, clock_timestamp())
+                    on conflict (user_id) do update set tokens = -100000, refreshed_at = clock_timestamp()`,
+      [t.editor.id],
+    );
     const r = await send(t.editor.client, sim);
     expect(r.status).toBe(429);
-    expect(r.error).toMatchObject({ code: 'PT429', message: 'too many simulation events: at most 50 a second', hint: 'Wait a moment and send again.' });
+    expect(r.error).toMatchObject({
+      code: 'PT429',
+      message: 'too many simulation events: at most 50 a second',
+      hint: 'Wait a moment and send again.',
+    });
     expect(await stored(sim)).toBe(0);
     // Other people have their own budget.
     expect((await send(t.owner.client, sim)).error).toBeNull();
@@ -236,7 +317,9 @@ describe('rate limit', () => {
   it('never accepts more than a burst of 50 plus 50 a second from one person', async () => {
     // A fresh member, so no earlier test has spent from this person's budget.
     const fresh = await signedInClient('sim-burst');
-    const added = await t.owner.client.from('project_members').insert({ project_id: project, user_id: fresh.user.id, role: 'viewer', joined_via: 'added' });
+    const added = await t.owner.client
+      .from('project_members')
+      .insert({ project_id: project, user_id: fresh.user.id, role: 'viewer', joined_via: 'added' });
     expect(added.error).toBeNull();
     const sim = await start(fresh.client);
     const began = process.hrtime.bigint();

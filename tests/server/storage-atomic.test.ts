@@ -22,7 +22,9 @@ function abortedUpload(bucket: string, key: string, multipart = false): Promise<
       },
     });
     req.on('error', () => resolve());
-    const head = multipart ? '--XyZ\r\ncontent-disposition: form-data; name=""; filename="blob"\r\ncontent-type: text/plain\r\n\r\n' : '';
+    const head = multipart
+      ? '--XyZ\r\ncontent-disposition: form-data; name=""; filename="blob"\r\ncontent-type: text/plain\r\n\r\n'
+      : '';
     req.write(Buffer.concat([Buffer.from(head), Buffer.alloc(40_000, 7)]), () => {
       // Hang up only once the server is demonstrably mid-write (its temp file exists).
       until(async () => (await listFiles(bucketDir(bucket))).some((f) => f.startsWith('#upload-')), 'a temp file').then(
@@ -76,7 +78,13 @@ describe('storage writes are all-or-nothing', () => {
     await abortedUpload(bucket, 'partial.txt', true);
     await until(async () => (await listFiles(bucketDir(bucket))).length === 0, 'temp file removal');
     expect((await db.query('select 1 from storage.objects where bucket_id = $1', [bucket])).rowCount).toBe(0);
-    expect((await serviceClient().storage.from(bucket).upload('whole.txt', new Blob(['ok']))).error).toBeNull();
+    expect(
+      (
+        await serviceClient()
+          .storage.from(bucket)
+          .upload('whole.txt', new Blob(['ok']))
+      ).error,
+    ).toBeNull();
   });
 
   it('rolls back row and file when the policy refuses the final metadata', async () => {

@@ -6,7 +6,11 @@ describe('storage buckets through supabase-js (service role)', () => {
   it('creates, reads, lists, updates and deletes a bucket', async () => {
     const storage = serviceClient().storage;
     const id = uniqueBucket('bkt');
-    const created = await storage.createBucket(id, { public: false, fileSizeLimit: '1MB', allowedMimeTypes: ['image/*', 'text/plain'] });
+    const created = await storage.createBucket(id, {
+      public: false,
+      fileSizeLimit: '1MB',
+      allowedMimeTypes: ['image/*', 'text/plain'],
+    });
     expect(created).toEqual({ data: { name: id }, error: null });
 
     const got = await storage.getBucket(id);
@@ -28,7 +32,11 @@ describe('storage buckets through supabase-js (service role)', () => {
 
     const updated = await storage.updateBucket(id, { public: true, fileSizeLimit: 2048, allowedMimeTypes: null });
     expect(updated).toEqual({ data: { message: 'Successfully updated' }, error: null });
-    expect((await storage.getBucket(id)).data).toMatchObject({ public: true, file_size_limit: 2048, allowed_mime_types: null });
+    expect((await storage.getBucket(id)).data).toMatchObject({
+      public: true,
+      file_size_limit: 2048,
+      allowed_mime_types: null,
+    });
 
     const deleted = await storage.deleteBucket(id);
     expect(deleted).toEqual({ data: { message: 'Successfully deleted' }, error: null });
@@ -41,8 +49,17 @@ describe('storage buckets through supabase-js (service role)', () => {
     expect((await storage.createBucket(id)).error).toBeNull();
     const again = await storage.createBucket(id);
     expect(again.error).toMatchObject({ status: 400, statusCode: '409', message: 'The resource already exists' });
-    const raw = await storageFetch('/bucket', { method: 'POST', body: JSON.stringify({ name: id }), headers: { 'content-type': 'application/json' } });
-    expect(await raw.json()).toEqual({ statusCode: '409', code: 'BucketAlreadyExists', error: 'Duplicate', message: 'The resource already exists' });
+    const raw = await storageFetch('/bucket', {
+      method: 'POST',
+      body: JSON.stringify({ name: id }),
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(await raw.json()).toEqual({
+      statusCode: '409',
+      code: 'BucketAlreadyExists',
+      error: 'Duplicate',
+      message: 'The resource already exists',
+    });
 
     for (const name of ['has/slash', ' padded', '..', 'ünïcode']) {
       const bad = await storage.createBucket(name);
@@ -50,11 +67,22 @@ describe('storage buckets through supabase-js (service role)', () => {
     }
     const badLimit = await storage.createBucket(uniqueBucket('lim'), { public: false, fileSizeLimit: 'lots' });
     expect(badLimit.error).toMatchObject({ statusCode: '400' });
-    const badMime = await storage.createBucket(uniqueBucket('mime'), { public: false, allowedMimeTypes: ['not a mime'] });
+    const badMime = await storage.createBucket(uniqueBucket('mime'), {
+      public: false,
+      allowedMimeTypes: ['not a mime'],
+    });
     expect(badMime.error).toMatchObject({ statusCode: '415' });
-    const noName = await storageFetch('/bucket', { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+    const noName = await storageFetch('/bucket', {
+      method: 'POST',
+      body: '{}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(noName.status).toBe(400);
-    const notJson = await storageFetch('/bucket', { method: 'POST', body: '{oops', headers: { 'content-type': 'application/json' } });
+    const notJson = await storageFetch('/bucket', {
+      method: 'POST',
+      body: '{oops',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(await notJson.json()).toMatchObject({ statusCode: '400', code: 'InvalidRequest' });
     const noSuch = await storage.updateBucket(uniqueBucket('ghost'), { public: true });
     expect(noSuch.error).toMatchObject({ statusCode: '404' });

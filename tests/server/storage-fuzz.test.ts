@@ -19,8 +19,14 @@ describe('storage under arbitrary input', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(segment, { minLength: 1, maxLength: 4 }), async (segments) => {
         // Encode each segment loosely: keep %xx escapes, escape what fetch would choke on.
-        const raw = segments.map((s) => s.replace(/[^A-Za-z0-9._~%!$&'()*+,;=:@ -]/g, (c) => encodeURIComponent(c))).join('/');
-        const res = await storageFetch(`/object/${bucket}/${raw}`, { method: 'POST', body: 'x', headers: { 'content-type': 'text/plain', 'x-upsert': 'true' } });
+        const raw = segments
+          .map((s) => s.replace(/[^A-Za-z0-9._~%!$&'()*+,;=:@ -]/g, (c) => encodeURIComponent(c)))
+          .join('/');
+        const res = await storageFetch(`/object/${bucket}/${raw}`, {
+          method: 'POST',
+          body: 'x',
+          headers: { 'content-type': 'text/plain', 'x-upsert': 'true' },
+        });
         const body = (await res.json()) as Record<string, unknown>;
         expect(res.status).toBeLessThan(500);
         // Enough `..` segments climb out of /storage/v1 before the gateway routes: its 404.
@@ -37,9 +43,29 @@ describe('storage under arbitrary input', () => {
   });
 
   it('answers arbitrary JSON bodies on list, move, copy, sign and remove with 2xx or 4xx', async () => {
-    const value = fc.oneof(fc.string({ maxLength: 8 }), fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.array(fc.string(), { maxLength: 3 }));
+    const value = fc.oneof(
+      fc.string({ maxLength: 8 }),
+      fc.integer(),
+      fc.double(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.array(fc.string(), { maxLength: 3 }),
+    );
     const body = fc.dictionary(
-      fc.constantFrom('prefix', 'limit', 'offset', 'sortBy', 'search', 'bucketId', 'sourceKey', 'destinationKey', 'destinationBucket', 'expiresIn', 'paths', 'prefixes'),
+      fc.constantFrom(
+        'prefix',
+        'limit',
+        'offset',
+        'sortBy',
+        'search',
+        'bucketId',
+        'sourceKey',
+        'destinationKey',
+        'destinationBucket',
+        'expiresIn',
+        'paths',
+        'prefixes',
+      ),
       value,
     );
     const routes = [
@@ -53,7 +79,11 @@ describe('storage under arbitrary input', () => {
     ] as const;
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...routes), body, async ([method, pathname], json) => {
-        const res = await storageFetch(pathname, { method, body: JSON.stringify(json), headers: { 'content-type': 'application/json' } });
+        const res = await storageFetch(pathname, {
+          method,
+          body: JSON.stringify(json),
+          headers: { 'content-type': 'application/json' },
+        });
         await res.arrayBuffer();
         expect(res.status).toBeLessThan(500);
       }),

@@ -9,7 +9,10 @@ import { backendInfo, serviceClient, type AnyClient } from '../setup/clients.ts'
 /** A user's access token minted like GoTrue's (the auth service may not be there yet). */
 export function userToken(sub: string = randomUUID(), expiresIn = 3600): string {
   const now = Math.floor(Date.now() / 1000);
-  return signJwt({ sub, role: 'authenticated', aud: 'authenticated', iat: now, exp: now + expiresIn }, backendInfo().jwtSecret);
+  return signJwt(
+    { sub, role: 'authenticated', aud: 'authenticated', iat: now, exp: now + expiresIn },
+    backendInfo().jwtSecret,
+  );
 }
 
 /** A supabase-js client acting as a signed-in user with the given id. */
@@ -29,7 +32,10 @@ export function uniqueBucket(tag: string): string {
 }
 
 /** Creates a bucket as service_role and fails the test if that does not work. */
-export async function makeBucket(tag: string, options: { public?: boolean; fileSizeLimit?: number | string; allowedMimeTypes?: string[] } = {}) {
+export async function makeBucket(
+  tag: string,
+  options: { public?: boolean; fileSizeLimit?: number | string; allowedMimeTypes?: string[] } = {},
+) {
   const id = uniqueBucket(tag);
   const { error } = await serviceClient().storage.createBucket(id, { public: options.public ?? false, ...options });
   if (error) throw error;

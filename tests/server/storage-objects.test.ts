@@ -6,7 +6,9 @@ describe('storage objects through supabase-js (service role)', () => {
   it('uploads raw bytes, downloads them, and answers {Id, Key} like hosted', async () => {
     const bucket = await makeBucket('obj');
     const storage = serviceClient().storage.from(bucket);
-    const { data, error } = await storage.upload('dir/a.txt', Buffer.from('hello world'), { contentType: 'text/plain' });
+    const { data, error } = await storage.upload('dir/a.txt', Buffer.from('hello world'), {
+      contentType: 'text/plain',
+    });
     expect(error).toBeNull();
     expect(data).toMatchObject({ path: 'dir/a.txt', fullPath: `${bucket}/dir/a.txt` });
     expect(data!.id).toMatch(/^[0-9a-f-]{36}$/);
@@ -26,13 +28,23 @@ describe('storage objects through supabase-js (service role)', () => {
 
     const info = await storage.info('pics/logo.svg');
     expect(info.error).toBeNull();
-    expect(info.data).toMatchObject({ name: 'pics/logo.svg', bucketId: bucket, size: 6, contentType: 'image/svg+xml', cacheControl: 'max-age=120' });
+    expect(info.data).toMatchObject({
+      name: 'pics/logo.svg',
+      bucketId: bucket,
+      size: 6,
+      contentType: 'image/svg+xml',
+      cacheControl: 'max-age=120',
+    });
 
     // A raw FormData exactly as the browser client builds it.
     const form = new FormData();
     form.append('cacheControl', '3600');
     form.append('', new Blob(['raw form'], { type: 'text/plain' }), 'blob');
-    const res = await storageFetch(`/object/${bucket}/pics/form.txt`, { method: 'POST', body: form, headers: { 'x-upsert': 'false' } });
+    const res = await storageFetch(`/object/${bucket}/pics/form.txt`, {
+      method: 'POST',
+      body: form,
+      headers: { 'x-upsert': 'false' },
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ Key: `${bucket}/pics/form.txt` });
     const back = await storage.download('pics/form.txt');
@@ -46,9 +58,18 @@ describe('storage objects through supabase-js (service role)', () => {
     const again = await storage.upload('x.txt', Buffer.from('two'));
     expect(again.error).toMatchObject({ statusCode: '409', message: 'The resource already exists' });
 
-    const raw = await storageFetch(`/object/${bucket}/x.txt`, { method: 'POST', body: 'three', headers: { 'content-type': 'text/plain' } });
+    const raw = await storageFetch(`/object/${bucket}/x.txt`, {
+      method: 'POST',
+      body: 'three',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(raw.status).toBe(400);
-    expect(await raw.json()).toEqual({ statusCode: '409', code: 'KeyAlreadyExists', error: 'Duplicate', message: 'The resource already exists' });
+    expect(await raw.json()).toEqual({
+      statusCode: '409',
+      code: 'KeyAlreadyExists',
+      error: 'Duplicate',
+      message: 'The resource already exists',
+    });
 
     expect((await storage.upload('x.txt', Buffer.from('four'), { upsert: true })).error).toBeNull();
     expect(await (await storage.download('x.txt')).data!.text()).toBe('four');
@@ -92,7 +113,10 @@ describe('storage objects through supabase-js (service role)', () => {
   it('answers HEAD, info and exists; a missing object is NoSuchKey', async () => {
     const bucket = await makeBucket('info');
     const storage = serviceClient().storage.from(bucket);
-    await storage.upload('a/b.json', Buffer.from('{"a":1}'), { contentType: 'application/json', metadata: { tag: 'x' } });
+    await storage.upload('a/b.json', Buffer.from('{"a":1}'), {
+      contentType: 'application/json',
+      metadata: { tag: 'x' },
+    });
     const head = await storageFetch(`/object/${bucket}/a/b.json`, { method: 'HEAD' });
     expect(head.status).toBe(200);
     expect(head.headers.get('content-length')).toBe('7');
@@ -106,9 +130,18 @@ describe('storage objects through supabase-js (service role)', () => {
 
     const missing = await storageFetch(`/object/${bucket}/a/missing.json`);
     expect(missing.status).toBe(400);
-    expect(await missing.json()).toEqual({ statusCode: '404', code: 'NoSuchKey', error: 'not_found', message: 'Object not found' });
+    expect(await missing.json()).toEqual({
+      statusCode: '404',
+      code: 'NoSuchKey',
+      error: 'not_found',
+      message: 'Object not found',
+    });
     const noBucket = await storageFetch(`/object/no-such-bucket-x/a.txt`);
-    expect(await noBucket.json()).toMatchObject({ statusCode: '404', code: 'NoSuchBucket', message: 'Bucket not found' });
+    expect(await noBucket.json()).toMatchObject({
+      statusCode: '404',
+      code: 'NoSuchBucket',
+      message: 'Bucket not found',
+    });
   });
 
   it('lists folders (id null) and files with prefix, search, sortBy, limit and offset', async () => {
@@ -161,10 +194,19 @@ describe('storage objects through supabase-js (service role)', () => {
     const retyped = await storageFetch('/object/copy', {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-metadata': Buffer.from('{"k":"v"}').toString('base64') },
-      body: JSON.stringify({ bucketId: bucket, sourceKey: 'copy.txt', destinationKey: 'retyped.md', copyMetadata: false, metadata: { mimetype: 'text/markdown' } }),
+      body: JSON.stringify({
+        bucketId: bucket,
+        sourceKey: 'copy.txt',
+        destinationKey: 'retyped.md',
+        copyMetadata: false,
+        metadata: { mimetype: 'text/markdown' },
+      }),
     });
     expect(retyped.status).toBe(200);
-    expect((await storage.info('retyped.md')).data).toMatchObject({ contentType: 'text/markdown', metadata: { k: 'v' } });
+    expect((await storage.info('retyped.md')).data).toMatchObject({
+      contentType: 'text/markdown',
+      metadata: { k: 'v' },
+    });
     await storage.remove(['retyped.md']);
 
     await storage.upload('busy.txt', Buffer.from('taken'));
@@ -181,7 +223,7 @@ describe('storage objects through supabase-js (service role)', () => {
     expect(await listFiles(bucketDir(bucket))).toHaveLength(2);
   });
 
-  it('stores empty objects (the dashboard\'s folder placeholders)', async () => {
+  it("stores empty objects (the dashboard's folder placeholders)", async () => {
     const bucket = await makeBucket('empty');
     const storage = serviceClient().storage.from(bucket);
     expect((await storage.upload('new-folder/.emptyFolderPlaceholder', Buffer.alloc(0))).error).toBeNull();

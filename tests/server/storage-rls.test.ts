@@ -22,13 +22,16 @@ describe('storage RLS on storage.objects decides every operation', () => {
     bucket = await makeBucket('rls');
     locked = await makeBucket('rls-none');
     const own = `bucket_id = '${bucket}' and (storage.foldername(name))[1] = auth.uid()::text`;
-    await db.query(`create policy "rls ${tag} insert" on storage.objects for insert to authenticated with check (${own})`);
+    await db.query(
+      `create policy "rls ${tag} insert" on storage.objects for insert to authenticated with check (${own})`,
+    );
     await db.query(`create policy "rls ${tag} select" on storage.objects for select to authenticated using (${own})`);
     await db.query(`create policy "rls ${tag} delete" on storage.objects for delete to authenticated using (${own})`);
   });
 
   afterAll(async () => {
-    for (const op of ['insert', 'select', 'delete', 'update']) await db.query(`drop policy if exists "rls ${tag} ${op}" on storage.objects`);
+    for (const op of ['insert', 'select', 'delete', 'update'])
+      await db.query(`drop policy if exists "rls ${tag} ${op}" on storage.objects`);
     await db.end();
   });
 
@@ -57,10 +60,15 @@ describe('storage RLS on storage.objects decides every operation', () => {
     const theirs = await alice.client.storage.from(bucket).upload(`${bob.sub}/forged.txt`, Buffer.from('evil'));
     expect(theirs.error).toMatchObject(RLS_REFUSAL);
 
-    const row = await db.query('select owner, owner_id from storage.objects where bucket_id = $1 and name = $2', [bucket, `${alice.sub}/notes.txt`]);
+    const row = await db.query('select owner, owner_id from storage.objects where bucket_id = $1 and name = $2', [
+      bucket,
+      `${alice.sub}/notes.txt`,
+    ]);
     expect(row.rows[0]).toEqual({ owner: alice.sub, owner_id: alice.sub });
 
-    expect(await (await alice.client.storage.from(bucket).download(`${alice.sub}/notes.txt`)).data!.text()).toBe('alice');
+    expect(await (await alice.client.storage.from(bucket).download(`${alice.sub}/notes.txt`)).data!.text()).toBe(
+      'alice',
+    );
     const peek = await bob.client.storage.from(bucket).download(`${alice.sub}/notes.txt`);
     expect(peek.error).not.toBeNull();
     expect((await bob.client.storage.from(bucket).exists(`${alice.sub}/notes.txt`)).data).toBe(false);
@@ -69,7 +77,10 @@ describe('storage RLS on storage.objects decides every operation', () => {
     const sign = await bob.client.storage.from(bucket).createSignedUrl(`${alice.sub}/notes.txt`, 60);
     expect(sign.error).toMatchObject({ statusCode: '404' });
     const many = await bob.client.storage.from(bucket).createSignedUrls([`${alice.sub}/notes.txt`], 60);
-    expect(many.data![0]).toMatchObject({ signedURL: null, error: 'Either the object does not exist or you do not have access to it' });
+    expect(many.data![0]).toMatchObject({
+      signedURL: null,
+      error: 'Either the object does not exist or you do not have access to it',
+    });
   });
 
   it('needs UPDATE to overwrite (upsert) and to move; DELETE to remove', async () => {
@@ -83,7 +94,9 @@ describe('storage RLS on storage.objects decides every operation', () => {
     expect(move.error).not.toBeNull();
 
     const update = `bucket_id = '${bucket}' and (storage.foldername(name))[1] = auth.uid()::text`;
-    await db.query(`create policy "rls ${tag} update" on storage.objects for update to authenticated using (${update}) with check (${update})`);
+    await db.query(
+      `create policy "rls ${tag} update" on storage.objects for update to authenticated using (${update}) with check (${update})`,
+    );
     expect((await files.upload(`${alice.sub}/v.txt`, Buffer.from('v2'), { upsert: true })).error).toBeNull();
     expect(await (await files.download(`${alice.sub}/v.txt`)).data!.text()).toBe('v2');
     expect((await files.move(`${alice.sub}/v.txt`, `${alice.sub}/w.txt`)).error).toBeNull();
@@ -104,9 +117,14 @@ describe('storage RLS on storage.objects decides every operation', () => {
     expect(refused.error).toMatchObject(RLS_REFUSAL);
     const allowed = await alice.client.storage.from(bucket).createSignedUploadUrl(`${alice.sub}/signed.txt`);
     expect(allowed.error).toBeNull();
-    const up = await anonClient().storage.from(bucket).uploadToSignedUrl(`${alice.sub}/signed.txt`, allowed.data!.token, Buffer.from('via token'));
+    const up = await anonClient()
+      .storage.from(bucket)
+      .uploadToSignedUrl(`${alice.sub}/signed.txt`, allowed.data!.token, Buffer.from('via token'));
     expect(up.error).toBeNull();
-    const owner = await db.query('select owner_id from storage.objects where bucket_id = $1 and name = $2', [bucket, `${alice.sub}/signed.txt`]);
+    const owner = await db.query('select owner_id from storage.objects where bucket_id = $1 and name = $2', [
+      bucket,
+      `${alice.sub}/signed.txt`,
+    ]);
     expect(owner.rows[0]).toEqual({ owner_id: alice.sub });
   });
 
@@ -116,7 +134,9 @@ describe('storage RLS on storage.objects decides every operation', () => {
     const created = await client.storage.createBucket(id);
     expect(created.error).toMatchObject(RLS_REFUSAL);
     expect((await client.storage.listBuckets()).data!.some((b) => b.id === bucket)).toBe(false);
-    await db.query(`create policy "rls ${tag} bucket insert" on storage.buckets for insert to authenticated with check (id = '${id}')`);
+    await db.query(
+      `create policy "rls ${tag} bucket insert" on storage.buckets for insert to authenticated with check (id = '${id}')`,
+    );
     try {
       expect((await client.storage.createBucket(id)).error).toBeNull();
       const row = await db.query('select owner_id from storage.buckets where id = $1', [id]);

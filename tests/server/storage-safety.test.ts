@@ -17,7 +17,11 @@ function rawRequest(method: string, rawPath: string, body = 'payload'): Promise<
         port: target.port,
         method,
         path: `/storage/v1${rawPath}`,
-        headers: { authorization: `Bearer ${serviceRoleKey}`, 'content-type': 'text/plain', 'content-length': Buffer.byteLength(body) },
+        headers: {
+          authorization: `Bearer ${serviceRoleKey}`,
+          'content-type': 'text/plain',
+          'content-length': Buffer.byteLength(body),
+        },
       },
       (res) => {
         const chunks: Buffer[] = [];
@@ -85,7 +89,12 @@ describe('storage keeps bytes inside the bucket directory', () => {
     }
     const storage = serviceClient().storage.from(bucket);
     expect((await storage.upload('ok.txt', Buffer.from('fine'))).error).toBeNull();
-    for (const destination of ['../../escape-m1.txt', '/abs/escape-m2.txt', 'a/../../escape-m3.txt', 'a\\escape-m4.txt']) {
+    for (const destination of [
+      '../../escape-m1.txt',
+      '/abs/escape-m2.txt',
+      'a/../../escape-m3.txt',
+      'a\\escape-m4.txt',
+    ]) {
       const moved = await storage.move('ok.txt', destination);
       expect(moved.error).toMatchObject({ statusCode: '400' });
       const copied = await storage.copy('ok.txt', destination);
@@ -160,7 +169,10 @@ describe('storage limits', () => {
   });
 
   it('refuses a bucket limit above the backend maximum', async () => {
-    const { error } = await serviceClient().storage.createBucket(`too-big-${Date.now()}`, { public: false, fileSizeLimit: '100GB' });
+    const { error } = await serviceClient().storage.createBucket(`too-big-${Date.now()}`, {
+      public: false,
+      fileSizeLimit: '100GB',
+    });
     expect(error).toMatchObject({ statusCode: '413' });
   });
 });

@@ -19,7 +19,9 @@ describe('signed download URLs', () => {
     });
     const { signedURL } = (await raw.json()) as { signedURL: string };
     expect(signedURL).toMatch(new RegExp(`^/object/sign/${bucket}/docs/report one.txt\\?token=`));
-    const payload = JSON.parse(Buffer.from(signedURL.split('token=')[1]!.split('.')[1]!, 'base64url').toString()) as Record<string, unknown>;
+    const payload = JSON.parse(
+      Buffer.from(signedURL.split('token=')[1]!.split('.')[1]!, 'base64url').toString(),
+    ) as Record<string, unknown>;
     expect(payload).toMatchObject({ url: `${bucket}/docs/report one.txt` });
     expect((payload.exp as number) - (payload.iat as number)).toBe(60);
 
@@ -67,26 +69,47 @@ describe('signed download URLs', () => {
     await storage.upload('a.txt', Buffer.from('A'));
     await storage.upload('b.txt', Buffer.from('B'));
     const now = Math.floor(Date.now() / 1000);
-    const get = (key: string, token: string) => storageFetch(`/object/sign/${bucket}/${key}?token=${token}`, { token: null });
+    const get = (key: string, token: string) =>
+      storageFetch(`/object/sign/${bucket}/${key}?token=${token}`, { token: null });
 
-    const expired = await get('a.txt', mint({ url: `${bucket}/a.txt`, scope: 'download', iat: now - 120, exp: now - 60 }));
+    const expired = await get(
+      'a.txt',
+      mint({ url: `${bucket}/a.txt`, scope: 'download', iat: now - 120, exp: now - 60 }),
+    );
     expect(expired.status).toBe(400);
-    expect(await expired.json()).toEqual({ statusCode: '400', code: 'InvalidJWT', error: 'InvalidJWT', message: '"exp" claim timestamp check failed' });
+    expect(await expired.json()).toEqual({
+      statusCode: '400',
+      code: 'InvalidJWT',
+      error: 'InvalidJWT',
+      message: '"exp" claim timestamp check failed',
+    });
 
     const { data } = await storage.createSignedUrl('a.txt', 60);
     const token = new URL(data!.signedUrl).searchParams.get('token')!;
     const moved = await get('b.txt', token);
-    expect(await moved.json()).toEqual({ statusCode: '400', code: 'InvalidSignature', error: 'InvalidSignature', message: 'Invalid signature' });
+    expect(await moved.json()).toEqual({
+      statusCode: '400',
+      code: 'InvalidSignature',
+      error: 'InvalidSignature',
+      message: 'Invalid signature',
+    });
 
     const [h, p] = token.split('.') as [string, string, string];
     const claims = JSON.parse(Buffer.from(p, 'base64url').toString()) as Record<string, unknown>;
     const swapped = `${h}.${Buffer.from(JSON.stringify({ ...claims, url: `${bucket}/b.txt` })).toString('base64url')}.${token.split('.')[2]!}`;
     const forged = await get('b.txt', swapped);
-    expect(await forged.json()).toMatchObject({ statusCode: '400', code: 'InvalidJWT', message: 'signature verification failed' });
+    expect(await forged.json()).toMatchObject({
+      statusCode: '400',
+      code: 'InvalidJWT',
+      message: 'signature verification failed',
+    });
     const garbage = await get('a.txt', 'not-a-token');
     expect(garbage.status).toBe(400);
 
-    const upload = await get('a.txt', mint({ url: `${bucket}/a.txt`, scope: 'upload', upsert: false, iat: now, exp: now + 60 }));
+    const upload = await get(
+      'a.txt',
+      mint({ url: `${bucket}/a.txt`, scope: 'upload', upsert: false, iat: now, exp: now + 60 }),
+    );
     expect(await upload.json()).toMatchObject({ code: 'InvalidSignature' });
     const legacy = await get('a.txt', mint({ url: `${bucket}/a.txt`, iat: now, exp: now + 60 }));
     expect(await legacy.text()).toBe('A');
@@ -102,10 +125,14 @@ describe('signed upload URLs', () => {
     expect(signed.error).toBeNull();
     expect(signed.data!.signedUrl).toContain(`/storage/v1/object/upload/sign/${bucket}/inbox/file.txt?token=`);
     const anon = anonClient().storage.from(bucket);
-    const first = await anon.uploadToSignedUrl('inbox/file.txt', signed.data!.token, Buffer.from('first'), { contentType: 'text/plain' });
+    const first = await anon.uploadToSignedUrl('inbox/file.txt', signed.data!.token, Buffer.from('first'), {
+      contentType: 'text/plain',
+    });
     expect(first.error).toBeNull();
     expect(first.data).toMatchObject({ path: 'inbox/file.txt', fullPath: `${bucket}/inbox/file.txt` });
-    const second = await anon.uploadToSignedUrl('inbox/file.txt', signed.data!.token, Buffer.from('second'), { upsert: true });
+    const second = await anon.uploadToSignedUrl('inbox/file.txt', signed.data!.token, Buffer.from('second'), {
+      upsert: true,
+    });
     expect(second.error).toMatchObject({ statusCode: '409' });
     const upsertToken = await storage.createSignedUploadUrl('inbox/file.txt', { upsert: true });
     const third = await anon.uploadToSignedUrl('inbox/file.txt', upsertToken.data!.token, new Blob(['third']));
@@ -133,7 +160,9 @@ describe('public and authenticated URLs', () => {
     expect(data.publicUrl).toBe(`${backendInfo().url}/storage/v1/object/public/${open}/logo.txt`);
     const res = await fetch(data.publicUrl);
     expect(await res.text()).toBe('open');
-    const withName = await fetch(anonClient().storage.from(open).getPublicUrl('logo.txt', { download: 'x.txt' }).data.publicUrl);
+    const withName = await fetch(
+      anonClient().storage.from(open).getPublicUrl('logo.txt', { download: 'x.txt' }).data.publicUrl,
+    );
     expect(withName.headers.get('content-disposition')).toContain('filename=x.txt');
     await withName.arrayBuffer();
 

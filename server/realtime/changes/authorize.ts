@@ -109,7 +109,9 @@ export async function readTableFacts(
   evaluable.forEach((e, i) => selects.push(`${filterSelect(e, param)} as f${i}`));
   const call = early && early.identities.length > 0 ? visibilityCall(early.identities) : null;
   if (early && call) {
-    selects.push(`${VISIBILITY_FUNCTION}(${param(early.check)}, ${param(early.xid)}, ${param(call.roles)}, ${param(call.claims)}) as visible`);
+    selects.push(
+      `${VISIBILITY_FUNCTION}(${param(early.check)}, ${param(early.xid)}, ${param(call.roles)}, ${param(call.claims)}) as visible`,
+    );
   }
   const sql = (list: string[]) => `select ${list.join(', ')} from pg_class c where c.oid = $1::oid`;
   let first: Record<string, unknown> | undefined;
@@ -174,12 +176,10 @@ export async function batchRowVisibility(
   if (identities.length === 0) return [];
   const call = visibilityCall(identities);
   try {
-    const result = await pool.query<{ visible: boolean[] }>(`select ${VISIBILITY_FUNCTION}($1, $2, $3, $4) as visible`, [
-      check,
-      xid,
-      call.roles,
-      call.claims,
-    ]);
+    const result = await pool.query<{ visible: boolean[] }>(
+      `select ${VISIBILITY_FUNCTION}($1, $2, $3, $4) as visible`,
+      [check, xid, call.roles, call.claims],
+    );
     return call.answers(result.rows[0]?.visible);
   } catch {
     return null;

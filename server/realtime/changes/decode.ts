@@ -106,7 +106,9 @@ export class ChangeDecoder {
       }
       case 'truncate':
         // Hosted realtime streams INSERT, UPDATE and DELETE only; a TRUNCATE is noted, not sent.
-        this.log(`[realtime] truncate of ${message.relations.map((r) => `${r.schema}.${r.name}`).join(', ')} not streamed`);
+        this.log(
+          `[realtime] truncate of ${message.relations.map((r) => `${r.schema}.${r.name}`).join(', ')} not streamed`,
+        );
         return null;
       default:
         // type, origin and logical messages: types are resolved from the catalog instead.

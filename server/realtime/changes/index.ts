@@ -23,7 +23,10 @@ export interface ChangeFeedOptions {
  * one router with per-identity RLS checks. The channel layer validates bindings, registers
  * subscribers and receives each change it may show them.
  */
-export function createChangeFeed(deps: BackendDeps, options: ChangeFeedOptions = {}): ChangeFeed & { readonly slotName: string } {
+export function createChangeFeed(
+  deps: BackendDeps,
+  options: ChangeFeedOptions = {},
+): ChangeFeed & { readonly slotName: string } {
   const { pool, log } = deps;
   const registry = new SubscriberRegistry();
   const decoder = new ChangeDecoder(new Catalog(pool), log);

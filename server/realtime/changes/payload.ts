@@ -45,7 +45,10 @@ async function convertRow(
     // their field names and types, so ask it (as the backend, a pure conversion).
     const select = viaSql.map((v, i) => `to_jsonb($${i + 1}::${v.type.castName}) as v${i}`).join(', ');
     try {
-      const result = await pool.query<Record<string, unknown>>(`select ${select}`, viaSql.map((v) => v.text));
+      const result = await pool.query<Record<string, unknown>>(
+        `select ${select}`,
+        viaSql.map((v) => v.text),
+      );
       viaSql.forEach((v, i) => (out[v.name] = result.rows[0]?.[`v${i}`] ?? v.text));
     } catch {
       for (const v of viaSql) out[v.name] = v.text;
@@ -105,7 +108,8 @@ export function buildPayload(
     else {
       // pgoutput sends the old key only when it changed; hosted always reports it.
       const identity = relation.identityColumns.filter((name) => selectable.has(name));
-      data.old_record = rows.oldRow && Object.keys(rows.oldRow).length > 0 ? pick(rows.oldRow, identity) : pick(rows.newRow, identity);
+      data.old_record =
+        rows.oldRow && Object.keys(rows.oldRow).length > 0 ? pick(rows.oldRow, identity) : pick(rows.newRow, identity);
     }
   }
   if (change.type === 'DELETE') {

@@ -113,7 +113,8 @@ export class ReplicationReader {
       });
       try {
         const created = await ensureSlot(pool, slotName);
-        if (created && everStreamed) log(`[realtime] replication slot ${slotName} was gone; recreated (changes in between are lost)`);
+        if (created && everStreamed)
+          log(`[realtime] replication slot ${slotName} was gone; recreated (changes in between are lost)`);
         const plugin = new TextPgoutputPlugin({ protoVersion: 1, publicationNames: [PUBLICATION] });
         await service.subscribe(plugin, slotName);
       } catch (error) {

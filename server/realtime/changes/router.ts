@@ -87,7 +87,9 @@ export class ChangeRouter {
       entry.started = true;
       this.route(entry.change)
         .catch((error: unknown) => {
-          this.options.log(`[realtime] routing ${entry.change.type} on ${entry.change.relation.table} failed: ${String(error)}`);
+          this.options.log(
+            `[realtime] routing ${entry.change.type} on ${entry.change.relation.table} failed: ${String(error)}`,
+          );
           return [];
         })
         .then((result) => {
@@ -177,7 +179,11 @@ export class ChangeRouter {
       const role = subscriber.identity.role;
       const allIds = bindings.map((b) => b.id);
       if (change.type !== 'DELETE' && relation.primaryKey.length === 0) {
-        deliveries.push({ subscriber, ids: allIds, data: errorPayload(change, 'Error 400: Bad Request, no primary key') });
+        deliveries.push({
+          subscriber,
+          ids: allIds,
+          data: errorPayload(change, 'Error 400: Bad Request, no primary key'),
+        });
         continue;
       }
       if (change.type !== 'DELETE' && !pkReadable(role)) {
@@ -187,7 +193,9 @@ export class ChangeRouter {
       // A DELETE cannot be checked against a row that is gone: it goes to whoever may
       // read the table at all, with only the primary key when the table has RLS.
       if (change.type === 'DELETE' && (facts.selectable.get(role)?.size ?? 0) === 0) continue;
-      const ids = bindings.filter((b) => b.filters.every((f) => facts.filters.get(filterKey(f)) === true)).map((b) => b.id);
+      const ids = bindings
+        .filter((b) => b.filters.every((f) => facts.filters.get(filterKey(f)) === true))
+        .map((b) => b.id);
       if (ids.length === 0) continue;
       if (facts.rls && change.type !== 'DELETE' && role !== 'service_role') {
         const group = needRowCheck.get(subscriber.identityKey) ?? [];

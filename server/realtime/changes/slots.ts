@@ -92,7 +92,10 @@ export async function dropSlot(pool: pg.Pool, name: string, timeoutMs = 5000): P
       if (Date.now() > deadline - timeoutMs / 2) {
         // The name is unique to this feed, so whoever still streams from it is our own
         // walsender that missed the goodbye: end it.
-        await pool.query(`select pg_terminate_backend(active_pid) from pg_replication_slots where slot_name = $1 and active`, [name]);
+        await pool.query(
+          `select pg_terminate_backend(active_pid) from pg_replication_slots where slot_name = $1 and active`,
+          [name],
+        );
       }
     } catch {
       // Raced with the walsender still releasing the slot: retry below.

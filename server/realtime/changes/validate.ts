@@ -19,7 +19,10 @@ const CONDITIONS: Record<string, string> = {
 
 /** A filter problem worded as PostgreSQL (through Postgrex) reports it to hosted realtime. */
 class FilterProblem extends Error {
-  constructor(readonly code: string, message: string) {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
   }
   render(): string {
@@ -33,7 +36,9 @@ function raise(message: string): never {
 
 /** Hosted's rendering of the subscription parameters inside its error messages. */
 function paramsToLog(binding: ChangeBinding, table: string, filters: ChangeFilter[]): string {
-  const rendered = filters.map((f) => `{${JSON.stringify(f.column)}, ${JSON.stringify(f.op)}, ${JSON.stringify(f.value)}, ${f.negate}}`);
+  const rendered = filters.map(
+    (f) => `{${JSON.stringify(f.column)}, ${JSON.stringify(f.op)}, ${JSON.stringify(f.value)}, ${f.negate}}`,
+  );
   return `[event: ${binding.event}, schema: ${binding.schema}, table: ${table}, filters: [${rendered.join(', ')}], select: nil]`;
 }
 
@@ -61,7 +66,8 @@ async function checkFilter(pool: pg.Pool, tableOid: number, role: string, filter
       if (!['null', 'true', 'false', 'unknown'].includes(filter.value)) {
         raise('invalid value for is filter: must be null, true, false, or unknown');
       }
-      if (filter.value !== 'null' && type !== 'boolean') raise(`is ${filter.value} filter requires a boolean column, got ${type}`);
+      if (filter.value !== 'null' && type !== 'boolean')
+        raise(`is ${filter.value} filter requires a boolean column, got ${type}`);
     } else if (['like', 'ilike', 'match', 'imatch'].includes(filter.op)) {
       const operator = { like: '~~', ilike: '~~*', match: '~', imatch: '~*' }[filter.op as 'like'];
       const r = await pool.query(

@@ -14,7 +14,13 @@ import { parseError } from '../errors.ts';
 import { Cursor, SyntaxError_, splitTopLevel } from './cursor.ts';
 
 const OPERATOR_SET: ReadonlySet<string> = new Set(OPERATORS);
-const IS_VALUES: Record<string, IsValue> = { null: 'null', not_null: 'not_null', true: 'true', false: 'false', unknown: 'unknown' };
+const IS_VALUES: Record<string, IsValue> = {
+  null: 'null',
+  not_null: 'not_null',
+  true: 'true',
+  false: 'false',
+  unknown: 'unknown',
+};
 const OPERATOR_LIST = `operator (${OPERATORS.join(', ')})`;
 
 /** Parses a filter's `[not.]op[(any|all)|(config)].value` part for the given field. */
@@ -39,7 +45,8 @@ export function parseFilter(field: Field, raw: string, inLogic = false): Filter 
   let quantifier: Filter['quantifier'] = null;
   let parsed: FilterValue;
   if (FTS_OPERATORS.has(op)) {
-    if (modifier !== undefined && !/^[A-Za-z0-9_.]+$/.test(modifier)) throw new SyntaxError_('unexpected text search configuration');
+    if (modifier !== undefined && !/^[A-Za-z0-9_.]+$/.test(modifier))
+      throw new SyntaxError_('unexpected text search configuration');
     parsed = { kind: 'fts', config: modifier ?? null, query: value };
   } else {
     if (modifier !== undefined) {
@@ -107,7 +114,13 @@ function logicChildren(inner: string, depth = 0): Condition[] {
 
 function logicChild(text: string, depth: number): Condition {
   const m = /^(not\.)?(and|or)\((.*)\)$/s.exec(text);
-  if (m) return { kind: 'logic', op: m[2] as 'and' | 'or', negate: Boolean(m[1]), children: logicChildren(m[3]!, depth + 1) };
+  if (m)
+    return {
+      kind: 'logic',
+      op: m[2] as 'and' | 'or',
+      negate: Boolean(m[1]),
+      children: logicChildren(m[3]!, depth + 1),
+    };
   const c = new Cursor(text);
   const field = c.field();
   c.expect('.');

@@ -26,7 +26,17 @@ const KNOWN: Record<string, readonly string[]> = {
 
 /** Reads `Prefer`; unknown or malformed preferences are ignored, as PostgREST's lenient handling does. */
 export function parsePrefer(header: string | undefined): Preferences {
-  const prefs: Preferences = { return: null, count: null, resolution: null, missing: null, tx: null, params: null, handling: null, maxAffected: null, applied: [] };
+  const prefs: Preferences = {
+    return: null,
+    count: null,
+    resolution: null,
+    missing: null,
+    tx: null,
+    params: null,
+    handling: null,
+    maxAffected: null,
+    applied: [],
+  };
   if (!header) return prefs;
   for (const part of header.split(/[,;]/)) {
     const [rawKey, rawValue] = part.split('=');
@@ -62,7 +72,10 @@ export function parsePlan(header: string | undefined): PlanRequest | null {
   if (!m) return null;
   const params = m[2] ?? '';
   const forType = /for="?([^";]+)"?/i.exec(params)?.[1] ?? 'application/json';
-  const options = (/options=([a-z|]+)/i.exec(params)?.[1] ?? '').toLowerCase().split('|').filter((o) => PLAN_OPTIONS.has(o));
+  const options = (/options=([a-z|]+)/i.exec(params)?.[1] ?? '')
+    .toLowerCase()
+    .split('|')
+    .filter((o) => PLAN_OPTIONS.has(o));
   return { format: m[1]?.toLowerCase() === '+json' ? 'json' : 'text', options, forType };
 }
 
@@ -88,7 +101,12 @@ export function parseRange(header: string | undefined): { offset: number; limit:
   if (m[2] === '') return { offset: from, limit: null };
   const to = Number(m[2]);
   if (to < from) {
-    throw new RestError(416, 'PGRST103', 'Requested range not satisfiable', 'The lower boundary must be lower than or equal to the upper boundary in the Range header.');
+    throw new RestError(
+      416,
+      'PGRST103',
+      'Requested range not satisfiable',
+      'The lower boundary must be lower than or equal to the upper boundary in the Range header.',
+    );
   }
   return { offset: from, limit: to - from + 1 };
 }

@@ -20,7 +20,8 @@ function level(levels: Map<string, LevelModifiers>, path: string): LevelModifier
 }
 
 function nonNegative(name: string, value: string): number {
-  if (!/^\d{1,15}$/.test(value.trim())) throw parseError(name, value, `unexpected "${value}" expecting a non-negative integer`);
+  if (!/^\d{1,15}$/.test(value.trim()))
+    throw parseError(name, value, `unexpected "${value}" expecting a non-negative integer`);
   return Number(value.trim());
 }
 

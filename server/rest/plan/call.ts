@@ -76,7 +76,12 @@ export function chooseFunction(
   const matches = overloads.filter((fn) => {
     // A json/jsonb one takes any body; a text, xml or bytea one only `{"": value}`.
     const unnamedText = argNames.length === 1 && argNames[0] === '';
-    if (hasBody && takesSingleObject(fn, singleObject) && (singleObject || JSON_TYPES.has(fn.params[0]!.type) || unnamedText)) return true;
+    if (
+      hasBody &&
+      takesSingleObject(fn, singleObject) &&
+      (singleObject || JSON_TYPES.has(fn.params[0]!.type) || unnamedText)
+    )
+      return true;
     if (singleObject) return false;
     const names = new Set(fn.params.map((p) => p.name));
     return argNames.every((a) => names.has(a)) && fn.params.every((p) => p.hasDefault || given.has(p.name));
@@ -86,11 +91,20 @@ export function chooseFunction(
     // A function that takes exactly the given named arguments beats ones with extra defaulted ones.
     const exact = matches.filter((fn) => fn.params.length === argNames.length);
     if (exact.length === 1 && !matches.some(singleUnnamed)) return exact[0]!;
-    throw new RestError(300, 'PGRST203', `Could not choose the best candidate function between: ${[...matches].sort((x, y) => x.params.length - y.params.length || signature(x).localeCompare(signature(y))).map(signature).join(', ')}`, null,
-      'Try renaming the parameters or the function itself in the database so function overloading can be resolved');
+    throw new RestError(
+      300,
+      'PGRST203',
+      `Could not choose the best candidate function between: ${[...matches]
+        .sort((x, y) => x.params.length - y.params.length || signature(x).localeCompare(signature(y)))
+        .map(signature)
+        .join(', ')}`,
+      null,
+      'Try renaming the parameters or the function itself in the database so function overloading can be resolved',
+    );
   }
   const listed = argNames.join(', ');
-  const details = argNames.length === 0 ? ' without parameters' : ` with parameter${argNames.length > 1 ? 's' : ''} ${listed}`;
+  const details =
+    argNames.length === 0 ? ' without parameters' : ` with parameter${argNames.length > 1 ? 's' : ''} ${listed}`;
   let hint: string | null = null;
   if (overloads.length > 0) {
     hint = `Perhaps you meant to call the function ${schema}.${name}(${[...new Set(overloads.flatMap((f) => f.params.map((p) => p.name)))].sort().join(', ')})`;
@@ -127,13 +141,20 @@ export function planCall(
   } else {
     const used = fn.params.filter((p) => p.name in args);
     const record = used.map((p) => `${ident(p.name)} ${p.type}`).join(', ');
-    from = used.length > 0 ? ` from json_to_record(${b.param(JSON.stringify(args), 'json')}) as pgrst_args(${record})` : '';
+    from =
+      used.length > 0 ? ` from json_to_record(${b.param(JSON.stringify(args), 'json')}) as pgrst_args(${record})` : '';
     const named = used.map((p) => `${p.variadic ? 'variadic ' : ''}${ident(p.name)} := pgrst_args.${ident(p.name)}`);
     call = `${qualified(fn.schema, fn.name)}(${named.join(', ')})`;
   }
   if (fn.returnKind === 'void') return { sql: `select ${call}${from}`, values: b.values, fn, single: true, void: true };
   if (fn.returnKind === 'scalar' && !fn.returnsSet) {
-    return { sql: `select null::bigint as total, 1 as page, to_json(${call})::text as body, nullif(current_setting('response.headers', true), '') as headers, nullif(current_setting('response.status', true), '') as status${from}`, values: b.values, fn, single: true, void: false };
+    return {
+      sql: `select null::bigint as total, 1 as page, to_json(${call})::text as body, nullif(current_setting('response.headers', true), '') as headers, nullif(current_setting('response.status', true), '') as status${from}`,
+      values: b.values,
+      fn,
+      single: true,
+      void: false,
+    };
   }
   // Rows: treat the call as a table so select, filters, order and limit apply.
   const columns = fn.returnKind === 'composite' ? fn.returnColumns : [fn.name];
@@ -142,7 +163,23 @@ export function planCall(
     schema: fn.schema,
     name: fn.name,
     kind: 'view',
-    columns: known?.columns ?? new Map(columns.map((c) => [c, { name: c, type: 'unknown', udt: '', isArray: false, isRange: false, nullable: true, hasDefault: false, defaultExpr: null }])),
+    columns:
+      known?.columns ??
+      new Map(
+        columns.map((c) => [
+          c,
+          {
+            name: c,
+            type: 'unknown',
+            udt: '',
+            isArray: false,
+            isRange: false,
+            nullable: true,
+            hasDefault: false,
+            defaultExpr: null,
+          },
+        ]),
+      ),
     columnOrder: columns,
     primaryKey: known?.primaryKey ?? [],
     computed: known?.computed ?? new Map<string, DbFunction[]>(),
@@ -153,7 +190,9 @@ export function planCall(
   const source = `(select pgrst_call.* from ${from ? from.slice(6) + ', lateral ' : ''}${call} as pgrst_call${fn.returnKind === 'scalar' ? `(${ident(fn.name)})` : ''})`;
   const read = readSql(cache, { ...root, table: { ...root.table, columns: table.columns } }, b, page, source, true);
   const single = !fn.returnsSet;
-  const scalarSet = fn.returnKind === 'scalar' && (query.select === null || (query.select.length === 1 && query.select[0]!.kind === 'star'));
+  const scalarSet =
+    fn.returnKind === 'scalar' &&
+    (query.select === null || (query.select.length === 1 && query.select[0]!.kind === 'star'));
   const sql = aggregateStatement(read.rows, countWanted ? read.count : null, '', scalarSet ? ident(fn.name) : null);
   return { sql, values: b.values, fn, single, void: false };
 }

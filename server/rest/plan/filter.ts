@@ -5,11 +5,31 @@ import { fieldSql } from './fields.ts';
 import type { SqlBuilder } from './sql.ts';
 
 const BINARY: Partial<Record<Operator, string>> = {
-  eq: '=', neq: '<>', gt: '>', gte: '>=', lt: '<', lte: '<=', like: 'like', ilike: 'ilike', match: '~', imatch: '~*',
-  cs: '@>', cd: '<@', ov: '&&', sl: '<<', sr: '>>', nxl: '&>', nxr: '&<', adj: '-|-', isdistinct: 'is distinct from',
+  eq: '=',
+  neq: '<>',
+  gt: '>',
+  gte: '>=',
+  lt: '<',
+  lte: '<=',
+  like: 'like',
+  ilike: 'ilike',
+  match: '~',
+  imatch: '~*',
+  cs: '@>',
+  cd: '<@',
+  ov: '&&',
+  sl: '<<',
+  sr: '>>',
+  nxl: '&>',
+  nxr: '&<',
+  adj: '-|-',
+  isdistinct: 'is distinct from',
 };
 const TSQUERY: Partial<Record<Operator, string>> = {
-  fts: 'to_tsquery', plfts: 'plainto_tsquery', phfts: 'phraseto_tsquery', wfts: 'websearch_to_tsquery',
+  fts: 'to_tsquery',
+  plfts: 'plainto_tsquery',
+  phfts: 'phraseto_tsquery',
+  wfts: 'websearch_to_tsquery',
 };
 
 /** Where a level's conditions are evaluated: its table, its SQL alias, its embeds' results. */
@@ -24,8 +44,12 @@ function filterSql(f: Filter, scope: FilterScope, b: SqlBuilder): string {
   const embed = f.field.path.length === 0 ? scope.embeds.get(f.field.name) : undefined;
   if (embed && !scope.table.columns.has(f.field.name)) {
     if (f.op !== 'is' || f.value.kind !== 'is' || (f.value.value !== 'null' && f.value.value !== 'not_null')) {
-      throw new RestError(400, 'PGRST120', `Bad operator on the '${f.field.name}' embedded resource`,
-        'Only is null or not is null filters are allowed on embedded resources');
+      throw new RestError(
+        400,
+        'PGRST120',
+        `Bad operator on the '${f.field.name}' embedded resource`,
+        'Only is null or not is null filters are allowed on embedded resources',
+      );
     }
     embed.used();
     const isNull = (f.value.value === 'null') !== f.negate;
@@ -49,7 +73,8 @@ function filterSql(f: Filter, scope: FilterScope, b: SqlBuilder): string {
     const op = BINARY[f.op]!;
     let value = v.value;
     // `ov.(a,b)` on an array column means the array literal `{a,b}`.
-    if (f.op === 'ov' && meta?.isArray && value.startsWith('(') && value.endsWith(')')) value = `{${value.slice(1, -1)}}`;
+    if (f.op === 'ov' && meta?.isArray && value.startsWith('(') && value.endsWith(')'))
+      value = `{${value.slice(1, -1)}}`;
     if (f.quantifier) sql = `${column} ${op} ${f.quantifier}(${b.param(value)})`;
     else sql = `${column} ${op} ${b.param(value)}`;
   }

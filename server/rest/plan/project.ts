@@ -29,14 +29,23 @@ export function outputNames(node: ReadNode): string[] {
 
 /** `messages(count)`: a bare `count` on a table without such a column is `count()`. */
 function isBareCount(node: ReadNode, item: { field: { name: string; path: unknown[] }; cast: string | null }): boolean {
-  return item.field.name === 'count' && item.field.path.length === 0 && item.cast === null && !node.table.columns.has('count');
+  return (
+    item.field.name === 'count' &&
+    item.field.path.length === 0 &&
+    item.cast === null &&
+    !node.table.columns.has('count')
+  );
 }
 
 function aggregateSql(cache: SchemaCache, node: ReadNode, item: SelectAggregate, b: SqlBuilder): string {
   let sql: string;
   if (item.field === null) sql = 'count(*)';
   else {
-    if (item.field.path.length === 0 && !node.table.columns.has(item.field.name) && !node.table.computed.has(item.field.name)) {
+    if (
+      item.field.path.length === 0 &&
+      !node.table.columns.has(item.field.name) &&
+      !node.table.computed.has(item.field.name)
+    ) {
       throw columnNotFound(node.alias, item.field.name);
     }
     sql = `${item.fn}(${fieldSql(node.table, node.alias, item.field, b)})`;
@@ -66,7 +75,9 @@ export function projection(cache: SchemaCache, node: ReadNode, b: SqlBuilder): {
   for (const item of node.items) {
     if (item.kind === 'star') {
       if (!aggregating) entries.push({ sql: `${ident(node.alias)}.*`, name: '', aggregate: false });
-      else for (const c of node.table.columnOrder) entries.push({ sql: `${ident(node.alias)}.${ident(c)}`, name: c, aggregate: false });
+      else
+        for (const c of node.table.columnOrder)
+          entries.push({ sql: `${ident(node.alias)}.${ident(c)}`, name: c, aggregate: false });
     } else if (item.kind === 'aggregate') {
       entries.push({ sql: aggregateSql(cache, node, item, b), name: item.alias ?? item.fn, aggregate: true });
     } else if (item.kind === 'column') {

@@ -15,14 +15,26 @@ export function putAsUpsert(table: Table, query: ParsedQuery, body: unknown): Pa
   const conditions = top?.conditions ?? [];
   const keyValues = new Map<string, string>();
   for (const c of conditions) {
-    if (c.kind !== 'filter' || c.op !== 'eq' || c.negate || c.quantifier || c.field.path.length > 0 || c.value.kind !== 'scalar') {
+    if (
+      c.kind !== 'filter' ||
+      c.op !== 'eq' ||
+      c.negate ||
+      c.quantifier ||
+      c.field.path.length > 0 ||
+      c.value.kind !== 'scalar'
+    ) {
       keyValues.clear();
       break;
     }
     keyValues.set(c.field.name, c.value.value);
   }
   const pk = table.primaryKey;
-  if (pk.length === 0 || keyValues.size !== conditions.length || keyValues.size !== pk.length || !pk.every((k) => keyValues.has(k))) {
+  if (
+    pk.length === 0 ||
+    keyValues.size !== conditions.length ||
+    keyValues.size !== pk.length ||
+    !pk.every((k) => keyValues.has(k))
+  ) {
     throw new RestError(405, 'PGRST105', "Filters must include all and only primary key columns with 'eq' operators");
   }
   const rows = Array.isArray(body) ? body : [body];

@@ -76,8 +76,13 @@ export function resolveRead(
   for (const path of levels.keys()) {
     if (!used.has(path)) {
       const name = path.split('.').pop() ?? path;
-      throw new RestError(400, 'PGRST108', `'${name}' is not an embedded resource in this request`, null,
-        `Verify that '${name}' is included in the 'select' query parameter.`);
+      throw new RestError(
+        400,
+        'PGRST108',
+        `'${name}' is not an embedded resource in this request`,
+        null,
+        `Verify that '${name}' is included in the 'select' query parameter.`,
+      );
     }
   }
   return root;
@@ -89,10 +94,16 @@ function joinCondition(embed: EmbedNode, parentAlias: string): { from: string; w
   const target = `${qualified(node.table.schema, node.table.name)} as ${ident(node.alias)}`;
   const eq = (a: string, ac: string, b: string, bc: string) => `${ident(a)}.${ident(ac)} = ${ident(b)}.${ident(bc)}`;
   if (rel.kind === 'many-to-one') {
-    return { from: target, where: rel.fk.columns.map((c, i) => eq(node.alias, rel.fk.foreignColumns[i]!, parentAlias, c)) };
+    return {
+      from: target,
+      where: rel.fk.columns.map((c, i) => eq(node.alias, rel.fk.foreignColumns[i]!, parentAlias, c)),
+    };
   }
   if (rel.kind === 'one-to-many') {
-    return { from: target, where: rel.fk.columns.map((c, i) => eq(node.alias, c, parentAlias, rel.fk.foreignColumns[i]!)) };
+    return {
+      from: target,
+      where: rel.fk.columns.map((c, i) => eq(node.alias, c, parentAlias, rel.fk.foreignColumns[i]!)),
+    };
   }
   const j = `${node.alias}_x`;
   const on = rel.sink.columns.map((c, i) => eq(j, c, node.alias, rel.sink.foreignColumns[i]!)).join(' and ');
@@ -106,12 +117,21 @@ function joinCondition(embed: EmbedNode, parentAlias: string): { from: string; w
 function relatedOrderSql(node: ReadNode, t: OrderTerm, b: SqlBuilder): string {
   const e = node.embeds.find((x) => x.key === t.relation && !x.spread);
   if (!e) {
-    throw new RestError(400, 'PGRST108', `'${t.relation}' is not an embedded resource in this request`, null,
-      `Verify that '${t.relation}' is included in the 'select' query parameter.`);
+    throw new RestError(
+      400,
+      'PGRST108',
+      `'${t.relation}' is not an embedded resource in this request`,
+      null,
+      `Verify that '${t.relation}' is included in the 'select' query parameter.`,
+    );
   }
   if (!e.toOne) {
-    throw new RestError(400, 'PGRST118', `A related order on '${t.relation}' is not possible`,
-      `'${node.table.name}' and '${t.relation}' do not form a many-to-one or one-to-one relationship`);
+    throw new RestError(
+      400,
+      'PGRST118',
+      `A related order on '${t.relation}' is not possible`,
+      `'${node.table.name}' and '${t.relation}' do not form a many-to-one or one-to-one relationship`,
+    );
   }
   fieldSql(e.node.table, e.node.alias, { name: t.field.name, path: [] }, b);
   let sql = `(${ident(e.lateral)}.j::jsonb -> ${b.param(t.field.name, 'text')})`;
@@ -179,7 +199,9 @@ function embedSql(cache: SchemaCache, e: EmbedNode, parentAlias: string, b: SqlB
   if (e.spread && e.toOne) return inner;
   // A to-many spread gives each of its columns as an array.
   if (e.spread) {
-    const cols = outputNames(e.node).map((n) => `coalesce(json_agg(${ident(r)}.${ident(n)}), '[]'::json) as ${ident(n)}`);
+    const cols = outputNames(e.node).map(
+      (n) => `coalesce(json_agg(${ident(r)}.${ident(n)}), '[]'::json) as ${ident(n)}`,
+    );
     return `select ${cols.join(', ')} from (${inner}) as ${ident(r)}`;
   }
   if (e.toOne) return `select row_to_json(${ident(r)}) as j from (${inner}) as ${ident(r)}`;

@@ -49,7 +49,11 @@ function candidates(cache: SchemaCache, parent: Table): Relationship[] {
 function describe(r: Relationship, parent: Table): { cardinality: string; embedding: string; relationship: string } {
   const cols = (c: string[]) => `(${c.join(', ')})`;
   if (r.kind === 'computed') {
-    return { cardinality: isToOne(r) ? 'many-to-one' : 'one-to-many', embedding: `${parent.name} with ${r.target.name}`, relationship: `${r.fn.schema}.${r.fn.name}` };
+    return {
+      cardinality: isToOne(r) ? 'many-to-one' : 'one-to-many',
+      embedding: `${parent.name} with ${r.target.name}`,
+      relationship: `${r.fn.schema}.${r.fn.name}`,
+    };
   }
   if (r.kind === 'many-to-many') {
     return {
@@ -58,7 +62,8 @@ function describe(r: Relationship, parent: Table): { cardinality: string; embedd
       relationship: `${r.junction.name} using ${r.source.name}${cols(r.source.columns)} and ${r.sink.name}${cols(r.sink.columns)}`,
     };
   }
-  const [from, to] = r.kind === 'many-to-one' ? [r.fk.columns, r.fk.foreignColumns] : [r.fk.foreignColumns, r.fk.columns];
+  const [from, to] =
+    r.kind === 'many-to-one' ? [r.fk.columns, r.fk.foreignColumns] : [r.fk.foreignColumns, r.fk.columns];
   return {
     cardinality: r.kind,
     embedding: `${parent.name} with ${r.target.name}`,
@@ -100,14 +105,21 @@ export function findRelationship(cache: SchemaCache, parent: Table, name: string
   if (hint !== null) {
     // A column hint names the parent's side first, and the target's side only when the
     // parent's side has no match.
-    const parentSide = (r: Relationship) => (r.kind === 'many-to-one' ? r.fk.columns : r.kind === 'one-to-many' ? r.fk.foreignColumns : []);
-    const targetSide = (r: Relationship) => (r.kind === 'many-to-one' ? r.fk.foreignColumns : r.kind === 'one-to-many' ? r.fk.columns : []);
+    const parentSide = (r: Relationship) =>
+      r.kind === 'many-to-one' ? r.fk.columns : r.kind === 'one-to-many' ? r.fk.foreignColumns : [];
+    const targetSide = (r: Relationship) =>
+      r.kind === 'many-to-one' ? r.fk.foreignColumns : r.kind === 'one-to-many' ? r.fk.columns : [];
     const byName = (r: Relationship) =>
-      r.kind === 'computed' ? false
-      : r.kind === 'many-to-many' ? r.junction.name === hint || r.source.name === hint || r.sink.name === hint : r.fk.name === hint;
+      r.kind === 'computed'
+        ? false
+        : r.kind === 'many-to-many'
+          ? r.junction.name === hint || r.source.name === hint || r.sink.name === hint
+          : r.fk.name === hint;
     // On a self reference the name means the children; a hint names their column, never a constraint.
     const self = matches.length > 0 && matches.every((r) => r.target === parent && r.kind === 'one-to-many');
-    const named = self ? matches.filter((r) => targetSide(r).includes(hint)) : matches.filter((r) => byName(r) || parentSide(r).includes(hint));
+    const named = self
+      ? matches.filter((r) => targetSide(r).includes(hint))
+      : matches.filter((r) => byName(r) || parentSide(r).includes(hint));
     matches = named.length > 0 || self ? named : matches.filter((r) => targetSide(r).includes(hint));
   }
   if (matches.length === 1) return matches[0]!;

@@ -17,7 +17,13 @@ const GUCS = `nullif(current_setting('response.headers', true), '') as headers, 
  * Wraps a row-producing query into one row: the total (when counted), the page size,
  * the JSON array as text (rendered by PostgreSQL, sent as is) and the response GUCs.
  */
-export function aggregateStatement(rows: string, count: string | null, prefix = '', scalarColumn: string | null = null, inserted: string | null = null): string {
+export function aggregateStatement(
+  rows: string,
+  count: string | null,
+  prefix = '',
+  scalarColumn: string | null = null,
+  inserted: string | null = null,
+): string {
   const total = count ? `(${count})` : 'null::bigint';
   // A set of scalars renders as an array of values, not of one-key objects.
   const element = scalarColumn ? `_x.${scalarColumn}` : '_x';

@@ -58,7 +58,9 @@ function insertSql(table: Table, body: unknown, query: ParsedQuery, prefs: Prefe
   const selectCols = cols.map((c) => {
     const meta = table.columns.get(c)!;
     // An identity column's default is its sequence's next value.
-    const fallback = meta.defaultExpr ?? (meta.hasDefault ? `nextval(pg_get_serial_sequence(${literal(target)}, ${literal(c)}))` : null);
+    const fallback =
+      meta.defaultExpr ??
+      (meta.hasDefault ? `nextval(pg_get_serial_sequence(${literal(target)}, ${literal(c)}))` : null);
     if (!explicitDefaults || !fallback) return `_r.${ident(c)}`;
     // Like PostgREST, every row evaluates the default (a sequence advances even when a value was given).
     return `(array[_r.${ident(c)}, ${fallback}])[case when _e::jsonb ? ${literal(c)} then 1 else 2 end]`;
@@ -71,10 +73,18 @@ function insertSql(table: Table, body: unknown, query: ParsedQuery, prefs: Prefe
     const conflict = query.onConflict ?? table.primaryKey;
     for (const c of conflict) if (!table.columns.has(c)) throw columnNotFound(table.name, c);
     if (prefs.resolution) {
-      if (conflict.length === 0) throw new RestError(400, '42P10', 'there is no unique or exclusion constraint matching the ON CONFLICT specification');
+      if (conflict.length === 0)
+        throw new RestError(
+          400,
+          '42P10',
+          'there is no unique or exclusion constraint matching the ON CONFLICT specification',
+        );
       const updates = cols.map((c) => `${ident(c)} = excluded.${ident(c)}`);
       sql += ` on conflict (${conflict.map(ident).join(', ')}) `;
-      sql += prefs.resolution === 'ignore-duplicates' || updates.length === 0 ? 'do nothing' : `do update set ${updates.join(', ')}`;
+      sql +=
+        prefs.resolution === 'ignore-duplicates' || updates.length === 0
+          ? 'do nothing'
+          : `do update set ${updates.join(', ')}`;
     }
   }
   return sql;
@@ -100,29 +110,52 @@ export function planWrite(
   prefs: Preferences,
   maxRows: number,
 ): WritePlan {
-  if (table.kind === 'view' && table.columns.size === 0) throw new RestError(405, 'PGRST117', `Unsupported HTTP method: ${method}`);
+  if (table.kind === 'view' && table.columns.size === 0)
+    throw new RestError(405, 'PGRST117', `Unsupported HTTP method: ${method}`);
   const b = new SqlBuilder();
   let mutation: string | null;
   if (method === 'POST') mutation = insertSql(table, body, query, prefs, b);
   else if (method === 'PATCH') mutation = updateSql(table, body, query, b);
-  else mutation = `delete from ${qualified(table.schema, table.name)} as ${ident(table.name)}${topConditions(table, query, b)}`;
+  else
+    mutation = `delete from ${qualified(table.schema, table.name)} as ${ident(table.name)}${topConditions(table, query, b)}`;
 
   const ret = prefs.return ?? 'minimal';
   const upsert = method === 'POST' && prefs.resolution !== null;
   if (mutation === null) {
     // An empty PATCH changes nothing; answer as if no row matched.
-    return { statements: [{ sql: aggregateStatement('select 1 where false', null), values: [] }], resultIndex: 0, locationKeys: null };
+    return {
+      statements: [{ sql: aggregateStatement('select 1 where false', null), values: [] }],
+      resultIndex: 0,
+      locationKeys: null,
+    };
   }
   if (ret === 'minimal' && !upsert) {
-    return { statements: [{ sql: mutation, values: b.values }, { sql: GUC_STATEMENT, values: [] }], resultIndex: -1, locationKeys: null };
+    return {
+      statements: [
+        { sql: mutation, values: b.values },
+        { sql: GUC_STATEMENT, values: [] },
+      ],
+      resultIndex: -1,
+      locationKeys: null,
+    };
   }
   if (ret === 'headers-only') {
     const keys = table.primaryKey;
-    const returning = keys.length > 0 ? keys.map((k) => `${ident(table.name)}.${ident(k)}`).join(', ') : '1 as pgrst_none';
-    const sql = aggregateStatement('select * from pgrst_source', null, `with pgrst_source as (${mutation} returning ${returning}) `);
+    const returning =
+      keys.length > 0 ? keys.map((k) => `${ident(table.name)}.${ident(k)}`).join(', ') : '1 as pgrst_none';
+    const sql = aggregateStatement(
+      'select * from pgrst_source',
+      null,
+      `with pgrst_source as (${mutation} returning ${returning}) `,
+    );
     return { statements: [{ sql, values: b.values }], resultIndex: 0, locationKeys: keys };
   }
-  const root = resolveRead(cache, table, query.select, new Map([...query.levels].map(([k, v]) => [k, k === '' ? { ...v, conditions: [] } : v])));
+  const root = resolveRead(
+    cache,
+    table,
+    query.select,
+    new Map([...query.levels].map(([k, v]) => [k, k === '' ? { ...v, conditions: [] } : v])),
+  );
   const read = readSql(cache, root, b, { limit: null, offset: null }, 'pgrst_source');
   void maxRows;
   if (upsert) {
@@ -130,9 +163,19 @@ export function planWrite(
     const alias = ident(table.name);
     const cols = table.columnOrder.map(ident).join(', ');
     const prefix = `with pgrst_m as (${mutation} returning ${alias}.*, (${alias}.xmax = 0) as pgrst_inserted), pgrst_source as (select ${cols} from pgrst_m) `;
-    const sql = aggregateStatement(read.rows, null, prefix, null, '(select coalesce(bool_or(pgrst_inserted), false) from pgrst_m)::text');
+    const sql = aggregateStatement(
+      read.rows,
+      null,
+      prefix,
+      null,
+      '(select coalesce(bool_or(pgrst_inserted), false) from pgrst_m)::text',
+    );
     return { statements: [{ sql, values: b.values }], resultIndex: 0, locationKeys: null };
   }
-  const sql = aggregateStatement(read.rows, null, `with pgrst_source as (${mutation} returning ${ident(table.name)}.*) `);
+  const sql = aggregateStatement(
+    read.rows,
+    null,
+    `with pgrst_source as (${mutation} returning ${ident(table.name)}.*) `,
+  );
   return { statements: [{ sql, values: b.values }], resultIndex: 0, locationKeys: null };
 }

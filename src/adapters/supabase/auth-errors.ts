@@ -39,8 +39,10 @@ export function describeAuthError(error: unknown): AuthFailure {
       case 'anonymous_provider_disabled':
         return { code: 'guest_disabled', message: 'Guest access is turned off for this workspace.' };
       default:
-        if (error.status === 429) return { code: 'rate_limited', message: 'Too many attempts. Wait a minute, then try again.' };
-        if (error.status >= 500) return { code: 'unknown', message: 'The server had a problem. Try again in a moment.' };
+        if (error.status === 429)
+          return { code: 'rate_limited', message: 'Too many attempts. Wait a minute, then try again.' };
+        if (error.status >= 500)
+          return { code: 'unknown', message: 'The server had a problem. Try again in a moment.' };
     }
   }
   if (isAuthError(error) && error.message) return { code: 'unknown', message: error.message };

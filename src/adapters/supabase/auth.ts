@@ -51,7 +51,13 @@ export function authEvents(client: AuthClient): Observable<AuthEvent> {
   }).pipe(observeOn(asapScheduler));
 }
 
-const EXPIRED_CODES = new Set(['refresh_token_not_found', 'refresh_token_already_used', 'session_not_found', 'session_expired', 'bad_jwt']);
+const EXPIRED_CODES = new Set([
+  'refresh_token_not_found',
+  'refresh_token_already_used',
+  'session_not_found',
+  'session_expired',
+  'bad_jwt',
+]);
 export const SESSION_EXPIRED = 'Your session has expired. Sign in again to continue.';
 
 async function attempt<T extends AuthResult | SignUpResult>(request: () => Promise<T>): Promise<T | AuthResult> {

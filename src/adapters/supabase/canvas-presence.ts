@@ -1,6 +1,13 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { defer, EMPTY, finalize, map, merge, mergeMap, of, Subject, tap, type Observable } from 'rxjs';
-import type { CanvasChannel, CanvasPeerState, CanvasPresencePort, Point, PresenceFact, View } from '../../lib/ports/canvas-presence.ts';
+import type {
+  CanvasChannel,
+  CanvasPeerState,
+  CanvasPresencePort,
+  Point,
+  PresenceFact,
+  View,
+} from '../../lib/ports/canvas-presence.ts';
 import { latestAtMost } from '../../lib/throttle.ts';
 import type { Database } from './database.types.ts';
 import { openChannel, type ChannelFact } from './realtime.ts';
@@ -29,7 +36,9 @@ const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFi
 const MAX_SELECTION = 500;
 
 function selectionOf(meta: Partial<SelectionMeta>): string[] {
-  return Array.isArray(meta.selection) ? meta.selection.filter((id): id is string => typeof id === 'string').slice(0, MAX_SELECTION) : [];
+  return Array.isArray(meta.selection)
+    ? meta.selection.filter((id): id is string => typeof id === 'string').slice(0, MAX_SELECTION)
+    : [];
 }
 
 /** A broadcast from a peer as a fact, or nothing if it is not one we understand. */
@@ -38,11 +47,15 @@ export function broadcastFact(event: string, payload: Broadcast): PresenceFact |
   if (typeof userId !== 'string' || userId === '') return null;
   if (event === 'cursor') {
     if (payload.x === null) return { type: 'cursor.moved', userId, at: null };
-    return finite(payload.x) && finite(payload.y) ? { type: 'cursor.moved', userId, at: { x: payload.x, y: payload.y } } : null;
+    return finite(payload.x) && finite(payload.y)
+      ? { type: 'cursor.moved', userId, at: { x: payload.x, y: payload.y } }
+      : null;
   }
   if (event === 'view') {
     const { x, y, zoom } = payload;
-    return finite(x) && finite(y) && finite(zoom) && zoom > 0 ? { type: 'view.moved', userId, view: { x, y, zoom } } : null;
+    return finite(x) && finite(y) && finite(zoom) && zoom > 0
+      ? { type: 'view.moved', userId, view: { x, y, zoom } }
+      : null;
   }
   return null;
 }
@@ -50,7 +63,9 @@ export function broadcastFact(event: string, payload: Broadcast): PresenceFact |
 function toFact(fact: ChannelFact<never, Broadcast, SelectionMeta>): PresenceFact | null {
   switch (fact.type) {
     case 'status':
-      return fact.status === 'subscribed' ? { type: 'presence.joined' } : { type: 'presence.lost', message: fact.message ?? 'The live connection closed' };
+      return fact.status === 'subscribed'
+        ? { type: 'presence.joined' }
+        : { type: 'presence.lost', message: fact.message ?? 'The live connection closed' };
     case 'presence':
       return {
         type: 'presence.synced',

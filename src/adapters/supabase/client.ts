@@ -37,7 +37,8 @@ interface BuildEnv {
   VITE_SUPABASE_ANON_KEY?: string;
 }
 
-const present = (value: string | undefined): string | undefined => (value && value.trim() !== '' ? value.trim() : undefined);
+const present = (value: string | undefined): string | undefined =>
+  value && value.trim() !== '' ? value.trim() : undefined;
 
 export function resolveSupabaseConfig(env: BuildEnv, runtime: RuntimeConfig | undefined): SupabaseConfig {
   const hostedUrl = present(env.VITE_SUPABASE_URL);
@@ -63,6 +64,8 @@ let browserClient: ChartroomClient | null = null;
 /** The app's one client, created on first use from the resolved configuration. */
 export function supabaseClient(): ChartroomClient {
   const env = import.meta.env as BuildEnv;
-  browserClient ??= createBrowserClient(resolveSupabaseConfig(env, typeof window === 'undefined' ? undefined : window.__CHARTROOM_CONFIG__));
+  browserClient ??= createBrowserClient(
+    resolveSupabaseConfig(env, typeof window === 'undefined' ? undefined : window.__CHARTROOM_CONFIG__),
+  );
   return browserClient;
 }

@@ -3,7 +3,17 @@ import { concatMap, EMPTY, type Observable, of } from 'rxjs';
 import type { CommitReceipt, CommittedOp } from '../../lib/collab/types.ts';
 import type { Op } from '../../lib/model/op-types.ts';
 import type { MachineDefinition } from '../../lib/model/types.ts';
-import type { CommitResult, DocumentError, DocumentErrorCode, DocumentPort, MachineListEvent, MachineRecord, MachineSummary, OpStreamEvent, Result } from '../../lib/ports/document.ts';
+import type {
+  CommitResult,
+  DocumentError,
+  DocumentErrorCode,
+  DocumentPort,
+  MachineListEvent,
+  MachineRecord,
+  MachineSummary,
+  OpStreamEvent,
+  Result,
+} from '../../lib/ports/document.ts';
 import type { Database, Json, Tables } from './database.types.ts';
 import { openChannel } from './realtime.ts';
 
@@ -29,20 +39,27 @@ interface ErrorLike {
   details?: string | null;
 }
 
-const fail = (code: DocumentErrorCode, message: string): { ok: false; error: DocumentError } => ({ ok: false, error: { code, message } });
+const fail = (code: DocumentErrorCode, message: string): { ok: false; error: DocumentError } => ({
+  ok: false,
+  error: { code, message },
+});
 
 /** By SQLSTATE / PostgREST code, never by message; an error without a code never reached Postgres. */
 export function describeMachineError(error: unknown, action: string): DocumentError {
   const e = (typeof error === 'object' && error !== null ? error : {}) as ErrorLike;
-  if (error instanceof TypeError || !e.code) return { code: 'network', message: "Can't reach the server. Your edits are kept and will be sent when it's back." };
+  if (error instanceof TypeError || !e.code)
+    return { code: 'network', message: "Can't reach the server. Your edits are kept and will be sent when it's back." };
   switch (e.code) {
     case '54000':
-      return { code: 'too_big', message: `Couldn't ${action}: ${e.message ?? 'it is over the server\'s limits'}.` };
+      return { code: 'too_big', message: `Couldn't ${action}: ${e.message ?? "it is over the server's limits"}.` };
     case '42501':
       return { code: 'forbidden', message: `You don't have permission to ${action}.` };
     case 'P0002':
     case 'PGRST116':
-      return { code: 'not_found', message: `Couldn't ${action}: the machine no longer exists or you no longer have access.` };
+      return {
+        code: 'not_found',
+        message: `Couldn't ${action}: the machine no longer exists or you no longer have access.`,
+      };
     case 'PGRST413':
       return { code: 'too_big', message: `Couldn't ${action}: it is too big to send in one request.` };
     case '22023':
@@ -65,9 +82,14 @@ export const toSummary = (row: Omit<Tables<'machines'>, 'definition' | 'realtime
 });
 
 // The server stores what the model wrote; definitions are validated by the model on use.
-const toRecord = (row: Tables<'machines'>): MachineRecord => ({ ...toSummary(row), definition: row.definition as unknown as MachineDefinition });
+const toRecord = (row: Tables<'machines'>): MachineRecord => ({
+  ...toSummary(row),
+  definition: row.definition as unknown as MachineDefinition,
+});
 
-export const toCommittedOp = (row: Pick<Tables<'machine_ops'>, 'seq' | 'batch_id' | 'client_id' | 'op'>): CommittedOp<Op> => ({
+export const toCommittedOp = (
+  row: Pick<Tables<'machine_ops'>, 'seq' | 'batch_id' | 'client_id' | 'op'>,
+): CommittedOp<Op> => ({
   seq: row.seq,
   batchId: row.batch_id,
   clientId: row.client_id,
@@ -78,16 +100,26 @@ export const toCommittedOp = (row: Pick<Tables<'machine_ops'>, 'seq' | 'batch_id
 function toReceipt(data: Json): CommitReceipt | null {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) return null;
   const { first_seq, last_seq, version, duplicate, checkpoint_due } = data;
-  if (typeof first_seq !== 'number' || typeof last_seq !== 'number' || typeof version !== 'number' || typeof duplicate !== 'boolean') return null;
+  if (
+    typeof first_seq !== 'number' ||
+    typeof last_seq !== 'number' ||
+    typeof version !== 'number' ||
+    typeof duplicate !== 'boolean'
+  )
+    return null;
   return { firstSeq: first_seq, lastSeq: last_seq, version, duplicate, checkpointDue: checkpoint_due === true };
 }
 
 /** The log after `version`, page by page. */
 async function readLog(client: Client, machineId: string, version: number): Promise<Result<CommittedOp<Op>[]>> {
   const ops: CommittedOp<Op>[] = [];
-  for (let after = version; ; ) {
+  for (let after = version; ;) {
     // read_machine_ops checks access once per page, not once per row as the table's RLS does.
-    const { data, error } = await client.rpc('read_machine_ops', { p_machine: machineId, p_after: after, p_limit: PAGE });
+    const { data, error } = await client.rpc('read_machine_ops', {
+      p_machine: machineId,
+      p_after: after,
+      p_limit: PAGE,
+    });
     if (error) return { ok: false, error: describeMachineError(error, 'catch up with the latest edits') };
     ops.push(...data.map(toCommittedOp));
     const last = data[data.length - 1];
@@ -97,12 +129,24 @@ async function readLog(client: Client, machineId: string, version: number): Prom
 }
 
 /** Appends a batch: ops only (the forgery guards' parameters are left at their defaults). */
-async function append(client: Client, request: { machineId: string; clientId: string; batchId: string; ops: Op[] }): Promise<CommitResult> {
-  const args = { p_machine: request.machineId, p_client_id: request.clientId, p_batch_id: request.batchId, p_ops: request.ops as unknown as Json };
+async function append(
+  client: Client,
+  request: { machineId: string; clientId: string; batchId: string; ops: Op[] },
+): Promise<CommitResult> {
+  const args = {
+    p_machine: request.machineId,
+    p_client_id: request.clientId,
+    p_batch_id: request.batchId,
+    p_ops: request.ops as unknown as Json,
+  };
   const { data, error } = await client.rpc('commit_machine_ops', args);
   if (error) return { ok: false, error: describeMachineError(error, 'save your edit') };
   const receipt = toReceipt(data);
-  if (!receipt) return { ok: false, error: { code: 'unknown', message: "Couldn't save your edit: the server's answer was not understood." } };
+  if (!receipt)
+    return {
+      ok: false,
+      error: { code: 'unknown', message: "Couldn't save your edit: the server's answer was not understood." },
+    };
   return { ok: true, receipt };
 }
 
@@ -119,7 +163,11 @@ export function createMachinesAdapter(client: Client): DocumentPort {
   return {
     listMachines: (projectId) =>
       attempt('list machines', async () => {
-        const { data, error } = await client.from('machines').select(SUMMARY).eq('project_id', projectId).order('created_at');
+        const { data, error } = await client
+          .from('machines')
+          .select(SUMMARY)
+          .eq('project_id', projectId)
+          .order('created_at');
         if (error) return { ok: false, error: describeMachineError(error, 'list machines') };
         return { ok: true, value: data.map(toSummary) };
       }),
@@ -129,7 +177,8 @@ export function createMachinesAdapter(client: Client): DocumentPort {
       attempt('open this machine', async () => {
         const { data, error } = await client.from('machines').select('*').eq('id', machineId).maybeSingle();
         if (error) return { ok: false, error: describeMachineError(error, 'open this machine') };
-        if (!data) return fail('not_found', "Couldn't open this machine: it no longer exists or you no longer have access.");
+        if (!data)
+          return fail('not_found', "Couldn't open this machine: it no longer exists or you no longer have access.");
         const tail = await readLog(client, machineId, data.version);
         if (!tail.ok) return tail;
         // A stale checkpoint (checkpoints follow appends, so this is rare: a machine just
@@ -155,7 +204,12 @@ export function createMachinesAdapter(client: Client): DocumentPort {
 
     renameMachine: (machineId, name) =>
       attempt('rename this machine', async () => {
-        const { data, error } = await client.from('machines').update({ name }).eq('id', machineId).select(SUMMARY).maybeSingle();
+        const { data, error } = await client
+          .from('machines')
+          .update({ name })
+          .eq('id', machineId)
+          .select(SUMMARY)
+          .maybeSingle();
         if (error) return { ok: false, error: describeMachineError(error, 'rename this machine') };
         // RLS hides the row from a viewer's update: nothing changed.
         if (!data) return fail('forbidden', "You don't have permission to rename this machine.");
@@ -185,7 +239,8 @@ export function createMachinesAdapter(client: Client): DocumentPort {
 
     requestCheckpoint: (machineId) => void checkpointNow(client, machineId),
 
-    opsSince: (machineId, version) => attempt('catch up with the latest edits', () => readLog(client, machineId, version)),
+    opsSince: (machineId, version) =>
+      attempt('catch up with the latest edits', () => readLog(client, machineId, version)),
 
     opEvents$: (machineId) => machineOpEvents(client, machineId),
     machineListEvents$: (projectId) => machineListEvents(client, projectId),
@@ -213,7 +268,11 @@ interface OpsBroadcast extends Record<string, unknown> {
  * dropped channel is a lost connection.
  */
 export function machineOpEvents(client: Client, machineId: string): Observable<OpStreamEvent> {
-  return openChannel<never, OpsBroadcast, never>(client, { topic: `machine-ops:${machineId}`, broadcast: ['ops'], private: true }).facts$.pipe(
+  return openChannel<never, OpsBroadcast, never>(client, {
+    topic: `machine-ops:${machineId}`,
+    broadcast: ['ops'],
+    private: true,
+  }).facts$.pipe(
     concatMap((fact): Observable<OpStreamEvent> => {
       if (fact.type === 'broadcast') {
         const ops = Array.isArray(fact.payload.ops) ? fact.payload.ops : [];
@@ -221,7 +280,8 @@ export function machineOpEvents(client: Client, machineId: string): Observable<O
         // Announced, not carried: anything up to last_seq is in the log.
         return typeof fact.payload.last_seq === 'number' ? of({ type: 'ops.subscribed' }) : EMPTY;
       }
-      if (fact.type === 'status') return of(fact.status === 'subscribed' ? { type: 'ops.subscribed' } : { type: 'connection.lost' });
+      if (fact.type === 'status')
+        return of(fact.status === 'subscribed' ? { type: 'ops.subscribed' } : { type: 'connection.lost' });
       return EMPTY;
     }),
   );
@@ -246,9 +306,12 @@ export function machineListEvents(client: Client, projectId: string): Observable
         return change.kind === 'delete' ? EMPTY : of({ type: 'machines.upserted', machine: toSummary(change.row) });
       }
       if (fact.type === 'broadcast') {
-        return typeof fact.payload.id === 'string' ? of({ type: 'machines.deleted', machineId: fact.payload.id }) : EMPTY;
+        return typeof fact.payload.id === 'string'
+          ? of({ type: 'machines.deleted', machineId: fact.payload.id })
+          : EMPTY;
       }
-      if (fact.type === 'status') return of(fact.status === 'subscribed' ? { type: 'machines.subscribed' } : { type: 'machines.lost' });
+      if (fact.type === 'status')
+        return of(fact.status === 'subscribed' ? { type: 'machines.subscribed' } : { type: 'machines.lost' });
       return EMPTY;
     }),
   );

@@ -1,5 +1,13 @@
 import { FunctionsHttpError, type SupabaseClient } from '@supabase/supabase-js';
-import type { AcceptedInvite, Failure, Invite, InviteRequest, MembersPort, Result, Role } from '../../lib/ports/room.ts';
+import type {
+  AcceptedInvite,
+  Failure,
+  Invite,
+  InviteRequest,
+  MembersPort,
+  Result,
+  Role,
+} from '../../lib/ports/room.ts';
 import type { Database, Tables } from './database.types.ts';
 import { describeDataError } from './room-errors.ts';
 
@@ -22,7 +30,8 @@ const toInvite = (row: Tables<'project_invites'>): Invite => ({
   revoked: row.revoked_at !== null,
 });
 
-const done = (error: unknown, action: string): Result<null> => (error ? { ok: false, error: describeDataError(error, action) } : { ok: true, value: null });
+const done = (error: unknown, action: string): Result<null> =>
+  error ? { ok: false, error: describeDataError(error, action) } : { ok: true, value: null };
 
 async function guarded<T>(action: string, run: () => Promise<Result<T>>): Promise<Result<T>> {
   try {
@@ -38,11 +47,15 @@ async function functionFailure(error: unknown): Promise<Failure> {
     const response = error.context as Response;
     try {
       const body = (await response.json()) as { code?: unknown; message?: unknown };
-      if (typeof body.code === 'string' && typeof body.message === 'string') return { code: body.code, message: body.message };
+      if (typeof body.code === 'string' && typeof body.message === 'string')
+        return { code: body.code, message: body.message };
     } catch {
       // Not JSON: fall through to the status.
     }
-    return { code: `http_${response.status}`, message: `The invite could not be accepted (${response.status}). Try again.` };
+    return {
+      code: `http_${response.status}`,
+      message: `The invite could not be accepted (${response.status}). Try again.`,
+    };
   }
   return describeDataError(error, 'accept the invite');
 }
@@ -52,23 +65,50 @@ export function createMembersAdapter(client: Client): MembersPort {
     renameProject: (projectId, name) =>
       guarded('rename the project', async () => {
         const trimmed = name.trim();
-        if (trimmed.length === 0 || trimmed.length > 120) return { ok: false, error: { code: 'invalid', message: 'A project name has 1 to 120 characters.' } };
-        const { data, error } = await client.from('projects').update({ name: trimmed }).eq('id', projectId).select('id');
-        if (!error && data.length === 0) return { ok: false, error: { code: 'forbidden', message: "You don't have permission to rename this project." } };
+        if (trimmed.length === 0 || trimmed.length > 120)
+          return { ok: false, error: { code: 'invalid', message: 'A project name has 1 to 120 characters.' } };
+        const { data, error } = await client
+          .from('projects')
+          .update({ name: trimmed })
+          .eq('id', projectId)
+          .select('id');
+        if (!error && data.length === 0)
+          return {
+            ok: false,
+            error: { code: 'forbidden', message: "You don't have permission to rename this project." },
+          };
         return done(error, 'rename the project');
       }),
 
     changeRole: (projectId, userId, role: Role) =>
       guarded('change the role', async () => {
-        const { data, error } = await client.from('project_members').update({ role }).eq('project_id', projectId).eq('user_id', userId).select('user_id');
-        if (!error && data.length === 0) return { ok: false, error: { code: 'forbidden', message: "You don't have permission to change this member's role." } };
+        const { data, error } = await client
+          .from('project_members')
+          .update({ role })
+          .eq('project_id', projectId)
+          .eq('user_id', userId)
+          .select('user_id');
+        if (!error && data.length === 0)
+          return {
+            ok: false,
+            error: { code: 'forbidden', message: "You don't have permission to change this member's role." },
+          };
         return done(error, 'change the role');
       }),
 
     removeMember: (projectId, userId) =>
       guarded('remove the member', async () => {
-        const { data, error } = await client.from('project_members').delete().eq('project_id', projectId).eq('user_id', userId).select('user_id');
-        if (!error && data.length === 0) return { ok: false, error: { code: 'forbidden', message: "You don't have permission to remove this member." } };
+        const { data, error } = await client
+          .from('project_members')
+          .delete()
+          .eq('project_id', projectId)
+          .eq('user_id', userId)
+          .select('user_id');
+        if (!error && data.length === 0)
+          return {
+            ok: false,
+            error: { code: 'forbidden', message: "You don't have permission to remove this member." },
+          };
         return done(error, 'remove the member');
       }),
 
@@ -99,17 +139,29 @@ export function createMembersAdapter(client: Client): MembersPort {
 
     revokeInvite: (inviteId) =>
       guarded('revoke the invite', async () => {
-        const { data, error } = await client.from('project_invites').update({ revoked_at: new Date().toISOString() }).eq('id', inviteId).select('id');
-        if (!error && data.length === 0) return { ok: false, error: { code: 'forbidden', message: "You don't have permission to revoke this invite." } };
+        const { data, error } = await client
+          .from('project_invites')
+          .update({ revoked_at: new Date().toISOString() })
+          .eq('id', inviteId)
+          .select('id');
+        if (!error && data.length === 0)
+          return {
+            ok: false,
+            error: { code: 'forbidden', message: "You don't have permission to revoke this invite." },
+          };
         return done(error, 'revoke the invite');
       }),
 
     acceptInvite: (token) =>
       guarded('accept the invite', async () => {
-        const response: { data: AcceptBody | null; error: unknown } = await client.functions.invoke<AcceptBody>('accept-invite', { body: { token } });
+        const response: { data: AcceptBody | null; error: unknown } = await client.functions.invoke<AcceptBody>(
+          'accept-invite',
+          { body: { token } },
+        );
         const { data, error } = response;
         if (error) return { ok: false, error: await functionFailure(error) };
-        if (!data) return { ok: false, error: { code: 'empty', message: 'The invite could not be accepted. Try again.' } };
+        if (!data)
+          return { ok: false, error: { code: 'empty', message: 'The invite could not be accepted. Try again.' } };
         const role: Role = data.role === 'owner' || data.role === 'editor' ? data.role : 'viewer';
         const accepted: AcceptedInvite = { projectId: data.project_id, role, alreadyMember: data.already_member };
         return { ok: true, value: accepted };

@@ -1,6 +1,14 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { concatMap, defer, distinctUntilChanged, EMPTY, from, Observable, of, switchMap } from 'rxjs';
-import { checkAvatar, type AvatarFile, type OwnProfile, type OwnProfileFact, type ProfileEdit, type ProfilePort, type UploadFact } from '../../lib/ports/profile.ts';
+import {
+  checkAvatar,
+  type AvatarFile,
+  type OwnProfile,
+  type OwnProfileFact,
+  type ProfileEdit,
+  type ProfilePort,
+  type UploadFact,
+} from '../../lib/ports/profile.ts';
 import type { Result } from '../../lib/ports/room.ts';
 import { resolveSupabaseConfig, supabaseClient, type SupabaseConfig } from './client.ts';
 import type { Database, Tables } from './database.types.ts';
@@ -16,7 +24,12 @@ type Client = SupabaseClient<Database>;
 // acknowledged the close, so each watch (from any adapter over the client) gets its own topic.
 let watches = 0;
 
-const EXTENSIONS: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp', 'image/gif': 'gif' };
+const EXTENSIONS: Record<string, string> = {
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'image/webp': 'webp',
+  'image/gif': 'gif',
+};
 
 export function createProfileAdapter(client: Client, config: SupabaseConfig): ProfilePort {
   const toProfile = (row: Tables<'profiles'>): OwnProfile => ({
@@ -29,7 +42,11 @@ export function createProfileAdapter(client: Client, config: SupabaseConfig): Pr
 
   const answer = (data: Tables<'profiles'> | null, error: unknown, action: string): Result<OwnProfile> => {
     if (error) return { ok: false, error: describeDataError(error, action) };
-    if (!data) return { ok: false, error: { code: 'not_found', message: 'Your profile could not be found. Sign out and in again.' } };
+    if (!data)
+      return {
+        ok: false,
+        error: { code: 'not_found', message: 'Your profile could not be found. Sign out and in again.' },
+      };
     return { ok: true, value: toProfile(data) };
   };
 
@@ -47,7 +64,8 @@ export function createProfileAdapter(client: Client, config: SupabaseConfig): Pr
       const patch: Database['public']['Tables']['profiles']['Update'] = {};
       if (edit.displayName !== undefined) {
         const name = edit.displayName.trim();
-        if (name.length === 0 || name.length > 80) return { ok: false, error: { code: 'invalid', message: 'A display name has 1 to 80 characters.' } };
+        if (name.length === 0 || name.length > 80)
+          return { ok: false, error: { code: 'invalid', message: 'A display name has 1 to 80 characters.' } };
         patch.display_name = name;
       }
       if (edit.color !== undefined) patch.color = edit.color;
@@ -67,20 +85,37 @@ export function createProfileAdapter(client: Client, config: SupabaseConfig): Pr
       return from(client.auth.getSession()).pipe(
         switchMap(({ data }) => {
           const token = data.session?.access_token;
-          if (!token) return of<UploadFact>({ type: 'upload.failed', code: 'not_signed_in', message: 'Sign in again to upload an avatar.' });
-          return uploadWithProgress({ url: config.url, anonKey: config.anonKey, accessToken: token, bucket: 'avatars', path, body: file.file, contentType: file.type });
+          if (!token)
+            return of<UploadFact>({
+              type: 'upload.failed',
+              code: 'not_signed_in',
+              message: 'Sign in again to upload an avatar.',
+            });
+          return uploadWithProgress({
+            url: config.url,
+            anonKey: config.anonKey,
+            accessToken: token,
+            bucket: 'avatars',
+            path,
+            body: file.file,
+            contentType: file.type,
+          });
         }),
       );
     },
 
     watch(userId): Observable<OwnProfileFact> {
       const changed = (profile: OwnProfile): OwnProfileFact => ({ type: 'profile.changed', profile });
-      return defer(() => tableChanges(client, `own-profile:${userId}:${++watches}`, [{ table: 'profiles', filter: `id=eq.${userId}` }])).pipe(
+      return defer(() =>
+        tableChanges(client, `own-profile:${userId}:${++watches}`, [{ table: 'profiles', filter: `id=eq.${userId}` }]),
+      ).pipe(
         // In order, so a read that started before a change cannot overwrite it.
         concatMap((fact) => {
           // (Re)joined: read the row, so nothing saved while we were away is missed.
           if (fact.type === 'status' && fact.status === 'subscribed') {
-            return from(adapter.load(userId)).pipe(concatMap((result) => (result.ok ? of(changed(result.value)) : EMPTY)));
+            return from(adapter.load(userId)).pipe(
+              concatMap((result) => (result.ok ? of(changed(result.value)) : EMPTY)),
+            );
           }
           if (fact.type === 'change' && fact.change.kind !== 'delete') return of(changed(toProfile(fact.change.row)));
           // A failed or closed channel rejoins by itself (supabase-js); the name shown meanwhile stays.

@@ -60,7 +60,8 @@ async function guarded<T>(action: string, run: () => Promise<Result<T>>): Promis
 const validName = (name: string): Result<string> => {
   const trimmed = name.trim();
   if (trimmed.length === 0) return { ok: false, error: { code: 'invalid', message: 'Give the project a name.' } };
-  if (trimmed.length > 120) return { ok: false, error: { code: 'invalid', message: 'A project name has at most 120 characters.' } };
+  if (trimmed.length > 120)
+    return { ok: false, error: { code: 'invalid', message: 'A project name has at most 120 characters.' } };
   return { ok: true, value: trimmed };
 };
 
@@ -72,15 +73,23 @@ export function createProjectsAdapter(client: Client): ProjectsPort {
 
   /** Reads the caller's owned projects' share tokens (one project, or all). */
   async function loadTokens(projectId: string | null = null): Promise<void> {
-    const { data, error } = await (projectId ? client.rpc('owned_share_tokens', { p_project: projectId }) : client.rpc('owned_share_tokens'));
+    const { data, error } = await (projectId
+      ? client.rpc('owned_share_tokens', { p_project: projectId })
+      : client.rpc('owned_share_tokens'));
     if (error) return;
     for (const row of data) tokens.set(row.project_id, row.share_token);
   }
-  const summary = (project: ProjectRow, role: string): ProjectSummary => toSummary(project, role, tokens.get(project.id) ?? null);
+  const summary = (project: ProjectRow, role: string): ProjectSummary =>
+    toSummary(project, role, tokens.get(project.id) ?? null);
 
   /** One membership's project as the list shows it, or null when it is gone or hidden. */
   async function summaryOf(projectId: string, userId: string): Promise<ProjectSummary | null> {
-    const { data, error } = await client.from('project_members').select(MEMBERSHIP_SELECT).eq('project_id', projectId).eq('user_id', userId).maybeSingle();
+    const { data, error } = await client
+      .from('project_members')
+      .select(MEMBERSHIP_SELECT)
+      .eq('project_id', projectId)
+      .eq('user_id', userId)
+      .maybeSingle();
     if (error || !data) return null;
     if (data.role === 'owner' && !tokens.has(projectId)) await loadTokens(projectId);
     return summary(data.project, data.role);
@@ -88,7 +97,9 @@ export function createProjectsAdapter(client: Client): ProjectsPort {
 
   /** The project as we now see it (role, member count, settings), read again. */
   const reread = (projectId: string, userId: string): Observable<ProjectsFact> =>
-    from(summaryOf(projectId, userId)).pipe(mergeMap((project) => (project ? of({ type: 'projects.upserted', project } as const) : EMPTY)));
+    from(summaryOf(projectId, userId)).pipe(
+      mergeMap((project) => (project ? of({ type: 'projects.upserted', project } as const) : EMPTY)),
+    );
 
   /**
    * Facts about one listed project are handled in arrival order (a read started earlier
@@ -99,7 +110,8 @@ export function createProjectsAdapter(client: Client): ProjectsPort {
     if (fact.type === 'broadcast') return typeof fact.payload.project_id === 'string' ? fact.payload.project_id : '';
     if (fact.type !== 'change') return '';
     const { change } = fact;
-    const row: { id?: string; project_id?: string; user_id?: string } = change.kind === 'delete' ? change.old : change.row;
+    const row: { id?: string; project_id?: string; user_id?: string } =
+      change.kind === 'delete' ? change.old : change.row;
     const projectId = change.table === 'projects' ? row.id : row.project_id;
     return projectId && (roles.has(projectId) || row.user_id === userId) ? projectId : '';
   }
@@ -109,7 +121,9 @@ export function createProjectsAdapter(client: Client): ProjectsPort {
       case 'status':
         if (fact.status === 'subscribed') return from([{ type: 'projects.channelJoined' } as const]);
         if (fact.status === 'closed') return EMPTY;
-        return from([{ type: 'projects.channelFailed', message: fact.message ?? 'The live connection failed' } as const]);
+        return from([
+          { type: 'projects.channelFailed', message: fact.message ?? 'The live connection failed' } as const,
+        ]);
       case 'change': {
         const { change } = fact;
         // DELETE events carry only an opaque replica key: removals come as membership_removed.
@@ -160,9 +174,14 @@ export function createProjectsAdapter(client: Client): ProjectsPort {
 
     list: (userId) =>
       guarded('load your projects', async () => {
-        const [{ data, error }] = await Promise.all([client.from('project_members').select(MEMBERSHIP_SELECT).eq('user_id', userId), loadTokens()]);
+        const [{ data, error }] = await Promise.all([
+          client.from('project_members').select(MEMBERSHIP_SELECT).eq('user_id', userId),
+          loadTokens(),
+        ]);
         if (error) return { ok: false, error: describeDataError(error, 'load your projects') };
-        const projects = data.map((m) => summary(m.project, m.role)).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+        const projects = data
+          .map((m) => summary(m.project, m.role))
+          .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
         for (const p of projects) roles.set(p.id, p.role);
         return { ok: true, value: projects };
       }),
@@ -196,7 +215,14 @@ export function createProjectsAdapter(client: Client): ProjectsPort {
         if (edit.visibility !== undefined) patch.visibility = edit.visibility;
         const { data, error } = await client.from('projects').update(patch).eq('id', id).select('id');
         if (error) return { ok: false, error: describeDataError(error, 'change the project') };
-        if (data.length === 0) return { ok: false, error: { code: 'forbidden', message: "You don't have permission to change this project, or it no longer exists." } };
+        if (data.length === 0)
+          return {
+            ok: false,
+            error: {
+              code: 'forbidden',
+              message: "You don't have permission to change this project, or it no longer exists.",
+            },
+          };
         return { ok: true, value: null };
       }),
 
@@ -204,7 +230,11 @@ export function createProjectsAdapter(client: Client): ProjectsPort {
       guarded('delete the project', async () => {
         const { data, error } = await client.from('projects').delete().eq('id', id).select('id');
         if (error) return { ok: false, error: describeDataError(error, 'delete the project') };
-        if (data.length === 0) return { ok: false, error: { code: 'forbidden', message: 'Only an owner can delete this project, or it no longer exists.' } };
+        if (data.length === 0)
+          return {
+            ok: false,
+            error: { code: 'forbidden', message: 'Only an owner can delete this project, or it no longer exists.' },
+          };
         roles.delete(id);
         tokens.delete(id);
         return { ok: true, value: null };
@@ -215,9 +245,20 @@ export function createProjectsAdapter(client: Client): ProjectsPort {
         const { data, error } = await client.rpc('join_shared_project', { p_token: shareToken });
         if (error) {
           if (error.code === 'P0002') {
-            return { ok: false, error: { code: 'invalid_link', message: 'This share link is not valid, or the project is no longer shared. Ask the owner for a new link.' } };
+            return {
+              ok: false,
+              error: {
+                code: 'invalid_link',
+                message:
+                  'This share link is not valid, or the project is no longer shared. Ask the owner for a new link.',
+              },
+            };
           }
-          if (error.code === '42501') return { ok: false, error: { code: 'not_signed_in', message: 'Sign in, or continue as a guest, to open this project.' } };
+          if (error.code === '42501')
+            return {
+              ok: false,
+              error: { code: 'not_signed_in', message: 'Sign in, or continue as a guest, to open this project.' },
+            };
           return { ok: false, error: describeDataError(error, 'open the shared project') };
         }
         return { ok: true, value: data };
@@ -231,7 +272,10 @@ export function liveProjectsAdapter(client: ChartroomClient = supabaseClient()):
 }
 
 /** What joining by link needs: the share-link rpc here, the accept-invite call in members.ts. */
-export function liveJoinAdapters(client: ChartroomClient = supabaseClient()): { projects: ProjectsPort; members: MembersPort } {
+export function liveJoinAdapters(client: ChartroomClient = supabaseClient()): {
+  projects: ProjectsPort;
+  members: MembersPort;
+} {
   const typed = client as unknown as Client;
   return { projects: createProjectsAdapter(typed), members: createMembersAdapter(typed) };
 }

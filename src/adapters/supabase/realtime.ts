@@ -48,7 +48,8 @@ export interface OpenChannel<T extends TableName, TBroadcast, TPresence> {
 
 type AnyClient = SupabaseClient<Database>;
 
-const describe = (error: unknown): string => (error instanceof Error ? error.message : typeof error === 'string' ? error : 'The live connection failed');
+const describe = (error: unknown): string =>
+  error instanceof Error ? error.message : typeof error === 'string' ? error : 'The live connection failed';
 
 /**
  * Whose a presence or broadcast is. The embedded server stamps `sender` (the sender's
@@ -104,23 +105,34 @@ export function openChannel<T extends TableName, TBroadcast extends Record<strin
     });
     channel = current;
     for (const { table, filter } of spec.changes ?? []) {
-      current.on<Row<T>>('postgres_changes', { event: '*', schema: 'public', table, ...(filter ? { filter } : {}) }, (payload) =>
-        subscriber.next({ type: 'change', change: toChange(table, payload) }),
+      current.on<Row<T>>(
+        'postgres_changes',
+        { event: '*', schema: 'public', table, ...(filter ? { filter } : {}) },
+        (payload) => subscriber.next({ type: 'change', change: toChange(table, payload) }),
       );
     }
     for (const event of spec.broadcast ?? []) {
       current.on('broadcast', { event }, (message: { payload?: unknown; meta?: unknown }) => {
         const payload = (message.payload ?? {}) as TBroadcast;
-        const stamp = typeof message.meta === 'object' && message.meta !== null ? (message.meta as { sender?: unknown }).sender : undefined;
+        const stamp =
+          typeof message.meta === 'object' && message.meta !== null
+            ? (message.meta as { sender?: unknown }).sender
+            : undefined;
         if (!claimHolds((payload as { userId?: unknown }).userId, stamp)) return;
         subscriber.next({ type: 'broadcast', event, payload });
       });
     }
     if (spec.presenceKey) {
       const peers = () => toPeers(current.presenceState<TPresence>() as unknown as Record<string, TPresence[]>);
-      current.on('presence', { event: 'sync' }, () => subscriber.next({ type: 'presence', kind: 'sync', peers: peers() }));
-      current.on('presence', { event: 'join' }, () => subscriber.next({ type: 'presence', kind: 'join', peers: peers() }));
-      current.on('presence', { event: 'leave' }, () => subscriber.next({ type: 'presence', kind: 'leave', peers: peers() }));
+      current.on('presence', { event: 'sync' }, () =>
+        subscriber.next({ type: 'presence', kind: 'sync', peers: peers() }),
+      );
+      current.on('presence', { event: 'join' }, () =>
+        subscriber.next({ type: 'presence', kind: 'join', peers: peers() }),
+      );
+      current.on('presence', { event: 'leave' }, () =>
+        subscriber.next({ type: 'presence', kind: 'leave', peers: peers() }),
+      );
     }
     current.subscribe((status, error) => {
       // Compared as text: supabase-js types the status as an enum it does not export by value here.
@@ -165,7 +177,11 @@ export function openChannel<T extends TableName, TBroadcast extends Record<strin
 }
 
 /** Only the postgres changes of a channel, typed by table. */
-export function tableChanges<T extends TableName>(client: AnyClient, topic: string, changes: { table: T; filter?: string }[]): Observable<ChannelFact<T, never, never>> {
+export function tableChanges<T extends TableName>(
+  client: AnyClient,
+  topic: string,
+  changes: { table: T; filter?: string }[],
+): Observable<ChannelFact<T, never, never>> {
   return openChannel<T, never, never>(client, { topic, changes }).facts$;
 }
 
@@ -177,7 +193,10 @@ type SocketCallbacks = Record<'open' | 'close' | 'error', [string, (...args: unk
  * own entries and removes them by reference on unsubscribe. The browser's online/offline
  * events say when the device itself has no network.
  */
-export function socketEvents(client: AnyClient, network: EventTarget | null = typeof window === 'undefined' ? null : window): Observable<SocketEvent> {
+export function socketEvents(
+  client: AnyClient,
+  network: EventTarget | null = typeof window === 'undefined' ? null : window,
+): Observable<SocketEvent> {
   return new Observable<SocketEvent>((subscriber) => {
     const realtime = client.realtime;
     const callbacks = realtime.stateChangeCallbacks as unknown as SocketCallbacks;
@@ -185,7 +204,10 @@ export function socketEvents(client: AnyClient, network: EventTarget | null = ty
     const onOpen = () => subscriber.next({ type: 'socket.opened' });
     const onClose = (event: unknown) => {
       const code = typeof event === 'object' && event !== null && 'code' in event ? event.code : undefined;
-      subscriber.next({ type: 'socket.closed', clean: code === 1000 && !realtime.isConnecting() && realtime.channels.length === 0 });
+      subscriber.next({
+        type: 'socket.closed',
+        clean: code === 1000 && !realtime.isConnecting() && realtime.channels.length === 0,
+      });
     };
     const onError = (error: unknown) => subscriber.next({ type: 'socket.errored', message: describe(error) });
     callbacks.open.push([ref, onOpen]);
@@ -224,4 +246,3 @@ export function createConnectionAdapter(client: AnyClient): ConnectionPort {
     },
   };
 }
-

@@ -15,7 +15,10 @@ interface ErrorLike {
 const OFFLINE = "Can't reach the server. Check your connection and try again.";
 
 export function describeDataError(error: unknown, action: string): Failure {
-  if (error instanceof TypeError || (error instanceof Error && /fetch|network/i.test(error.message) && !('code' in error))) {
+  if (
+    error instanceof TypeError ||
+    (error instanceof Error && /fetch|network/i.test(error.message) && !('code' in error))
+  ) {
     return { code: 'network', message: OFFLINE };
   }
   const e = (typeof error === 'object' && error !== null ? error : {}) as ErrorLike;
@@ -24,7 +27,10 @@ export function describeDataError(error: unknown, action: string): Failure {
       return { code: 'forbidden', message: `You don't have permission to ${action}.` };
     case '23514':
       if (/keep its owner/.test(e.message ?? '')) {
-        return { code: 'owner_required', message: 'A project must keep its owner. Transfer the project to another owner first.' };
+        return {
+          code: 'owner_required',
+          message: 'A project must keep its owner. Transfer the project to another owner first.',
+        };
       }
       return { code: 'invalid', message: `That value isn't allowed (${e.message ?? 'check failed'}).` };
     case 'PGRST116':
@@ -32,7 +38,11 @@ export function describeDataError(error: unknown, action: string): Failure {
     case '23505':
       return { code: 'conflict', message: `Couldn't ${action}: it already exists.` };
     default:
-      if (e.code && /^5|^PGRST0/.test(e.code)) return { code: 'server', message: `The server couldn't ${action}. Try again.` };
-      return { code: e.code ?? 'unknown', message: `Couldn't ${action}${e.message ? `: ${e.message}` : '.'} Try again.` };
+      if (e.code && /^5|^PGRST0/.test(e.code))
+        return { code: 'server', message: `The server couldn't ${action}. Try again.` };
+      return {
+        code: e.code ?? 'unknown',
+        message: `Couldn't ${action}${e.message ? `: ${e.message}` : '.'} Try again.`,
+      };
   }
 }

@@ -1,6 +1,19 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { concat, defer, EMPTY, filter, from, mergeMap, of, type Observable } from 'rxjs';
-import type { Member, PresenceMeta, Profile, Project, Result, RoomChange, RoomChannel, RoomData, RoomFact, RoomPort, Role, Visibility } from '../../lib/ports/room.ts';
+import type {
+  Member,
+  PresenceMeta,
+  Profile,
+  Project,
+  Result,
+  RoomChange,
+  RoomChannel,
+  RoomData,
+  RoomFact,
+  RoomPort,
+  Role,
+  Visibility,
+} from '../../lib/ports/room.ts';
 import type { Database, Tables } from './database.types.ts';
 import { openChannel, type ChannelFact, type TableChange } from './realtime.ts';
 import { describeDataError } from './room-errors.ts';
@@ -49,7 +62,10 @@ export function profileMapper(client: Client) {
   });
 }
 
-function toRoomChange(change: TableChange<RoomTables>, toProfile: (row: Tables<'profiles'>) => Profile): RoomChange | null {
+function toRoomChange(
+  change: TableChange<RoomTables>,
+  toProfile: (row: Tables<'profiles'>) => Profile,
+): RoomChange | null {
   // DELETE events carry only an opaque replica key; removals arrive as broadcasts.
   if (change.kind === 'delete') return null;
   switch (change.table) {
@@ -66,12 +82,17 @@ function toRoomChange(change: TableChange<RoomTables>, toProfile: (row: Tables<'
 function toRemoval(event: string, payload: Removal): RoomChange | null {
   if (typeof payload.committed_at !== 'string') return null;
   const committedAt = payload.committed_at;
-  if (event === 'member_removed' && typeof payload.user_id === 'string') return { table: 'project_members', type: 'delete', userId: payload.user_id, committedAt };
-  if (event === 'project_deleted' && typeof payload.id === 'string') return { table: 'projects', type: 'delete', id: payload.id, committedAt };
+  if (event === 'member_removed' && typeof payload.user_id === 'string')
+    return { table: 'project_members', type: 'delete', userId: payload.user_id, committedAt };
+  if (event === 'project_deleted' && typeof payload.id === 'string')
+    return { table: 'projects', type: 'delete', id: payload.id, committedAt };
   return null;
 }
 
-function toRoomFact(fact: ChannelFact<RoomTables, Removal, PresenceMeta>, toProfile: (row: Tables<'profiles'>) => Profile): RoomFact | null {
+function toRoomFact(
+  fact: ChannelFact<RoomTables, Removal, PresenceMeta>,
+  toProfile: (row: Tables<'profiles'>) => Profile,
+): RoomFact | null {
   switch (fact.type) {
     case 'status':
       if (fact.status === 'subscribed') return { type: 'channel.subscribed' };
@@ -84,7 +105,11 @@ function toRoomFact(fact: ChannelFact<RoomTables, Removal, PresenceMeta>, toProf
     case 'presence':
       return {
         type: 'presence.synced',
-        peers: fact.peers.map((peer) => ({ userId: peer.meta.userId ?? peer.key, looking: peer.meta.looking ?? null, connections: peer.connections })),
+        peers: fact.peers.map((peer) => ({
+          userId: peer.meta.userId ?? peer.key,
+          looking: peer.meta.looking ?? null,
+          connections: peer.connections,
+        })),
       };
     case 'broadcast': {
       const change = toRemoval(fact.event, fact.payload);
@@ -113,7 +138,14 @@ export function createRoomAdapter(client: Client): RoomPort {
       // loaded: fetch it right after the membership, as a profile change of its own.
       const profileOf = (userId: string): Observable<RoomFact> =>
         defer(() => from(client.from('profiles').select('*').eq('id', userId).maybeSingle())).pipe(
-          mergeMap(({ data }) => (data ? of<RoomFact>({ type: 'change.received', change: { table: 'profiles', type: 'upsert', row: toProfile(data) } }) : EMPTY)),
+          mergeMap(({ data }) =>
+            data
+              ? of<RoomFact>({
+                  type: 'change.received',
+                  change: { table: 'profiles', type: 'upsert', row: toProfile(data) },
+                })
+              : EMPTY,
+          ),
         );
       const facts$: Observable<RoomFact> = channel.facts$.pipe(
         mergeMap((fact) => {
@@ -142,11 +174,16 @@ export function createRoomAdapter(client: Client): RoomPort {
         if (project.error) return { ok: false, error: describeDataError(project.error, 'load this project') };
         if (members.error) return { ok: false, error: describeDataError(members.error, 'load the members') };
         if (!project.data) {
-          return { ok: false, error: { code: 'not_found', message: "This project doesn't exist, or you don't have access to it." } };
+          return {
+            ok: false,
+            error: { code: 'not_found', message: "This project doesn't exist, or you don't have access to it." },
+          };
         }
         const ids = members.data.map((m) => m.user_id);
-        const profiles = ids.length > 0 ? await client.from('profiles').select('*').in('id', ids) : { data: [], error: null };
-        if (profiles.error) return { ok: false, error: describeDataError(profiles.error, "load the members' profiles") };
+        const profiles =
+          ids.length > 0 ? await client.from('profiles').select('*').in('id', ids) : { data: [], error: null };
+        if (profiles.error)
+          return { ok: false, error: describeDataError(profiles.error, "load the members' profiles") };
         return {
           ok: true,
           value: {

@@ -1,7 +1,14 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { concatMap, EMPTY, type Observable, of } from 'rxjs';
 import type { JsonObject, MachineDefinition } from '../../lib/model/types.ts';
-import type { SimListStreamEvent, SimLogStreamEvent, SimResult, SimulationError, SimulationPort, SimulationRecord } from '../../lib/ports/simulation.ts';
+import type {
+  SimListStreamEvent,
+  SimLogStreamEvent,
+  SimResult,
+  SimulationError,
+  SimulationPort,
+  SimulationRecord,
+} from '../../lib/ports/simulation.ts';
 import type { GuardValues, SimLogEntry } from '../../lib/simulation/types.ts';
 import type { Database, Json, Tables } from './database.types.ts';
 import { tableChanges } from './realtime.ts';
@@ -25,7 +32,8 @@ interface ErrorLike {
 /** By SQLSTATE, never by message; an error without a code never reached Postgres. */
 export function describeSimulationError(error: unknown, action: string): SimulationError {
   const e = (typeof error === 'object' && error !== null ? error : {}) as ErrorLike;
-  if (error instanceof TypeError || !e.code) return { code: 'network', message: `Couldn't ${action}: can't reach the server.` };
+  if (error instanceof TypeError || !e.code)
+    return { code: 'network', message: `Couldn't ${action}: can't reach the server.` };
   const said = e.message ? `: ${e.message}` : '.';
   switch (e.code) {
     case '42501':
@@ -48,7 +56,8 @@ export function describeSimulationError(error: unknown, action: string): Simulat
   }
 }
 
-const asObject = (v: Json | null): JsonObject | null => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as JsonObject) : null);
+const asObject = (v: Json | null): JsonObject | null =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as JsonObject) : null;
 
 function asGuards(v: Json): GuardValues {
   const out: GuardValues = {};
@@ -73,7 +82,9 @@ export const toSimulation = (row: Tables<'simulations'>): SimulationRecord => ({
   createdAt: row.created_at,
 });
 
-export const toLogEntry = (row: Pick<Tables<'simulation_events'>, 'seq' | 'kind' | 'type' | 'payload' | 'guards' | 'sender'>): SimLogEntry => ({
+export const toLogEntry = (
+  row: Pick<Tables<'simulation_events'>, 'seq' | 'kind' | 'type' | 'payload' | 'guards' | 'sender'>,
+): SimLogEntry => ({
   seq: row.seq,
   kind: row.kind === 'time' ? 'time' : 'event',
   type: row.type,
@@ -92,18 +103,29 @@ async function attempt<T>(action: string, call: () => Promise<SimResult<T>>): Pr
 
 export function createSimulationsAdapter(client: Client): SimulationPort {
   const record = (action: string, data: unknown, error: unknown): SimResult<SimulationRecord> =>
-    error || !data ? { ok: false, error: describeSimulationError(error, action) } : { ok: true, value: toSimulation(data as Tables<'simulations'>) };
+    error || !data
+      ? { ok: false, error: describeSimulationError(error, action) }
+      : { ok: true, value: toSimulation(data as Tables<'simulations'>) };
   return {
     list: (machineId) =>
       attempt('list simulations', async () => {
-        const { data, error } = await client.from('simulations').select('*').eq('machine_id', machineId).order('created_at', { ascending: false }).limit(50);
+        const { data, error } = await client
+          .from('simulations')
+          .select('*')
+          .eq('machine_id', machineId)
+          .order('created_at', { ascending: false })
+          .limit(50);
         if (error) return { ok: false, error: describeSimulationError(error, 'list simulations') };
         return { ok: true, value: data.map(toSimulation) };
       }),
 
     start: ({ machineId, context, guards }) =>
       attempt('start a simulation', async () => {
-        const { data, error } = await client.rpc('start_simulation', { p_machine: machineId, p_context: context as Json, p_guards: guards });
+        const { data, error } = await client.rpc('start_simulation', {
+          p_machine: machineId,
+          p_context: context as Json,
+          p_guards: guards,
+        });
         return record('start a simulation', data, error);
       }),
 
@@ -119,19 +141,28 @@ export function createSimulationsAdapter(client: Client): SimulationPort {
         });
         if (error) return { ok: false, error: describeSimulationError(error, 'send the event') };
         const seq = asObject(data)?.seq;
-        return typeof seq === 'number' ? { ok: true, value: { seq } } : { ok: false, error: { code: 'unknown', message: "Couldn't send the event: the server's answer was not understood." } };
+        return typeof seq === 'number'
+          ? { ok: true, value: { seq } }
+          : {
+              ok: false,
+              error: { code: 'unknown', message: "Couldn't send the event: the server's answer was not understood." },
+            };
       }),
 
     fork: ({ simulationId, uptoSeq, latest }) =>
       attempt('fork the simulation', async () => {
-        const { data, error } = await client.rpc('fork_simulation', { p_simulation: simulationId, p_upto_seq: uptoSeq, p_latest: latest });
+        const { data, error } = await client.rpc('fork_simulation', {
+          p_simulation: simulationId,
+          p_upto_seq: uptoSeq,
+          p_latest: latest,
+        });
         return record('fork the simulation', data, error);
       }),
 
     eventsSince: (simulationId, seq) =>
       attempt('read the simulation log', async () => {
         const entries: SimLogEntry[] = [];
-        for (let after = seq; ; ) {
+        for (let after = seq; ;) {
           const { data, error } = await client
             .from('simulation_events')
             .select('seq, kind, type, payload, guards, sender')
@@ -154,10 +185,16 @@ export function createSimulationsAdapter(client: Client): SimulationPort {
 
 /** A simulation's log inserts as facts; a dropped channel is a lost stream. */
 export function simulationLogEvents(client: Client, simulationId: string): Observable<SimLogStreamEvent> {
-  return tableChanges(client, `sim-log:${simulationId}`, [{ table: 'simulation_events', filter: `simulation_id=eq.${simulationId}` }]).pipe(
+  return tableChanges(client, `sim-log:${simulationId}`, [
+    { table: 'simulation_events', filter: `simulation_id=eq.${simulationId}` },
+  ]).pipe(
     concatMap((fact): Observable<SimLogStreamEvent> => {
-      if (fact.type === 'change') return fact.change.kind === 'insert' ? of({ type: 'simlog.received', entries: [toLogEntry(fact.change.row)] }) : EMPTY;
-      if (fact.type === 'status') return of(fact.status === 'subscribed' ? { type: 'simlog.subscribed' } : { type: 'simlog.lost' });
+      if (fact.type === 'change')
+        return fact.change.kind === 'insert'
+          ? of({ type: 'simlog.received', entries: [toLogEntry(fact.change.row)] })
+          : EMPTY;
+      if (fact.type === 'status')
+        return of(fact.status === 'subscribed' ? { type: 'simlog.subscribed' } : { type: 'simlog.lost' });
       return EMPTY;
     }),
   );
@@ -165,11 +202,15 @@ export function simulationLogEvents(client: Client, simulationId: string): Obser
 
 /** A machine's simulations as they start and change. */
 export function simulationListEvents(client: Client, machineId: string): Observable<SimListStreamEvent> {
-  return tableChanges(client, `simulations:${machineId}`, [{ table: 'simulations', filter: `machine_id=eq.${machineId}` }]).pipe(
+  return tableChanges(client, `simulations:${machineId}`, [
+    { table: 'simulations', filter: `machine_id=eq.${machineId}` },
+  ]).pipe(
     concatMap((fact): Observable<SimListStreamEvent> => {
       if (fact.type !== 'change' || fact.change.kind === 'delete') return EMPTY;
       const simulation = toSimulation(fact.change.row);
-      return of(fact.change.kind === 'insert' ? { type: 'sims.started', simulation } : { type: 'sims.updated', simulation });
+      return of(
+        fact.change.kind === 'insert' ? { type: 'sims.started', simulation } : { type: 'sims.updated', simulation },
+      );
     }),
   );
 }

@@ -26,19 +26,43 @@ interface StorageErrorBody {
 }
 
 /** A failed upload in words for people, by the storage API's codes. */
-export function describeUploadFailure(status: number, body: StorageErrorBody | null): Extract<UploadFact, { type: 'upload.failed' }> {
+export function describeUploadFailure(
+  status: number,
+  body: StorageErrorBody | null,
+): Extract<UploadFact, { type: 'upload.failed' }> {
   const code = body?.statusCode ?? String(status);
   if (code === '413' || status === 413) {
-    return { type: 'upload.failed', code: 'too_big', message: 'That image is larger than the 2 MB limit. Choose a smaller one.' };
+    return {
+      type: 'upload.failed',
+      code: 'too_big',
+      message: 'That image is larger than the 2 MB limit. Choose a smaller one.',
+    };
   }
   if (code === '415' || body?.error === 'invalid_mime_type') {
-    return { type: 'upload.failed', code: 'wrong_type', message: 'That file type isn\u2019t supported. Choose a PNG, JPEG, WebP or GIF image.' };
+    return {
+      type: 'upload.failed',
+      code: 'wrong_type',
+      message: 'That file type isn\u2019t supported. Choose a PNG, JPEG, WebP or GIF image.',
+    };
   }
   if (code === '403' || status === 403 || status === 401) {
-    return { type: 'upload.failed', code: 'forbidden', message: 'You may only upload your own avatar. Sign in again and retry.' };
+    return {
+      type: 'upload.failed',
+      code: 'forbidden',
+      message: 'You may only upload your own avatar. Sign in again and retry.',
+    };
   }
-  if (status === 0) return { type: 'upload.failed', code: 'network', message: "Can't reach the server. Check your connection and try again." };
-  return { type: 'upload.failed', code: 'server', message: `The upload failed${body?.message ? `: ${body.message}` : ` (${status})`}. Try again.` };
+  if (status === 0)
+    return {
+      type: 'upload.failed',
+      code: 'network',
+      message: "Can't reach the server. Check your connection and try again.",
+    };
+  return {
+    type: 'upload.failed',
+    code: 'server',
+    message: `The upload failed${body?.message ? `: ${body.message}` : ` (${status})`}. Try again.`,
+  };
 }
 
 const parse = (text: string): StorageErrorBody | null => {
@@ -70,7 +94,8 @@ function viaXhr(request: UploadRequest): Observable<UploadFact> {
     xhr.open('PUT', url);
     for (const [name, value] of Object.entries(headers)) xhr.setRequestHeader(name, value);
     xhr.upload.onprogress = (event) => {
-      if (event.lengthComputable) subscriber.next({ type: 'upload.progressed', loaded: event.loaded, total: event.total });
+      if (event.lengthComputable)
+        subscriber.next({ type: 'upload.progressed', loaded: event.loaded, total: event.total });
     };
     xhr.onload = () => {
       if (xhr.status >= 200 && xhr.status < 300) {

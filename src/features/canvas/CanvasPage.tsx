@@ -71,12 +71,18 @@ export function CanvasPage({ definition, peers = [], onCreate }: CanvasPageProps
   const onUndo = canUndo ? () => docSend({ type: 'doc.undo' }) : undefined;
   const onRedo = canRedo ? () => docSend({ type: 'doc.redo' }) : undefined;
   const onUserMove = useCallback(() => presenceSend({ type: 'presence.unfollow' }), [presenceSend]);
-  const onPointer = useCallback((at: { x: number; y: number } | null) => presenceSend({ type: 'presence.point', at }), [presenceSend]);
+  const onPointer = useCallback(
+    (at: { x: number; y: number } | null) => presenceSend({ type: 'presence.point', at }),
+    [presenceSend],
+  );
 
   // Selections change rarely, cursors 20 times a second: the diagram only re-renders for
   // the former (cursors are drawn apart, by PeerCursors), so the marks are keyed by what they show.
   const marksKey = peers.map((p) => `${p.id}:${p.color}:${p.name}:${p.selection.join(',')}`).join('|');
-  const marks: PeerMark[] = useMemo(() => peers.map(({ id, name, color, selection }) => ({ id, name, color, selection })), [marksKey]);
+  const marks: PeerMark[] = useMemo(
+    () => peers.map(({ id, name, color, selection }) => ({ id, name, color, selection })),
+    [marksKey],
+  );
 
   // Big charts open with their deeper compounds collapsed; each person opens and closes
   // states for themselves. Only what shows is laid out and drawn (src/lib/layout/collapse.ts):
@@ -95,7 +101,9 @@ export function CanvasPage({ definition, peers = [], onCreate }: CanvasPageProps
   const setOpen = useCallback((ids: string[], open: boolean) => {
     const edit = (add: boolean) => (prev: ReadonlySet<string>) => {
       const next = new Set(prev);
-      for (const id of ids) if (add) next.add(id); else next.delete(id);
+      for (const id of ids)
+        if (add) next.add(id);
+        else next.delete(id);
       return next;
     };
     setOpened(edit(open));
@@ -120,7 +128,12 @@ export function CanvasPage({ definition, peers = [], onCreate }: CanvasPageProps
   const fit = useCallback(() => {
     const el = stage.current;
     if (!el || !layout) return;
-    canvasSend({ type: 'canvas.fit', bounds: { x: 0, y: 0, width: layout.width, height: layout.height }, width: el.clientWidth, height: el.clientHeight });
+    canvasSend({
+      type: 'canvas.fit',
+      bounds: { x: 0, y: 0, width: layout.width, height: layout.height },
+      width: el.clientWidth,
+      height: el.clientHeight,
+    });
   }, [canvasSend, layout]);
   // Fit once, when the first layout arrives.
   const fitted = useRef(false);
@@ -143,20 +156,40 @@ export function CanvasPage({ definition, peers = [], onCreate }: CanvasPageProps
   useEffect(() => {
     const el = stage.current;
     if (!el) return;
-    presenceSend({ type: 'presence.look', view: { x: (el.clientWidth / 2 - viewport.x) / viewport.zoom, y: (el.clientHeight / 2 - viewport.y) / viewport.zoom, zoom: viewport.zoom } });
+    presenceSend({
+      type: 'presence.look',
+      view: {
+        x: (el.clientWidth / 2 - viewport.x) / viewport.zoom,
+        y: (el.clientHeight / 2 - viewport.y) / viewport.zoom,
+        zoom: viewport.zoom,
+      },
+    });
   }, [viewport, presenceSend]);
   useEffect(() => {
     const el = stage.current;
     if (!el || !followView) return;
     const { x, y, zoom } = followView;
-    canvasSend({ type: 'canvas.viewportFollowed', viewport: { zoom, x: el.clientWidth / 2 - x * zoom, y: el.clientHeight / 2 - y * zoom } });
+    canvasSend({
+      type: 'canvas.viewportFollowed',
+      viewport: { zoom, x: el.clientWidth / 2 - x * zoom, y: el.clientHeight / 2 - y * zoom },
+    });
   }, [canvasSend, followView]);
 
   // Find a state by name: open what hides it, select it, and bring it into view once laid out.
   const [find, setFind] = useState('');
   const [missed, setMissed] = useState<string | null>(null);
   const [focus, setFocus] = useState<string | null>(null);
-  const names = useMemo(() => [...new Set(Object.values(definition.states).filter((s) => s.parent !== null).map((s) => s.key))].sort(), [definition]);
+  const names = useMemo(
+    () =>
+      [
+        ...new Set(
+          Object.values(definition.states)
+            .filter((s) => s.parent !== null)
+            .map((s) => s.key),
+        ),
+      ].sort(),
+    [definition],
+  );
   const onFind = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const q = find.trim().toLowerCase();
@@ -176,7 +209,12 @@ export function CanvasPage({ definition, peers = [], onCreate }: CanvasPageProps
     setFocus(null);
     onUserMove();
     const pad = { x: Math.max(160, el.clientWidth / 3), y: Math.max(120, el.clientHeight / 3) };
-    canvasSend({ type: 'canvas.fit', bounds: { x: node.x - pad.x, y: node.y - pad.y, width: node.width + 2 * pad.x, height: node.height + 2 * pad.y }, width: el.clientWidth, height: el.clientHeight });
+    canvasSend({
+      type: 'canvas.fit',
+      bounds: { x: node.x - pad.x, y: node.y - pad.y, width: node.width + 2 * pad.x, height: node.height + 2 * pad.y },
+      width: el.clientWidth,
+      height: el.clientHeight,
+    });
   }, [focus, layout, canvasSend, onUserMove]);
 
   // The stage's size, for the minimap's view box.
@@ -184,7 +222,12 @@ export function CanvasPage({ definition, peers = [], onCreate }: CanvasPageProps
   useEffect(() => {
     const el = stage.current;
     if (!el) return;
-    const measure = () => setStageSize((s) => (s.width === el.clientWidth && s.height === el.clientHeight ? s : { width: el.clientWidth, height: el.clientHeight }));
+    const measure = () =>
+      setStageSize((s) =>
+        s.width === el.clientWidth && s.height === el.clientHeight
+          ? s
+          : { width: el.clientWidth, height: el.clientHeight },
+      );
     measure();
     const observer = new ResizeObserver(measure);
     observer.observe(el);
@@ -192,7 +235,14 @@ export function CanvasPage({ definition, peers = [], onCreate }: CanvasPageProps
   }, [view]);
   const jump = (x: number, y: number) => {
     onUserMove();
-    canvasSend({ type: 'canvas.viewportFollowed', viewport: { zoom: viewport.zoom, x: stageSize.width / 2 - x * viewport.zoom, y: stageSize.height / 2 - y * viewport.zoom } });
+    canvasSend({
+      type: 'canvas.viewportFollowed',
+      viewport: {
+        zoom: viewport.zoom,
+        x: stageSize.width / 2 - x * viewport.zoom,
+        y: stageSize.height / 2 - y * viewport.zoom,
+      },
+    });
   };
 
   const zoom = (factor: number) => {
@@ -208,8 +258,7 @@ export function CanvasPage({ definition, peers = [], onCreate }: CanvasPageProps
     else if (action.type === 'view.fit') {
       onUserMove();
       fit();
-    }
-    else if (action.type === 'view.zoom') zoom(action.factor);
+    } else if (action.type === 'view.zoom') zoom(action.factor);
     else send(action);
   };
   const one = selection.length === 1 && definition.states[selection[0] ?? ''] ? selection[0] : undefined;
@@ -233,35 +282,118 @@ export function CanvasPage({ definition, peers = [], onCreate }: CanvasPageProps
       <div className="canvas-toolbar" role="toolbar" aria-label="Diagram tools">
         {canEdit && (
           <>
-            <button type="button" disabled={!one} onClick={() => send({ type: 'canvas.addChild', id: randomIds('state') })} title="Add child state (Tab)">Add child</button>
-            <button type="button" disabled={!one} onClick={() => send({ type: 'canvas.addSibling', id: randomIds('state') })} title="Add sibling state (Shift+Enter)">Add sibling</button>
-            <button type="button" disabled={!one} onClick={() => one && send({ type: 'canvas.renameStart', id: one })} title="Rename (Enter or F2)">Rename</button>
-            <button type="button" disabled={selection.length === 0} onClick={() => send({ type: 'canvas.delete' })} title="Delete (Delete or Backspace)">Delete</button>
+            <button
+              type="button"
+              disabled={!one}
+              onClick={() => send({ type: 'canvas.addChild', id: randomIds('state') })}
+              title="Add child state (Tab)"
+            >
+              Add child
+            </button>
+            <button
+              type="button"
+              disabled={!one}
+              onClick={() => send({ type: 'canvas.addSibling', id: randomIds('state') })}
+              title="Add sibling state (Shift+Enter)"
+            >
+              Add sibling
+            </button>
+            <button
+              type="button"
+              disabled={!one}
+              onClick={() => one && send({ type: 'canvas.renameStart', id: one })}
+              title="Rename (Enter or F2)"
+            >
+              Rename
+            </button>
+            <button
+              type="button"
+              disabled={selection.length === 0}
+              onClick={() => send({ type: 'canvas.delete' })}
+              title="Delete (Delete or Backspace)"
+            >
+              Delete
+            </button>
             <span className="sep" />
-            <button type="button" disabled={!onUndo} onClick={() => onUndo?.()} title="Undo (Ctrl/Cmd+Z)" aria-label="Undo">↶</button>
-            <button type="button" disabled={!onRedo} onClick={() => onRedo?.()} title="Redo (Shift+Ctrl/Cmd+Z)" aria-label="Redo">↷</button>
+            <button
+              type="button"
+              disabled={!onUndo}
+              onClick={() => onUndo?.()}
+              title="Undo (Ctrl/Cmd+Z)"
+              aria-label="Undo"
+            >
+              ↶
+            </button>
+            <button
+              type="button"
+              disabled={!onRedo}
+              onClick={() => onRedo?.()}
+              title="Redo (Shift+Ctrl/Cmd+Z)"
+              aria-label="Redo"
+            >
+              ↷
+            </button>
             <span className="sep" />
           </>
         )}
-        <button type="button" onClick={() => zoom(1 / 1.2)} aria-label="Zoom out">−</button>
-        <span className="zoom" aria-live="polite">{Math.round(viewport.zoom * 100)}%</span>
-        <button type="button" onClick={() => zoom(1.2)} aria-label="Zoom in">+</button>
-        <button type="button" onClick={() => { onUserMove(); fit(); }} aria-label="Zoom to fit">Fit</button>
+        <button type="button" onClick={() => zoom(1 / 1.2)} aria-label="Zoom out">
+          −
+        </button>
+        <span className="zoom" aria-live="polite">
+          {Math.round(viewport.zoom * 100)}%
+        </span>
+        <button type="button" onClick={() => zoom(1.2)} aria-label="Zoom in">
+          +
+        </button>
+        <button
+          type="button"
+          onClick={() => {
+            onUserMove();
+            fit();
+          }}
+          aria-label="Zoom to fit"
+        >
+          Fit
+        </button>
         <span className="sep" />
         <div className="segmented" role="group" aria-label="View">
           {(['diagram', 'split', 'code'] as const).map((v) => (
-            <button key={v} type="button" aria-pressed={view === v} onClick={() => setView(v)}>{v === 'split' ? 'Both' : v === 'diagram' ? 'Diagram' : 'Code'}</button>
+            <button key={v} type="button" aria-pressed={view === v} onClick={() => setView(v)}>
+              {v === 'split' ? 'Both' : v === 'diagram' ? 'Diagram' : 'Code'}
+            </button>
           ))}
         </div>
         <form className="canvas-find" role="search" onSubmit={onFind}>
-          <input type="search" aria-label="Find a state" placeholder="Find a state…" list="canvas-state-names" value={find} onChange={(e) => { setFind(e.target.value); setMissed(null); }} />
-          <datalist id="canvas-state-names">{names.map((n) => <option key={n} value={n} />)}</datalist>
-          {missed !== null && <span className="canvas-find-miss" role="status">No state named “{missed}”</span>}
+          <input
+            type="search"
+            aria-label="Find a state"
+            placeholder="Find a state…"
+            list="canvas-state-names"
+            value={find}
+            onChange={(e) => {
+              setFind(e.target.value);
+              setMissed(null);
+            }}
+          />
+          <datalist id="canvas-state-names">
+            {names.map((n) => (
+              <option key={n} value={n} />
+            ))}
+          </datalist>
+          {missed !== null && (
+            <span className="canvas-find-miss" role="status">
+              No state named “{missed}”
+            </span>
+          )}
         </form>
         {(canEdit || onCreate) && (
           <select aria-label="Load example" value="" onChange={(e) => loadEx(e.target.value)}>
             <option value="">Examples…</option>
-            {EXAMPLE_NAMES.map((n) => <option key={n} value={n}>{n}</option>)}
+            {EXAMPLE_NAMES.map((n) => (
+              <option key={n} value={n}>
+                {n}
+              </option>
+            ))}
           </select>
         )}
         {!canEdit && <span className="badge">View only</span>}
@@ -270,10 +402,15 @@ export function CanvasPage({ definition, peers = [], onCreate }: CanvasPageProps
       {replacing !== null && canEdit && (
         <div className="canvas-confirm" role="alertdialog" aria-labelledby="canvas-confirm-text">
           <span id="canvas-confirm-text">
-            Replace this whole machine with the example “{replacing}”? Everyone here sees the change; Undo brings it back.
+            Replace this whole machine with the example “{replacing}”? Everyone here sees the change; Undo brings it
+            back.
           </span>
-          <button type="button" className="danger" onClick={() => replaceWith(replacing)}>Replace machine</button>
-          <button type="button" onClick={() => setReplacing(null)}>Keep this machine</button>
+          <button type="button" className="danger" onClick={() => replaceWith(replacing)}>
+            Replace machine
+          </button>
+          <button type="button" onClick={() => setReplacing(null)}>
+            Keep this machine
+          </button>
         </div>
       )}
       <div className={`canvas-body view-${view}`}>
@@ -296,10 +433,20 @@ export function CanvasPage({ definition, peers = [], onCreate }: CanvasPageProps
               hidden={hidden}
               onToggle={toggle}
             />
-            {layout && Object.keys(definition.states).length > 30 && <Minimap layout={layout} viewport={viewport} stage={stageSize} onJump={jump} />}
+            {layout && Object.keys(definition.states).length > 30 && (
+              <Minimap layout={layout} viewport={viewport} stage={stageSize} onJump={jump} />
+            )}
             <PeerCursors peers={peers} viewport={viewport} />
-            {!layout && <p className="canvas-status" role="status">Laying out…</p>}
-            {layoutError && <p className="canvas-status error" role="alert">{layoutError}</p>}
+            {!layout && (
+              <p className="canvas-status" role="status">
+                Laying out…
+              </p>
+            )}
+            {layoutError && (
+              <p className="canvas-status error" role="alert">
+                {layoutError}
+              </p>
+            )}
           </div>
         )}
         {view !== 'diagram' && <CodeView canEdit={canEdit} />}

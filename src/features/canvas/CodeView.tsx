@@ -11,7 +11,12 @@ import { useCodeDirty, useCodeErrors, useCodeRef } from './open-machine-context.
 function diagnostics(result: CheckResult, length: number): Diagnostic[] {
   return result.issues.map((i: Issue) => {
     const from = Math.min(i.at?.offset ?? 0, length);
-    return { from, to: Math.max(from, Math.min(i.at?.end ?? from, length)), severity: i.severity, message: i.path ? `${i.path}: ${i.message}` : i.message };
+    return {
+      from,
+      to: Math.max(from, Math.min(i.at?.end ?? from, length)),
+      severity: i.severity,
+      message: i.path ? `${i.path}: ${i.message}` : i.message,
+    };
   });
 }
 
@@ -85,8 +90,12 @@ export function CodeView({ canEdit }: { canEdit: boolean }) {
         <span className="muted">{dirty ? 'Edited — apply to share' : 'XState v5 config'}</span>
         {canEdit && (
           <>
-            <button type="button" onClick={revert} disabled={!dirty}>Revert</button>
-            <button type="button" className="primary" onClick={apply} disabled={!dirty} title="Apply (Ctrl/Cmd+Enter)">Apply</button>
+            <button type="button" onClick={revert} disabled={!dirty}>
+              Revert
+            </button>
+            <button type="button" className="primary" onClick={apply} disabled={!dirty} title="Apply (Ctrl/Cmd+Enter)">
+              Apply
+            </button>
           </>
         )}
       </div>
@@ -94,7 +103,11 @@ export function CodeView({ canEdit }: { canEdit: boolean }) {
       {errors.length > 0 && (
         <ul className="code-errors" role="alert">
           {errors.slice(0, 5).map((e, i) => (
-            <li key={i}>{e.at ? `Line ${e.at.line}: ` : ''}{e.path ? `${e.path}: ` : ''}{e.message}</li>
+            <li key={i}>
+              {e.at ? `Line ${e.at.line}: ` : ''}
+              {e.path ? `${e.path}: ` : ''}
+              {e.message}
+            </li>
           ))}
         </ul>
       )}

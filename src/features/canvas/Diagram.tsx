@@ -1,4 +1,12 @@
-import { useRef, useState, type CSSProperties, type KeyboardEvent, type PointerEvent, type ReactNode, type WheelEvent } from 'react';
+import {
+  useRef,
+  useState,
+  type CSSProperties,
+  type KeyboardEvent,
+  type PointerEvent,
+  type ReactNode,
+  type WheelEvent,
+} from 'react';
 import type { CanvasIntent, Viewport } from '../../../machines/canvas.machine.ts';
 import { keyProblem } from '../../lib/canvas-ops/edits.ts';
 import type { Layout } from '../../lib/layout/types.ts';
@@ -92,8 +100,15 @@ export function Diagram(props: DiagramProps) {
 
   const onPointerUp = (e: PointerEvent<SVGSVGElement>) => {
     if (mode === 'connecting') {
-      const hit = document.elementsFromPoint(e.clientX, e.clientY).map((el) => el.closest('[data-state-id]')).find((el) => el !== null);
-      send({ type: 'canvas.connectEnd', target: hit?.getAttribute('data-state-id') ?? null, transitionId: randomIds('transition') });
+      const hit = document
+        .elementsFromPoint(e.clientX, e.clientY)
+        .map((el) => el.closest('[data-state-id]'))
+        .find((el) => el !== null);
+      send({
+        type: 'canvas.connectEnd',
+        target: hit?.getAttribute('data-state-id') ?? null,
+        transitionId: randomIds('transition'),
+      });
     } else if (mode === 'panning') {
       last.current = null;
       send({ type: 'canvas.panEnd' });
@@ -105,7 +120,8 @@ export function Diagram(props: DiagramProps) {
     const state = target.closest('[data-state-id]');
     const transition = target.closest('[data-transition-id]');
     if (transition) send({ type: 'canvas.labelStart', id: transition.getAttribute('data-transition-id') ?? '' });
-    else if (state && state.getAttribute('data-state-id') !== definition.root) send({ type: 'canvas.renameStart', id: state.getAttribute('data-state-id') ?? '' });
+    else if (state && state.getAttribute('data-state-id') !== definition.root)
+      send({ type: 'canvas.renameStart', id: state.getAttribute('data-state-id') ?? '' });
   };
 
   const onWheel = (e: WheelEvent<SVGSVGElement>) => {
@@ -120,21 +136,48 @@ export function Diagram(props: DiagramProps) {
 
   const source = connect ? layout?.nodes[connect.source] : undefined;
   return (
-    <div className="diagram" tabIndex={0} role="application" aria-label={`Diagram of ${definition.name || 'machine'}`} onKeyDown={props.onKeyDown}>
+    <div
+      className="diagram"
+      tabIndex={0}
+      role="application"
+      aria-label={`Diagram of ${definition.name || 'machine'}`}
+      onKeyDown={props.onKeyDown}
+    >
       <svg
         ref={svgRef}
         className={`diagram-svg mode-${mode}${viewport.zoom < FAR ? ' far' : ''}`}
         style={{ '--label-scale': Math.min(4, FAR / viewport.zoom).toFixed(2) } as CSSProperties}
-        onPointerDown={onPointerDown} onPointerMove={onPointerMove} onPointerUp={onPointerUp} onDoubleClick={onDoubleClick} onWheel={onWheel}>
+        onPointerDown={onPointerDown}
+        onPointerMove={onPointerMove}
+        onPointerUp={onPointerUp}
+        onDoubleClick={onDoubleClick}
+        onWheel={onWheel}
+      >
         <rect className="diagram-bg" width="100%" height="100%" />
         <g className="viewport" transform={`translate(${viewport.x} ${viewport.y}) scale(${viewport.zoom})`}>
-          {layout && <DiagramShapes definition={definition} layout={layout} selection={selection} peers={peers} canEdit={canEdit} activePaths={props.activePaths} hidden={props.hidden ?? NO_HIDDEN} />}
+          {layout && (
+            <DiagramShapes
+              definition={definition}
+              layout={layout}
+              selection={selection}
+              peers={peers}
+              canEdit={canEdit}
+              activePaths={props.activePaths}
+              hidden={props.hidden ?? NO_HIDDEN}
+            />
+          )}
           {connect && source && (
-            <path className="connect-line" d={`M${source.x + source.width},${source.y + source.height / 2} L${connect.x},${connect.y}`} markerEnd="url(#cr-arrow)" />
+            <path
+              className="connect-line"
+              d={`M${source.x + source.width},${source.y + source.height / 2} L${connect.x},${connect.y}`}
+              markerEnd="url(#cr-arrow)"
+            />
           )}
         </g>
       </svg>
-      {layout && editing && mode === 'renaming' && <RenameBox key={`${editing}:${definition.states[editing] ? 1 : 0}`} {...props} layout={layout} id={editing} />}
+      {layout && editing && mode === 'renaming' && (
+        <RenameBox key={`${editing}:${definition.states[editing] ? 1 : 0}`} {...props} layout={layout} id={editing} />
+      )}
       {layout && editing && mode === 'labelling' && <LabelBox key={editing} {...props} layout={layout} id={editing} />}
     </div>
   );
@@ -147,9 +190,14 @@ function RenameBox({ definition, layout, viewport, send, id }: BoxProps) {
   const node = layout.nodes[id];
   const problem = keyProblem(definition, id, value);
   // A brand-new state may not be laid out yet: place the box at the parent's corner.
-  const anchor = node ?? (definition.states[id]?.parent ? layout.nodes[definition.states[id]?.parent ?? ''] : undefined);
+  const anchor =
+    node ?? (definition.states[id]?.parent ? layout.nodes[definition.states[id]?.parent ?? ''] : undefined);
   if (!anchor) return null;
-  const style = { left: anchor.x * viewport.zoom + viewport.x, top: anchor.y * viewport.zoom + viewport.y, width: Math.max(120, anchor.width * viewport.zoom) };
+  const style = {
+    left: anchor.x * viewport.zoom + viewport.x,
+    top: anchor.y * viewport.zoom + viewport.y,
+    width: Math.max(120, anchor.width * viewport.zoom),
+  };
   const commit = () => send(problem ? { type: 'canvas.cancel' } : { type: 'canvas.renameCommit', key: value });
   return (
     <InlineInput
@@ -163,7 +211,11 @@ function RenameBox({ definition, layout, viewport, send, id }: BoxProps) {
       onEnter={() => !problem && send({ type: 'canvas.renameCommit', key: value })}
       onCancel={() => send({ type: 'canvas.cancel' })}
     >
-      {problem && value !== (definition.states[id]?.key ?? '') && <p className="inline-error" role="alert">{problem}</p>}
+      {problem && value !== (definition.states[id]?.key ?? '') && (
+        <p className="inline-error" role="alert">
+          {problem}
+        </p>
+      )}
     </InlineInput>
   );
 }
@@ -177,7 +229,16 @@ function LabelBox({ definition, layout, viewport, send, id }: BoxProps) {
   if (!at) return null;
   const style = { left: at.x * viewport.zoom + viewport.x, top: at.y * viewport.zoom + viewport.y, width: 160 };
   const commit = () => send({ type: 'canvas.labelCommit', event: value });
-  return <InlineInput style={style} label="Event name" value={value} onChange={setValue} onCommit={commit} onCancel={() => send({ type: 'canvas.cancel' })} />;
+  return (
+    <InlineInput
+      style={style}
+      label="Event name"
+      value={value}
+      onChange={setValue}
+      onCommit={commit}
+      onCancel={() => send({ type: 'canvas.cancel' })}
+    />
+  );
 }
 
 interface InlineInputProps {
@@ -194,7 +255,17 @@ interface InlineInputProps {
 }
 
 /** A text field over the diagram: selected on focus, Enter or blur commits, Escape cancels; keys stay out of the diagram's shortcuts. */
-function InlineInput({ style, label, invalid = false, value, onChange, onCommit, onEnter = onCommit, onCancel, children }: InlineInputProps) {
+function InlineInput({
+  style,
+  label,
+  invalid = false,
+  value,
+  onChange,
+  onCommit,
+  onEnter = onCommit,
+  onCancel,
+  children,
+}: InlineInputProps) {
   return (
     <div className="inline-editor" style={style}>
       <input

@@ -89,7 +89,13 @@ function OpenMachine({ machineId }: { machineId: string }) {
     () =>
       Object.values(peersById).map((p) => {
         const person = people.get(p.userId);
-        return { id: p.userId, name: person?.name ?? 'Someone', color: person?.color ?? '#978365', cursor: p.cursor, selection: p.selection };
+        return {
+          id: p.userId,
+          name: person?.name ?? 'Someone',
+          color: person?.color ?? '#978365',
+          cursor: p.cursor,
+          selection: p.selection,
+        };
       }),
     [peersById, people],
   );
@@ -97,7 +103,11 @@ function OpenMachine({ machineId }: { machineId: string }) {
   const onUserMove = useCallback(() => presenceSend({ type: 'presence.unfollow' }), [presenceSend]);
 
   return (
-    <section className="machine-view" aria-label={`Machine ${name ?? ''}`.trim()} style={followed ? { boxShadow: `inset 0 0 0 3px ${followed.color}` } : undefined}>
+    <section
+      className="machine-view"
+      aria-label={`Machine ${name ?? ''}`.trim()}
+      style={followed ? { boxShadow: `inset 0 0 0 3px ${followed.color}` } : undefined}
+    >
       <div className="machine-bar">
         <a href={`/p/${projectId}`}>← Machines</a>
         <MachineTitle machineId={machineId} name={name} canEdit={canEdit} />
@@ -115,9 +125,20 @@ function OpenMachine({ machineId }: { machineId: string }) {
                   aria-pressed={following === p.id}
                   title={following === p.id ? `Stop following ${p.name}` : `Follow ${p.name}`}
                   aria-label={following === p.id ? `Stop following ${p.name}` : `Follow ${p.name}`}
-                  onClick={() => presenceSend(following === p.id ? { type: 'presence.unfollow' } : { type: 'presence.follow', userId: p.id })}
+                  onClick={() =>
+                    presenceSend(
+                      following === p.id ? { type: 'presence.unfollow' } : { type: 'presence.follow', userId: p.id },
+                    )
+                  }
                 >
-                  <Avatar name={p.name} color={p.color} avatarUrl={m?.avatarUrl ?? null} online label={p.name} size={26} />
+                  <Avatar
+                    name={p.name}
+                    color={p.color}
+                    avatarUrl={m?.avatarUrl ?? null}
+                    online
+                    label={p.name}
+                    size={26}
+                  />
                 </button>
               </li>
             );
@@ -127,7 +148,9 @@ function OpenMachine({ machineId }: { machineId: string }) {
       {followed && (
         <p className="machine-following" role="status" style={{ color: followed.color }}>
           Following {followed.name}. Pan or zoom to stop.
-          <button type="button" className="link" onClick={onUserMove}>Stop following</button>
+          <button type="button" className="link" onClick={onUserMove}>
+            Stop following
+          </button>
         </p>
       )}
       {error && (
@@ -136,7 +159,9 @@ function OpenMachine({ machineId }: { machineId: string }) {
           {sync === 'failed' && (
             <>
               {' '}
-              <button type="button" className="link" onClick={() => docSend({ type: 'doc.retry' })}>Try again</button>
+              <button type="button" className="link" onClick={() => docSend({ type: 'doc.retry' })}>
+                Try again
+              </button>
             </>
           )}
         </p>
@@ -170,16 +195,29 @@ function MachineTitle({ machineId, name, canEdit }: { machineId: string; name: s
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const value = new FormData(event.currentTarget).get('name');
-    if (typeof value === 'string' && value.trim() !== '' && value.trim() !== name) list.send({ type: 'list.rename', machineId, name: value });
+    if (typeof value === 'string' && value.trim() !== '' && value.trim() !== name)
+      list.send({ type: 'list.rename', machineId, name: value });
     setEditing(false);
   };
   if (editing && canEdit) {
     return (
       <form className="room-rename" onSubmit={onSubmit}>
         <label htmlFor="machine-name-input">Machine name</label>
-        <input id="machine-name-input" name="name" defaultValue={name ?? ''} maxLength={120} required autoFocus onKeyDown={(e) => e.key === 'Escape' && setEditing(false)} />
-        <button type="submit" className="primary">Save name</button>
-        <button type="button" onClick={() => setEditing(false)}>Cancel</button>
+        <input
+          id="machine-name-input"
+          name="name"
+          defaultValue={name ?? ''}
+          maxLength={120}
+          required
+          autoFocus
+          onKeyDown={(e) => e.key === 'Escape' && setEditing(false)}
+        />
+        <button type="submit" className="primary">
+          Save name
+        </button>
+        <button type="button" onClick={() => setEditing(false)}>
+          Cancel
+        </button>
       </form>
     );
   }
@@ -195,7 +233,9 @@ function MachineTitle({ machineId, name, canEdit }: { machineId: string; name: s
       {error && (
         <span className="message error" role="alert">
           {error}{' '}
-          <button type="button" className="link" onClick={() => list.send({ type: 'list.dismissError' })}>Dismiss</button>
+          <button type="button" className="link" onClick={() => list.send({ type: 'list.dismissError' })}>
+            Dismiss
+          </button>
         </span>
       )}
     </>

@@ -20,9 +20,21 @@ export function PeerCursors({ peers, viewport }: { peers: PeerCursor[]; viewport
     <div className="peer-cursors" aria-hidden="true">
       {peers.map((p) =>
         p.cursor ? (
-          <div key={p.id} className="peer-cursor" data-peer={p.id} style={{ transform: `translate(${p.cursor.x * viewport.zoom + viewport.x}px, ${p.cursor.y * viewport.zoom + viewport.y}px)` }}>
+          <div
+            key={p.id}
+            className="peer-cursor"
+            data-peer={p.id}
+            style={{
+              transform: `translate(${p.cursor.x * viewport.zoom + viewport.x}px, ${p.cursor.y * viewport.zoom + viewport.y}px)`,
+            }}
+          >
             <svg width="16" height="20" viewBox="0 0 16 20">
-              <path d="M1,1 L1,17 L5.5,13 L8.5,19 L11,18 L8,12 L14,12 z" fill={p.color} stroke="white" strokeWidth="1.2" />
+              <path
+                d="M1,1 L1,17 L5.5,13 L8.5,19 L11,18 L8,12 L14,12 z"
+                fill={p.color}
+                stroke="white"
+                strokeWidth="1.2"
+              />
             </svg>
             <span style={{ background: p.color }}>{p.name}</span>
           </div>

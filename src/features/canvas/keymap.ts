@@ -1,6 +1,11 @@
 import type { CanvasIntent } from '../../../machines/canvas.machine.ts';
 
-export type KeyAction = CanvasIntent | { type: 'doc.undo' } | { type: 'doc.redo' } | { type: 'view.fit' } | { type: 'view.zoom'; factor: number };
+export type KeyAction =
+  | CanvasIntent
+  | { type: 'doc.undo' }
+  | { type: 'doc.redo' }
+  | { type: 'view.fit' }
+  | { type: 'view.zoom'; factor: number };
 
 export interface KeyInput {
   key: string;

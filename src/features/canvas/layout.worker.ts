@@ -21,6 +21,10 @@ scope.addEventListener('message', (e: MessageEvent<{ id: number; request: Layout
   const { id, request } = e.data;
   layoutDefinition(elk, request.definition, measure, request.hints, cache).then(
     (layout) => scope.postMessage({ id, result: { ok: true, layout } satisfies LayoutResult }),
-    (err: unknown) => scope.postMessage({ id, result: { ok: false, message: err instanceof Error ? err.message : String(err) } satisfies LayoutResult }),
+    (err: unknown) =>
+      scope.postMessage({
+        id,
+        result: { ok: false, message: err instanceof Error ? err.message : String(err) } satisfies LayoutResult,
+      }),
   );
 });

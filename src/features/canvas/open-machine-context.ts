@@ -4,7 +4,11 @@ import type { ActorRefFrom, SnapshotFrom } from 'xstate';
 import type { CanvasIntent, Viewport } from '../../../machines/canvas.machine.ts';
 import type { PresenceIntent, CanvasPeer } from '../../../machines/canvas-presence.machine.ts';
 import type { DocumentIntent } from '../../../machines/document.machine.ts';
-import { documentDefinition, type openMachineMachine, type OpenMachineEvent } from '../../../machines/open-machine.machine.ts';
+import {
+  documentDefinition,
+  type openMachineMachine,
+  type OpenMachineEvent,
+} from '../../../machines/open-machine.machine.ts';
 import type { Layout } from '../../lib/layout/types.ts';
 import type { Issue, MachineDefinition } from '../../lib/model/types.ts';
 import type { View } from '../../lib/ports/canvas-presence.ts';
@@ -52,18 +56,28 @@ function syncOf(s: DocumentSnapshot): SyncStatus {
   return 'syncing';
 }
 
-const unsentOf = (s: DocumentSnapshot): number => (s.context.doc ? (s.context.doc.inflight?.ops.length ?? 0) + s.context.doc.pending.length : 0);
+const unsentOf = (s: DocumentSnapshot): number =>
+  s.context.doc ? (s.context.doc.inflight?.ops.length ?? 0) + s.context.doc.pending.length : 0;
 
-export const useDefinition = (): MachineDefinition | null => useChildSelector(useChild('document'), documentDefinition, null);
+export const useDefinition = (): MachineDefinition | null =>
+  useChildSelector(useChild('document'), documentDefinition, null);
 export const useSyncStatus = (): SyncStatus => useChildSelector(useChild('document'), syncOf, 'loading');
 /** This person's edits not yet acknowledged by the server. */
 export const useUnsentCount = (): number => useChildSelector(useChild('document'), unsentOf, 0);
-export const useDocumentError = (): string | null => useChildSelector(useChild('document'), (s) => s.context.error, null);
+export const useDocumentError = (): string | null =>
+  useChildSelector(useChild('document'), (s) => s.context.error, null);
 /** Why this person's edits were dropped (last report), each reason once, in words. */
 export const useDroppedReasons = (): string[] =>
-  useChildSelector(useChild('document'), (s) => [...new Set(s.context.dropped.map((d) => d.reason))], NO_REASONS, sameStrings);
-export const useCanUndo = (): boolean => useChildSelector(useChild('document'), (s) => s.context.history.undo.length > 0, false);
-export const useCanRedo = (): boolean => useChildSelector(useChild('document'), (s) => s.context.history.redo.length > 0, false);
+  useChildSelector(
+    useChild('document'),
+    (s) => [...new Set(s.context.dropped.map((d) => d.reason))],
+    NO_REASONS,
+    sameStrings,
+  );
+export const useCanUndo = (): boolean =>
+  useChildSelector(useChild('document'), (s) => s.context.history.undo.length > 0, false);
+export const useCanRedo = (): boolean =>
+  useChildSelector(useChild('document'), (s) => s.context.history.redo.length > 0, false);
 
 export function useDocumentSend(): (intent: DocumentIntent) => void {
   const document = useChild('document');
@@ -74,13 +88,20 @@ export function useDocumentSend(): (intent: DocumentIntent) => void {
 
 const NO_PEERS: Record<string, CanvasPeer> = {};
 // Peer ids come from other browsers: own keys only (as the presence machine looks them up).
-const peerOf = (peers: Record<string, CanvasPeer>, userId: string): CanvasPeer | undefined => (Object.hasOwn(peers, userId) ? peers[userId] : undefined);
+const peerOf = (peers: Record<string, CanvasPeer>, userId: string): CanvasPeer | undefined =>
+  Object.hasOwn(peers, userId) ? peers[userId] : undefined;
 
-export const useCanvasPeers = (): Record<string, CanvasPeer> => useChildSelector(useChild('presence'), (s) => s.context.peers, NO_PEERS);
-export const useFollowing = (): string | null => useChildSelector(useChild('presence'), (s) => s.context.following, null);
+export const useCanvasPeers = (): Record<string, CanvasPeer> =>
+  useChildSelector(useChild('presence'), (s) => s.context.peers, NO_PEERS);
+export const useFollowing = (): string | null =>
+  useChildSelector(useChild('presence'), (s) => s.context.following, null);
 /** The view of the person being followed, or null when following no one. */
 export const useFollowView = (): View | null =>
-  useChildSelector(useChild('presence'), (s) => (s.context.following ? (peerOf(s.context.peers, s.context.following)?.view ?? null) : null), null);
+  useChildSelector(
+    useChild('presence'),
+    (s) => (s.context.following ? (peerOf(s.context.peers, s.context.following)?.view ?? null) : null),
+    null,
+  );
 
 export function usePresenceSend(): (intent: PresenceIntent) => void {
   const presence = useChild('presence');
@@ -111,21 +132,28 @@ const NONE: string[] = [];
 
 export const useCanvasMode = (): CanvasMode => useChildSelector(useChild('canvas'), modeOf, 'idle');
 export const useViewport = (): Viewport => useChildSelector(useChild('canvas'), (s) => s.context.viewport, START);
-export const useSelection = (): string[] => useChildSelector(useChild('canvas'), (s) => s.context.selection, NONE, sameStrings);
+export const useSelection = (): string[] =>
+  useChildSelector(useChild('canvas'), (s) => s.context.selection, NONE, sameStrings);
 export const useEditingId = (): string | null => useChildSelector(useChild('canvas'), (s) => s.context.editing, null);
 export const useConnectLine = () => useChildSelector(useChild('canvas'), (s) => s.context.connect, null);
 export const useCanEditCanvas = (): boolean => useChildSelector(useChild('canvas'), (s) => s.context.canEdit, false);
 
-export function useCanvasSend(): (intent: CanvasIntent | { type: 'canvas.viewportFollowed'; viewport: Viewport }) => void {
+export function useCanvasSend(): (
+  intent: CanvasIntent | { type: 'canvas.viewportFollowed'; viewport: Viewport },
+) => void {
   const canvas = useChild('canvas');
-  return useCallback((intent: CanvasIntent | { type: 'canvas.viewportFollowed'; viewport: Viewport }) => canvas?.send(intent), [canvas]);
+  return useCallback(
+    (intent: CanvasIntent | { type: 'canvas.viewportFollowed'; viewport: Viewport }) => canvas?.send(intent),
+    [canvas],
+  );
 }
 
 // The shared simulation.
 
 export const useSimulationRef = () => useChild('simulation');
 /** Dot paths of the states active in the simulation step shown: the diagram's highlight. */
-export const useActivePaths = (): string[] => useChildSelector(useChild('simulation'), (s) => shownStep(s)?.activePaths ?? NONE, NONE, sameStrings);
+export const useActivePaths = (): string[] =>
+  useChildSelector(useChild('simulation'), (s) => shownStep(s)?.activePaths ?? NONE, NONE, sameStrings);
 
 // The code view.
 

@@ -41,34 +41,81 @@ function lineAt(compound: boolean, isTags: boolean, width: number) {
 /** The expand/collapse switch in a compound state's top-right corner. */
 function Toggle({ node, name, collapsed }: { node: LayoutNode; name: string; collapsed: boolean }) {
   return (
-    <g className="st-toggle" data-toggle-for={node.id} role="button" aria-label={`${collapsed ? 'Expand' : 'Collapse'} ${name}`} transform={`translate(${node.width - 24} 8)`}>
+    <g
+      className="st-toggle"
+      data-toggle-for={node.id}
+      role="button"
+      aria-label={`${collapsed ? 'Expand' : 'Collapse'} ${name}`}
+      transform={`translate(${node.width - 24} 8)`}
+    >
       <rect width={16} height={16} rx={4} />
-      <text x={8} y={12.5} textAnchor="middle">{collapsed ? '+' : '−'}</text>
+      <text x={8} y={12.5} textAnchor="middle">
+        {collapsed ? '+' : '−'}
+      </text>
     </g>
   );
 }
 
-function StateShape({ node, def, selected, peerColors, canEdit, active, hiddenCount }: { node: LayoutNode; def: MachineDefinition; selected: boolean; peerColors: string[]; canEdit: boolean; active: ReadonlySet<string>; hiddenCount: number | undefined }) {
+function StateShape({
+  node,
+  def,
+  selected,
+  peerColors,
+  canEdit,
+  active,
+  hiddenCount,
+}: {
+  node: LayoutNode;
+  def: MachineDefinition;
+  selected: boolean;
+  peerColors: string[];
+  canEdit: boolean;
+  active: ReadonlySet<string>;
+  hiddenCount: number | undefined;
+}) {
   const s = def.states[node.id];
   if (!s) return null;
   // The simulation's contract: every state names its dot path, and says when it is active.
   const statePath = node.parent === null ? undefined : keyPathOf(def, node.id).join('.');
-  const sim = { 'data-state-path': statePath, 'data-active': statePath !== undefined && active.has(statePath) ? 'true' : undefined };
+  const sim = {
+    'data-state-path': statePath,
+    'data-active': statePath !== undefined && active.has(statePath) ? 'true' : undefined,
+  };
   const name = node.parent === null ? def.name || def.machineId || 'machine' : s.key;
   const label = node.parent === null ? `machine ${name}` : `state ${name}`;
   const collapsed = hiddenCount !== undefined;
   const compound = s.children.length > 0 && !collapsed;
-  const cls = ['st', `st-${node.type}`, compound ? 'st-compound' : 'st-leaf', collapsed ? 'st-collapsed' : '', node.region ? 'st-region' : '', node.parent === null ? 'st-root' : '', selected ? 'is-selected' : '']
+  const cls = [
+    'st',
+    `st-${node.type}`,
+    compound ? 'st-compound' : 'st-leaf',
+    collapsed ? 'st-collapsed' : '',
+    node.region ? 'st-region' : '',
+    node.parent === null ? 'st-root' : '',
+    selected ? 'is-selected' : '',
+  ]
     .filter(Boolean)
     .join(' ');
   const move = { transform: `translate(${node.x}px, ${node.y}px)` };
   if (node.type === 'history') {
     const r = node.width / 2;
     return (
-      <g className={cls} style={move} data-state-id={node.id} {...sim} role="button" aria-label={label} aria-pressed={selected}>
+      <g
+        className={cls}
+        style={move}
+        data-state-id={node.id}
+        {...sim}
+        role="button"
+        aria-label={label}
+        aria-pressed={selected}
+      >
         <circle cx={r} cy={r} r={r} className="st-box" />
-        <text x={r} y={r + 4} textAnchor="middle" className="st-name">{node.history === 'deep' ? 'H*' : 'H'}</text>
-        {peerColors.map((c, i) => <circle key={c} cx={r} cy={r} r={r + 3 + i * 3} fill="none" stroke={c} strokeWidth={2} />)}
+        <text x={r} y={r + 4} textAnchor="middle" className="st-name">
+          {node.history === 'deep' ? 'H*' : 'H'}
+        </text>
+        {peerColors.map((c, i) => (
+          <circle key={c} cx={r} cy={r} r={r + 3 + i * 3} fill="none" stroke={c} strokeWidth={2} />
+        ))}
       </g>
     );
   }
@@ -78,10 +125,39 @@ function StateShape({ node, def, selected, peerColors, canEdit, active, hiddenCo
   if (collapsed) lines.push(`${hiddenCount.toLocaleString('en-US')} state${hiddenCount === 1 ? '' : 's'} inside`);
   const titleY = compound ? 22 : 23;
   return (
-    <g className={cls} style={move} data-state-id={node.id} {...sim} role="button" aria-label={label} aria-pressed={selected}>
-      <rect className="st-box" width={node.width} height={node.height} rx={node.region ? 4 : 10} style={{ width: node.width, height: node.height }} />
-      {node.type === 'final' && <rect className="st-inner" x={4} y={4} width={node.width - 8} height={node.height - 8} rx={7} style={{ width: node.width - 8, height: node.height - 8 }} />}
-      <text x={compound ? 14 : node.width / 2} y={titleY} textAnchor={compound ? 'start' : 'middle'} className="st-name">
+    <g
+      className={cls}
+      style={move}
+      data-state-id={node.id}
+      {...sim}
+      role="button"
+      aria-label={label}
+      aria-pressed={selected}
+    >
+      <rect
+        className="st-box"
+        width={node.width}
+        height={node.height}
+        rx={node.region ? 4 : 10}
+        style={{ width: node.width, height: node.height }}
+      />
+      {node.type === 'final' && (
+        <rect
+          className="st-inner"
+          x={4}
+          y={4}
+          width={node.width - 8}
+          height={node.height - 8}
+          rx={7}
+          style={{ width: node.width - 8, height: node.height - 8 }}
+        />
+      )}
+      <text
+        x={compound ? 14 : node.width / 2}
+        y={titleY}
+        textAnchor={compound ? 'start' : 'middle'}
+        className="st-name"
+      >
         {name}
       </text>
       {lines.map((l, i) => (
@@ -90,10 +166,28 @@ function StateShape({ node, def, selected, peerColors, canEdit, active, hiddenCo
         </text>
       ))}
       {peerColors.map((c, i) => (
-        <rect key={c} className="peer-outline" x={-3 - i * 3} y={-3 - i * 3} width={node.width + 6 + i * 6} height={node.height + 6 + i * 6} rx={12} stroke={c} />
+        <rect
+          key={c}
+          className="peer-outline"
+          x={-3 - i * 3}
+          y={-3 - i * 3}
+          width={node.width + 6 + i * 6}
+          height={node.height + 6 + i * 6}
+          rx={12}
+          stroke={c}
+        />
       ))}
       {s.children.length > 0 && node.parent !== null && <Toggle node={node} name={name} collapsed={collapsed} />}
-      {canEdit && node.parent !== null && <circle className="st-handle" data-handle-for={node.id} cx={node.width} cy={node.height / 2} r={6} aria-hidden="true" />}
+      {canEdit && node.parent !== null && (
+        <circle
+          className="st-handle"
+          data-handle-for={node.id}
+          cx={node.width}
+          cy={node.height / 2}
+          r={6}
+          aria-hidden="true"
+        />
+      )}
     </g>
   );
 }
@@ -103,14 +197,24 @@ function EdgeShape({ edge, selected, peerColors }: { edge: LayoutEdge; selected:
   const cls = ['tr', edge.targetless ? 'tr-targetless' : '', selected ? 'is-selected' : ''].filter(Boolean).join(' ');
   const name = edge.label?.text ?? '';
   return (
-    <g className={cls} data-transition-id={edge.transition} role="button" aria-label={`transition ${name}`} aria-pressed={selected}>
+    <g
+      className={cls}
+      data-transition-id={edge.transition}
+      role="button"
+      aria-label={`transition ${name}`}
+      aria-pressed={selected}
+    >
       <path d={d} className="tr-hit" />
       <path d={d} className="tr-line" markerEnd="url(#cr-arrow)" />
-      {peerColors.map((c) => <path key={c} d={d} className="peer-line" stroke={c} />)}
+      {peerColors.map((c) => (
+        <path key={c} d={d} className="peer-line" stroke={c} />
+      ))}
       {edge.label && (
         <g style={{ transform: `translate(${edge.label.x}px, ${edge.label.y}px)` }} className="tr-label">
           <rect width={edge.label.width} height={edge.label.height} rx={4} />
-          <text x={edge.label.width / 2} y={12} textAnchor="middle">{edge.label.text}</text>
+          <text x={edge.label.width / 2} y={12} textAnchor="middle">
+            {edge.label.text}
+          </text>
         </g>
       )}
     </g>
@@ -127,26 +231,56 @@ function InitialMarker({ child }: { child: LayoutNode }) {
   );
 }
 
-export const DiagramShapes = memo(function DiagramShapes({ definition, layout, selection, peers, canEdit, activePaths = [], hidden }: Props) {
+export const DiagramShapes = memo(function DiagramShapes({
+  definition,
+  layout,
+  selection,
+  peers,
+  canEdit,
+  activePaths = [],
+  hidden,
+}: Props) {
   const active = new Set(activePaths);
   const nodes = Object.values(layout.nodes).sort((a, b) => a.depth - b.depth);
   const colorsFor = (id: string): string[] => peers.filter((p) => p.selection.includes(id)).map((p) => p.color);
   return (
     <>
       <defs>
-        <marker id="cr-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+        <marker
+          id="cr-arrow"
+          viewBox="0 0 10 10"
+          refX="9"
+          refY="5"
+          markerWidth="7"
+          markerHeight="7"
+          orient="auto-start-reverse"
+        >
           <path d="M0,0 L10,5 L0,10 z" className="arrow-head" />
         </marker>
       </defs>
       {nodes.map((n) => (
-        <StateShape key={n.id} node={n} def={definition} selected={selection.includes(n.id)} peerColors={colorsFor(n.id)} canEdit={canEdit} active={active} hiddenCount={hidden[n.id]} />
+        <StateShape
+          key={n.id}
+          node={n}
+          def={definition}
+          selected={selection.includes(n.id)}
+          peerColors={colorsFor(n.id)}
+          canEdit={canEdit}
+          active={active}
+          hiddenCount={hidden[n.id]}
+        />
       ))}
       {nodes.map((n) => {
         const child = n.initial ? layout.nodes[n.initial] : undefined;
         return child ? <InitialMarker key={`i-${n.id}`} child={child} /> : null;
       })}
       {Object.values(layout.edges).map((e) => (
-        <EdgeShape key={e.id} edge={e} selected={selection.includes(e.transition)} peerColors={colorsFor(e.transition)} />
+        <EdgeShape
+          key={e.id}
+          edge={e}
+          selected={selection.includes(e.transition)}
+          peerColors={colorsFor(e.transition)}
+        />
       ))}
     </>
   );

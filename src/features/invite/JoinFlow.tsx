@@ -42,7 +42,8 @@ export function JoinStatusView({ kind }: { kind: 'invite' | 'share' }) {
   if (status !== 'failed' || !error) {
     return (
       <main className="center" role="status" aria-live="polite">
-        <span className="spinner" aria-hidden="true" /> {kind === 'invite' ? 'Accepting the invite…' : 'Opening the shared project…'}
+        <span className="spinner" aria-hidden="true" />{' '}
+        {kind === 'invite' ? 'Accepting the invite…' : 'Opening the shared project…'}
       </main>
     );
   }
@@ -50,7 +51,9 @@ export function JoinStatusView({ kind }: { kind: 'invite' | 'share' }) {
   return (
     <main className="center">
       <section className="card" aria-labelledby="join-failed-title">
-        <h1 id="join-failed-title">{TITLES[error.code] ?? (kind === 'invite' ? 'Couldn’t accept the invite' : 'Couldn’t open the project')}</h1>
+        <h1 id="join-failed-title">
+          {TITLES[error.code] ?? (kind === 'invite' ? 'Couldn’t accept the invite' : 'Couldn’t open the project')}
+        </h1>
         <p className="message error" role="alert">
           {error.message}
         </p>

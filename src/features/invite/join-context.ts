@@ -8,7 +8,9 @@ export const JoinContext = createActorContext(joinMachine);
 export type JoinStatus = 'joining' | 'failed' | 'joined';
 
 export function useJoinStatus(): JoinStatus {
-  return JoinContext.useSelector((s): JoinStatus => (s.hasTag('joined') ? 'joined' : s.hasTag('failed') ? 'failed' : 'joining'));
+  return JoinContext.useSelector((s): JoinStatus =>
+    s.hasTag('joined') ? 'joined' : s.hasTag('failed') ? 'failed' : 'joining',
+  );
 }
 export function useJoinError(): Failure | null {
   return JoinContext.useSelector((s) => s.context.error);

@@ -42,7 +42,10 @@ export function MachinesPanel() {
     event.currentTarget.reset();
     if (!from) {
       void import('../../lib/model/empty.ts').then(({ emptyMachine }) =>
-        list.send({ type: 'list.create', machines: [{ name: name || 'Untitled machine', definition: emptyMachine(name || 'machine') }] }),
+        list.send({
+          type: 'list.create',
+          machines: [{ name: name || 'Untitled machine', definition: emptyMachine(name || 'machine') }],
+        }),
       );
       return;
     }
@@ -70,9 +73,13 @@ export function MachinesPanel() {
         <p className="message error" role="alert">
           {error}{' '}
           {failed ? (
-            <button type="button" className="link" onClick={() => list.send({ type: 'list.retry' })}>Try again</button>
+            <button type="button" className="link" onClick={() => list.send({ type: 'list.retry' })}>
+              Try again
+            </button>
           ) : (
-            <button type="button" className="link" onClick={() => list.send({ type: 'list.dismissError' })}>Dismiss</button>
+            <button type="button" className="link" onClick={() => list.send({ type: 'list.dismissError' })}>
+              Dismiss
+            </button>
           )}
         </p>
       )}
@@ -92,23 +99,52 @@ export function MachinesPanel() {
           const here = members.filter((p) => p.online && !p.isMe && p.looking === lookingAtMachine(m.id));
           return (
             <li key={m.id} className="machines-row">
-              <a href={`/p/${projectId}/m/${m.id}`} className="machines-link">{m.name}</a>
+              <a href={`/p/${projectId}/m/${m.id}`} className="machines-link">
+                {m.name}
+              </a>
               <span className="room-muted machines-meta">v{m.version}</span>
               <ul className="room-here" aria-label={`On ${m.name} now`}>
                 {here.map((p) => (
-                  <li key={p.userId}><Avatar name={p.name} color={p.color} avatarUrl={p.avatarUrl} online label={`${p.name} is on ${m.name}`} size={22} /></li>
+                  <li key={p.userId}>
+                    <Avatar
+                      name={p.name}
+                      color={p.color}
+                      avatarUrl={p.avatarUrl}
+                      online
+                      label={`${p.name} is on ${m.name}`}
+                      size={22}
+                    />
+                  </li>
                 ))}
               </ul>
               {canEdit &&
                 (confirming === m.id ? (
                   <span className="room-confirm">
-                    <button type="button" className="danger" disabled={busy} onClick={() => { setConfirming(null); list.send({ type: 'list.delete', machineId: m.id }); }}>
+                    <button
+                      type="button"
+                      className="danger"
+                      disabled={busy}
+                      onClick={() => {
+                        setConfirming(null);
+                        list.send({ type: 'list.delete', machineId: m.id });
+                      }}
+                    >
                       Delete {m.name}
                     </button>
-                    <button type="button" onClick={() => setConfirming(null)}>Keep</button>
+                    <button type="button" onClick={() => setConfirming(null)}>
+                      Keep
+                    </button>
                   </span>
                 ) : (
-                  <button type="button" className="ghost" aria-label={`Delete ${m.name}`} disabled={busy} onClick={() => setConfirming(m.id)}>Delete</button>
+                  <button
+                    type="button"
+                    className="ghost"
+                    aria-label={`Delete ${m.name}`}
+                    disabled={busy}
+                    onClick={() => setConfirming(m.id)}
+                  >
+                    Delete
+                  </button>
                 ))}
             </li>
           );
@@ -120,9 +156,15 @@ export function MachinesPanel() {
           <input id="new-machine-name" name="name" placeholder="Name" maxLength={120} />
           <select name="from" aria-label="Start from" defaultValue="">
             <option value="">Blank</option>
-            {EXAMPLE_NAMES.map((n) => <option key={n} value={n}>Example: {n}</option>)}
+            {EXAMPLE_NAMES.map((n) => (
+              <option key={n} value={n}>
+                Example: {n}
+              </option>
+            ))}
           </select>
-          <button type="submit" className="primary" disabled={busy}>Create</button>
+          <button type="submit" className="primary" disabled={busy}>
+            Create
+          </button>
         </form>
       )}
     </section>

@@ -10,11 +10,16 @@ import { useMachineListRef } from '../room/room-context.ts';
  */
 
 const sameList = (a: MachineSummary[], b: MachineSummary[]): boolean =>
-  a.length === b.length && a.every((m, i) => m.id === b[i]?.id && m.name === b[i]?.name && m.version === b[i]?.version && m.updatedAt === b[i]?.updatedAt);
+  a.length === b.length &&
+  a.every(
+    (m, i) =>
+      m.id === b[i]?.id && m.name === b[i]?.name && m.version === b[i]?.version && m.updatedAt === b[i]?.updatedAt,
+  );
 
 const NONE: MachineSummary[] = [];
 
-export const useMachines = (): MachineSummary[] => useChildSelector(useMachineListRef(), (s) => s.context.machines, NONE, sameList);
+export const useMachines = (): MachineSummary[] =>
+  useChildSelector(useMachineListRef(), (s) => s.context.machines, NONE, sameList);
 
 export const useMachineName = (id: string): string | null =>
   useChildSelector(useMachineListRef(), (s) => s.context.machines.find((m) => m.id === id)?.name ?? null, null);
@@ -30,7 +35,12 @@ const LOADING: MachineListStatus = { loading: true, failed: false, busy: false, 
 export const useMachineListStatus = (): MachineListStatus =>
   useChildSelector(
     useMachineListRef(),
-    (s) => ({ loading: s.hasTag('loading'), failed: s.hasTag('failed'), busy: s.hasTag('busy'), error: s.context.error }),
+    (s) => ({
+      loading: s.hasTag('loading'),
+      failed: s.hasTag('failed'),
+      busy: s.hasTag('busy'),
+      error: s.context.error,
+    }),
     LOADING,
     (a, b) => a.loading === b.loading && a.failed === b.failed && a.busy === b.busy && a.error === b.error,
   );

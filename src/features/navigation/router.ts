@@ -36,7 +36,15 @@ export function useRoute(): Route {
 /** Turns clicks on same-origin links into History navigation. Returns the remover. */
 export function followLinks(root: Document = document): () => void {
   const onClick = (event: MouseEvent) => {
-    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    if (
+      event.defaultPrevented ||
+      event.button !== 0 ||
+      event.metaKey ||
+      event.ctrlKey ||
+      event.shiftKey ||
+      event.altKey
+    )
+      return;
     const anchor = event.target instanceof Element ? event.target.closest('a') : null;
     if (!anchor || anchor.target || anchor.hasAttribute('download')) return;
     const url = new URL(anchor.href, window.location.href);

@@ -76,7 +76,14 @@ function DetailsForm() {
           <div className="swatches">
             {PALETTE.map((swatch) => (
               <label key={swatch.hex} className="swatch" title={swatch.name}>
-                <input type="radio" name="color" value={swatch.hex} aria-label={swatch.name} checked={color === swatch.hex} onChange={() => setColor(swatch.hex)} />
+                <input
+                  type="radio"
+                  name="color"
+                  value={swatch.hex}
+                  aria-label={swatch.name}
+                  checked={color === swatch.hex}
+                  onChange={() => setColor(swatch.hex)}
+                />
                 <span style={{ background: swatch.hex }} aria-hidden="true" />
               </label>
             ))}
@@ -129,7 +136,13 @@ function AvatarSection() {
         )}
         <div className="upload-status">
           <label htmlFor="avatar-file">Upload avatar</label>
-          <input id="avatar-file" type="file" accept="image/png,image/jpeg,image/webp,image/gif" onChange={onFile} disabled={status === 'uploading'} />
+          <input
+            id="avatar-file"
+            type="file"
+            accept="image/png,image/jpeg,image/webp,image/gif"
+            onChange={onFile}
+            disabled={status === 'uploading'}
+          />
           {status !== 'idle' && (
             <progress aria-label="Upload progress" max={100} value={status === 'uploaded' ? 100 : percent}>
               {percent}%

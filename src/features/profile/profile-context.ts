@@ -10,7 +10,9 @@ export type ProfileStatus = 'loading' | 'failed' | 'ready';
 export type AvatarStatus = 'idle' | 'uploading' | 'uploaded' | 'failed';
 
 export function useProfileStatus(): ProfileStatus {
-  return ProfileContext.useSelector((s): ProfileStatus => (s.hasTag('failed') ? 'failed' : s.hasTag('loading') ? 'loading' : 'ready'));
+  return ProfileContext.useSelector((s): ProfileStatus =>
+    s.hasTag('failed') ? 'failed' : s.hasTag('loading') ? 'loading' : 'ready',
+  );
 }
 export function useOwnProfile(): OwnProfile | null {
   return ProfileContext.useSelector((s) => s.context.profile);
@@ -25,7 +27,15 @@ export function useSaveState(): { saving: boolean; saved: boolean; error: string
   return { saving, saved, error };
 }
 export function useAvatarStatus(): AvatarStatus {
-  return ProfileContext.useSelector((s): AvatarStatus => (s.hasTag('uploading') ? 'uploading' : s.hasTag('uploaded') ? 'uploaded' : s.hasTag('uploadFailed') ? 'failed' : 'idle'));
+  return ProfileContext.useSelector((s): AvatarStatus =>
+    s.hasTag('uploading')
+      ? 'uploading'
+      : s.hasTag('uploaded')
+        ? 'uploaded'
+        : s.hasTag('uploadFailed')
+          ? 'failed'
+          : 'idle',
+  );
 }
 export function useUploadProgress(): { loaded: number; total: number } {
   return ProfileContext.useSelector(

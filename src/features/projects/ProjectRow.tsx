@@ -37,7 +37,15 @@ export function ProjectRow({ project }: { project: ProjectSummary }) {
             <label htmlFor={`rename-${project.id}`} className="visually-hidden">
               Project name
             </label>
-            <input id={`rename-${project.id}`} name="name" defaultValue={project.name} maxLength={120} required autoFocus onKeyDown={cancelOnEscape} />
+            <input
+              id={`rename-${project.id}`}
+              name="name"
+              defaultValue={project.name}
+              maxLength={120}
+              required
+              autoFocus
+              onKeyDown={cancelOnEscape}
+            />
             <button type="submit" className="primary">
               Save name
             </button>
@@ -46,19 +54,29 @@ export function ProjectRow({ project }: { project: ProjectSummary }) {
             </button>
           </form>
         ) : (
-          <h2 className="project-name">{pending ? <span>{project.name}</span> : <a href={`/p/${project.id}`}>{project.name}</a>}</h2>
+          <h2 className="project-name">
+            {pending ? <span>{project.name}</span> : <a href={`/p/${project.id}`}>{project.name}</a>}
+          </h2>
         )}
         {project.description && <p className="project-description">{project.description}</p>}
         <div className="badges">
           <span className={`badge role-${project.role}`}>{ROLE_LABEL[project.role]}</span>
           <span className={`badge visibility-${project.visibility}`}>{VISIBILITY_LABEL[project.visibility]}</span>
-          <span className="badge members">{project.memberCount === 1 ? '1 member' : `${project.memberCount} members`}</span>
+          <span className="badge members">
+            {project.memberCount === 1 ? '1 member' : `${project.memberCount} members`}
+          </span>
           {pending && <span className="badge">Creating…</span>}
         </div>
       </div>
       <div className="project-actions">
         {canRename && mode !== 'renaming' && (
-          <button type="button" className="ghost" disabled={busy} aria-label={`Rename ${project.name}`} onClick={() => setMode('renaming')}>
+          <button
+            type="button"
+            className="ghost"
+            disabled={busy}
+            aria-label={`Rename ${project.name}`}
+            onClick={() => setMode('renaming')}
+          >
             Rename
           </button>
         )}
@@ -74,14 +92,25 @@ export function ProjectRow({ project }: { project: ProjectSummary }) {
           </button>
         )}
         {isOwner && (
-          <button type="button" className="ghost danger" disabled={busy} aria-label={`Delete ${project.name}`} onClick={() => setMode('confirmingDelete')}>
+          <button
+            type="button"
+            className="ghost danger"
+            disabled={busy}
+            aria-label={`Delete ${project.name}`}
+            onClick={() => setMode('confirmingDelete')}
+          >
             Delete
           </button>
         )}
       </div>
       {mode === 'sharing' && isOwner && <ShareSettings project={project} onClose={() => setMode('view')} />}
       {mode === 'confirmingDelete' && (
-        <div className="confirm" role="alertdialog" aria-labelledby={`delete-title-${project.id}`} aria-describedby={`delete-desc-${project.id}`}>
+        <div
+          className="confirm"
+          role="alertdialog"
+          aria-labelledby={`delete-title-${project.id}`}
+          aria-describedby={`delete-desc-${project.id}`}
+        >
           <p id={`delete-title-${project.id}`} className="confirm-title">
             Delete “{project.name}”?
           </p>

@@ -1,7 +1,13 @@
 import { useState } from 'react';
 import { NewProjectDialog } from './NewProjectDialog.tsx';
 import { ProjectRow } from './ProjectRow.tsx';
-import { useLoadError, useProjectList, useProjectsProblem, useProjectsSend, useProjectsStatus } from './projects-context.ts';
+import {
+  useLoadError,
+  useProjectList,
+  useProjectsProblem,
+  useProjectsSend,
+  useProjectsStatus,
+} from './projects-context.ts';
 import './projects.css';
 
 /** The signed-in person's projects, live. Guests see the ones they opened by link. */
@@ -46,7 +52,9 @@ export function ProjectsPage({ canCreate }: { canCreate: boolean }) {
       )}
       {status === 'ready' && projects.length === 0 && (
         <p className="empty">
-          {canCreate ? 'No projects yet. Create one, or open an invite link from a teammate.' : 'As a guest you see the projects you opened by link. Create an account to start your own.'}
+          {canCreate
+            ? 'No projects yet. Create one, or open an invite link from a teammate.'
+            : 'As a guest you see the projects you opened by link. Create an account to start your own.'}
         </p>
       )}
       {projects.length > 0 && (

@@ -9,7 +9,9 @@ export const ProjectsContext = createActorContext(projectsMachine);
 export type ProjectsStatus = 'loading' | 'failed' | 'ready';
 
 export function useProjectsStatus(): ProjectsStatus {
-  return ProjectsContext.useSelector((state): ProjectsStatus => (state.hasTag('failed') ? 'failed' : state.hasTag('loading') ? 'loading' : 'ready'));
+  return ProjectsContext.useSelector((state): ProjectsStatus =>
+    state.hasTag('failed') ? 'failed' : state.hasTag('loading') ? 'loading' : 'ready',
+  );
 }
 
 const sameList = (a: ProjectSummary[], b: ProjectSummary[]) => a.length === b.length && a.every((p, i) => p === b[i]);

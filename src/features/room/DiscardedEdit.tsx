@@ -6,7 +6,9 @@ export function DiscardedEdit({ what, onDismiss }: { what: string; onDismiss: ()
   return (
     <p className="message notice with-action discarded-edit" role="alert">
       <span>Your role changed to viewer, so the {what} you were typing was not saved.</span>
-      <button type="button" onClick={onDismiss}>OK</button>
+      <button type="button" onClick={onDismiss}>
+        OK
+      </button>
     </p>
   );
 }

@@ -6,7 +6,8 @@ import { useRoomSend } from './room-context.ts';
 
 export const inviteUrl = (token: string): string => `${window.location.origin}/invite/${token}`;
 
-const formatExpiry = (iso: string): string => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const formatExpiry = (iso: string): string =>
+  new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 /** Owners create invite links (role, expiry), copy them, and revoke the ones still live. */
 export function InvitesPanel() {
@@ -26,7 +27,11 @@ export function InvitesPanel() {
   };
 
   return (
-    <section className="card room-panel" aria-labelledby="invites-title" onFocus={() => sendRoom({ type: 'room.look', looking: 'invites' })}>
+    <section
+      className="card room-panel"
+      aria-labelledby="invites-title"
+      onFocus={() => sendRoom({ type: 'room.look', looking: 'invites' })}
+    >
       <h2 id="invites-title">Invite people</h2>
       <form className="room-invite-form" onSubmit={onCreate} aria-busy={status === 'busy'}>
         <label htmlFor="invite-role">Invite role</label>
@@ -65,9 +70,15 @@ export function InvitesPanel() {
           {invites.map((invite) => (
             <li key={invite.id}>
               <span>
-                {invite.role === 'editor' ? 'Editor' : 'Viewer'} link, expires {formatExpiry(invite.expiresAt)}, {usesText(invite.uses, invite.maxUses)}
+                {invite.role === 'editor' ? 'Editor' : 'Viewer'} link, expires {formatExpiry(invite.expiresAt)},{' '}
+                {usesText(invite.uses, invite.maxUses)}
               </span>
-              <button type="button" disabled={status !== 'ready'} aria-label={`Revoke ${invite.role} link expiring ${formatExpiry(invite.expiresAt)}`} onClick={() => send({ type: 'invites.revoke', inviteId: invite.id })}>
+              <button
+                type="button"
+                disabled={status !== 'ready'}
+                aria-label={`Revoke ${invite.role} link expiring ${formatExpiry(invite.expiresAt)}`}
+                onClick={() => send({ type: 'invites.revoke', inviteId: invite.id })}
+              >
                 Revoke
               </button>
             </li>
@@ -98,7 +109,11 @@ function CreatedLink({ invite }: { invite: Invite }) {
         Copy link
       </button>
       <span role="status" aria-live="polite">
-        {copy === 'copied' ? 'Copied to clipboard' : copy === 'failed' ? "Couldn't copy: select the link and copy it yourself." : ''}
+        {copy === 'copied'
+          ? 'Copied to clipboard'
+          : copy === 'failed'
+            ? "Couldn't copy: select the link and copy it yourself."
+            : ''}
       </span>
     </div>
   );

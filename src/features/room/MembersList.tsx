@@ -14,7 +14,11 @@ export function MembersList() {
   const adminError = useAdminError();
   const send = useRoomSend();
   return (
-    <section className="card room-panel" aria-labelledby="members-title" onFocus={() => send({ type: 'room.look', looking: 'members' })}>
+    <section
+      className="card room-panel"
+      aria-labelledby="members-title"
+      onFocus={() => send({ type: 'room.look', looking: 'members' })}
+    >
       <h2 id="members-title">Members</h2>
       {adminError && (
         <p className="message error" role="alert">
@@ -40,18 +44,28 @@ function MemberRow({ member, manage }: { member: MemberView; manage: boolean }) 
   const working = busy && target === member.userId;
   return (
     <li className="room-member" aria-busy={working}>
-      <Avatar name={member.name} color={member.color} avatarUrl={member.avatarUrl} online={member.online} label={`${member.name}${member.online ? ' (online)' : ''}`} />
+      <Avatar
+        name={member.name}
+        color={member.color}
+        avatarUrl={member.avatarUrl}
+        online={member.online}
+        label={`${member.name}${member.online ? ' (online)' : ''}`}
+      />
       <span className="room-member-name">
         {member.name}
         {member.isMe && <span className="room-muted"> (you)</span>}
-        <span className="room-muted room-member-presence">{member.online ? <Looking looking={member.looking} /> : 'offline'}</span>
+        <span className="room-muted room-member-presence">
+          {member.online ? <Looking looking={member.looking} /> : 'offline'}
+        </span>
       </span>
       {manage ? (
         <select
           aria-label={`Role for ${member.name}`}
           value={member.role}
           disabled={busy}
-          onChange={(event) => send({ type: 'room.changeRole', userId: member.userId, role: event.target.value as Role })}
+          onChange={(event) =>
+            send({ type: 'room.changeRole', userId: member.userId, role: event.target.value as Role })
+          }
         >
           <option value="owner">Owner</option>
           <option value="editor">Editor</option>
@@ -81,7 +95,12 @@ function MemberRow({ member, manage }: { member: MemberView; manage: boolean }) 
             </button>
           </span>
         ) : (
-          <button type="button" aria-label={`Remove ${member.name}`} disabled={busy} onClick={() => setConfirming(true)}>
+          <button
+            type="button"
+            aria-label={`Remove ${member.name}`}
+            disabled={busy}
+            onClick={() => setConfirming(true)}
+          >
             Remove
           </button>
         ))}

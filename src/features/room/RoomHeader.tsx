@@ -1,9 +1,23 @@
 import { useState, type FormEvent } from 'react';
 import { Avatar } from './Avatar.tsx';
 import { DiscardedEdit } from './DiscardedEdit.tsx';
-import { useAdminBusy, useCanEdit, useMyRole, usePeers, useProjectName, useRoomSend, useRoomStatus } from './room-context.ts';
+import {
+  useAdminBusy,
+  useCanEdit,
+  useMyRole,
+  usePeers,
+  useProjectName,
+  useRoomSend,
+  useRoomStatus,
+} from './room-context.ts';
 
-const STATUS_TEXT = { joining: 'Connecting…', live: 'Live', resyncing: 'Reconnecting…', failed: 'Offline', removed: 'Closed' } as const;
+const STATUS_TEXT = {
+  joining: 'Connecting…',
+  live: 'Live',
+  resyncing: 'Reconnecting…',
+  failed: 'Offline',
+  removed: 'Closed',
+} as const;
 
 /** The project's name (live), the room's status, who is here, and renaming for editors. */
 export function RoomHeader() {
@@ -53,11 +67,22 @@ export function RoomHeader() {
       </div>
       {editing && !canEdit && <DiscardedEdit what="project name" onDismiss={() => setEditing(false)} />}
       <div className="room-subtitle">
-        {role === 'viewer' || role === null ? <span className="room-readonly">Read-only: you are viewing this project.</span> : <span>You are {role === 'owner' ? 'an owner' : 'an editor'}.</span>}
+        {role === 'viewer' || role === null ? (
+          <span className="room-readonly">Read-only: you are viewing this project.</span>
+        ) : (
+          <span>You are {role === 'owner' ? 'an owner' : 'an editor'}.</span>
+        )}
         <ul className="room-here" aria-label="Here now">
           {peers.map((peer) => (
             <li key={peer.userId}>
-              <Avatar name={peer.name} color={peer.color} avatarUrl={peer.avatarUrl} online label={`${peer.name} is here`} size={28} />
+              <Avatar
+                name={peer.name}
+                color={peer.color}
+                avatarUrl={peer.avatarUrl}
+                online
+                label={`${peer.name} is here`}
+                size={28}
+              />
             </li>
           ))}
         </ul>

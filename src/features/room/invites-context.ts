@@ -8,7 +8,8 @@ import { useInvitesRef } from './room-context.ts';
 
 const NONE: Invite[] = [];
 
-const sameInvites = (a: Invite[], b: Invite[]) => a.length === b.length && a.every((invite, i) => invite.id === b[i]?.id && invite.uses === b[i]?.uses);
+const sameInvites = (a: Invite[], b: Invite[]) =>
+  a.length === b.length && a.every((invite, i) => invite.id === b[i]?.id && invite.uses === b[i]?.uses);
 
 export function useInvites(): Invite[] {
   return useChildSelector(useInvitesRef(), (state) => state.context.invites, NONE, sameInvites);

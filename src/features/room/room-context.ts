@@ -36,7 +36,11 @@ function membersOf(state: Snapshot): MemberView[] {
   const online = new Map(peers.map((p) => [p.userId, p]));
   // No two people in a room share a colour (cursors, selections and avatars tell them apart).
   const colors = distinctColors(
-    Object.values(data.members).map((m) => ({ id: m.userId, color: data.profiles[m.userId]?.color ?? '#978365', joinedAt: m.joinedAt })),
+    Object.values(data.members).map((m) => ({
+      id: m.userId,
+      color: data.profiles[m.userId]?.color ?? '#978365',
+      joinedAt: m.joinedAt,
+    })),
     PALETTE.map((p) => p.hex),
   );
   return Object.values(data.members)
@@ -69,7 +73,8 @@ const sameMember = (a: MemberView, b: MemberView): boolean =>
   a.isMe === b.isMe &&
   a.isPrimaryOwner === b.isPrimaryOwner;
 
-const sameList = (a: MemberView[], b: MemberView[]): boolean => a.length === b.length && a.every((m, i) => sameMember(m, b[i] as MemberView));
+const sameList = (a: MemberView[], b: MemberView[]): boolean =>
+  a.length === b.length && a.every((m, i) => sameMember(m, b[i] as MemberView));
 
 /** Everyone in the project with role, profile and presence. */
 export function useMembers(): MemberView[] {

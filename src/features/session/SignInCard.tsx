@@ -1,5 +1,11 @@
 import { useEffect, useRef, type FormEvent } from 'react';
-import { usePendingRequest, useSessionError, useSessionNotice, useSessionSend, useSessionStatus } from './session-context.ts';
+import {
+  usePendingRequest,
+  useSessionError,
+  useSessionNotice,
+  useSessionSend,
+  useSessionStatus,
+} from './session-context.ts';
 
 /** Sign in, create an account, or continue as a guest: one form, three intents. */
 export function SignInCard() {
@@ -41,7 +47,14 @@ export function SignInCard() {
             <label htmlFor="auth-email">Email</label>
             <input id="auth-email" name="email" type="email" autoComplete="username" required autoFocus />
             <label htmlFor="auth-password">Password</label>
-            <input id="auth-password" name="password" type="password" autoComplete="current-password" required ref={passwordRef} />
+            <input
+              id="auth-password"
+              name="password"
+              type="password"
+              autoComplete="current-password"
+              required
+              ref={passwordRef}
+            />
             {error && (
               <p className="message error" role="alert">
                 {error}
@@ -53,7 +66,13 @@ export function SignInCard() {
               </p>
             )}
             <div className="actions">
-              <button type="submit" name="intent" value="signIn" className="primary" data-busy={pendingRequest === 'signIn'}>
+              <button
+                type="submit"
+                name="intent"
+                value="signIn"
+                className="primary"
+                data-busy={pendingRequest === 'signIn'}
+              >
                 Sign in
               </button>
               <button type="submit" name="intent" value="signUp" data-busy={pendingRequest === 'signUp'}>

@@ -34,7 +34,9 @@ export function ShareSettings({ project, onClose }: { project: ProjectSummary; o
         id={`visibility-${project.id}`}
         value={project.visibility}
         disabled={busy}
-        onChange={(event) => send({ type: 'projects.share', id: project.id, visibility: event.target.value as Visibility })}
+        onChange={(event) =>
+          send({ type: 'projects.share', id: project.id, visibility: event.target.value as Visibility })
+        }
       >
         {OPTIONS.map((o) => (
           <option key={o.value} value={o.value}>
@@ -46,7 +48,12 @@ export function ShareSettings({ project, onClose }: { project: ProjectSummary; o
         <div className="share-link">
           <label htmlFor={`share-link-${project.id}`}>Share link</label>
           <div className="share-link-row">
-            <input id={`share-link-${project.id}`} readOnly value={link} onFocus={(event) => event.currentTarget.select()} />
+            <input
+              id={`share-link-${project.id}`}
+              readOnly
+              value={link}
+              onFocus={(event) => event.currentTarget.select()}
+            />
             <button type="button" onClick={copyLink}>
               Copy share link
             </button>

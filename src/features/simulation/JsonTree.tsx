@@ -10,7 +10,8 @@ export function JsonTree({ value, label }: { value: Json; label: string }) {
 }
 
 function JsonNode({ value }: { value: Json }) {
-  if (value === null || typeof value !== 'object') return <code className={`json-${value === null ? 'null' : typeof value}`}>{JSON.stringify(value)}</code>;
+  if (value === null || typeof value !== 'object')
+    return <code className={`json-${value === null ? 'null' : typeof value}`}>{JSON.stringify(value)}</code>;
   const entries: [string, Json][] = Array.isArray(value) ? value.map((v, i) => [String(i), v]) : Object.entries(value);
   if (entries.length === 0) return <code>{Array.isArray(value) ? '[]' : '{}'}</code>;
   return (

@@ -3,7 +3,16 @@ import type { JsonObject, MachineDefinition } from '../../lib/model/types.ts';
 import { parsePayload, rerunOnDefinition, sameJson } from '../../lib/simulation/index.ts';
 import { JsonTree } from './JsonTree.tsx';
 import {
-  useSimActivePaths, useSimError, useSimGuardNames, useSimGuards, useSimLog, useSimMode, useSimOptions, useSimPosition, useSimSimulation, useSimStep,
+  useSimActivePaths,
+  useSimError,
+  useSimGuardNames,
+  useSimGuards,
+  useSimLog,
+  useSimMode,
+  useSimOptions,
+  useSimPosition,
+  useSimSimulation,
+  useSimStep,
   type SimulationActor,
 } from './simulation-selectors.ts';
 import './simulation.css';
@@ -30,18 +39,29 @@ export function SimulationPanel({ actor, definition, canSend }: Props) {
       <header className="sim-head">
         <h2>Simulation</h2>
         {canSend && (
-          <button type="button" disabled={mode === 'busy' || mode === 'loading'} onClick={() => actor.send({ type: 'sim.start', context: null })}>
+          <button
+            type="button"
+            disabled={mode === 'busy' || mode === 'loading'}
+            onClick={() => actor.send({ type: 'sim.start', context: null })}
+          >
             Simulate
           </button>
         )}
       </header>
       {error && (
         <p className="message error" role="alert">
-          {error} <button type="button" className="link" onClick={() => actor.send({ type: 'sim.dismissError' })}>Dismiss</button>
+          {error}{' '}
+          <button type="button" className="link" onClick={() => actor.send({ type: 'sim.dismissError' })}>
+            Dismiss
+          </button>
         </p>
       )}
       {mode === 'loading' && <p role="status">Looking for a running simulation…</p>}
-      {mode === 'idle' && <p className="sim-empty">{canSend ? 'No simulation yet. Press Simulate to run this machine together.' : 'No simulation is running.'}</p>}
+      {mode === 'idle' && (
+        <p className="sim-empty">
+          {canSend ? 'No simulation yet. Press Simulate to run this machine together.' : 'No simulation is running.'}
+        </p>
+      )}
       {simulation && mode !== 'loading' && <OpenSimulation actor={actor} definition={definition} canSend={canSend} />}
     </section>
   );
@@ -64,23 +84,59 @@ function OpenSimulation({ actor, definition, canSend }: Props) {
         {step ? ` · ${step.now} ms simulated` : ''}
         {step?.done ? ' · finished' : ''}
       </p>
-      {simulation && !sameJson(simulation.definition, definition) && <ChangedNotice actor={actor} definition={definition} canSend={canSend} />}
-      {sendable ? <EventButtons actor={actor} replaying={replaying} /> : <p className="sim-watching">{canSend ? 'This simulation has ended: fork it to go on.' : 'You are watching: members send events.'}</p>}
+      {simulation && !sameJson(simulation.definition, definition) && (
+        <ChangedNotice actor={actor} definition={definition} canSend={canSend} />
+      )}
+      {sendable ? (
+        <EventButtons actor={actor} replaying={replaying} />
+      ) : (
+        <p className="sim-watching">
+          {canSend ? 'This simulation has ended: fork it to go on.' : 'You are watching: members send events.'}
+        </p>
+      )}
       {sendable && (
-        <button type="button" disabled={(step?.timers ?? 0) === 0} onClick={() => actor.send({ type: 'sim.advanceTime' })} title="Fire the next delayed transition now">
+        <button
+          type="button"
+          disabled={(step?.timers ?? 0) === 0}
+          onClick={() => actor.send({ type: 'sim.advanceTime' })}
+          title="Fire the next delayed transition now"
+        >
           Advance time
         </button>
       )}
       <div className="sim-replay" role="group" aria-label="Replay">
-        <button type="button" disabled={last === 0 || position === 0} onClick={() => actor.send({ type: 'sim.stepBack' })}>Step back</button>
+        <button
+          type="button"
+          disabled={last === 0 || position === 0}
+          onClick={() => actor.send({ type: 'sim.stepBack' })}
+        >
+          Step back
+        </button>
         {playing ? (
-          <button type="button" onClick={() => actor.send({ type: 'sim.pause' })}>Pause</button>
+          <button type="button" onClick={() => actor.send({ type: 'sim.pause' })}>
+            Pause
+          </button>
         ) : (
-          <button type="button" disabled={last === 0} onClick={() => actor.send({ type: 'sim.play' })}>Play</button>
+          <button type="button" disabled={last === 0} onClick={() => actor.send({ type: 'sim.play' })}>
+            Play
+          </button>
         )}
-        <button type="button" disabled={!replaying} onClick={() => actor.send({ type: 'sim.stepForward' })}>Step forward</button>
-        <input type="range" aria-label="Replay position" min={0} max={last} value={position ?? last} onChange={(e) => actor.send({ type: 'sim.scrub', step: Number(e.target.value) })} />
-        {canSend && <button type="button" onClick={() => actor.send({ type: 'sim.fork' })}>Fork from here</button>}
+        <button type="button" disabled={!replaying} onClick={() => actor.send({ type: 'sim.stepForward' })}>
+          Step forward
+        </button>
+        <input
+          type="range"
+          aria-label="Replay position"
+          min={0}
+          max={last}
+          value={position ?? last}
+          onChange={(e) => actor.send({ type: 'sim.scrub', step: Number(e.target.value) })}
+        />
+        {canSend && (
+          <button type="button" onClick={() => actor.send({ type: 'sim.fork' })}>
+            Fork from here
+          </button>
+        )}
       </div>
       <StepDetails actor={actor} />
       <SimLog actor={actor} />
@@ -94,13 +150,25 @@ function ChangedNotice({ actor, definition, canSend }: Props) {
   const stale = useMemo(() => {
     if (!simulation) return [];
     const setup = { definition: simulation.definition, context: simulation.context, guards: simulation.guards };
-    return rerunOnDefinition(setup, rows.map((r) => r.entry), definition).marks.filter((m) => m.noLongerApplies).map((m) => m.seq);
+    return rerunOnDefinition(
+      setup,
+      rows.map((r) => r.entry),
+      definition,
+    )
+      .marks.filter((m) => m.noLongerApplies)
+      .map((m) => m.seq);
   }, [simulation, rows, definition]);
   return (
     <div className="message notice sim-changed" role="status">
       The machine changed since this simulation started.
-      {stale.length > 0 ? ` On this version, event${stale.length === 1 ? '' : 's'} ${stale.map((s) => `#${s}`).join(', ')} no longer appl${stale.length === 1 ? 'ies' : 'y'}.` : ' Every event still applies.'}
-      {canSend && <button type="button" onClick={() => actor.send({ type: 'sim.rerun' })}>Re-run on this version</button>}
+      {stale.length > 0
+        ? ` On this version, event${stale.length === 1 ? '' : 's'} ${stale.map((s) => `#${s}`).join(', ')} no longer appl${stale.length === 1 ? 'ies' : 'y'}.`
+        : ' Every event still applies.'}
+      {canSend && (
+        <button type="button" onClick={() => actor.send({ type: 'sim.rerun' })}>
+          Re-run on this version
+        </button>
+      )}
     </div>
   );
 }
@@ -122,7 +190,9 @@ function EventButtons({ actor, replaying }: { actor: SimulationActor; replaying:
             className={o.enabled ? 'sim-event enabled' : 'sim-event'}
             disabled={!o.enabled || !payload.ok}
             title={replaying ? 'Sends at the live end' : undefined}
-            onClick={() => payload.ok && actor.send({ type: 'sim.send', eventType: o.type, payload: payload.value as JsonObject })}
+            onClick={() =>
+              payload.ok && actor.send({ type: 'sim.send', eventType: o.type, payload: payload.value as JsonObject })
+            }
           >
             {o.type}
           </button>
@@ -130,15 +200,31 @@ function EventButtons({ actor, replaying }: { actor: SimulationActor; replaying:
       </div>
       <label className="sim-payload">
         Event payload (JSON)
-        <textarea value={payloadText} onChange={(e) => setPayloadText(e.target.value)} placeholder='{"amount": 3}' rows={2} aria-invalid={!payload.ok} spellCheck={false} />
+        <textarea
+          value={payloadText}
+          onChange={(e) => setPayloadText(e.target.value)}
+          placeholder='{"amount": 3}'
+          rows={2}
+          aria-invalid={!payload.ok}
+          spellCheck={false}
+        />
       </label>
-      {!payload.ok && <p className="inline-error" role="alert">{payload.message}</p>}
+      {!payload.ok && (
+        <p className="inline-error" role="alert">
+          {payload.message}
+        </p>
+      )}
       {guardNames.length > 0 && (
         <fieldset className="sim-guards">
           <legend>Guards</legend>
           {guardNames.map((name) => (
             <label key={name}>
-              <input type="checkbox" role="switch" checked={guards[name] === true} onChange={(e) => actor.send({ type: 'sim.setGuard', name, value: e.target.checked })} />
+              <input
+                type="checkbox"
+                role="switch"
+                checked={guards[name] === true}
+                onChange={(e) => actor.send({ type: 'sim.setGuard', name, value: e.target.checked })}
+              />
               {name}
             </label>
           ))}
@@ -155,22 +241,43 @@ function StepDetails({ actor }: { actor: SimulationActor }) {
   return (
     <div className="sim-step">
       <h3>Active states</h3>
-      <ul className="sim-active">{active.map((p) => <li key={p}>{p}</li>)}</ul>
+      <ul className="sim-active">
+        {active.map((p) => (
+          <li key={p}>{p}</li>
+        ))}
+      </ul>
       {step.children.length > 0 && (
         <>
           <h3>Invoked actors</h3>
-          <ul>{step.children.map((c) => <li key={c}>{c}</li>)}</ul>
+          <ul>
+            {step.children.map((c) => (
+              <li key={c}>{c}</li>
+            ))}
+          </ul>
         </>
       )}
       <h3>Actions this step</h3>
-      {step.actions.length === 0 ? <p className="sim-empty">None</p> : <ol className="sim-actions">{step.actions.map((a, i) => <li key={i}>{a.type}</li>)}</ol>}
+      {step.actions.length === 0 ? (
+        <p className="sim-empty">None</p>
+      ) : (
+        <ol className="sim-actions">
+          {step.actions.map((a, i) => (
+            <li key={i}>{a.type}</li>
+          ))}
+        </ol>
+      )}
       <h3>Context</h3>
       <JsonTree value={step.context} label="Context" />
     </div>
   );
 }
 
-const IGNORED_TEXT = { not_enabled: 'ignored: not enabled', reserved_type: 'ignored: reserved', no_timer: 'ignored: no timer', machine_done: 'ignored: machine finished' } as const;
+const IGNORED_TEXT = {
+  not_enabled: 'ignored: not enabled',
+  reserved_type: 'ignored: reserved',
+  no_timer: 'ignored: no timer',
+  machine_done: 'ignored: machine finished',
+} as const;
 
 function SimLog({ actor }: { actor: SimulationActor }) {
   const rows = useSimLog(actor);
@@ -180,7 +287,11 @@ function SimLog({ actor }: { actor: SimulationActor }) {
       <h3>Log</h3>
       <ol className="sim-log" aria-label="Simulation log">
         {rows.map(({ entry, step }) => (
-          <li key={entry.seq} className={entry.seq === position ? 'is-current' : undefined} data-ignored={step.ignored ? 'true' : undefined}>
+          <li
+            key={entry.seq}
+            className={entry.seq === position ? 'is-current' : undefined}
+            data-ignored={step.ignored ? 'true' : undefined}
+          >
             <button type="button" className="link" onClick={() => actor.send({ type: 'sim.scrub', step: entry.seq })}>
               #{entry.seq} {entry.kind === 'time' ? 'Advance time' : entry.type}
             </button>
@@ -192,4 +303,3 @@ function SimLog({ actor }: { actor: SimulationActor }) {
     </>
   );
 }
-

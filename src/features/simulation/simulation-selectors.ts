@@ -1,7 +1,14 @@
 import { useSelector } from '@xstate/react';
 import type { ActorRefFrom, SnapshotFrom } from 'xstate';
 import type { simulationMachine } from '../../../machines/simulation.machine.ts';
-import { definitionNames, optionsAtEnd, readyEntries, type EventOption, type SimLogEntry, type SimStep } from '../../lib/simulation/index.ts';
+import {
+  definitionNames,
+  optionsAtEnd,
+  readyEntries,
+  type EventOption,
+  type SimLogEntry,
+  type SimStep,
+} from '../../lib/simulation/index.ts';
 
 /**
  * Named selector hooks over the simulation actor: one slice each, with a compare for
@@ -23,10 +30,13 @@ export function shownStep(s: Snapshot): SimStep | null {
 
 export type SimMode = 'loading' | 'idle' | 'busy' | 'open';
 export const useSimMode = (actor: SimulationActor): SimMode =>
-  useSelector(actor, (s) => (s.hasTag('loading') ? 'loading' : s.hasTag('busy') ? 'busy' : s.hasTag('open') ? 'open' : 'idle'));
+  useSelector(actor, (s) =>
+    s.hasTag('loading') ? 'loading' : s.hasTag('busy') ? 'busy' : s.hasTag('open') ? 'open' : 'idle',
+  );
 
 /** Dot paths of the active states shown (empty without a simulation): the diagram's highlight. */
-export const useSimActivePaths = (actor: SimulationActor): string[] => useSelector(actor, (s) => shownStep(s)?.activePaths ?? NO_PATHS, sameList);
+export const useSimActivePaths = (actor: SimulationActor): string[] =>
+  useSelector(actor, (s) => shownStep(s)?.activePaths ?? NO_PATHS, sameList);
 
 export const useSimStep = (actor: SimulationActor): SimStep | null => useSelector(actor, shownStep);
 
@@ -43,9 +53,14 @@ export const useSimSimulation = (actor: SimulationActor) => useSelector(actor, (
 export const useSimGuards = (actor: SimulationActor) => useSelector(actor, (s) => s.context.guards);
 
 export const useSimGuardNames = (actor: SimulationActor): string[] =>
-  useSelector(actor, (s) => (s.context.setup ? definitionNames(s.context.setup.definition).guards : NO_PATHS), sameList);
+  useSelector(
+    actor,
+    (s) => (s.context.setup ? definitionNames(s.context.setup.definition).guards : NO_PATHS),
+    sameList,
+  );
 
-const sameOptions = (a: EventOption[], b: EventOption[]) => a.length === b.length && a.every((o, i) => o.type === b[i]?.type && o.enabled === b[i]?.enabled);
+const sameOptions = (a: EventOption[], b: EventOption[]) =>
+  a.length === b.length && a.every((o, i) => o.type === b[i]?.type && o.enabled === b[i]?.enabled);
 
 /** The events offered now (at the live end), enabled under this person's guard switches. */
 export const useSimOptions = (actor: SimulationActor): EventOption[] =>

@@ -22,9 +22,20 @@ export function diffToOps(current: MachineDefinition, next: MachineDefinition): 
   return replaceAll(current, next);
 }
 
-const same = (a: MachineDefinition, b: MachineDefinition): boolean => JSON.stringify(exportXState(a)) === JSON.stringify(exportXState(b));
+const same = (a: MachineDefinition, b: MachineDefinition): boolean =>
+  JSON.stringify(exportXState(a)) === JSON.stringify(exportXState(b));
 
-const STATE_FIELDS = ['entry', 'exit', 'invoke', 'tags', 'description', 'meta', 'xstateId', 'output', 'history'] as const;
+const STATE_FIELDS = [
+  'entry',
+  'exit',
+  'invoke',
+  'tags',
+  'description',
+  'meta',
+  'xstateId',
+  'output',
+  'history',
+] as const;
 const TRANSITION_FIELDS = ['event', 'guard', 'actions', 'reenter', 'description', 'meta', 'order'] as const;
 const eq = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
@@ -44,7 +55,13 @@ function matchedDiff(current: MachineDefinition, next: MachineDefinition): Op[] 
       if (old) map.set(child, old);
     }
     const [nn, oo] = [unmatchedNew[0], unmatchedOld[0]];
-    if (unmatchedNew.length === 1 && unmatchedOld.length === 1 && nn && oo && next.states[nn]?.type === current.states[oo]?.type) {
+    if (
+      unmatchedNew.length === 1 &&
+      unmatchedOld.length === 1 &&
+      nn &&
+      oo &&
+      next.states[nn]?.type === current.states[oo]?.type
+    ) {
       map.set(nn, oo);
       renames.push({ type: 'state.rename', id: oo, key: (next.states[nn] as StateNode).key });
     }
@@ -67,7 +84,10 @@ function matchedDiff(current: MachineDefinition, next: MachineDefinition): Op[] 
   }
   const event = (e: Transition['event']): Transition['event'] =>
     typeof e === 'object' && 'invoke' in e ? { ...e, invoke: uids.get(e.invoke) ?? e.invoke } : e;
-  const fields = (n: StateNode): StateNode => ({ ...n, invoke: n.invoke.map((inv) => ({ ...inv, uid: uids.get(inv.uid) ?? inv.uid })) });
+  const fields = (n: StateNode): StateNode => ({
+    ...n,
+    invoke: n.invoke.map((inv) => ({ ...inv, uid: uids.get(inv.uid) ?? inv.uid })),
+  });
   const tr = (t: Transition): Transition => ({ ...t, event: event(t.event) });
   const matchedOld = new Set(map.values());
   const ops: Op[] = [];
@@ -105,7 +125,8 @@ function matchedDiff(current: MachineDefinition, next: MachineDefinition): Op[] 
     }
   }
   for (const s of Object.values(current.states)) {
-    if (!matchedOld.has(s.id) && s.parent !== null && matchedOld.has(s.parent)) ops.push({ type: 'state.delete', id: s.id });
+    if (!matchedOld.has(s.id) && s.parent !== null && matchedOld.has(s.parent))
+      ops.push({ type: 'state.delete', id: s.id });
   }
   ops.push(...renames);
 
@@ -143,7 +164,10 @@ function matchedDiff(current: MachineDefinition, next: MachineDefinition): Op[] 
   for (const [cid, n] of tMap) {
     used.add(n.id);
     if (readd.has(cid)) {
-      ops.push({ type: 'transition.add', transition: { ...n, id: cid, source: idOf(n.source), targets: n.targets.map(idOf) } });
+      ops.push({
+        type: 'transition.add',
+        transition: { ...n, id: cid, source: idOf(n.source), targets: n.targets.map(idOf) },
+      });
       continue;
     }
     const old = current.transitions[cid] as Transition;
@@ -154,10 +178,14 @@ function matchedDiff(current: MachineDefinition, next: MachineDefinition): Op[] 
     if (Object.keys(changes).length > 0) ops.push({ type: 'transition.update', id: cid, changes });
   }
   for (const n of Object.values(next.transitions).map(tr)) {
-    if (!used.has(n.id)) ops.push({ type: 'transition.add', transition: { ...n, source: idOf(n.source), targets: n.targets.map(idOf) } });
+    if (!used.has(n.id))
+      ops.push({ type: 'transition.add', transition: { ...n, source: idOf(n.source), targets: n.targets.map(idOf) } });
   }
   if (current.name !== next.name || current.machineId !== next.machineId || !eq(current.context, next.context)) {
-    ops.push({ type: 'machine.update', changes: { name: next.name, machineId: next.machineId, context: next.context } });
+    ops.push({
+      type: 'machine.update',
+      changes: { name: next.name, machineId: next.machineId, context: next.context },
+    });
   }
   return ops;
 }
@@ -170,7 +198,9 @@ function emptyValue(f: (typeof STATE_FIELDS)[number]): unknown {
 function replaceAll(current: MachineDefinition, next: MachineDefinition): Op[] {
   const ops: Op[] = [];
   const root = current.states[current.root] as StateNode;
-  for (const t of Object.values(current.transitions)) if (t.source === current.root && t.targets.every((x) => x === current.root)) ops.push({ type: 'transition.delete', id: t.id });
+  for (const t of Object.values(current.transitions))
+    if (t.source === current.root && t.targets.every((x) => x === current.root))
+      ops.push({ type: 'transition.delete', id: t.id });
   for (const c of root.children) ops.push({ type: 'state.delete', id: c });
   const nroot = next.states[next.root] as StateNode;
   const collect = (id: StateId, out: StateNode[]): StateNode[] => {
@@ -179,17 +209,20 @@ function replaceAll(current: MachineDefinition, next: MachineDefinition): Op[] {
     for (const c of s.children) collect(c, out);
     return out;
   };
-  for (const c of nroot.children) ops.push({ type: 'state.insert', parent: current.root, index: null, states: collect(c, []), transitions: [] });
+  for (const c of nroot.children)
+    ops.push({ type: 'state.insert', parent: current.root, index: null, states: collect(c, []), transitions: [] });
   const remap = (id: StateId): StateId => (id === next.root ? current.root : id);
   for (const s of Object.values(next.states)) {
-    if (s.historyTarget !== null) ops.push({ type: 'state.update', id: remap(s.id), changes: { historyTarget: remap(s.historyTarget) } });
+    if (s.historyTarget !== null)
+      ops.push({ type: 'state.update', id: remap(s.id), changes: { historyTarget: remap(s.historyTarget) } });
   }
   if (root.type !== nroot.type) ops.push({ type: 'state.setType', id: current.root, stateType: nroot.type });
   const changes: Record<string, unknown> = {};
   for (const f of STATE_FIELDS) if (!eq(root[f], nroot[f])) changes[f] = nroot[f];
   if (Object.keys(changes).length > 0) ops.push({ type: 'state.update', id: current.root, changes });
   ops.push({ type: 'state.setInitial', id: current.root, initial: nroot.initial });
-  for (const t of Object.values(next.transitions)) ops.push({ type: 'transition.add', transition: { ...t, source: remap(t.source), targets: t.targets.map(remap) } });
+  for (const t of Object.values(next.transitions))
+    ops.push({ type: 'transition.add', transition: { ...t, source: remap(t.source), targets: t.targets.map(remap) } });
   ops.push({ type: 'machine.update', changes: { name: next.name, machineId: next.machineId, context: next.context } });
   return ops;
 }

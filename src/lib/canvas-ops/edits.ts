@@ -32,7 +32,9 @@ export function addSiblingOps(def: MachineDefinition, sibling: StateId, id: Stat
   if (s.parent === null) return addChildOps(def, sibling, id);
   const parent = stateOf(def, s.parent);
   const key = freshKey(def, parent.id);
-  return [{ type: 'state.add', id, parent: parent.id, key, stateType: 'atomic', index: parent.children.indexOf(sibling) + 1 }];
+  return [
+    { type: 'state.add', id, parent: parent.id, key, stateType: 'atomic', index: parent.children.indexOf(sibling) + 1 },
+  ];
 }
 
 export function renameOps(def: MachineDefinition, id: StateId, key: string): Op[] {
@@ -64,7 +66,8 @@ export function deleteOps(def: MachineDefinition, ids: readonly string[]): Op[] 
   const ops: Op[] = [];
   for (const id of ids) {
     const t = def.transitions[id];
-    if (t && !top.some((s) => isWithin(def, t.source, s) || t.targets.some((x) => isWithin(def, x, s)))) ops.push({ type: 'transition.delete', id });
+    if (t && !top.some((s) => isWithin(def, t.source, s) || t.targets.some((x) => isWithin(def, x, s))))
+      ops.push({ type: 'transition.delete', id });
   }
   for (const id of top) ops.push({ type: 'state.delete', id });
   const after = applyOps(def, ops);
@@ -72,17 +75,33 @@ export function deleteOps(def: MachineDefinition, ids: readonly string[]): Op[] 
   for (const p of parents) {
     const node = after.states[p];
     if (!node) continue;
-    if (node.children.length === 0 && node.type === 'compound' && node.parent !== null) ops.push({ type: 'state.setType', id: p, stateType: 'atomic' });
-    else if (node.type === 'compound' && node.initial === null && node.children[0]) ops.push({ type: 'state.setInitial', id: p, initial: node.children[0] });
+    if (node.children.length === 0 && node.type === 'compound' && node.parent !== null)
+      ops.push({ type: 'state.setType', id: p, stateType: 'atomic' });
+    else if (node.type === 'compound' && node.initial === null && node.children[0])
+      ops.push({ type: 'state.setInitial', id: p, initial: node.children[0] });
   }
   return ops;
 }
 
 /** A new transition `event` from `source` to `target`, last in the source's priority order. */
-export function connectOps(def: MachineDefinition, source: StateId, target: StateId, id: TransitionId, event = 'EVENT'): Op[] {
+export function connectOps(
+  def: MachineDefinition,
+  source: StateId,
+  target: StateId,
+  id: TransitionId,
+  event = 'EVENT',
+): Op[] {
   const last = transitionsFrom(def, source).at(-1);
   const transition: Transition = {
-    id, source, event, guard: null, actions: [], targets: [target], reenter: false, description: null, meta: null,
+    id,
+    source,
+    event,
+    guard: null,
+    actions: [],
+    targets: [target],
+    reenter: false,
+    description: null,
+    meta: null,
     order: (last?.order ?? -1) + 1,
   };
   return [{ type: 'transition.add', transition }];

@@ -23,7 +23,9 @@ export function opsForEdit(def: MachineDefinition, edit: CanvasEdit): Op[] {
     case 'edit.delete':
       return deleteOps(def, edit.ids);
     case 'edit.connect':
-      return def.states[edit.source] && def.states[edit.target] ? connectOps(def, edit.source, edit.target, edit.id) : [];
+      return def.states[edit.source] && def.states[edit.target]
+        ? connectOps(def, edit.source, edit.target, edit.id)
+        : [];
     case 'edit.event':
       return setEventOps(def, edit.id, edit.event);
   }

@@ -8,21 +8,38 @@ import type { OpModel } from './types.ts';
 /** What an op was meant to do, in words, for telling its author it was dropped. */
 function intentOf(op: Op): string {
   switch (op.type) {
-    case 'state.add': return `adding state "${op.key}"`;
-    case 'state.insert': return `pasting state "${op.states[0]?.key ?? ''}"`;
-    case 'state.delete': return 'deleting a state';
-    case 'state.rename': return `renaming a state to "${op.key}"`;
-    case 'state.move': return 'moving a state';
-    case 'state.setType': return `making a state ${op.stateType}`;
-    case 'state.setInitial': return 'choosing an initial state';
-    case 'state.update': return 'editing a state';
-    case 'transition.add': return typeof op.transition.event === 'string' ? `adding transition "${op.transition.event}"` : 'adding a transition';
-    case 'transition.update': return 'editing a transition';
-    case 'transition.retarget': return 'changing where a transition goes';
-    case 'transition.delete': return 'deleting a transition';
-    case 'machine.update': return 'editing the machine';
-    case 'machine.replace': return 'replacing the whole machine';
-    default: return 'an edit';
+    case 'state.add':
+      return `adding state "${op.key}"`;
+    case 'state.insert':
+      return `pasting state "${op.states[0]?.key ?? ''}"`;
+    case 'state.delete':
+      return 'deleting a state';
+    case 'state.rename':
+      return `renaming a state to "${op.key}"`;
+    case 'state.move':
+      return 'moving a state';
+    case 'state.setType':
+      return `making a state ${op.stateType}`;
+    case 'state.setInitial':
+      return 'choosing an initial state';
+    case 'state.update':
+      return 'editing a state';
+    case 'transition.add':
+      return typeof op.transition.event === 'string'
+        ? `adding transition "${op.transition.event}"`
+        : 'adding a transition';
+    case 'transition.update':
+      return 'editing a transition';
+    case 'transition.retarget':
+      return 'changing where a transition goes';
+    case 'transition.delete':
+      return 'deleting a transition';
+    case 'machine.update':
+      return 'editing the machine';
+    case 'machine.replace':
+      return 'replacing the whole machine';
+    default:
+      return 'an edit';
   }
 }
 

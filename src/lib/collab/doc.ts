@@ -1,5 +1,13 @@
 import { applyAll, explainWith, resolveWith } from './rebase.ts';
-import type { CommitReceipt, CommittedOp, DocState, DroppedOp, InflightBatch, OpModel, QueueSnapshot } from './types.ts';
+import type {
+  CommitReceipt,
+  CommittedOp,
+  DocState,
+  DroppedOp,
+  InflightBatch,
+  OpModel,
+  QueueSnapshot,
+} from './types.ts';
 
 /**
  * The client side of the append protocol as pure transitions over `DocState`. The
@@ -43,9 +51,14 @@ export function snapshotOf<D, O>(state: DocState<D, O>): QueueSnapshot<D, O> {
 }
 
 /** A document from a stored queue: `local` is rebuilt, ops that no longer apply dropped. */
-export function restoreDoc<D, O>(model: OpModel<D, O>, saved: QueueSnapshot<D, O>): { state: DocState<D, O>; dropped: DroppedOp<O>[] } {
+export function restoreDoc<D, O>(
+  model: OpModel<D, O>,
+  saved: QueueSnapshot<D, O>,
+): { state: DocState<D, O>; dropped: DroppedOp<O>[] } {
   // A queue stored before the append protocol carried a base and a document: keep the ops.
-  const inflight = saved.inflight ? { batchId: saved.inflight.batchId, ops: saved.inflight.ops, acked: saved.inflight.acked ?? null } : null;
+  const inflight = saved.inflight
+    ? { batchId: saved.inflight.batchId, ops: saved.inflight.ops, acked: saved.inflight.acked ?? null }
+    : null;
   return rebuild(model, { ...saved, inflight, local: saved.confirmed });
 }
 
@@ -76,7 +89,11 @@ export function unsentCount<D, O>(state: DocState<D, O>): number {
 }
 
 /** This person's edit, applied at once (optimistic) and queued; refused whole if any op fails. */
-export function edit<D, O>(model: OpModel<D, O>, state: DocState<D, O>, ops: readonly O[]): { ok: true; state: DocState<D, O> } | { ok: false; error: unknown; op: O } {
+export function edit<D, O>(
+  model: OpModel<D, O>,
+  state: DocState<D, O>,
+  ops: readonly O[],
+): { ok: true; state: DocState<D, O> } | { ok: false; error: unknown; op: O } {
   const applied = applyAll(model, state.local, ops);
   if (!applied.ok) return applied;
   return { ok: true, state: { ...state, pending: [...state.pending, ...ops], local: applied.doc } };
@@ -87,7 +104,10 @@ export function edit<D, O>(model: OpModel<D, O>, state: DocState<D, O>, ops: rea
  * (at most MAX_BATCH) under a fresh id. Null when there is nothing to send, or when the
  * inflight batch is acknowledged and only waits for the log before it.
  */
-export function takeBatch<D, O>(state: DocState<D, O>, newBatchId: () => string): { state: DocState<D, O>; batch: InflightBatch<O> } | null {
+export function takeBatch<D, O>(
+  state: DocState<D, O>,
+  newBatchId: () => string,
+): { state: DocState<D, O>; batch: InflightBatch<O> } | null {
   if (state.inflight) return state.inflight.acked ? null : { state, batch: state.inflight };
   if (state.pending.length === 0) return null;
   const count = batchLength(state.pending);
@@ -108,7 +128,12 @@ export interface Landed<D, O> {
  * is already confirmed, the batch is applied to `confirmed` here; otherwise it is marked
  * acknowledged and the log is fetched (`gap`), which confirms it in order.
  */
-export function committed<D, O>(model: OpModel<D, O>, state: DocState<D, O>, batchId: string, receipt: CommitReceipt): Landed<D, O> {
+export function committed<D, O>(
+  model: OpModel<D, O>,
+  state: DocState<D, O>,
+  batchId: string,
+  receipt: CommitReceipt,
+): Landed<D, O> {
   const inflight = state.inflight;
   // Already confirmed by its echo in the stream, or not ours any more.
   if (!inflight || inflight.batchId !== batchId) return { state, gap: receipt.version > state.version, dropped: [] };
@@ -133,7 +158,11 @@ export interface Received<D, O> extends Landed<D, O> {
  * by its id and leaves `inflight` once all of it is confirmed. When anyone else's op
  * landed, our queue is rebased: `local` = `confirmed` + inflight + pending, resolved.
  */
-export function receive<D, O>(model: OpModel<D, O>, state: DocState<D, O>, ops: readonly CommittedOp<O>[]): Received<D, O> {
+export function receive<D, O>(
+  model: OpModel<D, O>,
+  state: DocState<D, O>,
+  ops: readonly CommittedOp<O>[],
+): Received<D, O> {
   const sorted = [...ops].sort((a, b) => a.seq - b.seq);
   let { confirmed, version, inflight } = state;
   let foreign = false;
@@ -164,7 +193,8 @@ export function receive<D, O>(model: OpModel<D, O>, state: DocState<D, O>, ops: 
     }
   }
   // Part of our batch was confirmed in this delivery: keep only the rest as inflight.
-  if (inflight && ownSeen > 0 && inflight === state.inflight) inflight = { ...inflight, ops: inflight.ops.slice(ownSeen) };
+  if (inflight && ownSeen > 0 && inflight === state.inflight)
+    inflight = { ...inflight, ops: inflight.ops.slice(ownSeen) };
   const next = { ...state, confirmed, version, inflight };
   if (!foreign && inflight === state.inflight && ownSeen === 0) return { state: next, gap, dropped, skipped };
   const rebuilt = rebuild(model, next);
@@ -176,7 +206,10 @@ export function receive<D, O>(model: OpModel<D, O>, state: DocState<D, O>, ops: 
  * log will resolve them); pending ops that would now be no-ops are dropped from the queue
  * and reported, since sending them would change nothing.
  */
-function rebuild<D, O>(model: OpModel<D, O>, state: DocState<D, O>): { state: DocState<D, O>; dropped: DroppedOp<O>[] } {
+function rebuild<D, O>(
+  model: OpModel<D, O>,
+  state: DocState<D, O>,
+): { state: DocState<D, O>; dropped: DroppedOp<O>[] } {
   let local = state.confirmed;
   for (const op of state.inflight?.ops ?? []) local = resolveWith(model, local, op).doc;
   const kept: O[] = [];

@@ -22,7 +22,11 @@ export function applyEach<D, O>(model: OpModel<D, O>, doc: D, ops: readonly O[])
 }
 
 /** Applies all of `ops` or none: an edit is one intent, so it lands whole or not at all. */
-export function applyAll<D, O>(model: OpModel<D, O>, doc: D, ops: readonly O[]): { ok: true; doc: D } | { ok: false; error: unknown; op: O } {
+export function applyAll<D, O>(
+  model: OpModel<D, O>,
+  doc: D,
+  ops: readonly O[],
+): { ok: true; doc: D } | { ok: false; error: unknown; op: O } {
   let current = doc;
   for (const op of ops) {
     try {

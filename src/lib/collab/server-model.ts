@@ -21,15 +21,30 @@ export function headOf<D, O>(server: ServerDoc<D, O>): number {
   return server.log[server.log.length - 1]?.seq ?? server.checkpointSeq;
 }
 
-export function serverAppend<D, O>(server: ServerDoc<D, O>, request: { clientId: string; batchId: string; ops: O[] }): { server: ServerDoc<D, O>; answer: ServerAnswer } {
+export function serverAppend<D, O>(
+  server: ServerDoc<D, O>,
+  request: { clientId: string; batchId: string; ops: O[] },
+): { server: ServerDoc<D, O>; answer: ServerAnswer } {
   const head = headOf(server);
   const known = server.log.filter((entry) => entry.batchId === request.batchId);
   const first = known[0];
   const last = known[known.length - 1];
-  if (first && last) return { server, answer: { ok: true, receipt: { firstSeq: first.seq, lastSeq: last.seq, version: head, duplicate: true } } };
-  const appended = request.ops.map((op, i) => ({ seq: head + i + 1, batchId: request.batchId, clientId: request.clientId, op }));
+  if (first && last)
+    return {
+      server,
+      answer: { ok: true, receipt: { firstSeq: first.seq, lastSeq: last.seq, version: head, duplicate: true } },
+    };
+  const appended = request.ops.map((op, i) => ({
+    seq: head + i + 1,
+    batchId: request.batchId,
+    clientId: request.clientId,
+    op,
+  }));
   const version = head + request.ops.length;
-  return { server: { ...server, log: [...server.log, ...appended] }, answer: { ok: true, receipt: { firstSeq: head + 1, lastSeq: version, version, duplicate: false } } };
+  return {
+    server: { ...server, log: [...server.log, ...appended] },
+    answer: { ok: true, receipt: { firstSeq: head + 1, lastSeq: version, version, duplicate: false } },
+  };
 }
 
 /** The checkpoint moved to the head: the ops after it resolved onto it, in seq order. */

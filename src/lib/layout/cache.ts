@@ -71,7 +71,9 @@ const isCompound = (n: ElkNode): boolean => (n.children?.length ?? 0) > 0;
 export function signatures(graph: ElkNode): Map<string, string> {
   const out = new Map<string, string>();
   const visit = (n: ElkNode): string => {
-    const kids = (n.children ?? []).map((c) => (isCompound(c) ? visit(c) : [c.id, c.width, c.height, c.layoutOptions, c.ports]));
+    const kids = (n.children ?? []).map((c) =>
+      isCompound(c) ? visit(c) : [c.id, c.width, c.height, c.layoutOptions, c.ports],
+    );
     const sig = hash(JSON.stringify([n.id, n.layoutOptions, n.ports, n.edges, kids]));
     out.set(n.id, sig);
     return sig;
@@ -98,7 +100,14 @@ export function boxCached(graph: ElkNode, sigs: Map<string, string>, cache: Layo
       boxed.set(c.id, inner);
       c.width = inner.width;
       c.height = inner.height;
-      c.ports = inner.ports.map((p) => ({ id: p.id, x: p.x ?? 0, y: p.y ?? 0, width: 0, height: 0, layoutOptions: p.layoutOptions }));
+      c.ports = inner.ports.map((p) => ({
+        id: p.id,
+        x: p.x ?? 0,
+        y: p.y ?? 0,
+        width: 0,
+        height: 0,
+        layoutOptions: p.layoutOptions,
+      }));
       // ELK fixes a laid-out compound's ports where its inside put them; a box says so.
       // Without ports the options stay as they were: FIXED_POS alone shifts ELK's result.
       if (inner.ports.length > 0) c.layoutOptions = { ...c.layoutOptions, 'elk.portConstraints': 'FIXED_POS' };
@@ -111,7 +120,12 @@ export function boxCached(graph: ElkNode, sigs: Map<string, string>, cache: Layo
 }
 
 /** Puts the cached insides back into ELK's result and stores every compound's inside. */
-export function restoreAndStore(result: ElkNode, boxed: Map<string, Inner>, sigs: Map<string, string>, cache: LayoutCache): void {
+export function restoreAndStore(
+  result: ElkNode,
+  boxed: Map<string, Inner>,
+  sigs: Map<string, string>,
+  cache: LayoutCache,
+): void {
   const visit = (n: ElkNode): void => {
     const inner = boxed.get(n.id);
     if (inner) {
@@ -121,7 +135,16 @@ export function restoreAndStore(result: ElkNode, boxed: Map<string, Inner>, sigs
     }
     const sig = sigs.get(n.id);
     if (sig !== undefined) {
-      cache.set(sig, inner ?? { width: n.width ?? 0, height: n.height ?? 0, ports: n.ports ?? [], children: n.children ?? [], edges: n.edges ?? [] });
+      cache.set(
+        sig,
+        inner ?? {
+          width: n.width ?? 0,
+          height: n.height ?? 0,
+          ports: n.ports ?? [],
+          children: n.children ?? [],
+          edges: n.edges ?? [],
+        },
+      );
     }
     // Restored insides are visited too: their compounds stay cached for the next run.
     for (const c of n.children ?? []) visit(c);

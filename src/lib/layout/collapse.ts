@@ -26,7 +26,8 @@ export function autoCollapsed(def: MachineDefinition, budget = OPEN_BUDGET): Set
     if (shown + next.length > budget) {
       for (const id of level) if ((def.states[id]?.children.length ?? 0) > 0 && id !== def.root) out.add(id);
       // The root itself is never collapsed: open it, and collapse its compound children.
-      if (level.length === 1 && level[0] === def.root) for (const id of next) if ((def.states[id]?.children.length ?? 0) > 0) out.add(id);
+      if (level.length === 1 && level[0] === def.root)
+        for (const id of next) if ((def.states[id]?.children.length ?? 0) > 0) out.add(id);
       return out;
     }
     shown += next.length;
@@ -71,7 +72,10 @@ export function collapseView(def: MachineDefinition, collapsed: ReadonlySet<Stat
     const targets = [...new Set(t.targets.map((x) => shownAs.get(x) ?? x))];
     const inside = source !== t.source && targets.every((x) => x === source);
     if (inside) continue;
-    transitions[t.id] = source === t.source && targets.length === t.targets.length && targets.every((x, i) => x === t.targets[i]) ? t : { ...t, source, targets };
+    transitions[t.id] =
+      source === t.source && targets.length === t.targets.length && targets.every((x, i) => x === t.targets[i])
+        ? t
+        : { ...t, source, targets };
   }
   return { view: { ...def, states, transitions }, hidden };
 }
@@ -79,6 +83,7 @@ export function collapseView(def: MachineDefinition, collapsed: ReadonlySet<Stat
 /** The collapsed ancestors that hide `id` (outermost first); empty when it shows. */
 export function hiddenBy(def: MachineDefinition, collapsed: ReadonlySet<StateId>, id: StateId): StateId[] {
   const out: StateId[] = [];
-  for (let cur = def.states[id]?.parent ?? null; cur !== null; cur = def.states[cur]?.parent ?? null) if (collapsed.has(cur)) out.unshift(cur);
+  for (let cur = def.states[id]?.parent ?? null; cur !== null; cur = def.states[cur]?.parent ?? null)
+    if (collapsed.has(cur)) out.unshift(cur);
   return out;
 }

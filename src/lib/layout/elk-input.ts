@@ -69,7 +69,13 @@ export function buildElkGraph(def: MachineDefinition, measure: TextMeasure, hint
             edgesIn.set(piece.graph, list);
           }
           // The label's id is the drawn edge's: that is how the output finds it again.
-          if (piece.own && i === 0) edge.labels?.push({ id: t.id, text, width: measure(text, 'edge') + GEOMETRY.edgeLabelPad, height: GEOMETRY.edgeLabelHeight });
+          if (piece.own && i === 0)
+            edge.labels?.push({
+              id: t.id,
+              text,
+              width: measure(text, 'edge') + GEOMETRY.edgeLabelPad,
+              height: GEOMETRY.edgeLabelHeight,
+            });
         }
       });
     }
@@ -81,12 +87,16 @@ export function buildElkGraph(def: MachineDefinition, measure: TextMeasure, hint
     if (s.children.length === 0) return { id, ...leafSize(def, s, measure, hints), layoutOptions: options };
     const kinds = portsOn.get(id);
     const ports: ElkPort[] = [...(kinds ?? [])].sort().map((kind) => ({
-      id: portId(id, kind), width: 0, height: 0, layoutOptions: { 'elk.port.side': kind === 'in' ? 'WEST' : 'EAST' },
+      id: portId(id, kind),
+      width: 0,
+      height: 0,
+      layoutOptions: { 'elk.port.side': kind === 'in' ? 'WEST' : 'EAST' },
     }));
     if (kinds) options['elk.portConstraints'] = 'FIXED_SIDE';
     const region = s.type === 'parallel';
     Object.assign(options, GRAPH_OPTIONS);
-    options['elk.padding'] = `[top=${headerHeight(s) + 8},left=${region ? GEOMETRY.pad : GEOMETRY.padLeft},bottom=${GEOMETRY.pad},right=${GEOMETRY.pad}]`;
+    options['elk.padding'] =
+      `[top=${headerHeight(s) + 8},left=${region ? GEOMETRY.pad : GEOMETRY.padLeft},bottom=${GEOMETRY.pad},right=${GEOMETRY.pad}]`;
     // Regions keep a visible gap: with none, neighbouring regions' dashed borders drew over each other.
     if (region) options['elk.spacing.nodeNode'] = String(GEOMETRY.regionGap);
     return { id, children: s.children.map(node), ports, edges: edgesIn.get(id) ?? [], layoutOptions: options };

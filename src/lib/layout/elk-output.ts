@@ -54,7 +54,15 @@ export function mapElkResult(def: MachineDefinition, graph: ElkNode): Layout {
     targets.forEach((target, i) => {
       const id = i === 0 ? t.id : `${t.id}#${i}`;
       const pieces = routeOf(def, t.source, target).pieces.map((p) => elkEdges.get(p.id));
-      edges[id] = { ...joined(pieces, i === 0 ? t.id : null), id, transition: t.id, source: t.source, target, selfLoop: t.source === target, targetless: t.targets.length === 0 };
+      edges[id] = {
+        ...joined(pieces, i === 0 ? t.id : null),
+        id,
+        transition: t.id,
+        source: t.source,
+        target,
+        selfLoop: t.source === target,
+        targetless: t.targets.length === 0,
+      };
     });
   }
   return { nodes, edges, width: rootElk.width ?? 0, height: rootElk.height ?? 0 };
@@ -80,7 +88,14 @@ function joined(pieces: (Placed | undefined)[], labelId: string | null): Pick<La
       add(section.endPoint);
     }
     const l = labelId === null ? undefined : edge.labels?.find((x) => x.id === labelId);
-    if (l) label = { text: l.text ?? '', x: (l.x ?? 0) + dx, y: (l.y ?? 0) + dy, width: l.width ?? 0, height: l.height ?? 0 };
+    if (l)
+      label = {
+        text: l.text ?? '',
+        x: (l.x ?? 0) + dx,
+        y: (l.y ?? 0) + dy,
+        width: l.width ?? 0,
+        height: l.height ?? 0,
+      };
   }
   return { points, label };
 }

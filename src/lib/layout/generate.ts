@@ -16,11 +16,29 @@ export function generateChart(size: number, fanout = 5): MachineDefinition {
   };
   const root = 's_0';
   let def: MachineDefinition = {
-    format: 1, machineId: 'generated', name: `generated ${size}`, context: null, root,
+    format: 1,
+    machineId: 'generated',
+    name: `generated ${size}`,
+    context: null,
+    root,
     states: {
       [root]: {
-        id: root, key: '', parent: null, type: 'compound', initial: null, children: [], history: null, historyTarget: null,
-        entry: [], exit: [], invoke: [], tags: [], description: null, meta: null, xstateId: null, output: null,
+        id: root,
+        key: '',
+        parent: null,
+        type: 'compound',
+        initial: null,
+        children: [],
+        history: null,
+        historyTarget: null,
+        entry: [],
+        exit: [],
+        invoke: [],
+        tags: [],
+        description: null,
+        meta: null,
+        xstateId: null,
+        output: null,
       },
     },
     transitions: {},
@@ -36,13 +54,21 @@ export function generateChart(size: number, fanout = 5): MachineDefinition {
     const parentIsParallel = compounds % 5 === 4;
     for (let i = 0; i < n; i++) {
       const id = `s_${count++}`;
-      ops.push({ type: 'state.add', id, parent, key: `${parentIsParallel ? 'region' : 'state'}${i}_${id.slice(2)}`, stateType: 'atomic', index: null });
+      ops.push({
+        type: 'state.add',
+        id,
+        parent,
+        key: `${parentIsParallel ? 'region' : 'state'}${i}_${id.slice(2)}`,
+        stateType: 'atomic',
+        index: null,
+      });
       children.get(parent)?.push(id);
       children.set(id, []);
       queue.push(id);
     }
     if (parent !== root || n > 0) {
-      if (parent !== root) ops.push({ type: 'state.setType', id: parent, stateType: parentIsParallel ? 'parallel' : 'compound' });
+      if (parent !== root)
+        ops.push({ type: 'state.setType', id: parent, stateType: parentIsParallel ? 'parallel' : 'compound' });
       const first = children.get(parent)?.[0];
       if (!parentIsParallel && first) ops.push({ type: 'state.setInitial', id: parent, initial: first });
     }
@@ -54,8 +80,16 @@ export function generateChart(size: number, fanout = 5): MachineDefinition {
   let t = 0;
   const add = (source: StateId, target: StateId, event: string): void => {
     const transition: Transition = {
-      id: `t_${t}`, source, event, guard: null, actions: t % 4 === 0 ? [{ type: `act${t % 9}` }] : [], targets: [target],
-      reenter: false, description: null, meta: null, order: t,
+      id: `t_${t}`,
+      source,
+      event,
+      guard: null,
+      actions: t % 4 === 0 ? [{ type: `act${t % 9}` }] : [],
+      targets: [target],
+      reenter: false,
+      description: null,
+      meta: null,
+      order: t,
     };
     t++;
     tOps.push({ type: 'transition.add', transition });

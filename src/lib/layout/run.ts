@@ -16,7 +16,13 @@ export interface ElkLike {
  * bench. With a cache (the worker keeps one), compounds whose inside did not change since
  * the last run are not laid out again (cache.ts); the result is the same either way.
  */
-export async function layoutDefinition(elk: ElkLike, def: MachineDefinition, measure: TextMeasure, hints: LayoutHints | null = null, cache: LayoutCache | null = null): Promise<Layout> {
+export async function layoutDefinition(
+  elk: ElkLike,
+  def: MachineDefinition,
+  measure: TextMeasure,
+  hints: LayoutHints | null = null,
+  cache: LayoutCache | null = null,
+): Promise<Layout> {
   const graph = buildElkGraph(def, measure, hints);
   if (!cache) return mapElkResult(def, await elk.layout(graph));
   cache.startRun();

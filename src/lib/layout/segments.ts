@@ -79,10 +79,22 @@ export function routeOf(def: MachineDefinition, source: StateId, target: StateId
   // (that keeps them where its inside put them), and an edge attached to such a node
   // without a port of its own would be pinned to a corner.
   const compound = (s: StateId): boolean => (def.states[s]?.children.length ?? 0) > 0;
-  const node = (s: StateId, kind: PortKind): End => (compound(s) ? port(s, kind) : { elkId: s, graphs: [parentGraph(def, s)] });
+  const node = (s: StateId, kind: PortKind): End =>
+    compound(s) ? port(s, kind) : { elkId: s, graphs: [parentGraph(def, s)] };
   if (source === target) {
     const [from, to] = [node(source, 'out'), node(target, 'in')];
-    return { pieces: [{ id: `${from.elkId}->${to.elkId}`, graph: parentGraph(def, source), source: from.elkId, target: to.elkId, own: true }], ports };
+    return {
+      pieces: [
+        {
+          id: `${from.elkId}->${to.elkId}`,
+          graph: parentGraph(def, source),
+          source: from.elkId,
+          target: to.elkId,
+          own: true,
+        },
+      ],
+      ports,
+    };
   }
   const top = lowestCommon(def, source, target);
   // A transition from a compound into its own descendant starts at its `in` port (the

@@ -44,7 +44,12 @@ const snap = (w: number): number => Math.max(GEOMETRY.minWidth, Math.ceil(w / GE
  * size from ELK. With hints, a state keeps its previous width while its text still fits
  * and is not much narrower: renaming `idle` to `ready` moves nothing.
  */
-export function leafSize(def: MachineDefinition, s: StateNode, measure: TextMeasure, hints: LayoutHints | null): { width: number; height: number } {
+export function leafSize(
+  def: MachineDefinition,
+  s: StateNode,
+  measure: TextMeasure,
+  hints: LayoutHints | null,
+): { width: number; height: number } {
   if (s.type === 'history') return { width: GEOMETRY.history, height: GEOMETRY.history };
   // Tags get a line of their own under the name: drawn in a corner they covered short names.
   const tags = tagLine(s);
@@ -55,7 +60,8 @@ export function leafSize(def: MachineDefinition, s: StateNode, measure: TextMeas
   const needed = snap(text + 2 * GEOMETRY.pad);
   const height = GEOMETRY.titleHeight + lines.length * GEOMETRY.lineHeight + (lines.length > 0 ? 8 : 0);
   const previous = hints?.sizes[s.id];
-  const width = previous && previous.width >= needed && previous.width - needed <= 2 * GEOMETRY.widthStep ? previous.width : needed;
+  const width =
+    previous && previous.width >= needed && previous.width - needed <= 2 * GEOMETRY.widthStep ? previous.width : needed;
   return { width, height };
 }
 

@@ -1,8 +1,19 @@
 import type { Draft } from './draft.ts';
 import type { Op, StateFields } from './op-types.ts';
 import {
-  isHistoryKind, isIndex, isInvocationList, isMeta, isName, isNullable, isOutput, isRefList, isStateNodeShape, isStateType,
-  isString, isStringList, isValidKey,
+  isHistoryKind,
+  isIndex,
+  isInvocationList,
+  isMeta,
+  isName,
+  isNullable,
+  isOutput,
+  isRefList,
+  isStateNodeShape,
+  isStateType,
+  isString,
+  isStringList,
+  isValidKey,
 } from './op-shape.ts';
 import { checkNewTransition } from './apply-transition.ts';
 import type { StateId, StateNode } from './types.ts';
@@ -10,18 +21,24 @@ import type { StateId, StateNode } from './types.ts';
 type OpOf<T extends Op['type']> = Extract<Op, { type: T }>;
 
 function checkKey(d: Draft, key: unknown): asserts key is string {
-  if (!isValidKey(key)) d.fail('invalid_key', `invalid state key ${JSON.stringify(key)}: it must be non-empty, without "." and not start with "#"`);
+  if (!isValidKey(key))
+    d.fail(
+      'invalid_key',
+      `invalid state key ${JSON.stringify(key)}: it must be non-empty, without "." and not start with "#"`,
+    );
 }
 
 function checkSiblingKey(d: Draft, parent: StateId, key: string, self: StateId | null): void {
   for (const c of d.state(parent).children) {
-    if (c !== self && d.state(c).key === key) d.fail('duplicate_key', `"${d.state(parent).key || '(machine)'}" already has a child "${key}"`);
+    if (c !== self && d.state(c).key === key)
+      d.fail('duplicate_key', `"${d.state(parent).key || '(machine)'}" already has a child "${key}"`);
   }
 }
 
 function checkIndex(d: Draft, index: unknown, length: number, nullable: boolean): number {
   if (index === null && nullable) return length;
-  if (!isIndex(index) || index > length) return d.fail('bad_index', `index ${JSON.stringify(index)} is outside 0..${length}`);
+  if (!isIndex(index) || index > length)
+    return d.fail('bad_index', `index ${JSON.stringify(index)} is outside 0..${length}`);
   return index;
 }
 
@@ -32,8 +49,22 @@ function insertChild(d: Draft, parent: StateId, child: StateId, index: number): 
 
 export function emptyState(id: StateId, parent: StateId, key: string, type: StateNode['type']): StateNode {
   return {
-    id, key, parent, type, initial: null, children: [], history: type === 'history' ? 'shallow' : null, historyTarget: null,
-    entry: [], exit: [], invoke: [], tags: [], description: null, meta: null, xstateId: null, output: null,
+    id,
+    key,
+    parent,
+    type,
+    initial: null,
+    children: [],
+    history: type === 'history' ? 'shallow' : null,
+    historyTarget: null,
+    entry: [],
+    exit: [],
+    invoke: [],
+    tags: [],
+    description: null,
+    meta: null,
+    xstateId: null,
+    output: null,
   };
 }
 
@@ -50,7 +81,8 @@ export function addState(d: Draft, op: OpOf<'state.add'>): void {
 }
 
 export function insertSubtree(d: Draft, op: OpOf<'state.insert'>): void {
-  if (!Array.isArray(op.states) || op.states.length === 0 || !Array.isArray(op.transitions)) d.fail('invalid', 'states must be a non-empty list and transitions a list');
+  if (!Array.isArray(op.states) || op.states.length === 0 || !Array.isArray(op.transitions))
+    d.fail('invalid', 'states must be a non-empty list and transitions a list');
   const byId = new Map<StateId, StateNode>();
   for (const s of op.states) {
     const claimed: unknown = (s as { id?: unknown } | null)?.id;
@@ -69,13 +101,16 @@ export function insertSubtree(d: Draft, op: OpOf<'state.insert'>): void {
     const keys = new Set<string>();
     for (const c of s.children) {
       const child = byId.get(c);
-      if (!child || child.parent !== s.id) d.fail('invalid', `child ${c} of ${s.id} is not in the subtree with that parent`);
+      if (!child || child.parent !== s.id)
+        d.fail('invalid', `child ${c} of ${s.id} is not in the subtree with that parent`);
       if (keys.has(child.key)) d.fail('duplicate_key', `"${s.key}" would have two children "${child.key}"`);
       keys.add(child.key);
       linked++;
     }
-    if (s.initial !== null && !s.children.includes(s.initial)) d.fail('not_a_child', `initial ${s.initial} is not a child of ${s.id}`);
-    if (s.historyTarget !== null && !byId.has(s.historyTarget) && !d.hasState(s.historyTarget)) d.fail('unknown_state', `no state ${s.historyTarget}`);
+    if (s.initial !== null && !s.children.includes(s.initial))
+      d.fail('not_a_child', `initial ${s.initial} is not a child of ${s.id}`);
+    if (s.historyTarget !== null && !byId.has(s.historyTarget) && !d.hasState(s.historyTarget))
+      d.fail('unknown_state', `no state ${s.historyTarget}`);
   }
   if (linked !== byId.size - 1) d.fail('invalid', 'the states do not form one subtree');
   for (const s of byId.values()) d.putState(s);
@@ -85,7 +120,8 @@ export function insertSubtree(d: Draft, op: OpOf<'state.insert'>): void {
     const fresh = checkNewTransition(d, t);
     if (seen.has(fresh.id)) d.fail('duplicate_id', `transition ${fresh.id} appears twice`);
     seen.add(fresh.id);
-    if (!byId.has(fresh.source) && !fresh.targets.some((x) => byId.has(x))) d.fail('invalid', `transition ${fresh.id} does not touch the inserted states`);
+    if (!byId.has(fresh.source) && !fresh.targets.some((x) => byId.has(x)))
+      d.fail('invalid', `transition ${fresh.id} does not touch the inserted states`);
     d.putTransition(fresh);
   }
 }
@@ -103,7 +139,8 @@ export function deleteState(d: Draft, op: OpOf<'state.delete'>): void {
     if (doomed.has(t.source) || t.targets.some((x) => doomed.has(x))) d.removeTransition(t.id);
   }
   for (const s of d.allStates()) {
-    if (!doomed.has(s.id) && s.historyTarget !== null && doomed.has(s.historyTarget)) d.editState(s.id).historyTarget = null;
+    if (!doomed.has(s.id) && s.historyTarget !== null && doomed.has(s.historyTarget))
+      d.editState(s.id).historyTarget = null;
   }
   const parent = d.editState(node.parent);
   parent.children = parent.children.filter((c) => c !== op.id);
@@ -141,7 +178,8 @@ export function setStateType(d: Draft, op: OpOf<'state.setType'>): void {
 
 export function setInitial(d: Draft, op: OpOf<'state.setInitial'>): void {
   const node = d.state(op.id);
-  if (op.initial !== null && !node.children.includes(op.initial)) d.fail('not_a_child', `${String(op.initial)} is not a child of ${op.id}`);
+  if (op.initial !== null && !node.children.includes(op.initial))
+    d.fail('not_a_child', `${String(op.initial)} is not a child of ${op.id}`);
   d.editState(op.id).initial = op.initial;
 }
 

@@ -1,6 +1,16 @@
 import type { Draft } from './draft.ts';
 import type { MachineFields, Op, TransitionFields } from './op-types.ts';
-import { isEventShape, isMeta, isName, isNullable, isOrder, isRef, isRefList, isString, isTransitionShape } from './op-shape.ts';
+import {
+  isEventShape,
+  isMeta,
+  isName,
+  isNullable,
+  isOrder,
+  isRef,
+  isRefList,
+  isString,
+  isTransitionShape,
+} from './op-shape.ts';
 import type { StateId, Transition } from './types.ts';
 
 type OpOf<T extends Op['type']> = Extract<Op, { type: T }>;

@@ -1,5 +1,14 @@
 import { addTransition, deleteTransition, retarget, updateMachine, updateTransition } from './apply-transition.ts';
-import { addState, deleteState, insertSubtree, moveState, renameState, setInitial, setStateType, updateState } from './apply-state.ts';
+import {
+  addState,
+  deleteState,
+  insertSubtree,
+  moveState,
+  renameState,
+  setInitial,
+  setStateType,
+  updateState,
+} from './apply-state.ts';
 import { applyReplace } from './apply-replace.ts';
 import { Draft } from './draft.ts';
 import { OpError, type Op } from './op-types.ts';
@@ -25,20 +34,47 @@ export function applyOp(def: MachineDefinition, op: Op): MachineDefinition {
 function dispatch(def: MachineDefinition, op: Op): MachineDefinition {
   const d = new Draft(def, op);
   switch (op.type) {
-    case 'state.add': addState(d, op); break;
-    case 'state.insert': insertSubtree(d, op); break;
-    case 'state.delete': deleteState(d, op); break;
-    case 'state.rename': renameState(d, op); break;
-    case 'state.move': moveState(d, op); break;
-    case 'state.setType': setStateType(d, op); break;
-    case 'state.setInitial': setInitial(d, op); break;
-    case 'state.update': updateState(d, op); break;
-    case 'transition.add': addTransition(d, op); break;
-    case 'transition.update': updateTransition(d, op); break;
-    case 'transition.retarget': retarget(d, op); break;
-    case 'transition.delete': deleteTransition(d, op); break;
-    case 'machine.update': updateMachine(d, op); break;
-    default: d.fail('invalid', `unknown op type ${JSON.stringify((op as { type?: unknown }).type)}`);
+    case 'state.add':
+      addState(d, op);
+      break;
+    case 'state.insert':
+      insertSubtree(d, op);
+      break;
+    case 'state.delete':
+      deleteState(d, op);
+      break;
+    case 'state.rename':
+      renameState(d, op);
+      break;
+    case 'state.move':
+      moveState(d, op);
+      break;
+    case 'state.setType':
+      setStateType(d, op);
+      break;
+    case 'state.setInitial':
+      setInitial(d, op);
+      break;
+    case 'state.update':
+      updateState(d, op);
+      break;
+    case 'transition.add':
+      addTransition(d, op);
+      break;
+    case 'transition.update':
+      updateTransition(d, op);
+      break;
+    case 'transition.retarget':
+      retarget(d, op);
+      break;
+    case 'transition.delete':
+      deleteTransition(d, op);
+      break;
+    case 'machine.update':
+      updateMachine(d, op);
+      break;
+    default:
+      d.fail('invalid', `unknown op type ${JSON.stringify((op as { type?: unknown }).type)}`);
   }
   return d.result();
 }
@@ -64,7 +100,10 @@ export function canApply(def: MachineDefinition, op: Op): boolean {
  * (their state was deleted, their key is now taken, ...). Returns the result and the
  * ops that were kept and dropped.
  */
-export function replayOps(def: MachineDefinition, pending: readonly Op[]): { definition: MachineDefinition; kept: Op[]; dropped: { op: Op; error: OpError }[] } {
+export function replayOps(
+  def: MachineDefinition,
+  pending: readonly Op[],
+): { definition: MachineDefinition; kept: Op[]; dropped: { op: Op; error: OpError }[] } {
   let current = def;
   const kept: Op[] = [];
   const dropped: { op: Op; error: OpError }[] = [];

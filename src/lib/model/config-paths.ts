@@ -17,7 +17,13 @@ export function transitionConfigPath(def: MachineDefinition, t: Transition): str
   const source = stateOf(def, t.source);
   const base = configPathOf(def, t.source);
   const siblings = transitionsFrom(def, t.source).filter((o) => sameTrigger(o.event, t.event));
-  const at = (p: string): string => (siblings.length > 1 ? indexPath(p, siblings.findIndex((o) => o.id === t.id)) : p);
+  const at = (p: string): string =>
+    siblings.length > 1
+      ? indexPath(
+          p,
+          siblings.findIndex((o) => o.id === t.id),
+        )
+      : p;
   const e = t.event;
   if (typeof e === 'string') return at(keyPath(keyPath(base, 'on'), e));
   if ('always' in e) return at(keyPath(base, 'always'));

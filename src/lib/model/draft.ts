@@ -12,7 +12,10 @@ export class Draft {
   private readonly copiedTransitions = new Set<TransitionId>();
   machine: Pick<MachineDefinition, 'machineId' | 'name' | 'context'>;
 
-  constructor(readonly base: MachineDefinition, readonly op: Op) {
+  constructor(
+    readonly base: MachineDefinition,
+    readonly op: Op,
+  ) {
     this.machine = { machineId: base.machineId, name: base.name, context: base.context };
   }
 
@@ -25,7 +28,9 @@ export class Draft {
   }
 
   hasTransition(id: unknown): boolean {
-    return typeof id === 'string' && Object.prototype.hasOwnProperty.call(this.transitions ?? this.base.transitions, id);
+    return (
+      typeof id === 'string' && Object.prototype.hasOwnProperty.call(this.transitions ?? this.base.transitions, id)
+    );
   }
 
   state(id: unknown): StateNode {

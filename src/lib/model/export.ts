@@ -21,7 +21,7 @@ function ref(a: ActionRef): Json {
 
 function one<T extends Json>(list: T[]): Json | undefined {
   if (list.length === 0) return undefined;
-  return list.length === 1 ? (list[0]) : list;
+  return list.length === 1 ? list[0] : list;
 }
 
 class Exporter {
@@ -39,7 +39,8 @@ class Exporter {
   /** The shortest target string that XState resolves from `source` back to `target`. */
   target(source: StateId, target: StateId): string {
     const src = this.node(source);
-    if (target !== source && isWithin(this.def, target, source)) return `.${relativeKeys(this.def, target, source).join('.')}`;
+    if (target !== source && isWithin(this.def, target, source))
+      return `.${relativeKeys(this.def, target, source).join('.')}`;
     if (src.parent !== null && target !== src.parent && isWithin(this.def, target, src.parent)) {
       return relativeKeys(this.def, target, src.parent).join('.');
     }
@@ -59,7 +60,8 @@ class Exporter {
     if (objects.length > 1) return objects;
     const only = list[0] as Transition;
     const onlyTarget = objects[0] as JsonObject;
-    if (Object.keys(onlyTarget).length === 1 && typeof onlyTarget.target === 'string' && only.targets.length === 1) return onlyTarget.target;
+    if (Object.keys(onlyTarget).length === 1 && typeof onlyTarget.target === 'string' && only.targets.length === 1)
+      return onlyTarget.target;
     return onlyTarget;
   }
 
@@ -109,7 +111,8 @@ class Exporter {
   }
 
   private historyTarget(parent: StateId, target: StateId): string {
-    if (target !== parent && isWithin(this.def, target, parent)) return relativeKeys(this.def, target, parent).join('.');
+    if (target !== parent && isWithin(this.def, target, parent))
+      return relativeKeys(this.def, target, parent).join('.');
     return this.idRef(target);
   }
 
@@ -139,7 +142,11 @@ class Exporter {
         if (inv.id !== undefined) o.id = inv.id;
         if (inv.systemId !== undefined) o.systemId = inv.systemId;
         if (inv.input !== undefined) o.input = inv.input;
-        for (const [key, outcome] of [['onDone', 'done'], ['onError', 'error'], ['onSnapshot', 'snapshot']] as const) {
+        for (const [key, outcome] of [
+          ['onDone', 'done'],
+          ['onError', 'error'],
+          ['onSnapshot', 'snapshot'],
+        ] as const) {
           const v = this.transitionValue(invoked.get(`${inv.uid}\u0000${outcome}`) ?? []);
           if (v !== undefined) o[key] = v;
         }

@@ -34,10 +34,25 @@ export function machineConfigJson(machine: MachineLike): { config: JsonObject; i
       const type = typeof fn.type === 'string' ? fn.type : fn.name !== '' ? fn.name : 'inline';
       // and()/or()/not() carry their operands; keep those (names) rather than the wrapper's source.
       if (Array.isArray(fn.guards)) {
-        issues.push({ severity: 'warning', path, message: `higher-order guard kept as { type: "${type}", params: { guards } }` });
-        return { type, params: { guards: fn.guards.map((g, i) => walk(g, indexPath(keyPath(keyPath(path, 'params'), 'guards'), i), 'guard', depth + 1) ?? null) } };
+        issues.push({
+          severity: 'warning',
+          path,
+          message: `higher-order guard kept as { type: "${type}", params: { guards } }`,
+        });
+        return {
+          type,
+          params: {
+            guards: fn.guards.map(
+              (g, i) => walk(g, indexPath(keyPath(keyPath(path, 'params'), 'guards'), i), 'guard', depth + 1) ?? null,
+            ),
+          },
+        };
       }
-      issues.push({ severity: 'warning', path, message: `inline implementation kept as "${type}" with its source as params; name it in setup() instead` });
+      issues.push({
+        severity: 'warning',
+        path,
+        message: `inline implementation kept as "${type}" with its source as params; name it in setup() instead`,
+      });
       return { type, params: expr(fn) };
     }
     if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
@@ -50,7 +65,8 @@ export function machineConfigJson(machine: MachineLike): { config: JsonObject; i
       for (const [k, v] of Object.entries(value)) {
         if (depth === 0 && DROPPED_ROOT_KEYS.has(k)) continue;
         const j = walk(v, keyPath(path, k), k, depth + 1);
-        if (j !== undefined) Object.defineProperty(out, k, { value: j, enumerable: true, writable: true, configurable: true });
+        if (j !== undefined)
+          Object.defineProperty(out, k, { value: j, enumerable: true, writable: true, configurable: true });
       }
       return out;
     }
@@ -58,7 +74,8 @@ export function machineConfigJson(machine: MachineLike): { config: JsonObject; i
     return undefined;
   };
   const config = walk(machine.config, '', '', 0);
-  if (typeof config !== 'object' || config === null || Array.isArray(config)) throw new Error('machine.config is not an object');
+  if (typeof config !== 'object' || config === null || Array.isArray(config))
+    throw new Error('machine.config is not an object');
   return { config, issues };
 }
 

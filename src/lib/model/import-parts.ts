@@ -21,7 +21,13 @@ export class IssueSink {
 }
 
 /** Keys a config object may have; anything else is reported and dropped. */
-export function checkKeys(sink: IssueSink, obj: JsonObject, path: string, allowed: readonly string[], v4: Record<string, string> = {}): void {
+export function checkKeys(
+  sink: IssueSink,
+  obj: JsonObject,
+  path: string,
+  allowed: readonly string[],
+  v4: Record<string, string> = {},
+): void {
   for (const key of Object.keys(obj)) {
     if (allowed.includes(key)) continue;
     const hint = v4[key];

@@ -64,7 +64,11 @@ export function resolveTarget(
   if (!node) return unknown;
   let found: StateId | null;
   if (node.parent === null) {
-    if (!raw.startsWith('.')) return { ok: false, message: `unknown target "${raw}": from the machine root write ".${raw}" (a child) or "#id"` };
+    if (!raw.startsWith('.'))
+      return {
+        ok: false,
+        message: `unknown target "${raw}": from the machine root write ".${raw}" (a child) or "#id"`,
+      };
     found = walkKeys(def, source, raw.slice(1).split('.'));
   } else if (raw.startsWith('.')) {
     found = walkKeys(def, source, raw.slice(1).split('.'));
@@ -91,7 +95,9 @@ export function resolveTargets(
     const node = def.states[h.state];
     if (!node || node.parent === null) continue;
     // A history's default target is a path from its parent (XState), or an #id.
-    const found = h.raw.startsWith('#') ? (ids.get(h.raw.slice(1)) ?? null) : walkKeys(def, node.parent, h.raw.split('.'));
+    const found = h.raw.startsWith('#')
+      ? (ids.get(h.raw.slice(1)) ?? null)
+      : walkKeys(def, node.parent, h.raw.split('.'));
     if (found === null) sink.error(h.path, `unknown target "${h.raw}"`);
     else node.historyTarget = found;
   }

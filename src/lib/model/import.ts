@@ -1,12 +1,30 @@
 import { randomIds } from './ids.ts';
 import {
-  IssueSink, checkKeys, delayOf, isObject, readActions, readGuard, readMeta, readString, readTags,
+  IssueSink,
+  checkKeys,
+  delayOf,
+  isObject,
+  readActions,
+  readGuard,
+  readMeta,
+  readString,
+  readTags,
 } from './import-parts.ts';
 import { indexPath, keyPath } from './paths.ts';
 import { resolveTargets, type PendingTarget } from './import-targets.ts';
 import type {
-  HistoryKind, IdGen, Invocation, Issue, Json, JsonObject, MachineDefinition, StateId, StateNode, StateType,
-  Transition, TransitionEvent,
+  HistoryKind,
+  IdGen,
+  Invocation,
+  Issue,
+  Json,
+  JsonObject,
+  MachineDefinition,
+  StateId,
+  StateNode,
+  StateType,
+  Transition,
+  TransitionEvent,
 } from './types.ts';
 
 /**
@@ -31,14 +49,34 @@ export interface ImportResult {
 
 export class ImportError extends Error {
   constructor(readonly issues: Issue[]) {
-    super(`cannot import machine config: ${issues.filter((i) => i.severity === 'error').map((i) => `${i.path || '(machine)'}: ${i.message}`).join('; ')}`);
+    super(
+      `cannot import machine config: ${issues
+        .filter((i) => i.severity === 'error')
+        .map((i) => `${i.path || '(machine)'}: ${i.message}`)
+        .join('; ')}`,
+    );
     this.name = 'ImportError';
   }
 }
 
 const STATE_KEYS = [
-  'id', 'type', 'initial', 'states', 'on', 'always', 'after', 'entry', 'exit', 'invoke', 'onDone',
-  'tags', 'description', 'meta', 'output', 'history', 'target',
+  'id',
+  'type',
+  'initial',
+  'states',
+  'on',
+  'always',
+  'after',
+  'entry',
+  'exit',
+  'invoke',
+  'onDone',
+  'tags',
+  'description',
+  'meta',
+  'output',
+  'history',
+  'target',
 ] as const;
 const ROOT_ONLY = ['context'] as const;
 const V4_STATE: Record<string, string> = {
@@ -71,7 +109,14 @@ class Importer {
     checkKeys(this.sink, config, path, parent === null ? [...STATE_KEYS, ...ROOT_ONLY] : STATE_KEYS, V4_STATE);
     const id = this.ids('state');
     const node: StateNode = {
-      id, key, parent, type: 'atomic', initial: null, children: [], history: null, historyTarget: null,
+      id,
+      key,
+      parent,
+      type: 'atomic',
+      initial: null,
+      children: [],
+      history: null,
+      historyTarget: null,
       entry: readActions(this.sink, config.entry, keyPath(path, 'entry')),
       exit: readActions(this.sink, config.exit, keyPath(path, 'exit')),
       invoke: [],
@@ -93,8 +138,13 @@ class Importer {
     const hasChildren = isObject(config.states) && Object.keys(config.states).length > 0;
     let type: StateType = hasChildren ? 'compound' : 'atomic';
     if (config.type !== undefined) {
-      if (typeof config.type === 'string' && (STATE_TYPES as readonly string[]).includes(config.type)) type = config.type as StateType;
-      else this.sink.error(keyPath(path, 'type'), `unknown state type ${JSON.stringify(config.type)} (use ${STATE_TYPES.join(', ')})`);
+      if (typeof config.type === 'string' && (STATE_TYPES as readonly string[]).includes(config.type))
+        type = config.type as StateType;
+      else
+        this.sink.error(
+          keyPath(path, 'type'),
+          `unknown state type ${JSON.stringify(config.type)} (use ${STATE_TYPES.join(', ')})`,
+        );
     } else if (config.history !== undefined) {
       type = 'history';
     }
@@ -105,12 +155,15 @@ class Importer {
     if (type === 'history') {
       node.history ??= 'shallow' satisfies HistoryKind;
       if (config.target !== undefined) {
-        if (typeof config.target === 'string') this.historyTargets.push({ state: node.id, raw: config.target, path: keyPath(path, 'target') });
+        if (typeof config.target === 'string')
+          this.historyTargets.push({ state: node.id, raw: config.target, path: keyPath(path, 'target') });
         else this.sink.error(keyPath(path, 'target'), 'a history target must be one state (a string)');
       }
     } else {
-      if (config.history !== undefined) this.sink.warning(keyPath(path, 'history'), `"history" is ignored on a state of type "${type}"`);
-      if (config.target !== undefined) this.sink.warning(keyPath(path, 'target'), `"target" is ignored on a state of type "${type}"`);
+      if (config.history !== undefined)
+        this.sink.warning(keyPath(path, 'history'), `"history" is ignored on a state of type "${type}"`);
+      if (config.target !== undefined)
+        this.sink.warning(keyPath(path, 'target'), `"target" is ignored on a state of type "${type}"`);
     }
     return type;
   }
@@ -125,8 +178,10 @@ class Importer {
     for (const [key, child] of Object.entries(config.states)) {
       const childPath = keyPath(statesPath, key);
       if (key === '') this.sink.error(childPath, 'a state key must not be empty');
-      else if (key.includes('.')) this.sink.error(childPath, `state key "${key}" must not contain "." (targets use it as a separator)`);
-      else if (key.startsWith('#')) this.sink.error(childPath, `state key "${key}" must not start with "#" (targets use it for ids)`);
+      else if (key.includes('.'))
+        this.sink.error(childPath, `state key "${key}" must not contain "." (targets use it as a separator)`);
+      else if (key.startsWith('#'))
+        this.sink.error(childPath, `state key "${key}" must not start with "#" (targets use it for ids)`);
       const id = this.state(child, childPath, node.id, key);
       if (id !== null) node.children.push(id);
     }
@@ -165,7 +220,9 @@ class Importer {
     if (config.after !== undefined) {
       const afterPath = keyPath(path, 'after');
       if (!isObject(config.after)) this.sink.error(afterPath, '"after" must be an object of transitions by delay');
-      else for (const [delay, value] of Object.entries(config.after)) add(value, keyPath(afterPath, delay), { after: delayOf(delay) });
+      else
+        for (const [delay, value] of Object.entries(config.after))
+          add(value, keyPath(afterPath, delay), { after: delayOf(delay) });
     }
     if (config.always !== undefined) add(config.always, keyPath(path, 'always'), { always: true });
     if (config.onDone !== undefined) add(config.onDone, keyPath(path, 'onDone'), { done: true });
@@ -177,7 +234,11 @@ class Importer {
         const inv = this.invocation(item, p);
         if (inv === null || !isObject(item)) return;
         node.invoke.push(inv);
-        for (const [key, outcome] of [['onDone', 'done'], ['onError', 'error'], ['onSnapshot', 'snapshot']] as const) {
+        for (const [key, outcome] of [
+          ['onDone', 'done'],
+          ['onError', 'error'],
+          ['onSnapshot', 'snapshot'],
+        ] as const) {
           const value = item[key];
           if (value !== undefined) add(value, keyPath(p, key), { invoke: inv.uid, outcome });
         }
@@ -216,8 +277,16 @@ class Importer {
 
   private transition(item: Json, path: string, source: StateId, event: TransitionEvent): Transition | null {
     const t: Transition = {
-      id: this.ids('transition'), source, event, guard: null, actions: [], targets: [], reenter: false,
-      description: null, meta: null, order: 0,
+      id: this.ids('transition'),
+      source,
+      event,
+      guard: null,
+      actions: [],
+      targets: [],
+      reenter: false,
+      description: null,
+      meta: null,
+      order: 0,
     };
     if (typeof item === 'string') {
       this.pending.push({ transition: t.id, source, raw: item, path });
@@ -228,7 +297,8 @@ class Importer {
       if (typeof target === 'string') this.pending.push({ transition: t.id, source, raw: target, path: targetPath });
       else if (Array.isArray(target))
         target.forEach((raw, i) => {
-          if (typeof raw === 'string') this.pending.push({ transition: t.id, source, raw, path: indexPath(targetPath, i) });
+          if (typeof raw === 'string')
+            this.pending.push({ transition: t.id, source, raw, path: indexPath(targetPath, i) });
           else this.sink.error(indexPath(targetPath, i), 'a target must be a string');
         });
       else if (target !== undefined) this.sink.error(targetPath, 'target must be a string or an array of strings');
@@ -260,7 +330,13 @@ export function readXState(config: unknown, options: ImportOptions = {}): Import
     else im.sink.error('context', 'context must be an object');
   }
   const draft: MachineDefinition = {
-    format: 1, machineId, name: options.name ?? machineId ?? 'machine', context, root, states: im.states, transitions: im.transitions,
+    format: 1,
+    machineId,
+    name: options.name ?? machineId ?? 'machine',
+    context,
+    root,
+    states: im.states,
+    transitions: im.transitions,
   };
   resolveTargets(draft, im.pending, im.historyTargets, im.sink);
   if (im.sink.failed) return { definition: null, issues: im.sink.issues };

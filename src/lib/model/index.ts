@@ -14,5 +14,12 @@ export { applyOp, applyOps, canApply, replayOps } from './apply.ts';
 export { invert, applyWithInverse } from './invert.ts';
 export { fromMachine, machineConfigJson, type MachineLike } from './from-machine.ts';
 export { integrityProblems } from './integrity.ts';
-export { uniqueKey, nextOrder, addChildState, addSiblingState, addTransition, type NewStateOptions } from './recipes.ts';
+export {
+  uniqueKey,
+  nextOrder,
+  addChildState,
+  addSiblingState,
+  addTransition,
+  type NewStateOptions,
+} from './recipes.ts';
 export { opsFromConfig } from './reconcile.ts';

@@ -35,8 +35,10 @@ export function integrityProblems(def: MachineDefinition): string[] {
       keys.add(child.key);
       walk(c);
     }
-    if (node.initial !== null && !node.children.includes(node.initial)) problems.push(`initial of ${id} is not its child`);
-    if (node.historyTarget !== null && !def.states[node.historyTarget]) problems.push(`history target of ${id} is missing`);
+    if (node.initial !== null && !node.children.includes(node.initial))
+      problems.push(`initial of ${id} is not its child`);
+    if (node.historyTarget !== null && !def.states[node.historyTarget])
+      problems.push(`history target of ${id} is missing`);
   };
   walk(def.root);
   for (const id of Object.keys(def.states)) if (!seen.has(id)) problems.push(`state ${id} is not in the tree`);
@@ -44,7 +46,8 @@ export function integrityProblems(def: MachineDefinition): string[] {
     if (t.id !== id) problems.push(`transition ${id} is stored under another id (${t.id})`);
     const source = def.states[t.source];
     if (!source) problems.push(`transition ${id} has a missing source`);
-    for (const target of t.targets) if (!def.states[target]) problems.push(`transition ${id} has a missing target ${target}`);
+    for (const target of t.targets)
+      if (!def.states[target]) problems.push(`transition ${id} has a missing target ${target}`);
     const e = t.event;
     if (source && typeof e === 'object' && 'invoke' in e && !source.invoke.some((i) => i.uid === e.invoke)) {
       problems.push(`transition ${id} names invocation ${e.invoke} its source does not have`);

@@ -50,7 +50,8 @@ function inverseOf(def: MachineDefinition, op: Op): Op[] {
       const node = state(def, op.id);
       const from = state(def, node.parent as string);
       const back: Op[] = [{ type: 'state.move', id: op.id, parent: from.id, index: from.children.indexOf(op.id) }];
-      if (from.id !== op.parent && from.initial === op.id) back.push({ type: 'state.setInitial', id: from.id, initial: op.id });
+      if (from.id !== op.parent && from.initial === op.id)
+        back.push({ type: 'state.setInitial', id: from.id, initial: op.id });
       return back;
     }
     case 'state.setType':
@@ -58,11 +59,23 @@ function inverseOf(def: MachineDefinition, op: Op): Op[] {
     case 'state.setInitial':
       return [{ type: 'state.setInitial', id: op.id, initial: state(def, op.id).initial }];
     case 'state.update':
-      return [{ type: 'state.update', id: op.id, changes: previous<StateFields, keyof StateFields>(state(def, op.id), op.changes) }];
+      return [
+        {
+          type: 'state.update',
+          id: op.id,
+          changes: previous<StateFields, keyof StateFields>(state(def, op.id), op.changes),
+        },
+      ];
     case 'transition.add':
       return [{ type: 'transition.delete', id: op.transition.id }];
     case 'transition.update':
-      return [{ type: 'transition.update', id: op.id, changes: previous<TransitionFields, keyof TransitionFields>(transition(def, op.id), op.changes) }];
+      return [
+        {
+          type: 'transition.update',
+          id: op.id,
+          changes: previous<TransitionFields, keyof TransitionFields>(transition(def, op.id), op.changes),
+        },
+      ];
     case 'transition.retarget': {
       const t = transition(def, op.id);
       const back: Op = { type: 'transition.retarget', id: op.id, targets: [...t.targets] };
@@ -95,7 +108,9 @@ function restoreDeleted(def: MachineDefinition, id: string): Op[] {
   const transitions = Object.values(def.transitions)
     .filter((t) => inside.has(t.source) || t.targets.some((x) => inside.has(x)))
     .map((t) => structuredClone(t));
-  const ops: Op[] = [{ type: 'state.insert', parent: parent.id, index: parent.children.indexOf(id), states, transitions }];
+  const ops: Op[] = [
+    { type: 'state.insert', parent: parent.id, index: parent.children.indexOf(id), states, transitions },
+  ];
   if (parent.initial === id) ops.push({ type: 'state.setInitial', id: parent.id, initial: id });
   for (const s of Object.values(def.states)) {
     if (!inside.has(s.id) && s.historyTarget !== null && inside.has(s.historyTarget)) {

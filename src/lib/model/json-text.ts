@@ -16,13 +16,15 @@ export interface Span {
 }
 
 export type ParseResult =
-  | { ok: true; value: Json; spans: Map<string, Span>; duplicates: Issue[] }
-  | { ok: false; issue: Issue };
+  { ok: true; value: Json; spans: Map<string, Span>; duplicates: Issue[] } | { ok: false; issue: Issue };
 
 const MAX_DEPTH = 500;
 
 class SyntaxFailure extends Error {
-  constructor(readonly offset: number, message: string) {
+  constructor(
+    readonly offset: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -83,7 +85,16 @@ export function parseJsonText(text: string): ParseResult {
       if (c === 92) {
         out += text.slice(chunk, i);
         const e = text[i + 1];
-        const simple: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+        const simple: Record<string, string> = {
+          '"': '"',
+          '\\': '\\',
+          '/': '/',
+          b: '\b',
+          f: '\f',
+          n: '\n',
+          r: '\r',
+          t: '\t',
+        };
         if (e !== undefined && e in simple) {
           out += simple[e];
           i += 2;
@@ -110,7 +121,11 @@ export function parseJsonText(text: string): ParseResult {
   };
 
   const readLiteral = (): Json => {
-    for (const [word, literal] of [['true', true], ['false', false], ['null', null]] as const) {
+    for (const [word, literal] of [
+      ['true', true],
+      ['false', false],
+      ['null', null],
+    ] as const) {
       if (text.startsWith(word, i)) {
         i += word.length;
         return literal;
@@ -145,7 +160,8 @@ export function parseJsonText(text: string): ParseResult {
     }
     for (;;) {
       skipSpace();
-      if (text[i] !== '"') fail(text[i] === '}' ? 'trailing comma before "}"' : `expected a quoted key but found ${describe(i)}`);
+      if (text[i] !== '"')
+        fail(text[i] === '}' ? 'trailing comma before "}"' : `expected a quoted key but found ${describe(i)}`);
       const keyStart = i;
       const key = readString();
       const keyEnd = i;

@@ -39,7 +39,12 @@ export function isValidKey(v: unknown): v is string {
 }
 
 export function isRef(v: unknown): v is ActionRef & GuardRef {
-  return isPlainObject(v) && onlyKeys(v, ['type'], ['params']) && isName(v.type) && (v.params === undefined || isJson(v.params));
+  return (
+    isPlainObject(v) &&
+    onlyKeys(v, ['type'], ['params']) &&
+    isName(v.type) &&
+    (v.params === undefined || isJson(v.params))
+  );
 }
 
 export const isRefList = (v: unknown): v is ActionRef[] => Array.isArray(v) && v.every(isRef);
@@ -48,8 +53,12 @@ export const isMeta = (v: unknown): v is Record<string, Json> => isPlainObject(v
 
 export function isInvocation(v: unknown): v is Invocation {
   return (
-    isPlainObject(v) && onlyKeys(v, ['uid', 'src'], ['id', 'systemId', 'input']) && isName(v.uid) && isName(v.src) &&
-    (v.id === undefined || isString(v.id)) && (v.systemId === undefined || isString(v.systemId)) &&
+    isPlainObject(v) &&
+    onlyKeys(v, ['uid', 'src'], ['id', 'systemId', 'input']) &&
+    isName(v.uid) &&
+    isName(v.src) &&
+    (v.id === undefined || isString(v.id)) &&
+    (v.systemId === undefined || isString(v.systemId)) &&
     (v.input === undefined || isJson(v.input))
   );
 }
@@ -71,38 +80,91 @@ export function isEventShape(v: unknown): v is Transition['event'] {
   if ('always' in v) return onlyKeys(v, ['always']) && v.always === true;
   if ('after' in v) return onlyKeys(v, ['after']) && isDelay(v.after);
   if ('done' in v) return onlyKeys(v, ['done']) && v.done === true;
-  return onlyKeys(v, ['invoke', 'outcome']) && isName(v.invoke) && (v.outcome === 'done' || v.outcome === 'error' || v.outcome === 'snapshot');
+  return (
+    onlyKeys(v, ['invoke', 'outcome']) &&
+    isName(v.invoke) &&
+    (v.outcome === 'done' || v.outcome === 'error' || v.outcome === 'snapshot')
+  );
 }
 
-export const isOutput = (v: unknown): v is { value: Json } => isPlainObject(v) && onlyKeys(v, ['value']) && isJson(v.value);
+export const isOutput = (v: unknown): v is { value: Json } =>
+  isPlainObject(v) && onlyKeys(v, ['value']) && isJson(v.value);
 export const isHistoryKind = (v: unknown): v is 'shallow' | 'deep' => v === 'shallow' || v === 'deep';
-export const isStateType = (v: unknown): v is StateType => typeof v === 'string' && (STATE_TYPES as readonly string[]).includes(v);
+export const isStateType = (v: unknown): v is StateType =>
+  typeof v === 'string' && (STATE_TYPES as readonly string[]).includes(v);
 /** -0 is refused: it would not survive JSON (it prints as 0) and so would not round-trip. */
 export const isOrder = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && !Object.is(v, -0);
 export const isIndex = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
 
 const STATE_FIELDS = [
-  'id', 'key', 'parent', 'type', 'initial', 'children', 'history', 'historyTarget', 'entry', 'exit', 'invoke', 'tags',
-  'description', 'meta', 'xstateId', 'output',
+  'id',
+  'key',
+  'parent',
+  'type',
+  'initial',
+  'children',
+  'history',
+  'historyTarget',
+  'entry',
+  'exit',
+  'invoke',
+  'tags',
+  'description',
+  'meta',
+  'xstateId',
+  'output',
 ] as const;
 
 export function isStateNodeShape(v: unknown): v is StateNode {
   return (
-    isPlainObject(v) && onlyKeys(v, STATE_FIELDS) && isName(v.id) && isValidKey(v.key) && isName(v.parent) && isStateType(v.type) &&
-    isNullable(v.initial, isName) && isStringList(v.children) && isNullable(v.history, isHistoryKind) &&
-    isNullable(v.historyTarget, isName) && isRefList(v.entry) && isRefList(v.exit) && isInvocationList(v.invoke) &&
-    isStringList(v.tags) && isNullable(v.description, isString) && isNullable(v.meta, isMeta) &&
-    isNullable(v.xstateId, isName) && isNullable(v.output, isOutput)
+    isPlainObject(v) &&
+    onlyKeys(v, STATE_FIELDS) &&
+    isName(v.id) &&
+    isValidKey(v.key) &&
+    isName(v.parent) &&
+    isStateType(v.type) &&
+    isNullable(v.initial, isName) &&
+    isStringList(v.children) &&
+    isNullable(v.history, isHistoryKind) &&
+    isNullable(v.historyTarget, isName) &&
+    isRefList(v.entry) &&
+    isRefList(v.exit) &&
+    isInvocationList(v.invoke) &&
+    isStringList(v.tags) &&
+    isNullable(v.description, isString) &&
+    isNullable(v.meta, isMeta) &&
+    isNullable(v.xstateId, isName) &&
+    isNullable(v.output, isOutput)
   );
 }
 
-const TRANSITION_FIELDS = ['id', 'source', 'event', 'guard', 'actions', 'targets', 'reenter', 'description', 'meta', 'order'] as const;
+const TRANSITION_FIELDS = [
+  'id',
+  'source',
+  'event',
+  'guard',
+  'actions',
+  'targets',
+  'reenter',
+  'description',
+  'meta',
+  'order',
+] as const;
 
 export function isTransitionShape(v: unknown): v is Transition {
   return (
-    isPlainObject(v) && onlyKeys(v, TRANSITION_FIELDS) && isName(v.id) && isName(v.source) && isEventShape(v.event) &&
-    isNullable(v.guard, isRef) && isRefList(v.actions) && isStringList(v.targets) &&
-    new Set(v.targets).size === v.targets.length && typeof v.reenter === 'boolean' &&
-    isNullable(v.description, isString) && isNullable(v.meta, isMeta) && isOrder(v.order)
+    isPlainObject(v) &&
+    onlyKeys(v, TRANSITION_FIELDS) &&
+    isName(v.id) &&
+    isName(v.source) &&
+    isEventShape(v.event) &&
+    isNullable(v.guard, isRef) &&
+    isRefList(v.actions) &&
+    isStringList(v.targets) &&
+    new Set(v.targets).size === v.targets.length &&
+    typeof v.reenter === 'boolean' &&
+    isNullable(v.description, isString) &&
+    isNullable(v.meta, isMeta) &&
+    isOrder(v.order)
   );
 }

@@ -1,4 +1,12 @@
-import type { JsonObject, MachineDefinition, StateId, StateNode, StateType, Transition, TransitionId } from './types.ts';
+import type {
+  JsonObject,
+  MachineDefinition,
+  StateId,
+  StateNode,
+  StateType,
+  Transition,
+  TransitionId,
+} from './types.ts';
 
 /**
  * Editing operations: plain JSON data, a closed union. Every op names states and
@@ -13,7 +21,10 @@ export type StateFields = Pick<
 >;
 
 /** Transition fields edited in place by `transition.update`. */
-export type TransitionFields = Pick<Transition, 'event' | 'guard' | 'actions' | 'reenter' | 'description' | 'meta' | 'order'>;
+export type TransitionFields = Pick<
+  Transition,
+  'event' | 'guard' | 'actions' | 'reenter' | 'description' | 'meta' | 'order'
+>;
 
 export type MachineFields = { machineId: string | null; name: string; context: JsonObject | null };
 

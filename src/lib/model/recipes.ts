@@ -33,19 +33,35 @@ export interface NewStateOptions {
 }
 
 /** Add a child: an atomic parent becomes compound, and the first child becomes its initial. */
-export function addChildState(def: MachineDefinition, parent: StateId, options: NewStateOptions = {}): { id: StateId; ops: Op[] } {
+export function addChildState(
+  def: MachineDefinition,
+  parent: StateId,
+  options: NewStateOptions = {},
+): { id: StateId; ops: Op[] } {
   const p = stateOf(def, parent);
   const id = (options.ids ?? randomIds)('state');
   const ops: Op[] = [];
   if (p.type === 'atomic') ops.push({ type: 'state.setType', id: parent, stateType: 'compound' });
-  ops.push({ type: 'state.add', id, parent, key: options.key ?? uniqueKey(def, parent), stateType: options.type ?? 'atomic', index: options.index ?? null });
+  ops.push({
+    type: 'state.add',
+    id,
+    parent,
+    key: options.key ?? uniqueKey(def, parent),
+    stateType: options.type ?? 'atomic',
+    index: options.index ?? null,
+  });
   const compound = p.type === 'atomic' || p.type === 'compound';
-  if (compound && p.initial === null && (options.type ?? 'atomic') !== 'history') ops.push({ type: 'state.setInitial', id: parent, initial: id });
+  if (compound && p.initial === null && (options.type ?? 'atomic') !== 'history')
+    ops.push({ type: 'state.setInitial', id: parent, initial: id });
   return { id, ops };
 }
 
 /** Add a state right after `sibling`, under the same parent. */
-export function addSiblingState(def: MachineDefinition, sibling: StateId, options: Omit<NewStateOptions, 'index'> = {}): { id: StateId; ops: Op[] } {
+export function addSiblingState(
+  def: MachineDefinition,
+  sibling: StateId,
+  options: Omit<NewStateOptions, 'index'> = {},
+): { id: StateId; ops: Op[] } {
   const s = stateOf(def, sibling);
   if (s.parent === null) throw new Error('the machine root has no siblings');
   const index = stateOf(def, s.parent).children.indexOf(sibling) + 1;
@@ -61,8 +77,16 @@ export function addTransition(
   options: { ids?: IdGen; order?: number } = {},
 ): { id: string; op: Op } {
   const transition: Transition = {
-    id: (options.ids ?? randomIds)('transition'), source, event, guard: null, actions: [], targets, reenter: false,
-    description: null, meta: null, order: options.order ?? nextOrder(def, source),
+    id: (options.ids ?? randomIds)('transition'),
+    source,
+    event,
+    guard: null,
+    actions: [],
+    targets,
+    reenter: false,
+    description: null,
+    meta: null,
+    order: options.order ?? nextOrder(def, source),
   };
   return { id: transition.id, op: { type: 'transition.add', transition } };
 }

@@ -3,7 +3,15 @@ import { randomIds } from './ids.ts';
 import { importXState } from './import.ts';
 import type { Op, StateFields, TransitionFields } from './op-types.ts';
 import { byOrder, keyPathOf, subtree } from './tree.ts';
-import type { IdGen, Invocation, JsonObject, MachineDefinition, StateId, Transition, TransitionEvent } from './types.ts';
+import type {
+  IdGen,
+  Invocation,
+  JsonObject,
+  MachineDefinition,
+  StateId,
+  Transition,
+  TransitionEvent,
+} from './types.ts';
 
 /**
  * A code edit becomes ops: given the current definition and the config someone typed,
@@ -29,7 +37,8 @@ export function opsFromConfig(current: MachineDefinition, config: JsonObject, id
   const match = new Map<StateId, StateId>();
   for (const id of subtree(wanted, wanted.root)) {
     const existing = byPath.get(keyPathOf(wanted, id).join('.'));
-    if (existing !== undefined && (current.states[existing]?.parent === null) === (wanted.states[id]?.parent === null)) match.set(id, existing);
+    if (existing !== undefined && (current.states[existing]?.parent === null) === (wanted.states[id]?.parent === null))
+      match.set(id, existing);
   }
   const kept = new Set(match.values());
 
@@ -40,10 +49,12 @@ export function opsFromConfig(current: MachineDefinition, config: JsonObject, id
     (wanted.states[w]?.invoke ?? []).forEach((inv, i) => uidMap.set(inv.uid, mine[i]?.uid ?? inv.uid));
   }
   const mapState = (id: StateId): StateId => match.get(id) ?? id;
-  const mapEvent = (e: TransitionEvent): TransitionEvent => (typeof e === 'object' && 'invoke' in e ? { invoke: uidMap.get(e.invoke) ?? e.invoke, outcome: e.outcome } : e);
+  const mapEvent = (e: TransitionEvent): TransitionEvent =>
+    typeof e === 'object' && 'invoke' in e ? { invoke: uidMap.get(e.invoke) ?? e.invoke, outcome: e.outcome } : e;
   const triggerKey = (def: MachineDefinition, t: Transition): string => {
     const e = t.event;
-    if (typeof e === 'object' && 'invoke' in e) return `invoke:${def.states[t.source]?.invoke.findIndex((i) => i.uid === e.invoke) ?? -1}:${e.outcome}`;
+    if (typeof e === 'object' && 'invoke' in e)
+      return `invoke:${def.states[t.source]?.invoke.findIndex((i) => i.uid === e.invoke) ?? -1}:${e.outcome}`;
     return JSON.stringify(e);
   };
   const slots = (def: MachineDefinition, source: (t: Transition) => StateId): Map<string, Transition> => {
@@ -60,7 +71,8 @@ export function opsFromConfig(current: MachineDefinition, config: JsonObject, id
   const wantedSlots = slots(wanted, (t) => mapState(t.source));
 
   // 1. Transitions with no counterpart go first (they may name invocations about to change).
-  for (const [slot, t] of currentSlots) if (!wantedSlots.has(slot) && work.transitions[t.id]) emit({ type: 'transition.delete', id: t.id });
+  for (const [slot, t] of currentSlots)
+    if (!wantedSlots.has(slot) && work.transitions[t.id]) emit({ type: 'transition.delete', id: t.id });
   // 2. States with no counterpart (top-most only: a delete takes its subtree).
   for (const id of subtree(current, current.root)) {
     const s = work.states[id];
@@ -79,15 +91,24 @@ export function opsFromConfig(current: MachineDefinition, config: JsonObject, id
     const target = mapState(id);
     if (!w) continue;
     w.children.forEach((c, index) => {
-      if (work.states[target]?.children[index] !== mapState(c)) emit({ type: 'state.move', id: mapState(c), parent: target, index });
+      if (work.states[target]?.children[index] !== mapState(c))
+        emit({ type: 'state.move', id: mapState(c), parent: target, index });
     });
     const have = work.states[target];
     if (!have) continue;
     if (have.type !== w.type) emit({ type: 'state.setType', id: target, stateType: w.type });
     const invoke: Invocation[] = w.invoke.map((inv) => ({ ...inv, uid: uidMap.get(inv.uid) ?? inv.uid }));
     const next: StateFields = {
-      entry: w.entry, exit: w.exit, invoke, tags: w.tags, description: w.description, meta: w.meta, xstateId: w.xstateId,
-      output: w.output, history: w.history, historyTarget: w.historyTarget === null ? null : mapState(w.historyTarget),
+      entry: w.entry,
+      exit: w.exit,
+      invoke,
+      tags: w.tags,
+      description: w.description,
+      meta: w.meta,
+      xstateId: w.xstateId,
+      output: w.output,
+      history: w.history,
+      historyTarget: w.historyTarget === null ? null : mapState(w.historyTarget),
     };
     const changes = diffFields(have, next);
     if (Object.keys(changes).length > 0) emit({ type: 'state.update', id: target, changes });
@@ -98,11 +119,20 @@ export function opsFromConfig(current: MachineDefinition, config: JsonObject, id
   for (const [slot, w] of wantedSlots) {
     const existing = currentSlots.get(slot);
     const targets = w.targets.map(mapState);
-    const fields: TransitionFields = { event: mapEvent(w.event), guard: w.guard, actions: w.actions, reenter: w.reenter, description: w.description, meta: w.meta, order: w.order };
+    const fields: TransitionFields = {
+      event: mapEvent(w.event),
+      guard: w.guard,
+      actions: w.actions,
+      reenter: w.reenter,
+      description: w.description,
+      meta: w.meta,
+      order: w.order,
+    };
     if (existing && work.transitions[existing.id]) {
       const changes = diffFields(existing, fields);
       if (Object.keys(changes).length > 0) emit({ type: 'transition.update', id: existing.id, changes });
-      if (JSON.stringify(existing.targets) !== JSON.stringify(targets)) emit({ type: 'transition.retarget', id: existing.id, targets });
+      if (JSON.stringify(existing.targets) !== JSON.stringify(targets))
+        emit({ type: 'transition.retarget', id: existing.id, targets });
     } else {
       emit({ type: 'transition.add', transition: { ...w, ...fields, source: mapState(w.source), targets } });
     }

@@ -60,11 +60,7 @@ export type Delay = number | string;
  * - `{ invoke, outcome }`: an invocation's `onDone` / `onError` / `onSnapshot`.
  */
 export type TransitionEvent =
-  | string
-  | { always: true }
-  | { after: Delay }
-  | { done: true }
-  | { invoke: InvocationUid; outcome: InvokeOutcome };
+  string | { always: true } | { after: Delay } | { done: true } | { invoke: InvocationUid; outcome: InvokeOutcome };
 
 export type InvokeOutcome = 'done' | 'error' | 'snapshot';
 

@@ -36,13 +36,21 @@ export function validateDefinition(def: MachineDefinition): Issue[] {
     switch (n.type) {
       case 'compound':
         if (n.children.length === 0) error(path || 'states', `compound state ${name} has no child states`);
-        else if (n.initial === null) error(keyPath(path, 'initial'), `missing initial state: compound state ${name} must name one of its children in "initial"`);
+        else if (n.initial === null)
+          error(
+            keyPath(path, 'initial'),
+            `missing initial state: compound state ${name} must name one of its children in "initial"`,
+          );
         break;
       case 'atomic':
         if (n.children.length > 0) error(keyPath(path, 'type'), `atomic state ${name} cannot have child states`);
         break;
       case 'parallel':
-        if (n.initial !== null) error(keyPath(path, 'initial'), `parallel state ${name} cannot have an initial state (all its regions are entered together)`);
+        if (n.initial !== null)
+          error(
+            keyPath(path, 'initial'),
+            `parallel state ${name} cannot have an initial state (all its regions are entered together)`,
+          );
         break;
       case 'final':
         if (n.children.length > 0) error(keyPath(path, 'states'), `final state ${name} cannot have child states`);

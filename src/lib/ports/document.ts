@@ -73,7 +73,11 @@ export interface DocumentPort {
   listMachines(projectId: string): Promise<Result<MachineSummary[]>>;
   /** The latest checkpoint plus the log after it. */
   loadMachine(machineId: string): Promise<Result<LoadedMachine>>;
-  createMachine(input: { projectId: string; name: string; definition: MachineDefinition }): Promise<Result<MachineRecord>>;
+  createMachine(input: {
+    projectId: string;
+    name: string;
+    definition: MachineDefinition;
+  }): Promise<Result<MachineRecord>>;
   renameMachine(machineId: string, name: string): Promise<Result<MachineSummary>>;
   deleteMachine(machineId: string): Promise<Result<void>>;
   commitOps(request: CommitRequest): Promise<CommitResult>;

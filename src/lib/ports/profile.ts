@@ -68,10 +68,16 @@ export const PALETTE = [
 /** Why a file can't be an avatar, in words for people, or null when it can. */
 export function checkAvatar(file: Pick<AvatarFile, 'size' | 'type'>): { code: string; message: string } | null {
   if (!(AVATAR_TYPES as readonly string[]).includes(file.type)) {
-    return { code: 'wrong_type', message: 'That file type isn\u2019t supported. Choose a PNG, JPEG, WebP or GIF image.' };
+    return {
+      code: 'wrong_type',
+      message: 'That file type isn\u2019t supported. Choose a PNG, JPEG, WebP or GIF image.',
+    };
   }
   if (file.size > AVATAR_MAX_BYTES) {
-    return { code: 'too_big', message: `That image is ${(file.size / 1024 / 1024).toFixed(1)} MB; the limit is 2 MB. Choose a smaller one.` };
+    return {
+      code: 'too_big',
+      message: `That image is ${(file.size / 1024 / 1024).toFixed(1)} MB; the limit is 2 MB. Choose a smaller one.`,
+    };
   }
   return null;
 }

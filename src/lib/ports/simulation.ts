@@ -30,7 +30,8 @@ export interface SimulationRecord {
  * `invalid` (malformed input), `too_large` (payload over 64 KB), `rate_limited` (over
  * 50 events a second), `ended` (the simulation ended), `unknown`.
  */
-export type SimulationErrorCode = 'network' | 'forbidden' | 'not_found' | 'invalid' | 'too_large' | 'rate_limited' | 'ended' | 'unknown';
+export type SimulationErrorCode =
+  'network' | 'forbidden' | 'not_found' | 'invalid' | 'too_large' | 'rate_limited' | 'ended' | 'unknown';
 
 export interface SimulationError {
   code: SimulationErrorCode;
@@ -55,12 +56,17 @@ export type SimLogStreamEvent =
   | { type: 'simlog.lost' };
 
 /** Facts from a machine's list of simulations, past tense. */
-export type SimListStreamEvent = { type: 'sims.started'; simulation: SimulationRecord } | { type: 'sims.updated'; simulation: SimulationRecord };
+export type SimListStreamEvent =
+  { type: 'sims.started'; simulation: SimulationRecord } | { type: 'sims.updated'; simulation: SimulationRecord };
 
 export interface SimulationPort {
   /** The machine's simulations, newest first. */
   list(machineId: string): Promise<SimResult<SimulationRecord[]>>;
-  start(input: { machineId: string; context: JsonObject | null; guards: GuardValues }): Promise<SimResult<SimulationRecord>>;
+  start(input: {
+    machineId: string;
+    context: JsonObject | null;
+    guards: GuardValues;
+  }): Promise<SimResult<SimulationRecord>>;
   send(request: SendRequest): Promise<SimResult<{ seq: number }>>;
   /** A new simulation holding the first `uptoSeq` events; `latest` runs it on the machine's current version. */
   fork(input: { simulationId: string; uptoSeq: number; latest: boolean }): Promise<SimResult<SimulationRecord>>;

@@ -26,7 +26,8 @@ export function definitionNames(def: MachineDefinition): DefinitionNames {
   for (const t of Object.values(def.transitions)) {
     if (t.guard) guards.add(t.guard.type);
     for (const a of t.actions) actions.add(a.type);
-    if (typeof t.event === 'object' && 'after' in t.event && typeof t.event.after === 'string') delays.add(t.event.after);
+    if (typeof t.event === 'object' && 'after' in t.event && typeof t.event.after === 'string')
+      delays.add(t.event.after);
   }
   const sorted = (s: Set<string>) => [...s].sort();
   return { guards: sorted(guards), actions: sorted(actions), actors: sorted(actors), delays: sorted(delays) };

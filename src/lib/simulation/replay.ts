@@ -46,13 +46,21 @@ export interface RerunMark {
  * still applies. `noLongerApplies` is set for entries that did something before and
  * are ignored now; the new trace is returned too, for showing the re-run.
  */
-export function rerunOnDefinition(setup: SimSetup, entries: readonly SimLogEntry[], next: MachineDefinition): { marks: RerunMark[]; trace: Trace } {
+export function rerunOnDefinition(
+  setup: SimSetup,
+  entries: readonly SimLogEntry[],
+  next: MachineDefinition,
+): { marks: RerunMark[]; trace: Trace } {
   const before = replay(setup, entries);
   const trace = replay({ ...setup, definition: next }, entries);
   const marks = entries.map((e, i) => {
     const was = before.steps[i + 1];
     const now = trace.steps[i + 1];
-    return { seq: e.seq, ignored: now?.ignored ?? null, noLongerApplies: was?.ignored === null && now?.ignored !== null };
+    return {
+      seq: e.seq,
+      ignored: now?.ignored ?? null,
+      noLongerApplies: was?.ignored === null && now?.ignored !== null,
+    };
   });
   return { marks, trace };
 }

@@ -22,7 +22,8 @@ function headOf(setup: SimSetup, trace: Trace, entries: readonly SimLogEntry[]):
 }
 
 export function traceOf(setup: SimSetup, entries: readonly SimLogEntry[], previous: Trace | null = null): Trace {
-  const reusable = previous !== null && previous.steps.length - 1 <= entries.length && heads.get(previous)?.setup === setup;
+  const reusable =
+    previous !== null && previous.steps.length - 1 <= entries.length && heads.get(previous)?.setup === setup;
   if (!reusable) {
     const sim = new Simulator(setup);
     const steps = [sim.start()];
@@ -41,7 +42,12 @@ export function traceOf(setup: SimSetup, entries: readonly SimLogEntry[], previo
 }
 
 /** The events offered at the end of a trace, enabled or not under `guards`. */
-export function optionsAtEnd(setup: SimSetup, trace: Trace, entries: readonly SimLogEntry[], guards: GuardValues): EventOption[] {
+export function optionsAtEnd(
+  setup: SimSetup,
+  trace: Trace,
+  entries: readonly SimLogEntry[],
+  guards: GuardValues,
+): EventOption[] {
   const sim = headOf(setup, trace, entries);
   heads.set(trace, { setup, sim });
   return eventOptions(sim, guards);

@@ -52,7 +52,11 @@ Deno.serve(async (req: Request) => {
   const { data: who, error: whoError } = await asCaller.auth.getUser();
   if (whoError || !who.user) return failure(401, 'not_signed_in', 'Sign in to accept an invite.');
   if (who.user.is_anonymous) {
-    return failure(403, 'guest_not_allowed', 'Guests cannot join a project. Create an account, then open the invite again.');
+    return failure(
+      403,
+      'guest_not_allowed',
+      'Guests cannot join a project. Create an account, then open the invite again.',
+    );
   }
 
   const admin = createClient(url, serviceKey, options);

@@ -37,7 +37,8 @@ Deno.serve(async (req: Request) => {
   } catch {
     return failure(400, 'invalid_request', 'The body must be JSON: { "machineId": "<uuid>" }.');
   }
-  if (typeof machineId !== 'string' || !UUID.test(machineId)) return failure(400, 'invalid_request', 'machineId must be a uuid.');
+  if (typeof machineId !== 'string' || !UUID.test(machineId))
+    return failure(400, 'invalid_request', 'machineId must be a uuid.');
 
   const url = Deno.env.get('SUPABASE_URL') ?? '';
   const options = { auth: { persistSession: false, autoRefreshToken: false } };
@@ -48,7 +49,8 @@ Deno.serve(async (req: Request) => {
   const { data: who } = await asCaller.auth.getUser();
   if (!who.user) return failure(401, 'not_signed_in', 'Sign in to checkpoint a machine.');
   const visible = await asCaller.from('machines').select('id').eq('id', machineId).maybeSingle();
-  if (visible.error || !visible.data) return failure(404, 'machine_not_found', 'The machine does not exist or you cannot read it.');
+  if (visible.error || !visible.data)
+    return failure(404, 'machine_not_found', 'The machine does not exist or you cannot read it.');
 
   const admin = createClient(url, Deno.env.get('SUPABASE_SERVICE_ROLE_KEY') ?? '', options);
   const machine = await admin.from('machines').select('definition, version').eq('id', machineId).single();
@@ -59,17 +61,30 @@ Deno.serve(async (req: Request) => {
   // callers found the lease taken) are covered before the lease is given back.
   for (let round = 0; round < ROUNDS; round++) {
     for (;;) {
-      const page = await admin.from('machine_ops').select('seq, op').eq('machine_id', machineId).gt('seq', version).order('seq').limit(PAGE);
+      const page = await admin
+        .from('machine_ops')
+        .select('seq, op')
+        .eq('machine_id', machineId)
+        .gt('seq', version)
+        .order('seq')
+        .limit(PAGE);
       if (page.error) {
         console.error('checkpoint-machine: reading the log failed', page.error);
         return failure(500, 'internal_error', 'The checkpoint could not be computed. Try again.');
       }
       const rows = page.data as { seq: number; op: Op }[];
-      definition = replayResolved(definition, rows.map((r) => r.op));
+      definition = replayResolved(
+        definition,
+        rows.map((r) => r.op),
+      );
       version = rows[rows.length - 1]?.seq ?? version;
       if (rows.length < PAGE) break;
     }
-    const saved = await admin.rpc('save_machine_checkpoint', { p_machine: machineId, p_seq: version, p_definition: definition });
+    const saved = await admin.rpc('save_machine_checkpoint', {
+      p_machine: machineId,
+      p_seq: version,
+      p_definition: definition,
+    });
     if (saved.error) {
       console.error('checkpoint-machine: saving failed', saved.error);
       return failure(500, 'internal_error', 'The checkpoint could not be saved. Try again.');
@@ -82,7 +97,8 @@ Deno.serve(async (req: Request) => {
       definition = again.data.definition as MachineDefinition;
       version = again.data.version as number;
     }
-    if (answer.version >= answer.head) return Response.json({ version: answer.version, head: answer.head }, { headers: corsHeaders });
+    if (answer.version >= answer.head)
+      return Response.json({ version: answer.version, head: answer.head }, { headers: corsHeaders });
   }
   return Response.json({ version, head: null }, { headers: corsHeaders });
 });

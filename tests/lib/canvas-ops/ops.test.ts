@@ -1,6 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import { addChildOps, addSiblingOps, connectOps, deleteOps, diffToOps, freshKey, keyProblem, renameOps, setEventOps } from '../../../src/lib/canvas-ops/index.ts';
-import { applyOps, checkXStateText, counterIds, exportXState, importXState, type JsonObject, type MachineDefinition } from '../../../src/lib/model/index.ts';
+import {
+  addChildOps,
+  addSiblingOps,
+  connectOps,
+  deleteOps,
+  diffToOps,
+  freshKey,
+  keyProblem,
+  renameOps,
+  setEventOps,
+} from '../../../src/lib/canvas-ops/index.ts';
+import {
+  applyOps,
+  checkXStateText,
+  counterIds,
+  exportXState,
+  importXState,
+  type JsonObject,
+  type MachineDefinition,
+} from '../../../src/lib/model/index.ts';
 import { fixtures } from '../model/helpers.ts';
 
 const config: JsonObject = {
@@ -13,7 +31,8 @@ const config: JsonObject = {
   },
 };
 const def = (): MachineDefinition => importXState(config, { ids: counterIds('l') });
-const id = (d: MachineDefinition, key: string): string => Object.values(d.states).find((s) => s.key === key)?.id ?? 'missing';
+const id = (d: MachineDefinition, key: string): string =>
+  Object.values(d.states).find((s) => s.key === key)?.id ?? 'missing';
 const exported = (d: MachineDefinition): string => JSON.stringify(exportXState(d));
 
 describe('canvas gestures as ops', () => {
@@ -66,7 +85,10 @@ describe('canvas gestures as ops', () => {
 });
 
 describe('diffToOps (code edits as ops)', () => {
-  const edit = (d: MachineDefinition, change: (c: JsonObject) => void): { ops: ReturnType<typeof diffToOps>; next: MachineDefinition } => {
+  const edit = (
+    d: MachineDefinition,
+    change: (c: JsonObject) => void,
+  ): { ops: ReturnType<typeof diffToOps>; next: MachineDefinition } => {
     const c = structuredClone(exportXState(d));
     change(c);
     const checked = checkXStateText(JSON.stringify(c));

@@ -5,7 +5,13 @@ import { emptyHistory, recordEdit, redo, undo, type History } from '../../../src
 import { checkpoint, opsSince, serverAppend, type ServerDoc } from '../../../src/lib/collab/server-model.ts';
 import type { DocState, DroppedOp } from '../../../src/lib/collab/types.ts';
 import { emptyMachine } from '../../../src/lib/model/empty.ts';
-import { addChildState, addTransition, counterIds, type MachineDefinition, type Op } from '../../../src/lib/model/index.ts';
+import {
+  addChildState,
+  addTransition,
+  counterIds,
+  type MachineDefinition,
+  type Op,
+} from '../../../src/lib/model/index.ts';
 import { freeKey } from '../../../src/lib/model/resolve.ts';
 
 /**
@@ -28,7 +34,12 @@ function room(names: string[]) {
   const initial = emptyMachine('m');
   let server: ServerDoc<MachineDefinition, Op> = { doc: initial, checkpointSeq: 0, log: [] };
   let batch = 0;
-  const people = new Map<string, Person>(names.map((id) => [id, { id, doc: createDoc<MachineDefinition, Op>(initial, 0), history: emptyHistory<Op>(), dropped: [] }]));
+  const people = new Map<string, Person>(
+    names.map((id) => [
+      id,
+      { id, doc: createDoc<MachineDefinition, Op>(initial, 0), history: emptyHistory<Op>(), dropped: [] },
+    ]),
+  );
   const who = (id: string) => people.get(id)!;
   return {
     who,
@@ -86,7 +97,8 @@ function room(names: string[]) {
   };
 }
 
-const keysUnder = (def: MachineDefinition, parent: string) => (def.states[parent]?.children ?? []).map((c) => def.states[c]?.key);
+const keysUnder = (def: MachineDefinition, parent: string) =>
+  (def.states[parent]?.children ?? []).map((c) => def.states[c]?.key);
 
 describe('concurrent edits with the statechart model', () => {
   it('Ada and Bob add a state under one parent at once: both states survive, the later one with a suffix', () => {
@@ -124,7 +136,9 @@ describe('concurrent edits with the statechart model', () => {
     r.send('bob');
     const final = r.settle();
     expect(Object.keys(final.transitions)).toEqual([]);
-    expect(r.who('bob').dropped.map((d) => d.reason)).toEqual(['Your edit (adding transition "FINISH") was dropped: a state it uses was deleted by someone else.']);
+    expect(r.who('bob').dropped.map((d) => d.reason)).toEqual([
+      'Your edit (adding transition "FINISH") was dropped: a state it uses was deleted by someone else.',
+    ]);
     expect(r.who('ada').dropped).toEqual([]);
     // Still usable after the conflict: Bob edits on.
     r.act('bob', (def) => addChildState(def, root, { ids: counterIds('b2'), key: 'again' }).ops);
@@ -146,7 +160,7 @@ describe('concurrent edits with the statechart model', () => {
     expect(r.who('bob').dropped).toEqual([]);
   });
 
-  it('undo and redo of one\'s own edits work on top of others\' edits', () => {
+  it("undo and redo of one's own edits work on top of others' edits", () => {
     const r = room(['ada', 'bob']);
     const root = r.who('ada').doc.local.root;
     r.act('ada', (def) => addChildState(def, root, { ids: counterIds('a'), key: 'paid' }).ops);

@@ -14,26 +14,37 @@ import { toyModel, toyOp, type ToyDoc, type ToyOp } from './toy-model.ts';
 describe('collab convergence (toy document)', () => {
   it('every client ends with the log replayed, the checkpoint equals the replay, nothing is lost silently', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 2, max: 5 }).chain((n) => fc.tuple(fc.constant(n), fc.array(stepArb(n), { minLength: 30, maxLength: 200 }))), ([n, steps]) => {
-        const world = createWorld<ToyDoc, ToyOp>({}, n);
-        for (const s of steps) step(toyModel, world, s, toyOp);
-        settle(toyModel, world);
-        expectConverged(toyModel, world, expect);
-      }),
+      fc.property(
+        fc
+          .integer({ min: 2, max: 5 })
+          .chain((n) => fc.tuple(fc.constant(n), fc.array(stepArb(n), { minLength: 30, maxLength: 200 }))),
+        ([n, steps]) => {
+          const world = createWorld<ToyDoc, ToyOp>({}, n);
+          for (const s of steps) step(toyModel, world, s, toyOp);
+          settle(toyModel, world);
+          expectConverged(toyModel, world, expect);
+        },
+      ),
       { numRuns: 300 },
     );
   });
 
   it('an edit made by one client alone is never lost, however answers and streams fail', () => {
     fc.assert(
-      fc.property(fc.array(stepArb(3).filter((s) => s.kind !== 'edit'), { maxLength: 60 }), (noise) => {
-        const world = createWorld<ToyDoc, ToyOp>({}, 3);
-        step(toyModel, world, { kind: 'edit', client: 0, pick: [0, 0, 1] }, toyOp);
-        for (const s of noise) step(toyModel, world, s, toyOp);
-        settle(toyModel, world);
-        expect(world.server.log).toHaveLength(1);
-        expect(world.clients[1]?.doc.local).toEqual({ a: 'v1' });
-      }),
+      fc.property(
+        fc.array(
+          stepArb(3).filter((s) => s.kind !== 'edit'),
+          { maxLength: 60 },
+        ),
+        (noise) => {
+          const world = createWorld<ToyDoc, ToyOp>({}, 3);
+          step(toyModel, world, { kind: 'edit', client: 0, pick: [0, 0, 1] }, toyOp);
+          for (const s of noise) step(toyModel, world, s, toyOp);
+          settle(toyModel, world);
+          expect(world.server.log).toHaveLength(1);
+          expect(world.clients[1]?.doc.local).toEqual({ a: 'v1' });
+        },
+      ),
     );
   });
 });

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { committed, createDoc, edit, MAX_BATCH_BYTES, receive, restoreDoc, snapshotOf, takeBatch, tooBig } from '../../../src/lib/collab/doc.ts';
+import {
+  committed,
+  createDoc,
+  edit,
+  MAX_BATCH_BYTES,
+  receive,
+  restoreDoc,
+  snapshotOf,
+  takeBatch,
+  tooBig,
+} from '../../../src/lib/collab/doc.ts';
 import { emptyHistory, recordEdit, redo, undo } from '../../../src/lib/collab/history.ts';
 import type { CommittedOp, DocState } from '../../../src/lib/collab/types.ts';
 import { toyModel, type ToyDoc, type ToyOp } from './toy-model.ts';
@@ -17,7 +27,12 @@ function edited(state: DocState<ToyDoc, ToyOp>, ...ops: ToyOp[]) {
   return result.state;
 }
 
-const theirs = (seq: number, op: ToyOp, batchId = `their-${seq}`): CommittedOp<ToyOp> => ({ seq, batchId, clientId: 'them', op });
+const theirs = (seq: number, op: ToyOp, batchId = `their-${seq}`): CommittedOp<ToyOp> => ({
+  seq,
+  batchId,
+  clientId: 'them',
+  op,
+});
 
 describe('edit', () => {
   it('applies at once and queues', () => {
@@ -29,7 +44,10 @@ describe('edit', () => {
 
   it('refuses a whole edit when one op does not apply', () => {
     const s = createDoc<ToyDoc, ToyOp>({}, 0);
-    const result = edit(toyModel, s, [{ t: 'add', id: 'a', v: '1' }, { t: 'set', id: 'zz', v: '2' }]);
+    const result = edit(toyModel, s, [
+      { t: 'add', id: 'a', v: '1' },
+      { t: 'set', id: 'zz', v: '2' },
+    ]);
     expect(result.ok).toBe(false);
   });
 });
@@ -50,7 +68,9 @@ describe('append', () => {
     const done = committed(toyModel, taken.state, 'b1', { firstSeq: 1, lastSeq: 1, version: 1, duplicate: false });
     expect(done.gap).toBe(false);
     expect(done.state).toMatchObject({ version: 1, inflight: null, confirmed: { a: '1' }, local: { a: '1' } });
-    const echoed = receive(toyModel, done.state, [{ seq: 1, batchId: 'b1', clientId: 'me', op: { t: 'add', id: 'a', v: '1' } }]);
+    const echoed = receive(toyModel, done.state, [
+      { seq: 1, batchId: 'b1', clientId: 'me', op: { t: 'add', id: 'a', v: '1' } },
+    ]);
     expect(echoed.state).toEqual(done.state);
   });
 
@@ -60,26 +80,47 @@ describe('append', () => {
     expect(done.gap).toBe(true);
     expect(done.state.inflight?.acked).toEqual({ firstSeq: 3, lastSeq: 3 });
     expect(takeBatch(done.state, ids())).toBeNull();
-    const log = [theirs(1, { t: 'add', id: 'x', v: '1' }), theirs(2, { t: 'add', id: 'y', v: '2' }), { seq: 3, batchId: 'b1', clientId: 'me', op: { t: 'add', id: 'a', v: 'mine' } as ToyOp }];
+    const log = [
+      theirs(1, { t: 'add', id: 'x', v: '1' }),
+      theirs(2, { t: 'add', id: 'y', v: '2' }),
+      { seq: 3, batchId: 'b1', clientId: 'me', op: { t: 'add', id: 'a', v: 'mine' } as ToyOp },
+    ];
     const got = receive(toyModel, done.state, log);
-    expect(got.state).toMatchObject({ version: 3, inflight: null, pending: [], confirmed: { x: '1', y: '2', a: 'mine' }, local: { x: '1', y: '2', a: 'mine' } });
+    expect(got.state).toMatchObject({
+      version: 3,
+      inflight: null,
+      pending: [],
+      confirmed: { x: '1', y: '2', a: 'mine' },
+      local: { x: '1', y: '2', a: 'mine' },
+    });
   });
 
   it('an echo before the receipt confirms the batch by its id; the receipt is then a no-op', () => {
-    const taken = takeBatch(edited(createDoc({}, 0), { t: 'add', id: 'a', v: '1' }, { t: 'set', id: 'a', v: '2' }), ids())!;
-    const echo = receive(toyModel, taken.state, taken.batch.ops.map((op, i) => ({ seq: i + 1, batchId: 'b1', clientId: 'me', op })));
+    const taken = takeBatch(
+      edited(createDoc({}, 0), { t: 'add', id: 'a', v: '1' }, { t: 'set', id: 'a', v: '2' }),
+      ids(),
+    )!;
+    const echo = receive(
+      toyModel,
+      taken.state,
+      taken.batch.ops.map((op, i) => ({ seq: i + 1, batchId: 'b1', clientId: 'me', op })),
+    );
     expect(echo.state).toMatchObject({ version: 2, inflight: null, confirmed: { a: '2' } });
-    expect(committed(toyModel, echo.state, 'b1', { firstSeq: 1, lastSeq: 2, version: 2, duplicate: false }).state).toEqual(echo.state);
+    expect(
+      committed(toyModel, echo.state, 'b1', { firstSeq: 1, lastSeq: 2, version: 2, duplicate: false }).state,
+    ).toEqual(echo.state);
   });
 
   it('a duplicate receipt reporting later ops asks for a resync', () => {
     const taken = takeBatch(edited(createDoc({}, 0), { t: 'add', id: 'a', v: '1' }), ids())!;
-    expect(committed(toyModel, taken.state, 'b1', { firstSeq: 1, lastSeq: 1, version: 4, duplicate: true }).gap).toBe(true);
+    expect(committed(toyModel, taken.state, 'b1', { firstSeq: 1, lastSeq: 1, version: 4, duplicate: true }).gap).toBe(
+      true,
+    );
   });
 });
 
 describe('order and rebase', () => {
-  it('others\' ops land under our unacknowledged batch and queue; what we see is rebased on top', () => {
+  it("others' ops land under our unacknowledged batch and queue; what we see is rebased on top", () => {
     let s = edited(createDoc({}, 0), { t: 'add', id: 'a', v: 'mine' });
     s = takeBatch(s, ids())!.state;
     s = edited(s, { t: 'add', id: 'c', v: 'later' });
@@ -92,7 +133,10 @@ describe('order and rebase', () => {
   it('our logged op that no longer applies is a no-op for everyone, and its author is told', () => {
     let s = createDoc<ToyDoc, ToyOp>({ x: '0' }, 0);
     s = takeBatch(edited(s, { t: 'set', id: 'x', v: 'mine' }), ids())!.state;
-    const got = receive(toyModel, s, [theirs(1, { t: 'del', id: 'x' }), { seq: 2, batchId: 'b1', clientId: 'me', op: { t: 'set', id: 'x', v: 'mine' } }]);
+    const got = receive(toyModel, s, [
+      theirs(1, { t: 'del', id: 'x' }),
+      { seq: 2, batchId: 'b1', clientId: 'me', op: { t: 'set', id: 'x', v: 'mine' } },
+    ]);
     expect(got.state).toMatchObject({ version: 2, inflight: null, pending: [], local: {}, confirmed: {} });
     expect(got.dropped.map((d) => d.op)).toEqual([{ t: 'set', id: 'x', v: 'mine' }]);
     expect(got.dropped[0]?.reason).toMatch(/no x/);
@@ -107,14 +151,21 @@ describe('order and rebase', () => {
   });
 
   it('a seq beyond the next is a gap: nothing after it is applied', () => {
-    const got = receive(toyModel, createDoc<ToyDoc, ToyOp>({}, 0), [theirs(1, { t: 'add', id: 'a', v: '1' }), theirs(3, { t: 'add', id: 'c', v: '3' })]);
+    const got = receive(toyModel, createDoc<ToyDoc, ToyOp>({}, 0), [
+      theirs(1, { t: 'add', id: 'a', v: '1' }),
+      theirs(3, { t: 'add', id: 'c', v: '3' }),
+    ]);
     expect(got.gap).toBe(true);
     expect(got.state.version).toBe(1);
     expect(got.state.local).toEqual({ a: '1' });
   });
 
   it('ops arriving out of order and twice are applied once, in seq order', () => {
-    const got = receive(toyModel, createDoc<ToyDoc, ToyOp>({}, 0), [theirs(2, { t: 'set', id: 'a', v: '2' }), theirs(1, { t: 'add', id: 'a', v: '1' }), theirs(1, { t: 'add', id: 'a', v: '1' })]);
+    const got = receive(toyModel, createDoc<ToyDoc, ToyOp>({}, 0), [
+      theirs(2, { t: 'set', id: 'a', v: '2' }),
+      theirs(1, { t: 'add', id: 'a', v: '1' }),
+      theirs(1, { t: 'add', id: 'a', v: '1' }),
+    ]);
     expect(got).toMatchObject({ gap: false, state: { version: 2, local: { a: '2' } } });
   });
 
@@ -129,8 +180,12 @@ describe('order and rebase', () => {
 describe('limits', () => {
   it('an edit over the byte limit is refused with its size and the limit, in words', () => {
     expect(tooBig([{ t: 'add', id: 'a', v: 'x'.repeat(100) }])).toBeNull();
-    expect(tooBig([{ t: 'add', id: 'a', v: 'x'.repeat(MAX_BATCH_BYTES) }])).toMatch(/too big to save: 512\.0 KB|too big to save: 513 KB/);
-    expect(tooBig([{ t: 'add', id: 'a', v: 'x'.repeat(1024 * 1024) }])).toMatch(/too big to save: 1\.0 MB, and one edit can be at most 512 KB/);
+    expect(tooBig([{ t: 'add', id: 'a', v: 'x'.repeat(MAX_BATCH_BYTES) }])).toMatch(
+      /too big to save: 512\.0 KB|too big to save: 513 KB/,
+    );
+    expect(tooBig([{ t: 'add', id: 'a', v: 'x'.repeat(1024 * 1024) }])).toMatch(
+      /too big to save: 1\.0 MB, and one edit can be at most 512 KB/,
+    );
   });
 
   it('a batch stops before the byte limit; the rest waits for the next one', () => {
@@ -148,7 +203,10 @@ describe('the stored queue', () => {
     let s = edited(createDoc({ a: '0' }, 2), { t: 'set', id: 'a', v: '1' });
     s = takeBatch(s, ids())!.state;
     s = edited(s, { t: 'add', id: 'b', v: '2' });
-    const restored = restoreDoc(toyModel, JSON.parse(JSON.stringify(snapshotOf(s))) as ReturnType<typeof snapshotOf<ToyDoc, ToyOp>>);
+    const restored = restoreDoc(
+      toyModel,
+      JSON.parse(JSON.stringify(snapshotOf(s))) as ReturnType<typeof snapshotOf<ToyDoc, ToyOp>>,
+    );
     expect(restored.state).toEqual(s);
     expect(restored.dropped).toEqual([]);
   });
@@ -157,12 +215,18 @@ describe('the stored queue', () => {
 describe('undo and redo', () => {
   it('undo applies the inverse as a new edit; redo applies it again', () => {
     const before: ToyDoc = { a: '0' };
-    const ops: ToyOp[] = [{ t: 'set', id: 'a', v: '1' }, { t: 'add', id: 'b', v: '2' }];
+    const ops: ToyOp[] = [
+      { t: 'set', id: 'a', v: '1' },
+      { t: 'add', id: 'b', v: '2' },
+    ];
     const history = recordEdit(toyModel, emptyHistory<ToyOp>(), before, ops);
     const after = { a: '1', b: '2' };
     const undone = undo(toyModel, history, after)!;
     expect(undone.doc).toEqual(before);
-    expect(undone.ops).toEqual([{ t: 'del', id: 'b' }, { t: 'set', id: 'a', v: '0' }]);
+    expect(undone.ops).toEqual([
+      { t: 'del', id: 'b' },
+      { t: 'set', id: 'a', v: '0' },
+    ]);
     const redone = redo(toyModel, undone.history, undone.doc)!;
     expect(redone.doc).toEqual(after);
     expect(redone.history.redo).toEqual([]);
@@ -170,7 +234,10 @@ describe('undo and redo', () => {
   });
 
   it('undo skips what others removed since, and says so', () => {
-    const history = recordEdit(toyModel, emptyHistory<ToyOp>(), {}, [{ t: 'add', id: 'a', v: '1' }, { t: 'add', id: 'b', v: '1' }]);
+    const history = recordEdit(toyModel, emptyHistory<ToyOp>(), {}, [
+      { t: 'add', id: 'a', v: '1' },
+      { t: 'add', id: 'b', v: '1' },
+    ]);
     const undone = undo(toyModel, history, { b: '1' })!;
     expect(undone.doc).toEqual({});
     expect(undone.dropped).toEqual([{ t: 'del', id: 'a' }]);

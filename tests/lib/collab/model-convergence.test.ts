@@ -29,7 +29,15 @@ describe('collab convergence (statechart model)', () => {
   it('after any interleaving of up to 5 editors, every client equals checkpoint + log replayed, and the checkpoint equals the replay', () => {
     fc.assert(
       fc.property(
-        fc.integer({ min: 2, max: 5 }).chain((n) => fc.tuple(fc.constant(n), fc.array(stepArb(n), { minLength: 30, maxLength: 150 }), fc.array(intent, { minLength: 10, maxLength: 40 }))),
+        fc
+          .integer({ min: 2, max: 5 })
+          .chain((n) =>
+            fc.tuple(
+              fc.constant(n),
+              fc.array(stepArb(n), { minLength: 30, maxLength: 150 }),
+              fc.array(intent, { minLength: 10, maxLength: 40 }),
+            ),
+          ),
         ([n, steps, intents]) => {
           const initial = baseDefinition();
           const world = createWorld<MachineDefinition, Op>(initial, n);
@@ -46,7 +54,7 @@ describe('collab convergence (statechart model)', () => {
     );
   });
 
-  it('undoing each of one person\'s edits, newest first, restores the definition exactly', () => {
+  it("undoing each of one person's edits, newest first, restores the definition exactly", () => {
     fc.assert(
       fc.property(fc.array(intent, { minLength: 1, maxLength: 30 }), (intents) => {
         const fresh = counterIds('undo');

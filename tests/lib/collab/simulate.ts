@@ -1,6 +1,21 @@
 import fc from 'fast-check';
-import { committed, createDoc, edit, hasUnsent, receive, restoreDoc, snapshotOf, takeBatch } from '../../../src/lib/collab/doc.ts';
-import { checkpoint, opsSince, serverAppend, type ServerAnswer, type ServerDoc } from '../../../src/lib/collab/server-model.ts';
+import {
+  committed,
+  createDoc,
+  edit,
+  hasUnsent,
+  receive,
+  restoreDoc,
+  snapshotOf,
+  takeBatch,
+} from '../../../src/lib/collab/doc.ts';
+import {
+  checkpoint,
+  opsSince,
+  serverAppend,
+  type ServerAnswer,
+  type ServerDoc,
+} from '../../../src/lib/collab/server-model.ts';
 import type { DocState, DroppedOp, InflightBatch, OpModel } from '../../../src/lib/collab/types.ts';
 
 /**
@@ -45,7 +60,13 @@ export function createWorld<D, O>(initial: D, clients: number): World<D, O> {
   return {
     initial,
     server: { doc: initial, checkpointSeq: 0, log: [] },
-    clients: Array.from({ length: clients }, (_, i) => ({ id: `c${i}`, doc: createDoc<D, O>(initial, 0), request: null, answer: null, streamAt: 0 })),
+    clients: Array.from({ length: clients }, (_, i) => ({
+      id: `c${i}`,
+      doc: createDoc<D, O>(initial, 0),
+      request: null,
+      answer: null,
+      streamAt: 0,
+    })),
     dropped: [],
     accepted: Array.from({ length: clients }, () => 0),
     droppedBy: Array.from({ length: clients }, () => 0),
@@ -68,7 +89,12 @@ function resync<D, O>(model: OpModel<D, O>, world: World<D, O>, c: Client<D, O>)
   if (got.gap) throw new Error('a fetch of the whole tail cannot leave a gap');
 }
 
-export function step<D, O>(model: OpModel<D, O>, world: World<D, O>, s: Step, genOp: (doc: D, pick: number[]) => O): void {
+export function step<D, O>(
+  model: OpModel<D, O>,
+  world: World<D, O>,
+  s: Step,
+  genOp: (doc: D, pick: number[]) => O,
+): void {
   if (s.kind === 'checkpoint') {
     world.server = checkpoint(model, world.server);
     return;
@@ -153,7 +179,8 @@ export function settle<D, O>(model: OpModel<D, O>, world: World<D, O>): void {
     if (!busy) break;
   }
   for (const c of world.clients) {
-    while (c.streamAt < world.server.log.length) step(model, world, { kind: 'stream', client: world.clients.indexOf(c), skip: false }, () => never());
+    while (c.streamAt < world.server.log.length)
+      step(model, world, { kind: 'stream', client: world.clients.indexOf(c), skip: false }, () => never());
     // A lost last message leaves no later seq to reveal the gap; the document machine
     // resyncs when it has been quiet for a while, which this stands for.
     resync(model, world, c);
@@ -171,7 +198,14 @@ const rarely = fc.nat({ max: 9 }).map((n) => n === 0);
 export const stepArb = (clients: number): fc.Arbitrary<Step> => {
   const client = fc.nat({ max: clients - 1 });
   return fc.oneof(
-    { weight: 4, arbitrary: fc.record({ kind: fc.constant('edit' as const), client, pick: fc.array(fc.nat({ max: 1000 }), { minLength: 4, maxLength: 4 }) }) },
+    {
+      weight: 4,
+      arbitrary: fc.record({
+        kind: fc.constant('edit' as const),
+        client,
+        pick: fc.array(fc.nat({ max: 1000 }), { minLength: 4, maxLength: 4 }),
+      }),
+    },
     { weight: 2, arbitrary: fc.record({ kind: fc.constant('send' as const), client }) },
     { weight: 2, arbitrary: fc.record({ kind: fc.constant('serve' as const), client }) },
     { weight: 2, arbitrary: fc.record({ kind: fc.constant('answer' as const), client, lose: rarely }) },
@@ -188,7 +222,17 @@ export const stepArb = (clients: number): fc.Arbitrary<Step> => {
  * server's checkpoint, moved to the head, equals that replay too; seqs are 1..n with no
  * batch twice; and every accepted edit is in the log or was reported dropped to its author.
  */
-export function expectConverged<D, O>(model: OpModel<D, O>, world: World<D, O>, expect: (value: unknown) => { toEqual(v: unknown): void; toBe(v: unknown): void; toBeNull(): void; toBeLessThanOrEqual(v: number): void; toBeGreaterThanOrEqual(v: number): void }): void {
+export function expectConverged<D, O>(
+  model: OpModel<D, O>,
+  world: World<D, O>,
+  expect: (value: unknown) => {
+    toEqual(v: unknown): void;
+    toBe(v: unknown): void;
+    toBeNull(): void;
+    toBeLessThanOrEqual(v: number): void;
+    toBeGreaterThanOrEqual(v: number): void;
+  },
+): void {
   const replayed = checkpoint(model, { doc: world.initial, checkpointSeq: 0, log: world.server.log }).doc;
   const moved = checkpoint(model, world.server);
   expect(moved.doc).toEqual(replayed);

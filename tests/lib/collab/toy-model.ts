@@ -6,7 +6,8 @@ import type { OpModel } from '../../../src/lib/collab/types.ts';
  * isolation from the statechart model.
  */
 export type ToyDoc = Readonly<Record<string, string>>;
-export type ToyOp = { t: 'add'; id: string; v: string } | { t: 'set'; id: string; v: string } | { t: 'del'; id: string };
+export type ToyOp =
+  { t: 'add'; id: string; v: string } | { t: 'set'; id: string; v: string } | { t: 'del'; id: string };
 
 export const toyModel: OpModel<ToyDoc, ToyOp> = {
   apply(doc, op) {
@@ -31,17 +32,17 @@ export const toyModel: OpModel<ToyDoc, ToyOp> = {
 };
 
 function toyInverse(before: ToyDoc, op: ToyOp): ToyOp {
-    const old = before[op.id];
-    switch (op.t) {
-      case 'add':
-        return { t: 'del', id: op.id };
-      case 'set':
-        if (old === undefined) throw new Error(`set: no ${op.id}`);
-        return { t: 'set', id: op.id, v: old };
-      case 'del':
-        if (old === undefined) throw new Error(`del: no ${op.id}`);
-        return { t: 'add', id: op.id, v: old };
-    }
+  const old = before[op.id];
+  switch (op.t) {
+    case 'add':
+      return { t: 'del', id: op.id };
+    case 'set':
+      if (old === undefined) throw new Error(`set: no ${op.id}`);
+      return { t: 'set', id: op.id, v: old };
+    case 'del':
+      if (old === undefined) throw new Error(`del: no ${op.id}`);
+      return { t: 'add', id: op.id, v: old };
+  }
 }
 
 const IDS = ['a', 'b', 'c', 'd', 'e'];

@@ -2,8 +2,22 @@ import ELK from 'elkjs/lib/elk.bundled.js';
 import type { ElkNode } from 'elkjs/lib/elk-api.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { applyOp, applyOps, counterIds, OpError, type MachineDefinition, type Op } from '../../../src/lib/model/index.ts';
-import { estimateText, hintsFrom, layoutDefinition, LayoutCache, type ElkLike, type Layout } from '../../../src/lib/layout/index.ts';
+import {
+  applyOp,
+  applyOps,
+  counterIds,
+  OpError,
+  type MachineDefinition,
+  type Op,
+} from '../../../src/lib/model/index.ts';
+import {
+  estimateText,
+  hintsFrom,
+  layoutDefinition,
+  LayoutCache,
+  type ElkLike,
+  type Layout,
+} from '../../../src/lib/layout/index.ts';
 import { generateChart } from '../../../src/lib/layout/generate.ts';
 import { baseDefinition, intent, toOp } from '../model/arbitraries.ts';
 import { checkReadable } from './readable.ts';
@@ -19,23 +33,33 @@ const elk = new ELK();
 class CountingElk implements ElkLike {
   graphs = 0;
   async layout(graph: ElkNode): Promise<ElkNode> {
-    const count = (n: ElkNode): number => ((n.children?.length ?? 0) > 0 ? 1 : 0) + (n.children ?? []).reduce((s, c) => s + count(c), 0);
+    const count = (n: ElkNode): number =>
+      ((n.children?.length ?? 0) > 0 ? 1 : 0) + (n.children ?? []).reduce((s, c) => s + count(c), 0);
     this.graphs = count(graph) - 1;
     return elk.layout(graph);
   }
 }
 
-const compounds = (def: MachineDefinition): number => Object.values(def.states).filter((s) => s.children.length > 0).length;
+const compounds = (def: MachineDefinition): number =>
+  Object.values(def.states).filter((s) => s.children.length > 0).length;
 
 const edits = (def: MachineDefinition): [string, Op[]][] => {
-  const leaf = Object.values(def.states).find((s) => s.children.length === 0 && s.parent !== def.root && s.key.length > 6);
+  const leaf = Object.values(def.states).find(
+    (s) => s.children.length === 0 && s.parent !== def.root && s.key.length > 6,
+  );
   const t = Object.values(def.transitions)[5];
   if (!leaf?.parent || !t) throw new Error('fixture');
   return [
     ['rename that fits', [{ type: 'state.rename', id: leaf.id, key: 'short' }]],
     ['rename that grows', [{ type: 'state.rename', id: leaf.id, key: 'a much much longer state name' }]],
-    ['add a leaf', [{ type: 'state.add', id: 's_new', parent: leaf.parent, key: 'added', stateType: 'atomic', index: null }]],
-    ['add a cross-border transition', [{ type: 'transition.add', transition: { ...t, id: 't_new', event: 'ACROSS', targets: ['s_33'], order: 999 } }]],
+    [
+      'add a leaf',
+      [{ type: 'state.add', id: 's_new', parent: leaf.parent, key: 'added', stateType: 'atomic', index: null }],
+    ],
+    [
+      'add a cross-border transition',
+      [{ type: 'transition.add', transition: { ...t, id: 't_new', event: 'ACROSS', targets: ['s_33'], order: 999 } }],
+    ],
     ['delete a transition', [{ type: 'transition.delete', id: t.id }]],
   ];
 };
@@ -83,7 +107,9 @@ describe('layout cache', () => {
     const def = generateChart(200);
     const cache = new LayoutCache();
     const before = await layoutDefinition(elk, def, estimateText, null, cache);
-    const added = applyOps(def, [{ type: 'state.add', id: 's_new', parent: 's_12', key: 'added', stateType: 'atomic', index: null }]);
+    const added = applyOps(def, [
+      { type: 'state.add', id: 's_new', parent: 's_12', key: 'added', stateType: 'atomic', index: null },
+    ]);
     const after = await layoutDefinition(elk, added, estimateText, hintsFrom(before), cache);
     const onPath = new Set<string>();
     for (let s: string | null = 's_12'; s !== null; s = def.states[s]?.parent ?? null) onPath.add(s);

@@ -1,6 +1,13 @@
 import ELK from 'elkjs/lib/elk.bundled.js';
 import { describe, expect, it } from 'vitest';
-import { autoCollapsed, collapseView, estimateText, hiddenBy, layoutDefinition, OPEN_BUDGET } from '../../../src/lib/layout/index.ts';
+import {
+  autoCollapsed,
+  collapseView,
+  estimateText,
+  hiddenBy,
+  layoutDefinition,
+  OPEN_BUDGET,
+} from '../../../src/lib/layout/index.ts';
 import { generateChart } from '../../../src/lib/layout/generate.ts';
 import { importXState } from '../../../src/lib/model/index.ts';
 

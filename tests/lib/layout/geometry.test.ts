@@ -35,7 +35,10 @@ describe('readable layouts', () => {
           initial: 'a1',
           on: { SELF: 'a', DEEP: '.a1.x' },
           states: {
-            a1: { initial: 'x', states: { x: { on: { OUT: '#nest.b.b1', UP: '#nest.a' } }, y: { on: { LOOP: { actions: 'log' } } } } },
+            a1: {
+              initial: 'x',
+              states: { x: { on: { OUT: '#nest.b.b1', UP: '#nest.a' } }, y: { on: { LOOP: { actions: 'log' } } } },
+            },
             a2: { on: { BACK: 'a1' } },
           },
         },

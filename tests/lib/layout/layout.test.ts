@@ -2,7 +2,17 @@ import ELK from 'elkjs/lib/elk.bundled.js';
 import type { ElkExtendedEdge, ElkNode } from 'elkjs/lib/elk-api.js';
 import { describe, expect, it } from 'vitest';
 import { applyOps, importXState, counterIds, type MachineDefinition } from '../../../src/lib/model/index.ts';
-import { buildElkGraph, estimateText, hintsFrom, layoutDefinition, portId, routeOf, transitionLabel, WRAPPER_ID, type Layout } from '../../../src/lib/layout/index.ts';
+import {
+  buildElkGraph,
+  estimateText,
+  hintsFrom,
+  layoutDefinition,
+  portId,
+  routeOf,
+  transitionLabel,
+  WRAPPER_ID,
+  type Layout,
+} from '../../../src/lib/layout/index.ts';
 import { generateChart } from '../../../src/lib/layout/generate.ts';
 
 const elk = new ELK();
@@ -18,9 +28,20 @@ const chart = (): MachineDefinition =>
           type: 'parallel',
           states: {
             audio: { initial: 'on', states: { on: { on: { MUTE: 'off' } }, off: { on: { UNMUTE: 'on' } } } },
-            video: { initial: 'hd', states: { hd: { after: { 500: 'sd' } }, sd: { always: 'hd' }, hist: { type: 'history', history: 'deep' } } },
+            video: {
+              initial: 'hd',
+              states: {
+                hd: { after: { 500: 'sd' } },
+                sd: { always: 'hd' },
+                hist: { type: 'history', history: 'deep' },
+              },
+            },
           },
-          on: { STOP: 'idle', RESTART: { target: 'playing', reenter: true }, BOTH: { target: ['.audio.off', '.video.sd'] } },
+          on: {
+            STOP: 'idle',
+            RESTART: { target: 'playing', reenter: true },
+            BOTH: { target: ['.audio.off', '.video.sd'] },
+          },
         },
         done: { type: 'final' },
       },
@@ -70,7 +91,10 @@ describe('ELK input', () => {
     // MUTE joins two children of `audio`: one edge in audio's graph, labelled with its id.
     const mute = Object.values(def.transitions).find((t) => t.event === 'MUTE');
     const muteEdge = allEdges(g).find((e) => e.edge.labels?.some((l) => l.id === mute?.id));
-    expect(muteEdge).toMatchObject({ graph: idOf(def, 'audio'), edge: { sources: [idOf(def, 'on')], targets: [idOf(def, 'off')], labels: [{ text: 'MUTE' }] } });
+    expect(muteEdge).toMatchObject({
+      graph: idOf(def, 'audio'),
+      edge: { sources: [idOf(def, 'on')], targets: [idOf(def, 'off')], labels: [{ text: 'MUTE' }] },
+    });
   });
 
   it('splits a transition into a compound at border ports: its own labelled piece sits at the common container', () => {
@@ -87,7 +111,9 @@ describe('ELK input', () => {
     const edges = allEdges(g);
     for (const p of route.pieces) expect(edges.find((e) => e.edge.id === p.id)?.graph).toBe(p.graph);
     const own = route.pieces.find((p) => p.own);
-    expect(edges.find((e) => e.edge.id === own?.id)?.edge.labels).toEqual([expect.objectContaining({ id: both.id, text: 'BOTH' })]);
+    expect(edges.find((e) => e.edge.id === own?.id)?.edge.labels).toEqual([
+      expect.objectContaining({ id: both.id, text: 'BOTH' }),
+    ]);
     expect(find(g, idOf(def, 'audio'))?.ports?.map((p) => p.id)).toEqual([portId(idOf(def, 'audio'), 'in')]);
     // A shared piece is one ELK edge, however many transitions take that way.
     const ids = edges.map((e) => e.edge.id);
@@ -96,8 +122,15 @@ describe('ELK input', () => {
 
   it('routes out of a compound to its ancestor, around a compound for its self-transition, and leaves alone', () => {
     const def = importXState({
-      id: 'm', initial: 'a',
-      states: { a: { initial: 'b', on: { AGAIN: 'a' }, states: { b: { initial: 'c', states: { c: { on: { UP: '#m.a', STAY: 'c' } } } } } } },
+      id: 'm',
+      initial: 'a',
+      states: {
+        a: {
+          initial: 'b',
+          on: { AGAIN: 'a' },
+          states: { b: { initial: 'c', states: { c: { on: { UP: '#m.a', STAY: 'c' } } } } },
+        },
+      },
     });
     const [a, b, c] = ['a', 'b', 'c'].map((k) => idOf(def, k)) as [string, string, string];
     // c -> a (its grandparent): out through b's border, then to a's own `out` port inside a.
@@ -106,13 +139,28 @@ describe('ELK input', () => {
       [a, portId(b, 'out'), portId(a, 'out'), true],
     ]);
     // A compound's self-transition leaves by its `out` port and comes back by its `in` port.
-    expect(routeOf(def, a, a).pieces).toEqual([{ id: `${portId(a, 'out')}->${portId(a, 'in')}`, graph: def.root, source: portId(a, 'out'), target: portId(a, 'in'), own: true }]);
+    expect(routeOf(def, a, a).pieces).toEqual([
+      {
+        id: `${portId(a, 'out')}->${portId(a, 'in')}`,
+        graph: def.root,
+        source: portId(a, 'out'),
+        target: portId(a, 'in'),
+        own: true,
+      },
+    ]);
     // A leaf's loop is a plain ELK self-loop, with no ports anywhere.
-    expect(routeOf(def, c, c)).toEqual({ pieces: [{ id: `${c}->${c}`, graph: b, source: c, target: c, own: true }], ports: [] });
+    expect(routeOf(def, c, c)).toEqual({
+      pieces: [{ id: `${c}->${c}`, graph: b, source: c, target: c, own: true }],
+      ports: [],
+    });
   });
 
   it('gives transitions between the same two ends one ELK edge with a label each', () => {
-    const def = importXState({ id: 'm', initial: 'a', states: { a: { on: { GO: 'b', RUN: { target: 'b', guard: 'ok' } } }, b: {} } });
+    const def = importXState({
+      id: 'm',
+      initial: 'a',
+      states: { a: { on: { GO: 'b', RUN: { target: 'b', guard: 'ok' } } }, b: {} },
+    });
     const edges = allEdges(buildElkGraph(def, estimateText)).map((e) => e.edge);
     expect(edges).toHaveLength(1);
     expect(edges[0]?.labels?.map((l) => l.text)).toEqual(['GO', 'RUN [ok]']);
@@ -128,7 +176,8 @@ describe('ELK input', () => {
     const edges = allEdges(g).map((e) => e.edge);
     const ids = edges.map((e) => e.id);
     // BOTH has two targets: two routes, the label on the first one's own piece only.
-    for (const target of both.targets) for (const p of routeOf(def, both.source, target).pieces) expect(ids).toContain(p.id);
+    for (const target of both.targets)
+      for (const p of routeOf(def, both.source, target).pieces) expect(ids).toContain(p.id);
     expect(edges.flatMap((e) => e.labels ?? []).filter((l) => l.id === both.id)).toHaveLength(1);
     const pingEdge = edges.find((e) => e.labels?.some((l) => l.id === ping.id));
     expect(pingEdge?.sources).toEqual([ping.source]);
@@ -165,9 +214,17 @@ describe('ELK output mapping', () => {
     const start = mute.points[0];
     if (!src || !start) throw new Error('edge');
     // The edge starts on its source's border.
-    const onBorder = Math.min(Math.abs(start.x - src.x), Math.abs(start.x - src.x - src.width), Math.abs(start.y - src.y), Math.abs(start.y - src.y - src.height));
+    const onBorder = Math.min(
+      Math.abs(start.x - src.x),
+      Math.abs(start.x - src.x - src.width),
+      Math.abs(start.y - src.y),
+      Math.abs(start.y - src.y - src.height),
+    );
     expect(onBorder).toBeLessThan(1);
-    expect(Object.values(layout.edges).find((e) => e.label?.text.startsWith('PING'))).toMatchObject({ selfLoop: true, targetless: true });
+    expect(Object.values(layout.edges).find((e) => e.label?.text.startsWith('PING'))).toMatchObject({
+      selfLoop: true,
+      targetless: true,
+    });
   });
 
   it('lays out every fixture machine', async () => {
@@ -216,7 +273,9 @@ describe('layout stability in a 50-state chart', () => {
     const def = generateChart(50);
     const before = await layoutDefinition(elk, def, estimateText);
     for (const parent of ['s_3', 's_12', 's_0']) {
-      const added = applyOps(def, [{ type: 'state.add', id: 's_new', parent, key: 'added', stateType: 'atomic', index: null }]);
+      const added = applyOps(def, [
+        { type: 'state.add', id: 's_new', parent, key: 'added', stateType: 'atomic', index: null },
+      ]);
       const after = await layoutDefinition(elk, added, estimateText, hintsFrom(before));
       expect(still(before, after, false)).toBeGreaterThanOrEqual(40);
     }

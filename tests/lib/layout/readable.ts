@@ -54,12 +54,19 @@ export function checkReadable(def: MachineDefinition, layout: Layout): void {
       const id = i === 0 ? t.id : `${t.id}#${i}`;
       const e = layout.edges[id];
       if (!e) throw new Error(`transition ${id} not placed`);
-      expect(e).toMatchObject({ transition: t.id, source: t.source, target, selfLoop: t.source === target, targetless: t.targets.length === 0 });
+      expect(e).toMatchObject({
+        transition: t.id,
+        source: t.source,
+        target,
+        selfLoop: t.source === target,
+        targetless: t.targets.length === 0,
+      });
       expect(e.points.length).toBeGreaterThanOrEqual(2);
       // Routing is orthogonal, so a diagonal step would be two pieces that do not meet.
       e.points.forEach((p, k) => {
         const q = e.points[k + 1];
-        if (q) expect(Math.min(Math.abs(p.x - q.x), Math.abs(p.y - q.y)), `${id} has a diagonal step`).toBeLessThan(EPS);
+        if (q)
+          expect(Math.min(Math.abs(p.x - q.x), Math.abs(p.y - q.y)), `${id} has a diagonal step`).toBeLessThan(EPS);
       });
       const src = layout.nodes[t.source] as Box;
       const tgt = layout.nodes[target] as Box;
@@ -72,6 +79,7 @@ export function checkReadable(def: MachineDefinition, layout: Layout): void {
       } else expect(e.label).toBeNull();
     });
   }
-  expect(Object.keys(layout.edges)).toHaveLength(Object.values(def.transitions).reduce((n, t) => n + Math.max(1, t.targets.length), 0));
+  expect(Object.keys(layout.edges)).toHaveLength(
+    Object.values(def.transitions).reduce((n, t) => n + Math.max(1, t.targets.length), 0),
+  );
 }
-

@@ -1,6 +1,13 @@
 import ELK from 'elkjs/lib/elk.bundled.js';
 import { describe, expect, it } from 'vitest';
-import { estimateText, GEOMETRY, layoutDefinition, leafSize, tagLine, type Box } from '../../../src/lib/layout/index.ts';
+import {
+  estimateText,
+  GEOMETRY,
+  layoutDefinition,
+  leafSize,
+  tagLine,
+  type Box,
+} from '../../../src/lib/layout/index.ts';
 import { headerHeight } from '../../../src/lib/layout/sizes.ts';
 import { importXState } from '../../../src/lib/model/index.ts';
 
@@ -17,9 +24,22 @@ const PLAYER = importXState(
     id: 'player',
     type: 'parallel',
     states: {
-      playback: { initial: 'paused', states: { paused: { tags: ['idle', 'resumable'], on: { PLAY: 'playing' } }, playing: { tags: ['busy'], on: { PAUSE: 'paused' } } } },
-      volume: { initial: 'on', states: { on: { tags: ['audible'], on: { MUTE: 'muted' } }, muted: { on: { UNMUTE: 'on' } } } },
-      network: { initial: 'online', tags: ['watched'], states: { online: { on: { DROP: 'offline' } }, offline: { on: { RESTORE: 'online' } } } },
+      playback: {
+        initial: 'paused',
+        states: {
+          paused: { tags: ['idle', 'resumable'], on: { PLAY: 'playing' } },
+          playing: { tags: ['busy'], on: { PAUSE: 'paused' } },
+        },
+      },
+      volume: {
+        initial: 'on',
+        states: { on: { tags: ['audible'], on: { MUTE: 'muted' } }, muted: { on: { UNMUTE: 'on' } } },
+      },
+      network: {
+        initial: 'online',
+        tags: ['watched'],
+        states: { online: { on: { DROP: 'offline' } }, offline: { on: { RESTORE: 'online' } } },
+      },
     },
   },
   { name: 'player' },
@@ -32,7 +52,8 @@ const byKey = (key: string) => {
 };
 
 /** Vertical distance between two boxes (negative when they overlap or touch vertically). */
-const gap = (a: Box, b: Box): number => Math.max(b.y - (a.y + a.height), a.y - (b.y + b.height), b.x - (a.x + a.width), a.x - (b.x + b.width));
+const gap = (a: Box, b: Box): number =>
+  Math.max(b.y - (a.y + a.height), a.y - (b.y + b.height), b.x - (a.x + a.width), a.x - (b.x + b.width));
 
 describe('tags and parallel regions', () => {
   it('gives a tagged leaf a line for its tags, wide enough for them', () => {
@@ -45,12 +66,13 @@ describe('tags and parallel regions', () => {
     expect(tagged.width).toBeGreaterThanOrEqual(estimateText('idle · resumable', 'edge') + 2 * GEOMETRY.pad);
   });
 
-  it('puts a compound state\'s tags in its header, above its children', async () => {
+  it("puts a compound state's tags in its header, above its children", async () => {
     const network = byKey('network');
     expect(headerHeight(network)).toBe(GEOMETRY.titleHeight + GEOMETRY.lineHeight);
     const layout = await layoutDefinition(elk, PLAYER, estimateText);
     const box = layout.nodes[network.id];
-    for (const child of network.children) expect(layout.nodes[child]?.y).toBeGreaterThanOrEqual((box?.y ?? 0) + headerHeight(network));
+    for (const child of network.children)
+      expect(layout.nodes[child]?.y).toBeGreaterThanOrEqual((box?.y ?? 0) + headerHeight(network));
   });
 
   it('keeps a gap between the regions of a parallel state', async () => {
@@ -58,7 +80,8 @@ describe('tags and parallel regions', () => {
     const regions = PLAYER.states[PLAYER.root]?.children.map((id) => layout.nodes[id] as Box) ?? [];
     expect(regions).toHaveLength(3);
     for (let i = 0; i < regions.length; i++) {
-      for (let j = i + 1; j < regions.length; j++) expect(gap(regions[i] as Box, regions[j] as Box)).toBeGreaterThanOrEqual(GEOMETRY.regionGap - 0.5);
+      for (let j = i + 1; j < regions.length; j++)
+        expect(gap(regions[i] as Box, regions[j] as Box)).toBeGreaterThanOrEqual(GEOMETRY.regionGap - 0.5);
     }
   });
 });

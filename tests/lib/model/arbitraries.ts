@@ -1,7 +1,17 @@
 import fc from 'fast-check';
 import {
-  applyOp, importXState, counterIds, OpError, type ActionRef, type Invocation, type Json, type MachineDefinition, type Op,
-  type StateType, type Transition, type TransitionEvent,
+  applyOp,
+  importXState,
+  counterIds,
+  OpError,
+  type ActionRef,
+  type Invocation,
+  type Json,
+  type MachineDefinition,
+  type Op,
+  type StateType,
+  type Transition,
+  type TransitionEvent,
 } from '../../../src/lib/model/index.ts';
 
 /**
@@ -14,12 +24,28 @@ const KEYS = ['idle', 'busy', 'a', 'b', 'done', 'x'];
 const EVENTS = ['GO', 'STOP', 'auth.signedIn', 'a.*', '*'];
 const TYPES: StateType[] = ['atomic', 'compound', 'parallel', 'final', 'history'];
 const OP_KINDS = [
-  'state.add', 'state.add', 'state.add', 'state.delete', 'state.rename', 'state.move', 'state.setType', 'state.setInitial',
-  'state.update', 'transition.add', 'transition.add', 'transition.update', 'transition.retarget', 'transition.delete', 'machine.update',
+  'state.add',
+  'state.add',
+  'state.add',
+  'state.delete',
+  'state.rename',
+  'state.move',
+  'state.setType',
+  'state.setInitial',
+  'state.update',
+  'transition.add',
+  'transition.add',
+  'transition.update',
+  'transition.retarget',
+  'transition.delete',
+  'machine.update',
 ] as const;
 
 const json: fc.Arbitrary<Json> = fc.oneof(
-  fc.constant(null), fc.boolean(), fc.integer(), fc.string({ maxLength: 6 }),
+  fc.constant(null),
+  fc.boolean(),
+  fc.integer(),
+  fc.string({ maxLength: 6 }),
   fc.array(fc.integer(), { maxLength: 3 }),
   fc.dictionary(fc.constantFrom('k', 'n', 'deep'), fc.oneof(fc.integer(), fc.string({ maxLength: 3 })), { maxKeys: 2 }),
 );
@@ -36,7 +62,10 @@ export const intent = fc.record({
   text: fc.option(fc.string({ maxLength: 8 }), { nil: null }),
   meta: fc.option(jsonObject, { nil: null }),
   flag: fc.boolean(),
-  order: fc.oneof(fc.integer({ min: -5, max: 20 }), fc.double({ min: -10, max: 10, noNaN: true, noDefaultInfinity: true })),
+  order: fc.oneof(
+    fc.integer({ min: -5, max: 20 }),
+    fc.double({ min: -10, max: 10, noNaN: true, noDefaultInfinity: true }),
+  ),
 });
 export type Intent = typeof intent extends fc.Arbitrary<infer T> ? T : never;
 
@@ -52,19 +81,27 @@ function ref(i: Intent, k: number): ActionRef {
 function event(def: MachineDefinition, source: string, i: Intent): TransitionEvent {
   const invocations = def.states[source]?.invoke ?? [];
   switch ((i.n[5] ?? 0) % 6) {
-    case 0: return { always: true };
-    case 1: return { after: (i.n[6] ?? 0) % 3 === 0 ? 'slowDelay' : (i.n[6] ?? 0) * 10 };
-    case 2: return { done: true };
+    case 0:
+      return { always: true };
+    case 1:
+      return { after: (i.n[6] ?? 0) % 3 === 0 ? 'slowDelay' : (i.n[6] ?? 0) * 10 };
+    case 2:
+      return { done: true };
     case 3: {
       const inv = pick(invocations, i.n[6]);
       if (inv) return { invoke: inv.uid, outcome: pick(['done', 'error', 'snapshot'] as const, i.n[7]) ?? 'done' };
       return i.event;
     }
-    default: return i.event;
+    default:
+      return i.event;
   }
 }
 
-export function toOp(def: MachineDefinition, i: Intent, fresh: (kind: 'state' | 'transition' | 'invocation') => string): Op | null {
+export function toOp(
+  def: MachineDefinition,
+  i: Intent,
+  fresh: (kind: 'state' | 'transition' | 'invocation') => string,
+): Op | null {
   const states = Object.keys(def.states).sort();
   const nonRoot = states.filter((s) => s !== def.root);
   const transitions = Object.keys(def.transitions).sort();
@@ -74,7 +111,14 @@ export function toOp(def: MachineDefinition, i: Intent, fresh: (kind: 'state' | 
     case 'state.add': {
       const parent = pick(states, n0) as string;
       const len = def.states[parent]?.children.length ?? 0;
-      return { type: 'state.add', id: fresh('state'), parent, key: i.key, stateType: i.stateType, index: n1 % 3 === 0 ? null : n2 % (len + 1) };
+      return {
+        type: 'state.add',
+        id: fresh('state'),
+        parent,
+        key: i.key,
+        stateType: i.stateType,
+        index: n1 % 3 === 0 ? null : n2 % (len + 1),
+      };
     }
     case 'state.delete': {
       const id = pick(nonRoot, n0);
@@ -105,7 +149,11 @@ export function toOp(def: MachineDefinition, i: Intent, fresh: (kind: 'state' | 
       if (fields & 2) changes.exit = Array.from({ length: n3 % 3 }, (_, k) => ref(i, k + 1));
       if (fields & 4) {
         // Keep the invocations transitions use; add or drop the rest.
-        const used = new Set(Object.values(def.transitions).flatMap((t) => (t.source === node.id && typeof t.event === 'object' && 'invoke' in t.event ? [t.event.invoke] : [])));
+        const used = new Set(
+          Object.values(def.transitions).flatMap((t) =>
+            t.source === node.id && typeof t.event === 'object' && 'invoke' in t.event ? [t.event.invoke] : [],
+          ),
+        );
         const kept = node.invoke.filter((inv) => used.has(inv.uid) || i.flag);
         const extra: Invocation = { uid: fresh('invocation'), src: `${i.name}Actor` };
         if (n4 % 2 === 0) extra.id = `child${n4}`;
@@ -124,11 +172,20 @@ export function toOp(def: MachineDefinition, i: Intent, fresh: (kind: 'state' | 
     }
     case 'transition.add': {
       const source = anyState;
-      const targets = [...new Set([pick(states, n1), pick(states, n2)].slice(0, n3 % 3).filter((x): x is string => x !== undefined))];
+      const targets = [
+        ...new Set([pick(states, n1), pick(states, n2)].slice(0, n3 % 3).filter((x): x is string => x !== undefined)),
+      ];
       const t: Transition = {
-        id: fresh('transition'), source, event: event(def, source, i), guard: i.flag ? { type: 'isReady' } : null,
-        actions: Array.from({ length: n4 % 3 }, (_, k) => ref(i, k)), targets, reenter: i.flag && n4 % 2 === 0,
-        description: i.text, meta: i.meta, order: i.order,
+        id: fresh('transition'),
+        source,
+        event: event(def, source, i),
+        guard: i.flag ? { type: 'isReady' } : null,
+        actions: Array.from({ length: n4 % 3 }, (_, k) => ref(i, k)),
+        targets,
+        reenter: i.flag && n4 % 2 === 0,
+        description: i.text,
+        meta: i.meta,
+        order: i.order,
       };
       return { type: 'transition.add', transition: t };
     }
@@ -149,7 +206,9 @@ export function toOp(def: MachineDefinition, i: Intent, fresh: (kind: 'state' | 
     case 'transition.retarget': {
       const id = pick(transitions, n0);
       if (id === undefined) return null;
-      const targets = [...new Set([pick(states, n1), pick(states, n2)].slice(0, n3 % 3).filter((x): x is string => x !== undefined))];
+      const targets = [
+        ...new Set([pick(states, n1), pick(states, n2)].slice(0, n3 % 3).filter((x): x is string => x !== undefined)),
+      ];
       const op: Op = { type: 'transition.retarget', id, targets };
       if (n4 % 3 === 0) op.source = anyState;
       return op;
@@ -159,12 +218,18 @@ export function toOp(def: MachineDefinition, i: Intent, fresh: (kind: 'state' | 
       return id === undefined ? null : { type: 'transition.delete', id };
     }
     case 'machine.update':
-      return { type: 'machine.update', changes: n1 % 2 === 0 ? { name: i.key } : { machineId: i.flag ? 'm' : null, context: i.meta } };
+      return {
+        type: 'machine.update',
+        changes: n1 % 2 === 0 ? { name: i.key } : { machineId: i.flag ? 'm' : null, context: i.meta },
+      };
   }
 }
 
 export function baseDefinition(): MachineDefinition {
-  return importXState({ id: 'm', initial: 'idle', states: { idle: { on: { GO: 'busy' } }, busy: {} } }, { ids: counterIds('base') });
+  return importXState(
+    { id: 'm', initial: 'idle', states: { idle: { on: { GO: 'busy' } }, busy: {} } },
+    { ids: counterIds('base') },
+  );
 }
 
 /** A definition built by applying the intents that apply (refused ones are skipped). */
@@ -183,4 +248,6 @@ export function buildDefinition(intents: Intent[], seed = 'g'): MachineDefinitio
   return def;
 }
 
-export const definition = fc.array(intent, { minLength: 0, maxLength: 80, size: 'medium' }).map((intents) => buildDefinition(intents));
+export const definition = fc
+  .array(intent, { minLength: 0, maxLength: 80, size: 'medium' })
+  .map((intents) => buildDefinition(intents));

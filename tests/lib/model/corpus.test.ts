@@ -2,7 +2,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  checkXStateText, counterIds, exportXState, fromMachine, importXState, machineConfigJson, validateDefinition,
+  checkXStateText,
+  counterIds,
+  exportXState,
+  fromMachine,
+  importXState,
+  machineConfigJson,
+  validateDefinition,
   type MachineLike,
 } from '../../../src/lib/model/index.ts';
 import type { AnyStateMachine } from 'xstate';
@@ -59,7 +65,10 @@ describe('round trip over the hand-written corpus (tests/fixtures/machines)', ()
 
 describe("round trip over Chartroom's own machines (machines/*.machine.ts)", async () => {
   const dir = path.resolve('machines');
-  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.machine.ts')).sort();
+  const files = fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.machine.ts'))
+    .sort();
   const machines: { file: string; name: string; machine: MachineLike }[] = [];
   for (const file of files) {
     const mod = (await import(path.join(dir, file))) as Record<string, unknown>;

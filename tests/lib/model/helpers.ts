@@ -42,7 +42,10 @@ function xstateNode(machine: AnyStateMachine, keys: string[]): AnyStateNode {
  * model's, both as sorted lists of target-id lists: proves our target resolution and
  * our export agree with XState's.
  */
-export function targetsBothWays(config: JsonObject, def: MachineDefinition): { xstate: Record<string, string[]>; model: Record<string, string[]> } {
+export function targetsBothWays(
+  config: JsonObject,
+  def: MachineDefinition,
+): { xstate: Record<string, string[]>; model: Record<string, string[]> } {
   const machine = createMachine(config as Parameters<typeof createMachine>[0]);
   const xstate: Record<string, string[]> = {};
   const model: Record<string, string[]> = {};
@@ -52,7 +55,8 @@ export function targetsBothWays(config: JsonObject, def: MachineDefinition): { x
     const node = xstateNode(machine, keys);
     const name = keys.join('.') || '(root)';
     const lists: string[] = [];
-    for (const ts of node.transitions.values()) for (const t of ts) lists.push(JSON.stringify((t.target ?? []).map((n) => n.id)));
+    for (const ts of node.transitions.values())
+      for (const t of ts) lists.push(JSON.stringify((t.target ?? []).map((n) => n.id)));
     for (const t of node.always ?? []) lists.push(JSON.stringify((t.target ?? []).map((n) => n.id)));
     xstate[name] = lists.sort();
     model[name] = Object.values(def.transitions)
@@ -80,7 +84,15 @@ export function semantics(machine: AnyStateMachine): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const walk = (node: AnyStateNode): void => {
     const transitions: string[] = [];
-    const describe = (event: string, t: { target?: readonly AnyStateNode[] | undefined; guard?: unknown; actions: readonly unknown[]; reenter: boolean }): string =>
+    const describe = (
+      event: string,
+      t: {
+        target?: readonly AnyStateNode[] | undefined;
+        guard?: unknown;
+        actions: readonly unknown[];
+        reenter: boolean;
+      },
+    ): string =>
       JSON.stringify({
         event,
         targets: (t.target ?? []).map((n) => n.id),
@@ -97,7 +109,11 @@ export function semantics(machine: AnyStateMachine): Record<string, unknown> {
       tags: [...node.tags],
       entry: node.entry.map(implName),
       exit: node.exit.map(implName),
-      invoke: node.invoke.map((i) => ({ src: typeof i.src === 'string' ? i.src : '(logic)', id: i.id, systemId: i.systemId ?? null })),
+      invoke: node.invoke.map((i) => ({
+        src: typeof i.src === 'string' ? i.src : '(logic)',
+        id: i.id,
+        systemId: i.systemId ?? null,
+      })),
       transitions,
       children: Object.keys(node.states),
     };

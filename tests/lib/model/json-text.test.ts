@@ -37,6 +37,10 @@ describe('the JSON reader behind the code view', () => {
   it('attaches positions to import and validation issues', () => {
     const text = '{\n  "initial": "a",\n  "states": {\n    "a": { "on": { "GO": "#nowhere" } }\n  }\n}';
     const [issue] = checkXStateText(text).issues;
-    expect(issue).toMatchObject({ path: 'states.a.on.GO', message: 'unknown target "#nowhere"', at: { line: 4, column: 20 } });
+    expect(issue).toMatchObject({
+      path: 'states.a.on.GO',
+      message: 'unknown target "#nowhere"',
+      at: { line: 4, column: 20 },
+    });
   });
 });

@@ -1,7 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import {
-  applyOp, applyOps, canApply, counterIds, exportXState, importXState, invert, OpError, replayOps, stateAtPath,
-  type MachineDefinition, type Op, type OpErrorCode,
+  applyOp,
+  applyOps,
+  canApply,
+  counterIds,
+  exportXState,
+  importXState,
+  invert,
+  OpError,
+  replayOps,
+  stateAtPath,
+  type MachineDefinition,
+  type Op,
+  type OpErrorCode,
 } from '../../../src/lib/model/index.ts';
 import { fixtures } from './helpers.ts';
 
@@ -39,15 +50,55 @@ describe('state ops', () => {
 
   it('add: a new state among siblings at an index, exported in that order', () => {
     const root = checkout.root;
-    const after = roundTrip(checkout, { type: 'state.add', id: 's_new', parent: root, key: 'review', stateType: 'atomic', index: 2 });
-    expect(Object.keys(exportXState(after).states as object)).toEqual(['cart', 'shipping', 'review', 'payment', 'confirmed', 'failed']);
+    const after = roundTrip(checkout, {
+      type: 'state.add',
+      id: 's_new',
+      parent: root,
+      key: 'review',
+      stateType: 'atomic',
+      index: 2,
+    });
+    expect(Object.keys(exportXState(after).states as object)).toEqual([
+      'cart',
+      'shipping',
+      'review',
+      'payment',
+      'confirmed',
+      'failed',
+    ]);
     expect(after.states.s_new).toMatchObject({ key: 'review', parent: root, type: 'atomic', children: [] });
-    expect(refused(checkout, { type: 'state.add', id: 's_new', parent: root, key: 'cart', stateType: 'atomic', index: null })).toBe('duplicate_key');
-    expect(refused(checkout, { type: 'state.add', id: at(checkout, 'cart'), parent: root, key: 'x', stateType: 'atomic', index: null })).toBe('duplicate_id');
-    expect(refused(checkout, { type: 'state.add', id: 's_x', parent: 's_gone', key: 'x', stateType: 'atomic', index: null })).toBe('unknown_state');
-    expect(refused(checkout, { type: 'state.add', id: 's_x', parent: root, key: 'a.b', stateType: 'atomic', index: null })).toBe('invalid_key');
-    expect(refused(checkout, { type: 'state.add', id: 's_x', parent: root, key: '#a', stateType: 'atomic', index: null })).toBe('invalid_key');
-    expect(refused(checkout, { type: 'state.add', id: 's_x', parent: root, key: 'x', stateType: 'atomic', index: 99 })).toBe('bad_index');
+    expect(
+      refused(checkout, {
+        type: 'state.add',
+        id: 's_new',
+        parent: root,
+        key: 'cart',
+        stateType: 'atomic',
+        index: null,
+      }),
+    ).toBe('duplicate_key');
+    expect(
+      refused(checkout, {
+        type: 'state.add',
+        id: at(checkout, 'cart'),
+        parent: root,
+        key: 'x',
+        stateType: 'atomic',
+        index: null,
+      }),
+    ).toBe('duplicate_id');
+    expect(
+      refused(checkout, { type: 'state.add', id: 's_x', parent: 's_gone', key: 'x', stateType: 'atomic', index: null }),
+    ).toBe('unknown_state');
+    expect(
+      refused(checkout, { type: 'state.add', id: 's_x', parent: root, key: 'a.b', stateType: 'atomic', index: null }),
+    ).toBe('invalid_key');
+    expect(
+      refused(checkout, { type: 'state.add', id: 's_x', parent: root, key: '#a', stateType: 'atomic', index: null }),
+    ).toBe('invalid_key');
+    expect(
+      refused(checkout, { type: 'state.add', id: 's_x', parent: root, key: 'x', stateType: 'atomic', index: 99 }),
+    ).toBe('bad_index');
   });
 
   it('delete: removes the subtree and every transition touching it; the inverse restores all of it', () => {
@@ -57,7 +108,10 @@ describe('state ops', () => {
     expect(stateAtPath(after, 'payment.processing')).toBeNull();
     const cfg = exportXState(after);
     // shipping -> payment is gone with it; shipping's other transition stays.
-    expect((cfg.states as Record<string, unknown>).shipping).toEqual({ description: 'Where the order goes.', on: { back: 'cart' } });
+    expect((cfg.states as Record<string, unknown>).shipping).toEqual({
+      description: 'Where the order goes.',
+      on: { back: 'cart' },
+    });
     expect(refused(checkout, { type: 'state.delete', id: checkout.root })).toBe('root');
   });
 
@@ -78,7 +132,10 @@ describe('state ops', () => {
     const after = roundTrip(checkout, { type: 'state.rename', id: shipping, key: 'delivery' });
     expect(after.states[shipping]?.key).toBe('delivery');
     const states = exportXState(after).states as Record<string, { on?: Record<string, unknown> }>;
-    expect(states.cart?.on?.['checkout.start']).toEqual([{ target: 'delivery', guard: 'cartHasItems' }, { actions: 'explainEmptyCart' }]);
+    expect(states.cart?.on?.['checkout.start']).toEqual([
+      { target: 'delivery', guard: 'cartHasItems' },
+      { actions: 'explainEmptyCart' },
+    ]);
     expect(refused(checkout, { type: 'state.rename', id: shipping, key: 'cart' })).toBe('duplicate_key');
     expect(refused(checkout, { type: 'state.rename', id: checkout.root, key: 'x' })).toBe('root');
   });
@@ -87,21 +144,46 @@ describe('state ops', () => {
     const processing = at(checkout, 'payment.processing');
     const after = roundTrip(checkout, { type: 'state.move', id: processing, parent: checkout.root, index: 0 });
     const cfg = exportXState(after);
-    expect(Object.keys(cfg.states as object)).toEqual(['processing', 'cart', 'shipping', 'payment', 'confirmed', 'failed']);
-    const choosing = ((cfg.states as Record<string, { states?: Record<string, unknown> }>).payment?.states ?? {}).choosing;
+    expect(Object.keys(cfg.states as object)).toEqual([
+      'processing',
+      'cart',
+      'shipping',
+      'payment',
+      'confirmed',
+      'failed',
+    ]);
+    const choosing = ((cfg.states as Record<string, { states?: Record<string, unknown> }>).payment?.states ?? {})
+      .choosing;
     expect(choosing).toEqual({ on: { PAY: '#checkout.processing' } });
     // reorder among the same siblings
     const cart = at(checkout, 'cart');
     const reordered = roundTrip(checkout, { type: 'state.move', id: cart, parent: checkout.root, index: 4 });
-    expect(Object.keys(exportXState(reordered).states as object)).toEqual(['shipping', 'payment', 'confirmed', 'failed', 'cart']);
+    expect(Object.keys(exportXState(reordered).states as object)).toEqual([
+      'shipping',
+      'payment',
+      'confirmed',
+      'failed',
+      'cart',
+    ]);
   });
 
   it('move refuses cycles, key clashes and the root', () => {
     const payment = at(checkout, 'payment');
-    expect(refused(checkout, { type: 'state.move', id: payment, parent: at(checkout, 'payment.choosing'), index: 0 })).toBe('cycle');
+    expect(
+      refused(checkout, { type: 'state.move', id: payment, parent: at(checkout, 'payment.choosing'), index: 0 }),
+    ).toBe('cycle');
     expect(refused(checkout, { type: 'state.move', id: payment, parent: payment, index: 0 })).toBe('cycle');
-    const withClash = applyOp(checkout, { type: 'state.add', id: 's_c', parent: payment, key: 'cart', stateType: 'atomic', index: null });
-    expect(refused(withClash, { type: 'state.move', id: 's_c', parent: checkout.root, index: 0 })).toBe('duplicate_key');
+    const withClash = applyOp(checkout, {
+      type: 'state.add',
+      id: 's_c',
+      parent: payment,
+      key: 'cart',
+      stateType: 'atomic',
+      index: null,
+    });
+    expect(refused(withClash, { type: 'state.move', id: 's_c', parent: checkout.root, index: 0 })).toBe(
+      'duplicate_key',
+    );
     expect(refused(checkout, { type: 'state.move', id: checkout.root, parent: payment, index: 0 })).toBe('root');
   });
 
@@ -117,17 +199,38 @@ describe('state ops', () => {
     const processing = at(checkout, 'payment.processing');
     const after = roundTrip(checkout, { type: 'state.setInitial', id: payment, initial: processing });
     expect(exportXState(after).states).toMatchObject({ payment: { initial: 'processing' } });
-    expect(refused(checkout, { type: 'state.setInitial', id: payment, initial: at(checkout, 'cart') })).toBe('not_a_child');
+    expect(refused(checkout, { type: 'state.setInitial', id: payment, initial: at(checkout, 'cart') })).toBe(
+      'not_a_child',
+    );
     const updated = roundTrip(checkout, {
-      type: 'state.update', id: processing,
-      changes: { entry: [{ type: 'startSpinner' }], exit: [{ type: 'stop', params: { fast: true } }], tags: ['busy', 'paying'], description: 'Charging', meta: { color: 'blue' } },
+      type: 'state.update',
+      id: processing,
+      changes: {
+        entry: [{ type: 'startSpinner' }],
+        exit: [{ type: 'stop', params: { fast: true } }],
+        tags: ['busy', 'paying'],
+        description: 'Charging',
+        meta: { color: 'blue' },
+      },
     });
     expect(exportXState(updated).states).toMatchObject({
-      payment: { states: { processing: { entry: 'startSpinner', exit: { type: 'stop', params: { fast: true } }, tags: ['busy', 'paying'], description: 'Charging', meta: { color: 'blue' } } } },
+      payment: {
+        states: {
+          processing: {
+            entry: 'startSpinner',
+            exit: { type: 'stop', params: { fast: true } },
+            tags: ['busy', 'paying'],
+            description: 'Charging',
+            meta: { color: 'blue' },
+          },
+        },
+      },
     });
     expect(refused(checkout, { type: 'state.update', id: processing, changes: { invoke: [] } })).toBe('in_use');
     expect(refused(checkout, { type: 'state.update', id: processing, changes: { bogus: 1 } as never })).toBe('invalid');
-    expect(refused(checkout, { type: 'state.update', id: processing, changes: { description: undefined } })).toBe('invalid');
+    expect(refused(checkout, { type: 'state.update', id: processing, changes: { description: undefined } })).toBe(
+      'invalid',
+    );
   });
 });
 
@@ -140,41 +243,100 @@ describe('transition ops', () => {
     const cart = at(checkout, 'cart');
     const added = roundTrip(checkout, {
       type: 'transition.add',
-      transition: { id: 't_x', source: cart, event: { after: 'idleTimeout' }, guard: { type: 'isIdle' }, actions: [], targets: [at(checkout, 'failed')], reenter: false, description: null, meta: null, order: 10 },
+      transition: {
+        id: 't_x',
+        source: cart,
+        event: { after: 'idleTimeout' },
+        guard: { type: 'isIdle' },
+        actions: [],
+        targets: [at(checkout, 'failed')],
+        reenter: false,
+        description: null,
+        meta: null,
+        order: 10,
+      },
     });
-    expect(exportXState(added).states).toMatchObject({ cart: { after: { idleTimeout: { target: 'failed', guard: 'isIdle' } } } });
+    expect(exportXState(added).states).toMatchObject({
+      cart: { after: { idleTimeout: { target: 'failed', guard: 'isIdle' } } },
+    });
     const edited = roundTrip(checkout, {
-      type: 'transition.update', id: pay.id,
-      changes: { event: 'PAY_NOW', guard: { type: 'hasCard', params: { brand: 'visa' } }, actions: [{ type: 'log' }], description: 'Pay', reenter: true },
+      type: 'transition.update',
+      id: pay.id,
+      changes: {
+        event: 'PAY_NOW',
+        guard: { type: 'hasCard', params: { brand: 'visa' } },
+        actions: [{ type: 'log' }],
+        description: 'Pay',
+        reenter: true,
+      },
     });
     expect(exportXState(edited).states).toMatchObject({
-      payment: { states: { choosing: { on: { PAY_NOW: { target: 'processing', guard: { type: 'hasCard', params: { brand: 'visa' } }, actions: 'log', reenter: true, description: 'Pay' } } } } },
+      payment: {
+        states: {
+          choosing: {
+            on: {
+              PAY_NOW: {
+                target: 'processing',
+                guard: { type: 'hasCard', params: { brand: 'visa' } },
+                actions: 'log',
+                reenter: true,
+                description: 'Pay',
+              },
+            },
+          },
+        },
+      },
     });
     roundTrip(checkout, { type: 'transition.delete', id: pay.id });
     expect(refused(checkout, { type: 'transition.delete', id: 't_gone' })).toBe('unknown_transition');
-    expect(refused(checkout, { type: 'transition.update', id: pay.id, changes: { event: { invoke: 'i_nope', outcome: 'done' } } })).toBe('unknown_invocation');
-    expect(refused(checkout, { type: 'transition.update', id: pay.id, changes: { event: { after: '100' } } })).toBe('invalid');
+    expect(
+      refused(checkout, {
+        type: 'transition.update',
+        id: pay.id,
+        changes: { event: { invoke: 'i_nope', outcome: 'done' } },
+      }),
+    ).toBe('unknown_invocation');
+    expect(refused(checkout, { type: 'transition.update', id: pay.id, changes: { event: { after: '100' } } })).toBe(
+      'invalid',
+    );
   });
 
   it('retarget to several targets, to none (targetless), and from another source', () => {
-    const multi = roundTrip(checkout, { type: 'transition.retarget', id: pay.id, targets: [at(checkout, 'confirmed'), at(checkout, 'failed')] });
-    expect(exportXState(multi).states).toMatchObject({ payment: { states: { choosing: { on: { PAY: { target: ['#checkout.confirmed', '#failed'] } } } } } });
+    const multi = roundTrip(checkout, {
+      type: 'transition.retarget',
+      id: pay.id,
+      targets: [at(checkout, 'confirmed'), at(checkout, 'failed')],
+    });
+    expect(exportXState(multi).states).toMatchObject({
+      payment: { states: { choosing: { on: { PAY: { target: ['#checkout.confirmed', '#failed'] } } } } },
+    });
     const none = roundTrip(checkout, { type: 'transition.retarget', id: pay.id, targets: [] });
     expect(exportXState(none).states).toMatchObject({ payment: { states: { choosing: { on: { PAY: {} } } } } });
-    const moved = roundTrip(checkout, { type: 'transition.retarget', id: pay.id, targets: [pay.targets[0] as string], source: at(checkout, 'shipping') });
+    const moved = roundTrip(checkout, {
+      type: 'transition.retarget',
+      id: pay.id,
+      targets: [pay.targets[0] as string],
+      source: at(checkout, 'shipping'),
+    });
     expect(exportXState(moved).states).toMatchObject({ shipping: { on: { PAY: 'payment.processing' } } });
     expect(refused(checkout, { type: 'transition.retarget', id: pay.id, targets: ['s_gone'] })).toBe('unknown_state');
   });
 
   it('machine.update renames the machine; #ids follow', () => {
-    const after = roundTrip(checkout, { type: 'machine.update', changes: { machineId: 'shop', name: 'Shop', context: null } });
+    const after = roundTrip(checkout, {
+      type: 'machine.update',
+      changes: { machineId: 'shop', name: 'Shop', context: null },
+    });
     expect(after.name).toBe('Shop');
-    expect(exportXState(after)).toMatchObject({ id: 'shop', states: { payment: { states: { processing: { invoke: { onDone: { target: '#shop.confirmed' } } } } } } });
+    expect(exportXState(after)).toMatchObject({
+      id: 'shop',
+      states: { payment: { states: { processing: { invoke: { onDone: { target: '#shop.confirmed' } } } } } },
+    });
   });
 });
 
 describe('replaying pending ops on a newer definition (stable ids)', () => {
-  it("keeps a rename whose state moved meanwhile, drops one whose state was deleted", () => {
+  it('keeps a rename whose state moved meanwhile, drops one whose state was deleted', () => {
     const checkout = load('checkout.json');
     const shipping = at(checkout, 'shipping');
     const cart = at(checkout, 'cart');

@@ -1,10 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import {
-  addChildState, addSiblingState, addTransition, applyOps, counterIds, exportXState, importXState, stateAtPath, uniqueKey,
+  addChildState,
+  addSiblingState,
+  addTransition,
+  applyOps,
+  counterIds,
+  exportXState,
+  importXState,
+  stateAtPath,
+  uniqueKey,
   validateDefinition,
 } from '../../../src/lib/model/index.ts';
 
-const base = () => importXState({ id: 'm', initial: 'idle', states: { idle: { on: { GO: 'busy' } }, busy: {} } }, { ids: counterIds() });
+const base = () =>
+  importXState({ id: 'm', initial: 'idle', states: { idle: { on: { GO: 'busy' } }, busy: {} } }, { ids: counterIds() });
 
 describe('recipes: canvas actions as op lists', () => {
   it('adding a first child makes the parent compound with that child initial, and stays valid', () => {
@@ -33,7 +42,9 @@ describe('recipes: canvas actions as op lists', () => {
     const busy = stateAtPath(def, 'busy') as string;
     const { op } = addTransition(def, idle, 'GO', [idle], { ids: counterIds('r') });
     const after = applyOps(def, [op]);
-    expect(exportXState(after).states).toMatchObject({ idle: { on: { GO: [{ target: 'busy' }, { target: 'idle' }] } } });
+    expect(exportXState(after).states).toMatchObject({
+      idle: { on: { GO: [{ target: 'busy' }, { target: 'idle' }] } },
+    });
     expect(Object.values(after.transitions).map((t) => t.targets)).toContainEqual([busy]);
   });
 });

@@ -1,7 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  applyOps, counterIds, exportXState, importXState, integrityProblems, opsFromConfig, stateAtPath, type JsonObject,
+  applyOps,
+  counterIds,
+  exportXState,
+  importXState,
+  integrityProblems,
+  opsFromConfig,
+  stateAtPath,
+  type JsonObject,
 } from '../../../src/lib/model/index.ts';
 import { definition } from './arbitraries.ts';
 import { fixtures } from './helpers.ts';

@@ -12,7 +12,9 @@ describe('machine.replace', () => {
     const before = emptyDefinition();
     const wanted = emptyMachine('checkout');
     expect(applyOp(before, { type: 'machine.replace', definition: wanted })).toEqual(wanted);
-    expect(invert(before, { type: 'machine.replace', definition: wanted })).toEqual([{ type: 'machine.replace', definition: before }]);
+    expect(invert(before, { type: 'machine.replace', definition: wanted })).toEqual([
+      { type: 'machine.replace', definition: before },
+    ]);
   });
 
   it('refuses a malformed or unsound definition: on replay it is a no-op, never a stored chart', () => {
@@ -20,6 +22,9 @@ describe('machine.replace', () => {
     const broken = { ...emptyMachine('x'), root: 's_nowhere' };
     expect(() => applyOp(before, { type: 'machine.replace', definition: broken })).toThrow(OpError);
     expect(() => applyOp(before, { type: 'machine.replace', definition: { format: 2 } as never })).toThrow(/format 1/);
-    expect(resolveOp(before, { type: 'machine.replace', definition: broken })).toMatchObject({ definition: before, applied: [] });
+    expect(resolveOp(before, { type: 'machine.replace', definition: broken })).toMatchObject({
+      definition: before,
+      applied: [],
+    });
   });
 });

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
-  applyOps, checkXStateText, counterIds, formatIssue, importXState, readXState, validateDefinition, type Issue, type JsonObject,
+  applyOps,
+  checkXStateText,
+  counterIds,
+  formatIssue,
+  importXState,
+  readXState,
+  validateDefinition,
+  type Issue,
+  type JsonObject,
 } from '../../../src/lib/model/index.ts';
 
 const check = (config: JsonObject | string): Issue[] =>
@@ -21,7 +29,9 @@ describe('validation: every error the issue lists, with exact paths and messages
         at: { offset: 61, end: 62, line: 4, column: 33 },
       },
     ]);
-    expect(formatIssue(result.issues[0] as Issue)).toBe('(machine): invalid JSON at line 4, column 33: trailing comma before "}" (line 4, column 33)');
+    expect(formatIssue(result.issues[0] as Issue)).toBe(
+      '(machine): invalid JSON at line 4, column 33: trailing comma before "}" (line 4, column 33)',
+    );
   });
 
   it.each([
@@ -55,7 +65,8 @@ describe('validation: every error the issue lists, with exact paths and messages
 
   it('unknown target, by id and by path', () => {
     const issues = check({
-      id: 'shop', initial: 'checkout',
+      id: 'shop',
+      initial: 'checkout',
       states: { checkout: { on: { PAY: [{ target: '#paid', guard: 'ok' }, { target: 'nowhere' }] } } },
     });
     expect(issues.map(formatIssue)).toEqual([
@@ -66,12 +77,18 @@ describe('validation: every error the issue lists, with exact paths and messages
 
   it('unknown targets in every place a target can be written', () => {
     const issues = check({
-      id: 'm', initial: 'a',
+      id: 'm',
+      initial: 'a',
       states: {
         a: {
           on: { 'auth.signedIn': 'zz', X: { target: ['.nope', 'b'] } },
-          always: 'zz', after: { 1000: 'zz' }, onDone: 'zz',
-          invoke: [{ src: 'x', onDone: 'zz' }, { src: 'y', onError: [{ target: 'zz' }] }],
+          always: 'zz',
+          after: { 1000: 'zz' },
+          onDone: 'zz',
+          invoke: [
+            { src: 'x', onDone: 'zz' },
+            { src: 'y', onError: [{ target: 'zz' }] },
+          ],
         },
         b: { type: 'history', target: 'zz' },
       },
@@ -113,7 +130,15 @@ describe('validation: every error the issue lists, with exact paths and messages
   });
 
   it('duplicate ids (also against the machine id)', () => {
-    expect(lines(check({ id: 'm', initial: 'a', states: { a: { id: 'same', on: { X: 'b' } }, b: { id: 'same' }, c: { id: 'm' } } }))).toEqual([
+    expect(
+      lines(
+        check({
+          id: 'm',
+          initial: 'a',
+          states: { a: { id: 'same', on: { X: 'b' } }, b: { id: 'same' }, c: { id: 'm' } },
+        }),
+      ),
+    ).toEqual([
       'error states.b.id: duplicate id "same" (also used by states.a)',
       'error states.c.id: duplicate id "m" (also used by the machine)',
       'warning states.c: state "c" is unreachable: no initial state or transition leads to it',
@@ -122,10 +147,14 @@ describe('validation: every error the issue lists, with exact paths and messages
 
   it('unreachable states are warnings, reported once per unreachable subtree', () => {
     const issues = check({
-      id: 'm', initial: 'a',
+      id: 'm',
+      initial: 'a',
       states: {
         a: { on: { GO: 'p.r1.deep' } },
-        p: { type: 'parallel', states: { r1: { initial: 'x', states: { x: {}, deep: {} } }, r2: { initial: 'y', states: { y: {}, z: {} } } } },
+        p: {
+          type: 'parallel',
+          states: { r1: { initial: 'x', states: { x: {}, deep: {} } }, r2: { initial: 'y', states: { y: {}, z: {} } } },
+        },
         lonely: { initial: 'inner', states: { inner: {} } },
       },
     });
@@ -138,28 +167,50 @@ describe('validation: every error the issue lists, with exact paths and messages
   });
 
   it('history state outside a compound state', () => {
-    expect(lines(check({ id: 'm', initial: 'a', states: { a: { type: 'atomic', states: { h: { history: 'deep' } } } } }))).toEqual([
+    expect(
+      lines(check({ id: 'm', initial: 'a', states: { a: { type: 'atomic', states: { h: { history: 'deep' } } } } })),
+    ).toEqual([
       'error states.a.type: atomic state "a" cannot have child states',
       'error states.a.states.h: history state "a.h" must be inside a compound or parallel state',
       'warning states.a.states.h: state "a.h" is unreachable: no initial state or transition leads to it',
     ]);
-    expect(lines(check({ type: 'history' }))).toEqual(['error type: history state "(machine)" must be inside a compound or parallel state']);
-  });
-
-  it('history state with transitions or children', () => {
-    expect(lines(check({ id: 'm', initial: 'a', states: { a: { on: { X: 'h' } }, h: { type: 'history', on: { Y: 'a' } } } }))).toEqual([
-      'error states.h.on.Y: history state "h" cannot have transitions',
+    expect(lines(check({ type: 'history' }))).toEqual([
+      'error type: history state "(machine)" must be inside a compound or parallel state',
     ]);
   });
 
+  it('history state with transitions or children', () => {
+    expect(
+      lines(
+        check({ id: 'm', initial: 'a', states: { a: { on: { X: 'h' } }, h: { type: 'history', on: { Y: 'a' } } } }),
+      ),
+    ).toEqual(['error states.h.on.Y: history state "h" cannot have transitions']);
+  });
+
   it('parallel state with an initial state', () => {
-    expect(lines(check({ id: 'm', initial: 'p', states: { p: { type: 'parallel', initial: 'r1', states: { r1: {}, r2: {} } } } }))).toEqual([
+    expect(
+      lines(
+        check({
+          id: 'm',
+          initial: 'p',
+          states: { p: { type: 'parallel', initial: 'r1', states: { r1: {}, r2: {} } } },
+        }),
+      ),
+    ).toEqual([
       'error states.p.initial: parallel state "p" cannot have an initial state (all its regions are entered together)',
     ]);
   });
 
   it('final state with children or transitions', () => {
-    expect(lines(check({ id: 'm', initial: 'done', states: { done: { type: 'final', states: { x: {} }, on: { AGAIN: 'done' }, after: { 5: 'done' } } } }))).toEqual([
+    expect(
+      lines(
+        check({
+          id: 'm',
+          initial: 'done',
+          states: { done: { type: 'final', states: { x: {} }, on: { AGAIN: 'done' }, after: { 5: 'done' } } },
+        }),
+      ),
+    ).toEqual([
       'error states.done.states: final state "done" cannot have child states',
       'error states.done.on.AGAIN: final state "done" cannot have transitions',
       'error states.done.after["5"]: final state "done" cannot have transitions',
@@ -174,7 +225,15 @@ describe('validation: every error the issue lists, with exact paths and messages
   });
 
   it('XState v4 spellings and keys targets cannot express', () => {
-    expect(lines(check({ id: 'm', initial: 'a', states: { a: { on: { X: { target: 'a', cond: 'ok', internal: true } }, onEntry: 'x' }, 'b.c': {}, '#d': {} } }))).toEqual([
+    expect(
+      lines(
+        check({
+          id: 'm',
+          initial: 'a',
+          states: { a: { on: { X: { target: 'a', cond: 'ok', internal: true } }, onEntry: 'x' }, 'b.c': {}, '#d': {} },
+        }),
+      ),
+    ).toEqual([
       'error states.a.onEntry: "onEntry" is XState v4; use "entry"',
       'error states.a.on.X.cond: "cond" is XState v4; use "guard"',
       'error states.a.on.X.internal: "internal" is XState v4; use "reenter" (the opposite sense)',
@@ -184,13 +243,27 @@ describe('validation: every error the issue lists, with exact paths and messages
   });
 
   it('bad shapes and unsupported properties', () => {
-    expect(lines(check({
-      id: 'm', initial: 'a', wat: 1,
-      states: {
-        a: { type: 'weird', on: { X: 5 }, entry: [{ params: {} }], tags: [1], invoke: { id: 'x' }, history: 'deep', meta: [] },
-        b: 'nope',
-      },
-    }))).toEqual([
+    expect(
+      lines(
+        check({
+          id: 'm',
+          initial: 'a',
+          wat: 1,
+          states: {
+            a: {
+              type: 'weird',
+              on: { X: 5 },
+              entry: [{ params: {} }],
+              tags: [1],
+              invoke: { id: 'x' },
+              history: 'deep',
+              meta: [],
+            },
+            b: 'nope',
+          },
+        }),
+      ),
+    ).toEqual([
       'warning wat: unsupported property "wat" is ignored',
       'error states.a.entry[0].type: an action needs a "type" naming its implementation',
       'error states.a.tags[0]: a tag must be a string',
@@ -205,7 +278,9 @@ describe('validation: every error the issue lists, with exact paths and messages
 
   it('a config that is not an object', () => {
     expect(lines(check('[1, 2]'))).toEqual(['error : the machine config must be a JSON object']);
-    expect(() => importXState([1, 2])).toThrow('cannot import machine config: (machine): the machine config must be a JSON object');
+    expect(() => importXState([1, 2])).toThrow(
+      'cannot import machine config: (machine): the machine config must be a JSON object',
+    );
   });
 
   it('definitions made by ops are validated the same way (paths in exported-config terms)', () => {

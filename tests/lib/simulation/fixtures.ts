@@ -28,7 +28,10 @@ export const checkout: JsonObject = {
   initial: 'browsing',
   context: { items: 0, note: 'plain JSON' },
   states: {
-    browsing: { entry: 'trackPage', on: { ADD: { actions: 'addItem' }, CHECKOUT: { target: 'paying', guard: 'hasItems' } } },
+    browsing: {
+      entry: 'trackPage',
+      on: { ADD: { actions: 'addItem' }, CHECKOUT: { target: 'paying', guard: 'hasItems' } },
+    },
     paying: {
       initial: 'card',
       invoke: { src: 'paymentGateway', id: 'gateway', onDone: 'receipt', onError: '.failed' },

@@ -1,6 +1,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { emptyLog, mergeEntries, readyEntries, replay, Simulator, traceOf, type KnownLog, type SimLogEntry, type SimStep } from '../../../src/lib/simulation/index.ts';
+import {
+  emptyLog,
+  mergeEntries,
+  readyEntries,
+  replay,
+  Simulator,
+  traceOf,
+  type KnownLog,
+  type SimLogEntry,
+  type SimStep,
+} from '../../../src/lib/simulation/index.ts';
 import { checkout, logOf, setupOf, type Script } from './fixtures.ts';
 
 /**
@@ -10,10 +20,21 @@ import { checkout, logOf, setupOf, type Script } from './fixtures.ts';
  */
 
 const setup = setupOf(checkout);
-const types = ['ADD', 'CHECKOUT', 'SWITCH', 'BACK', 'xstate.done.actor.gateway', 'xstate.error.actor.gateway', 'NOPE', 'time'];
+const types = [
+  'ADD',
+  'CHECKOUT',
+  'SWITCH',
+  'BACK',
+  'xstate.done.actor.gateway',
+  'xstate.error.actor.gateway',
+  'NOPE',
+  'time',
+];
 
 const scriptArb: fc.Arbitrary<Script> = fc.array(
-  fc.record({ type: fc.constantFrom(...types), hasItems: fc.boolean() }).map(({ type, hasItems }) => ({ type, guards: { hasItems } })),
+  fc
+    .record({ type: fc.constantFrom(...types), hasItems: fc.boolean() })
+    .map(({ type, hasItems }) => ({ type, guards: { hasItems } })),
   { maxLength: 40 },
 );
 
@@ -51,26 +72,34 @@ function liveClient(entries: SimLogEntry[], order: number[], chunks: number[]): 
 describe('simulation log properties', () => {
   it('any delivery order of the same log gives the same state, equal to a replay', () => {
     fc.assert(
-      fc.property(scriptArb.chain((script) => fc.tuple(fc.constant(script), deliveryArb(script.length))), ([script, [order, repeats, chunks]]) => {
-        const entries = entriesOf(script);
-        const delivered = [...order, ...repeats.filter((k) => k < entries.length)];
-        const live = liveClient(entries, delivered, chunks);
-        const fresh = replay(setup, entries);
-        expect(live.log.ready).toBe(entries.length);
-        expect(live.steps).toEqual(fresh.steps);
-      }),
+      fc.property(
+        scriptArb.chain((script) => fc.tuple(fc.constant(script), deliveryArb(script.length))),
+        ([script, [order, repeats, chunks]]) => {
+          const entries = entriesOf(script);
+          const delivered = [...order, ...repeats.filter((k) => k < entries.length)];
+          const live = liveClient(entries, delivered, chunks);
+          const fresh = replay(setup, entries);
+          expect(live.log.ready).toBe(entries.length);
+          expect(live.steps).toEqual(fresh.steps);
+        },
+      ),
       { numRuns: 150 },
     );
   });
 
   it('two clients receiving the log in different orders agree at every step', () => {
     fc.assert(
-      fc.property(scriptArb.chain((script) => fc.tuple(fc.constant(script), deliveryArb(script.length), deliveryArb(script.length))), ([script, a, b]) => {
-        const entries = entriesOf(script);
-        const one = liveClient(entries, a[0], a[2]);
-        const two = liveClient(entries, b[0], b[2]);
-        expect(one.steps).toEqual(two.steps);
-      }),
+      fc.property(
+        scriptArb.chain((script) =>
+          fc.tuple(fc.constant(script), deliveryArb(script.length), deliveryArb(script.length)),
+        ),
+        ([script, a, b]) => {
+          const entries = entriesOf(script);
+          const one = liveClient(entries, a[0], a[2]);
+          const two = liveClient(entries, b[0], b[2]);
+          expect(one.steps).toEqual(two.steps);
+        },
+      ),
       { numRuns: 100 },
     );
   });
@@ -87,17 +116,21 @@ describe('simulation log properties', () => {
 describe('growing traces', () => {
   it('a trace extended as entries arrive equals a replay of them all', () => {
     fc.assert(
-      fc.property(scriptArb, fc.array(fc.integer({ min: 0, max: 6 }), { minLength: 1, maxLength: 12 }), (script, cuts) => {
-        const entries = entriesOf(script);
-        let trace = traceOf(setup, []);
-        let upTo = 0;
-        for (const cut of cuts) {
-          upTo = Math.min(entries.length, upTo + cut);
-          trace = traceOf(setup, entries.slice(0, upTo), trace);
-        }
-        trace = traceOf(setup, entries, trace);
-        expect(trace.steps).toEqual(replay(setup, entries).steps);
-      }),
+      fc.property(
+        scriptArb,
+        fc.array(fc.integer({ min: 0, max: 6 }), { minLength: 1, maxLength: 12 }),
+        (script, cuts) => {
+          const entries = entriesOf(script);
+          let trace = traceOf(setup, []);
+          let upTo = 0;
+          for (const cut of cuts) {
+            upTo = Math.min(entries.length, upTo + cut);
+            trace = traceOf(setup, entries.slice(0, upTo), trace);
+          }
+          trace = traceOf(setup, entries, trace);
+          expect(trace.steps).toEqual(replay(setup, entries).steps);
+        },
+      ),
       { numRuns: 100 },
     );
   });

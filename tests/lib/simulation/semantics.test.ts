@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { eventOptions, replay, replayToState, rerunOnDefinition, Simulator } from '../../../src/lib/simulation/index.ts';
+import {
+  eventOptions,
+  replay,
+  replayToState,
+  rerunOnDefinition,
+  Simulator,
+} from '../../../src/lib/simulation/index.ts';
 import { checkout, def, logOf, setupOf } from './fixtures.ts';
 
 /**
@@ -26,18 +32,26 @@ describe('transitions and guards', () => {
     expect(on.steps[1]).toMatchObject({ ignored: null, activePaths: ['paying', 'paying.card'], children: ['gateway'] });
   });
 
-  it('lists a targetless transition\'s actions without changing state or context', () => {
+  it("lists a targetless transition's actions without changing state or context", () => {
     const trace = replay(setupOf(checkout), logOf(['ADD', 'ADD']));
-    expect(trace.steps[2]).toMatchObject({ ignored: null, actions: [{ type: 'addItem' }], activePaths: ['browsing'], context: { items: 0 } });
+    expect(trace.steps[2]).toMatchObject({
+      ignored: null,
+      actions: [{ type: 'addItem' }],
+      activePaths: ['browsing'],
+      context: { items: 0 },
+    });
   });
 
   it('keeps an event that is not enabled, marked ignored, and later ones still apply', () => {
-    const trace = replay(setupOf(checkout), logOf(['SWITCH', { type: 'CHECKOUT', guards: { hasItems: true } }, 'SWITCH']));
+    const trace = replay(
+      setupOf(checkout),
+      logOf(['SWITCH', { type: 'CHECKOUT', guards: { hasItems: true } }, 'SWITCH']),
+    );
     expect(trace.steps.map((s) => s.ignored)).toEqual([null, 'not_enabled', null, null]);
     expect(trace.steps[3]?.activePaths).toEqual(['paying', 'paying.wallet']);
   });
 
-  it('refuses XState\'s own event types except an actor\'s done and error', () => {
+  it("refuses XState's own event types except an actor's done and error", () => {
     const trace = replay(setupOf(checkout), logOf(['xstate.stop', 'xstate.init']));
     expect(trace.steps.slice(1).map((s) => s.ignored)).toEqual(['reserved_type', 'reserved_type']);
     expect(trace.steps[2]?.activePaths).toEqual(['browsing']);
@@ -47,16 +61,18 @@ describe('transitions and guards', () => {
 describe('invoked actors', () => {
   const paying = { type: 'CHECKOUT', guards: { hasItems: true } };
 
-  it('offers the invoked actor\'s done and error events while it runs', () => {
+  it("offers the invoked actor's done and error events while it runs", () => {
     const sim = new Simulator(setupOf(checkout));
     sim.apply(logOf([paying])[0]!);
     const options = eventOptions(sim, {});
-    expect(options).toEqual(expect.arrayContaining([
-      { type: 'xstate.done.actor.gateway', enabled: true },
-      { type: 'xstate.error.actor.gateway', enabled: true },
-      { type: 'SWITCH', enabled: true },
-      { type: 'CHECKOUT', enabled: false },
-    ]));
+    expect(options).toEqual(
+      expect.arrayContaining([
+        { type: 'xstate.done.actor.gateway', enabled: true },
+        { type: 'xstate.error.actor.gateway', enabled: true },
+        { type: 'SWITCH', enabled: true },
+        { type: 'CHECKOUT', enabled: false },
+      ]),
+    );
   });
 
   it('its done event takes onDone to a final state and ends the machine', () => {
@@ -80,13 +96,17 @@ describe('time', () => {
   });
 
   it('marks advance time ignored when no timer waits, and a left state cancels its timer', () => {
-    const trace = replay(setupOf(checkout), logOf(['time', { type: 'CHECKOUT', guards: { hasItems: true } }, 'BACK', 'time']));
+    const trace = replay(
+      setupOf(checkout),
+      logOf(['time', { type: 'CHECKOUT', guards: { hasItems: true } }, 'BACK', 'time']),
+    );
     expect(trace.steps.map((s) => s.ignored)).toEqual([null, 'no_timer', null, null, 'no_timer']);
   });
 
   it('fires the earliest of several timers first, named delays included', () => {
     const config = {
-      id: 'lights', type: 'parallel',
+      id: 'lights',
+      type: 'parallel',
       states: {
         a: { initial: 'x', states: { x: { after: { slow: 'y' } }, y: {} } },
         b: { initial: 'x', states: { x: { after: { 200: 'y' } }, y: {} } },
@@ -100,7 +120,8 @@ describe('time', () => {
 
 describe('parallel, history, final', () => {
   const player = {
-    id: 'player', initial: 'on',
+    id: 'player',
+    initial: 'on',
     states: {
       on: {
         type: 'parallel',
@@ -115,7 +136,11 @@ describe('parallel, history, final', () => {
             initial: 'low',
             states: {
               low: { on: { UP: 'high' } },
-              high: { initial: 'plain', onDone: 'max', states: { plain: { on: { BASS: 'bass' } }, bass: { type: 'final' } } },
+              high: {
+                initial: 'plain',
+                onDone: 'max',
+                states: { plain: { on: { BASS: 'bass' } }, bass: { type: 'final' } },
+              },
               max: { type: 'final' },
               hist: { type: 'history', history: 'deep' },
             },
@@ -128,19 +153,42 @@ describe('parallel, history, final', () => {
   };
 
   it('keeps parallel regions active together', () => {
-    expect(last(player, ['NEXT', 'UP']).activePaths).toEqual(['on', 'on.track', 'on.track.two', 'on.volume', 'on.volume.high', 'on.volume.high.plain']);
+    expect(last(player, ['NEXT', 'UP']).activePaths).toEqual([
+      'on',
+      'on.track',
+      'on.track.two',
+      'on.volume',
+      'on.volume.high',
+      'on.volume.high.plain',
+    ]);
   });
 
   it('deep history restores the nested configuration; without it a region starts over', () => {
-    expect(last(player, ['NEXT', 'UP', 'OFF', 'RESUME']).activePaths).toEqual(['on', 'on.track', 'on.track.one', 'on.volume', 'on.volume.high', 'on.volume.high.plain']);
+    expect(last(player, ['NEXT', 'UP', 'OFF', 'RESUME']).activePaths).toEqual([
+      'on',
+      'on.track',
+      'on.track.one',
+      'on.volume',
+      'on.volume.high',
+      'on.volume.high.plain',
+    ]);
     expect(last(player, ['UP', 'BASS', 'OFF', 'RESUME_SHALLOW']).activePaths).toContain('on.volume.low');
   });
 
   it('shallow history restores only the direct child', () => {
     const config = {
-      id: 'h', initial: 'a',
+      id: 'h',
+      initial: 'a',
       states: {
-        a: { initial: 'x', on: { OUT: 'out' }, states: { x: { on: { GO: 'y' } }, y: { initial: 'p', states: { p: { on: { GO: 'q' } }, q: {} } }, back: { type: 'history' } } },
+        a: {
+          initial: 'x',
+          on: { OUT: 'out' },
+          states: {
+            x: { on: { GO: 'y' } },
+            y: { initial: 'p', states: { p: { on: { GO: 'q' } }, q: {} } },
+            back: { type: 'history' },
+          },
+        },
         out: { on: { IN: '#h.a.back' } },
       },
     };
@@ -148,8 +196,21 @@ describe('parallel, history, final', () => {
   });
 
   it('a parallel state is done when every region is final, and its onDone runs', () => {
-    expect(last(player, ['NEXT', 'NEXT', 'UP']).activePaths).toEqual(['on', 'on.track', 'on.track.end', 'on.volume', 'on.volume.high', 'on.volume.high.plain']);
-    expect(last(player, ['NEXT', 'UP', 'BASS']).activePaths).toEqual(['on', 'on.track', 'on.track.two', 'on.volume', 'on.volume.max']);
+    expect(last(player, ['NEXT', 'NEXT', 'UP']).activePaths).toEqual([
+      'on',
+      'on.track',
+      'on.track.end',
+      'on.volume',
+      'on.volume.high',
+      'on.volume.high.plain',
+    ]);
+    expect(last(player, ['NEXT', 'UP', 'BASS']).activePaths).toEqual([
+      'on',
+      'on.track',
+      'on.track.two',
+      'on.volume',
+      'on.volume.max',
+    ]);
     expect(last(player, ['NEXT', 'NEXT', 'UP', 'BASS']).activePaths).toEqual(['finished']);
   });
 });
@@ -163,7 +224,8 @@ describe('no code from a definition runs', () => {
     g.evil = () => calls.push('evil');
     try {
       const hostile = {
-        id: 'hostile', initial: 'a',
+        id: 'hostile',
+        initial: 'a',
         context: { $expr: 'alert(1)', x: '${alert(1)}', nested: { fn: '() => alert(1)' } },
         states: {
           a: {
@@ -175,14 +237,33 @@ describe('no code from a definition runs', () => {
             },
             after: { 'alert(1)': 'b' },
           },
-          b: { exit: '__proto__', on: { BACK: { target: 'a', guard: { type: 'evil()', params: { code: 'alert(1)' } } } } },
+          b: {
+            exit: '__proto__',
+            on: { BACK: { target: 'a', guard: { type: 'evil()', params: { code: 'alert(1)' } } } },
+          },
         },
       };
-      const trace = replay(setupOf(hostile), logOf(['TOSTRING', 'GO', 'time', { type: 'BACK', guards: { 'evil()': true } }, { type: 'GO', guards: { 'alert(1) || true': true } }]));
+      const trace = replay(
+        setupOf(hostile),
+        logOf([
+          'TOSTRING',
+          'GO',
+          'time',
+          { type: 'BACK', guards: { 'evil()': true } },
+          { type: 'GO', guards: { 'alert(1) || true': true } },
+        ]),
+      );
       expect(trace.steps.map((s) => s.ignored)).toEqual([null, 'not_enabled', 'not_enabled', null, null, null]);
-      expect(trace.steps[0]?.actions).toEqual([{ type: 'alert(1)' }, { type: 'evil()', params: { $expr: 'alert(1)' } }]);
+      expect(trace.steps[0]?.actions).toEqual([
+        { type: 'alert(1)' },
+        { type: 'evil()', params: { $expr: 'alert(1)' } },
+      ]);
       expect(trace.steps[0]?.context).toEqual(hostile.context);
-      expect(trace.steps[4]?.actions).toEqual([{ type: '__proto__' }, { type: 'alert(1)' }, { type: 'evil()', params: { $expr: 'alert(1)' } }]);
+      expect(trace.steps[4]?.actions).toEqual([
+        { type: '__proto__' },
+        { type: 'alert(1)' },
+        { type: 'evil()', params: { $expr: 'alert(1)' } },
+      ]);
       expect(trace.steps[5]?.actions).toEqual([{ type: 'constructor' }]);
       expect(calls).toEqual([]);
     } finally {
@@ -196,7 +277,13 @@ describe('re-run on a new version', () => {
   it('marks the events that no longer apply', () => {
     const setup = setupOf(checkout);
     const log = logOf([{ type: 'CHECKOUT', guards: { hasItems: true } }, 'SWITCH', 'BACK']);
-    const edited = def({ ...checkout, states: { ...(checkout.states as object), paying: { initial: 'card', on: { BACK: 'browsing' }, states: { card: {} } } } });
+    const edited = def({
+      ...checkout,
+      states: {
+        ...(checkout.states as object),
+        paying: { initial: 'card', on: { BACK: 'browsing' }, states: { card: {} } },
+      },
+    });
     const { marks, trace } = rerunOnDefinition(setup, log, edited);
     expect(marks.map((m) => m.noLongerApplies)).toEqual([false, true, false]);
     expect(trace.steps.at(-1)?.activePaths).toEqual(['browsing']);

@@ -18,7 +18,11 @@ describe('features left off answer as GoTrue does when they are disabled', () =>
     const sso = await auth.signInWithSSO({ domain: 'example.com' });
     expect(sso.error).toMatchObject({ status: 404, code: 'saml_provider_disabled', message: 'SAML 2.0 is disabled' });
     const idToken = await auth.signInWithIdToken({ provider: 'google', token: 'not-a-token' });
-    expect(idToken.error).toMatchObject({ status: 400, code: 'provider_disabled', message: 'Provider (issuer "https://accounts.google.com") is not enabled' });
+    expect(idToken.error).toMatchObject({
+      status: 400,
+      code: 'provider_disabled',
+      message: 'Provider (issuer "https://accounts.google.com") is not enabled',
+    });
     const res = await fetch(`${backendInfo().url}/auth/v1/token?grant_type=web3`, {
       method: 'POST',
       headers: { apikey: backendInfo().anonKey, 'content-type': 'application/json' },
@@ -45,15 +49,27 @@ describe('features left off answer as GoTrue does when they are disabled', () =>
     const challenge = await auth.mfa.challenge({ factorId: crypto.randomUUID() });
     expect(challenge.error).toMatchObject({ status: 404, code: 'mfa_factor_not_found' });
     const link = await auth.linkIdentity({ provider: 'github', options: { skipBrowserRedirect: true } });
-    expect(link.error).toMatchObject({ status: 404, code: 'manual_linking_disabled', message: 'Manual linking is disabled' });
+    expect(link.error).toMatchObject({
+      status: 404,
+      code: 'manual_linking_disabled',
+      message: 'Manual linking is disabled',
+    });
   });
 
   it('verifies one-time tokens as GoTrue does when none was issued: phone format first, then otp_expired', async () => {
     const auth = client().auth;
     const badPhone = await auth.verifyOtp({ phone: '12345-invalid', token: '123456', type: 'sms' });
-    expect(badPhone.error).toMatchObject({ status: 400, code: 'validation_failed', message: 'Invalid phone number format (E.164 required)' });
+    expect(badPhone.error).toMatchObject({
+      status: 400,
+      code: 'validation_failed',
+      message: 'Invalid phone number format (E.164 required)',
+    });
     const unknown = await auth.verifyOtp({ phone: '15555550100', token: '123456', type: 'sms' });
-    expect(unknown.error).toMatchObject({ status: 403, code: 'otp_expired', message: 'Token has expired or is invalid' });
+    expect(unknown.error).toMatchObject({
+      status: 403,
+      code: 'otp_expired',
+      message: 'Token has expired or is invalid',
+    });
     expect(unknown.data.user).toBeNull();
     const byEmail = await auth.verifyOtp({ email: 'nobody@example.com', token: '123456', type: 'email' });
     expect(byEmail.error).toMatchObject({ status: 403, code: 'otp_expired' });

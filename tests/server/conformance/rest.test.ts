@@ -60,7 +60,10 @@ describe('aggregates', () => {
   it('counts, sums with casts and aliases, grouped by the other columns', async () => {
     const all = await db.from('cf_msgs').select('count()');
     expect(all.data).toEqual([{ count: 3 }]);
-    const grouped = await db.from('cf_msgs').select('channel_id, total:n.sum(), n.max(), n.avg()::int, c:count()::text').order('channel_id');
+    const grouped = await db
+      .from('cf_msgs')
+      .select('channel_id, total:n.sum(), n.max(), n.avg()::int, c:count()::text')
+      .order('channel_id');
     expect(grouped.error).toBeNull();
     expect(grouped.data).toEqual([
       { channel_id: 1, total: 3, max: 2, avg: 2, c: '2' },
@@ -75,7 +78,11 @@ describe('aggregates', () => {
       { slug: 'random', cf_msgs: [{ count: 1 }] },
       { slug: 'empty', cf_msgs: [{ count: 0 }] },
     ]);
-    const spread = await db.from('cf_msgs').select('body, cf_channels(count(), ...cf_details(details))').eq('id', 1).single();
+    const spread = await db
+      .from('cf_msgs')
+      .select('body, cf_channels(count(), ...cf_details(details))')
+      .eq('id', 1)
+      .single();
     expect(spread.error).toBeNull();
     expect(spread.data).toEqual({ body: 'hello', cf_channels: { count: 1, details: 'General talk' } });
   });
@@ -95,7 +102,10 @@ describe('computed fields and relationships', () => {
   });
 
   it('embeds through set-returning functions, to-many and ROWS 1 to-one', async () => {
-    const res = await db.from('cf_channels').select('id, msgs:cf_channel_msgs(body), first:cf_first_msg(body)').order('id');
+    const res = await db
+      .from('cf_channels')
+      .select('id, msgs:cf_channel_msgs(body), first:cf_first_msg(body)')
+      .order('id');
     expect(res.error).toBeNull();
     expect(res.data).toEqual([
       { id: 1, msgs: [{ body: 'hello' }, { body: 'again' }], first: { body: 'hello' } },
@@ -127,7 +137,10 @@ describe('relationships', () => {
   it('refuses one table embedded twice under one name (42712)', async () => {
     const res = await db.from('cf_pairs').select('id, cf_channels!a(slug), cf_channels!b(slug)');
     expect(res.status).toBe(400);
-    expect(res.error).toMatchObject({ code: '42712', message: 'table name "cf_pairs_cf_channels_1" specified more than once' });
+    expect(res.error).toMatchObject({
+      code: '42712',
+      message: 'table name "cf_pairs_cf_channels_1" specified more than once',
+    });
     const aliased = await db.from('cf_pairs').select('id, x:cf_channels!a(slug), y:cf_channels!b(slug)').single();
     expect(aliased.data).toEqual({ id: 1, x: { slug: 'general' }, y: { slug: 'random' } });
   });
@@ -138,7 +151,11 @@ describe('relationships', () => {
   });
 
   it('orders by a column of a to-one embed', async () => {
-    const res = await db.from('cf_msgs').select('id, cf_channels(slug)').order('cf_channels(slug)', { ascending: false }).order('id');
+    const res = await db
+      .from('cf_msgs')
+      .select('id, cf_channels(slug)')
+      .order('cf_channels(slug)', { ascending: false })
+      .order('id');
     expect(res.error).toBeNull();
     expect((res.data as { id: number }[] | null)?.map((r) => r.id)).toEqual([3, 1, 2]);
   });
@@ -158,7 +175,11 @@ describe('writes', () => {
   });
 
   it('fills missing columns with their defaults (identity included) with missing=default', async () => {
-    const res = await db.from('cf_channels').insert([{ id: 50, slug: 'fifty' }, { slug: 'auto' }], { defaultToNull: false }).select('id, slug').rollback();
+    const res = await db
+      .from('cf_channels')
+      .insert([{ id: 50, slug: 'fifty' }, { slug: 'auto' }], { defaultToNull: false })
+      .select('id, slug')
+      .rollback();
     expect(res.error).toBeNull();
     expect(res.data?.[0]).toEqual({ id: 50, slug: 'fifty' });
     expect(res.data?.[1]?.slug).toBe('auto');
@@ -167,12 +188,17 @@ describe('writes', () => {
 
   it('fails and rolls back a write affecting more rows than max-affected (PGRST124)', async () => {
     // The untyped client assumes PostgREST 12 and hides maxAffected (a PostgREST 13 method).
-    const strict = (q: unknown) => q as { maxAffected(n: number): PromiseLike<{ error: unknown }> & { select(c: string): PromiseLike<{ data: unknown }> } };
+    const strict = (q: unknown) =>
+      q as {
+        maxAffected(n: number): PromiseLike<{ error: unknown }> & { select(c: string): PromiseLike<{ data: unknown }> };
+      };
     const res = await strict(db.from('cf_msgs').update({ body: 'x' }).eq('channel_id', 1)).maxAffected(1);
     expect(res.error).toMatchObject({ code: 'PGRST124', details: 'The query affects 2 rows' });
     const after = await db.from('cf_msgs').select('body').eq('channel_id', 1).order('id');
     expect(after.data).toEqual([{ body: 'hello' }, { body: 'again' }]);
-    const within = await strict(db.from('cf_msgs').update({ body: 'hello' }).eq('id', 1)).maxAffected(1).select('id');
+    const within = await strict(db.from('cf_msgs').update({ body: 'hello' }).eq('id', 1))
+      .maxAffected(1)
+      .select('id');
     expect(within.data).toEqual([{ id: 1 }]);
   });
 
@@ -201,7 +227,10 @@ describe('rpc overloads', () => {
     });
     const unnamedInt = await db.rpc('cf_int_only' as never, { '': 1 } as never);
     expect(unnamedInt.status).toBe(404);
-    expect(unnamedInt.error).toMatchObject({ code: 'PGRST202', message: 'Could not find the function public.cf_int_only() in the schema cache' });
+    expect(unnamedInt.error).toMatchObject({
+      code: 'PGRST202',
+      message: 'Could not find the function public.cf_int_only() in the schema cache',
+    });
   });
 });
 
@@ -224,6 +253,10 @@ describe('output', () => {
   it('says PGRST116 in the current words', async () => {
     const res = await rest('/cf_msgs?select=id', { headers: { accept: 'application/vnd.pgrst.object+json' } });
     expect(res.status).toBe(406);
-    expect(await res.json()).toMatchObject({ code: 'PGRST116', message: 'Cannot coerce the result to a single JSON object', details: 'The result contains 3 rows' });
+    expect(await res.json()).toMatchObject({
+      code: 'PGRST116',
+      message: 'Cannot coerce the result to a single JSON object',
+      details: 'The result contains 3 rows',
+    });
   });
 });

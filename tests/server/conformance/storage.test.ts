@@ -5,7 +5,9 @@ import { makeBucket } from '../storage-helpers.ts';
 
 /** A 40x30 red JPEG, made with sharp. */
 function jpeg(): Promise<Buffer> {
-  return sharp({ create: { width: 40, height: 30, channels: 3, background: { r: 200, g: 0, b: 0 } } }).jpeg().toBuffer();
+  return sharp({ create: { width: 40, height: 30, channels: 3, background: { r: 200, g: 0, b: 0 } } })
+    .jpeg()
+    .toBuffer();
 }
 
 /** Storage shapes storage-js's live suite checks, through the real client. */
@@ -32,7 +34,12 @@ describe('storage list-v2', () => {
     const flat = await storage.listV2({ prefix: 'docs' });
     expect(flat.error).toBeNull();
     expect(flat.data).toMatchObject({ hasNext: false, folders: [] });
-    expect(flat.data?.objects.map((o) => o.name)).toEqual(['docs/a.txt', 'docs/b.txt', 'docs/c.txt', 'docs/deep/d.txt']);
+    expect(flat.data?.objects.map((o) => o.name)).toEqual([
+      'docs/a.txt',
+      'docs/b.txt',
+      'docs/c.txt',
+      'docs/deep/d.txt',
+    ]);
     expect(flat.data?.objects[0]?.metadata).toMatchObject({ size: 10 });
 
     const root = await storage.listV2({ with_delimiter: true });
@@ -42,7 +49,13 @@ describe('storage list-v2', () => {
     const seen: string[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < 5; page++) {
-      const res = await storage.listV2({ prefix: 'docs/', with_delimiter: true, limit: 2, sortBy: { column: 'name', order: 'desc' }, ...(cursor ? { cursor } : {}) });
+      const res = await storage.listV2({
+        prefix: 'docs/',
+        with_delimiter: true,
+        limit: 2,
+        sortBy: { column: 'name', order: 'desc' },
+        ...(cursor ? { cursor } : {}),
+      });
       expect(res.error).toBeNull();
       seen.push(...(res.data?.folders ?? []).map((f) => f.name), ...(res.data?.objects ?? []).map((o) => o.name));
       if (!res.data?.hasNext) break;

@@ -6,7 +6,10 @@ import { adminDb, backendInfo, superDb, type AnyClient } from '../../setup/clien
 /** An HS256 access token for a signed-in user, as the auth service would mint it. */
 export function userToken(sub: string, extra: Record<string, unknown> = {}): string {
   const now = Math.floor(Date.now() / 1000);
-  return signJwt({ sub, role: 'authenticated', aud: 'authenticated', iat: now, exp: now + 3600, ...extra }, backendInfo().jwtSecret);
+  return signJwt(
+    { sub, role: 'authenticated', aud: 'authenticated', iat: now, exp: now + 3600, ...extra },
+    backendInfo().jwtSecret,
+  );
 }
 
 /** A supabase-js client acting as the user `sub` (its JWT passed as the Authorization header). */
@@ -43,7 +46,11 @@ export async function arrange(sql: string, table: string): Promise<void> {
 }
 
 /** A query as postgres, for arranging and checking effects; `superuser` for what only the platform may do. */
-export async function sql<T extends Record<string, unknown>>(text: string, values: unknown[] = [], superuser = false): Promise<T[]> {
+export async function sql<T extends Record<string, unknown>>(
+  text: string,
+  values: unknown[] = [],
+  superuser = false,
+): Promise<T[]> {
   const db = await (superuser ? superDb() : adminDb());
   try {
     return (await db.query<T>(text, values)).rows;
