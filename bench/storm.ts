@@ -61,16 +61,14 @@ export async function runStorm(options: {
   const machineId = created.value.id;
   const people = [];
   for (let i = 0; i < options.editors; i++) people.push(await person(options.url, options.anonKey, `storm-${i}`));
-  const added = await options.owner.client
-    .from('project_members')
-    .insert(
-      people.map((p) => ({
-        project_id: options.projectId,
-        user_id: p.id,
-        role: 'editor' as const,
-        joined_via: 'added' as const,
-      })),
-    );
+  const added = await options.owner.client.from('project_members').insert(
+    people.map((p) => ({
+      project_id: options.projectId,
+      user_id: p.id,
+      role: 'editor' as const,
+      joined_via: 'added' as const,
+    })),
+  );
   if (added.error) throw new Error(added.error.message);
 
   const opened = await ownerPort.loadMachine(machineId);
