@@ -1,3 +1,4 @@
+import { emptyState } from '../../src/lib/model/apply-state.ts';
 import type { MachineDefinition } from '../../src/lib/model/types.ts';
 import type { AnyClient } from '../setup/clients.ts';
 import { signedInClient } from '../setup/clients.ts';
@@ -16,24 +17,7 @@ export function emptyDefinition(name = 'untitled'): MachineDefinition {
     context: null,
     root: 's_root',
     states: {
-      s_root: {
-        id: 's_root',
-        key: '',
-        parent: null,
-        type: 'compound',
-        initial: null,
-        children: [],
-        history: null,
-        historyTarget: null,
-        entry: [],
-        exit: [],
-        invoke: [],
-        tags: [],
-        description: null,
-        meta: null,
-        xstateId: null,
-        output: null,
-      },
+      s_root: emptyState('s_root', null, '', 'compound'),
     },
     transitions: {},
   };

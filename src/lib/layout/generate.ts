@@ -1,3 +1,4 @@
+import { emptyState } from '../model/apply-state.ts';
 import { applyOps } from '../model/apply.ts';
 import type { Op } from '../model/op-types.ts';
 import type { MachineDefinition, StateId, Transition } from '../model/types.ts';
@@ -22,24 +23,7 @@ export function generateChart(size: number, fanout = 5): MachineDefinition {
     context: null,
     root,
     states: {
-      [root]: {
-        id: root,
-        key: '',
-        parent: null,
-        type: 'compound',
-        initial: null,
-        children: [],
-        history: null,
-        historyTarget: null,
-        entry: [],
-        exit: [],
-        invoke: [],
-        tags: [],
-        description: null,
-        meta: null,
-        xstateId: null,
-        output: null,
-      },
+      [root]: emptyState(root, null, '', 'compound'),
     },
     transitions: {},
   };

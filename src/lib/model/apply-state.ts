@@ -47,7 +47,8 @@ function insertChild(d: Draft, parent: StateId, child: StateId, index: number): 
   p.children = [...p.children.slice(0, index), child, ...p.children.slice(index)];
 }
 
-export function emptyState(id: StateId, parent: StateId, key: string, type: StateNode['type']): StateNode {
+/** A state with nothing in it yet (the root has no parent). */
+export function emptyState(id: StateId, parent: StateId | null, key: string, type: StateNode['type']): StateNode {
   return {
     id,
     key,
