@@ -11,6 +11,7 @@ import { createPool } from './postgres/pool.ts';
 import { isShutdownNoise, postgresLogFilter, RequestTally } from './log.ts';
 import type { BackendDeps, BackendService } from './service.ts';
 import { createAuthService } from './auth/index.ts';
+import { MAILBOX_PREFIX, createMailboxService } from './auth/mailbox.ts';
 import { createRestService } from './rest/index.ts';
 import { createStorageService } from './storage/index.ts';
 import { createRealtimeService } from './realtime/index.ts';
@@ -32,6 +33,8 @@ export interface Backend {
   adminDatabaseUrl: string;
   anonKey: string;
   serviceRoleKey: string;
+  /** The local mail catcher's page; its JSON is under `${mailboxUrl}/api/messages`. */
+  mailboxUrl: string;
   pool: pg.Pool;
   /** True when this start initialised a new data directory. */
   fresh: boolean;
@@ -186,8 +189,10 @@ export async function startBackend(options: StartOptions = {}): Promise<Backend>
       apiUrl: () => `http://${config.host}:${port}`,
       log,
     };
+    const auth = createAuthService(deps);
     services.push(
-      createAuthService(deps),
+      auth,
+      createMailboxService(auth.mailbox),
       createRestService(deps),
       createStorageService(deps),
       createRealtimeService(deps),
@@ -212,6 +217,7 @@ export async function startBackend(options: StartOptions = {}): Promise<Backend>
     port = (gateway.address() as AddressInfo).port;
     return {
       url: `http://${config.host}:${port}`,
+      mailboxUrl: `http://${config.host}:${port}${MAILBOX_PREFIX}`,
       port,
       config: { ...config, port },
       databaseUrl: dbUrl,

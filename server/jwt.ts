@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { isAsymmetricAlg, signingKeysFor, verifyAsymmetric } from './jwt-keys.ts';
 
 /** Claims of a Supabase JWT; `role` chooses the PostgreSQL role. */
 export interface JwtClaims {
@@ -43,22 +44,28 @@ export function verifyJwt(token: string, secret: string, nowSeconds = Math.floor
     throw new JwtError('malformed', 'invalid JWT: unable to parse or verify signature, token is malformed');
   const [header, payload, sig] = parts as [string, string, string];
   let alg: unknown;
+  let kid: unknown;
   let claims: unknown;
   try {
-    alg = (JSON.parse(Buffer.from(header, 'base64url').toString('utf8')) as { alg?: unknown }).alg;
+    ({ alg, kid } = JSON.parse(Buffer.from(header, 'base64url').toString('utf8')) as { alg?: unknown; kid?: unknown });
     claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
   } catch {
     throw new JwtError('malformed', 'invalid JWT: unable to parse or verify signature, token is malformed');
   }
-  if (alg !== 'HS256')
+  const given = Buffer.from(sig, 'base64url');
+  const badSignature = () =>
+    new JwtError('bad_signature', 'invalid JWT: unable to parse or verify signature, signature is invalid');
+  if (isAsymmetricAlg(alg) && signingKeysFor(secret).length > 0) {
+    // Only when the backend was given signing keys (server/jwt-keys.ts); else the method is refused.
+    if (!verifyAsymmetric(secret, alg, kid, `${header}.${payload}`, given)) throw badSignature();
+  } else if (alg !== 'HS256') {
     throw new JwtError(
       'unsupported_alg',
       'invalid JWT: unable to parse or verify signature, signing method is invalid',
     );
-  const expected = signature(secret, `${header}.${payload}`);
-  const given = Buffer.from(sig, 'base64url');
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-    throw new JwtError('bad_signature', 'invalid JWT: unable to parse or verify signature, signature is invalid');
+  } else {
+    const expected = signature(secret, `${header}.${payload}`);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw badSignature();
   }
   if (typeof claims !== 'object' || claims === null || Array.isArray(claims)) {
     throw new JwtError('malformed', 'invalid JWT: unable to parse or verify signature, token is malformed');

@@ -18,6 +18,12 @@ export function backendOptionsFromArgs(argv: string[]) {
       'app-port': { type: 'string' },
       'jwt-secret': { type: 'string' },
       'allowed-origin': { type: 'string', multiple: true },
+      // Auth settings the Supabase CLI keeps in config.toml (the auth-js suite's extra instances need them).
+      'disable-signup': { type: 'boolean' },
+      'disable-anonymous-sign-ins': { type: 'boolean' },
+      'email-confirmations': { type: 'boolean' },
+      'asymmetric-keys': { type: 'boolean' },
+      'signing-keys': { type: 'string' },
     },
     allowPositionals: false,
   });
@@ -39,7 +45,16 @@ export function backendOptionsFromArgs(argv: string[]) {
   const origins = [...(values['allowed-origin'] ?? []), ...(process.env.CHARTROOM_ALLOWED_ORIGINS ?? '').split(',')]
     .map((o) => o.trim())
     .filter((o) => o !== '');
+  const signingKeysPath = values['signing-keys'] ?? process.env.CHARTROOM_SIGNING_KEYS;
+  const auth = {
+    ...(values['disable-signup'] ? { disableSignup: true } : {}),
+    ...(values['disable-anonymous-sign-ins'] ? { anonymousSignIns: false } : {}),
+    ...(values['asymmetric-keys'] ? { asymmetricKeys: true } : {}),
+    ...(signingKeysPath ? { signingKeysPath: path.resolve(signingKeysPath) } : {}),
+  };
   return {
+    ...(Object.keys(auth).length > 0 ? { auth } : {}),
+    ...(values['email-confirmations'] ? { autoConfirm: false } : {}),
     ...(jwtSecret !== undefined ? { jwtSecret } : {}),
     ...(origins.length > 0 ? { allowedOrigins: origins } : {}),
     port: num(values.port, process.env.CHARTROOM_API_PORT, 54321),
@@ -72,9 +87,15 @@ export function stopOnSignals(stoppers: (() => Promise<void>)[]): void {
 export function describeBackend(backend: Backend): string {
   return [
     `API        ${backend.url}`,
+    `Mailbox    ${backend.mailboxUrl}`,
     `Database   ${backend.databaseUrl}`,
     `anon key   ${backend.anonKey}`,
     `service    ${backend.serviceRoleKey}`,
+    ...(backend.config.auth?.signingKeysPath || backend.config.auth?.asymmetricKeys
+      ? [
+          `JWT keys   asymmetric: access tokens signed with the first key, public keys at ${backend.url}/auth/v1/.well-known/jwks.json`,
+        ]
+      : []),
     `JWT secret ${backend.config.jwtSecret === DEFAULT_JWT_SECRET ? 'the Supabase CLI demo secret' : 'from --jwt-secret (keys above are signed with it)'}`,
     `data dir   ${backend.config.dataDir}`,
   ].join('\n');

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type pg from 'pg';
 import type { RequestContext } from '../gateway/http.ts';
+import type { Mailbox } from './mailbox.ts';
 import type { AuthOptions } from './options.ts';
 import type { SignInLimiter } from './rate-limit.ts';
 import { readJsonObject, type JsonObject } from './request.ts';
@@ -14,6 +15,8 @@ export interface Call {
   options: AuthOptions;
   signer: TokenSigner;
   limiter: SignInLimiter;
+  /** Where every mail the service sends lands. */
+  mailbox: Mailbox;
   /** The gateway's public URL, for pagination links. */
   apiUrl: () => string;
   log: (line: string) => void;

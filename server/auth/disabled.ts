@@ -5,7 +5,7 @@ import { requireUser } from './guard.ts';
 /**
  * Features this backend does not offer, answered as GoTrue answers them when they are
  * turned off in its configuration (never a bare 404): SAML SSO, web3 and id_token
- * grants, manual identity linking, and MFA enrolment (no factors ever exist here).
+ * grants and manual identity linking.
  */
 
 /** POST /sso */
@@ -40,21 +40,4 @@ export function web3Grant(): Promise<Reply> {
 export async function manualLinking(call: Call): Promise<Reply> {
   await requireUser(call);
   throw new AuthError(404, 'manual_linking_disabled', 'Manual linking is disabled');
-}
-
-/** POST /factors: enrolment of any factor type is off. */
-export async function enrollFactor(call: Call): Promise<Reply> {
-  await requireUser(call);
-  const params = await body(call, true);
-  if (params.factor_type === 'webauthn')
-    throw new AuthError(422, 'mfa_webauthn_enroll_not_enabled', 'MFA enroll is disabled for WebAuthn');
-  if (params.factor_type === 'phone')
-    throw new AuthError(422, 'mfa_phone_enroll_not_enabled', 'MFA enroll is disabled for Phone');
-  throw new AuthError(422, 'mfa_totp_enroll_not_enabled', 'MFA enroll is disabled for TOTP');
-}
-
-/** POST /factors/:id/challenge, POST /factors/:id/verify, DELETE /factors/:id: no factor exists. */
-export async function unknownFactor(call: Call): Promise<Reply> {
-  await requireUser(call);
-  throw new AuthError(404, 'mfa_factor_not_found', 'Factor not found');
 }

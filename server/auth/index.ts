@@ -7,6 +7,17 @@ import { resolveOptions } from './options.ts';
 import { SignInLimiter } from './rate-limit.ts';
 import { route } from './routes.ts';
 import type { TokenSigner } from './sessions.ts';
+import path from 'node:path';
+import { loadOrCreateSigningKeys, loadSigningKeys, trustSigningKeys, type SigningKey } from '../jwt-keys.ts';
+import { Mailbox } from './mailbox.ts';
+
+/** The signing keys the tuning asks for: a given JWK file, a kept ES256 key, or none (HS256). */
+function signingKeys(deps: BackendDeps): SigningKey[] {
+  const tuning = deps.config.auth ?? {};
+  if (tuning.signingKeysPath) return loadSigningKeys(tuning.signingKeysPath);
+  if (tuning.asymmetricKeys) return loadOrCreateSigningKeys(path.join(deps.config.dataDir, 'signing_keys.json'));
+  return [];
+}
 
 /**
  * The GoTrue-compatible auth service under /auth/v1: email/password and anonymous users,
@@ -14,13 +25,18 @@ import type { TokenSigner } from './sessions.ts';
  * at the gateway because sign-in sends only the anon key; routes that need a user or an
  * admin judge the token themselves and answer with GoTrue's codes.
  */
-export function createAuthService(deps: BackendDeps): BackendService {
+export function createAuthService(deps: BackendDeps): BackendService & { mailbox: Mailbox } {
   const options = resolveOptions(deps.config);
+  const keys = signingKeys(deps);
+  // Every verifier (gateway, realtime, storage) then also accepts tokens these keys signed.
+  const untrust = keys.length > 0 ? trustSigningKeys(options.jwtSecret, keys) : () => undefined;
   const signer: TokenSigner = {
     secret: options.jwtSecret,
     expirySeconds: options.jwtExpirySeconds,
     issuer: () => `${deps.apiUrl()}/auth/v1`,
+    ...(keys[0] ? { key: keys[0] } : {}),
   };
+  const mailbox = new Mailbox();
   const limiter = new SignInLimiter(options.signInLimit, options.now);
 
   const fail = (res: ServerResponse, error: unknown, apiVersion: string | undefined, what: string): void => {
@@ -46,13 +62,25 @@ export function createAuthService(deps: BackendDeps): BackendService {
   };
 
   return {
+    mailbox,
+    close: () => Promise.resolve(untrust()),
     prefix: '/auth/v1',
     tolerateBadToken: true,
     // GoTrue's admin API takes service_role and supabase_admin tokens (requireAdmin).
     acceptedRoles: ['supabase_admin'],
     async handle(req, res, ctx) {
       const apiVersion = ctx.headers['x-supabase-api-version'];
-      const call: Call = { req, ctx, pool: deps.pool, options, signer, limiter, apiUrl: deps.apiUrl, log: deps.log };
+      const call: Call = {
+        req,
+        ctx,
+        pool: deps.pool,
+        options,
+        signer,
+        limiter,
+        mailbox,
+        apiUrl: deps.apiUrl,
+        log: deps.log,
+      };
       try {
         const reply = await route(ctx.method, ctx.path)(call);
         // Drain any body a handler did not read, so keep-alive connections stay usable.

@@ -24,6 +24,22 @@ export interface AuthTuning {
   anonymousSignIns?: boolean;
   /** bcrypt cost for new hashes (GoTrue: 10). */
   bcryptCost?: number;
+  /** `enable_signup = false`: new users only through the admin API and invites. */
+  disableSignup?: boolean;
+  /** Where verification links land by default (the CLI's `site_url`). */
+  siteUrl?: string;
+  /** Seconds between two mails of one kind to one user (CLI `max_frequency`, 1 s). */
+  emailMaxFrequencySeconds?: number;
+  /** Lifetime of emailed codes and links in seconds (CLI `otp_expiry`, 3600). */
+  otpExpirySeconds?: number;
+  /** `double_confirm_changes`: an email change needs both addresses to confirm (default on). */
+  secureEmailChange?: boolean;
+  /** `secure_password_change`: a password change needs a /reauthenticate nonce unless the session is fresh. */
+  securePasswordChange?: boolean;
+  /** A JWK file (the CLI's `signing_keys_path`): access tokens are signed with its first key. */
+  signingKeysPath?: string;
+  /** Sign with an ES256 key kept in `<dataDir>/signing_keys.json` (made on first start). */
+  asymmetricKeys?: boolean;
 }
 
 // The tuning rides on BackendConfig so `startBackend({ auth: {...} })` reaches this service
@@ -45,6 +61,13 @@ export interface AuthOptions {
   jwtExpirySeconds: number;
   bcryptCost: number;
   maxBodyBytes: number;
+  disableSignup: boolean;
+  siteUrl: string;
+  emailMaxFrequencyMs: number;
+  otpExpiryMs: number;
+  otpLength: number;
+  secureEmailChange: boolean;
+  securePasswordChange: boolean;
 }
 
 export function resolveOptions(config: BackendConfig): AuthOptions {
@@ -64,5 +87,12 @@ export function resolveOptions(config: BackendConfig): AuthOptions {
     jwtExpirySeconds: config.jwtExpiry,
     bcryptCost: tuning.bcryptCost ?? 10,
     maxBodyBytes: config.maxBodyBytes,
+    disableSignup: tuning.disableSignup ?? false,
+    siteUrl: tuning.siteUrl ?? 'http://127.0.0.1:3000',
+    emailMaxFrequencyMs: (tuning.emailMaxFrequencySeconds ?? 1) * 1000,
+    otpExpiryMs: (tuning.otpExpirySeconds ?? 3600) * 1000,
+    otpLength: 6,
+    secureEmailChange: tuning.secureEmailChange ?? true,
+    securePasswordChange: tuning.securePasswordChange ?? false,
   };
 }

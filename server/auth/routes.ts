@@ -1,10 +1,14 @@
 import { createUser, deleteUserById, getUserById, listUsers, updateUserById } from './admin.ts';
 import { ok, type Call, type Handler, type Reply } from './call.ts';
-import { enrollFactor, manualLinking, sso, unknownFactor } from './disabled.ts';
+import { manualLinking, sso } from './disabled.ts';
+import { adminDeleteFactor, adminListFactors, challenge, enroll, unenroll, verifyFactor } from './mfa.ts';
 import { AuthError } from './errors.ts';
 import { signup } from './signup.ts';
 import { token } from './token.ts';
-import { verify } from './verify.ts';
+import { verify, verifyLink } from './verify.ts';
+import { generateLink, invite } from './admin-links.ts';
+import { magicLinkRoute, otp, reauthenticate, recover, resend } from './email-flows.ts';
+import { jwks } from './keys-routes.ts';
 import { getUser, logout, updateUser } from './user-routes.ts';
 
 export const AUTH_VERSION = 'v2.180.0-chartroom';
@@ -48,7 +52,7 @@ function settings(call: Call): Promise<Reply> {
   return Promise.resolve(
     ok({
       external,
-      disable_signup: false,
+      disable_signup: call.options.disableSignup,
       mailer_autoconfirm: call.options.autoConfirm,
       phone_autoconfirm: false,
       sms_provider: '',
@@ -57,11 +61,6 @@ function settings(call: Call): Promise<Reply> {
       passkeys_enabled: false,
     }),
   );
-}
-
-/** HS256 secrets are never published, so the key set is empty, as GoTrue's is then. */
-function jwks(): Promise<Reply> {
-  return Promise.resolve(ok({ keys: [] }));
 }
 
 type Route = [method: string, pattern: RegExp, handler: Handler];
@@ -77,11 +76,22 @@ const ROUTES: Route[] = [
   ['POST', /^\/logout$/, logout],
   ['POST', /^\/sso$/, sso],
   ['POST', /^\/verify$/, verify],
+  ['GET', /^\/verify$/, verifyLink],
+  ['POST', /^\/otp$/, otp],
+  ['POST', /^\/magiclink$/, magicLinkRoute],
+  ['POST', /^\/recover$/, recover],
+  ['POST', /^\/resend$/, resend],
+  ['GET', /^\/reauthenticate$/, reauthenticate],
+  ['POST', /^\/invite$/, invite],
+  ['POST', /^\/admin\/generate_link$/, generateLink],
   ['GET', /^\/user\/identities\/authorize$/, manualLinking],
   ['DELETE', /^\/user\/identities\/[^/]+$/, manualLinking],
-  ['POST', /^\/factors$/, enrollFactor],
-  ['POST', /^\/factors\/[^/]+\/(challenge|verify)$/, unknownFactor],
-  ['DELETE', /^\/factors\/[^/]+$/, unknownFactor],
+  ['POST', /^\/factors$/, enroll],
+  ['POST', /^\/factors\/[^/]+\/challenge$/, challenge],
+  ['POST', /^\/factors\/[^/]+\/verify$/, verifyFactor],
+  ['DELETE', /^\/factors\/[^/]+$/, unenroll],
+  ['GET', /^\/admin\/users\/[^/]+\/factors$/, adminListFactors],
+  ['DELETE', /^\/admin\/users\/[^/]+\/factors\/[^/]+$/, adminDeleteFactor],
   ['GET', /^\/admin\/users$/, listUsers],
   ['POST', /^\/admin\/users$/, createUser],
   ['GET', /^\/admin\/users\/[^/]+$/, getUserById],

@@ -1,15 +1,18 @@
 import { randomInt, randomUUID } from 'node:crypto';
+import { signWithKey, type SigningKey } from '../jwt-keys.ts';
 import { signJwt } from '../jwt.ts';
 import { INSTANCE_ID, type Db, type LoadedUser, userJson } from './users.ts';
 
 /** How a session was started; becomes the `amr` method of its access tokens. */
-export type AuthMethod = 'password' | 'anonymous';
+export type AuthMethod = 'password' | 'anonymous' | 'otp' | 'totp';
 
 export interface TokenSigner {
   secret: string;
   expirySeconds: number;
   /** `${apiUrl}/auth/v1`, the issuer GoTrue writes. */
   issuer: () => string;
+  /** With asymmetric keys, access tokens are signed with this one (RS256/ES256, `kid` header). */
+  key?: SigningKey;
 }
 
 /** Where a session was opened from, kept on auth.sessions as GoTrue does. */
@@ -101,25 +104,24 @@ export function accessToken(
   const iat = Math.floor(nowMs / 1000);
   const exp = iat + signer.expirySeconds;
   const { row } = user;
-  const token = signJwt(
-    {
-      iss: signer.issuer(),
-      sub: row.id,
-      aud: row.aud ?? 'authenticated',
-      exp,
-      iat,
-      email: row.email ?? '',
-      phone: row.phone ?? '',
-      app_metadata: row.raw_app_meta_data ?? {},
-      user_metadata: row.raw_user_meta_data ?? {},
-      role: row.role ?? 'authenticated',
-      aal: 'aal1',
-      amr,
-      session_id: sessionId,
-      is_anonymous: row.is_anonymous,
-    },
-    signer.secret,
-  );
+  const claims = {
+    iss: signer.issuer(),
+    sub: row.id,
+    aud: row.aud ?? 'authenticated',
+    exp,
+    iat,
+    email: row.email ?? '',
+    phone: row.phone ?? '',
+    app_metadata: row.raw_app_meta_data ?? {},
+    user_metadata: row.raw_user_meta_data ?? {},
+    role: row.role ?? 'authenticated',
+    // A verified TOTP factor in this session's amr makes it aal2 (GoTrue keeps it on the session row).
+    aal: amr.some((entry) => entry.method === 'totp') ? 'aal2' : 'aal1',
+    amr,
+    session_id: sessionId,
+    is_anonymous: row.is_anonymous,
+  };
+  const token = signer.key ? signWithKey(claims, signer.key) : signJwt(claims, signer.secret);
   return { token, expiresAt: exp };
 }
 

@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { asAdmin } from '../postgres/pool.ts';
 import { body, clientInfo, clock, ok, type Call, type Reply } from './call.ts';
 import { checkPasswordStrength, hashPassword, validateEmail } from './credentials.ts';
+import { checkSignupAllowed } from './email-flows.ts';
 import { badRequest, unprocessable, validationFailed } from './errors.ts';
+import { referrer, sendConfirmation } from './mailer.ts';
 import { objectField, stringField, type JsonObject } from './request.ts';
 import { amrOf, openSession, sessionJson } from './sessions.ts';
 import { findUserByEmail, insertUser, loadUser, upsertEmailIdentity, userJson } from './users.ts';
@@ -19,6 +21,7 @@ function isUniqueViolation(error: unknown): boolean {
  * with a session; otherwise it answers with the unconfirmed user and no session.
  */
 export async function signup(call: Call): Promise<Reply> {
+  checkSignupAllowed(call);
   const params = await body(call);
   const email = stringField(params, 'email');
   const phone = stringField(params, 'phone');
@@ -56,7 +59,12 @@ export async function signup(call: Call): Promise<Reply> {
         now,
       );
       await upsertEmailIdentity(db, userId, address, false, data, now);
-      if (!autoConfirm) return ok(userJson((await loadUser(db, userId))!));
+      if (!autoConfirm) {
+        // A fresh row: its confirmation_sent_at is the insert's, not an earlier mail's.
+        const fresh = { ...(await loadUser(db, userId))!.row, confirmation_sent_at: null };
+        await sendConfirmation(db, call, fresh, 'signup', referrer(call));
+        return ok(userJson((await loadUser(db, userId))!));
+      }
       const { sessionId, refreshToken } = await openSession(db, userId, 'password', clientInfo(call), now);
       const user = (await loadUser(db, userId))!;
       return ok(sessionJson(call.signer, user, sessionId, refreshToken, await amrOf(db, sessionId), nowMs));

@@ -1,8 +1,9 @@
 import { asAdmin } from '../postgres/pool.ts';
 import { body, clock, ok, type Call, type Reply } from './call.ts';
 import { checkPasswordStrength, hashPassword, validateEmail, verifyPassword } from './credentials.ts';
-import { forbidden, unprocessable, validationFailed } from './errors.ts';
-import { requireUser } from './guard.ts';
+import { badRequest, forbidden, unprocessable, validationFailed } from './errors.ts';
+import { referrer, sendEmailChange, tokenHash } from './mailer.ts';
+import { requireUser, type Caller } from './guard.ts';
 import { objectField, optionalStringField, stringField } from './request.ts';
 import {
   findUserByEmail,
@@ -38,6 +39,7 @@ export async function updateUser(call: Call): Promise<Reply> {
   const rawEmail = stringField(params, 'email');
   const email = rawEmail === '' ? '' : validateEmail(rawEmail);
   const password = optionalStringField(params, 'password');
+  const nonce = stringField(params, 'nonce');
   const data = objectField(params, 'data');
   if (objectField(params, 'app_metadata') !== undefined) {
     throw forbidden('not_admin', 'Updating app_metadata requires admin privileges');
@@ -55,6 +57,7 @@ export async function updateUser(call: Call): Promise<Reply> {
     if (other && other.id !== row.id)
       throw unprocessable('email_exists', 'A user with this email address has already been registered');
   }
+  if (password !== undefined) await checkReauthentication(call, caller, nonce);
   let hash: string | null = null;
   if (password) {
     if (hasPassword(row) && (await verifyPassword(password, row.encrypted_password))) {
@@ -86,10 +89,48 @@ export async function updateUser(call: Call): Promise<Reply> {
         now,
       ]);
     }
-    if (changingEmail) await changeEmail(db, call, current.row.id, email, current.row.is_anonymous, now);
+    if (changingEmail) {
+      // GoTrue confirms at once only an anonymous user's first address under autoconfirm; any
+      // other change is mailed and waits for /verify (both addresses with secure email change).
+      if (current.row.is_anonymous && call.options.autoConfirm) {
+        await changeEmail(db, call, current.row.id, email, true, now);
+      } else await sendEmailChange(db, call, current.row, email, referrer(call));
+    }
+    if (password !== undefined && nonce !== '') {
+      await db.query(`update auth.users set reauthentication_token = '' where id = $1`, [row.id]);
+    }
     return (await loadUser(db, row.id))!;
   });
   return ok(userJson(updated));
+}
+
+/**
+ * GoTrue's `secure_password_change`: a session older than 24 h (or none) needs the nonce
+ * /reauthenticate mailed; a nonce sent anyway is always checked.
+ */
+async function checkReauthentication(call: Call, caller: Caller, nonce: string): Promise<void> {
+  const nowMs = call.options.now();
+  let fresh = false;
+  if (caller.sessionId) {
+    const result = await call.pool.query<{ created: string }>(
+      `select extract(epoch from created_at)::text as created from auth.sessions where id = $1`,
+      [caller.sessionId],
+    );
+    const created = Number(result.rows[0]?.created ?? 0) * 1000;
+    fresh = nowMs < created + 24 * 3600 * 1000;
+  }
+  if (!call.options.securePasswordChange || fresh) return;
+  if (nonce === '') throw badRequest('reauthentication_needed', 'Password update requires reauthentication');
+  const result = await call.pool.query<{ token: string | null; sent: string | null }>(
+    `select reauthentication_token as token, extract(epoch from reauthentication_sent_at)::text as sent
+       from auth.users where id = $1`,
+    [caller.user.row.id],
+  );
+  const stored = result.rows[0];
+  const invalid = () => unprocessable('reauthentication_not_valid', 'Nonce has expired or is invalid');
+  if (!stored?.token || !stored.sent) throw invalid();
+  const expired = nowMs > Number(stored.sent) * 1000 + call.options.otpExpiryMs;
+  if (expired || stored.token !== tokenHash(caller.user.row.email ?? '', nonce)) throw invalid();
 }
 
 async function changeEmail(
@@ -100,13 +141,6 @@ async function changeEmail(
   wasAnonymous: boolean,
   now: string,
 ): Promise<void> {
-  if (!call.options.autoConfirm) {
-    await db.query(
-      `update auth.users set email_change = $2, email_change_sent_at = $3, updated_at = $3 where id = $1`,
-      [userId, email, now],
-    );
-    return;
-  }
   // Confirmed at once: the address becomes the user's email, and an anonymous user becomes
   // a permanent email user (GoTrue's anonymous-to-permanent conversion).
   await db.query(

@@ -15,6 +15,8 @@ export interface UserRow {
   confirmed_at: string | null;
   confirmation_sent_at: string | null;
   recovery_sent_at: string | null;
+  invited_at: string | null;
+  reauthentication_sent_at: string | null;
   email_change: string | null;
   email_change_sent_at: string | null;
   last_sign_in_at: string | null;
@@ -55,6 +57,8 @@ const USER_COLUMNS = [
   iso('u.confirmed_at'),
   iso('u.confirmation_sent_at'),
   iso('u.recovery_sent_at'),
+  iso('u.invited_at'),
+  iso('u.reauthentication_sent_at'),
   'u.email_change',
   iso('u.email_change_sent_at'),
   iso('u.last_sign_in_at'),
@@ -83,6 +87,8 @@ const IDENTITY_COLUMNS = [
 export interface LoadedUser {
   row: UserRow;
   identities: IdentityRow[];
+  /** MFA factors, rendered as GoTrue renders them (absent when none). */
+  factors?: JsonObject[];
 }
 
 /** Anything that runs a query: the pool for lone reads, a transaction's client for writes. */
@@ -140,7 +146,13 @@ export async function loadUser(db: Db, id: string): Promise<LoadedUser | null> {
   const row = await findUserById(db, id);
   if (!row) return null;
   const identities = (await identitiesOf(db, [id])).get(id) ?? [];
-  return { row, identities };
+  const factors = await db.query<JsonObject>(
+    `select id, coalesce(friendly_name, '') as friendly_name, factor_type::text as factor_type, status::text as status,
+            ${iso('created_at')}, ${iso('updated_at')}
+       from auth.mfa_factors where user_id = $1 order by created_at, id`,
+    [id],
+  );
+  return { row, identities, factors: factors.rows };
 }
 
 export interface NewUser {
@@ -225,7 +237,7 @@ function identityJson(identity: IdentityRow): JsonObject {
 }
 
 /** Renders a user exactly as GoTrue's models.User marshals: omitted fields absent, nulls as "". */
-export function userJson({ row, identities }: LoadedUser): JsonObject {
+export function userJson({ row, identities, factors }: LoadedUser): JsonObject {
   const optional = (value: string | null) => (value === null || value === '' ? undefined : value);
   return {
     id: row.id,
@@ -236,14 +248,17 @@ export function userJson({ row, identities }: LoadedUser): JsonObject {
     phone: row.phone ?? '',
     phone_confirmed_at: optional(row.phone_confirmed_at),
     confirmation_sent_at: optional(row.confirmation_sent_at),
+    invited_at: optional(row.invited_at),
     confirmed_at: optional(row.confirmed_at),
     recovery_sent_at: optional(row.recovery_sent_at),
     new_email: optional(row.email_change),
     email_change_sent_at: optional(row.email_change_sent_at),
+    reauthentication_sent_at: optional(row.reauthentication_sent_at),
     last_sign_in_at: optional(row.last_sign_in_at),
     app_metadata: row.raw_app_meta_data ?? {},
     user_metadata: row.raw_user_meta_data ?? {},
     identities: identities.map(identityJson),
+    ...(factors && factors.length > 0 ? { factors } : {}),
     created_at: row.created_at,
     updated_at: row.updated_at,
     banned_until: optional(row.banned_until),

@@ -43,7 +43,7 @@ export function claimsOf(jwt: string): Record<string, unknown> {
  * autoConfirm). Its in-memory state (rate limits) is its own.
  */
 export async function secondGateway(
-  options: { autoConfirm?: boolean; auth?: AuthTuning } = {},
+  options: { autoConfirm?: boolean; auth?: AuthTuning; jwtSecret?: string } = {},
 ): Promise<{ backend: Backend; client: () => AnyClient }> {
   const backend = await startBackend({
     externalDatabaseUrl: backendInfo().databaseUrl,
