@@ -15,6 +15,8 @@ import { backendOptionsFromArgs, describeBackend, stopOnSignals } from './main.t
 export interface RuntimeConfig {
   supabaseUrl: string;
   supabaseAnonKey: string;
+  /** The embedded backend's mail catcher, linked from the sign-in card's "check your email". */
+  mailboxUrl?: string;
 }
 
 /** The config the app reads as `window.__CHARTROOM_CONFIG__` (src/adapters/supabase/client.ts). */
@@ -196,6 +198,8 @@ async function main(): Promise<void> {
   const started = Date.now();
   const backend = await startBackend({
     ...options,
+    // Links in the mailbox's mails land on the app (GoTrue's site_url).
+    ...(appPort ? { auth: { ...options.auth, siteUrl: `http://127.0.0.1:${appPort}` } } : {}),
     ...(supabaseDir ? { supabaseDir } : {}),
     ...(functionsDir ? { functionsDir } : {}),
   });
@@ -210,7 +214,7 @@ async function main(): Promise<void> {
     app = await serveApp({
       dir: outDir,
       port: appPort,
-      runtime: { supabaseUrl: backend.url, supabaseAnonKey: backend.anonKey },
+      runtime: { supabaseUrl: backend.url, supabaseAnonKey: backend.anonKey, mailboxUrl: backend.mailboxUrl },
     });
   } catch (error) {
     // Don't leave PostgreSQL running behind a failed start.

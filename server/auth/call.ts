@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type pg from 'pg';
+import { asAdmin } from '../postgres/pool.ts';
 import type { RequestContext } from '../gateway/http.ts';
 import type { Mailbox } from './mailbox.ts';
 import type { AuthOptions } from './options.ts';
@@ -49,4 +50,18 @@ export function clientInfo(call: Call): ClientInfo {
     userAgent: call.ctx.headers['user-agent'] ?? null,
     ip: /^[0-9a-fA-F:.]+$/.test(ip) ? ip : null,
   };
+}
+
+/**
+ * asAdmin, run again once when PostgreSQL broke a deadlock by aborting it (40P01): the
+ * transaction was rolled back whole, so a second run is safe for work without side effects
+ * outside the database. (A gateway starting on the same database re-runs platform DDL.)
+ */
+export async function asAdminRetrying<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  try {
+    return await asAdmin(pool, fn);
+  } catch (error) {
+    if ((error as { code?: unknown } | null)?.code !== '40P01') throw error;
+    return asAdmin(pool, fn);
+  }
 }

@@ -1,5 +1,4 @@
-import { asAdmin } from '../postgres/pool.ts';
-import { body, clientInfo, clock, ok, type Call, type Reply } from './call.ts';
+import { asAdminRetrying, body, clientInfo, clock, ok, type Call, type Reply } from './call.ts';
 import { validateEmail, validatePhone } from './credentials.ts';
 import { AuthError, forbidden, unprocessable, validationFailed } from './errors.ts';
 import { referrer, tokenHash } from './mailer.ts';
@@ -141,7 +140,7 @@ async function verifyAndSignIn(
   email: string | null,
 ): Promise<{ session: Record<string, unknown> } | { message: string }> {
   const { nowMs, now } = clock(call);
-  return asAdmin(call.pool, async (db) => {
+  return asAdminRetrying(call.pool, async (db) => {
     const { user, column } = await findByToken(db, call, type, hash, email);
     const applied = await apply(db, call, type, user, column);
     if (applied === null) return { message: SINGLE_CONFIRMATION };

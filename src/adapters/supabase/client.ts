@@ -17,6 +17,8 @@ export interface SupabaseConfig {
 export interface RuntimeConfig {
   supabaseUrl?: string;
   supabaseAnonKey?: string;
+  /** The embedded backend's local mailbox page (absent against hosted Supabase). */
+  mailboxUrl?: string;
 }
 
 declare global {

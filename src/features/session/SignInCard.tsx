@@ -6,6 +6,7 @@ import {
   useSessionSend,
   useSessionStatus,
 } from './session-context.ts';
+import { MailboxLink } from './MailboxLink.tsx';
 
 /** Sign in, create an account, or continue as a guest: one form, three intents. */
 export function SignInCard() {
@@ -63,6 +64,7 @@ export function SignInCard() {
             {notice && (
               <p className="message notice" role="status">
                 {notice}
+                <MailboxLink />
               </p>
             )}
             <div className="actions">
