@@ -1,6 +1,6 @@
 import { body, type Call, type Reply } from './call.ts';
 import { AuthError } from './errors.ts';
-import { requireUser } from './guard.ts';
+import { requireAdmin, requireUser } from './guard.ts';
 
 /**
  * Features this backend does not offer, answered as GoTrue answers them when they are
@@ -40,4 +40,34 @@ export function web3Grant(): Promise<Reply> {
 export async function manualLinking(call: Call): Promise<Reply> {
   await requireUser(call);
   throw new AuthError(404, 'manual_linking_disabled', 'Manual linking is disabled');
+}
+
+/** /passkeys/...: GoTrue checks the feature before authentication. */
+export function passkeys(): Promise<Reply> {
+  return Promise.reject(new AuthError(404, 'passkey_disabled', 'Passkeys are disabled'));
+}
+
+const oauthServerDisabled = () => new AuthError(404, 'feature_disabled', 'OAuth server is disabled');
+
+/** /oauth/... (the OAuth 2.1 server) and its discovery document. */
+export function oauthServer(): Promise<Reply> {
+  return Promise.reject(oauthServerDisabled());
+}
+
+/** /admin/oauth/clients...: admin credentials first, then the feature. */
+export async function adminOAuthServer(call: Call): Promise<Reply> {
+  await requireAdmin(call);
+  throw oauthServerDisabled();
+}
+
+/** /admin/custom-providers...: admin credentials first, then the feature. */
+export async function adminCustomProviders(call: Call): Promise<Reply> {
+  await requireAdmin(call);
+  throw new AuthError(404, 'feature_disabled', 'Custom OAuth providers are disabled');
+}
+
+/** /user/oauth/grants: a signed-in user first, then the feature. */
+export async function userOAuthGrants(call: Call): Promise<Reply> {
+  await requireUser(call);
+  throw oauthServerDisabled();
 }

@@ -56,6 +56,15 @@ export async function factorsOf(db: Db, userId: string): Promise<FactorRow[]> {
   return result.rows;
 }
 
+/** GoTrue's requireAuthentication + requireNotAnonymous, in front of every /factors route. */
+async function requireFactorUser(call: Call): Promise<Caller> {
+  const caller = await requireUser(call);
+  if (caller.isAnonymous) {
+    throw new AuthError(403, 'no_authorization', 'Anonymous user not allowed to perform these actions');
+  }
+  return caller;
+}
+
 async function callerFactor(call: Call, caller: Caller, factorId: string): Promise<FactorRow> {
   const result = isUuid(factorId)
     ? await call.pool.query<FactorRow>(
@@ -72,7 +81,7 @@ const factorIdOf = (call: Call) => /^\/factors\/([^/]+)/.exec(call.ctx.path)?.[1
 
 /** POST /factors {factor_type: 'totp', friendly_name, issuer}. */
 export async function enroll(call: Call): Promise<Reply> {
-  const caller = await requireUser(call);
+  const caller = await requireFactorUser(call);
   const params = await body(call, true);
   const type = stringField(params, 'factor_type');
   if (type === 'webauthn')
@@ -110,7 +119,7 @@ export async function enroll(call: Call): Promise<Reply> {
 
 /** POST /factors/:id/challenge */
 export async function challenge(call: Call): Promise<Reply> {
-  const caller = await requireUser(call);
+  const caller = await requireFactorUser(call);
   const factor = await callerFactor(call, caller, factorIdOf(call));
   const id = randomUUID();
   const { nowMs, now } = clock(call);
@@ -124,7 +133,7 @@ export async function challenge(call: Call): Promise<Reply> {
 
 /** POST /factors/:id/verify {challenge_id, code}: the session steps up to aal2. */
 export async function verifyFactor(call: Call): Promise<Reply> {
-  const caller = await requireUser(call);
+  const caller = await requireFactorUser(call);
   const factor = await callerFactor(call, caller, factorIdOf(call));
   const params = await body(call);
   const challengeId = stringField(params, 'challenge_id');
@@ -176,7 +185,7 @@ export async function verifyFactor(call: Call): Promise<Reply> {
 
 /** DELETE /factors/:id: a verified factor needs an aal2 session. */
 export async function unenroll(call: Call): Promise<Reply> {
-  const caller = await requireUser(call);
+  const caller = await requireFactorUser(call);
   const factor = await callerFactor(call, caller, factorIdOf(call));
   if (factor.status === 'verified' && call.ctx.claims.aal !== 'aal2') {
     throw new AuthError(401, 'insufficient_aal', 'AAL2 required to unenroll verified factor');

@@ -1,6 +1,14 @@
 import { createUser, deleteUserById, getUserById, listUsers, updateUserById } from './admin.ts';
 import { ok, type Call, type Handler, type Reply } from './call.ts';
-import { manualLinking, sso } from './disabled.ts';
+import {
+  adminCustomProviders,
+  adminOAuthServer,
+  manualLinking,
+  oauthServer,
+  passkeys,
+  sso,
+  userOAuthGrants,
+} from './disabled.ts';
 import { adminDeleteFactor, adminListFactors, challenge, enroll, unenroll, verifyFactor } from './mfa.ts';
 import { AuthError } from './errors.ts';
 import { signup } from './signup.ts';
@@ -65,6 +73,9 @@ function settings(call: Call): Promise<Reply> {
 
 type Route = [method: string, pattern: RegExp, handler: Handler];
 
+/** Matches every method (routes that answer the same for all). */
+const ANY = '*';
+
 const ROUTES: Route[] = [
   ['GET', /^\/health$/, health],
   ['GET', /^\/settings$/, settings],
@@ -92,6 +103,13 @@ const ROUTES: Route[] = [
   ['DELETE', /^\/factors\/[^/]+$/, unenroll],
   ['GET', /^\/admin\/users\/[^/]+\/factors$/, adminListFactors],
   ['DELETE', /^\/admin\/users\/[^/]+\/factors\/[^/]+$/, adminDeleteFactor],
+  // Features not offered here answer GoTrue's own "disabled" errors (never a bare 404 route miss).
+  [ANY, /^\/passkeys(\/.*)?$/, passkeys],
+  [ANY, /^\/oauth(\/.*)?$/, oauthServer],
+  ['GET', /^\/\.well-known\/oauth-authorization-server$/, oauthServer],
+  [ANY, /^\/admin\/oauth(\/.*)?$/, adminOAuthServer],
+  [ANY, /^\/admin\/custom-providers(\/.*)?$/, adminCustomProviders],
+  [ANY, /^\/user\/oauth\/grants$/, userOAuthGrants],
   ['GET', /^\/admin\/users$/, listUsers],
   ['POST', /^\/admin\/users$/, createUser],
   ['GET', /^\/admin\/users\/[^/]+$/, getUserById],
@@ -103,7 +121,7 @@ const ROUTES: Route[] = [
 export function route(method: string, path: string): Handler {
   const normalised = path.length > 1 ? path.replace(/\/+$/, '') : path;
   const matching = ROUTES.filter(([, pattern]) => pattern.test(normalised));
-  const found = matching.find(([m]) => m === method || (method === 'HEAD' && m === 'GET'));
+  const found = matching.find(([m]) => m === ANY || m === method || (method === 'HEAD' && m === 'GET'));
   if (found) return found[2];
   if (matching.length > 0) {
     return () =>

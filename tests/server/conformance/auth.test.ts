@@ -70,4 +70,32 @@ describe('features left off answer as GoTrue does when they are disabled', () =>
     const byEmail = await auth.verifyOtp({ email: 'nobody@example.com', token: '123456', type: 'email' });
     expect(byEmail.error).toMatchObject({ status: 403, code: 'otp_expired' });
   });
+  it('passkeys, the OAuth server and custom providers answer GoTrue disabled errors; anonymous users get no factors', async () => {
+    const { url, anonKey, serviceRoleKey } = backendInfo();
+    const passkey = await fetch(`${url}/auth/v1/passkeys/authentication/options`, {
+      method: 'POST',
+      headers: { apikey: anonKey, 'content-type': 'application/json', 'x-supabase-api-version': '2024-01-01' },
+      body: '{}',
+    });
+    expect(passkey.status).toBe(404);
+    expect(await passkey.json()).toEqual({ code: 'passkey_disabled', message: 'Passkeys are disabled' });
+
+    const admin = createClient(url, serviceRoleKey, {
+      auth: { persistSession: false, autoRefreshToken: false },
+      realtime: { transport: WebSocket as never },
+    }).auth.admin;
+    const clients = await admin.oauth.listClients();
+    expect(clients.error).toMatchObject({ status: 404, code: 'feature_disabled', message: 'OAuth server is disabled' });
+    const anonAdmin = await fetch(`${url}/auth/v1/admin/oauth/clients`, { headers: { apikey: anonKey } });
+    expect(anonAdmin.status).toBe(401);
+
+    const guest = client().auth;
+    expect((await guest.signInAnonymously()).error).toBeNull();
+    const enroll = await guest.mfa.enroll({ factorType: 'totp' });
+    expect(enroll.error).toMatchObject({
+      status: 403,
+      code: 'no_authorization',
+      message: 'Anonymous user not allowed to perform these actions',
+    });
+  });
 });
