@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import QRCode from 'qrcode';
-import { asAdmin } from '../postgres/pool.ts';
-import { body, clientInfo, clock, ok, type Call, type Reply } from './call.ts';
+import { asAdminRetrying, body, clientInfo, clock, ok, type Call, type Reply } from './call.ts';
 import { AuthError, unprocessable, validationFailed } from './errors.ts';
 import { isUuid, requireAdmin, requireUser, type Caller } from './guard.ts';
 import { stringField } from './request.ts';
@@ -159,7 +158,7 @@ export async function verifyFactor(call: Call): Promise<Reply> {
   }
   const sessionId = caller.sessionId;
   if (!sessionId) throw new AuthError(401, 'session_not_found', 'Session not found');
-  return asAdmin(call.pool, async (db) => {
+  return asAdminRetrying(call.pool, async (db) => {
     await db.query(`update auth.mfa_challenges set verified_at = $2 where id = $1`, [challengeId, now]);
     await db.query(`update auth.mfa_factors set status = 'verified', updated_at = $2 where id = $1`, [factor.id, now]);
     await db.query(`update auth.sessions set aal = 'aal2', factor_id = $2, updated_at = $3 where id = $1`, [

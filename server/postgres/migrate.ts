@@ -25,8 +25,21 @@ export class MigrationError extends Error {
   }
 }
 
-/** Applies the platform bootstrap (idempotent) in one transaction, as the superuser supabase_admin. */
-export async function bootstrap(client: pg.Client): Promise<void> {
+/**
+ * Applies the platform bootstrap (idempotent) in one transaction, as the superuser supabase_admin.
+ * Its DDL can deadlock with live requests when a second gateway starts on a running database;
+ * PostgreSQL then rolls it back whole, so it simply runs again.
+ */
+export async function bootstrap(client: pg.Client, attempts = 3): Promise<void> {
+  try {
+    await bootstrapOnce(client);
+  } catch (error) {
+    if ((error as { code?: unknown } | null)?.code !== '40P01' || attempts <= 1) throw error;
+    await bootstrap(client, attempts - 1);
+  }
+}
+
+async function bootstrapOnce(client: pg.Client): Promise<void> {
   await client.query('begin');
   try {
     // Serialise concurrent starts on the same cluster.
