@@ -61,6 +61,20 @@ grant anon, authenticated, service_role to postgres;
 grant pg_read_all_data, pg_signal_backend, pg_monitor to postgres;
 grant pg_read_all_data to supabase_read_only_user;
 grant authenticator to supabase_storage_admin;
+-- Hosted lets postgres set PostgREST's settings (pgrst.*) on authenticator through supautils
+-- (privileged_role_allowed_configs), as the CLI's migrations do (`alter role authenticator set
+-- pgrst.db_plan_enabled ...`). Without supautils, PostgreSQL 16+ asks for ADMIN OPTION on the role:
+-- postgres gets it alone, neither inheriting authenticator's rights nor able to SET ROLE to it, and
+-- SET on PostgREST's in-database settings (placeholders, which a non-superuser needs a grant for).
+grant authenticator to postgres with admin option, inherit false, set false;
+grant set on parameter
+  pgrst.db_aggregates_enabled, pgrst.db_anon_role, pgrst.db_extra_search_path, pgrst.db_hoisted_tx_settings,
+  pgrst.db_max_rows, pgrst.db_plan_enabled, pgrst.db_pre_request, pgrst.db_prepared_statements,
+  pgrst.db_root_spec, pgrst.db_schemas, pgrst.db_tx_end, pgrst.jwt_aud, pgrst.jwt_cache_max_lifetime,
+  pgrst.jwt_role_claim_key, pgrst.jwt_secret, pgrst.jwt_secret_is_base64, pgrst.openapi_mode,
+  pgrst.openapi_security_active, pgrst.openapi_server_proxy_uri, pgrst.server_cors_allowed_origins,
+  pgrst.server_timing_enabled, pgrst.server_trace_header
+  to postgres;
 revoke supabase_admin from authenticator;
 alter role anon set statement_timeout = '3s';
 alter role authenticated set statement_timeout = '8s';

@@ -42,6 +42,8 @@ const MIGRATIONS: Record<string, string> = {
   '20240101000300_platform_policies.sql': `
     create policy "hp: read own files" on storage.objects for select to authenticated using (owner = auth.uid());
     create policy "hp: members hear" on realtime.messages for select to authenticated using (realtime.topic() = 'hp');`,
+  // PostgREST's in-database settings, as the CLI's projects (and postgrest-js's suite) set them.
+  '20240101000400_pgrst_settings.sql': `alter role authenticator set pgrst.db_aggregates_enabled to 'true';`,
 };
 
 beforeAll(async () => {
@@ -144,6 +146,26 @@ describe('a fresh data dir, as hosted Supabase applies a project', () => {
     const member = await query<{ member: boolean }>(
       backend.databaseUrl,
       `select pg_has_role('postgres', 'supabase_storage_admin', 'usage') or pg_has_role('postgres', 'supabase_realtime_admin', 'usage') as member`,
+    );
+    expect(member).toEqual([{ member: false }]);
+  });
+
+  it('lets postgres set pgrst.* on authenticator, as supautils does, and nothing more of it', async () => {
+    const settings = await query<{ setconfig: string[] }>(
+      backend.databaseUrl,
+      `select setconfig from pg_db_role_setting where setrole = 'authenticator'::regrole and setdatabase = 0`,
+    );
+    expect(settings[0]?.setconfig).toContain('pgrst.db_aggregates_enabled=true');
+    for (const sql of [
+      'set role authenticator',
+      `alter role authenticator set hp.other to 'x'`,
+      'alter role authenticator superuser',
+    ]) {
+      await expect(query(backend.databaseUrl, sql), sql).rejects.toThrow(/permission denied|must be superuser/i);
+    }
+    const member = await query<{ member: boolean }>(
+      backend.databaseUrl,
+      `select pg_has_role('postgres', 'authenticator', 'usage') or pg_has_role('postgres', 'authenticator', 'set') as member`,
     );
     expect(member).toEqual([{ member: false }]);
   });
