@@ -239,6 +239,10 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       'timezone=UTC',
       '-c',
       'log_min_messages=warning',
+      // Hosted preloads pg_stat_statements, which turns query ids on: EXPLAIN VERBOSE (the
+      // plan media type) then reports a "Query Identifier", as clients expect.
+      '-c',
+      'compute_query_id=on',
     ],
     onLog: (message) => {
       for (const line of message.split('\n')) {

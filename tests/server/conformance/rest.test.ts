@@ -250,6 +250,14 @@ describe('output', () => {
     expect(asText.data).toMatch(/^Aggregate {2}\(cost=/);
   });
 
+  it('explains with verbose and settings like a PostgreSQL that preloads pg_stat_statements (a query id)', async () => {
+    const res = await db.from('cf_msgs').select('id').explain({ verbose: true, settings: true, format: 'json' });
+    expect(res.error).toBeNull();
+    const [plan] = res.data as unknown as { Plan: unknown; 'Query Identifier': unknown }[];
+    expect(plan).toHaveProperty('Plan');
+    expect(typeof plan?.['Query Identifier']).toBe('number');
+  });
+
   it('says PGRST116 in the current words', async () => {
     const res = await rest('/cf_msgs?select=id', { headers: { accept: 'application/vnd.pgrst.object+json' } });
     expect(res.status).toBe(406);
