@@ -372,12 +372,14 @@ async function sendPlan(
   planned: Planned,
   want: PlanRequest,
   statementTimeout: string | undefined,
+  schema: string,
 ): Promise<void> {
   const main = planned.statements[planned.result === -1 ? 0 : planned.result]!;
   const opts = [`format ${want.format}`, ...want.options.map((o) => `${o} true`)].join(', ');
   const results = await runRequest(deps.pool, claims, [{ sql: `explain (${opts}) ${main.sql}`, values: main.values }], {
     readOnly: planned.readOnly,
     statementTimeout,
+    schema,
     rollback: true,
   });
   const lines = (results[0]?.rows ?? []).map((row) => row['QUERY PLAN'] ?? '');
@@ -444,7 +446,7 @@ export async function handleRest(
     }
     const claims = { role: ctx.role, claims: ctx.claims, method, path: `/rest/v1${ctx.path}`, headers: ctx.headers };
     if (planWanted) {
-      await sendPlan(deps, res, claims, planned, planWanted, cache.roleTimeouts.get(ctx.role));
+      await sendPlan(deps, res, claims, planned, planWanted, cache.roleTimeouts.get(ctx.role), r.schema);
       return;
     }
     const rollback = r.prefs.tx === 'rollback';
@@ -473,6 +475,7 @@ export async function handleRest(
     const results = await runRequest(deps.pool, claims, planned.statements, {
       readOnly: planned.readOnly,
       statementTimeout: cache.roleTimeouts.get(ctx.role),
+      schema: r.schema,
       rollback,
       check: checks.length > 0 ? (res0) => checks.forEach((c) => c(res0)) : undefined,
     });

@@ -10,6 +10,8 @@ export interface RunOptions {
   readOnly: boolean;
   /** The role's statement_timeout, when it has one. */
   statementTimeout?: string | undefined;
+  /** The schema the request addresses (Accept-Profile / Content-Profile). */
+  schema: string;
   rollback: boolean;
   /** Inspects the results before the transaction ends; a throw rolls back (costs a round trip). */
   check?: ((results: StatementResult[]) => void) | undefined;
@@ -29,9 +31,19 @@ const CLAIMS_SQL =
   `select set_config('role', $1, true), set_config('request.jwt.claims', $2, true), set_config('request.method', $3, true), ` +
   `set_config('request.path', $4, true), set_config('request.headers', $5, true), ` +
   // The role's own statement_timeout (alter role anon set statement_timeout = '3s'); `set role` alone would not apply it.
-  `set_config('statement_timeout', coalesce($6, current_setting('statement_timeout')), true)`;
+  `set_config('statement_timeout', coalesce($6, current_setting('statement_timeout')), true), ` +
+  // PostgREST's per-request search path: the request's schema, then db-extra-search-path.
+  `set_config('search_path', $7, true)`;
 /** GET and HEAD run read-only, as PostgREST runs them. */
 const CLAIMS_READONLY_SQL = `${CLAIMS_SQL}, set_config('transaction_read_only', 'on', true)`;
+
+/** The CLI's `extra_search_path` (config.toml [api]), which PostgREST appends to the request's schema. */
+const EXTRA_SEARCH_PATH = ['public', 'extensions'];
+
+/** The search path PostgREST sets for a request: every name quoted, the request's schema first. */
+export function requestSearchPath(schema: string): string {
+  return [schema, ...EXTRA_SEARCH_PATH].map((name) => `"${name.replace(/"/g, '""')}"`).join(', ');
+}
 
 /** Prepared statement names for frequent SQL texts; capped so hostile variety cannot grow it. */
 const names = new Map<string, string>();
@@ -217,6 +229,7 @@ export async function runRequest(
       request.path ?? '',
       JSON.stringify(request.headers ?? {}),
       options.statementTimeout ?? null,
+      requestSearchPath(options.schema),
     ],
   };
   const explicit = options.rollback || options.check !== undefined;

@@ -258,6 +258,12 @@ describe('output', () => {
     expect(typeof plan?.['Query Identifier']).toBe('number');
   });
 
+  it('runs a request with PostgREST search path: its schema, then public and extensions', async () => {
+    const res = await db.from('cf_msgs').select('id').explain({ settings: true, format: 'json' });
+    const [plan] = res.data as unknown as { Settings?: Record<string, string> }[];
+    expect(plan?.Settings?.search_path).toBe('"public", "public", "extensions"');
+  });
+
   it('says PGRST116 in the current words', async () => {
     const res = await rest('/cf_msgs?select=id', { headers: { accept: 'application/vnd.pgrst.object+json' } });
     expect(res.status).toBe(406);
