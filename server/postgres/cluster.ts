@@ -243,6 +243,9 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       // plan media type) then reports a "Query Identifier", as clients expect.
       '-c',
       'compute_query_id=on',
+      // The Supabase CLI's database setting (EXPLAIN's `settings` option lists it, as clients expect).
+      '-c',
+      'effective_cache_size=128MB',
     ],
     onLog: (message) => {
       for (const line of message.split('\n')) {

@@ -258,10 +258,11 @@ describe('output', () => {
     expect(typeof plan?.['Query Identifier']).toBe('number');
   });
 
-  it('runs a request with PostgREST search path: its schema, then public and extensions', async () => {
+  it('runs a request with PostgREST search path (its schema, then public and extensions) on the CLI settings', async () => {
     const res = await db.from('cf_msgs').select('id').explain({ settings: true, format: 'json' });
     const [plan] = res.data as unknown as { Settings?: Record<string, string> }[];
-    expect(plan?.Settings?.search_path).toBe('"public", "public", "extensions"');
+    // The same settings as the Supabase CLI's database reports.
+    expect(plan?.Settings).toEqual({ effective_cache_size: '128MB', search_path: '"public", "public", "extensions"' });
   });
 
   it('says PGRST116 in the current words', async () => {
