@@ -30,6 +30,10 @@ export interface StormFigures {
   delivery: Summary;
   roundTrip: Summary;
   dropped: number;
+  /** Receipts whose first seq was past the editor's version (the log before it not yet received). */
+  receiptGaps: number;
+  /** Stream messages past the editor's version + 1. */
+  streamGaps: number;
 }
 
 interface Editor {
@@ -50,6 +54,8 @@ export async function runStorm(options: {
   projectId: string;
   editors: number;
   seconds: number;
+  /** Called once everyone is signed up, joined and caught up, as the first edits start. */
+  onStart?: () => void;
 }): Promise<StormFigures> {
   const ownerPort = createMachinesAdapter(options.owner.client);
   const created = await ownerPort.createMachine({
@@ -88,6 +94,8 @@ export async function runStorm(options: {
   let refusedOther = 0;
   let dropped = 0;
   let edits = 0;
+  let receiptGaps = 0;
+  let streamGaps = 0;
 
   const editors: Editor[] = people.map((p, i) => ({
     id: `storm-${i}`,
@@ -133,7 +141,10 @@ export async function runStorm(options: {
         const landed = committed(chartroomModel, e.doc, taken.batch.batchId, result.receipt);
         e.doc = landed.state;
         dropped += landed.dropped.length;
-        if (landed.gap) await catchUp(e);
+        if (landed.gap) {
+          receiptGaps++;
+          await catchUp(e);
+        }
       }
     } finally {
       e.sending = false;
@@ -153,7 +164,10 @@ export async function runStorm(options: {
               const t0 = sentAt.get(op.batchId);
               if (t0 !== undefined && op.clientId !== e.id && op.seq > e.doc.version) delivery.push(at - t0);
             }
-            if (apply(e, event.ops)) void catchUp(e);
+            if (apply(e, event.ops)) {
+              streamGaps++;
+              void catchUp(e);
+            }
           });
         }),
     ),
@@ -161,6 +175,7 @@ export async function runStorm(options: {
   for (const e of editors) await catchUp(e);
 
   // Each editor ticks once a second, staggered across the second.
+  options.onStart?.();
   const stopAt = Date.now() + options.seconds * 1000;
   await Promise.all(
     editors.map(async (e, i) => {
@@ -221,5 +236,7 @@ export async function runStorm(options: {
     delivery: summarize(delivery),
     roundTrip: summarize(roundTrip),
     dropped,
+    receiptGaps,
+    streamGaps,
   };
 }
