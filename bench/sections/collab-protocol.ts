@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
+import type pg from 'pg';
 import WebSocket from 'ws';
 import { createMachinesAdapter } from '../../src/adapters/supabase/machines.ts';
 import { chartroomModel } from '../../src/lib/collab/chartroom.ts';
@@ -102,6 +103,27 @@ async function edits(
   };
 }
 
+/**
+ * What any durable edit costs at least on this machine: one small row inserted and
+ * committed (synchronous_commit on, so the WAL is flushed to disk), one at a time.
+ * An append is delivered only after its commit, so this bounds Chartroom's remote edit.
+ */
+async function durableCommitFloor(pool: pg.Pool): Promise<Summary> {
+  const table = `bench_floor_${Math.random().toString(36).slice(2, 8)}`;
+  await pool.query(`create table public.${table} (id bigserial primary key, v text not null)`);
+  const samples: number[] = [];
+  try {
+    for (let i = 0; i < WARMUP + EDITS; i++) {
+      const t0 = now();
+      await pool.query(`insert into public.${table} (v) values ($1)`, [`edit ${i}`]);
+      if (i >= WARMUP) samples.push(now() - t0);
+    }
+  } finally {
+    await pool.query(`drop table public.${table}`);
+  }
+  return summarize(samples);
+}
+
 export async function run(ctx: BenchContext): Promise<void> {
   const backend = await benchBackend();
   const meterA = wireMeter();
@@ -178,6 +200,8 @@ export async function run(ctx: BenchContext): Promise<void> {
     );
     for (const size of sizes)
       ctx.report(`${size} states: remote edit Node -> Node p50 / p95 / p99`, three(bySize.get(size)!.remote));
+    const floor = await durableCommitFloor(backend.pool);
+    ctx.report('floor: one durable PostgreSQL commit of one small row p50 / p95 / p99', three(floor));
     const small = bySize.get(10)!.remote;
     const large = bySize.get(1000)!.remote;
     ctx.report('remote edit p50, 1,000 states / 10 states', `x${(large.p50 / small.p50).toFixed(2)}`, 'within x1.5');
@@ -270,6 +294,10 @@ export async function run(ctx: BenchContext): Promise<void> {
       'Chartroom remote edit p50 (10 states) / Hocuspocus durable',
       `x${(small.p50 / yjsDurable.remote.p50).toFixed(2)}`,
       'x1.0 or less',
+    );
+    ctx.report(
+      'Chartroom remote edit p50 (10 states) / one durable commit p50',
+      `x${(small.p50 / floor.p50).toFixed(2)}`,
     );
     if (yjsDurable.stored)
       ctx.report(
