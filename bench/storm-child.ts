@@ -1,5 +1,7 @@
-import { runStorm, type StormFigures } from './storm.ts';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { loopLag, type LoopLag } from './lib.ts';
 import { person } from './sections/collab.ts';
+import { runStorm, type StormFigures } from './storm.ts';
 
 /**
  * The storm's editors in a process of their own (forked by runStormInChild), so their
@@ -16,7 +18,7 @@ interface Options {
 }
 
 const options = JSON.parse(process.env.CHARTROOM_STORM ?? '{}') as Options;
-const reply = (message: { figures: StormFigures; cpuMs: number } | { error: string }) =>
+const reply = (message: { figures: StormFigures; cpuMs: number; lag: LoopLag } | { error: string }) =>
   new Promise<void>((resolve) => process.send!(message, () => resolve()));
 
 try {
@@ -24,6 +26,8 @@ try {
   const project = await owner.client.from('projects').insert({ name: 'storm' }).select('id').single();
   if (project.error) throw new Error(project.error.message);
   let cpuFrom = process.cpuUsage();
+  // How late this process's event loop runs its callbacks: 50 clients share it.
+  const lag = monitorEventLoopDelay({ resolution: 10 });
   const figures = await runStorm({
     ...options,
     owner,
@@ -31,12 +35,14 @@ try {
     // Sign-ups (bcrypt on the server) are set-up: the clients' CPU counts from the first edit.
     onStart: () => {
       cpuFrom = process.cpuUsage();
+      lag.enable();
       process.send!({ started: true });
     },
   });
   const used = process.cpuUsage(cpuFrom);
+  lag.disable();
   await owner.client.removeAllChannels();
-  await reply({ figures, cpuMs: (used.user + used.system) / 1000 });
+  await reply({ figures, cpuMs: (used.user + used.system) / 1000, lag: loopLag(lag) });
 } catch (error) {
   await reply({ error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
 }

@@ -1,8 +1,10 @@
 import { fork } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
+import { loopLag, summarize, type LoopLag, type requestTimer, type Summary } from './lib.ts';
 import type { StormFigures } from './storm.ts';
 
 const now = () => Number(process.hrtime.bigint()) / 1e6;
@@ -19,6 +21,22 @@ export interface StormLoad {
   machineBusyMs: number;
   /** Wall time of the edits, in ms. */
   wallMs: number;
+  /** Event-loop delay of the editors' process and of the backend's. */
+  clientsLag: LoopLag;
+  backendLag: LoopLag;
+  /** The backend's time per append, from request to answer (gateway log); empty without a timer. */
+  appendAtServer: Summary;
+  /** Mean time inside commit_machine_ops in PostgreSQL (pg_stat_user_functions; the commit's flush is after it). */
+  appendInPostgresMs: number | null;
+}
+
+/** Calls and total ms of commit_machine_ops so far (track_functions must be on). */
+async function functionTime(pool: pg.Pool): Promise<{ calls: number; ms: number }> {
+  const r = await pool.query<{ calls: string; total: number }>(
+    `select coalesce(sum(calls), 0) as calls, coalesce(sum(total_time), 0) as total
+       from pg_stat_user_functions where funcname = 'commit_machine_ops'`,
+  );
+  return { calls: Number(r.rows[0]!.calls), ms: Number(r.rows[0]!.total) };
 }
 
 /** Fields of /proc/<pid>/stat after the command (Linux). */
@@ -72,10 +90,18 @@ export async function runStormInChild(options: {
   anonKey: string;
   editors: number;
   seconds: number;
-  /** The backend's pool, to find its PostgreSQL's processes. */
+  /** The backend's pool (a superuser's), to find its PostgreSQL's processes and time the append function. */
   pool?: pg.Pool;
+  /** Fed by the backend's request log: times each append at the server. */
+  appendTimer?: ReturnType<typeof requestTimer>;
 }): Promise<{ figures: StormFigures; load: StormLoad }> {
-  const { pool, ...childOptions } = options;
+  const { pool, appendTimer, ...childOptions } = options;
+  if (pool) {
+    await pool.query(`alter system set track_functions = 'all'`);
+    await pool.query('select pg_reload_conf()');
+  }
+  const lag = monitorEventLoopDelay({ resolution: 10 });
+  let fn0 = { calls: 0, ms: 0 };
   let postmaster: number | null = null;
   if (pool) {
     const backendPid = (await pool.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
@@ -91,20 +117,34 @@ export async function runStormInChild(options: {
   let ticks0 = machineTicks();
   let wall0 = now();
   let pg0 = 0;
+  let answered = false;
   return new Promise((resolve, reject) => {
-    child.on('message', (message: { started?: true; figures?: StormFigures; cpuMs?: number; error?: string }) => {
+    type Message = { started?: true; figures?: StormFigures; cpuMs?: number; lag?: LoopLag; error?: string };
+    const handle = async (message: Message): Promise<void> => {
       if (message.started) {
+        lag.enable();
+        appendTimer?.start();
+        if (pool) fn0 = await functionTime(pool);
         cpu0 = process.cpuUsage();
         ticks0 = machineTicks();
         wall0 = now();
         pg0 = postgresCpuMs(postmaster);
         return;
       }
+      answered = true;
       if (message.error !== undefined) return reject(new Error(`storm child failed: ${message.error}`));
       const cpu = process.cpuUsage(cpu0);
       const ticks = machineTicks();
       const wallMs = now() - wall0;
       const cores = cpus().length;
+      lag.disable();
+      const atServer = appendTimer?.stop() ?? [];
+      let inPostgres: number | null = null;
+      if (pool) {
+        await new Promise((r) => setTimeout(r, 1200)); // backends flush their statistics at most once a second
+        const fn1 = await functionTime(pool);
+        inPostgres = fn1.calls > fn0.calls ? (fn1.ms - fn0.ms) / (fn1.calls - fn0.calls) : null;
+      }
       const share = ticks.total > ticks0.total ? (ticks.busy - ticks0.busy) / (ticks.total - ticks0.total) : 0;
       resolve({
         figures: message.figures!,
@@ -114,9 +154,14 @@ export async function runStormInChild(options: {
           postgresCpuMs: postgresCpuMs(postmaster) - pg0,
           machineBusyMs: share * cores * wallMs,
           wallMs,
+          clientsLag: message.lag ?? { p50: Number.NaN, p99: Number.NaN, max: Number.NaN },
+          backendLag: loopLag(lag),
+          appendAtServer: summarize(atServer),
+          appendInPostgresMs: inPostgres,
         },
       });
-    });
-    child.on('exit', (code) => reject(new Error(`storm child exited (${code}) without figures`)));
+    };
+    child.on('message', (message: Message) => void handle(message).catch(reject));
+    child.on('exit', (code) => answered || reject(new Error(`storm child exited (${code}) without figures`)));
   });
 }

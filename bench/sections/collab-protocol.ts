@@ -11,7 +11,7 @@ import type { MachineDefinition } from '../../src/lib/model/types.ts';
 import type { DocumentPort } from '../../src/lib/ports/document.ts';
 import { benchBackend } from '../backend.ts';
 import { measureYjs, type YjsFigures } from '../hocuspocus.ts';
-import { ms, summarize, type BenchContext, type Summary } from '../lib.ts';
+import { ms, requestTimer, summarize, type BenchContext, type LoopLag, type Summary } from '../lib.ts';
 import { runStormInChild } from '../storm-process.ts';
 import { definitionWith, followArrivals, person } from './collab.ts';
 
@@ -125,7 +125,9 @@ async function durableCommitFloor(pool: pg.Pool): Promise<Summary> {
 }
 
 export async function run(ctx: BenchContext): Promise<void> {
-  const backend = await benchBackend();
+  // The gateway's request log times each append at the server (the storm's breakdown).
+  const appendTimer = requestTimer('/rest/v1/rpc/commit_machine_ops');
+  const backend = await benchBackend({ logRequests: true, log: appendTimer.log });
   const meterA = wireMeter();
   const meterB = wireMeter();
   const a = await person(backend.url, backend.anonKey, 'proto-a', meterA);
@@ -151,6 +153,7 @@ export async function run(ctx: BenchContext): Promise<void> {
       editors,
       seconds,
       pool: backend.pool,
+      appendTimer,
     });
     ctx.section(
       `collab protocol: ${editors} editors x 1 commit/s x ${seconds} s on one machine (${os.cpus().length} cores; ` +
@@ -173,6 +176,17 @@ export async function run(ctx: BenchContext): Promise<void> {
     ctx.report('op delivery to each other editor p50 / p95 / p99', three(storm.delivery), 'p99 < 250 ms');
     ctx.report('deliveries measured', `${storm.delivery.n}`);
     ctx.report('commit round trip p50 / p95 / p99', three(storm.roundTrip));
+    const lag = (l: LoopLag) => `${ms(l.p50)} / ${ms(l.p99)} / ${ms(l.max)}`;
+    ctx.report(
+      'where delivery goes: append at the server (request to answer) p50 / p95 / p99',
+      three(used.appendAtServer),
+    );
+    ctx.report(
+      'where delivery goes: inside commit_machine_ops in PostgreSQL, mean',
+      used.appendInPostgresMs === null ? 'n/a' : ms(used.appendInPostgresMs),
+    );
+    ctx.report("where delivery goes: editors' event-loop delay p50 / p99 / max", lag(used.clientsLag));
+    ctx.report("where delivery goes: backend's event-loop delay p50 / p99 / max", lag(used.backendLag));
     ctx.report('own ops reported dropped (told in words)', `${storm.dropped}`);
     ctx.report('log reads after a gap: receipt / stream', `${storm.receiptGaps} / ${storm.streamGaps}`);
 
