@@ -1,6 +1,7 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { loopLag, type LoopLag } from './lib.ts';
 import { person } from './sections/collab.ts';
+import { observeInChild } from './storm-process.ts';
 import { runStorm, type StormFigures } from './storm.ts';
 
 /**
@@ -28,8 +29,10 @@ try {
   let cpuFrom = process.cpuUsage();
   // How late this process's event loop runs its callbacks: 50 clients share it.
   const lag = monitorEventLoopDelay({ resolution: 10 });
+  const observer = await observeInChild({ url: options.url, anonKey: options.anonKey });
   const figures = await runStorm({
     ...options,
+    observer,
     owner,
     projectId: project.data.id,
     // Sign-ups (bcrypt on the server) are set-up: the clients' CPU counts from the first edit.

@@ -165,3 +165,45 @@ export async function runStormInChild(options: {
     child.on('exit', (code) => answered || reject(new Error(`storm child exited (${code}) without figures`)));
   });
 }
+
+/** The storm's dedicated observer (bench/storm-observer.ts) in its own process. */
+export interface StormObserver {
+  userId: string;
+  /** Follows the machine (the observer must be a member already); resolves once live. */
+  follow(machineId: string): Promise<void>;
+  /** Stops and answers when each batch reached the observer (wall-clock ms). */
+  finish(): Promise<Map<string, number>>;
+}
+
+export async function observeInChild(options: { url: string; anonKey: string }): Promise<StormObserver> {
+  const child = fork(fileURLToPath(new URL('./storm-observer.ts', import.meta.url)), [], {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, CHARTROOM_STORM: JSON.stringify(options) },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  type Message = { userId?: string; ready?: true; arrivals?: [string, number][] };
+  const next = <K extends keyof Message>(key: K) =>
+    new Promise<NonNullable<Message[K]>>((resolve, reject) => {
+      const on = (message: Message) => {
+        if (message[key] === undefined) return;
+        child.off('message', on);
+        resolve(message[key]);
+      };
+      child.on('message', on);
+      child.once('exit', (code) => reject(new Error(`storm observer exited (${code})`)));
+    });
+  const userId = await next('userId');
+  return {
+    userId,
+    async follow(machineId) {
+      const ready = next('ready');
+      child.send({ machineId });
+      await ready;
+    },
+    async finish() {
+      const arrivals = next('arrivals');
+      child.send({ stop: true });
+      return new Map(await arrivals);
+    },
+  };
+}

@@ -9,6 +9,7 @@ import type { Op } from '../src/lib/model/op-types.ts';
 import type { MachineDefinition } from '../src/lib/model/types.ts';
 import type { DocumentPort } from '../src/lib/ports/document.ts';
 import { summarize, type Summary } from './lib.ts';
+import type { StormObserver } from './storm-process.ts';
 import { definitionWith, person } from './sections/collab.ts';
 
 /**
@@ -34,6 +35,8 @@ export interface StormFigures {
   receiptGaps: number;
   /** Stream messages past the editor's version + 1. */
   streamGaps: number;
+  /** From the sender starting its commit to the batch reaching the dedicated observer (own process); n = 0 without one. */
+  observerDelivery: Summary;
 }
 
 interface Editor {
@@ -45,6 +48,8 @@ interface Editor {
 }
 
 const now = () => Number(process.hrtime.bigint()) / 1e6;
+/** Wall-clock ms, comparable with the observer's process on the same machine. */
+const wallMs = () => performance.timeOrigin + performance.now();
 const sleep = (msec: number) => new Promise((resolve) => setTimeout(resolve, msec));
 
 export async function runStorm(options: {
@@ -56,6 +61,8 @@ export async function runStorm(options: {
   seconds: number;
   /** Called once everyone is signed up, joined and caught up, as the first edits start. */
   onStart?: () => void;
+  /** A client following the machine in a process of its own (made a member here). */
+  observer?: StormObserver;
 }): Promise<StormFigures> {
   const ownerPort = createMachinesAdapter(options.owner.client);
   const created = await ownerPort.createMachine({
@@ -76,6 +83,16 @@ export async function runStorm(options: {
     })),
   );
   if (added.error) throw new Error(added.error.message);
+  if (options.observer) {
+    const watcher = await options.owner.client.from('project_members').insert({
+      project_id: options.projectId,
+      user_id: options.observer.userId,
+      role: 'viewer',
+      joined_via: 'added',
+    });
+    if (watcher.error) throw new Error(watcher.error.message);
+    await options.observer.follow(machineId);
+  }
 
   const opened = await ownerPort.loadMachine(machineId);
   if (!opened.ok) throw new Error(opened.error.message);
@@ -88,6 +105,7 @@ export async function runStorm(options: {
   const stateIds = start.confirmed.states[root]!.children;
 
   const sentAt = new Map<string, number>();
+  const sentAtWall = new Map<string, number>();
   const delivery: number[] = [];
   const roundTrip: number[] = [];
   let refusedBehind = 0;
@@ -122,6 +140,7 @@ export async function runStorm(options: {
         e.doc = taken.state;
         const t0 = now();
         sentAt.set(taken.batch.batchId, t0);
+        sentAtWall.set(taken.batch.batchId, wallMs());
         const result = await e.port.commitOps({
           machineId,
           clientId: e.id,
@@ -215,6 +234,13 @@ export async function runStorm(options: {
   while (editors.some((e) => e.doc.version < head) && Date.now() < deadline) await sleep(50);
   for (const e of editors) if (e.doc.version < head) await catchUp(e);
   for (const s of subscriptions) s.unsubscribe();
+  const observed: number[] = [];
+  if (options.observer) {
+    for (const [batchId, at] of await options.observer.finish()) {
+      const t0 = sentAtWall.get(batchId);
+      if (t0 !== undefined) observed.push(at - t0);
+    }
+  }
 
   const replay = receive(
     chartroomModel,
@@ -238,5 +264,6 @@ export async function runStorm(options: {
     dropped,
     receiptGaps,
     streamGaps,
+    observerDelivery: summarize(observed),
   };
 }

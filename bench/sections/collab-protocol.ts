@@ -175,6 +175,11 @@ export async function run(ctx: BenchContext): Promise<void> {
     );
     ctx.report('op delivery to each other editor p50 / p95 / p99', three(storm.delivery), 'p99 < 250 ms');
     ctx.report('deliveries measured', `${storm.delivery.n}`);
+    ctx.report(
+      'op delivery to a dedicated observer (own process) p50 / p95 / p99',
+      storm.observerDelivery.n > 0 ? three(storm.observerDelivery) : 'n/a',
+      'p99 < 250 ms',
+    );
     ctx.report('commit round trip p50 / p95 / p99', three(storm.roundTrip));
     const lag = (l: LoopLag) => `${ms(l.p50)} / ${ms(l.p99)} / ${ms(l.max)}`;
     ctx.report(
