@@ -21,7 +21,7 @@ import { definitionWith, followArrivals, person } from './collab.ts';
  * load of a machine with 100,000 ops (checkpoint plus tail), and Yjs over Hocuspocus
  * doing the same edit (with and without durable storage), as ratios.
  * BENCH_STORM_SECONDS (default 60) and BENCH_STORM_EDITORS (default 50) shorten the storm
- * for a quick look; the closing note reports the defaults. The storm's editors run in a
+ * for a quick look, and BENCH_STORM_ONLY=1 stops after the storm; the closing note reports the defaults. The storm's editors run in a
  * child process (bench/storm-child.ts), so the figures measure the server rather than 50
  * clients sharing its event loop; the CPU each side used is printed with them, since on
  * a shared 2-core machine everything else running competes for the same cores.
@@ -194,6 +194,8 @@ export async function run(ctx: BenchContext): Promise<void> {
     ctx.report("where delivery goes: backend's event-loop delay p50 / p99 / max", lag(used.backendLag));
     ctx.report('own ops reported dropped (told in words)', `${storm.dropped}`);
     ctx.report('log reads after a gap: receipt / stream', `${storm.receiptGaps} / ${storm.streamGaps}`);
+
+    if (process.env.BENCH_STORM_ONLY === '1') return;
 
     // 2 and 3. Bytes and latency per edit by chart size.
     const sizes = [10, 200, 1000];
