@@ -37,6 +37,42 @@ export function since(start: bigint): number {
   return Number(process.hrtime.bigint() - start) / 1e6;
 }
 
+/** An event loop's delay (perf_hooks histogram, in ns) as ms percentiles. */
+export interface LoopLag {
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+export function loopLag(h: { percentile(p: number): number; max: number }): LoopLag {
+  return { p50: h.percentile(50) / 1e6, p99: h.percentile(99) / 1e6, max: h.max / 1e6 };
+}
+
+/**
+ * Times the backend's answers to one path, from the gateway's request log (a backend
+ * started with logRequests and this `log`): the server's share of a request's time.
+ */
+export function requestTimer(pathname: string) {
+  const samples: number[] = [];
+  let on = false;
+  const pattern = new RegExp(`^POST ${pathname.replace(/[/.]/g, '\\$&')} \\d+ ([\\d.]+)ms$`);
+  return {
+    log: (line: string): void => {
+      if (!on) return;
+      const m = pattern.exec(line);
+      if (m) samples.push(Number(m[1]));
+    },
+    start(): void {
+      samples.length = 0;
+      on = true;
+    },
+    stop(): number[] {
+      on = false;
+      return [...samples];
+    },
+  };
+}
+
 export interface BenchContext {
   /** Prints one figure: a label, a value and, when given, the aim it is read against. */
   report(label: string, value: string, aim?: string): void;

@@ -9,6 +9,7 @@ import type { Op } from '../src/lib/model/op-types.ts';
 import type { MachineDefinition } from '../src/lib/model/types.ts';
 import type { DocumentPort } from '../src/lib/ports/document.ts';
 import { summarize, type Summary } from './lib.ts';
+import type { StormObserver } from './storm-process.ts';
 import { definitionWith, person } from './sections/collab.ts';
 
 /**
@@ -30,6 +31,12 @@ export interface StormFigures {
   delivery: Summary;
   roundTrip: Summary;
   dropped: number;
+  /** Receipts whose first seq was past the editor's version (the log before it not yet received). */
+  receiptGaps: number;
+  /** Stream messages past the editor's version + 1. */
+  streamGaps: number;
+  /** From the sender starting its commit to the batch reaching the dedicated observer (own process); n = 0 without one. */
+  observerDelivery: Summary;
 }
 
 interface Editor {
@@ -41,6 +48,8 @@ interface Editor {
 }
 
 const now = () => Number(process.hrtime.bigint()) / 1e6;
+/** Wall-clock ms, comparable with the observer's process on the same machine. */
+const wallMs = () => performance.timeOrigin + performance.now();
 const sleep = (msec: number) => new Promise((resolve) => setTimeout(resolve, msec));
 
 export async function runStorm(options: {
@@ -50,6 +59,10 @@ export async function runStorm(options: {
   projectId: string;
   editors: number;
   seconds: number;
+  /** Called once everyone is signed up, joined and caught up, as the first edits start. */
+  onStart?: () => void;
+  /** A client following the machine in a process of its own (made a member here). */
+  observer?: StormObserver;
 }): Promise<StormFigures> {
   const ownerPort = createMachinesAdapter(options.owner.client);
   const created = await ownerPort.createMachine({
@@ -70,6 +83,16 @@ export async function runStorm(options: {
     })),
   );
   if (added.error) throw new Error(added.error.message);
+  if (options.observer) {
+    const watcher = await options.owner.client.from('project_members').insert({
+      project_id: options.projectId,
+      user_id: options.observer.userId,
+      role: 'viewer',
+      joined_via: 'added',
+    });
+    if (watcher.error) throw new Error(watcher.error.message);
+    await options.observer.follow(machineId);
+  }
 
   const opened = await ownerPort.loadMachine(machineId);
   if (!opened.ok) throw new Error(opened.error.message);
@@ -82,12 +105,15 @@ export async function runStorm(options: {
   const stateIds = start.confirmed.states[root]!.children;
 
   const sentAt = new Map<string, number>();
+  const sentAtWall = new Map<string, number>();
   const delivery: number[] = [];
   const roundTrip: number[] = [];
   let refusedBehind = 0;
   let refusedOther = 0;
   let dropped = 0;
   let edits = 0;
+  let receiptGaps = 0;
+  let streamGaps = 0;
 
   const editors: Editor[] = people.map((p, i) => ({
     id: `storm-${i}`,
@@ -114,6 +140,7 @@ export async function runStorm(options: {
         e.doc = taken.state;
         const t0 = now();
         sentAt.set(taken.batch.batchId, t0);
+        sentAtWall.set(taken.batch.batchId, wallMs());
         const result = await e.port.commitOps({
           machineId,
           clientId: e.id,
@@ -133,7 +160,10 @@ export async function runStorm(options: {
         const landed = committed(chartroomModel, e.doc, taken.batch.batchId, result.receipt);
         e.doc = landed.state;
         dropped += landed.dropped.length;
-        if (landed.gap) await catchUp(e);
+        if (landed.gap) {
+          receiptGaps++;
+          await catchUp(e);
+        }
       }
     } finally {
       e.sending = false;
@@ -153,7 +183,10 @@ export async function runStorm(options: {
               const t0 = sentAt.get(op.batchId);
               if (t0 !== undefined && op.clientId !== e.id && op.seq > e.doc.version) delivery.push(at - t0);
             }
-            if (apply(e, event.ops)) void catchUp(e);
+            if (apply(e, event.ops)) {
+              streamGaps++;
+              void catchUp(e);
+            }
           });
         }),
     ),
@@ -161,6 +194,7 @@ export async function runStorm(options: {
   for (const e of editors) await catchUp(e);
 
   // Each editor ticks once a second, staggered across the second.
+  options.onStart?.();
   const stopAt = Date.now() + options.seconds * 1000;
   await Promise.all(
     editors.map(async (e, i) => {
@@ -200,6 +234,13 @@ export async function runStorm(options: {
   while (editors.some((e) => e.doc.version < head) && Date.now() < deadline) await sleep(50);
   for (const e of editors) if (e.doc.version < head) await catchUp(e);
   for (const s of subscriptions) s.unsubscribe();
+  const observed: number[] = [];
+  if (options.observer) {
+    for (const [batchId, at] of await options.observer.finish()) {
+      const t0 = sentAtWall.get(batchId);
+      if (t0 !== undefined) observed.push(at - t0);
+    }
+  }
 
   const replay = receive(
     chartroomModel,
@@ -221,5 +262,8 @@ export async function runStorm(options: {
     delivery: summarize(delivery),
     roundTrip: summarize(roundTrip),
     dropped,
+    receiptGaps,
+    streamGaps,
+    observerDelivery: summarize(observed),
   };
 }

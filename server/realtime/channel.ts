@@ -1,5 +1,6 @@
 import type pg from 'pg';
-import { checkRead, checkWrite, emptyPolicies, type Extension, type Policies } from './authorization.ts';
+import type { Extension } from './authorization.ts';
+import { ChannelAccess } from './channel-access.ts';
 import type { ChangeBinding, ChangeData, ChangeFeed, ChangeSubscription } from './changes/types.ts';
 import type { Hub, Member, Outlet } from './hub.ts';
 import { JoinError, parseJoin, type JoinConfig } from './join.ts';
@@ -7,6 +8,7 @@ import type { RealtimeOptions } from './options.ts';
 import type { Inbound } from './protocol.ts';
 import { storedMessages, type StoredMessage } from './replay.ts';
 import { TokenError, verifyAccessToken, type Identity } from './tokens.ts';
+import { TokenWatch } from './token-watch.ts';
 
 /** What every channel shares: the database, the hub, the change feed, the limits. */
 export interface ChannelContext {
@@ -50,9 +52,9 @@ function identityFor(token: string | null, secret: string): Identity {
 
 /** One joined channel of one socket: config, identity, policies, presence and changes. */
 export class Channel implements Member {
-  private policies: Policies = emptyPolicies();
+  private readonly access: ChannelAccess;
   private subscription: ChangeSubscription | null = null;
-  private tokenTimer: NodeJS.Timeout | null = null;
+  private readonly tokenWatch: TokenWatch;
   private ended = false;
   /** Ids of replayed messages, so a live copy of one is not delivered twice. */
   private replayed = new Set<string>();
@@ -67,6 +69,18 @@ export class Channel implements Member {
     private identity: Identity,
   ) {
     this.subTopic = topic.slice('realtime:'.length);
+    this.access = new ChannelAccess(ctx.pool, ctx.log, this.subTopic, config.isPrivate);
+    this.tokenWatch = new TokenWatch(
+      ctx.jwtSecret,
+      ctx.options.confirmTokenIntervalMs,
+      (reason) => this.shutdown(reason),
+      ctx.log,
+    );
+  }
+
+  /** The extensions whose read policy this channel needs. */
+  private get readExtensions(): Extension[] {
+    return this.config.presenceEnabled ? ['broadcast', 'presence'] : ['broadcast'];
   }
 
   get outlet(): Outlet {
@@ -84,7 +98,7 @@ export class Channel implements Member {
   }
 
   canRead(extension: Extension): boolean {
-    return !this.config.isPrivate || this.policies[extension].read === true;
+    return this.access.canRead(extension);
   }
 
   alreadyReplayed(id: string): boolean {
@@ -112,7 +126,7 @@ export class Channel implements Member {
     }
     const channel = new Channel(ctx, host, topic, joinRef, config, identity);
     if (config.isPrivate) {
-      const allowed = await channel.authorizeRead();
+      const allowed = await channel.access.authorizeRead(identity, channel.readExtensions);
       if (!allowed)
         return refuse(`Unauthorized: You do not have permissions to read from this Channel topic: ${channel.subTopic}`);
     }
@@ -120,7 +134,7 @@ export class Channel implements Member {
     if (config.replay !== null) {
       if (!config.isPrivate) return refuse('UnableToReplayMessages: Replay is not allowed for public channels');
       if (config.replay === 'invalid') return refuse('UnableToReplayMessages: Replay params are not valid');
-      if (channel.policies.broadcast.read !== true) {
+      if (!channel.access.canRead('broadcast')) {
         return refuse(`Unauthorized: You do not have permissions to read from this Channel topic: ${channel.subTopic}`);
       }
       try {
@@ -202,7 +216,7 @@ export class Channel implements Member {
         )
         .catch((error: unknown) => ctx.log(`[realtime] ${String(error)}`));
     }
-    this.scheduleTokenCheck();
+    this.tokenWatch.watch(this.identity);
   }
 
   /** Routes one frame for this channel; resolves once it is fully handled. */
@@ -239,7 +253,7 @@ export class Channel implements Member {
       this.replyTo(message, 'error', { reason: PAYLOAD_TOO_LARGE });
       return;
     }
-    if (this.config.isPrivate && !(await this.authorizeWrite('broadcast'))) {
+    if (this.config.isPrivate && !(await this.access.authorizeWrite(this.identity, 'broadcast'))) {
       this.replyTo(message, 'error', {
         reason: `Unauthorized: You do not have permissions to write to this Channel topic: ${this.subTopic}`,
       });
@@ -292,8 +306,8 @@ export class Channel implements Member {
       return;
     }
     if (this.config.isPrivate) {
-      if (this.policies.presence.read === null) await this.authorizeRead(['presence']);
-      if (!(await this.authorizeWrite('presence'))) {
+      if (!this.access.readChecked('presence')) await this.access.authorizeRead(this.identity, ['presence']);
+      if (!(await this.access.authorizeWrite(this.identity, 'presence'))) {
         this.replyTo(message, 'error', {
           reason: `Unauthorized: You do not have permissions to track presence on this Channel topic: ${this.subTopic}`,
         });
@@ -310,40 +324,6 @@ export class Channel implements Member {
     this.replyTo(message, 'ok', {});
   }
 
-  /** Runs the read policy into `into`; true when broadcast or presence may be read. */
-  private async authorizeRead(extensions?: Extension[], into: Policies = this.policies): Promise<boolean> {
-    const wanted =
-      extensions ??
-      (this.config.presenceEnabled ? (['broadcast', 'presence'] as Extension[]) : (['broadcast'] as Extension[]));
-    try {
-      const read = await checkRead(this.ctx.pool, this.identity, this.subTopic, wanted);
-      for (const e of wanted) into[e].read = read[e];
-    } catch (error) {
-      this.ctx.log(
-        `[realtime] RlsPolicyError on ${this.subTopic}: ${error instanceof Error ? error.message : String(error)}`,
-      );
-      for (const e of wanted) into[e].read = false;
-    }
-    return into.broadcast.read === true || into.presence.read === true;
-  }
-
-  /** Runs (once per token) the write policy; cached on the channel like hosted. */
-  private async authorizeWrite(extension: Extension): Promise<boolean> {
-    if (this.policies[extension].write === null) {
-      try {
-        const write = await checkWrite(this.ctx.pool, this.identity, this.subTopic, ['broadcast', 'presence']);
-        this.policies.broadcast.write = write.broadcast;
-        this.policies.presence.write = write.presence;
-      } catch (error) {
-        this.ctx.log(
-          `[realtime] RlsPolicyError on ${this.subTopic}: ${error instanceof Error ? error.message : String(error)}`,
-        );
-        return false;
-      }
-    }
-    return this.policies[extension].write === true;
-  }
-
   private async refreshToken(payload: unknown): Promise<void> {
     const token = (payload as { access_token?: unknown }).access_token;
     if (typeof token !== 'string' || token.startsWith('sb_') || token === this.identity.token) return;
@@ -356,21 +336,15 @@ export class Channel implements Member {
     }
     this.identity = identity;
     if (this.config.isPrivate) {
-      // The old policies keep serving deliveries until the new ones are known.
-      const before = this.policies;
-      const after = emptyPolicies();
-      const allowed = await this.authorizeRead(undefined, after);
+      const access = await this.access.recheck(identity, this.readExtensions);
       if (this.ended) return;
-      this.policies = after;
-      const revoked = (e: Extension) => before[e].read === true && after[e].read === false;
-      if (revoked('broadcast') || revoked('presence')) {
+      if (access === 'revoked')
         return this.shutdown(`You no longer have permission to read from this Channel topic: ${this.subTopic}`);
-      }
-      if (!allowed)
+      if (access === 'refused')
         return this.shutdown(`You do not have permissions to read from this Channel topic: ${this.subTopic}`);
     }
     this.subscription?.updateIdentity({ role: identity.role, claims: identity.claims });
-    this.scheduleTokenCheck();
+    this.tokenWatch.watch(this.identity);
   }
 
   /**
@@ -380,39 +354,10 @@ export class Channel implements Member {
    */
   async recheckAccess(): Promise<void> {
     if (this.ended || !this.config.isPrivate) return;
-    const after = emptyPolicies();
-    const allowed = await this.authorizeRead(undefined, after);
+    const access = await this.access.recheck(this.identity, this.readExtensions);
     if (this.ended) return;
-    const before = this.policies;
-    this.policies = after;
-    const revoked = (e: Extension) => before[e].read === true && after[e].read === false;
-    if (!allowed || revoked('broadcast') || revoked('presence')) {
+    if (access !== 'allowed')
       this.shutdown(`You no longer have permission to read from this Channel topic: ${this.subTopic}`);
-    }
-  }
-
-  /** Re-confirms the token at its expiry (at most every few minutes), as hosted does. */
-  private scheduleTokenCheck(): void {
-    if (this.tokenTimer) clearTimeout(this.tokenTimer);
-    this.tokenTimer = null;
-    const { exp, token } = this.identity;
-    if (exp === null || token === null) return;
-    const untilExpiry = Math.max(0, exp * 1000 - Date.now());
-    const wait = Math.min(this.ctx.options.confirmTokenIntervalMs, untilExpiry + 50);
-    this.tokenTimer = setTimeout(() => {
-      this.tokenTimer = null;
-      try {
-        verifyAccessToken(token, this.ctx.jwtSecret);
-        this.scheduleTokenCheck();
-      } catch (error) {
-        try {
-          this.shutdown(error instanceof Error ? error.message : String(error));
-        } catch (failure) {
-          this.ctx.log(`[realtime] token expiry shutdown failed: ${String(failure)}`);
-        }
-      }
-    }, wait);
-    this.tokenTimer.unref();
   }
 
   private system(extension: string, status: 'ok' | 'error', message: string): void {
@@ -438,8 +383,7 @@ export class Channel implements Member {
   release(): void {
     if (this.ended) return;
     this.ended = true;
-    if (this.tokenTimer) clearTimeout(this.tokenTimer);
-    this.tokenTimer = null;
+    this.tokenWatch.stop();
     this.ctx.hub.leave(this.subTopic, this.config.isPrivate, this);
     try {
       this.subscription?.unsubscribe();

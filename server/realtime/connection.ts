@@ -20,6 +20,7 @@ export class Connection implements ChannelHost, Outlet {
   private windowStart = Date.now();
   private windowCount = 0;
   private closed = false;
+  private corked = false;
   lastFrameAt = Date.now();
 
   constructor(
@@ -28,6 +29,8 @@ export class Connection implements ChannelHost, Outlet {
     readonly socketToken: string | null,
     private readonly ctx: ChannelContext,
     private readonly onClosed: (connection: Connection) => void,
+    /** The upgraded TCP socket under `ws`: frames sent in one turn of the event loop leave in one write. */
+    private readonly raw: { cork(): void; uncork(): void } | null = null,
   ) {
     ws.on('message', (data: Buffer, isBinary: boolean) => this.receive(data, isBinary));
     ws.on('close', () => this.dispose());
@@ -54,12 +57,25 @@ export class Connection implements ChannelHost, Outlet {
       return;
     }
     try {
+      // A burst (several database broadcasts read in one chunk, a presence diff and a
+      // broadcast) costs one system call per client instead of one per frame; the frames
+      // leave as soon as the current turn's synchronous work and microtasks are done.
+      if (this.raw && !this.corked) {
+        this.corked = true;
+        this.raw.cork();
+        process.nextTick(this.uncork);
+      }
       this.ws.send(frame, { binary, compress: false });
     } catch (error) {
       this.ctx.log(`[realtime] send failed: ${error instanceof Error ? error.message : String(error)}`);
       this.terminate(1011, 'Internal error');
     }
   }
+
+  private readonly uncork = (): void => {
+    this.corked = false;
+    this.raw?.uncork();
+  };
 
   push(joinRef: string | null, ref: string | null, topic: string, event: string, payload: unknown): void {
     this.send(encodeJson(this.vsn, joinRef, ref, topic, event, payload), false);

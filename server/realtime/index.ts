@@ -187,7 +187,8 @@ export function createRealtimeService(deps: BackendDeps, overrides: RealtimeOver
       if (!isVsn(vsn)) return refuseUpgrade(socket, 403, `Unsupported protocol version ${vsn}`);
       if (ctx.authError) return refuseUpgrade(socket, 401, upgradeError(ctx));
       wss.handleUpgrade(req, socket, head, (ws) => {
-        const connection = new Connection(ws, vsn, ctx.token, channelContext, (c) => connections.delete(c));
+        const raw = 'cork' in socket && 'uncork' in socket ? socket : null;
+        const connection = new Connection(ws, vsn, ctx.token, channelContext, (c) => connections.delete(c), raw);
         connections.add(connection);
       });
     },

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createActor, waitFor, type Actor } from 'xstate';
 import { documentMachine } from '../../machines/document.machine.ts';
 import { createQueueStore } from '../../src/adapters/queue-store.ts';
@@ -119,10 +119,10 @@ describe('machines adapter', () => {
       batchId: randomUUID(),
       ops: [rename('a')],
     });
-    // The first append took the checkpoint lease, and the adapter moved the checkpoint before answering.
+    // One op past the checkpoint: no checkpoint due yet (they come every 100 ops).
     expect(first).toEqual({
       ok: true,
-      receipt: { firstSeq: 1, lastSeq: 1, version: 1, duplicate: false, checkpointDue: true },
+      receipt: { firstSeq: 1, lastSeq: 1, version: 1, duplicate: false, checkpointDue: false },
     });
     // The owner has seen nothing: still appended, at the head.
     const behind = await owner.port.commitOps({
@@ -140,9 +140,40 @@ describe('machines adapter', () => {
         { seq: 2, clientId: 'o', op: rename('b') },
       ],
     });
-    // Each append found the lease free, so the checkpoint followed to the head: loading is the checkpoint and an empty tail.
+    // Loading is the checkpoint (still the bare root) and the tail after it, replayed.
     const loaded = await editor.port.loadMachine(machine);
-    expect(loaded).toMatchObject({ ok: true, value: { version: 2, tail: [], definition: { name: 'b' } } });
+    expect(loaded).toMatchObject({ ok: true, value: { version: 0, tail: [{ seq: 1 }, { seq: 2 }] } });
+    expect(await stored(editor, machine)).toMatchObject({ version: 2, definition: { name: 'b' } });
+  });
+
+  it('the append that puts the log 100 ops past the checkpoint is answered at once, then the checkpoint moves', async () => {
+    const machine = await machineIn(t, project);
+    const editor = await device(t.editor);
+    const ops = (n: number, tag: string) => Array.from({ length: n }, (_, i) => rename(`${tag}${i}`));
+    const first = await editor.port.commitOps({
+      machineId: machine,
+      clientId: 'c',
+      batchId: randomUUID(),
+      ops: ops(60, 'a'),
+    });
+    expect(first).toMatchObject({ ok: true, receipt: { lastSeq: 60, checkpointDue: false } });
+    const due = await editor.port.commitOps({
+      machineId: machine,
+      clientId: 'c',
+      batchId: randomUUID(),
+      ops: ops(40, 'b'),
+    });
+    expect(due).toMatchObject({ ok: true, receipt: { lastSeq: 100, checkpointDue: true } });
+    // The adapter asked the checkpoint function without waiting for it; the stored row follows.
+    await vi.waitFor(
+      async () => {
+        const row = await editor.client.from('machines').select('version, definition').eq('id', machine).single();
+        expect(row.data).toMatchObject({ version: 100, definition: { name: 'b39' } });
+      },
+      { timeout: 10_000, interval: 50 },
+    );
+    const loaded = await editor.port.loadMachine(machine);
+    expect(loaded).toMatchObject({ ok: true, value: { version: 100, tail: [] } });
   });
 
   it('a malformed op is refused whole in words that name it; nothing is stored', async () => {
@@ -179,7 +210,7 @@ describe('machines adapter', () => {
       batchId: randomUUID(),
       ops: [{ type: 'state.add', id: 's_b', parent: 's_root', key: 'a', stateType: 'atomic', index: null }],
     });
-    // The adapter moved the checkpoint after each append; asking again finds it at the head.
+    // Two ops past the checkpoint: asking moves it to the head (anyone who may read may ask).
     const asked = await editor.client.functions.invoke('checkpoint-machine', { body: { machineId: machine } });
     expect(asked.error).toBeNull();
     expect(asked.data).toEqual({ version: 3, head: 3 });

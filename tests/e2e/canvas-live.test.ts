@@ -2,7 +2,11 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database, Json } from '../../src/adapters/supabase/database.types.ts';
+import { createMachinesAdapter } from '../../src/adapters/supabase/machines.ts';
+import { chartroomModel } from '../../src/lib/collab/chartroom.ts';
+import { createDoc, receive } from '../../src/lib/collab/doc.ts';
 import { importXState } from '../../src/lib/model/import.ts';
+import type { Op } from '../../src/lib/model/op-types.ts';
 import type { MachineDefinition } from '../../src/lib/model/types.ts';
 import { anonClient, uniqueEmail } from '../setup/clients.ts';
 import { PASSWORD, useBrowserApp } from './harness.ts';
@@ -75,10 +79,12 @@ async function open(p: Person, machineId: string) {
   await synced(p.page);
 }
 
+/** The machine as stored: its checkpoint plus the log after it, replayed (a checkpoint trails the log by up to 100 ops). */
 async function storedKeys(machineId: string): Promise<string[]> {
-  const { data, error } = await a.client.from('machines').select('definition').eq('id', machineId).single();
-  if (error) throw new Error(error.message);
-  const def = data.definition as unknown as MachineDefinition;
+  const loaded = await createMachinesAdapter(a.client).loadMachine(machineId);
+  if (!loaded.ok) throw new Error(loaded.error.message);
+  const { definition, version, tail } = loaded.value;
+  const def = receive(chartroomModel, createDoc<MachineDefinition, Op>(definition, version), tail).state.confirmed;
   return Object.values(def.states)
     .map((s) => s.key)
     .filter((k) => k !== '')

@@ -183,8 +183,8 @@ describe('commit_machine_ops', () => {
     const result = await commit(clients[actor], machine, [renameOp('a'), renameOp('b')]);
     if (writers.has(actor)) {
       expect(result.error).toBeNull();
-      // The first append takes the checkpoint lease.
-      expect(result.data).toEqual({ first_seq: 1, last_seq: 2, version: 2, duplicate: false, checkpoint_due: true });
+      // Two ops past the checkpoint: not yet due (checkpoints come every 100 ops).
+      expect(result.data).toEqual({ first_seq: 1, last_seq: 2, version: 2, duplicate: false, checkpoint_due: false });
     } else {
       // anon has no execute grant, viewers are refused; outsiders cannot see the machine.
       expect(result.error?.code).toBe(actor === 'outsider' ? 'P0002' : '42501');
@@ -333,32 +333,59 @@ describe('save_machine_checkpoint', () => {
     },
   );
 
-  it('as the service role: moves forward only, never beyond the head, and gives the lease back at the head', async () => {
+  it('as the service role: moves forward only, never beyond the head', async () => {
     const { machine } = await fixture();
     await commit(t.editor.client, machine, [renameOp('a'), renameOp('b')]);
     expect((await save(clients.service, machine, 3, emptyDefinition('b'))).error?.code).toBe('22023');
-    expect((await save(clients.service, machine, 1, emptyDefinition('a'))).data).toEqual({
-      saved: true,
-      version: 1,
-      head: 2,
-    });
-    // Still behind the head: the lease stays with its holder, later appends are not due.
-    expect((await commit(t.editor.client, machine, [renameOp('c')])).data).toMatchObject({ checkpoint_due: false });
-    expect((await save(clients.service, machine, 3, emptyDefinition('c'))).data).toEqual({
-      saved: true,
-      version: 3,
-      head: 3,
-    });
     expect((await save(clients.service, machine, 2, emptyDefinition('b'))).data).toEqual({
-      saved: false,
-      version: 3,
-      head: 3,
+      saved: true,
+      version: 2,
+      head: 2,
+      released: true,
     });
-    // At the head: the lease is given back, and the next append takes it.
-    expect((await commit(t.editor.client, machine, [renameOp('d')])).data).toMatchObject({ checkpoint_due: true });
+    expect((await save(clients.service, machine, 1, emptyDefinition('a'))).data).toEqual({
+      saved: false,
+      version: 2,
+      head: 2,
+      released: true,
+    });
     expect(rows(await t.viewer.client.from('machines').select('definition, version').eq('id', machine))).toEqual([
-      { definition: emptyDefinition('c'), version: 3 },
+      { definition: emptyDefinition('b'), version: 2 },
     ]);
+  });
+
+  it('the lease: taken by the append that puts the log 100 ops past the checkpoint, given back within 100 of the head', async () => {
+    const { machine } = await fixture();
+    const ops = (n: number, tag: string) => Array.from({ length: n }, (_, i) => renameOp(`${tag}${i}`));
+    // 99 ops past the checkpoint (version 0): not due.
+    expect((await commit(t.editor.client, machine, ops(99, 'a'))).data).toMatchObject({ checkpoint_due: false });
+    // The 100th: due, and this append holds the lease.
+    expect((await commit(t.editor.client, machine, ops(1, 'b'))).data).toMatchObject({
+      last_seq: 100,
+      checkpoint_due: true,
+    });
+    // Held: a later append is not told again.
+    expect((await commit(t.editor.client, machine, ops(150, 'c'))).data).toMatchObject({ checkpoint_due: false });
+    // A save still 100 or more behind the head keeps the lease (its holder goes on)...
+    expect((await save(clients.service, machine, 100, emptyDefinition('b0'))).data).toEqual({
+      saved: true,
+      version: 100,
+      head: 250,
+      released: false,
+    });
+    expect((await commit(t.editor.client, machine, ops(1, 'd'))).data).toMatchObject({ checkpoint_due: false });
+    // ...one within 100 of the head gives it back, and the append that is 100 past takes it.
+    expect((await save(clients.service, machine, 200, emptyDefinition('c99'))).data).toEqual({
+      saved: true,
+      version: 200,
+      head: 251,
+      released: true,
+    });
+    expect((await commit(t.editor.client, machine, ops(48, 'e'))).data).toMatchObject({ checkpoint_due: false });
+    expect((await commit(t.editor.client, machine, ops(1, 'f'))).data).toMatchObject({
+      last_seq: 300,
+      checkpoint_due: true,
+    });
   });
 });
 

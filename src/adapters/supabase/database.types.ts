@@ -607,6 +607,10 @@ export type Database = {
         }
         Returns: string
       }
+      machine_checkpoint_interval: {
+        Args: never
+        Returns: number
+      }
       machine_op_problem: {
         Args: {
           op: Json

@@ -11,6 +11,7 @@ import type {
 } from '../../lib/ports/simulation.ts';
 import type { GuardValues, SimLogEntry } from '../../lib/simulation/types.ts';
 import type { Database, Json, Tables } from './database.types.ts';
+import { checkpointNow } from './machines.ts';
 import { tableChanges } from './realtime.ts';
 
 /**
@@ -121,6 +122,8 @@ export function createSimulationsAdapter(client: Client): SimulationPort {
 
     start: ({ machineId, context, guards }) =>
       attempt('start a simulation', async () => {
+        // The simulation pins the stored checkpoint, which trails the log by up to 100 ops.
+        await checkpointNow(client, machineId);
         const { data, error } = await client.rpc('start_simulation', {
           p_machine: machineId,
           p_context: context as Json,
@@ -151,6 +154,11 @@ export function createSimulationsAdapter(client: Client): SimulationPort {
 
     fork: ({ simulationId, uptoSeq, latest }) =>
       attempt('fork the simulation', async () => {
+        if (latest) {
+          // On the machine's latest version: bring its checkpoint to the log's head first.
+          const sim = await client.from('simulations').select('machine_id').eq('id', simulationId).maybeSingle();
+          if (sim.data) await checkpointNow(client, sim.data.machine_id);
+        }
         const { data, error } = await client.rpc('fork_simulation', {
           p_simulation: simulationId,
           p_upto_seq: uptoSeq,

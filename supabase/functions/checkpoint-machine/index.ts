@@ -1,10 +1,15 @@
-// Moves a machine's checkpoint to the head of its op log (replaying and saving until it
-// gets there, then giving the checkpoint lease back): the only code that writes
+// Moves a machine's checkpoint to the head of its op log (replaying and saving until the
+// checkpoint is less than machine_checkpoint_interval() ops behind the head, when the
+// database gives the checkpoint lease back): the only code that writes
 // `machines.definition`. It replays the log with the project's own model
 // (src/lib/model/resolve.ts, the function every client applies the log with) and saves
 // the result as the service role through save_machine_checkpoint. Deploys unchanged to
 // hosted Supabase (the CLI's bundler follows the relative import into src/lib/model);
 // in the embedded backend it runs on Node through the Deno shim.
+//
+// Called after an append that took the lease (without the appender waiting), by a
+// loader that found a long tail, and before pinning the stored definition (starting a
+// simulation).
 //
 // POST { "machineId": "<uuid>" } with the caller's JWT (anyone who can read the machine:
 // the replay is deterministic, so who asks changes nothing)
@@ -57,8 +62,9 @@ Deno.serve(async (req: Request) => {
   if (machine.error) return failure(404, 'machine_not_found', 'The machine does not exist or you cannot read it.');
   let definition = machine.data.definition as MachineDefinition;
   let version = machine.data.version as number;
-  // Replay and save until the checkpoint reaches the head: appends made meanwhile (whose
-  // callers found the lease taken) are covered before the lease is given back.
+  // Replay to the head and save, again while appends made meanwhile (whose callers found
+  // the lease taken) leave the checkpoint a whole interval behind; the database gives the
+  // lease back once it is less than that (`released`).
   for (let round = 0; round < ROUNDS; round++) {
     for (;;) {
       const page = await admin
@@ -89,7 +95,7 @@ Deno.serve(async (req: Request) => {
       console.error('checkpoint-machine: saving failed', saved.error);
       return failure(500, 'internal_error', 'The checkpoint could not be saved. Try again.');
     }
-    const answer = saved.data as { saved: boolean; version: number; head: number };
+    const answer = saved.data as { saved: boolean; version: number; head: number; released: boolean };
     // Someone else's replay got further: start again from theirs.
     if (answer.version > version) {
       const again = await admin.from('machines').select('definition, version').eq('id', machineId).single();
@@ -97,8 +103,7 @@ Deno.serve(async (req: Request) => {
       definition = again.data.definition as MachineDefinition;
       version = again.data.version as number;
     }
-    if (answer.version >= answer.head)
-      return Response.json({ version: answer.version, head: answer.head }, { headers: corsHeaders });
+    if (answer.released) return Response.json({ version: answer.version, head: answer.head }, { headers: corsHeaders });
   }
   return Response.json({ version, head: null }, { headers: corsHeaders });
 });
