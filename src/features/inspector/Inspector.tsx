@@ -76,7 +76,7 @@ export function Inspector({ definition }: { definition: MachineDefinition }) {
     (root.current?.closest('.machine-body') ?? document).querySelector<SVGSVGElement>('svg.diagram-svg');
 
   return (
-    <aside ref={root} className="inspector" aria-label="Inspector">
+    <section ref={root} className="inspector" aria-label="Inspector">
       <div className="inspector-row inspector-tools">
         <ExportMenu
           definition={definition}
@@ -129,6 +129,6 @@ export function Inspector({ definition }: { definition: MachineDefinition }) {
           <li>+ / − / 0: zoom in, out, to fit</li>
         </ul>
       </details>
-    </aside>
+    </section>
   );
 }

@@ -38,7 +38,9 @@ export function diagramSvgText(svg: SVGSVGElement, width: number, height: number
     const style = STYLE_PROPS.map((p) => `${p}:${computed.getPropertyValue(p)}`)
       .filter((s) => !s.endsWith(':'))
       .join(';');
-    target.setAttribute('style', style);
+    // Inline styles already there (the shapes' positions are CSS transforms) are kept, first.
+    const own = el.getAttribute('style');
+    target.setAttribute('style', own ? `${own};${style}` : style);
     target.removeAttribute('class');
   });
   // The groups right under the <svg> carry the pan and zoom: the file shows the whole diagram at scale 1.
