@@ -1,3 +1,4 @@
+import { spanFor } from '../model/check.ts';
 import { at } from '../model/json-text.ts';
 import { readXState, type ImportOptions } from '../model/import.ts';
 import type { Issue, JsonObject, MachineDefinition } from '../model/types.ts';
@@ -26,18 +27,6 @@ export function issueAt(
   end = start,
 ): Issue {
   return { severity, path, message, at: at(text, Math.max(0, start), Math.max(0, end)) };
-}
-
-/** The nearest span for a path: the path itself or its closest ancestor that has one. */
-function spanFor(spans: Spans, path: string): { start: number; end: number } | undefined {
-  let p = path;
-  for (;;) {
-    const span = spans.get(p);
-    if (span) return span;
-    if (p === '') return undefined;
-    const cut = Math.max(p.lastIndexOf('.'), p.lastIndexOf('['));
-    p = cut <= 0 ? '' : p.slice(0, cut);
-  }
 }
 
 /** A config read from some source: import it, validate it, and place every issue in the text. */
