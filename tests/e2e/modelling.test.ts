@@ -1,6 +1,7 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import fs from 'node:fs';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
+import { createRequire } from 'node:module';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database, Json } from '../../src/adapters/supabase/database.types.ts';
 import { importXState } from '../../src/lib/model/import.ts';
@@ -13,10 +14,14 @@ import { PASSWORD, useBrowserApp } from './harness.ts';
  * A changes a state's type, adds history and final states, sets a guard and an `after`
  * delay from the Inspector, and B sees each; A imports a TypeScript machine file over the
  * open machine and B sees it; the exported SVG names every state and the exported PNG has
- * the diagram's size. Everything asserted is read off the pages and the downloaded files.
+ * the diagram's size; the exported Mermaid renders with the mermaid package (in this test
+ * only, in Chromium); a malformed file gives an error in words and changes nothing. Everything asserted is read off the pages and the downloaded files.
  */
 
 type Client = SupabaseClient<Database>;
+
+/** mermaid's browser bundle, loaded into a blank Chromium page by the Mermaid test only. */
+const MERMAID_BUNDLE = createRequire(import.meta.url).resolve('mermaid/dist/mermaid.min.js');
 
 interface Person {
   id: string;
@@ -204,5 +209,68 @@ export const light = setup({ guards: { canWalk: () => true } }).createMachine({
     const ts = await inspector(a.page).getByLabel('TypeScript export').inputValue();
     expect(ts).toContain('export const machine = setup({');
     await inspector(a.page).getByRole('button', { name: 'Copy' }).waitFor();
+  }, 240_000);
+
+  it('exported Mermaid renders with the mermaid package in Chromium, naming every state', async () => {
+    const machineId = await newMachine('Mermaid');
+    await open(a, machineId);
+    await inspector(a.page).getByRole('button', { name: 'Export', exact: true }).click();
+    await a.page.getByRole('menuitem', { name: 'Mermaid' }).click();
+    const source = await inspector(a.page).getByLabel('Mermaid export').inputValue();
+    expect(source).toMatch(/^stateDiagram-v2/);
+
+    const viewer = await a.context.newPage();
+    await viewer.setContent('<div id="out"></div>');
+    await viewer.addScriptTag({ path: MERMAID_BUNDLE });
+    const rendered = await viewer.evaluate(async (text) => {
+      const api = (window as unknown as { mermaid: typeof import('mermaid').default }).mermaid;
+      api.initialize({ startOnLoad: false });
+      const { svg } = await api.render('exported', text);
+      const out = document.getElementById('out')!;
+      out.innerHTML = svg;
+      return { svg: out.querySelector('svg') !== null, text: out.textContent ?? '' };
+    }, source);
+    expect(rendered.svg).toBe(true);
+    for (const n of ['cart', 'payment', 'paid']) expect(rendered.text).toContain(n);
+    expect(rendered.text).toContain('CHECKOUT');
+    await viewer.close();
+  }, 240_000);
+
+  it('a malformed TypeScript, SCXML or JSON file gives a clear error and changes nothing', async () => {
+    const machineId = await newMachine('Untouched');
+    await open(a, machineId);
+    const before = await a.client.from('machines').select('definition').eq('id', machineId).single();
+    const count = async () =>
+      (await a.client.from('machines').select('id', { count: 'exact', head: true }).eq('project_id', projectId)).count;
+    const machinesBefore = await count();
+    const files = [
+      {
+        name: 'broken.ts',
+        text: "import { createMachine } from 'xstate';\nexport const m = createMachine({\n  initial: 'a',\n  states: {\n",
+        error: /line \d+, column \d+: syntax error/,
+      },
+      {
+        name: 'broken.scxml',
+        text: '<scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0"><state id="a"></scxml>',
+        error: /line 1, column \d+: not well-formed XML: <\/scxml> closes <state>/,
+      },
+      { name: 'broken.json', text: '{ "initial": "a", "states": {', error: /line 1, column \d+: invalid JSON/ },
+      { name: 'plain.ts', text: 'export const x = 1;\n', error: /no createMachine\(\.\.\.\) call found/ },
+    ];
+    await inspector(a.page).getByRole('button', { name: 'Import', exact: true }).click();
+    for (const f of files) {
+      await inspector(a.page)
+        .getByLabel('Machine file (TypeScript, JavaScript, JSON or SCXML)')
+        .setInputFiles({ name: f.name, mimeType: 'text/plain', buffer: Buffer.from(f.text) });
+      await inspector(a.page).getByRole('button', { name: 'Read machine' }).click();
+      await expect.poll(() => inspector(a.page).getByRole('alert').textContent()).toMatch(f.error);
+      // Nothing to import or replace with is offered.
+      expect(await inspector(a.page).getByRole('group', { name: 'Imported machine' }).count()).toBe(0);
+    }
+    for (const name of ['cart', 'payment', 'paid']) await stateBox(a.page, name).waitFor();
+    await synced(a.page);
+    const after = await a.client.from('machines').select('definition').eq('id', machineId).single();
+    expect(after.data?.definition).toEqual(before.data?.definition);
+    expect(await count()).toBe(machinesBefore);
   }, 240_000);
 });
