@@ -15,7 +15,8 @@ import { PASSWORD, useBrowserApp } from './harness.ts';
  * delay from the Inspector, and B sees each; A imports a TypeScript machine file over the
  * open machine and B sees it; the exported SVG names every state and the exported PNG has
  * the diagram's size; the exported Mermaid renders with the mermaid package (in this test
- * only, in Chromium); a malformed file gives an error in words and changes nothing. Everything asserted is read off the pages and the downloaded files.
+ * only, in Chromium); a malformed file gives an error in words and changes nothing.
+ * Everything asserted is read off the pages and the downloaded files.
  */
 
 type Client = SupabaseClient<Database>;
@@ -214,6 +215,11 @@ export const light = setup({ guards: { canWalk: () => true } }).createMachine({
   it('exported Mermaid renders with the mermaid package in Chromium, naming every state', async () => {
     const machineId = await newMachine('Mermaid');
     await open(a, machineId);
+    // "?" on the diagram shows the keyboard shortcuts.
+    await stateBox(a.page, 'cart').click();
+    await a.page.keyboard.press('?');
+    await expect.poll(() => inspector(a.page).locator('details.inspector-keys').getAttribute('open')).toBe('');
+    await inspector(a.page).getByText('P / H / F: add a parallel / history / final state').waitFor();
     await inspector(a.page).getByRole('button', { name: 'Export', exact: true }).click();
     await a.page.getByRole('menuitem', { name: 'Mermaid' }).click();
     const source = await inspector(a.page).getByLabel('Mermaid export').inputValue();

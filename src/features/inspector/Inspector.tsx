@@ -28,6 +28,7 @@ export function Inspector({ definition }: { definition: MachineDefinition }) {
   const listSend = useMachineListSend();
   const actor = useActorRef(inspectorMachine, { input: { definition, canEdit } });
   const root = useRef<HTMLElement>(null);
+  const keys = useRef<HTMLDetailsElement>(null);
 
   useEffect(() => actor.send({ type: 'inspector.definitionChanged', definition }), [actor, definition]);
   useEffect(() => actor.send({ type: 'inspector.selectionChanged', selection }), [actor, selection]);
@@ -58,15 +59,21 @@ export function Inspector({ definition }: { definition: MachineDefinition }) {
   // P, H and F on the diagram add a parallel, history or final state (listed under "?" in the panel).
   const addRef = useRef(addChild);
   addRef.current = addChild;
+  // "?" on the diagram opens (or closes) the list of shortcuts.
   useEffect(() => {
-    if (!canEdit) return;
     const onKey = (e: KeyboardEvent) => {
       if (e.ctrlKey || e.metaKey || e.altKey) return;
-      const type = ADD_KEYS[e.key.toLowerCase()];
       const target = e.target instanceof Element ? e.target : null;
-      if (!type || !target?.closest('.diagram')) return;
-      e.preventDefault();
-      addRef.current(type);
+      if (!target?.closest('.diagram')) return;
+      const type = ADD_KEYS[e.key.toLowerCase()];
+      if (e.key === '?' && keys.current) {
+        e.preventDefault();
+        keys.current.open = !keys.current.open;
+        if (keys.current.open) keys.current.scrollIntoView({ block: 'nearest' });
+      } else if (type && canEdit) {
+        e.preventDefault();
+        addRef.current(type);
+      }
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
@@ -119,7 +126,7 @@ export function Inspector({ definition }: { definition: MachineDefinition }) {
       ) : (
         <MachineSection definition={definition} canEdit={canEdit} edit={edit} />
       )}
-      <details className="inspector-keys">
+      <details ref={keys} className="inspector-keys">
         <summary>? Keyboard shortcuts</summary>
         <ul>
           <li>Tab: add a child state; Shift+Enter: add a sibling</li>
@@ -127,6 +134,7 @@ export function Inspector({ definition }: { definition: MachineDefinition }) {
           <li>Enter or F2: rename; double-click an edge: edit its event</li>
           <li>Delete: delete; Ctrl/Cmd+Z: undo; Shift+Ctrl/Cmd+Z: redo</li>
           <li>+ / − / 0: zoom in, out, to fit</li>
+          <li>?: show or hide this list</li>
         </ul>
       </details>
     </section>
