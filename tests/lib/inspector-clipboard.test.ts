@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { copyState, pasteOps } from '../../src/lib/inspector/clipboard.ts';
+import { copyState, pasteOps, type StateClip } from '../../src/lib/inspector/clipboard.ts';
+import { opsForEdit } from '../../src/lib/inspector/edits.ts';
 import { applyOps, counterIds, exportXState, importXState, validateDefinition } from '../../src/lib/model/index.ts';
 
 const source = importXState(
@@ -59,5 +60,25 @@ describe('copy and paste of states with their subtree', () => {
   it('copies nothing for the root or a missing state', () => {
     expect(copyState(source, source.root)).toBeNull();
     expect(copyState(source, 'nope')).toBeNull();
+  });
+});
+
+describe('the Inspector paste edit', () => {
+  it('pastes a clip as ops, and refuses a history or final parent, a stale parent or a malformed clip in words', () => {
+    const clip = copyState(source, idOf(source, 'x'))!;
+    const pasted = opsForEdit(source, { kind: 'state.paste', parent: idOf(source, 'b'), clip }, counterIds('e'));
+    expect(pasted.ok).toBe(true);
+    if (pasted.ok)
+      expect(exportXState(applyOps(source, pasted.ops))).toMatchObject({ states: { b: { states: { x: {} } } } });
+    const refused = (parent: string, c: StateClip) => {
+      const r = opsForEdit(source, { kind: 'state.paste', parent, clip: c });
+      return r.ok ? null : r.error;
+    };
+    expect(refused(idOf(source, 'h'), clip)).toBe('a history state cannot hold other states');
+    expect(refused('gone', clip)).toBe('that state is gone');
+    expect(refused(source.root, { states: [], transitions: [] })).toBe('nothing to paste: copy a state first');
+    expect(refused(source.root, { states: [{ id: 'z' } as never], transitions: [] })).toMatch(
+      /^the copied state cannot be pasted here: /,
+    );
   });
 });

@@ -1,12 +1,14 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useRef } from 'react';
 import { inspectorMachine } from '../../../machines/inspector.machine.ts';
+import { copyState } from '../../lib/inspector/clipboard.ts';
 import type { InspectorEdit } from '../../lib/inspector/edits.ts';
 import type { MachineDefinition, StateType } from '../../lib/model/types.ts';
 import { useCanEditCanvas, useDocumentSend, useLayout, useSelection } from '../canvas/open-machine-context.ts';
 import { useMachineListSend } from '../machines/machine-list-context.ts';
 import { ExportMenu } from './ExportMenu.tsx';
 import { ImportPanel } from './ImportPanel.tsx';
+import { readClip, writeClip } from './state-clip.ts';
 import { MachineSection } from './MachineSection.tsx';
 import { StateSection } from './StateSection.tsx';
 import { TransitionSection } from './TransitionSection.tsx';
@@ -55,16 +57,30 @@ export function Inspector({ definition }: { definition: MachineDefinition }) {
     one !== undefined && Object.hasOwn(definition.transitions, one) ? definition.transitions[one] : undefined;
   const parent = state?.id ?? definition.root;
   const addChild = (type: StateType) => edit({ kind: 'state.addChild', parent, type });
+  const copy = () => {
+    const clip = state ? copyState(definition, state.id) : null;
+    if (clip) writeClip(clip);
+  };
+  // With nothing copied the edit answers "nothing to paste" in the panel.
+  const paste = () => edit({ kind: 'state.paste', parent, clip: readClip() ?? { states: [], transitions: [] } });
 
   // P, H and F on the diagram add a parallel, history or final state (listed under "?" in the panel).
   const addRef = useRef(addChild);
   addRef.current = addChild;
+  const clipRef = useRef({ copy, paste });
+  clipRef.current = { copy, paste };
   // "?" on the diagram opens (or closes) the list of shortcuts.
+  // Ctrl/Cmd+C and Ctrl/Cmd+V on the diagram copy the selected state and paste under the selection.
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.ctrlKey || e.metaKey || e.altKey) return;
       const target = e.target instanceof Element ? e.target : null;
-      if (!target?.closest('.diagram')) return;
+      if (!target?.closest('.diagram') || e.altKey) return;
+      if (e.ctrlKey || e.metaKey) {
+        const key = e.key.toLowerCase();
+        if (key === 'c') clipRef.current.copy();
+        else if (key === 'v' && canEdit) clipRef.current.paste();
+        return;
+      }
       const type = ADD_KEYS[e.key.toLowerCase()];
       if (e.key === '?' && keys.current) {
         e.preventDefault();
@@ -103,6 +119,12 @@ export function Inspector({ definition }: { definition: MachineDefinition }) {
           <button type="button" onClick={() => addChild('final')} title="Add a final state (F)">
             Add final state
           </button>
+          <button type="button" onClick={copy} disabled={!state} title="Copy the selected state (Ctrl/Cmd+C)">
+            Copy state
+          </button>
+          <button type="button" onClick={paste} title="Paste under the selection (Ctrl/Cmd+V)">
+            Paste state
+          </button>
         </div>
       )}
       {error && (
@@ -134,6 +156,10 @@ export function Inspector({ definition }: { definition: MachineDefinition }) {
           <li>Enter or F2: rename; double-click an edge: edit its event</li>
           <li>Delete: delete; Ctrl/Cmd+Z: undo; Shift+Ctrl/Cmd+Z: redo</li>
           <li>+ / − / 0: zoom in, out, to fit</li>
+          <li>
+            Ctrl/Cmd+C, Ctrl/Cmd+V: copy a state with its subtree, paste it under the selection (here or in another
+            machine)
+          </li>
           <li>?: show or hide this list</li>
         </ul>
       </details>

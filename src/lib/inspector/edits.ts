@@ -1,3 +1,4 @@
+import { applyOps } from '../model/apply.ts';
 import { randomIds } from '../model/ids.ts';
 import type { Op } from '../model/op-types.ts';
 import { addChildState, addTransition } from '../model/recipes.ts';
@@ -12,6 +13,7 @@ import type {
   Transition,
   TransitionEvent,
 } from '../model/types.ts';
+import { pasteOps, type StateClip } from './clipboard.ts';
 import { readActions, readGuard, readJsonObject, readTags, type Read } from './text.ts';
 
 /**
@@ -42,7 +44,8 @@ export type InspectorEdit =
   | { kind: 'transition.description'; id: string; text: string }
   | { kind: 'transition.move'; id: string; by: -1 | 1 }
   | { kind: 'machine.id'; text: string }
-  | { kind: 'machine.context'; text: string };
+  | { kind: 'machine.context'; text: string }
+  | { kind: 'state.paste'; parent: StateId; clip: StateClip };
 
 export type EditResult = { ok: true; ops: Op[] } | { ok: false; error: string };
 
@@ -82,6 +85,20 @@ export function opsForEdit(def: MachineDefinition, edit: InspectorEdit, ids: IdG
   if (edit.kind.startsWith('transition.') && 'id' in edit && !transitionOf(def, edit.id))
     return fail('that transition is gone');
   switch (edit.kind) {
+    case 'state.paste': {
+      const parent = def.states[edit.parent];
+      if (!parent) return fail('that state is gone');
+      if (parent.type === 'history' || parent.type === 'final')
+        return fail(`a ${parent.type} state cannot hold other states`);
+      let ops: Op[];
+      try {
+        ops = pasteOps(def, edit.clip, edit.parent, ids);
+        applyOps(def, ops);
+      } catch (err) {
+        return fail(`the copied state cannot be pasted here: ${err instanceof Error ? err.message : String(err)}`);
+      }
+      return ops.length > 0 ? ok(ops) : fail('nothing to paste: copy a state first');
+    }
     case 'state.rename':
       return edit.key.trim() === ''
         ? fail('a state needs a name')
