@@ -279,4 +279,26 @@ export const light = setup({ guards: { canWalk: () => true } }).createMachine({
     expect(after.data?.definition).toEqual(before.data?.definition);
     expect(await count()).toBe(machinesBefore);
   }, 240_000);
+
+  it('A copies a state with its subtree and pastes it within the machine and into another; B sees the paste', async () => {
+    const [first, second] = [await newMachine('Copied from'), await newMachine('Pasted into')];
+    await Promise.all([open(a, first), open(b, first)]);
+    await stateBox(a.page, 'payment').click();
+    await inspector(a.page).getByRole('button', { name: 'Copy state' }).click();
+    await stateBox(a.page, 'cart').click();
+    await a.page.keyboard.press('ControlOrMeta+v');
+    await atPath(b.page, 'cart.payment').waitFor();
+    await atPath(b.page, 'payment').waitFor();
+    await synced(a.page);
+
+    await open(a, second);
+    await stateBox(a.page, 'cart').click();
+    await inspector(a.page).getByRole('button', { name: 'Paste state' }).click();
+    await atPath(a.page, 'cart.payment').waitFor();
+    // A final state cannot hold states: the paste is refused in words.
+    await stateBox(a.page, 'paid').click();
+    await inspector(a.page).getByRole('button', { name: 'Paste state' }).click();
+    await inspector(a.page).getByRole('alert').getByText('a final state cannot hold other states').waitFor();
+    await synced(a.page);
+  }, 240_000);
 });
