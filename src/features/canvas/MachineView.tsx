@@ -4,6 +4,7 @@ import { Avatar } from '../room/Avatar.tsx';
 import { DiscardedEdit } from '../room/DiscardedEdit.tsx';
 import { useCanEdit, useMembers, useOpenMachineRef, useProjectId, useRoomSend } from '../room/room-context.ts';
 import { useCurrentUser } from '../session/session-context.ts';
+import { Inspector } from '../inspector/index.ts';
 import { SimulationPanel } from '../simulation/index.ts';
 import { CanvasPage } from './CanvasPage.tsx';
 import {
@@ -173,7 +174,10 @@ function OpenMachine({ machineId }: { machineId: string }) {
       )}
       <div className="machine-body">
         {shown ? (
-          <CanvasPage definition={shown} peers={peers} />
+          <>
+            <CanvasPage definition={shown} peers={peers} />
+            <Inspector definition={shown} />
+          </>
         ) : (
           sync !== 'failed' && (
             <p className="center" role="status">

@@ -1,5 +1,5 @@
 import { readXState, type ImportOptions } from './import.ts';
-import { at, parseJsonText, type Span } from './json-text.ts';
+import { at, parseJsonText } from './json-text.ts';
 import type { Issue, JsonObject, MachineDefinition } from './types.ts';
 import { validateDefinition } from './validate.ts';
 
@@ -13,7 +13,7 @@ export interface CheckResult {
 }
 
 /** The nearest span for a path: the path itself or its closest ancestor that exists. */
-function spanFor(spans: Map<string, Span>, path: string): Span | undefined {
+export function spanFor<S>(spans: Map<string, S>, path: string): S | undefined {
   let p = path;
   for (;;) {
     const span = spans.get(p);

@@ -30,7 +30,7 @@ export function checkKeys(
 ): void {
   for (const key of Object.keys(obj)) {
     if (allowed.includes(key)) continue;
-    const hint = v4[key];
+    const hint = Object.hasOwn(v4, key) ? v4[key] : undefined;
     if (hint !== undefined) sink.error(keyPath(path, key), hint);
     else sink.warning(keyPath(path, key), `unsupported property "${key}" is ignored`);
   }

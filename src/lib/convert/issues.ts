@@ -1,0 +1,56 @@
+import { spanFor } from '../model/check.ts';
+import { at } from '../model/json-text.ts';
+import { readXState, type ImportOptions } from '../model/import.ts';
+import type { Issue, JsonObject, MachineDefinition } from '../model/types.ts';
+import { validateDefinition } from '../model/validate.ts';
+
+/** What every importer returns: the definition (null when it cannot be built) and every finding. */
+export interface ConvertResult {
+  definition: MachineDefinition | null;
+  /** The XState JSON config read from the source, when one was found. */
+  config: JsonObject | null;
+  issues: Issue[];
+}
+
+/** Source spans by config path, so import issues point at the text they came from. */
+export type Spans = Map<string, { start: number; end: number }>;
+
+/** Largest source an importer reads, in characters (a pasted file, not a data dump). */
+export const MAX_SOURCE = 2_000_000;
+
+export function issueAt(
+  text: string,
+  severity: Issue['severity'],
+  path: string,
+  message: string,
+  start: number,
+  end = start,
+): Issue {
+  return { severity, path, message, at: at(text, Math.max(0, start), Math.max(0, end)) };
+}
+
+/** A config read from some source: import it, validate it, and place every issue in the text. */
+export function finish(
+  text: string,
+  config: JsonObject,
+  spans: Spans,
+  issues: Issue[],
+  options: ImportOptions,
+): ConvertResult {
+  const imported = readXState(config, options);
+  const all = [...issues, ...imported.issues];
+  if (imported.definition !== null) all.push(...validateDefinition(imported.definition));
+  for (const issue of all) {
+    if (issue.at) continue;
+    const span = spanFor(spans, issue.path);
+    if (span) issue.at = at(text, span.start, span.end);
+  }
+  return { definition: imported.definition, config, issues: all };
+}
+
+/** `line 3, column 7: message` for people. */
+export function describeIssue(issue: Issue): string {
+  const where = issue.at ? `line ${issue.at.line}, column ${issue.at.column}: ` : '';
+  const path = issue.path === '' ? '' : `${issue.path}: `;
+  return `${where}${path}${issue.message}`;
+}
