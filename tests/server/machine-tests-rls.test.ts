@@ -55,7 +55,7 @@ const row = (actor: Actor, name: string) => ({
 async function savedBy(client: AnyClient, name: string): Promise<string> {
   const r = await client.from('machine_tests').insert(row('owner', name)).select('id').single();
   if (r.error) throw new Error(`${r.error.code}: ${r.error.message}`);
-  return (r.data as { id: string }).id;
+  return (r.data as { id: string }).id; // eslint-disable-line @typescript-eslint/no-unnecessary-type-assertion
 }
 
 describe('saving and running', () => {

@@ -1,6 +1,8 @@
 import type { JsonObject, MachineDefinition, TransitionId } from '../model/types.ts';
-import { definitionNames } from '../simulation/build.ts';
-import { Simulator } from '../simulation/simulator.ts';
+import { createActor, type AnyActor, type AnyMachineSnapshot, type StateValue } from 'xstate';
+import { buildSimMachine, definitionNames, type SimHooks } from '../simulation/build.ts';
+import { StepClock } from '../simulation/clock.ts';
+import { activePathsOf, isSendableType } from '../simulation/simulator.ts';
 import type { GuardValues, SimLogEntry } from '../simulation/types.ts';
 import { markTransitions, TAKEN } from './graph.ts';
 import { statePaths } from './paths.ts';
@@ -46,29 +48,49 @@ function recording(guards: GuardValues, asked: Set<string>): GuardValues {
   });
 }
 
+/**
+ * One machine for every run (building a 200-state machine costs more than replaying a
+ * thousand events on it): the simulation's machine (build.ts) with the marked
+ * transitions, a fresh actor on a StepClock per run, entries applied as Simulator does.
+ */
 export function computeCoverage(def: MachineDefinition, runs: readonly CoverageRun[]): Coverage {
-  const marked = markTransitions(def);
   const states = new Set<string>();
   const transitions = new Set<TransitionId>();
   const guards = new Set<string>();
-  const note = (paths: readonly string[], actions: readonly { type: string; params?: unknown }[]) => {
-    for (const p of paths) states.add(p);
-    for (const a of actions) if (a.type === TAKEN && typeof a.params === 'string') transitions.add(a.params);
+  const hooks: SimHooks = { guards: {}, actions: [] };
+  const machine = buildSimMachine(markTransitions(def), def.context ?? {}, hooks);
+  const note = () => {
+    for (const a of hooks.actions) if (a.type === TAKEN && typeof a.params === 'string') transitions.add(a.params);
+    hooks.actions = [];
   };
   for (const run of runs) {
-    let sim: Simulator | null = null;
+    const clock = new StepClock();
+    hooks.guards = {};
+    hooks.actions = [];
+    let actor: AnyActor | null = null;
     try {
-      sim = new Simulator({ definition: marked, context: run.context, guards: {} });
-      const first = sim.start();
-      note(first.activePaths, first.actions);
-      for (const [i, e] of run.entries.entries()) {
-        const step = sim.apply({ ...e, seq: i + 1, guards: recording(e.guards, guards) });
-        note(step.activePaths, step.actions);
+      // Context never decides a state here (guards are switches, actions are names), so one machine serves all runs.
+      actor = createActor(machine, { clock });
+      actor.start();
+      note();
+      let snap = actor.getSnapshot() as AnyMachineSnapshot;
+      for (const p of activePathsOf(snap.value as StateValue)) states.add(p);
+      for (const e of run.entries) {
+        if (snap.status !== 'active') break;
+        hooks.guards = recording(e.guards, guards);
+        const type = e.type ?? '';
+        if (e.kind === 'time') clock.fireNext();
+        else if (isSendableType(type) && (!type.startsWith('xstate.error.') || snap.can({ type })))
+          actor.send({ ...e.payload, type });
+        note();
+        const next = actor.getSnapshot() as AnyMachineSnapshot;
+        if (next !== snap) for (const p of activePathsOf(next.value as StateValue)) states.add(p);
+        snap = next;
       }
     } catch {
       // A run that cannot replay on this version covers what it reached before.
     } finally {
-      sim?.stop();
+      actor?.stop();
     }
   }
   const known = new Set(statePaths(def));
