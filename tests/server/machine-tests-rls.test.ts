@@ -89,7 +89,7 @@ describe('saving and running', () => {
 
   it('refuses bad rows with Supabase errors and stores nothing', async () => {
     const before = await db.query('select count(*) from public.machine_tests where machine_id = $1', [machine]);
-    const bad = [
+    const bad: Record<string, unknown>[] = [
       { ...row('owner', ''), name: '   ' },
       { ...row('owner', 'no steps'), script: { start: [] } },
       { ...row('owner', 'someone else'), created_by: t.editor.id },
