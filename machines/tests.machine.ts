@@ -10,7 +10,7 @@ import type {
   TestsStreamEvent,
 } from '../src/lib/ports/machine-tests.ts';
 import { runTest } from '../src/lib/testing/run.ts';
-import type { TestPath, TestScript } from '../src/lib/testing/types.ts';
+import type { PathKind, TestPath, TestScript } from '../src/lib/testing/types.ts';
 
 /**
  * The Tests panel of one open machine: its saved tests and their newest runs (rows,
@@ -21,7 +21,8 @@ import type { TestPath, TestScript } from '../src/lib/testing/types.ts';
  */
 
 export type TestsIntent =
-  | { type: 'tests.generate' }
+  /** Shortest paths to every state (the default), simple paths to `target`, or a transition cover. */
+  | { type: 'tests.generate'; kind?: PathKind; target?: string | null }
   | { type: 'tests.save'; name: string; script: TestScript; context: JsonObject | null; simulationId: string | null }
   | { type: 'tests.run'; testId: string }
   | { type: 'tests.toggleCoverage' }
@@ -30,6 +31,12 @@ export type TestsIntent =
   | { type: 'tests.dismissError' }
   /** The open machine's definition and version changed (an edit, anyone's). */
   | { type: 'tests.definitionChanged'; definition: MachineDefinition; version: number };
+
+export interface GenerateRequest {
+  definition: MachineDefinition;
+  kind: PathKind;
+  target: string | null;
+}
 
 export interface GeneratedPaths {
   paths: TestPath[];
@@ -81,9 +88,7 @@ export const testsMachine = setup({
     listTests: fromPromise<TestsResult<{ tests: SavedTest[]; runs: TestRun[] }>, { machineId: string }>(() =>
       Promise.reject(notProvided('listTests')),
     ),
-    generatePaths: fromPromise<GeneratedPaths, { definition: MachineDefinition }>(() =>
-      Promise.reject(notProvided('generatePaths')),
-    ),
+    generatePaths: fromPromise<GeneratedPaths, GenerateRequest>(() => Promise.reject(notProvided('generatePaths'))),
     saveTest: fromPromise<TestsResult<SavedTest>, SaveTestRequest>(() => Promise.reject(notProvided('saveTest'))),
     recordRun: fromPromise<TestsResult<TestRun>, RecordRunRequest>(() => Promise.reject(notProvided('recordRun'))),
   },
@@ -157,7 +162,14 @@ export const testsMachine = setup({
           tags: ['generating'],
           invoke: {
             src: 'generatePaths',
-            input: ({ context }) => ({ definition: context.definition as MachineDefinition }),
+            input: ({ context, event }) => {
+              assertEvent(event, 'tests.generate');
+              return {
+                definition: context.definition as MachineDefinition,
+                kind: event.kind ?? 'shortest',
+                target: event.target ?? null,
+              };
+            },
             onDone: {
               target: 'idle',
               actions: assign(({ event }) => ({ paths: event.output.paths, error: event.output.error })),

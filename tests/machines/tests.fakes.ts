@@ -1,7 +1,6 @@
 import { Subject } from 'rxjs';
 import { fromEventObservable } from 'xstate';
 import { counterIds, importXState } from '../../src/lib/model/index.ts';
-import type { MachineDefinition } from '../../src/lib/model/types.ts';
 import type {
   RecordRunRequest,
   SaveTestRequest,
@@ -10,7 +9,7 @@ import type {
   TestsResult,
   TestsStreamEvent,
 } from '../../src/lib/ports/machine-tests.ts';
-import type { GeneratedPaths } from '../../machines/tests.machine.ts';
+import type { GeneratedPaths, GenerateRequest } from '../../machines/tests.machine.ts';
 import { heldRequests } from './held-requests.ts';
 
 /** A fake saved-tests port: the test pushes stream events with `emit` and settles requests. */
@@ -28,7 +27,7 @@ export function fakeTestsPort() {
     actors: {
       testEvents: fromEventObservable<TestsStreamEvent, { machineId: string }>(() => stream.asObservable()),
       listTests: held.request<TestsResult<{ tests: SavedTest[]; runs: TestRun[] }>, { machineId: string }>('listTests'),
-      generatePaths: held.request<GeneratedPaths, { definition: MachineDefinition }>('generatePaths'),
+      generatePaths: held.request<GeneratedPaths, GenerateRequest>('generatePaths'),
       saveTest: held.request<TestsResult<SavedTest>, SaveTestRequest>('saveTest'),
       recordRun: held.request<TestsResult<TestRun>, RecordRunRequest>('recordRun'),
     },

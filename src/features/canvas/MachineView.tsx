@@ -5,6 +5,7 @@ import { DiscardedEdit } from '../room/DiscardedEdit.tsx';
 import { useCanEdit, useMembers, useOpenMachineRef, useProjectId, useRoomSend } from '../room/room-context.ts';
 import { useCurrentUser } from '../session/session-context.ts';
 import { SimulationPanel } from '../simulation/index.ts';
+import { TestsPanel } from '../tests/index.ts';
 import { CanvasPage } from './CanvasPage.tsx';
 import {
   OpenMachineRefContext,
@@ -183,6 +184,7 @@ function OpenMachine({ machineId }: { machineId: string }) {
         )}
       </div>
       {definition && simulation && <SimulationPanel actor={simulation} definition={definition} canSend={canSend} />}
+      {definition && <TestsPanel machineId={machineId} name={name ?? 'machine'} definition={definition} />}
     </section>
   );
 }

@@ -13,3 +13,4 @@ export { runTest, scriptFromSimulation, toEntries } from './run.ts';
 export { computeCoverage, coverageFigures, type Coverage, type CoverageRun } from './coverage.ts';
 export { exportTestFile, type ExportedTest, type ExportInput } from './export.ts';
 export { pathWords, configurationWords, eventWords, assumptionWords, leafPaths } from './words.ts';
+export { generatePaths } from './generate.ts';
