@@ -15,7 +15,8 @@ import type { Route } from '../lib/route.ts';
 import { Brand } from './Brand.tsx';
 import { inspector } from './inspect.ts';
 import { liveJoinLogic, liveProfileLogic, liveProjectsLogic } from './live-data.ts';
-import { documentSettings, liveConnectionLogic, liveRoomLogic } from './live.ts';
+import { documentSettings, liveConnectionLogic, liveRoomLogic, liveTestsLogic } from './live.ts';
+import { TestsLogicContext } from '../features/tests/tests-context.ts';
 import { followLinks, useRoute } from '../features/navigation/router.ts';
 
 /** The shell: the route picks the page, the session decides whether it can be shown. */
@@ -101,7 +102,9 @@ function Page({ route, authenticated }: { route: Route; authenticated: boolean }
             inspect: inspector(),
           }}
         >
-          <RoomView machineId={route.name === 'machine' ? route.machineId : undefined} />
+          <TestsLogicContext.Provider value={liveTestsLogic()}>
+            <RoomView machineId={route.name === 'machine' ? route.machineId : undefined} />
+          </TestsLogicContext.Provider>
         </RoomContext.Provider>
       );
     case 'profile':

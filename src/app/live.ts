@@ -5,6 +5,8 @@ import { workerLayoutEngine } from '../features/canvas/layout-port.ts';
 import type { RoomInput } from '../../machines/room.machine.ts';
 import { openMachineLogic } from './canvas.ts';
 import { machineListLogic } from './machine-list.ts';
+import { generateInWorker } from '../features/tests/paths-port.ts';
+import { testsLogic, type TestsLogic } from './tests.ts';
 import { connectionLogic, invitesLogic, roomLogic, type ConnectionLogic, type RoomLogic } from './room.ts';
 
 /**
@@ -51,4 +53,10 @@ let connection: ConnectionLogic | null = null;
 /** The connection machine over the app's one socket (provided once, at the top). */
 export function liveConnectionLogic(): ConnectionLogic {
   return (connection ??= connectionLogic(live().connection));
+}
+
+let tests: TestsLogic | null = null;
+/** The Tests panel's machine over the saved-tests adapter, generating paths in a Web Worker. */
+export function liveTestsLogic(): TestsLogic {
+  return (tests ??= testsLogic(live().tests, generateInWorker));
 }

@@ -104,6 +104,131 @@ export type Database = {
           },
         ]
       }
+      machine_test_runs: {
+        Row: {
+          created_at: string
+          failed_step: number | null
+          id: string
+          machine_id: string
+          machine_version: number
+          message: string | null
+          project_id: string
+          run_by: string | null
+          status: string
+          test_id: string
+        }
+        Insert: {
+          created_at?: string
+          failed_step?: number | null
+          id?: string
+          machine_id: string
+          machine_version: number
+          message?: string | null
+          project_id: string
+          run_by?: string | null
+          status: string
+          test_id: string
+        }
+        Update: {
+          created_at?: string
+          failed_step?: number | null
+          id?: string
+          machine_id?: string
+          machine_version?: number
+          message?: string | null
+          project_id?: string
+          run_by?: string | null
+          status?: string
+          test_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "machine_test_runs_machine_id_fkey"
+            columns: ["machine_id"]
+            isOneToOne: false
+            referencedRelation: "machines"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "machine_test_runs_project_id_fkey"
+            columns: ["project_id"]
+            isOneToOne: false
+            referencedRelation: "projects"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "machine_test_runs_test_id_fkey"
+            columns: ["test_id"]
+            isOneToOne: false
+            referencedRelation: "machine_tests"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      machine_tests: {
+        Row: {
+          created_at: string
+          created_by: string | null
+          id: string
+          initial_context: Json | null
+          machine_id: string
+          machine_version: number
+          name: string
+          project_id: string
+          script: Json
+          simulation_id: string | null
+          source: string
+        }
+        Insert: {
+          created_at?: string
+          created_by?: string | null
+          id?: string
+          initial_context?: Json | null
+          machine_id: string
+          machine_version: number
+          name: string
+          project_id: string
+          script: Json
+          simulation_id?: string | null
+          source?: string
+        }
+        Update: {
+          created_at?: string
+          created_by?: string | null
+          id?: string
+          initial_context?: Json | null
+          machine_id?: string
+          machine_version?: number
+          name?: string
+          project_id?: string
+          script?: Json
+          simulation_id?: string | null
+          source?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "machine_tests_machine_id_fkey"
+            columns: ["machine_id"]
+            isOneToOne: false
+            referencedRelation: "machines"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "machine_tests_project_id_fkey"
+            columns: ["project_id"]
+            isOneToOne: false
+            referencedRelation: "projects"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "machine_tests_simulation_id_fkey"
+            columns: ["simulation_id"]
+            isOneToOne: false
+            referencedRelation: "simulations"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       machines: {
         Row: {
           created_at: string

@@ -6,6 +6,7 @@ import { useCanEdit, useMembers, useOpenMachineRef, useProjectId, useRoomSend } 
 import { useCurrentUser } from '../session/session-context.ts';
 import { Inspector } from '../inspector/index.ts';
 import { SimulationPanel } from '../simulation/index.ts';
+import { TestsPanel } from '../tests/index.ts';
 import { CanvasPage } from './CanvasPage.tsx';
 import {
   OpenMachineRefContext,
@@ -187,6 +188,7 @@ function OpenMachine({ machineId }: { machineId: string }) {
         )}
       </div>
       {definition && simulation && <SimulationPanel actor={simulation} definition={definition} canSend={canSend} />}
+      {definition && <TestsPanel machineId={machineId} name={name ?? 'machine'} definition={definition} />}
     </section>
   );
 }

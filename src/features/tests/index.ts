@@ -1,0 +1,2 @@
+export { TestsPanel } from './TestsPanel.tsx';
+export { TestsLogicContext } from './tests-context.ts';

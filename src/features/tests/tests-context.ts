@@ -1,0 +1,10 @@
+import { createContext, useContext } from 'react';
+import type { testsMachine } from '../../../machines/tests.machine.ts';
+
+/**
+ * The Tests panel's machine, wired to its adapters by the app (src/app/tests.ts) and put
+ * in context once; each open machine's panel starts its own actor from it. Without a
+ * provider (fixtures that don't test the panel) the panel does not show.
+ */
+export const TestsLogicContext = createContext<typeof testsMachine | null>(null);
+export const useTestsLogic = () => useContext(TestsLogicContext);
