@@ -7,6 +7,7 @@ import { createMembersAdapter } from './members.ts';
 import { createConnectionAdapter } from './realtime.ts';
 import { createRoomAdapter } from './room.ts';
 import { createSimulationsAdapter } from './simulations.ts';
+import { createTimelineAdapter } from './timeline.ts';
 
 /**
  * The live room's adapters over the app's one browser client. The client is created
@@ -22,5 +23,6 @@ export function liveRoomAdapters() {
     machines: createMachinesAdapter(client),
     canvasPresence: createCanvasPresenceAdapter(client),
     simulations: createSimulationsAdapter(client),
+    timeline: createTimelineAdapter(client),
   };
 }
