@@ -16,7 +16,9 @@ describe('open machine and its timeline', () => {
       context: { doc: null },
       on: {
         'test.version': {
-          actions: assign({ doc: ({ event }) => ({ local: door, version: (event as { version: number }).version }) }),
+          actions: assign({
+            doc: ({ event }) => ({ local: door, version: (event as unknown as { version: number }).version }),
+          }),
         },
         '*': { actions: ({ event }) => told.document.push(event) },
       },
@@ -27,7 +29,7 @@ describe('open machine and its timeline', () => {
       on: {
         'test.peers': {
           actions: assign({
-            peers: ({ event }) => Object.fromEntries((event as { ids: string[] }).ids.map((id) => [id, {}])),
+            peers: ({ event }) => Object.fromEntries((event as unknown as { ids: string[] }).ids.map((id) => [id, {}])),
           }),
         },
       },
