@@ -98,6 +98,12 @@ export const timelineMachine = setup({
     input: {} as TimelineInput,
     context: {} as TimelineContext,
     events: {} as TimelineEvent,
+    children: {} as {
+      previewLayout: 'previewLayout';
+      readOps: 'readOps';
+      readSimulations: 'readSimulations';
+      facts: 'facts';
+    },
     tags: {} as 'loading' | 'previewing' | 'failed',
   },
   actors: {

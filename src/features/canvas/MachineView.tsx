@@ -5,6 +5,7 @@ import { DiscardedEdit } from '../room/DiscardedEdit.tsx';
 import { useCanEdit, useMembers, useOpenMachineRef, useProjectId, useRoomSend } from '../room/room-context.ts';
 import { useCurrentUser } from '../session/session-context.ts';
 import { SimulationPanel } from '../simulation/index.ts';
+import { TimelinePanel } from '../timeline/index.ts';
 import { CanvasPage } from './CanvasPage.tsx';
 import {
   OpenMachineRefContext,
@@ -16,6 +17,7 @@ import {
   useFollowing,
   usePresenceSend,
   useSimulationRef,
+  useTimelineRef,
   useSyncStatus,
   useUnsentCount,
   type SyncStatus,
@@ -79,6 +81,7 @@ function OpenMachine({ machineId }: { machineId: string }) {
   const docSend = useDocumentSend();
   const presenceSend = usePresenceSend();
   const simulation = useSimulationRef();
+  const timeline = useTimelineRef();
   const user = useCurrentUser();
   // Members of any role send simulation events; guests watch (the database says the same).
   const canSend = !!user && !user.isAnonymous && members.some((m) => m.userId === user.id);
@@ -183,6 +186,7 @@ function OpenMachine({ machineId }: { machineId: string }) {
         )}
       </div>
       {definition && simulation && <SimulationPanel actor={simulation} definition={definition} canSend={canSend} />}
+      {timeline && <TimelinePanel actor={timeline} people={people} canEdit={canEdit} />}
     </section>
   );
 }
