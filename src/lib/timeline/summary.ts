@@ -24,6 +24,57 @@ function eventName(event: TransitionEvent): string {
   return `invoke ${event.outcome}`;
 }
 
+const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+/** What a whole-machine replace changed, state by state and transition by transition (by id). */
+function replaceDiff(before: MachineDefinition, after: MachineDefinition) {
+  const added: string[] = [];
+  const deleted: string[] = [];
+  const renamed: string[] = [];
+  const changedStates: string[] = [];
+  const changed: string[] = [];
+  for (const [id, s] of Object.entries(after.states)) {
+    const old = Object.hasOwn(before.states, id) ? before.states[id] : undefined;
+    if (!old) {
+      added.push(s.key || '(root)');
+      changed.push(id);
+    } else if (old.key !== s.key) {
+      renamed.push(`${old.key || '(root)'} → ${s.key || '(root)'}`);
+      changed.push(id);
+    } else if (!sameJson({ ...old, children: [] }, { ...s, children: [] })) {
+      // (a parent whose children changed is told by the states added or deleted)
+      changedStates.push(s.key || '(root)');
+      changed.push(id);
+    }
+  }
+  for (const [id, s] of Object.entries(before.states)) if (!Object.hasOwn(after.states, id)) deleted.push(s.key);
+  const addedTransitions: string[] = [];
+  let changedTransitions = 0;
+  let deletedTransitions = 0;
+  for (const [id, t] of Object.entries(after.transitions)) {
+    const old = Object.hasOwn(before.transitions, id) ? before.transitions[id] : undefined;
+    if (!old) addedTransitions.push(eventName(t.event));
+    else if (!sameJson(old, t)) changedTransitions++;
+    else continue;
+    changed.push(id);
+  }
+  for (const id of Object.keys(before.transitions)) if (!Object.hasOwn(after.transitions, id)) deletedTransitions++;
+  const empty =
+    added.length + deleted.length + renamed.length + changedStates.length + addedTransitions.length === 0 &&
+    changedTransitions + deletedTransitions === 0;
+  return {
+    added,
+    deleted,
+    renamed,
+    changedStates,
+    changed,
+    addedTransitions,
+    changedTransitions,
+    deletedTransitions,
+    empty,
+  };
+}
+
 /** The parts of one batch's summary, in the order they first appear. */
 export function summarizeOps(before: MachineDefinition | null, ops: readonly Op[], after: MachineDefinition | null) {
   const added: string[] = [];
@@ -81,9 +132,25 @@ export function summarizeOps(before: MachineDefinition | null, ops: readonly Op[
       case 'machine.update':
         machine = op.changes.name !== undefined ? `renamed the machine to ${op.changes.name}` : 'changed the machine';
         break;
-      case 'machine.replace':
-        machine = 'replaced the whole machine';
+      case 'machine.replace': {
+        // A replace over a machine that had states (a restore, an import over it) is
+        // told as what it changed; the first one, or one changing nothing, as itself.
+        const from = before && (before.states[before.root]?.children.length ?? 0) > 0 ? before : null;
+        const diff = from ? replaceDiff(from, op.definition) : null;
+        if (!diff || diff.empty) {
+          machine = 'replaced the whole machine';
+          break;
+        }
+        added.push(...diff.added);
+        deleted.push(...diff.deleted);
+        renamed.push(...diff.renamed);
+        diff.changed.forEach((id) => changed.add(id));
+        diff.changedStates.forEach((k) => changedStates.add(k));
+        addedTransitions.push(...diff.addedTransitions);
+        changedTransitions += diff.changedTransitions;
+        deletedTransitions += diff.deletedTransitions;
         break;
+      }
     }
   }
   const parts: string[] = [];

@@ -75,6 +75,17 @@ describe('edit history', () => {
     ]);
   });
 
+  it('tells a replace over a drawn machine (a restore) as what it changed', () => {
+    const h = appendOps(emptyHistory(), log())!;
+    const back = definitionAt(h, 1);
+    const restored = appendOps(h, batch('b5', 'ada', [{ type: 'machine.replace', definition: back }], 7))!;
+    const last = restored.entries[restored.entries.length - 1]!;
+    expect(last.text).toBe('renamed waiting → idle, deleted 2 states');
+    expect(last.changed).toEqual([idOf('idle')]);
+    const same = appendOps(h, batch('b5', 'ada', [{ type: 'machine.replace', definition: h.head }], 7))!;
+    expect(same.entries[same.entries.length - 1]!.text).toBe('replaced the whole machine');
+  });
+
   it('gives the definition at every version, the same folded in one go or in pieces', () => {
     const ops = log();
     const whole = appendOps(emptyHistory(), ops)!;
