@@ -80,6 +80,37 @@ export class Simulator {
     };
   }
 
+  /**
+   * Everything that decides what the next entries do, as a string, without the clock's
+   * absolute time: the state value, history, invoked children, status, context and each
+   * pending timer (its event, its target, its time left). Two simulators with the same
+   * key answer every entry alike (memo.ts relies on it). Null when the timers cannot be
+   * told apart safely; the caller then keeps running the actor.
+   */
+  stateKey(): string | null {
+    const snap = this.snapshot();
+    const scheduled = Object.values(this.actor.system.getSnapshot()._scheduledEvents);
+    const left = this.clock.remaining();
+    if (scheduled.length !== left.length) return null;
+    const timers = scheduled.map((t, i) => [
+      t.event.type,
+      t.target === this.actor ? '' : ((t.target as { id?: string } | undefined)?.id ?? '?'),
+      left[i],
+    ]);
+    const history = Object.entries(snap.historyValue as Record<string, { id: string }[]>).map(([id, nodes]) => [
+      id,
+      nodes.map((n) => n.id),
+    ]);
+    return JSON.stringify([
+      snap.value,
+      history,
+      Object.keys(snap.children as Record<string, unknown>).sort(),
+      snap.status,
+      snap.context,
+      timers,
+    ]);
+  }
+
   /** Whether `type` would change anything now, given guard switches `guards`. */
   canSend(type: string, guards: SimSetup['guards']): boolean {
     if (!isSendableType(type) || this.snapshot().status !== 'active') return false;
