@@ -1,6 +1,6 @@
 import { createActor, type AnyActor, type AnyMachineSnapshot, type StateValue } from 'xstate';
 import type { Json } from '../model/types.ts';
-import { buildSimMachine, type SimHooks } from './build.ts';
+import { sharedSimMachine, type HookSlot, type SimHooks } from './build.ts';
 import { StepClock } from './clock.ts';
 import type { IgnoredReason, SimLogEntry, SimSetup, SimStep, SimView } from './types.ts';
 
@@ -35,6 +35,8 @@ export function activePathsOf(value: StateValue): string[] {
  */
 export class Simulator {
   private readonly hooks: SimHooks;
+  /** Shared with every simulator of this machine: pointed at `hooks` before each use. */
+  private readonly slot: HookSlot;
   private readonly clock = new StepClock();
   private readonly actor: AnyActor;
   private readonly startActions;
@@ -42,8 +44,10 @@ export class Simulator {
 
   constructor(readonly setup: SimSetup) {
     this.hooks = { guards: { ...setup.guards }, actions: [] };
-    const machine = buildSimMachine(setup.definition, setup.context ?? setup.definition.context ?? {}, this.hooks);
-    this.actor = createActor(machine, { clock: this.clock });
+    const built = sharedSimMachine(setup.definition, setup.context ?? setup.definition.context ?? {});
+    this.slot = built.slot;
+    this.actor = createActor(built.machine, { clock: this.clock });
+    this.slot.hooks = this.hooks;
     this.actor.start();
     this.startActions = this.takeActions();
   }
@@ -116,6 +120,7 @@ export class Simulator {
     if (!isSendableType(type) || this.snapshot().status !== 'active') return false;
     const saved = this.hooks.guards;
     this.hooks.guards = guards;
+    this.slot.hooks = this.hooks;
     try {
       return this.snapshot().can({ type });
     } finally {
@@ -135,6 +140,7 @@ export class Simulator {
     this.lastSeq = entry.seq;
     this.hooks.guards = entry.guards;
     this.hooks.actions = [];
+    this.slot.hooks = this.hooks;
     return this.run(entry);
   }
 
@@ -153,6 +159,7 @@ export class Simulator {
   }
 
   stop(): void {
+    this.slot.hooks = this.hooks;
     this.actor.stop();
   }
 }
