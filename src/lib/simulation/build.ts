@@ -70,7 +70,8 @@ export interface HookSlot {
   hooks: SimHooks;
 }
 
-const shared = new WeakMap<MachineDefinition, Map<string, { machine: AnyStateMachine; slot: HookSlot }>>();
+type Built = { machine: AnyStateMachine; slot: HookSlot };
+const shared = new WeakMap<MachineDefinition, Map<string, Built>>();
 
 /**
  * The machine for (definition, context), built once and shared by every simulator of it
@@ -83,7 +84,10 @@ export function sharedSimMachine(
   context: unknown,
 ): { machine: AnyStateMachine; slot: HookSlot } {
   let byContext = shared.get(def);
-  if (!byContext) shared.set(def, (byContext = new Map()));
+  if (!byContext) {
+    byContext = new Map<string, Built>();
+    shared.set(def, byContext);
+  }
   const key = JSON.stringify(context ?? {});
   let built = byContext.get(key);
   if (!built) {
