@@ -118,10 +118,14 @@ describe('the timeline, two browsers', { timeout: 90_000 }, () => {
     ]);
     await kind('Events').click();
     await expect.poll(() => entries(b.page).count()).toBe(3);
-    await kind('Edits').click();
-    await kind('Events').click();
-    await kind('Joins').click();
-    await expect.poll(() => kind('Joins').isChecked()).toBe(true);
+    // Each box waits for the list's answer before the next click (a filter is sent whole).
+    const toggle = async (name: string, on: boolean) => {
+      await kind(name).click();
+      await expect.poll(() => kind(name).isChecked()).toBe(on);
+    };
+    await toggle('Edits', false);
+    await toggle('Events', false);
+    await toggle('Joins', true);
     // Joins only, then Ada only: B's list holds Ada's join (one's own is not listed).
     await expect
       .poll(async () => [
