@@ -9,12 +9,13 @@ import { codeViewMachine } from './code-view.machine.ts';
 import { documentMachine, type DocumentInput } from './document.machine.ts';
 import { layoutMachine } from './layout.machine.ts';
 import { simulationMachine } from './simulation.machine.ts';
+import { timelineMachine } from './timeline.machine.ts';
 
 /**
  * One machine open in a room: the parent of its `document` (edits, commits, offline
  * queue), `presence` (who else is on it), `layout` (the diagram's positions), `canvas`
  * (viewport, selection, gestures), `code` (the code view's modes) and `simulation` (the
- * room's shared simulation of this machine), each invoked for as long as the machine is
+ * room's shared simulation of this machine) and `timeline` (everything that happened to it), each invoked for as long as the machine is
  * open and registered in the actor system under its id. It routes between them, so no
  * view has to: every new definition from the document goes to the layout and the code
  * view; every gesture
@@ -78,6 +79,7 @@ export const openMachineMachine = setup({
       canvas: 'canvas';
       code: 'code';
       simulation: 'simulation';
+      timeline: 'timeline';
     },
     tags: {} as 'open',
   },
@@ -89,6 +91,7 @@ export const openMachineMachine = setup({
     canvas: canvasMachine,
     code: codeViewMachine,
     simulation: simulationMachine,
+    timeline: timelineMachine,
   },
   actions: {
     followDocument: enqueueActions(({ context, enqueue }, definition: MachineDefinition | null) => {
@@ -96,6 +99,13 @@ export const openMachineMachine = setup({
       enqueue.assign({ definition });
       enqueue.sendTo('layout', { type: 'layout.request', definition: shownDefinition(definition, context.collapsed) });
       enqueue.sendTo('code', { type: 'code.definitionChanged', definition });
+    }),
+    /** The timeline reads the log (with authors) up to the head the document has seen. */
+    tellTimelineHead: enqueueActions(({ enqueue }, version: number | null) => {
+      if (version !== null) enqueue.sendTo('timeline', { type: 'timeline.headMoved', version });
+    }),
+    tellTimelinePeers: enqueueActions(({ enqueue }, userIds: string[]) => {
+      enqueue.sendTo('timeline', { type: 'timeline.peersChanged', userIds, at: new Date().toISOString() });
     }),
     shareSelection: enqueueActions(({ enqueue }, selection: string[]) => {
       // presence only sends it on when it changed.
@@ -139,13 +149,21 @@ export const openMachineMachine = setup({
       systemId: 'document',
       src: 'document',
       input: ({ context }) => ({ ...context.document, machineId: context.machineId }),
-      onSnapshot: { actions: { type: 'followDocument', params: ({ event }) => documentDefinition(event.snapshot) } },
+      onSnapshot: {
+        actions: [
+          { type: 'followDocument', params: ({ event }) => documentDefinition(event.snapshot) },
+          { type: 'tellTimelineHead', params: ({ event }) => event.snapshot.context.doc?.version ?? null },
+        ],
+      },
     },
     {
       id: 'presence',
       systemId: 'presence',
       src: 'presence',
       input: ({ context }) => ({ machineId: context.machineId, userId: context.userId }),
+      onSnapshot: {
+        actions: { type: 'tellTimelinePeers', params: ({ event }) => Object.keys(event.snapshot.context.peers) },
+      },
     },
     { id: 'layout', systemId: 'layout', src: 'layout' },
     {
@@ -167,6 +185,13 @@ export const openMachineMachine = setup({
       systemId: 'simulation',
       src: 'simulation',
       input: ({ context }) => ({ machineId: context.machineId, canSend: false }),
+    },
+    {
+      id: 'timeline',
+      systemId: 'timeline',
+      src: 'timeline',
+      // Restoring a version comes back here as `machine.replace`: ordinary, undoable ops.
+      input: ({ context, self }) => ({ machineId: context.machineId, editor: self }),
     },
   ],
   initial: 'open',

@@ -11,6 +11,8 @@ import type { CanvasPresencePort, PresenceFact } from '../lib/ports/canvas-prese
 import type { CommitRequest, DocumentPort, QueueStore } from '../lib/ports/document.ts';
 import type { SimulationPort } from '../lib/ports/simulation.ts';
 import { simulationLogic } from './simulation.ts';
+import type { TimelinePort } from '../lib/ports/timeline.ts';
+import { timelineLogic } from './timeline.ts';
 
 /** The document machine's actors over the document port and a queue store. */
 export function documentActors(port: DocumentPort, store: QueueStore) {
@@ -58,13 +60,14 @@ export function canvasPresenceLogic(port: CanvasPresencePort) {
 }
 export type CanvasPresenceLogic = ReturnType<typeof canvasPresenceLogic>;
 
-/** One open machine: its document, presence, layout (with the engine `startLayout` makes), canvas and simulation, wired. */
+/** One open machine: its document, presence, layout (with the engine `startLayout` makes), canvas, simulation and timeline, wired. */
 export function openMachineLogic(
   port: DocumentPort,
   store: QueueStore,
   presence: CanvasPresencePort,
   startLayout: () => LayoutEngine,
   simulations: SimulationPort,
+  timeline: TimelinePort,
 ) {
   return openMachineMachine.provide({
     actors: {
@@ -72,6 +75,7 @@ export function openMachineLogic(
       presence: canvasPresenceLogic(presence),
       layout: layoutLogic(startLayout),
       simulation: simulationLogic(simulations),
+      timeline: timelineLogic(timeline, startLayout),
     },
   });
 }

@@ -22,7 +22,7 @@ const live = () => (adapters ??= liveRoomAdapters());
 let room: RoomLogic | null = null;
 export function liveRoomLogic(): RoomLogic {
   if (!room) {
-    const { machines, members, canvasPresence, simulations } = live();
+    const { machines, members, canvasPresence, simulations, timeline } = live();
     room = roomLogic(live().room, members, {
       machineList: machineListLogic(machines),
       invites: invitesLogic(members),
@@ -33,6 +33,7 @@ export function liveRoomLogic(): RoomLogic {
         canvasPresence,
         workerLayoutEngine,
         simulations,
+        timeline,
       ),
     });
   }

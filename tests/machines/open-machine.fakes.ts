@@ -3,11 +3,12 @@ import type { canvasPresenceMachine } from '../../machines/canvas-presence.machi
 import type { documentMachine } from '../../machines/document.machine.ts';
 import type { layoutMachine } from '../../machines/layout.machine.ts';
 import type { simulationMachine } from '../../machines/simulation.machine.ts';
+import type { timelineMachine } from '../../machines/timeline.machine.ts';
 import { openMachineMachine, type OpenMachineInput } from '../../machines/open-machine.machine.ts';
 import type { MachineDefinition } from '../../src/lib/model/types.ts';
 
 /**
- * The open machine with its document, presence, layout and simulation replaced by recorders (they
+ * The open machine with its document, presence, layout, simulation and timeline replaced by recorders (they
  * have their own tests) and the real canvas: a test loads a definition into the fake
  * document (`load`) and reads what each child was told. Typed as the children they stand
  * in for (test doubles, by design).
@@ -18,6 +19,7 @@ export function fakeOpenMachine() {
     presence: [] as AnyEventObject[],
     layout: [] as AnyEventObject[],
     simulation: [] as AnyEventObject[],
+    timeline: [] as AnyEventObject[],
   };
   const document = createMachine({
     types: {} as { context: { doc: { local: MachineDefinition } | null }; events: AnyEventObject },
@@ -36,9 +38,15 @@ export function fakeOpenMachine() {
   const logic = openMachineMachine.provide({
     actors: {
       document,
-      presence: recorder(told.presence) as unknown as typeof canvasPresenceMachine,
+      // A machine with the peers the open machine reads for the timeline (nobody here).
+      presence: createMachine({
+        types: {} as { context: { peers: Record<string, unknown> }; events: AnyEventObject },
+        context: { peers: {} },
+        on: { '*': { actions: ({ event }) => told.presence.push(event) } },
+      }) as unknown as typeof canvasPresenceMachine,
       layout: recorder(told.layout) as unknown as typeof layoutMachine,
       simulation: recorder(told.simulation) as unknown as typeof simulationMachine,
+      timeline: recorder(told.timeline) as unknown as typeof timelineMachine,
     },
   });
   return { logic, told };

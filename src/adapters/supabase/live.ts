@@ -8,6 +8,7 @@ import { createConnectionAdapter } from './realtime.ts';
 import { createRoomAdapter } from './room.ts';
 import { createSimulationsAdapter } from './simulations.ts';
 import { createMachineTestsAdapter } from './machine-tests.ts';
+import { createTimelineAdapter } from './timeline.ts';
 
 /**
  * The live room's adapters over the app's one browser client. The client is created
@@ -24,5 +25,6 @@ export function liveRoomAdapters() {
     canvasPresence: createCanvasPresenceAdapter(client),
     simulations: createSimulationsAdapter(client),
     tests: createMachineTestsAdapter(client),
+    timeline: createTimelineAdapter(client),
   };
 }

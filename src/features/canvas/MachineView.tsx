@@ -7,6 +7,7 @@ import { useCurrentUser } from '../session/session-context.ts';
 import { Inspector } from '../inspector/index.ts';
 import { SimulationPanel } from '../simulation/index.ts';
 import { TestsPanel } from '../tests/index.ts';
+import { TimelinePanel } from '../timeline/index.ts';
 import { CanvasPage } from './CanvasPage.tsx';
 import {
   OpenMachineRefContext,
@@ -18,6 +19,7 @@ import {
   useFollowing,
   usePresenceSend,
   useSimulationRef,
+  useTimelineRef,
   useSyncStatus,
   useUnsentCount,
   type SyncStatus,
@@ -81,6 +83,7 @@ function OpenMachine({ machineId }: { machineId: string }) {
   const docSend = useDocumentSend();
   const presenceSend = usePresenceSend();
   const simulation = useSimulationRef();
+  const timeline = useTimelineRef();
   const user = useCurrentUser();
   // Members of any role send simulation events; guests watch (the database says the same).
   const canSend = !!user && !user.isAnonymous && members.some((m) => m.userId === user.id);
@@ -189,6 +192,7 @@ function OpenMachine({ machineId }: { machineId: string }) {
       </div>
       {definition && simulation && <SimulationPanel actor={simulation} definition={definition} canSend={canSend} />}
       {definition && <TestsPanel machineId={machineId} name={name ?? 'machine'} definition={definition} />}
+      {timeline && <TimelinePanel actor={timeline} people={people} canEdit={canEdit} />}
     </section>
   );
 }

@@ -155,6 +155,10 @@ export const useSimulationRef = () => useChild('simulation');
 export const useActivePaths = (): string[] =>
   useChildSelector(useChild('simulation'), (s) => shownStep(s)?.activePaths ?? NONE, NONE, sameStrings);
 
+// The timeline.
+
+export const useTimelineRef = () => useChild('timeline');
+
 // The code view.
 
 export const useCodeRef = () => useChild('code');

@@ -62,12 +62,51 @@ const inertActor: AnyActorLogic = fromCallback(() => undefined);
  * with), never evaluated. XState itself never evaluates strings.
  */
 export function buildSimMachine(def: MachineDefinition, context: unknown, hooks: SimHooks): AnyStateMachine {
+  return buildWithSlot(def, context, { hooks });
+}
+
+/** Where a shared machine's implementations find the hooks of the simulator running it now. */
+export interface HookSlot {
+  hooks: SimHooks;
+}
+
+type Built = { machine: AnyStateMachine; slot: HookSlot };
+const shared = new WeakMap<MachineDefinition, Map<string, Built>>();
+
+/**
+ * The machine for (definition, context), built once and shared by every simulator of it
+ * (building is most of what starting a simulator costs, and a memoised replay starts
+ * several). Its implementations read `slot.hooks`: a simulator points the slot at its
+ * own hooks before each thing it asks its actor, all of it synchronous.
+ */
+export function sharedSimMachine(
+  def: MachineDefinition,
+  context: unknown,
+): { machine: AnyStateMachine; slot: HookSlot } {
+  let byContext = shared.get(def);
+  if (!byContext) {
+    byContext = new Map<string, Built>();
+    shared.set(def, byContext);
+  }
+  const key = JSON.stringify(context ?? {});
+  let built = byContext.get(key);
+  if (!built) {
+    const slot: HookSlot = { hooks: { guards: {}, actions: [] } };
+    built = { machine: buildWithSlot(def, context, slot), slot };
+    byContext.set(key, built);
+  }
+  return built;
+}
+
+function buildWithSlot(def: MachineDefinition, context: unknown, slot: HookSlot): AnyStateMachine {
   const config: Record<string, unknown> = exportXState(def);
   config.context = context ?? {};
   const names = definitionNames(def);
-  const guards = ownRecord(names.guards, (name) => () => hooks.guards[name] === true);
+  const guards = ownRecord(names.guards, (name) => () => slot.hooks.guards[name] === true);
   const actions = ownRecord(names.actions, (name) => (_args: unknown, params: unknown) => {
-    hooks.actions.push(params === undefined ? { type: name } : { type: name, params: params as ActionCall['params'] });
+    slot.hooks.actions.push(
+      params === undefined ? { type: name } : { type: name, params: params as ActionCall['params'] },
+    );
   });
   const actors = ownRecord(names.actors, () => inertActor);
   const delays = ownRecord(names.delays, () => NAMED_DELAY_MS);

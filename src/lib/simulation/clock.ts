@@ -36,6 +36,11 @@ export class StepClock implements Clock {
     return best;
   }
 
+  /** Each pending timer's time left, in the order they were set. */
+  remaining(): number[] {
+    return [...this.timers.values()].map((t) => t.due - this.nowMs);
+  }
+
   /** How many timers are pending. */
   pending(): number {
     return this.timers.size;

@@ -2,6 +2,7 @@
 export * from './types.ts';
 export { buildSimMachine, definitionNames, NAMED_DELAY_MS, type DefinitionNames } from './build.ts';
 export { StepClock } from './clock.ts';
+export { MemoWalker } from './memo.ts';
 export { Simulator, activePathsOf, isSendableType } from './simulator.ts';
 export { eventOptions, eventTypesOf, type EventOption } from './events.ts';
 export { emptyLog, mergeEntries, readyEntries, hasGap, type KnownLog } from './log.ts';

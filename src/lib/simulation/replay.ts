@@ -1,18 +1,19 @@
 import type { MachineDefinition } from '../model/types.ts';
-import { Simulator } from './simulator.ts';
+import { MemoWalker } from './memo.ts';
 import type { SimLogEntry, SimSetup, SimStep } from './types.ts';
 
 /**
  * The whole run of a log: `steps[0]` is the start, `steps[i]` the state after entry i.
  * The state is a pure function of (setup, entries): the same inputs give the same
  * steps on every client, whatever order the entries arrived in (log.ts orders them).
+ * Both replays walk memo.ts's graph: each (state, entry) pair runs on the actor once.
  */
 export interface Trace {
   steps: SimStep[];
 }
 
 export function replay(setup: SimSetup, entries: readonly SimLogEntry[]): Trace {
-  const sim = new Simulator(setup);
+  const sim = new MemoWalker(setup);
   const steps = [sim.start()];
   for (const e of entries) steps.push(sim.apply(e));
   sim.stop();
@@ -24,7 +25,7 @@ export function replay(setup: SimSetup, entries: readonly SimLogEntry[]): Trace 
  * `actions` are left empty (no step is described); use `replay` for them.
  */
 export function replayToState(setup: SimSetup, entries: readonly SimLogEntry[]): SimStep {
-  const sim = new Simulator(setup);
+  const sim = new MemoWalker(setup);
   const first = sim.start();
   let ignored: SimStep['ignored'] = null;
   for (const e of entries) ignored = sim.advance(e);

@@ -1,6 +1,6 @@
 import { createActor, type AnyActor, type AnyMachineSnapshot, type StateValue } from 'xstate';
 import type { Json } from '../model/types.ts';
-import { buildSimMachine, type SimHooks } from './build.ts';
+import { sharedSimMachine, type HookSlot, type SimHooks } from './build.ts';
 import { StepClock } from './clock.ts';
 import type { IgnoredReason, SimLogEntry, SimSetup, SimStep, SimView } from './types.ts';
 
@@ -35,6 +35,8 @@ export function activePathsOf(value: StateValue): string[] {
  */
 export class Simulator {
   private readonly hooks: SimHooks;
+  /** Shared with every simulator of this machine: pointed at `hooks` before each use. */
+  private readonly slot: HookSlot;
   private readonly clock = new StepClock();
   private readonly actor: AnyActor;
   private readonly startActions;
@@ -42,8 +44,10 @@ export class Simulator {
 
   constructor(readonly setup: SimSetup) {
     this.hooks = { guards: { ...setup.guards }, actions: [] };
-    const machine = buildSimMachine(setup.definition, setup.context ?? setup.definition.context ?? {}, this.hooks);
-    this.actor = createActor(machine, { clock: this.clock });
+    const built = sharedSimMachine(setup.definition, setup.context ?? setup.definition.context ?? {});
+    this.slot = built.slot;
+    this.actor = createActor(built.machine, { clock: this.clock });
+    this.slot.hooks = this.hooks;
     this.actor.start();
     this.startActions = this.takeActions();
   }
@@ -80,11 +84,43 @@ export class Simulator {
     };
   }
 
+  /**
+   * Everything that decides what the next entries do, as a string, without the clock's
+   * absolute time: the state value, history, invoked children, status, context and each
+   * pending timer (its event, its target, its time left). Two simulators with the same
+   * key answer every entry alike (memo.ts relies on it). Null when the timers cannot be
+   * told apart safely; the caller then keeps running the actor.
+   */
+  stateKey(): string | null {
+    const snap = this.snapshot();
+    const scheduled = Object.values(this.actor.system.getSnapshot()._scheduledEvents);
+    const left = this.clock.remaining();
+    if (scheduled.length !== left.length) return null;
+    const timers = scheduled.map((t, i) => [
+      t.event.type,
+      t.target === this.actor ? '' : ((t.target as { id?: string } | undefined)?.id ?? '?'),
+      left[i],
+    ]);
+    const history = Object.entries(snap.historyValue as Record<string, { id: string }[]>).map(([id, nodes]) => [
+      id,
+      nodes.map((n) => n.id),
+    ]);
+    return JSON.stringify([
+      snap.value,
+      history,
+      Object.keys(snap.children as Record<string, unknown>).sort(),
+      snap.status,
+      snap.context,
+      timers,
+    ]);
+  }
+
   /** Whether `type` would change anything now, given guard switches `guards`. */
   canSend(type: string, guards: SimSetup['guards']): boolean {
     if (!isSendableType(type) || this.snapshot().status !== 'active') return false;
     const saved = this.hooks.guards;
     this.hooks.guards = guards;
+    this.slot.hooks = this.hooks;
     try {
       return this.snapshot().can({ type });
     } finally {
@@ -104,6 +140,7 @@ export class Simulator {
     this.lastSeq = entry.seq;
     this.hooks.guards = entry.guards;
     this.hooks.actions = [];
+    this.slot.hooks = this.hooks;
     return this.run(entry);
   }
 
@@ -122,6 +159,7 @@ export class Simulator {
   }
 
   stop(): void {
+    this.slot.hooks = this.hooks;
     this.actor.stop();
   }
 }

@@ -1,6 +1,6 @@
 import { eventOptions, type EventOption } from './events.ts';
 import type { Trace } from './replay.ts';
-import { Simulator } from './simulator.ts';
+import { MemoWalker } from './memo.ts';
 import type { GuardValues, SimLogEntry, SimSetup } from './types.ts';
 
 /**
@@ -10,13 +10,13 @@ import type { GuardValues, SimLogEntry, SimSetup } from './types.ts';
  * data, so a trace stays plain and comparable). Logs only grow, so a prefix's steps
  * never change.
  */
-const heads = new WeakMap<Trace, { setup: SimSetup; sim: Simulator }>();
+const heads = new WeakMap<Trace, { setup: SimSetup; sim: MemoWalker }>();
 
-function headOf(setup: SimSetup, trace: Trace, entries: readonly SimLogEntry[]): Simulator {
+function headOf(setup: SimSetup, trace: Trace, entries: readonly SimLogEntry[]): MemoWalker {
   const kept = heads.get(trace);
   const done = trace.steps.length - 1;
   if (kept && kept.setup === setup && kept.sim.seq === done) return kept.sim;
-  const sim = new Simulator(setup);
+  const sim = new MemoWalker(setup);
   for (const e of entries.slice(0, done)) sim.apply(e);
   return sim;
 }
@@ -25,7 +25,7 @@ export function traceOf(setup: SimSetup, entries: readonly SimLogEntry[], previo
   const reusable =
     previous !== null && previous.steps.length - 1 <= entries.length && heads.get(previous)?.setup === setup;
   if (!reusable) {
-    const sim = new Simulator(setup);
+    const sim = new MemoWalker(setup);
     const steps = [sim.start()];
     for (const e of entries) steps.push(sim.apply(e));
     const trace = { steps };
@@ -50,5 +50,5 @@ export function optionsAtEnd(
 ): EventOption[] {
   const sim = headOf(setup, trace, entries);
   heads.set(trace, { setup, sim });
-  return eventOptions(sim, guards);
+  return eventOptions(sim.simulator(), guards);
 }
