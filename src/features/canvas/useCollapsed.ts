@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { autoCollapsed, collapseView } from '../../lib/layout/collapse.ts';
+import { collapsedFor, collapseView } from '../../lib/layout/collapse.ts';
 import type { MachineDefinition, StateId } from '../../lib/model/types.ts';
 import { useOpenMachineSend } from './open-machine-context.ts';
 
@@ -17,21 +17,22 @@ export interface Collapsed {
 /**
  * Big charts open with their deeper compounds collapsed; each person opens and closes
  * states for themselves. Only what shows is laid out and drawn (src/lib/layout/collapse.ts):
- * the collapsed set is this view's state, told to the open machine, which lays out the
- * definition as shown.
+ * what this person opened and closed is this view's state, told to the open machine, which
+ * lays out the definition as shown by the same rule (`collapsedFor`).
  */
 export function useCollapsed(definition: MachineDefinition): Collapsed {
   const openSend = useOpenMachineSend();
   const [opened, setOpened] = useState<ReadonlySet<string>>(() => new Set());
   const [closed, setClosed] = useState<ReadonlySet<string>>(() => new Set());
-  const auto = useMemo(() => autoCollapsed(definition), [definition]);
-  const collapsed = useMemo(() => {
-    const set = new Set([...auto, ...closed]);
-    for (const id of opened) set.delete(id);
-    return set;
-  }, [auto, opened, closed]);
+  const collapsed = useMemo(
+    () => collapsedFor(definition, { opened: [...opened], closed: [...closed] }),
+    [definition, opened, closed],
+  );
   const { hidden } = useMemo(() => collapseView(definition, collapsed), [definition, collapsed]);
-  useEffect(() => openSend({ type: 'machine.viewChanged', collapsed: [...collapsed] }), [openSend, collapsed]);
+  useEffect(
+    () => openSend({ type: 'machine.viewChanged', opened: [...opened], closed: [...closed] }),
+    [openSend, opened, closed],
+  );
   const setOpen = useCallback((ids: string[], open: boolean) => {
     const edit = (add: boolean) => (prev: ReadonlySet<string>) => {
       const next = new Set(prev);
