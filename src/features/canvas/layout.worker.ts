@@ -13,7 +13,7 @@ import { canvasMeasure } from './measure.ts';
  *
  * A fresh worker's elkjs is cold: its first layouts of a few dozen states take 0.5-0.9 s
  * where a warm one takes 40 ms. So once the first chart is drawn, the worker lays out a
- * 60-state chart of its own, unasked, and throws the result away: the next real layout
+ * 40-state chart of its own, unasked, and throws the result away: the next real layout
  * (a pasted or received big chart) runs warm.
  */
 const scope = self as unknown as DedicatedWorkerGlobalScope;
@@ -25,7 +25,7 @@ const cache = new LayoutCache();
 
 let warm: Promise<unknown> | null = null;
 const warmUp = (): void => {
-  warm ??= layoutDefinition(elk, generateChart(60), measure).catch(() => undefined);
+  warm ??= layoutDefinition(elk, generateChart(40), measure).catch(() => undefined);
 };
 
 scope.addEventListener('message', (e: MessageEvent<{ id: number; request: LayoutRequest }>) => {
