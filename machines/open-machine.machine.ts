@@ -7,6 +7,7 @@ import { canvasPresenceMachine } from './canvas-presence.machine.ts';
 import { canvasMachine } from './canvas.machine.ts';
 import { codeViewMachine } from './code-view.machine.ts';
 import { documentMachine, type DocumentInput } from './document.machine.ts';
+import { shownKey } from '../src/lib/layout/shown-key.ts';
 import { layoutMachine } from './layout.machine.ts';
 import { simulationMachine } from './simulation.machine.ts';
 
@@ -49,7 +50,7 @@ export interface OpenMachineContext extends OpenMachineInput {
   definition: MachineDefinition | null;
   /** The view's choices over the default collapsed compounds (src/lib/layout/collapse.ts). */
   choice: CollapseChoice;
-  /** What the layout was last asked for, as text: the same picture is not asked for twice. */
+  /** What the layout was last asked for, as text (keys sorted): the same picture is not asked for twice. */
   shownKey: string | null;
 }
 
@@ -70,7 +71,7 @@ function newlyShown(
   choice: CollapseChoice,
 ): { definition: MachineDefinition; key: string } | null {
   const shown = shownDefinition(definition, choice);
-  const key = JSON.stringify(shown);
+  const key = shownKey(shown);
   return key === lastKey ? null : { definition: shown, key };
 }
 

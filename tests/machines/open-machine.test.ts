@@ -107,4 +107,22 @@ describe('open machine', () => {
     child('document')?.send({ type: 'test.load', definition: renamed } as never);
     expect(told.layout).toHaveLength(before + 1);
   });
+
+  it("does not lay out again a definition read back with its keys in the server's order (the sender laid out its own big paste twice)", () => {
+    const { told, child } = start();
+    const before = told.layout.length;
+    // jsonb orders an object's keys shorter first: the echo of this tab's own edit comes back so.
+    const reorder = (v: unknown): unknown =>
+      v === null || typeof v !== 'object' || Array.isArray(v)
+        ? v
+        : Object.fromEntries(
+            Object.entries(v)
+              .sort(([a], [b]) => a.length - b.length || (a < b ? -1 : 1))
+              .map(([k, x]) => [k, reorder(x)]),
+          );
+    const echoed = reorder(checkout) as typeof checkout;
+    expect(JSON.stringify(echoed)).not.toBe(JSON.stringify(checkout));
+    child('document')?.send({ type: 'test.load', definition: echoed } as never);
+    expect(told.layout).toHaveLength(before);
+  });
 });
