@@ -1,12 +1,13 @@
 import { assertEvent, assign, enqueueActions, setup, type SnapshotFrom } from 'xstate';
 import { diffToOps } from '../src/lib/canvas-ops/diff.ts';
 import { opsForEdit, type CanvasEdit } from '../src/lib/canvas-ops/gestures.ts';
-import { autoCollapsed, collapseView } from '../src/lib/layout/collapse.ts';
+import { collapsedFor, collapseView, NO_CHOICE, type CollapseChoice } from '../src/lib/layout/collapse.ts';
 import type { MachineDefinition } from '../src/lib/model/types.ts';
 import { canvasPresenceMachine } from './canvas-presence.machine.ts';
 import { canvasMachine } from './canvas.machine.ts';
 import { codeViewMachine } from './code-view.machine.ts';
 import { documentMachine, type DocumentInput } from './document.machine.ts';
+import { shownKey } from '../src/lib/layout/shown-key.ts';
 import { layoutMachine } from './layout.machine.ts';
 import { simulationMachine } from './simulation.machine.ts';
 import { timelineMachine } from './timeline.machine.ts';
@@ -22,7 +23,9 @@ import { timelineMachine } from './timeline.machine.ts';
  * the canvas tells becomes ops (src/lib/canvas-ops) for the document; the canvas's
  * selection goes to presence; the room's say on who may edit reaches the canvas.
  * The layout gets the definition as shown: a big chart's collapsed compounds closed
- * (src/lib/layout/collapse.ts), the deeper ones by default until the view says which.
+ * (src/lib/layout/collapse.ts): the deeper ones by default, as the view's choices say
+ * otherwise. A definition that shows the same as the last one asked for (a rebase, an
+ * acknowledged batch, an edit inside a collapsed state) is not laid out again.
  * The room invokes it; views read its children through named selector hooks.
  */
 
@@ -31,8 +34,8 @@ export type OpenMachineEvent =
   | { type: 'machine.editableChanged'; canEdit: boolean }
   /** Replace the whole definition (a code edit, an example): sent as the ops between the two. */
   | { type: 'machine.replace'; definition: MachineDefinition }
-  /** The view's collapsed compound states (each person's own): only what shows is laid out. */
-  | { type: 'machine.viewChanged'; collapsed: string[] }
+  /** The view's choices over which compounds show collapsed (each person's own): only what shows is laid out. */
+  | ({ type: 'machine.viewChanged' } & CollapseChoice)
   | CanvasEdit;
 
 export interface OpenMachineInput {
@@ -46,8 +49,10 @@ export interface OpenMachineInput {
 export interface OpenMachineContext extends OpenMachineInput {
   /** The document's current definition (what gestures are applied against); null until loaded. */
   definition: MachineDefinition | null;
-  /** The compounds the view shows collapsed; null until it says (then big charts' deeper ones). */
-  collapsed: string[] | null;
+  /** The view's choices over the default collapsed compounds (src/lib/layout/collapse.ts). */
+  choice: CollapseChoice;
+  /** What the layout was last asked for, as text (keys sorted): the same picture is not asked for twice. */
+  shownKey: string | null;
 }
 
 type DocumentSnapshot = SnapshotFrom<typeof documentMachine>;
@@ -56,16 +61,20 @@ type DocumentSnapshot = SnapshotFrom<typeof documentMachine>;
 export const documentDefinition = (snapshot: DocumentSnapshot): MachineDefinition | null =>
   snapshot.context.doc?.local ?? null;
 
-/** The compounds shown collapsed: the view's choice, else those a big chart starts with. */
-const collapsedIn = (definition: MachineDefinition, collapsed: string[] | null): ReadonlySet<string> =>
-  collapsed === null ? autoCollapsed(definition) : new Set(collapsed);
-
 /** What the layout is asked for: the definition with its collapsed compounds closed. */
-export const shownDefinition = (definition: MachineDefinition, collapsed: string[] | null): MachineDefinition =>
-  collapseView(definition, collapsedIn(definition, collapsed)).view;
+export const shownDefinition = (definition: MachineDefinition, choice: CollapseChoice): MachineDefinition =>
+  collapseView(definition, collapsedFor(definition, choice)).view;
 
-const sameSet = (a: ReadonlySet<string>, b: ReadonlySet<string>): boolean =>
-  a.size === b.size && [...a].every((id) => b.has(id));
+/** The definition as shown and its text, unless it shows as the last one asked for did (`lastKey`). */
+function newlyShown(
+  lastKey: string | null,
+  definition: MachineDefinition,
+  choice: CollapseChoice,
+): { definition: MachineDefinition; key: string } | null {
+  const shown = shownDefinition(definition, choice);
+  const key = shownKey(shown);
+  return key === lastKey ? null : { definition: shown, key };
+}
 
 export const openMachineMachine = setup({
   types: {
@@ -97,7 +106,11 @@ export const openMachineMachine = setup({
     followDocument: enqueueActions(({ context, enqueue }, definition: MachineDefinition | null) => {
       if (!definition || definition === context.definition) return;
       enqueue.assign({ definition });
-      enqueue.sendTo('layout', { type: 'layout.request', definition: shownDefinition(definition, context.collapsed) });
+      const shown = newlyShown(context.shownKey, definition, context.choice);
+      if (shown) {
+        enqueue.assign({ shownKey: shown.key });
+        enqueue.sendTo('layout', { type: 'layout.request', definition: shown.definition });
+      }
       enqueue.sendTo('code', { type: 'code.definitionChanged', definition });
     }),
     /** The timeline reads the log (with authors) up to the head the document has seen. */
@@ -124,13 +137,10 @@ export const openMachineMachine = setup({
     }),
     changeView: enqueueActions(({ context, event, enqueue }) => {
       assertEvent(event, 'machine.viewChanged');
-      const before = context.definition ? collapsedIn(context.definition, context.collapsed) : null;
-      enqueue.assign({ collapsed: event.collapsed });
-      if (!context.definition || (before && sameSet(before, new Set(event.collapsed)))) return;
-      enqueue.sendTo('layout', {
-        type: 'layout.request',
-        definition: shownDefinition(context.definition, event.collapsed),
-      });
+      const choice: CollapseChoice = { opened: event.opened, closed: event.closed, budget: event.budget };
+      const shown = context.definition ? newlyShown(context.shownKey, context.definition, choice) : null;
+      enqueue.assign(shown ? { choice, shownKey: shown.key } : { choice });
+      if (shown) enqueue.sendTo('layout', { type: 'layout.request', definition: shown.definition });
     }),
     setEditable: assign(({ event }) => {
       assertEvent(event, 'machine.editableChanged');
@@ -142,7 +152,7 @@ export const openMachineMachine = setup({
   },
 }).createMachine({
   id: 'openMachine',
-  context: ({ input }) => ({ ...input, definition: null, collapsed: null }),
+  context: ({ input }) => ({ ...input, definition: null, choice: NO_CHOICE, shownKey: null }),
   invoke: [
     {
       id: 'document',

@@ -9,9 +9,8 @@ import {
   setup,
   type SnapshotFrom,
 } from 'xstate';
-import type { Result, Role, RoomChange, RoomData, RoomFact, RoomPeer } from '../src/lib/ports/room.ts';
+import type { Result, Role, RoomData } from '../src/lib/ports/room.ts';
 import { applyChange, EMPTY_ROOM, mergeSnapshot } from '../src/lib/room-merge.ts';
-import type { DocumentInput } from './document.machine.ts';
 import { invitesMachine } from './invites.machine.ts';
 import { machineListMachine } from './machine-list.machine.ts';
 import { openMachineMachine } from './open-machine.machine.ts';
@@ -31,70 +30,46 @@ import { notProvided, UNEXPECTED } from './shared.ts';
  * `openMachine`, which tells presence which machine this person is on).
  */
 
-export type RoomIntent =
-  | { type: 'room.retry' }
-  | { type: 'room.look'; looking: string | null }
-  | { type: 'room.openMachine'; machineId: string }
-  | { type: 'room.closeMachine' }
-  | { type: 'room.rename'; name: string }
-  | { type: 'room.changeRole'; userId: string; role: Role }
-  | { type: 'room.removeMember'; userId: string }
-  | { type: 'room.dismissError' };
+import {
+  canEditIn,
+  isOwnerIn,
+  lookingAtMachine,
+  type RoomChannelCommand,
+  type RoomChannelInput,
+  type RoomContext,
+  type RoomEvent,
+  type RoomInput,
+  type RoomTag,
+} from './room-types.ts';
 
-export type RoomEvent = RoomFact | RoomIntent;
-
-/** Whose channel to open, and what this person is looking at when it joins. */
-export interface RoomChannelInput {
-  projectId: string;
-  userId: string;
-  looking: string | null;
-}
-
-/** What the machine tells its channel actor. */
-export type RoomChannelCommand = { type: 'presence.track'; looking: string | null };
-
-export interface RoomInput {
-  projectId: string;
-  userId: string;
-  /** Settings for the document of a machine opened here (client id, op model, batch ids), from the composition root. */
-  document: Omit<DocumentInput, 'machineId'>;
-}
-
-export interface RoomContext extends RoomInput {
-  data: RoomData;
-  /** Changes that arrived before the snapshot they must be merged into. */
-  buffer: RoomChange[];
-  peers: RoomPeer[];
-  looking: string | null;
-  /** Whether this user has been a member since the room opened (a public room's visitors never were). */
-  wasMember: boolean;
-  /** Why the room could not open or stopped, for people. */
-  error: string | null;
-  /** Why the last admin request failed. */
-  adminError: string | null;
-  /** Which member an admin request is working on, for a busy indicator. */
-  adminTarget: string | null;
-  removedReason: string | null;
-  /** The machine open in the room, if any. */
-  machineId: string | null;
-}
-
-export type RoomTag = 'pending' | 'live' | 'resyncing' | 'failed' | 'removed' | 'adminBusy' | 'adminFailed';
+export * from './room-types.ts';
 
 const JOIN_TIMEOUT = "Couldn't connect to this room's live updates. Check your connection and try again.";
 
 const failureOf = (result: Result<unknown>): string | null => (result.ok ? null : result.error.message);
 
-/** Presence's word for "on this machine"; views compare it with `lookingAtMachine(id)`. */
-export const lookingAtMachine = (machineId: string): string => `machine:${machineId}`;
+/** The admin requests an owner or editor starts, from `admin.idle` or `admin.failed`. */
+const ADMIN_STARTS = {
+  'room.rename': { target: 'renaming', actions: 'startAdmin' },
+  'room.changeRole': { target: 'changingRole', actions: 'startAdmin' },
+  'room.removeMember': { target: 'removing', actions: 'startAdmin' },
+} as const;
 
-/** Owners and editors change content; viewers (and visitors of public rooms) only read. */
-export const canEditIn = (context: Pick<RoomContext, 'data' | 'userId'>): boolean => {
-  const role = context.data.members[context.userId]?.role;
-  return role === 'owner' || role === 'editor';
-};
-const isOwnerIn = (context: Pick<RoomContext, 'data' | 'userId'>): boolean =>
-  context.data.members[context.userId]?.role === 'owner';
+/** How every admin request ends: a refusal or a throw in `admin.failed` with why, success in `admin.idle`. */
+const ADMIN_OUTCOME = {
+  onDone: [
+    {
+      guard: { type: 'failed', params: ({ event }: { event: { output: Result<null> } }) => event.output },
+      target: 'failed',
+      actions: {
+        type: 'showAdminFailure',
+        params: ({ event }: { event: { output: Result<null> } }) => event.output,
+      },
+    },
+    { target: 'idle', actions: 'finishAdmin' },
+  ],
+  onError: { target: 'failed', actions: 'showAdminUnexpected' },
+} as const;
 
 export const roomMachine = setup({
   types: {
@@ -316,13 +291,7 @@ export const roomMachine = setup({
         admin: {
           initial: 'idle',
           states: {
-            idle: {
-              on: {
-                'room.rename': { target: 'renaming', actions: 'startAdmin' },
-                'room.changeRole': { target: 'changingRole', actions: 'startAdmin' },
-                'room.removeMember': { target: 'removing', actions: 'startAdmin' },
-              },
-            },
+            idle: { on: ADMIN_STARTS },
             renaming: {
               tags: ['adminBusy'],
               invoke: {
@@ -332,15 +301,7 @@ export const roomMachine = setup({
                   assertEvent(event, 'room.rename');
                   return { projectId: context.projectId, name: event.name };
                 },
-                onDone: [
-                  {
-                    guard: { type: 'failed', params: ({ event }) => event.output },
-                    target: 'failed',
-                    actions: { type: 'showAdminFailure', params: ({ event }) => event.output },
-                  },
-                  { target: 'idle', actions: 'finishAdmin' },
-                ],
-                onError: { target: 'failed', actions: 'showAdminUnexpected' },
+                ...ADMIN_OUTCOME,
               },
             },
             changingRole: {
@@ -352,15 +313,7 @@ export const roomMachine = setup({
                   assertEvent(event, 'room.changeRole');
                   return { projectId: context.projectId, userId: event.userId, role: event.role };
                 },
-                onDone: [
-                  {
-                    guard: { type: 'failed', params: ({ event }) => event.output },
-                    target: 'failed',
-                    actions: { type: 'showAdminFailure', params: ({ event }) => event.output },
-                  },
-                  { target: 'idle', actions: 'finishAdmin' },
-                ],
-                onError: { target: 'failed', actions: 'showAdminUnexpected' },
+                ...ADMIN_OUTCOME,
               },
             },
             removing: {
@@ -372,25 +325,12 @@ export const roomMachine = setup({
                   assertEvent(event, 'room.removeMember');
                   return { projectId: context.projectId, userId: event.userId };
                 },
-                onDone: [
-                  {
-                    guard: { type: 'failed', params: ({ event }) => event.output },
-                    target: 'failed',
-                    actions: { type: 'showAdminFailure', params: ({ event }) => event.output },
-                  },
-                  { target: 'idle', actions: 'finishAdmin' },
-                ],
-                onError: { target: 'failed', actions: 'showAdminUnexpected' },
+                ...ADMIN_OUTCOME,
               },
             },
             failed: {
               tags: ['adminFailed'],
-              on: {
-                'room.rename': { target: 'renaming', actions: 'startAdmin' },
-                'room.changeRole': { target: 'changingRole', actions: 'startAdmin' },
-                'room.removeMember': { target: 'removing', actions: 'startAdmin' },
-                'room.dismissError': { target: 'idle', actions: 'clearAdminError' },
-              },
+              on: { ...ADMIN_STARTS, 'room.dismissError': { target: 'idle', actions: 'clearAdminError' } },
             },
           },
         },

@@ -176,6 +176,30 @@ describe('pages at desktop and phone sizes', () => {
       expect(facts.seen, label).toBe(facts.states);
       // The long config scrolls inside the code pane.
       expect(facts.codeScrolls, label).toBe(true);
+
+      // The toolbar is one row, every tool inside the window (it wrapped to 3 rows on a phone).
+      const bar = page.getByRole('toolbar', { name: 'Diagram tools' });
+      const rows = await bar.evaluate((el) => {
+        const middles = Array.from(el.querySelectorAll<HTMLElement>('button, select, input'))
+          .filter((c) => c.offsetParent !== null)
+          .map((c) => c.getBoundingClientRect())
+          .map((r) => r.top + r.height / 2)
+          .sort((x, y) => x - y);
+        return middles.filter((m, i) => i === 0 || m - (middles[i - 1] ?? m) > 12).length;
+      });
+      expect(rows, `${label}: toolbar rows`).toBe(1);
+      expect(await overflowing(page, '.canvas-toolbar'), label).toEqual([]);
+      for (const name of ['Add child', 'Delete', 'Undo', 'Zoom to fit', 'Diagram', 'Both', 'Code'])
+        expect(await clickable(page, name), `${label}: ${name}`).toBe(true);
+      // On a phone zoom, find and examples fold into "More tools"; elsewhere they show in line.
+      const find = page.getByLabel('Find a state', { exact: true }); // a combobox: it suggests names
+      if (label === 'phone') {
+        await expect(find.isVisible()).resolves.toBe(false);
+        await page.getByRole('button', { name: 'More tools' }).click();
+      }
+      await find.waitFor();
+      expect(await clickable(page, 'Zoom in'), `${label}: Zoom in`).toBe(true);
+      expect(await overflowing(page, '.canvas-toolbar'), label).toEqual([]);
       await page.context().close();
     }
   }, 120_000);

@@ -53,24 +53,76 @@ describe('open machine', () => {
     actor.send({ type: 'machine.replace', definition: checkout });
     expect(told.document).toHaveLength(edits);
   });
-  it("lays out the view's collapsed compounds closed, once per change; big charts start with their deeper ones closed", () => {
+  it("lays out the view's choices over the collapsed compounds, once per change; big charts start with their deeper ones closed", () => {
     const { told, actor } = start();
     const before = told.layout.length;
-    // The same set as shown (nothing collapsed in a small chart) asks for nothing.
-    actor.send({ type: 'machine.viewChanged', collapsed: [] });
+    // Choices that show the same (nothing collapsed in a small chart; the root never collapses) ask for nothing.
+    actor.send({ type: 'machine.viewChanged', opened: [], closed: [] });
+    actor.send({ type: 'machine.viewChanged', opened: [], closed: [checkout.root] });
     expect(told.layout).toHaveLength(before);
-    const root = checkout.root;
-    actor.send({ type: 'machine.viewChanged', collapsed: [root] });
-    // A changed set asks again (the root itself never collapses, so all of it shows).
-    expect(told.layout).toHaveLength(before + 1);
 
     const big = generateChart(300);
     const bigOne = start();
     bigOne.child('document')?.send({ type: 'test.load', definition: big } as never);
     const first = bigOne.told.layout.at(-1) as unknown as { definition: typeof big };
     expect(Object.keys(first.definition.states).length).toBeLessThan(Object.keys(big.states).length);
-    bigOne.actor.send({ type: 'machine.viewChanged', collapsed: [] });
+    const closedOne = [...Object.keys(first.definition.states)].find(
+      (id) =>
+        id !== big.root && (big.states[id]?.children.length ?? 0) > 0 && first.definition.states[id]?.children.length,
+    );
+    const opened = Object.keys(big.states).filter((id) => (big.states[id]?.children.length ?? 0) > 0);
+    bigOne.actor.send({ type: 'machine.viewChanged', opened, closed: [] });
     const open = bigOne.told.layout.at(-1) as unknown as { definition: typeof big };
     expect(open.definition).toBe(big);
+    expect(closedOne).toBeDefined();
+    if (!closedOne) return;
+    bigOne.actor.send({
+      type: 'machine.viewChanged',
+      opened: opened.filter((id) => id !== closedOne),
+      closed: [closedOne],
+    });
+    const closed = bigOne.told.layout.at(-1) as unknown as { definition: typeof big };
+    expect(closed.definition.states[closedOne]?.children).toEqual([]);
+  });
+
+  it('a chart that grows big is laid out collapsed at once, even after the view has said its choices (issue 10, defect 5)', () => {
+    // The view told its (empty) choices for the small chart; the pasted big one must not be laid out whole first.
+    const { told, actor, child } = start();
+    actor.send({ type: 'machine.viewChanged', opened: [], closed: [] });
+    const big = generateChart(1000);
+    child('document')?.send({ type: 'test.load', definition: big } as never);
+    const asked = told.layout.at(-1) as unknown as { definition: typeof big };
+    expect(Object.keys(asked.definition.states).length).toBeLessThan(100);
+  });
+
+  it('does not lay out again a definition that shows the same (a rebase, an acknowledged batch, an edit out of sight)', () => {
+    const { told, child } = start();
+    const before = told.layout.length;
+    child('document')?.send({ type: 'test.load', definition: structuredClone(checkout) } as never);
+    expect(told.layout).toHaveLength(before);
+    const renamed = {
+      ...checkout,
+      states: { ...checkout.states, [cartId]: { ...checkout.states[cartId]!, key: 'trolley' } },
+    };
+    child('document')?.send({ type: 'test.load', definition: renamed } as never);
+    expect(told.layout).toHaveLength(before + 1);
+  });
+
+  it("does not lay out again a definition read back with its keys in the server's order (the sender laid out its own big paste twice)", () => {
+    const { told, child } = start();
+    const before = told.layout.length;
+    // jsonb orders an object's keys shorter first: the echo of this tab's own edit comes back so.
+    const reorder = (v: unknown): unknown =>
+      v === null || typeof v !== 'object' || Array.isArray(v)
+        ? v
+        : Object.fromEntries(
+            Object.entries(v)
+              .sort(([a], [b]) => a.length - b.length || (a < b ? -1 : 1))
+              .map(([k, x]) => [k, reorder(x)]),
+          );
+    const echoed = reorder(checkout) as typeof checkout;
+    expect(JSON.stringify(echoed)).not.toBe(JSON.stringify(checkout));
+    child('document')?.send({ type: 'test.load', definition: echoed } as never);
+    expect(told.layout).toHaveLength(before);
   });
 });

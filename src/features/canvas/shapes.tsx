@@ -129,6 +129,7 @@ function StateShape({
       className={cls}
       style={move}
       data-state-id={node.id}
+      data-hidden={hiddenCount}
       {...sim}
       role="button"
       aria-label={label}

@@ -1,4 +1,4 @@
-import { applyOp } from '../model/apply.ts';
+import { applyOp, applyOps } from '../model/apply.ts';
 import { invert } from '../model/invert.ts';
 import { OpError, type Op } from '../model/op-types.ts';
 import { resolveOp } from '../model/resolve.ts';
@@ -60,6 +60,7 @@ export function explainDropped(op: Op, error: unknown): string {
 /** The collaboration core over Chartroom's statechart model (src/lib/model). */
 export const chartroomModel: OpModel<MachineDefinition, Op> = {
   apply: applyOp,
+  applyAll: applyOps,
   invert,
   resolve(doc, op) {
     const landed = resolveOp(doc, op);

@@ -1,4 +1,4 @@
-import { applyAll, explainWith, resolveWith } from './rebase.ts';
+import { applyAll, explainWith, landAsWritten, resolveWith } from './rebase.ts';
 import type {
   CommitReceipt,
   CommittedOp,
@@ -170,13 +170,17 @@ export function receive<D, O>(
   let ownSeen = 0;
   const skipped: CommittedOp<O>[] = [];
   const dropped: DroppedOp<O>[] = [];
+  // The ops this delivery can apply (the next seqs, up to a gap) in one step when all apply as written.
+  const run: O[] = [];
+  for (const entry of sorted) if (entry.seq === version + run.length + 1) run.push(entry.op);
+  const all = landAsWritten(model, confirmed, run);
   for (const entry of sorted) {
     if (entry.seq <= version) continue;
     if (entry.seq > version + 1) {
       gap = true;
       break;
     }
-    const landed = resolveWith(model, confirmed, entry.op);
+    const landed = all ? { doc: confirmed, applied: [entry.op], error: null } : resolveWith(model, confirmed, entry.op);
     confirmed = landed.doc;
     version = entry.seq;
     const own = inflight !== null && entry.batchId === inflight.batchId;
@@ -192,6 +196,7 @@ export function receive<D, O>(
       foreign = true;
     }
   }
+  if (all) confirmed = all;
   // Part of our batch was confirmed in this delivery: keep only the rest as inflight.
   if (inflight && ownSeen > 0 && inflight === state.inflight)
     inflight = { ...inflight, ops: inflight.ops.slice(ownSeen) };
@@ -210,8 +215,11 @@ function rebuild<D, O>(
   model: OpModel<D, O>,
   state: DocState<D, O>,
 ): { state: DocState<D, O>; dropped: DroppedOp<O>[] } {
-  let local = state.confirmed;
-  for (const op of state.inflight?.ops ?? []) local = resolveWith(model, local, op).doc;
+  const inflight = state.inflight?.ops ?? [];
+  let local = landAsWritten(model, state.confirmed, inflight) ?? state.confirmed;
+  if (local === state.confirmed) for (const op of inflight) local = resolveWith(model, local, op).doc;
+  const all = landAsWritten(model, local, state.pending);
+  if (all) return { state: { ...state, local: all }, dropped: [] };
   const kept: O[] = [];
   const dropped: DroppedOp<O>[] = [];
   for (const op of state.pending) {

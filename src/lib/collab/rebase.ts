@@ -27,6 +27,13 @@ export function applyAll<D, O>(
   doc: D,
   ops: readonly O[],
 ): { ok: true; doc: D } | { ok: false; error: unknown; op: O } {
+  if (model.applyAll) {
+    try {
+      return { ok: true, doc: model.applyAll(doc, ops) };
+    } catch {
+      // One op does not apply: find which, one by one.
+    }
+  }
   let current = doc;
   for (const op of ops) {
     try {
@@ -47,6 +54,20 @@ export function invertAll<D, O>(model: OpModel<D, O>, before: D, ops: readonly O
     current = model.apply(current, op);
   }
   return inverses.reverse().flat();
+}
+
+/**
+ * A run of ops landing on `doc` when every one of them applies as written (then resolving
+ * each changes nothing), in one step where the model can (`applyAll`); null otherwise,
+ * and the caller resolves them one by one.
+ */
+export function landAsWritten<D, O>(model: OpModel<D, O>, doc: D, ops: readonly O[]): D | null {
+  if (!model.applyAll || ops.length < 2) return null;
+  try {
+    return model.applyAll(doc, ops);
+  } catch {
+    return null;
+  }
 }
 
 /** One logged op landing on `doc` as the model resolves it (a throwing op is a no-op). */

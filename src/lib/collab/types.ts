@@ -9,6 +9,8 @@
 export interface OpModel<D, O> {
   /** The document after `op`; throws when `op` does not apply to `doc`. */
   apply(doc: D, op: O): D;
+  /** The same as applying `ops` one by one, at the cost of one edit (a long paste); throws when any op does not apply. */
+  applyAll?(doc: D, ops: readonly O[]): D;
   /** The ops that undo `op`, given the document `op` was applied to. */
   invert(before: D, op: O): O[];
   /**

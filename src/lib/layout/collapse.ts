@@ -36,6 +36,31 @@ export function autoCollapsed(def: MachineDefinition, budget = OPEN_BUDGET): Set
   return out;
 }
 
+/**
+ * A person's own choices over the default: compounds they opened that start collapsed,
+ * and ones they closed; `budget` is how many states their view shows open before the
+ * deeper compounds start collapsed (the default when absent).
+ */
+export interface CollapseChoice {
+  opened: readonly StateId[];
+  closed: readonly StateId[];
+  budget?: number;
+}
+
+export const NO_CHOICE: CollapseChoice = { opened: [], closed: [] };
+
+/**
+ * The compounds shown collapsed in `def` for a person's choice: the default for the
+ * chart as it is now (a chart that grows past the budget starts collapsed at once, before
+ * any view has seen it), plus what they closed, minus what they opened.
+ */
+export function collapsedFor(def: MachineDefinition, choice: CollapseChoice): Set<StateId> {
+  const set = autoCollapsed(def, choice.budget);
+  for (const id of choice.closed) set.add(id);
+  for (const id of choice.opened) set.delete(id);
+  return set;
+}
+
 export interface CollapsedView {
   /** The definition as shown: collapsed compounds without children, transitions re-pointed. */
   view: MachineDefinition;

@@ -20,19 +20,23 @@ import type { MachineDefinition } from './types.ts';
  */
 export function applyOp(def: MachineDefinition, op: Op): MachineDefinition {
   if (typeof op !== 'object' || op === null) throw new OpError('invalid', 'an op must be an object', op);
+  if (op.type === 'machine.replace') return guarded(op, () => applyReplace(op));
+  const d = new Draft(def, op);
+  guarded(op, () => dispatch(d, op));
+  return d.result();
+}
+
+/** Ops come off the wire: anything malformed that slipped past the shape checks is still the op's fault, so callers see one error type. */
+function guarded<T>(op: Op, run: () => T): T {
   try {
-    if (op.type === 'machine.replace') return applyReplace(op);
-    return dispatch(def, op);
+    return run();
   } catch (err) {
-    // Ops come off the wire: anything malformed that slipped past the shape checks is
-    // still the op's fault, so callers see one error type.
     if (err instanceof OpError) throw err;
     throw new OpError('invalid', err instanceof Error ? err.message : String(err), op);
   }
 }
 
-function dispatch(def: MachineDefinition, op: Op): MachineDefinition {
-  const d = new Draft(def, op);
+function dispatch(d: Draft, op: Op): void {
   switch (op.type) {
     case 'state.add':
       addState(d, op);
@@ -76,12 +80,26 @@ function dispatch(def: MachineDefinition, op: Op): MachineDefinition {
     default:
       d.fail('invalid', `unknown op type ${JSON.stringify((op as { type?: unknown }).type)}`);
   }
-  return d.result();
 }
 
 /** Applies ops in order; the first that does not apply throws (nothing is half-applied). */
 export function applyOps(def: MachineDefinition, ops: readonly Op[]): MachineDefinition {
-  return ops.reduce(applyOp, def);
+  // The same as `ops.reduce(applyOp, def)`, in one draft: a long run (a pasted chart) costs
+  // one copy of the records, not one per op. A replace starts over from its own definition.
+  let current = def;
+  let d: Draft | null = null;
+  for (const op of ops) {
+    if (typeof op !== 'object' || op === null || op.type === 'machine.replace') {
+      current = applyOp(d ? d.result() : current, op);
+      d = null;
+      continue;
+    }
+    if (d) d.next(op);
+    else d = new Draft(current, op);
+    const draft = d;
+    guarded(op, () => dispatch(draft, op));
+  }
+  return d ? d.result() : current;
 }
 
 /** Whether `op` applies to `def` (e.g. a pending op replayed on a newer definition). */

@@ -1,0 +1,61 @@
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { hiddenBy } from '../../lib/layout/collapse.ts';
+import type { Box, Layout } from '../../lib/layout/types.ts';
+import type { MachineDefinition, StateId } from '../../lib/model/types.ts';
+import { useCanvasSend } from './open-machine-context.ts';
+
+export interface Find {
+  query: string;
+  setQuery: (q: string) => void;
+  /** The last query that named no state, or null. */
+  missed: string | null;
+  /** Every state name, for the suggestions. */
+  names: string[];
+  onSubmit: (e: FormEvent<HTMLFormElement>) => void;
+}
+
+/** Find a state by name: open what hides it, select it, and bring it into view once laid out. */
+export function useFind(
+  definition: MachineDefinition,
+  layout: Layout | null,
+  collapsed: ReadonlySet<StateId>,
+  setOpen: (ids: string[], open: boolean) => void,
+  frame: (box: Box) => boolean,
+): Find {
+  const canvasSend = useCanvasSend();
+  const [query, setQuery] = useState('');
+  const [missed, setMissed] = useState<string | null>(null);
+  const [focus, setFocus] = useState<string | null>(null);
+  const names = useMemo(
+    () =>
+      [
+        ...new Set(
+          Object.values(definition.states)
+            .filter((s) => s.parent !== null)
+            .map((s) => s.key),
+        ),
+      ].sort(),
+    [definition],
+  );
+  const onSubmit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const q = query.trim().toLowerCase();
+    if (q === '') return;
+    const states = Object.values(definition.states).filter((s) => s.parent !== null);
+    const hit = states.find((s) => s.key.toLowerCase() === q) ?? states.find((s) => s.key.toLowerCase().includes(q));
+    setMissed(hit ? null : query.trim());
+    if (!hit) return;
+    setOpen(hiddenBy(definition, collapsed, hit.id), true);
+    canvasSend({ type: 'canvas.select', id: hit.id, additive: false });
+    setFocus(hit.id);
+  };
+  useEffect(() => {
+    const node = focus ? layout?.nodes[focus] : undefined;
+    if (node && frame(node)) setFocus(null);
+  }, [focus, layout, frame]);
+  const set = (q: string) => {
+    setQuery(q);
+    setMissed(null);
+  };
+  return { query, setQuery: set, missed, names, onSubmit };
+}

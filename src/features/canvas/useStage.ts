@@ -1,0 +1,128 @@
+import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
+import type { CanvasIntent, Viewport } from '../../../machines/canvas.machine.ts';
+import type { Box, Layout } from '../../lib/layout/types.ts';
+import { useCanvasSend, useFollowView, usePresenceSend } from './open-machine-context.ts';
+
+export interface Stage {
+  /** The element the diagram is drawn in; its size frames every fit and jump. */
+  ref: RefObject<HTMLDivElement | null>;
+  /** Its size in pixels, kept current (the minimap's view box). */
+  size: { width: number; height: number };
+  /** Fit the whole layout in the stage. */
+  fit: () => void;
+  /** Zoom about the stage's centre. */
+  zoom: (factor: number) => void;
+  /** Centre the view on a world point, at the same zoom (a minimap click). */
+  jump: (x: number, y: number) => void;
+  /** Bring a box into view with room around it (a found state); false while there is no stage. */
+  frame: (box: Box) => boolean;
+}
+
+/**
+ * The stage's view and the world outside it: fits once when the first layout arrives,
+ * tells presence what this person looks at, and follows the followed person's view.
+ * Gestures that move the view send through `send`, which unfollows.
+ */
+export function useStage(
+  layout: Layout | null,
+  viewport: Viewport,
+  send: (intent: CanvasIntent) => void,
+  onUserMove: () => void,
+  remeasure: unknown,
+): Stage {
+  const canvasSend = useCanvasSend();
+  const presenceSend = usePresenceSend();
+  const followView = useFollowView();
+  const ref = useRef<HTMLDivElement>(null);
+  const fit = useCallback(() => {
+    const el = ref.current;
+    if (!el || !layout) return;
+    canvasSend({
+      type: 'canvas.fit',
+      bounds: { x: 0, y: 0, width: layout.width, height: layout.height },
+      width: el.clientWidth,
+      height: el.clientHeight,
+    });
+  }, [canvasSend, layout]);
+  // Fit once, when the first layout arrives.
+  const fitted = useRef(false);
+  useEffect(() => {
+    if (layout && !fitted.current) {
+      fitted.current = true;
+      fit();
+    }
+  }, [layout, fit]);
+
+  // What this person looks at goes to presence; a followed person's view comes back (both need the stage's size).
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    presenceSend({
+      type: 'presence.look',
+      view: {
+        x: (el.clientWidth / 2 - viewport.x) / viewport.zoom,
+        y: (el.clientHeight / 2 - viewport.y) / viewport.zoom,
+        zoom: viewport.zoom,
+      },
+    });
+  }, [viewport, presenceSend]);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || !followView) return;
+    const { x, y, zoom } = followView;
+    canvasSend({
+      type: 'canvas.viewportFollowed',
+      viewport: { zoom, x: el.clientWidth / 2 - x * zoom, y: el.clientHeight / 2 - y * zoom },
+    });
+  }, [canvasSend, followView]);
+
+  // The stage's size, for the minimap's view box.
+  const [size, setSize] = useState({ width: 0, height: 0 });
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const measure = () =>
+      setSize((s) =>
+        s.width === el.clientWidth && s.height === el.clientHeight
+          ? s
+          : { width: el.clientWidth, height: el.clientHeight },
+      );
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [remeasure]);
+
+  const jump = (x: number, y: number) => {
+    onUserMove();
+    canvasSend({
+      type: 'canvas.viewportFollowed',
+      viewport: {
+        zoom: viewport.zoom,
+        x: size.width / 2 - x * viewport.zoom,
+        y: size.height / 2 - y * viewport.zoom,
+      },
+    });
+  };
+  const zoom = (factor: number) => {
+    const el = ref.current;
+    send({ type: 'canvas.zoomAt', factor, x: (el?.clientWidth ?? 0) / 2, y: (el?.clientHeight ?? 0) / 2 });
+  };
+  const frame = useCallback(
+    (box: Box): boolean => {
+      const el = ref.current;
+      if (!el) return false;
+      onUserMove();
+      const pad = { x: Math.max(160, el.clientWidth / 3), y: Math.max(120, el.clientHeight / 3) };
+      canvasSend({
+        type: 'canvas.fit',
+        bounds: { x: box.x - pad.x, y: box.y - pad.y, width: box.width + 2 * pad.x, height: box.height + 2 * pad.y },
+        width: el.clientWidth,
+        height: el.clientHeight,
+      });
+      return true;
+    },
+    [canvasSend, onUserMove],
+  );
+  return { ref, size, fit, zoom, jump, frame };
+}
