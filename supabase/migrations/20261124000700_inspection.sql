@@ -21,6 +21,8 @@ create table public.inspection_sources (
   -- Retention: the last N events and D days of the source (both enforced on ingest).
   max_events integer not null default 10000 check (max_events between 100 and 1000000),
   max_days integer not null default 7 check (max_days between 1 and 90),
+  -- Events per second the function accepts from this source (burst: twice as many).
+  rate_per_second integer not null default 5000 check (rate_per_second between 1 and 100000),
   created_by uuid references auth.users (id) on delete set null,
   created_at timestamptz not null default now(),
   revoked_at timestamptz,
@@ -172,9 +174,9 @@ grant execute on function public.revoke_inspection_source(uuid) to authenticated
 
 /** The live source a key opens, or no row: wrong and revoked keys look alike. */
 create function public.inspection_source_for_key(p_key text)
-returns table (source_id uuid, project_id uuid, name text)
+returns table (source_id uuid, project_id uuid, name text, rate_per_second integer)
 language sql stable security definer set search_path = '' as $$
-  select s.id, s.project_id, s.name
+  select s.id, s.project_id, s.name, s.rate_per_second
     from public.inspection_source_keys k
     join public.inspection_sources s on s.id = k.source_id
    where k.key_hash = public.inspection_key_hash(p_key) and s.revoked_at is null
@@ -200,7 +202,7 @@ begin
   perform realtime.send(jsonb_build_object('session', to_jsonb(v_session)), 'session_opened',
                         'inspect:' || v_source.project_id::text, true);
   return jsonb_build_object('source_id', v_source.source_id, 'project_id', v_source.project_id,
-                            'session', to_jsonb(v_session));
+                            'rate_per_second', v_source.rate_per_second, 'session', to_jsonb(v_session));
 end
 $$;
 revoke execute on function public.open_inspection_session(text, text) from public, anon, authenticated;
@@ -279,8 +281,15 @@ begin
    where source_id = v_source.source_id and received_at < now() - make_interval(days => v_max_days);
   delete from public.inspection_sessions
    where source_id = v_source.source_id and last_event_at < now() - make_interval(days => v_max_days);
-  perform realtime.send(jsonb_build_object('source_id', v_source.source_id, 'events', v_rows), 'events',
-                        'inspect:' || v_source.project_id::text, true);
+  -- A batch too big for one realtime message goes as a notice; members read its rows back.
+  if octet_length(v_rows::text) > 200000 then
+    perform realtime.send(jsonb_build_object('source_id', v_source.source_id, 'session_id', p_session,
+                                             'first_seq', v_first, 'last_seq', v_last), 'events_stored',
+                          'inspect:' || v_source.project_id::text, true);
+  else
+    perform realtime.send(jsonb_build_object('source_id', v_source.source_id, 'events', v_rows), 'events',
+                          'inspect:' || v_source.project_id::text, true);
+  end if;
   return jsonb_build_object('stored', v_count, 'first_seq', v_first, 'last_seq', v_last);
 end
 $$;
