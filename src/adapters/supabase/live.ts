@@ -1,7 +1,8 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { supabaseClient } from './client.ts';
+import { supabaseApiUrl, supabaseClient } from './client.ts';
 import type { Database } from './database.types.ts';
 import { createCanvasPresenceAdapter } from './canvas-presence.ts';
+import { createInspectionAdapter } from './inspection.ts';
 import { createMachinesAdapter } from './machines.ts';
 import { createMembersAdapter } from './members.ts';
 import { createConnectionAdapter } from './realtime.ts';
@@ -22,5 +23,6 @@ export function liveRoomAdapters() {
     machines: createMachinesAdapter(client),
     canvasPresence: createCanvasPresenceAdapter(client),
     simulations: createSimulationsAdapter(client),
+    inspection: createInspectionAdapter(client, supabaseApiUrl()),
   };
 }
