@@ -128,6 +128,7 @@ export const inspectionMachine = setup({
   states: {
     loading: {
       invoke: {
+        id: 'load',
         src: 'load',
         input: ({ context }) => ({ projectId: context.projectId }),
         onDone: [
@@ -149,7 +150,7 @@ export const inspectionMachine = setup({
     },
     failed: { on: { 'inspection.retry': 'loading' } },
     ready: {
-      invoke: { src: 'feed', input: ({ context }) => ({ projectId: context.projectId }) },
+      invoke: { id: 'feed', src: 'feed', input: ({ context }) => ({ projectId: context.projectId }) },
       on: {
         'inspection.eventsReceived': {
           actions: { type: 'appendLive', params: ({ event }) => ({ events: event.events }) },
@@ -193,6 +194,7 @@ export const inspectionMachine = setup({
             },
             creating: {
               invoke: {
+                id: 'createSource',
                 src: 'createSource',
                 input: ({ context, event }) => ({
                   projectId: context.projectId,
@@ -215,6 +217,7 @@ export const inspectionMachine = setup({
             },
             revoking: {
               invoke: {
+                id: 'revokeSource',
                 src: 'revokeSource',
                 input: ({ event }) => ({ sourceId: (event as { sourceId: string }).sourceId }),
                 onDone: {
@@ -234,6 +237,7 @@ export const inspectionMachine = setup({
             },
             saving: {
               invoke: {
+                id: 'saveMachine',
                 src: 'saveMachine',
                 input: ({ context, event }) => ({
                   projectId: context.projectId,
@@ -280,6 +284,7 @@ export const inspectionMachine = setup({
             watching: {},
             loadingEvents: {
               invoke: {
+                id: 'loadEvents',
                 src: 'loadEvents',
                 input: ({ context }) => ({ sessionId: context.sessionId ?? '', afterSeq: lastSeq(context.events) }),
                 onDone: {
@@ -307,6 +312,7 @@ export const inspectionMachine = setup({
             none: {},
             laying: {
               invoke: {
+                id: 'layoutDiagram',
                 src: 'layoutDiagram',
                 input: ({ context }) => ({ config: definitionOf(context, context.actorId) ?? {} }),
                 onDone: {
