@@ -95,8 +95,10 @@ export const inspectionMachine = setup({
           ? s
           : { ...s, eventCount: s.eventCount + mine.length, lastEventAt: mine[0]!.received_at };
       });
-      // The first live events pick their session when none is picked yet.
-      const sessionId = context.sessionId ?? params.events[0]?.session_id ?? null;
+      // The first live events pick their session when none is picked yet; the session
+      // region then reads the whole session back (what was stored before the page opened).
+      if (context.sessionId === null) return { sessions, sessionId: params.events[0]?.session_id ?? null, events: [] };
+      const sessionId = context.sessionId;
       const after = lastSeq(context.events);
       const fresh = params.events.filter((e) => e.session_id === sessionId && e.seq > after);
       return { sessions, sessionId, events: fresh.length > 0 ? [...context.events, ...fresh] : context.events };
@@ -273,6 +275,12 @@ export const inspectionMachine = setup({
               guard: ({ context, event }) => event.sessionId === context.sessionId,
               target: '.loadingEvents',
             },
+            // Live events picking the session: read it from its start.
+            'inspection.eventsReceived': {
+              guard: ({ context, event }) => context.sessionId === null && event.events.length > 0,
+              target: '.loadingEvents',
+              actions: assign({ sessionId: ({ event }) => event.events[0]!.session_id, events: [] }),
+            },
             // Back on the feed after a drop: read what was stored meanwhile.
             'inspection.feedJoined': {
               guard: ({ context }) => context.sessionId !== null,
@@ -291,8 +299,10 @@ export const inspectionMachine = setup({
                   target: 'watching',
                   actions: assign(({ context, event }) => {
                     if (!event.output.ok) return { error: event.output.message };
-                    const after = lastSeq(context.events);
-                    return { events: [...context.events, ...event.output.value.filter((e) => e.seq > after)] };
+                    // Live events may have arrived while reading: merge by seq.
+                    const bySeq = new Map(context.events.map((e) => [e.seq, e]));
+                    for (const e of event.output.value) bySeq.set(e.seq, e);
+                    return { events: [...bySeq.values()].sort((x, y) => x.seq - y.seq) };
                   }),
                 },
                 onError: { target: 'watching', actions: assign({ error: 'The session could not be read.' }) },

@@ -127,6 +127,10 @@ const traversal = {
     const quiet = c.error === null && c.createdKey === null && c.savedMachineId === null && !c.feedDown;
     const failed =
       type.startsWith('xstate.error.actor.') || (event as { output?: { ok?: boolean } }).output?.ok === false;
+    // A session picked by live events (none listed): only its read-back is followed, the
+    // rest of that graph is the one behind inspection.selectSession.
+    if (c.sessionId !== null && c.sessions.length === 0)
+      return type === 'xstate.done.actor.loadEvents' && !failed && c.events.every((e) => e.seq !== 1);
     // Settling a request: errors only from before any session is picked (or while loading).
     if (type.startsWith('xstate.')) return !failed || c.sessionId === null || snapshot.matches('loading');
     switch (type) {
@@ -142,7 +146,14 @@ const traversal = {
       case 'inspection.selectSession':
         return quiet && c.sessionId === null;
       case 'inspection.eventsReceived':
-        return quiet && c.events.length < 2 && c.position === null && c.actorId === null;
+        // With no session picked, live events pick theirs: only from a fresh page (no session listed).
+        return (
+          quiet &&
+          c.events.length < 2 &&
+          c.position === null &&
+          c.actorId === null &&
+          (c.sessionId !== null || (c.sessions.length === 0 && c.sources.length === 1 && !c.sources[0]!.revokedAt))
+        );
       case 'inspection.eventsStored':
         return quiet && c.events.length === 1 && c.position === null;
       case 'inspection.selectActor':
