@@ -13,6 +13,9 @@ import {
   usePickedConfig,
 } from './inspection-context.ts';
 import { SourcesPanel } from './SourcesPanel.tsx';
+// The diagram's own styles (shapes, active states), loaded with the canvas elsewhere.
+import '../canvas/canvas.css';
+import '../simulation/simulation.css';
 import './inspection.css';
 
 const VIEWPORT = { x: 16, y: 16, zoom: 0.9 };
