@@ -1,10 +1,11 @@
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import type { Readable } from 'node:stream';
+import type { Duplex, Readable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { HostSockets } from './host-sockets.ts';
 import type { HeaderList, HostMessage, WorkerMessage, WorkerSetup } from './protocol.ts';
 
 /**
@@ -69,6 +70,8 @@ export interface FunctionWorkerOptions {
    * it is terminated. Hosted stops a function at 2 s of CPU; this is wall time, so larger.
    */
   blockedLimitMs: number;
+  /** Largest frame an upgraded connection accepts from its client (ws closes it with 1009). */
+  maxFrameBytes?: number;
 }
 
 export class FunctionWorker {
@@ -81,8 +84,13 @@ export class FunctionWorker {
   private exited = false;
   private retiring = false;
   private readonly watchdog: NodeJS.Timeout;
+  private readonly sockets: HostSockets;
 
   constructor(private readonly options: FunctionWorkerOptions) {
+    this.sockets = new HostSockets(
+      (message, transfer) => this.send(message, transfer),
+      options.maxFrameBytes ?? 1 << 20,
+    );
     this.worker = new Worker(BOOTSTRAP, {
       eval: true,
       execArgv: [],
@@ -146,6 +154,7 @@ export class FunctionWorker {
 
   /** Rejects every request in flight (their responses become relay errors or are cut off). */
   private fail(error: Error): void {
+    this.sockets.failAll(error);
     for (const [id, pending] of this.pending) {
       this.pending.delete(id);
       pending.reject(error);
@@ -157,10 +166,27 @@ export class FunctionWorker {
     return !this.exited && !this.retiring;
   }
 
-  /** Stops taking requests; terminates once those in flight are answered (code changed). */
+  /**
+   * Stops taking requests; terminates once those in flight are answered (code changed).
+   * Its open WebSockets end then (1012: service restart); their clients reconnect to the new code.
+   */
   retire(): void {
     this.retiring = true;
     if (this.pending.size === 0) void this.close();
+  }
+
+  /**
+   * Sends a WebSocket upgrade request; the function either accepts it (Deno.upgradeWebSocket:
+   * the handshake completes on `socket`) or answers it as plain HTTP on the raw socket.
+   * Resolves once either happened; rejects (before anything was written) if the handler failed.
+   */
+  async dispatchUpgrade(request: BridgedRequest, req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    await this.ready;
+    if (this.exited) throw new WorkerGoneError('worker exited before the request was sent');
+    const id = this.nextId++;
+    const done = this.sockets.wait(id, req, socket, head);
+    this.send({ type: 'request', id, ...request, body: null, upgrade: true });
+    return done;
   }
 
   /** Sends the request and writes the function's response to `res`. Rejects before the head only. */
@@ -187,6 +213,7 @@ export class FunctionWorker {
 
   async close(): Promise<void> {
     clearInterval(this.watchdog);
+    this.sockets.failAll(new WorkerGoneError('the worker stopped'), this.retiring ? 1012 : 1011);
     this.exited = true;
     await this.worker.terminate();
   }
@@ -213,6 +240,7 @@ export class FunctionWorker {
 
   private onMessage(message: WorkerMessage): void {
     if (message.type === 'ready' || message.type === 'boot-error') return;
+    if (this.sockets.handle(message)) return;
     const pending = this.pending.get(message.id);
     if (!pending) return;
     const { res } = pending;

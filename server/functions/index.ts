@@ -1,11 +1,13 @@
 import { watch, type FSWatcher } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { PayloadTooLargeError, readBody, type RequestContext } from '../gateway/http.ts';
 import type { BackendDeps, BackendService } from '../service.ts';
 import { relayError } from './errors.ts';
 import { BootError, FunctionWorker, WorkerGoneError, WorkerLimitError, type BridgedRequest } from './host.ts';
+import { answerRaw } from './host-sockets.ts';
 import type { HeaderList, ImportMapData } from './protocol.ts';
 import { FunctionsProject, type FunctionSettings } from './project.ts';
 
@@ -22,12 +24,15 @@ const NO_BODY = new Set(['GET', 'HEAD']);
 /** Hop-by-hop headers stay at the gateway; content-length passes (the body is forwarded whole). */
 const NOT_FORWARDED = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'te']);
 
+/** A WebSocket upgrade keeps the headers Deno.upgradeWebSocket reads. */
+const UPGRADE_HEADERS = new Set(['connection', 'upgrade']);
+
 /** The caller's headers, plus the proxy headers a function behind hosted's relay can read. */
-function forwardedHeaders(req: IncomingMessage, ip: string): HeaderList {
+function forwardedHeaders(req: IncomingMessage, ip: string, upgrade = false): HeaderList {
   const list: HeaderList = [];
   for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
     const name = req.rawHeaders[i]!.toLowerCase();
-    if (!NOT_FORWARDED.has(name)) list.push([name, req.rawHeaders[i + 1]!]);
+    if (!NOT_FORWARDED.has(name) || (upgrade && UPGRADE_HEADERS.has(name))) list.push([name, req.rawHeaders[i + 1]!]);
   }
   const has = (name: string) => list.some(([n]) => n === name);
   if (!has('x-forwarded-for') && ip) list.push(['x-forwarded-for', ip.replace(/^::ffff:/, '')]);
@@ -164,8 +169,56 @@ export function createFunctionsService(deps: BackendDeps): BackendService {
     }
   };
 
+  /** A relay error on a socket that asked to upgrade: the same status and body, as plain HTTP. */
+  const refuseUpgrade = (socket: Duplex, status: number, body: object) =>
+    answerRaw(socket, status, '', [['content-type', 'application/json']], Buffer.from(JSON.stringify(body)));
+
+  /** A WebSocket upgrade: the function accepts it with Deno.upgradeWebSocket, or answers it as HTTP. */
+  const upgrade = async (req: IncomingMessage, socket: Duplex, head: Buffer, ctx: RequestContext): Promise<void> => {
+    const [, name = '', ...rest] = ctx.path.split('/');
+    const settings = project.settings(name);
+    if (!settings)
+      return refuseUpgrade(socket, 404, { code: 'NOT_FOUND', message: 'Requested function was not found' });
+    if (settings.verifyJwt) {
+      if (ctx.authError) return refuseUpgrade(socket, 401, { code: 401, message: 'Invalid JWT' });
+      if (!ctx.token) return refuseUpgrade(socket, 401, { code: 401, message: 'Missing authorization header' });
+    }
+    const subPath = rest.length > 0 ? `/${rest.join('/')}` : '';
+    const request: BridgedRequest = {
+      method: ctx.method,
+      url: `${origin(req, new URL(deps.apiUrl()).origin)}/${name}${subPath}${ctx.url.search}`,
+      headers: forwardedHeaders(req, ctx.ip, true),
+      body: null,
+      remoteAddr: ctx.ip,
+    };
+    try {
+      try {
+        await workerFor(name, settings).dispatchUpgrade(request, req, socket, head);
+      } catch (error) {
+        if (!(error instanceof WorkerGoneError)) throw error;
+        await workerFor(name, settings).dispatchUpgrade(request, req, socket, head);
+      }
+    } catch (error) {
+      const boot = error instanceof BootError;
+      deps.log(
+        `[functions:${name}] ${boot ? 'boot error' : 'upgrade failed'}: ${error instanceof Error ? error.message : String(error)}`,
+      );
+      if (!socket.writable) return;
+      if (boot)
+        refuseUpgrade(socket, 503, { code: 'BOOT_ERROR', message: 'Worker failed to boot (please check logs)' });
+      else
+        refuseUpgrade(socket, 500, {
+          code: 'WORKER_ERROR',
+          message: 'Function exited due to an error (please check logs)',
+        });
+    }
+  };
+
   return {
     prefix: '/functions/v1',
+    upgrade(req, socket, head, ctx) {
+      void upgrade(req, socket, head, ctx);
+    },
     // verify_jwt is per function: a function with verify_jwt = false runs even with a bad token.
     tolerateBadToken: true,
     handle,

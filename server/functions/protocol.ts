@@ -33,11 +33,17 @@ export type HostMessage =
       headers: HeaderList;
       body: ArrayBuffer | null;
       remoteAddr: string;
+      /** A WebSocket upgrade: the handler may answer with Deno.upgradeWebSocket's response. */
+      upgrade?: boolean;
     }
   /** The chunk was written out; the worker may read the next one. */
   | { type: 'ack'; id: number }
   /** The client went away: abort req.signal and stop reading the body. */
-  | { type: 'abort'; id: number };
+  | { type: 'abort'; id: number }
+  /** An upgraded connection (see worker-sockets.ts): handshake done, a client frame, the end. */
+  | { type: 'ws-open'; id: number }
+  | { type: 'ws-message'; id: number; data: string | ArrayBuffer }
+  | { type: 'ws-closed'; id: number; code: number; reason: string; clean: boolean };
 
 export type WorkerMessage =
   | { type: 'ready' }
@@ -48,4 +54,8 @@ export type WorkerMessage =
   | { type: 'chunk'; id: number; data: ArrayBuffer }
   | { type: 'end'; id: number }
   /** The handler threw, returned a non-Response, or its body stream failed. */
-  | { type: 'error'; id: number; message: string };
+  | { type: 'error'; id: number; message: string }
+  /** The handler returned Deno.upgradeWebSocket's response: complete the handshake. */
+  | { type: 'upgrade'; id: number; protocol: string; headers: HeaderList }
+  | { type: 'ws-send'; id: number; data: string | ArrayBuffer }
+  | { type: 'ws-close'; id: number; code: number; reason: string };

@@ -7,6 +7,7 @@ import { register } from 'node:module';
 import { parentPort, workerData } from 'node:worker_threads';
 import { describe, installDenoGlobals, type ServeInfo, type Served } from './deno-shim.ts';
 import type { HeaderList, HostMessage, WorkerMessage, WorkerSetup } from './protocol.ts';
+import { WorkerSockets } from './worker-sockets.ts';
 
 if (!parentPort) throw new Error('server/functions/worker.ts runs only as a worker thread');
 const port = parentPort;
@@ -23,6 +24,7 @@ interface Inflight {
   finish: () => void;
 }
 const inflight = new Map<number, Inflight>();
+const sockets = new WorkerSockets(post);
 
 function toHeaderList(headers: Headers): HeaderList {
   const list: HeaderList = [];
@@ -125,6 +127,7 @@ async function run(served: Served, message: Extract<HostMessage, { type: 'reques
       body: message.body,
       signal: state.controller.signal,
     });
+    if (message.upgrade) sockets.allow(request, id, message.url.replace(/^http/, 'ws'));
     const info: ServeInfo = { remoteAddr: { transport: 'tcp', hostname: message.remoteAddr, port: 0 }, completed };
     let response: unknown;
     try {
@@ -134,6 +137,19 @@ async function run(served: Served, message: Extract<HostMessage, { type: 'reques
       response = await served.onError(error);
     }
     if (!(response instanceof Response)) throw new TypeError('the handler did not return a Response');
+    if (message.upgrade && sockets.accepted(id, response)) return;
+    if (message.upgrade) {
+      // A refused upgrade is a plain answer on the raw socket: always whole.
+      const body = response.body ? await response.arrayBuffer() : null;
+      const head = {
+        id,
+        status: response.status,
+        statusText: response.statusText,
+        headers: toHeaderList(response.headers),
+      };
+      post({ type: 'response', ...head, body }, body ? [body] : []);
+      return;
+    }
     await respond(id, response, message.method, state);
   } catch (error) {
     log(`request ${message.method} ${new URL(message.url).pathname} failed: ${describe(error)}`);
@@ -155,6 +171,7 @@ async function boot(): Promise<void> {
     Object.defineProperty(globalThis, 'WebSocket', { value: ws.WebSocket, configurable: true, writable: true });
   }
   const servedHandler = installDenoGlobals(log);
+  Object.assign((globalThis as unknown as { Deno: object }).Deno, { upgradeWebSocket: sockets.upgrade });
   // A stray rejection or throw in a timer must not take down the function's other requests.
   process.on('unhandledRejection', (reason) => log(`unhandled rejection: ${describe(reason)}`));
   process.on('uncaughtException', (error) => log(`uncaught exception: ${describe(error)}`));
@@ -171,6 +188,7 @@ async function boot(): Promise<void> {
     return;
   }
   port.on('message', (message: HostMessage) => {
+    if (sockets.handle(message)) return;
     if (message.type === 'request') void run(served, message);
     else if (message.type === 'ack') {
       const state = inflight.get(message.id);

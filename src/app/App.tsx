@@ -13,6 +13,7 @@ import { SharePage } from '../features/share/SharePage.tsx';
 import { useCurrentUser, useSessionStatus } from '../features/session/session-context.ts';
 import type { Route } from '../lib/route.ts';
 import { Brand } from './Brand.tsx';
+import { InspectionSlot } from './InspectionSlot.tsx';
 import { inspector } from './inspect.ts';
 import { liveJoinLogic, liveProfileLogic, liveProjectsLogic } from './live-data.ts';
 import { documentSettings, liveConnectionLogic, liveRoomLogic, liveTestsLogic } from './live.ts';
@@ -92,6 +93,7 @@ function Page({ route, authenticated }: { route: Route; authenticated: boolean }
       );
     case 'project':
     case 'machine':
+    case 'inspect':
       // One room actor per project and person: a new key when either changes closes the old room's channel.
       return (
         <RoomContext.Provider
@@ -103,7 +105,10 @@ function Page({ route, authenticated }: { route: Route; authenticated: boolean }
           }}
         >
           <TestsLogicContext.Provider value={liveTestsLogic()}>
-            <RoomView machineId={route.name === 'machine' ? route.machineId : undefined} />
+            <RoomView
+              machineId={route.name === 'machine' ? route.machineId : undefined}
+              inspect={route.name === 'inspect' ? <InspectionSlot projectId={route.projectId} /> : undefined}
+            />
           </TestsLogicContext.Provider>
         </RoomContext.Provider>
       );

@@ -4,6 +4,7 @@ import { chartroomModel } from '../lib/collab/chartroom.ts';
 import { workerLayoutEngine } from '../features/canvas/layout-port.ts';
 import type { RoomInput } from '../../machines/room.machine.ts';
 import { openMachineLogic } from './canvas.ts';
+import { inspectionLogic, type InspectionLogic } from './inspection.ts';
 import { machineListLogic } from './machine-list.ts';
 import { generateInWorker } from '../features/tests/paths-port.ts';
 import { testsLogic, type TestsLogic } from './tests.ts';
@@ -49,6 +50,15 @@ export const documentSettings: RoomInput['document'] = {
   model: chartroomModel,
   newBatchId: () => crypto.randomUUID(),
 };
+
+let inspection: InspectionLogic | null = null;
+/** Live inspection's machine over the inspection and machines adapters (issue 13). */
+export function liveInspectionLogic(): InspectionLogic {
+  return (inspection ??= inspectionLogic(live().inspection, live().machines, workerLayoutEngine));
+}
+
+/** Where the snippet points the stock inspector. */
+export const liveIngestUrl = (): string => live().inspection.ingestUrl();
 
 let connection: ConnectionLogic | null = null;
 /** The connection machine over the app's one socket (provided once, at the top). */

@@ -7,6 +7,7 @@ export type Route =
   | { name: 'home' }
   | { name: 'project'; projectId: string }
   | { name: 'machine'; projectId: string; machineId: string }
+  | { name: 'inspect'; projectId: string }
   | { name: 'invite'; token: string }
   | { name: 'share'; token: string }
   | { name: 'profile' }
@@ -29,6 +30,8 @@ export function parseRoute(pathname: string): Route {
   ) {
     return { name: 'machine', projectId: second, machineId: fourth };
   }
+  if (first === 'p' && parts.length === 3 && extra === 'inspect' && second !== undefined && SEGMENT.test(second))
+    return { name: 'inspect', projectId: second };
   if (first === 'profile' && parts.length === 1) return { name: 'profile' };
   if (second !== undefined && extra === undefined && SEGMENT.test(second)) {
     if (first === 'p') return { name: 'project', projectId: second };
@@ -46,6 +49,8 @@ export function routePath(route: Route): string {
       return `/p/${route.projectId}`;
     case 'machine':
       return `/p/${route.projectId}/m/${route.machineId}`;
+    case 'inspect':
+      return `/p/${route.projectId}/inspect`;
     case 'invite':
       return `/invite/${route.token}`;
     case 'share':

@@ -71,3 +71,9 @@ export function supabaseClient(): ChartroomClient {
   );
   return browserClient;
 }
+
+/** The API URL the app's client talks to (the gateway; hosted: the project URL). */
+export function supabaseApiUrl(): string {
+  const env = import.meta.env as BuildEnv;
+  return resolveSupabaseConfig(env, typeof window === 'undefined' ? undefined : window.__CHARTROOM_CONFIG__).url;
+}

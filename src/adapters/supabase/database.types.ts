@@ -43,6 +43,182 @@ export type Database = {
   }
   public: {
     Tables: {
+      inspection_events: {
+        Row: {
+          actor_id: string
+          body: Json
+          project_id: string
+          received_at: string
+          root_id: string | null
+          seq: number
+          session_id: string
+          source_id: string
+          type: string
+        }
+        Insert: {
+          actor_id: string
+          body: Json
+          project_id: string
+          received_at?: string
+          root_id?: string | null
+          seq: number
+          session_id: string
+          source_id: string
+          type: string
+        }
+        Update: {
+          actor_id?: string
+          body?: Json
+          project_id?: string
+          received_at?: string
+          root_id?: string | null
+          seq?: number
+          session_id?: string
+          source_id?: string
+          type?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "inspection_events_project_id_fkey"
+            columns: ["project_id"]
+            isOneToOne: false
+            referencedRelation: "projects"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "inspection_events_session_id_fkey"
+            columns: ["session_id"]
+            isOneToOne: false
+            referencedRelation: "inspection_sessions"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "inspection_events_source_id_fkey"
+            columns: ["source_id"]
+            isOneToOne: false
+            referencedRelation: "inspection_sources"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      inspection_sessions: {
+        Row: {
+          client_key: string
+          ended_at: string | null
+          event_count: number
+          id: string
+          last_event_at: string
+          project_id: string
+          source_id: string
+          started_at: string
+        }
+        Insert: {
+          client_key: string
+          ended_at?: string | null
+          event_count?: number
+          id?: string
+          last_event_at?: string
+          project_id: string
+          source_id: string
+          started_at?: string
+        }
+        Update: {
+          client_key?: string
+          ended_at?: string | null
+          event_count?: number
+          id?: string
+          last_event_at?: string
+          project_id?: string
+          source_id?: string
+          started_at?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "inspection_sessions_project_id_fkey"
+            columns: ["project_id"]
+            isOneToOne: false
+            referencedRelation: "projects"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "inspection_sessions_source_id_fkey"
+            columns: ["source_id"]
+            isOneToOne: false
+            referencedRelation: "inspection_sources"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      inspection_source_keys: {
+        Row: {
+          key_hash: string
+          source_id: string
+        }
+        Insert: {
+          key_hash: string
+          source_id: string
+        }
+        Update: {
+          key_hash?: string
+          source_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "inspection_source_keys_source_id_fkey"
+            columns: ["source_id"]
+            isOneToOne: true
+            referencedRelation: "inspection_sources"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      inspection_sources: {
+        Row: {
+          created_at: string
+          created_by: string | null
+          id: string
+          last_seq: number
+          max_days: number
+          max_events: number
+          name: string
+          project_id: string
+          rate_per_second: number
+          revoked_at: string | null
+        }
+        Insert: {
+          created_at?: string
+          created_by?: string | null
+          id?: string
+          last_seq?: number
+          max_days?: number
+          max_events?: number
+          name: string
+          project_id: string
+          rate_per_second?: number
+          revoked_at?: string | null
+        }
+        Update: {
+          created_at?: string
+          created_by?: string | null
+          id?: string
+          last_seq?: number
+          max_days?: number
+          max_events?: number
+          name?: string
+          project_id?: string
+          rate_per_second?: number
+          revoked_at?: string | null
+        }
+        Relationships: [
+          {
+            foreignKeyName: "inspection_sources_project_id_fkey"
+            columns: ["project_id"]
+            isOneToOne: false
+            referencedRelation: "projects"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       machine_checkpoint_leases: {
         Row: {
           leased_at: string
@@ -670,6 +846,12 @@ export type Database = {
         }
         Returns: boolean
       }
+      can_watch_inspection_topic: {
+        Args: {
+          p_topic: string
+        }
+        Returns: boolean
+      }
       check_simulation_guards: {
         Args: {
           p_guards: Json
@@ -696,6 +878,21 @@ export type Database = {
         }
         Returns: Json
       }
+      create_inspection_source: {
+        Args: {
+          p_max_days?: number
+          p_max_events?: number
+          p_name: string
+          p_project: string
+        }
+        Returns: Json
+      }
+      end_inspection_session: {
+        Args: {
+          p_session: string
+        }
+        Returns: undefined
+      }
       end_simulation: {
         Args: {
           p_simulation: string
@@ -709,6 +906,31 @@ export type Database = {
           p_upto_seq: number
         }
         Returns: Database["public"]["Tables"]["simulations"]["Row"]
+      }
+      ingest_inspection_events: {
+        Args: {
+          p_events: Json
+          p_key: string
+          p_session: string
+        }
+        Returns: Json
+      }
+      inspection_key_hash: {
+        Args: {
+          p_key: string
+        }
+        Returns: string
+      }
+      inspection_source_for_key: {
+        Args: {
+          p_key: string
+        }
+        Returns: {
+          source_id: string
+          project_id: string
+          name: string
+          rate_per_second: number
+        }[]
       }
       is_guest: {
         Args: never
@@ -741,6 +963,13 @@ export type Database = {
           op: Json
         }
         Returns: string
+      }
+      open_inspection_session: {
+        Args: {
+          p_client: string
+          p_key: string
+        }
+        Returns: Json
       }
       owned_share_tokens: {
         Args: {
@@ -775,6 +1004,12 @@ export type Database = {
           client_id: string
           op: Json
         }[]
+      }
+      revoke_inspection_source: {
+        Args: {
+          p_source: string
+        }
+        Returns: string
       }
       save_machine_checkpoint: {
         Args: {

@@ -1,7 +1,8 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { supabaseClient } from './client.ts';
+import { supabaseApiUrl, supabaseClient } from './client.ts';
 import type { Database } from './database.types.ts';
 import { createCanvasPresenceAdapter } from './canvas-presence.ts';
+import { createInspectionAdapter } from './inspection.ts';
 import { createMachinesAdapter } from './machines.ts';
 import { createMembersAdapter } from './members.ts';
 import { createConnectionAdapter } from './realtime.ts';
@@ -26,5 +27,6 @@ export function liveRoomAdapters() {
     simulations: createSimulationsAdapter(client),
     tests: createMachineTestsAdapter(client),
     timeline: createTimelineAdapter(client),
+    inspection: createInspectionAdapter(client, supabaseApiUrl()),
   };
 }

@@ -1,9 +1,17 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { MachinesPanel } from '../machines/MachinesPanel.tsx';
 import { InvitesPanel } from './InvitesPanel.tsx';
 import { MembersList } from './MembersList.tsx';
 import { RoomHeader } from './RoomHeader.tsx';
-import { useIsOwner, useRemovedReason, useRoomError, useRoomSend, useRoomStatus } from './room-context.ts';
+import { routePath } from '../../lib/route.ts';
+import {
+  useIsOwner,
+  useRemovedReason,
+  useRoomError,
+  useProjectId,
+  useRoomSend,
+  useRoomStatus,
+} from './room-context.ts';
 import './room.css';
 
 // The canvas (diagram, code editor) loads when a machine is first opened.
@@ -14,12 +22,13 @@ const MachineView = lazy(() => import('../canvas/MachineView.tsx').then((m) => (
  * The composition root provides the room actor (one per project and user), and the room
  * stays while machines open and close in it.
  */
-export function RoomView({ machineId }: { machineId?: string }) {
+export function RoomView({ machineId, inspect }: { machineId?: string; inspect?: ReactNode }) {
   const status = useRoomStatus();
   const error = useRoomError();
   const removedReason = useRemovedReason();
   const isOwner = useIsOwner();
   const send = useRoomSend();
+  const projectId = useProjectId();
 
   if (status === 'joining') {
     return (
@@ -56,6 +65,14 @@ export function RoomView({ machineId }: { machineId?: string }) {
       </main>
     );
   }
+  if (inspect) {
+    return (
+      <main className="room room-wide" aria-labelledby="room-title">
+        <RoomHeader />
+        {inspect}
+      </main>
+    );
+  }
   if (machineId) {
     return (
       <main className="room room-wide" aria-labelledby="room-title">
@@ -76,6 +93,9 @@ export function RoomView({ machineId }: { machineId?: string }) {
     <main className="room" aria-labelledby="room-title">
       <RoomHeader />
       <div className="room-body">
+        <p className="room-inspect-link">
+          <a href={routePath({ name: 'inspect', projectId })}>Watch your app</a>
+        </p>
         <MachinesPanel />
         <MembersList />
         {isOwner && <InvitesPanel />}

@@ -1,0 +1,334 @@
+import { performance } from 'node:perf_hooks';
+import { createWebSocketInspector } from '@statelyai/inspect';
+import { createClient, type RealtimeChannel, type SupabaseClient } from '@supabase/supabase-js';
+import type { Page } from 'playwright-core';
+import WebSocket from 'ws';
+import { assign, createActor, createMachine } from 'xstate';
+import { INSPECT_TOPIC } from '../../src/lib/inspection/protocol.ts';
+import { benchApp } from '../served-app.ts';
+import { ms, summarize, type BenchContext, type Summary } from '../lib.ts';
+
+/**
+ * Live inspection (issue 13): a Node app runs a real XState actor with the stock
+ * createWebSocketInspector pointed at supabase/functions/inspect, and two members watch in
+ * Chromium on /p/<id>/inspect.
+ * - latency: actor.send → the active state flips in both browsers' diagram (a
+ *   MutationObserver stamps it), and → a member's supabase-js client gets the `events`
+ *   broadcast; baseline in the same run: a plain realtime broadcast, Node client to Node client;
+ * - sustained ingest: one source's socket pushing protocol events as fast as it can, until
+ *   every one is stored and broadcast (loss counted);
+ * - memory: the backend process's RSS while a source with the default retention (last
+ *   10,000 events) ingests CHARTROOM_BENCH_INSPECT_EVENTS events (default 200,000; the
+ *   issue's figure is 1,000,000).
+ */
+
+const FLIPS = 60;
+const WARMUP = 5;
+const BURST = 20_000;
+const MEMORY_EVENTS = Number(process.env.CHARTROOM_BENCH_INSPECT_EVENTS ?? 200_000);
+const CHUNK = 20_000;
+const password = 'bench-password-1';
+const now = () => performance.timeOrigin + performance.now();
+const sleep = (t: number) => new Promise((r) => setTimeout(r, t));
+
+const toggle = createMachine({
+  id: 'toggle',
+  initial: 'off',
+  context: { flips: 0 },
+  states: {
+    off: { on: { 'switch.flip': { target: 'on', actions: assign({ flips: ({ context }) => context.flips + 1 }) } } },
+    on: { on: { 'switch.flip': { target: 'off', actions: assign({ flips: ({ context }) => context.flips + 1 }) } } },
+  },
+});
+
+type Client = SupabaseClient;
+
+function subscribed(channel: RealtimeChannel): Promise<void> {
+  return new Promise((resolve, reject) => {
+    channel.subscribe((status, error) => {
+      const state: string = status;
+      if (state === 'SUBSCRIBED') resolve();
+      else if (state !== 'CLOSED') reject(new Error(`${state}: ${error?.message ?? ''}`));
+    });
+  });
+}
+
+async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`inspection bench: timed out waiting for ${what}`);
+    await sleep(5);
+  }
+}
+
+const figure = (s: Summary) => `${ms(s.p50)} / ${ms(s.p95)} / ${ms(s.p99)}`;
+const ratio = (a: number, b: number) => `${(a / b).toFixed(1)}×`;
+
+/**
+ * Records, in the page, each change of the diagram's active state with a wall-clock stamp.
+ * A string, so tsx's name helpers (`__name`) do not travel into the page.
+ */
+const WATCH_DIAGRAM = `(() => {
+  window.__flips = [];
+  let last = null;
+  const record = function () {
+    const el = document.querySelector('[data-testid="inspect-diagram"] [data-active="true"]');
+    const path = el ? el.getAttribute('data-state-path') : null;
+    if (path === last) return;
+    last = path;
+    window.__flips.push({ path, t: performance.timeOrigin + performance.now() });
+  };
+  new MutationObserver(record).observe(document.body, {
+    subtree: true, childList: true, attributes: true, attributeFilter: ['data-active'],
+  });
+  record();
+})()`;
+
+const watchDiagram = (page: Page) => page.evaluate(WATCH_DIAGRAM);
+
+const flipsSeen = (page: Page) =>
+  page.evaluate(() => (window as unknown as { __flips: { path: string | null; t: number }[] }).__flips);
+
+/** Opens a raw socket on the function, as the stock inspector does. */
+function rawSocket(url: string): Promise<WebSocket> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url);
+    ws.once('open', () => resolve(ws));
+    ws.once('error', reject);
+  });
+}
+
+const protocolEvent = (n: number) =>
+  JSON.stringify({
+    type: '@xstate.event',
+    sessionId: 'x:0',
+    rootId: 'x:0',
+    _version: '0.7.2',
+    createdAt: String(Date.now()),
+    event: { type: 'tick', n },
+  });
+
+export async function run(ctx: BenchContext): Promise<void> {
+  const bench = await benchApp();
+  const { backend, browser } = bench;
+  const clients: Client[] = [];
+  const client = () => {
+    const c = createClient(backend.url, backend.anonKey, {
+      auth: { persistSession: false, autoRefreshToken: false },
+      realtime: { transport: WebSocket as never },
+    });
+    clients.push(c);
+    return c;
+  };
+  const person = async (tag: string) => {
+    const c = client();
+    const email = `bench-inspect-${tag}-${Date.now()}@example.test`;
+    const { data, error } = await c.auth.signUp({ email, password });
+    if (error || !data.user) throw error ?? new Error('no user');
+    return { c, email, id: data.user.id };
+  };
+  const stops: (() => void)[] = [];
+  try {
+    const [owner, member] = await Promise.all([person('owner'), person('member')]);
+    const project = await owner.c
+      .from('projects')
+      .insert({ name: 'Bench inspect' })
+      .select('id')
+      .single<{ id: string }>();
+    if (project.error) throw project.error;
+    const projectId = project.data.id;
+    const added = await owner.c
+      .from('project_members')
+      .insert({ project_id: projectId, user_id: member.id, role: 'editor', joined_via: 'added' });
+    if (added.error) throw added.error;
+    const source = async (name: string) => {
+      const r = await owner.c.rpc('create_inspection_source', { p_project: projectId, p_name: name });
+      if (r.error) throw r.error;
+      const { source: s, key } = r.data as { source: { id: string }; key: string };
+      return { id: s.id, url: `${backend.url.replace(/^http/, 'ws')}/functions/v1/inspect?key=${key}` };
+    };
+
+    // A member's realtime client on inspect:<project>: when each `@xstate.event` arrives.
+    const arrived = new Map<number, number>();
+    let ticks = 0;
+    await member.c.realtime.setAuth();
+    const feed = member.c.channel(INSPECT_TOPIC(projectId), { config: { private: true } });
+    feed.on('broadcast', { event: 'events' }, ({ payload }) => {
+      const t = now();
+      for (const row of (payload as { events?: { body: { type: string; event?: { n?: number } } }[] }).events ?? []) {
+        if (row.body.type !== '@xstate.event') continue;
+        const n = row.body.event?.n;
+        if (typeof n !== 'number') continue;
+        if (row.body.event && (row.body.event as { type?: string }).type === 'tick') ticks++;
+        else arrived.set(n, t);
+      }
+    });
+    // A batch too big for one message comes as a notice (the page reads its rows back).
+    feed.on('broadcast', { event: 'events_stored' }, ({ payload }) => {
+      const p = payload as { first_seq: number; last_seq: number };
+      ticks += p.last_seq - p.first_seq + 1;
+    });
+    await subscribed(feed);
+
+    // Two browsers on the inspection page.
+    const pages: Page[] = [];
+    for (const who of [owner, member]) {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      const page = await context.newPage();
+      await page.goto(bench.url);
+      await page.getByLabel('Email').fill(who.email);
+      await page.getByLabel('Password').fill(password);
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+      await page.getByRole('button', { name: 'Sign out' }).waitFor();
+      await page.goto(`${bench.url}/p/${projectId}/inspect`);
+      await page.getByRole('list', { name: 'Sources' }).waitFor();
+      pages.push(page);
+    }
+
+    // The app: a real actor and the stock inspector.
+    const app = await source('node app');
+    const inspector = createWebSocketInspector({ url: app.url });
+    const actor = createActor(toggle, { inspect: inspector.inspect }).start();
+    stops.push(
+      () => actor.stop(),
+      () => inspector.stop(),
+    );
+    actor.send({ type: 'switch.flip', n: 0 });
+    for (const page of pages) {
+      await page.getByRole('list', { name: 'Actors' }).getByRole('button', { name: 'toggle' }).click();
+      await page.locator('[data-testid="inspect-diagram"] [data-state-path="on"][data-active="true"]').waitFor();
+      await watchDiagram(page);
+    }
+
+    const toDiagram: number[] = [];
+    const toBoth: number[] = [];
+    const toClient: number[] = [];
+    for (let n = 1; n <= FLIPS + WARMUP; n++) {
+      const expected = n % 2 === 1 ? 'off' : 'on';
+      const t0 = now();
+      actor.send({ type: 'switch.flip', n });
+      const stamps: number[] = [];
+      for (const page of pages) {
+        await page.waitForFunction(
+          ([count, path]) => {
+            const flips = (window as unknown as { __flips: { path: string | null }[] }).__flips;
+            return flips.length >= count && flips[flips.length - 1]!.path === path;
+          },
+          [n + 1, expected] as const,
+          { polling: 5, timeout: 30_000 },
+        );
+        const flips = await flipsSeen(page);
+        stamps.push(flips[flips.length - 1]!.t - t0);
+      }
+      await until(() => arrived.has(n), `broadcast of flip ${n}`);
+      if (n <= WARMUP) continue;
+      toDiagram.push(...stamps);
+      toBoth.push(Math.max(...stamps));
+      toClient.push(arrived.get(n)! - t0);
+    }
+
+    // Baseline: a plain realtime broadcast between two Node clients, same backend, same run.
+    const sender = client().channel('bench-inspect-baseline');
+    const receiver = client().channel('bench-inspect-baseline');
+    const baseArrived = new Map<number, number>();
+    receiver.on('broadcast', { event: 'ping' }, ({ payload }) => baseArrived.set((payload as { n: number }).n, now()));
+    await Promise.all([subscribed(sender), subscribed(receiver)]);
+    const baseline: number[] = [];
+    for (let n = 0; n < FLIPS + WARMUP; n++) {
+      const t0 = now();
+      await sender.send({ type: 'broadcast', event: 'ping', payload: { n } });
+      await until(() => baseArrived.has(n), 'baseline broadcast');
+      if (n >= WARMUP) baseline.push(baseArrived.get(n)! - t0);
+    }
+
+    const diagram = summarize(toDiagram);
+    const both = summarize(toBoth);
+    const member_ = summarize(toClient);
+    const base = summarize(baseline);
+    ctx.section(`inspection: app event → team (stock inspector, Node app, n = ${FLIPS} flips, p50 / p95 / p99)`);
+    ctx.report('→ active state in a browser diagram (2 browsers pooled)', figure(diagram), 'p95 < 100 ms');
+    ctx.report('→ active state in BOTH browsers (slower of the two)', figure(both), 'p95 < 100 ms');
+    ctx.report("→ a member's supabase-js client gets the broadcast", figure(member_));
+    ctx.report('baseline: realtime broadcast Node → Node', figure(base));
+    ctx.report(
+      'ratio both browsers / baseline (p50, p95)',
+      `${ratio(both.p50, base.p50)}, ${ratio(both.p95, base.p95)}`,
+    );
+    ctx.report(
+      'ratio member client / baseline (p50, p95)',
+      `${ratio(member_.p50, base.p50)}, ${ratio(member_.p95, base.p95)}`,
+    );
+    for (const page of pages) await page.context().close();
+
+    // Sustained ingest: one socket, as fast as it can push, every event stored and broadcast.
+    const burst = await source('burst');
+    await backend.pool.query(
+      'update public.inspection_sources set rate_per_second = 100000, max_events = 1000000 where id = $1',
+      [burst.id],
+    );
+    const lastSeq = async (id: string) =>
+      Number(
+        (
+          await backend.pool.query<{ n: string }>('select last_seq as n from public.inspection_sources where id = $1', [
+            id,
+          ])
+        ).rows[0]!.n,
+      );
+    const ws = await rawSocket(burst.url);
+    const before = await lastSeq(burst.id);
+    ticks = 0;
+    const t0 = now();
+    for (let n = 0; n < BURST; n++) ws.send(protocolEvent(n));
+    const sent = now() - t0;
+    await until(async () => (await lastSeq(burst.id)) - before >= BURST, 'the burst to be stored', 120_000);
+    const storedIn = now() - t0;
+    await until(() => ticks >= BURST, 'the burst broadcast', 30_000).catch(() => undefined);
+    const broadcastIn = now() - t0;
+    ws.close();
+    ctx.section(`inspection: sustained ingest, one source, ${BURST.toLocaleString('en')} events over one socket`);
+    ctx.report('app pushed (send loop)', `${((BURST / sent) * 1000).toFixed(0)} events/s`);
+    ctx.report('stored (ingest throughput)', `${((BURST / storedIn) * 1000).toFixed(0)} events/s`, '≥ 2,000 events/s');
+    ctx.report('broadcast to a member, all of them', `${((BURST / broadcastIn) * 1000).toFixed(0)} events/s`);
+    ctx.report('lost (stored / broadcast)', `${BURST - ((await lastSeq(burst.id)) - before)} / ${BURST - ticks}`, '0');
+
+    // Memory under bounded retention: the default last 10,000 events of the source.
+    const kept = await source('retention');
+    await backend.pool.query('update public.inspection_sources set rate_per_second = 100000 where id = $1', [kept.id]);
+    await member.c.removeAllChannels();
+    const mem = await rawSocket(kept.url);
+    const rss: number[] = [];
+    const rowsOf = async () =>
+      Number(
+        (
+          await backend.pool.query<{ n: string }>(
+            'select count(*) as n from public.inspection_events where source_id = $1',
+            [kept.id],
+          )
+        ).rows[0]!.n,
+      );
+    const m0 = now();
+    for (let done = 0; done < MEMORY_EVENTS; done += CHUNK) {
+      for (let n = 0; n < CHUNK; n++) mem.send(protocolEvent(done + n));
+      await until(async () => (await lastSeq(kept.id)) >= done + CHUNK, 'a chunk to be stored', 120_000);
+      rss.push(process.memoryUsage().rss / 1024 / 1024);
+    }
+    const rows = await rowsOf();
+    const seconds = (now() - m0) / 1000;
+    mem.close();
+    ctx.section(
+      `inspection: memory, ${MEMORY_EVENTS.toLocaleString('en')} events into one source (retention: last 10,000)`,
+    );
+    ctx.report('backend process RSS after the first 20,000', `${rss[0]!.toFixed(0)} MiB`);
+    ctx.report('backend process RSS at the end', `${rss[rss.length - 1]!.toFixed(0)} MiB`, 'flat');
+    ctx.report('RSS max over the run', `${Math.max(...rss).toFixed(0)} MiB`);
+    ctx.report('events kept in the table', rows.toLocaleString('en'), '≤ 10,000');
+    ctx.report('ingest rate over the run', `${(MEMORY_EVENTS / seconds).toFixed(0)} events/s`);
+  } finally {
+    for (const stop of stops) stop();
+    for (const c of clients) {
+      await c.removeAllChannels();
+      await c.realtime.disconnect();
+    }
+    await bench.close();
+  }
+}

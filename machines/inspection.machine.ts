@@ -1,0 +1,358 @@
+import { assign, fromEventObservable, fromPromise, setup } from 'xstate';
+import { EMPTY } from 'rxjs';
+import type { StoredInspectionEvent } from '../src/lib/inspection/protocol.ts';
+import type { Layout } from '../src/lib/layout/types.ts';
+import type { MachineDefinition } from '../src/lib/model/types.ts';
+import type {
+  InspectionFeedEvent,
+  InspectionResult,
+  InspectionSession,
+  InspectionSource,
+} from '../src/lib/ports/inspection.ts';
+
+/**
+ * Live inspection in a project (issue 13): the sources and their one-time keys (owners),
+ * the live sessions, the picked session's events (followed live, or replayed up to a
+ * position), the picked actor and its diagram's layout, and saving the inspected
+ * definition as a new machine. Its actors are provided in src/app/inspection.ts.
+ */
+
+export interface InspectionInput {
+  projectId: string;
+  isOwner: boolean;
+}
+
+export interface InspectionContext extends InspectionInput {
+  sources: InspectionSource[];
+  sessions: InspectionSession[];
+  sessionId: string | null;
+  events: StoredInspectionEvent[];
+  actorId: string | null;
+  /** How many of the session's events are shown; null: all of them, following live. */
+  position: number | null;
+  /** The key of the source just created: shown once, until dismissed. */
+  createdKey: { sourceId: string; key: string } | null;
+  /** The picked actor's machine in the project's model, laid out for the diagram. */
+  layout: { actorId: string; definition: MachineDefinition; layout: Layout } | null;
+  savedMachineId: string | null;
+  error: string | null;
+  feedDown: boolean;
+}
+
+export type InspectionIntent =
+  | { type: 'inspection.retry' }
+  | { type: 'inspection.createSource'; name: string }
+  | { type: 'inspection.revokeSource'; sourceId: string }
+  | { type: 'inspection.dismissKey' }
+  | { type: 'inspection.selectSession'; sessionId: string }
+  | { type: 'inspection.selectActor'; actorId: string }
+  | { type: 'inspection.scrub'; position: number }
+  | { type: 'inspection.followLive' }
+  | { type: 'inspection.saveMachine'; name: string; config: Record<string, unknown> }
+  | { type: 'inspection.dismissError' };
+
+type Loaded = { sources: InspectionSource[]; sessions: InspectionSession[] };
+
+const lastSeq = (events: readonly StoredInspectionEvent[]) => events[events.length - 1]?.seq ?? 0;
+
+export const inspectionMachine = setup({
+  types: {
+    context: {} as InspectionContext,
+    input: {} as InspectionInput,
+    events: {} as InspectionIntent | InspectionFeedEvent,
+  },
+  actors: {
+    load: fromPromise<InspectionResult<Loaded>, { projectId: string }>(() => Promise.reject(new Error('not provided'))),
+    feed: fromEventObservable<InspectionFeedEvent, { projectId: string }>(() => EMPTY),
+    createSource: fromPromise<
+      InspectionResult<{ source: InspectionSource; key: string }>,
+      { projectId: string; name: string }
+    >(() => Promise.reject(new Error('not provided'))),
+    revokeSource: fromPromise<InspectionResult<{ sourceId: string; revokedAt: string }>, { sourceId: string }>(() =>
+      Promise.reject(new Error('not provided')),
+    ),
+    loadEvents: fromPromise<InspectionResult<StoredInspectionEvent[]>, { sessionId: string; afterSeq: number }>(() =>
+      Promise.reject(new Error('not provided')),
+    ),
+    layoutDiagram: fromPromise<
+      { definition: MachineDefinition; layout: Layout } | null,
+      { config: Record<string, unknown> }
+    >(() => Promise.reject(new Error('not provided'))),
+    saveMachine: fromPromise<
+      InspectionResult<string>,
+      { projectId: string; name: string; config: Record<string, unknown> }
+    >(() => Promise.reject(new Error('not provided'))),
+  },
+  guards: {
+    isOwner: ({ context }) => context.isOwner,
+    hasName: (_, params: { name: string }) => params.name.trim().length > 0,
+  },
+  actions: {
+    appendLive: assign(({ context }, params: { events: StoredInspectionEvent[] }) => {
+      const sessions = context.sessions.map((s) => {
+        const mine = params.events.filter((e) => e.session_id === s.id);
+        return mine.length === 0
+          ? s
+          : { ...s, eventCount: s.eventCount + mine.length, lastEventAt: mine[0]!.received_at };
+      });
+      // The first live events pick their session when none is picked yet; the session
+      // region then reads the whole session back (what was stored before the page opened).
+      if (context.sessionId === null) return { sessions, sessionId: params.events[0]?.session_id ?? null, events: [] };
+      const sessionId = context.sessionId;
+      const after = lastSeq(context.events);
+      const fresh = params.events.filter((e) => e.session_id === sessionId && e.seq > after);
+      return { sessions, sessionId, events: fresh.length > 0 ? [...context.events, ...fresh] : context.events };
+    }),
+    addSession: assign(({ context }, params: { session: InspectionSession }) => ({
+      sessions: [params.session, ...context.sessions.filter((s) => s.id !== params.session.id)],
+    })),
+    markRevoked: assign(({ context }, params: { sourceId: string; revokedAt: string }) => ({
+      sources: context.sources.map((s) => (s.id === params.sourceId ? { ...s, revokedAt: params.revokedAt } : s)),
+    })),
+  },
+}).createMachine({
+  id: 'inspection',
+  context: ({ input }) => ({
+    ...input,
+    sources: [],
+    sessions: [],
+    sessionId: null,
+    events: [],
+    actorId: null,
+    position: null,
+    createdKey: null,
+    layout: null,
+    savedMachineId: null,
+    error: null,
+    feedDown: false,
+  }),
+  initial: 'loading',
+  states: {
+    loading: {
+      invoke: {
+        id: 'load',
+        src: 'load',
+        input: ({ context }) => ({ projectId: context.projectId }),
+        onDone: [
+          {
+            guard: ({ event }) => event.output.ok,
+            target: 'ready',
+            actions: assign(({ event }) => {
+              const { sources, sessions } = (event.output as { ok: true; value: Loaded }).value;
+              return { sources, sessions, error: null };
+            }),
+          },
+          {
+            target: 'failed',
+            actions: assign({ error: ({ event }) => (event.output as { ok: false; message: string }).message }),
+          },
+        ],
+        onError: { target: 'failed', actions: assign({ error: 'Inspection could not be loaded.' }) },
+      },
+    },
+    failed: { on: { 'inspection.retry': 'loading' } },
+    ready: {
+      invoke: { id: 'feed', src: 'feed', input: ({ context }) => ({ projectId: context.projectId }) },
+      on: {
+        'inspection.eventsReceived': {
+          actions: { type: 'appendLive', params: ({ event }) => ({ events: event.events }) },
+        },
+        'inspection.sessionOpened': {
+          actions: { type: 'addSession', params: ({ event }) => ({ session: event.session }) },
+        },
+        'inspection.sessionEnded': {
+          actions: { type: 'addSession', params: ({ event }) => ({ session: event.session }) },
+        },
+        'inspection.sourceRevoked': {
+          actions: { type: 'markRevoked', params: ({ event }) => event },
+        },
+        'inspection.feedJoined': { actions: assign({ feedDown: false }) },
+        'inspection.feedLost': { actions: assign({ feedDown: true }) },
+        'inspection.dismissKey': { actions: assign({ createdKey: null }) },
+        'inspection.dismissError': { actions: assign({ error: null }) },
+        'inspection.scrub': {
+          guard: ({ context, event }) => event.position >= 0 && event.position <= context.events.length,
+          actions: assign({ position: ({ event }) => event.position }),
+        },
+        'inspection.followLive': { actions: assign({ position: null }) },
+      },
+      type: 'parallel',
+      states: {
+        work: {
+          initial: 'idle',
+          states: {
+            idle: {
+              on: {
+                'inspection.createSource': {
+                  guard: ({ context, event }) => context.isOwner && event.name.trim().length > 0,
+                  target: 'creating',
+                },
+                'inspection.revokeSource': { guard: 'isOwner', target: 'revoking' },
+                'inspection.saveMachine': {
+                  guard: { type: 'hasName', params: ({ event }) => ({ name: event.name }) },
+                  target: 'saving',
+                },
+              },
+            },
+            creating: {
+              invoke: {
+                id: 'createSource',
+                src: 'createSource',
+                input: ({ context, event }) => ({
+                  projectId: context.projectId,
+                  name: (event as { name: string }).name.trim(),
+                }),
+                onDone: {
+                  target: 'idle',
+                  actions: assign(({ context, event }) =>
+                    event.output.ok
+                      ? {
+                          sources: [event.output.value.source, ...context.sources],
+                          createdKey: { sourceId: event.output.value.source.id, key: event.output.value.key },
+                          error: null,
+                        }
+                      : { error: event.output.message },
+                  ),
+                },
+                onError: { target: 'idle', actions: assign({ error: 'The source could not be created.' }) },
+              },
+            },
+            revoking: {
+              invoke: {
+                id: 'revokeSource',
+                src: 'revokeSource',
+                input: ({ event }) => ({ sourceId: (event as { sourceId: string }).sourceId }),
+                onDone: {
+                  target: 'idle',
+                  actions: assign(({ context, event }) => {
+                    if (!event.output.ok) return { error: event.output.message };
+                    const { sourceId, revokedAt } = event.output.value;
+                    return {
+                      sources: context.sources.map((s) => (s.id === sourceId ? { ...s, revokedAt } : s)),
+                      createdKey: context.createdKey?.sourceId === sourceId ? null : context.createdKey,
+                      error: null,
+                    };
+                  }),
+                },
+                onError: { target: 'idle', actions: assign({ error: 'The source could not be revoked.' }) },
+              },
+            },
+            saving: {
+              invoke: {
+                id: 'saveMachine',
+                src: 'saveMachine',
+                input: ({ context, event }) => ({
+                  projectId: context.projectId,
+                  ...(event as { name: string; config: Record<string, unknown> }),
+                }),
+                onDone: {
+                  target: 'idle',
+                  actions: assign(({ event }) =>
+                    event.output.ok
+                      ? { savedMachineId: event.output.value, error: null }
+                      : { error: event.output.message },
+                  ),
+                },
+                onError: { target: 'idle', actions: assign({ error: 'The machine could not be saved.' }) },
+              },
+            },
+          },
+        },
+        session: {
+          initial: 'watching',
+          on: {
+            'inspection.selectSession': {
+              target: '.loadingEvents',
+              actions: assign({
+                sessionId: ({ event }) => event.sessionId,
+                events: [],
+                actorId: null,
+                position: null,
+                layout: null,
+              }),
+            },
+            'inspection.eventsStored': {
+              guard: ({ context, event }) => event.sessionId === context.sessionId,
+              target: '.loadingEvents',
+            },
+            // Live events picking the session: read it from its start.
+            'inspection.eventsReceived': {
+              guard: ({ context, event }) => context.sessionId === null && event.events.length > 0,
+              target: '.loadingEvents',
+              actions: assign({ sessionId: ({ event }) => event.events[0]!.session_id, events: [] }),
+            },
+            // Back on the feed after a drop: read what was stored meanwhile.
+            'inspection.feedJoined': {
+              guard: ({ context }) => context.sessionId !== null,
+              target: '.loadingEvents',
+              actions: assign({ feedDown: false }),
+            },
+          },
+          states: {
+            watching: {},
+            loadingEvents: {
+              invoke: {
+                id: 'loadEvents',
+                src: 'loadEvents',
+                input: ({ context }) => ({ sessionId: context.sessionId ?? '', afterSeq: lastSeq(context.events) }),
+                onDone: {
+                  target: 'watching',
+                  actions: assign(({ context, event }) => {
+                    if (!event.output.ok) return { error: event.output.message };
+                    // Live events may have arrived while reading: merge by seq.
+                    const bySeq = new Map(context.events.map((e) => [e.seq, e]));
+                    for (const e of event.output.value) bySeq.set(e.seq, e);
+                    return { events: [...bySeq.values()].sort((x, y) => x.seq - y.seq) };
+                  }),
+                },
+                onError: { target: 'watching', actions: assign({ error: 'The session could not be read.' }) },
+              },
+            },
+          },
+        },
+        diagram: {
+          initial: 'none',
+          on: {
+            'inspection.selectActor': {
+              target: '.laying',
+              actions: assign({ actorId: ({ event }) => event.actorId }),
+            },
+          },
+          states: {
+            none: {},
+            laying: {
+              invoke: {
+                id: 'layoutDiagram',
+                src: 'layoutDiagram',
+                input: ({ context }) => ({ config: definitionOf(context, context.actorId) ?? {} }),
+                onDone: {
+                  target: 'none',
+                  actions: assign(({ context, event }) => ({
+                    layout: event.output && context.actorId ? { actorId: context.actorId, ...event.output } : null,
+                  })),
+                },
+                onError: { target: 'none', actions: assign({ layout: null }) },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+});
+
+/** The machine config an actor's `@xstate.actor` event carried, as the events stand. */
+export function definitionOf(context: InspectionContext, actorId: string | null): Record<string, unknown> | null {
+  if (!actorId) return null;
+  for (let i = context.events.length - 1; i >= 0; i--) {
+    const body = context.events[i]!.body;
+    if (body.type === '@xstate.actor' && body.sessionId === actorId && typeof body.definition === 'string') {
+      try {
+        return JSON.parse(body.definition) as Record<string, unknown>;
+      } catch {
+        return null;
+      }
+    }
+  }
+  return null;
+}

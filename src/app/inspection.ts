@@ -1,0 +1,56 @@
+import { fromEventObservable, fromPromise } from 'xstate';
+import { inspectionMachine } from '../../machines/inspection.machine.ts';
+import { inspectedDefinition } from '../lib/inspection/definition.ts';
+import type { LayoutPort } from '../lib/ports/layout.ts';
+import type { DocumentPort } from '../lib/ports/document.ts';
+import type { InspectionPort } from '../lib/ports/inspection.ts';
+
+/**
+ * The inspection machine's actors: the inspection port, the machines port (Save as
+ * machine creates a machine with the inspected definition) and a layout port made per
+ * diagram (`layoutEngine` opens one and the actor closes it when done).
+ */
+export function inspectionLogic(
+  port: InspectionPort,
+  machines: Pick<DocumentPort, 'createMachine'>,
+  layoutEngine: () => { port: LayoutPort; close: () => void },
+) {
+  return inspectionMachine.provide({
+    actors: {
+      load: fromPromise(({ input }: { input: { projectId: string } }) => port.load(input.projectId)),
+      feed: fromEventObservable(({ input }: { input: { projectId: string } }) => port.feed$(input.projectId)),
+      createSource: fromPromise(({ input }: { input: { projectId: string; name: string } }) =>
+        port.createSource(input.projectId, input.name),
+      ),
+      revokeSource: fromPromise(({ input }: { input: { sourceId: string } }) => port.revokeSource(input.sourceId)),
+      loadEvents: fromPromise(({ input }: { input: { sessionId: string; afterSeq: number } }) =>
+        port.sessionEvents(input.sessionId, input.afterSeq),
+      ),
+      layoutDiagram: fromPromise(async ({ input }: { input: { config: Record<string, unknown> } }) => {
+        const engine = layoutEngine();
+        try {
+          const definition = inspectedDefinition(input.config);
+          const result = await engine.port({ definition, hints: null });
+          return result.ok ? { definition, layout: result.layout } : null;
+        } finally {
+          engine.close();
+        }
+      }),
+      saveMachine: fromPromise(
+        async ({ input }: { input: { projectId: string; name: string; config: Record<string, unknown> } }) => {
+          let definition;
+          try {
+            definition = inspectedDefinition(input.config, input.name);
+          } catch (error) {
+            return { ok: false as const, message: error instanceof Error ? error.message : String(error) };
+          }
+          const created = await machines.createMachine({ projectId: input.projectId, name: input.name, definition });
+          return created.ok
+            ? { ok: true as const, value: created.value.id }
+            : { ok: false as const, message: created.error.message };
+        },
+      ),
+    },
+  });
+}
+export type InspectionLogic = ReturnType<typeof inspectionLogic>;

@@ -1,0 +1,238 @@
+import { useMemo, useState } from 'react';
+import { actorTree } from '../../lib/inspection/replay.ts';
+import type { Json } from '../../lib/model/types.ts';
+import { activePathsOf } from '../../lib/simulation/index.ts';
+import { Diagram } from '../canvas/Diagram.tsx';
+import { JsonTree } from '../simulation/JsonTree.tsx';
+import {
+  useInspection,
+  useInspectionBusy,
+  useInspectionSend,
+  useInspectionStatus,
+  useInspectionView,
+  usePickedConfig,
+} from './inspection-context.ts';
+import { SourcesPanel } from './SourcesPanel.tsx';
+// The diagram's own styles (shapes, active states), loaded with the canvas elsewhere.
+import '../canvas/canvas.css';
+import '../simulation/simulation.css';
+import './inspection.css';
+
+const VIEWPORT = { x: 16, y: 16, zoom: 0.9 };
+const NOOP = () => undefined;
+
+/**
+ * Watch your app: a project's inspection sources, its live sessions, and for the picked
+ * session its actors as a tree, the picked actor's machine drawn with the same Diagram
+ * (active states highlighted), the event log and the context, live or replayed to any
+ * position; the inspected machine can be saved into the project. Payloads are data:
+ * rendered as text, never as HTML.
+ */
+export function InspectionPage({ ingestUrl, projectHref }: { ingestUrl: string; projectHref: string }) {
+  const status = useInspectionStatus();
+  const error = useInspection((c) => c.error);
+  const send = useInspectionSend();
+  if (status === 'loading')
+    return (
+      <p className="center" role="status">
+        <span className="spinner" aria-hidden="true" /> Loading inspection…
+      </p>
+    );
+  if (status === 'failed')
+    return (
+      <section className="card">
+        <p className="message error" role="alert">
+          {error}
+        </p>
+        <button type="button" onClick={() => send({ type: 'inspection.retry' })}>
+          Try again
+        </button>
+      </section>
+    );
+  return (
+    <div className="inspect-page">
+      <aside className="inspect-side">
+        <a href={projectHref}>← Back to the project</a>
+        <SourcesPanel ingestUrl={ingestUrl} />
+        <Sessions />
+      </aside>
+      <SessionView />
+      {error && (
+        <p className="message error inspect-error" role="alert">
+          {error}{' '}
+          <button type="button" className="link" onClick={() => send({ type: 'inspection.dismissError' })}>
+            Dismiss
+          </button>
+        </p>
+      )}
+    </div>
+  );
+}
+
+function Sessions() {
+  const sessions = useInspection((c) => c.sessions);
+  const picked = useInspection((c) => c.sessionId);
+  const send = useInspectionSend();
+  return (
+    <section className="card room-panel" aria-labelledby="inspect-sessions-title">
+      <h2 id="inspect-sessions-title">Sessions</h2>
+      <ul className="inspect-list" aria-label="Sessions">
+        {sessions.map((s) => (
+          <li key={s.id}>
+            <button
+              type="button"
+              className="link"
+              aria-pressed={s.id === picked}
+              onClick={() => send({ type: 'inspection.selectSession', sessionId: s.id })}
+            >
+              {new Date(s.startedAt).toLocaleTimeString()} · {s.eventCount} events {s.endedAt ? '(ended)' : '(live)'}
+            </button>
+          </li>
+        ))}
+        {sessions.length === 0 && <li className="muted">No sessions yet: run your app with the snippet.</li>}
+      </ul>
+    </section>
+  );
+}
+
+function SessionView() {
+  const sessionId = useInspection((c) => c.sessionId);
+  const following = useInspection((c) => c.position === null);
+  const actorId = useInspection((c) => c.actorId);
+  const view = useInspectionView();
+  const send = useInspectionSend();
+  if (!sessionId) return <section className="card inspect-main muted">Pick a session to watch.</section>;
+  const tree = actorTree(view.actors);
+  const picked = view.actors.find((a) => a.sessionId === actorId) ?? null;
+  return (
+    <section className="card inspect-main" aria-label="Session">
+      <div className="inspect-replay" aria-label="Replay">
+        <input
+          type="range"
+          aria-label="Position"
+          min={0}
+          max={view.total}
+          value={view.position}
+          onChange={(e) => send({ type: 'inspection.scrub', position: Number(e.target.value) })}
+        />
+        <span data-testid="inspect-position">
+          {view.position} / {view.total}
+        </span>
+        <button type="button" disabled={following} onClick={() => send({ type: 'inspection.followLive' })}>
+          {following ? 'Following live' : 'Follow live'}
+        </button>
+      </div>
+      <div className="inspect-columns">
+        <div>
+          <h3>Actors</h3>
+          <ul className="inspect-tree" aria-label="Actors">
+            {tree.map(({ actor, depth }) => (
+              <li key={actor.sessionId} style={{ paddingLeft: `${depth * 1.2}rem` }}>
+                <button
+                  type="button"
+                  className="link"
+                  aria-pressed={actor.sessionId === actorId}
+                  onClick={() => send({ type: 'inspection.selectActor', actorId: actor.sessionId })}
+                >
+                  {actor.name}
+                </button>{' '}
+                <span className="muted">{actor.sessionId}</span>
+              </li>
+            ))}
+          </ul>
+          {picked && (
+            <>
+              <h3>Context</h3>
+              <JsonTree value={(picked.context ?? null) as Json} label="Context" />
+            </>
+          )}
+        </div>
+        <div>
+          <ActorDiagram value={picked?.value ?? null} />
+          <EventLog rows={view.log} />
+        </div>
+      </div>
+    </section>
+  );
+}
+
+function ActorDiagram({ value }: { value: unknown }) {
+  const layout = useInspection((c) => c.layout);
+  const actorId = useInspection((c) => c.actorId);
+  const config = usePickedConfig();
+  const busy = useInspectionBusy();
+  const send = useInspectionSend();
+  const [name, setName] = useState('');
+  const activePaths = useMemo(
+    () =>
+      typeof value === 'string' || (typeof value === 'object' && value !== null) ? activePathsOf(value as never) : [],
+    [value],
+  );
+  if (!actorId) return <p className="muted">Pick an actor to see its machine.</p>;
+  return (
+    <div className="inspect-diagram">
+      {layout && layout.actorId === actorId ? (
+        <div className="inspect-diagram-frame" data-testid="inspect-diagram">
+          <Diagram
+            definition={layout.definition}
+            layout={layout.layout}
+            viewport={VIEWPORT}
+            selection={[]}
+            editing={null}
+            mode="idle"
+            connect={null}
+            canEdit={false}
+            peers={[]}
+            send={NOOP}
+            onKeyDown={NOOP}
+            activePaths={activePaths}
+          />
+        </div>
+      ) : (
+        <p className="muted">{config ? 'Drawing the machine…' : 'This actor has no machine definition.'}</p>
+      )}
+      {config && (
+        <form
+          className="inspect-save"
+          onSubmit={(e) => {
+            e.preventDefault();
+            send({ type: 'inspection.saveMachine', name, config });
+          }}
+        >
+          <input
+            aria-label="Machine name"
+            value={name}
+            placeholder={typeof config.id === 'string' ? config.id : 'machine'}
+            onChange={(e) => setName(e.target.value)}
+          />
+          <button type="submit" disabled={busy !== null || name.trim() === ''}>
+            Save as machine
+          </button>
+        </form>
+      )}
+    </div>
+  );
+}
+
+function EventLog({
+  rows,
+}: {
+  rows: { seq: number; type: string; sourceId: string | null; targetId: string; payload: unknown }[];
+}) {
+  return (
+    <>
+      <h3>Events</h3>
+      <ol className="inspect-log" aria-label="Event log">
+        {rows.map((row) => (
+          <li key={row.seq}>
+            <span className="inspect-route">
+              {row.sourceId ?? '(outside)'} → {row.targetId}
+            </span>{' '}
+            <strong>{row.type}</strong>
+            <pre>{JSON.stringify(row.payload)}</pre>
+          </li>
+        ))}
+      </ol>
+    </>
+  );
+}
