@@ -120,9 +120,7 @@ describe('watch your app together', () => {
 
     // A revokes: the app's socket is closed by the function, and the key opens nothing.
     const socket = (inspector.adapter as unknown as { ws: WebSocket }).ws;
-    const closed = new Promise<number>((resolve) =>
-      socket.addEventListener('close', (e) => resolve((e).code)),
-    );
+    const closed = new Promise<number>((resolve) => socket.addEventListener('close', (e) => resolve(e.code)));
     await a.getByRole('button', { name: 'Revoke web app' }).click();
     expect(await closed).toBe(4001);
     await a.getByRole('list', { name: 'Sources' }).getByText('revoked').waitFor();
