@@ -186,6 +186,7 @@ export const timelineMachine = setup({
         enqueue.sendTo(context.editor, { type: 'machine.replace', definition: context.preview.definition });
     }),
     setError: assign((_, message: string | null) => ({ error: message })),
+    showUnexpected: assign({ error: UNEXPECTED }),
   },
 }).createMachine({
   id: 'timeline',
@@ -238,7 +239,7 @@ export const timelineMachine = setup({
               },
               { target: 'failed', actions: { type: 'setError', params: ({ event }) => failure(event.output) } },
             ],
-            onError: { target: 'failed', actions: { type: 'setError', params: UNEXPECTED } },
+            onError: { target: 'failed', actions: 'showUnexpected' },
           },
         },
         idle: {
@@ -269,7 +270,7 @@ export const timelineMachine = setup({
               },
               { target: 'failed', actions: { type: 'setError', params: ({ event }) => failure(event.output) } },
             ],
-            onError: { target: 'failed', actions: { type: 'setError', params: UNEXPECTED } },
+            onError: { target: 'failed', actions: 'showUnexpected' },
           },
         },
         live: {
