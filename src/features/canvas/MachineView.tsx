@@ -9,6 +9,7 @@ import { SimulationPanel } from '../simulation/index.ts';
 import { TestsPanel } from '../tests/index.ts';
 import { TimelinePanel } from '../timeline/index.ts';
 import { CanvasPage } from './CanvasPage.tsx';
+import { MachineDock } from './MachineDock.tsx';
 import {
   OpenMachineRefContext,
   useCanvasPeers,
@@ -190,9 +191,15 @@ function OpenMachine({ machineId }: { machineId: string }) {
           )
         )}
       </div>
-      {definition && simulation && <SimulationPanel actor={simulation} definition={definition} canSend={canSend} />}
-      {definition && <TestsPanel machineId={machineId} name={name ?? 'machine'} definition={definition} />}
-      {timeline && <TimelinePanel actor={timeline} people={people} canEdit={canEdit} />}
+      {definition && (
+        <MachineDock
+          panels={{
+            simulation: simulation && <SimulationPanel actor={simulation} definition={definition} canSend={canSend} />,
+            tests: <TestsPanel machineId={machineId} name={name ?? 'machine'} definition={definition} />,
+            timeline: timeline && <TimelinePanel actor={timeline} people={people} canEdit={canEdit} />,
+          }}
+        />
+      )}
     </section>
   );
 }

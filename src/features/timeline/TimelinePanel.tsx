@@ -86,7 +86,9 @@ export function TimelinePanel({ actor, people, canEdit }: Props) {
           </select>
         </label>
         <span className="tl-count" role="status">
-          {shown.length === entries.length ? `${entries.length} entries` : `${shown.length} of ${entries.length}`}
+          {shown.length === entries.length
+            ? `${entries.length} ${entries.length === 1 ? 'entry' : 'entries'}`
+            : `${shown.length} of ${entries.length}`}
           {loading ? ' · loading…' : ''}
         </span>
       </header>
