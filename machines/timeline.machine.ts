@@ -136,6 +136,10 @@ export const timelineMachine = setup({
     }),
     foldOps: assign(({ context }, output: TimelineResult<AuthoredOp[]>) => {
       if (!output.ok) return {};
+      // Nothing after our version that we may read: the head we were told of is as far as
+      // the log goes for us, so stop here until the document says it moved again (reading
+      // again at once would spin).
+      if (output.value.length === 0) return { head: context.history.version };
       const history = appendOps(context.history, output.value);
       // A gap cannot come from a read after `version`; if the server says so anyway, show what we have.
       return history ? { history, head: Math.max(context.head, history.version) } : {};

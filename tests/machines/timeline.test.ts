@@ -61,6 +61,21 @@ describe('timeline machine', () => {
     actor.stop();
   });
 
+  it('stops reading when the log has nothing past its version, and reads again when the head moves', async () => {
+    const { fake, actor } = start();
+    actor.send({ type: 'timeline.headMoved', version: 2 });
+    const reads = () => fake.calls.filter((c) => c.name === 'readOps').length;
+    await fake.settle('readOps', ok([]));
+    // The head is ahead but the log gave nothing: no second read (it would spin).
+    expect(reads()).toBe(1);
+    expect(actor.getSnapshot().matches({ edits: 'idle' })).toBe(true);
+    actor.send({ type: 'timeline.headMoved', version: 3 });
+    expect(reads()).toBe(2);
+    await fake.settle('readOps', ok(OPS));
+    expect(actor.getSnapshot().context.history.version).toBe(2);
+    actor.stop();
+  });
+
   it('notes who joins, once per arrival', async () => {
     const { fake, actor, entries } = start();
     await fake.settle('readOps', ok([]));
