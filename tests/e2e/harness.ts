@@ -23,6 +23,16 @@ export async function signedIn(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Sign out' }).waitFor();
 }
 
+/**
+ * Opens one of the machine page's dock panels (Simulation, Tests, Timeline) unless it is
+ * open already: the tabs toggle, and the choice is remembered across reloads.
+ */
+export async function showPanel(page: Page, name: 'Simulation' | 'Tests' | 'Timeline'): Promise<void> {
+  const tab = page.getByRole('group', { name: 'Panels' }).getByRole('button', { name, exact: true });
+  if ((await tab.getAttribute('aria-pressed')) !== 'true') await tab.click();
+  await page.getByRole('region', { name }).waitFor();
+}
+
 export interface BrowserApp {
   /** The served app's address; read it inside tests and hooks. */
   readonly url: string;

@@ -5,7 +5,7 @@ import type { Database, Json } from '../../src/adapters/supabase/database.types.
 import { importXState } from '../../src/lib/model/import.ts';
 import type { MachineDefinition } from '../../src/lib/model/types.ts';
 import { anonClient, uniqueEmail } from '../setup/clients.ts';
-import { PASSWORD, useBrowserApp } from './harness.ts';
+import { PASSWORD, showPanel, useBrowserApp } from './harness.ts';
 
 /**
  * Shared simulation in several browsers (issue 11, "Done when"), through the real app
@@ -71,6 +71,7 @@ const activePaths = (page: Page) =>
 async function open(page: Page) {
   await page.goto(`${app.url}/p/${projectId}/m/${machineId}`);
   await page.getByRole('button', { name: 'state closed', exact: true }).waitFor({ timeout: 60_000 });
+  await showPanel(page, 'Simulation');
 }
 
 beforeAll(async () => {
@@ -226,6 +227,7 @@ describe('a guest', () => {
     await page.waitForURL(`**/p/${open.data.id}`);
     await page.goto(`${app.url}/p/${open.data.id}/m/${machine.data.id}`);
     await active(page, 'opening').waitFor({ timeout: 60_000 });
+    await showPanel(page, 'Simulation');
     await panel(page).getByText('You are watching: members send events.').waitFor();
     expect(await panel(page).getByRole('button', { name: 'OPEN', exact: true }).count()).toBe(0);
     expect(await panel(page).getByRole('button', { name: 'Simulate', exact: true }).count()).toBe(0);

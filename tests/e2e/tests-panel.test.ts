@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database, Json } from '../../src/adapters/supabase/database.types.ts';
 import { importXState } from '../../src/lib/model/import.ts';
 import { anonClient, uniqueEmail } from '../setup/clients.ts';
-import { PASSWORD, useBrowserApp } from './harness.ts';
+import { PASSWORD, showPanel, useBrowserApp } from './harness.ts';
 
 /**
  * The Tests region in two browsers (issue 12), through the real app and backend: A
@@ -49,7 +49,7 @@ const saved = (page: Page) => panel(page).getByRole('list', { name: 'Saved tests
 async function open(page: Page) {
   await page.goto(`${app.url}/p/${projectId}/m/${machineId}`);
   await page.getByRole('button', { name: 'state off', exact: true }).waitFor({ timeout: 60_000 });
-  await panel(page).waitFor();
+  await showPanel(page, 'Tests');
 }
 
 beforeAll(async () => {

@@ -5,7 +5,7 @@ import type { Database, Json } from '../../src/adapters/supabase/database.types.
 import { importXState } from '../../src/lib/model/import.ts';
 import type { MachineDefinition } from '../../src/lib/model/types.ts';
 import { anonClient, uniqueEmail } from '../setup/clients.ts';
-import { PASSWORD, useBrowserApp } from './harness.ts';
+import { PASSWORD, showPanel, useBrowserApp } from './harness.ts';
 
 /**
  * The timeline in two browsers (issue 11), through the real app and backend: A's edits
@@ -49,6 +49,7 @@ const stateButton = (page: Page, key: string) => page.getByRole('button', { name
 async function open(page: Page) {
   await page.goto(`${app.url}/p/${projectId}/m/${machineId}`);
   await stateButton(page, 'closed').waitFor({ timeout: 60_000 });
+  await showPanel(page, 'Timeline');
 }
 
 beforeAll(async () => {
@@ -87,11 +88,13 @@ describe('the timeline, two browsers', { timeout: 90_000 }, () => {
     await input.press('Enter');
     await entry(b.page, 'Ada renamed closed → shut').waitFor();
 
+    await showPanel(a.page, 'Simulation');
     const sim = a.page.getByRole('region', { name: 'Simulation' });
     await sim.getByRole('button', { name: 'Simulate', exact: true }).click();
     await entry(b.page, /Ada started a simulation/).waitFor();
     await sim.getByRole('button', { name: 'OPEN', exact: true }).click();
     await entry(b.page, 'Ada sent OPEN').waitFor();
+    await showPanel(a.page, 'Timeline');
     // The same entries, in the same order, at A.
     await entry(a.page, 'Ada sent OPEN').waitFor();
     const texts = async (page: Page) =>

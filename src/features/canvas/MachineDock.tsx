@@ -3,26 +3,47 @@ import { useState, type ReactNode } from 'react';
 export type DockPanel = 'simulation' | 'tests' | 'timeline';
 
 const LABELS: Record<DockPanel, string> = { simulation: 'Simulation', tests: 'Tests', timeline: 'Timeline' };
+const KEY = 'chartroom.dock';
+
+function remembered(): DockPanel | null {
+  try {
+    const value = globalThis.localStorage?.getItem(KEY);
+    return value === 'simulation' || value === 'tests' || value === 'timeline' ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+function remember(panel: DockPanel | null): void {
+  try {
+    if (panel) globalThis.localStorage?.setItem(KEY, panel);
+    else globalThis.localStorage?.removeItem(KEY);
+  } catch {
+    // Storage refused (private mode, quota): the choice lasts until the page closes.
+  }
+}
 
 /**
- * The panels under the diagram. A wide screen shows them side by side, each scrolling on
- * its own; a narrow one shows a row of tabs and at most one panel, none until a tab is
- * chosen, so the diagram keeps the height it needs. Which tab is open is this view's own
- * choice (no one else sees it), so it is React state, not part of a machine.
+ * The panels under the diagram: a row of tabs and at most one open panel, which takes a
+ * bounded share of the height and scrolls on its own, so the diagram keeps the room it
+ * needs. Which panel is open is this browser's own choice (no one else sees it, and it is
+ * remembered across reloads), so it is React state and local storage, not a machine. The
+ * closed panels stay mounted: a generated path list or a scrolled timeline is still there
+ * when its tab is chosen again.
  */
 export function MachineDock({ panels }: { panels: Partial<Record<DockPanel, ReactNode>> }) {
-  const [open, setOpen] = useState<DockPanel | null>(null);
+  const [open, setOpen] = useState<DockPanel | null>(remembered);
   const shown = (Object.keys(LABELS) as DockPanel[]).filter((key) => Boolean(panels[key]));
+  const choose = (key: DockPanel) => {
+    const next = open === key ? null : key;
+    setOpen(next);
+    remember(next);
+  };
   return (
     <div className="machine-dock" data-open={open ?? 'none'}>
       <div className="machine-dock-tabs" role="group" aria-label="Panels">
         {shown.map((key) => (
-          <button
-            key={key}
-            type="button"
-            aria-pressed={open === key}
-            onClick={() => setOpen(open === key ? null : key)}
-          >
+          <button key={key} type="button" aria-pressed={open === key} onClick={() => choose(key)}>
             {LABELS[key]}
           </button>
         ))}

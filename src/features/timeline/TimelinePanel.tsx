@@ -47,9 +47,12 @@ export function TimelinePanel({ actor, people, canEdit }: Props) {
   const nameOf = useCallback((id: string | null) => (id && people.get(id)?.name) || 'Someone', [people]);
   const colorOf = useCallback((id: string | null) => (id && people.get(id)?.color) || '#978365', [people]);
 
+  // Built from the actor's filter at the moment of the click, not from the last render's:
+  // two quick clicks then both count.
   const toggleKind = (kind: TimelineKind, on: boolean) => {
-    const kinds = on ? [...filter.kinds, kind] : filter.kinds.filter((k) => k !== kind);
-    actor.send({ type: 'timeline.filter', filter: { ...filter, kinds } });
+    const now = actor.getSnapshot().context.filter;
+    const kinds = on ? [...now.kinds.filter((k) => k !== kind), kind] : now.kinds.filter((k) => k !== kind);
+    actor.send({ type: 'timeline.filter', filter: { ...now, kinds } });
   };
 
   return (
@@ -74,7 +77,10 @@ export function TimelinePanel({ actor, people, canEdit }: Props) {
           <select
             value={filter.person ?? ''}
             onChange={(e) =>
-              actor.send({ type: 'timeline.filter', filter: { ...filter, person: e.currentTarget.value || null } })
+              actor.send({
+                type: 'timeline.filter',
+                filter: { ...actor.getSnapshot().context.filter, person: e.currentTarget.value || null },
+              })
             }
           >
             <option value="">Everyone</option>
