@@ -209,7 +209,7 @@ export const light = setup({ guards: { canWalk: () => true } }).createMachine({
     await a.page.getByRole('menuitem', { name: 'TypeScript' }).click();
     const ts = await inspector(a.page).getByLabel('TypeScript export').inputValue();
     expect(ts).toContain('export const machine = setup({');
-    await inspector(a.page).getByRole('button', { name: 'Copy' }).waitFor();
+    await inspector(a.page).getByRole('button', { name: 'Copy', exact: true }).waitFor();
   }, 240_000);
 
   it('exported Mermaid renders with the mermaid package in Chromium, naming every state', async () => {
