@@ -5,7 +5,8 @@ import type { Box } from '../src/lib/layout/types.ts';
 /**
  * One diagram on screen: the viewport, the selection and the editing gesture under way.
  * Modes are states: `idle`, `panning`, `renaming` (an input over a state), `connecting`
- * (dragging from a state's handle), `labelling` (naming a new transition's event). The
+ * (dragging from a state's handle), `retargeting` (dragging the end of a selected
+ * transition's arrow onto another state), `labelling` (naming a new transition's event). The
  * machine never touches the definition: it tells what a gesture means (`edit.*`) to its
  * `editor` (the open machine, which turns it into model ops with src/lib/canvas-ops for
  * the document) and emits it for any other listener. New ids come in with the intent, so
@@ -34,8 +35,10 @@ export type CanvasIntent =
   | { type: 'canvas.addSibling'; id: string }
   | { type: 'canvas.delete' }
   | { type: 'canvas.connectStart'; source: string; x: number; y: number }
-  | { type: 'canvas.connectMove'; x: number; y: number }
+  /** `over`: the state under the pointer, shown as the drop target. */
+  | { type: 'canvas.connectMove'; x: number; y: number; over?: string | null }
   | { type: 'canvas.connectEnd'; target: string | null; transitionId: string }
+  | { type: 'canvas.retargetStart'; transition: string; index: number; source: string; x: number; y: number }
   | { type: 'canvas.labelStart'; id: string }
   | { type: 'canvas.labelCommit'; event: string };
 
@@ -63,15 +66,25 @@ export interface CanvasContext {
   selection: string[];
   /** The state being renamed or the transition being labelled. */
   editing: string | null;
-  /** The drag line while connecting, in world coordinates. */
-  connect: { source: string; x: number; y: number } | null;
+  /** The drag line while connecting or retargeting, in world coordinates. */
+  connect: DragLine | null;
+}
+
+export interface DragLine {
+  source: string;
+  x: number;
+  y: number;
+  /** The state under the pointer (the drop target), if any. */
+  over?: string | null;
+  /** While retargeting: which arrow of which transition is being moved. */
+  retarget?: { transition: string; index: number };
 }
 
 export const MIN_ZOOM = 0.1;
 export const MAX_ZOOM = 4;
 const clampZoom = (z: number): number => Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, z));
 
-export type CanvasTag = 'idle' | 'panning' | 'editing' | 'renaming' | 'labelling' | 'connecting';
+export type CanvasTag = 'idle' | 'panning' | 'editing' | 'renaming' | 'labelling' | 'connecting' | 'retargeting';
 
 type EditOf = (args: { context: CanvasContext; event: CanvasEvent }) => CanvasEdit;
 
@@ -175,7 +188,7 @@ export const canvasMachine = setup({
     }),
     moveConnect: assign(({ context, event }) => {
       assertEvent(event, 'canvas.connectMove');
-      return { connect: context.connect ? { ...context.connect, x: event.x, y: event.y } : null };
+      return { connect: context.connect ? { ...context.connect, x: event.x, y: event.y, over: event.over } : null };
     }),
     emitConnect: tell(({ context, event }) => {
       assertEvent(event, 'canvas.connectEnd');
@@ -185,6 +198,16 @@ export const canvasMachine = setup({
         target: event.target ?? '',
         id: event.transitionId,
       };
+    }),
+    startRetarget: assign(({ event }) => {
+      assertEvent(event, 'canvas.retargetStart');
+      const { transition, index, source, x, y } = event;
+      return { connect: { source, x, y, retarget: { transition, index } } };
+    }),
+    emitRetarget: tell(({ context, event }) => {
+      assertEvent(event, 'canvas.connectEnd');
+      const r = context.connect?.retarget;
+      return { type: 'edit.retarget', id: r?.transition ?? '', index: r?.index ?? 0, target: event.target ?? '' };
     }),
     labelNew: assign(({ event }) => {
       assertEvent(event, 'canvas.connectEnd');
@@ -232,6 +255,7 @@ export const canvasMachine = setup({
         'canvas.addSibling': { guard: 'hasOneSelected', target: 'renaming', actions: ['addSibling', 'editNew'] },
         'canvas.delete': { guard: 'hasSelection', actions: ['emitDelete', 'clearSelection'] },
         'canvas.connectStart': { guard: 'canEdit', target: 'connecting', actions: 'startConnect' },
+        'canvas.retargetStart': { guard: 'canEdit', target: 'retargeting', actions: 'startRetarget' },
       },
     },
     panning: {
@@ -254,6 +278,18 @@ export const canvasMachine = setup({
         'canvas.connectMove': { actions: 'moveConnect' },
         'canvas.connectEnd': [
           { guard: 'hasTarget', target: 'labelling', actions: ['emitConnect', 'labelNew'] },
+          { target: 'idle', actions: 'stopEditing' },
+        ],
+        'canvas.cancel': { target: 'idle', actions: 'stopEditing' },
+      },
+    },
+    // The same drag as connecting (the line from the source, the drop on a state), ending in an edit of the arrow.
+    retargeting: {
+      tags: ['connecting', 'retargeting'],
+      on: {
+        'canvas.connectMove': { actions: 'moveConnect' },
+        'canvas.connectEnd': [
+          { guard: 'hasTarget', target: 'idle', actions: ['emitRetarget', 'stopEditing'] },
           { target: 'idle', actions: 'stopEditing' },
         ],
         'canvas.cancel': { target: 'idle', actions: 'stopEditing' },

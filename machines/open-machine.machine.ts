@@ -218,6 +218,7 @@ export const openMachineMachine = setup({
         'edit.delete': { actions: 'applyGesture' },
         'edit.connect': { actions: 'applyGesture' },
         'edit.event': { actions: 'applyGesture' },
+        'edit.retarget': { actions: 'applyGesture' },
       },
     },
   },

@@ -109,6 +109,31 @@ describe('canvas machine', () => {
     ]);
   });
 
+  it('drags the end of a transition onto a state to retarget it; the line shows the state under the pointer; a drop on nothing changes nothing', () => {
+    const { actor, edits } = start();
+    actor.send({ type: 'canvas.select', id: 't', additive: false });
+    actor.send({ type: 'canvas.retargetStart', transition: 't', index: 1, source: 'a', x: 1, y: 2 });
+    expect(actor.getSnapshot().hasTag('connecting')).toBe(true);
+    expect(actor.getSnapshot().hasTag('retargeting')).toBe(true);
+    actor.send({ type: 'canvas.connectMove', x: 50, y: 60, over: 'c' });
+    expect(actor.getSnapshot().context.connect).toEqual({
+      source: 'a',
+      x: 50,
+      y: 60,
+      over: 'c',
+      retarget: { transition: 't', index: 1 },
+    });
+    actor.send({ type: 'canvas.connectEnd', target: null, transitionId: 'unused' });
+    expect(actor.getSnapshot().matches('idle')).toBe(true);
+    expect(actor.getSnapshot().context.connect).toBeNull();
+    actor.send({ type: 'canvas.retargetStart', transition: 't', index: 1, source: 'a', x: 1, y: 2 });
+    actor.send({ type: 'canvas.connectEnd', target: 'c', transitionId: 'unused' });
+    expect(actor.getSnapshot().matches('idle')).toBe(true);
+    // The transition stays selected, so its handle is there for another drag.
+    expect(actor.getSnapshot().context.selection).toEqual(['t']);
+    expect(edits).toEqual([{ type: 'edit.retarget', id: 't', index: 1, target: 'c' }]);
+  });
+
   it('a viewer can select, pan and zoom but not edit; losing edit rights ends a gesture', () => {
     const { actor, edits } = start(false);
     actor.send({ type: 'canvas.select', id: 'a', additive: false });
@@ -117,6 +142,7 @@ describe('canvas machine', () => {
       { type: 'canvas.addChild', id: 'x' },
       { type: 'canvas.delete' },
       { type: 'canvas.connectStart', source: 'a', x: 0, y: 0 },
+      { type: 'canvas.retargetStart', transition: 't', index: 0, source: 'a', x: 0, y: 0 },
       { type: 'canvas.labelStart', id: 't' },
     ] as CanvasEvent[]) {
       actor.send(e);
@@ -154,6 +180,7 @@ describe('canvas machine paths (xstate/graph)', () => {
     { type: 'canvas.connectStart', source: 'a', x: 0, y: 0 },
     { type: 'canvas.connectEnd', target: 'a', transitionId: 't' },
     { type: 'canvas.connectEnd', target: null, transitionId: 't' },
+    { type: 'canvas.retargetStart', transition: 't', index: 0, source: 'a', x: 0, y: 0 },
     { type: 'canvas.labelStart', id: 't' },
     { type: 'canvas.labelCommit', event: 'E' },
     { type: 'canvas.editableChanged', canEdit: false },
@@ -165,7 +192,7 @@ describe('canvas machine paths (xstate/graph)', () => {
     const all = getStateNodes(canvasMachine.root)
       .filter((n) => n.path.length > 0)
       .map((n) => n.path.join('.'));
-    expect(all).toEqual(['idle', 'panning', 'renaming', 'connecting', 'labelling']);
+    expect(all).toEqual(['idle', 'panning', 'renaming', 'connecting', 'retargeting', 'labelling']);
     const reached = new Set(paths.map((p) => String(p.state.value)));
     for (const node of all) expect(reached).toContain(node);
   });

@@ -23,6 +23,7 @@ const events: OpenMachineEvent[] = [
   { type: 'edit.delete', ids: ['m_1'] },
   { type: 'edit.connect', source: 'm_1', target: 'm_2', id: 't_new' },
   { type: 'edit.event', id: 't_new', event: 'GO' },
+  { type: 'edit.retarget', id: 't_new', index: 0, target: 'm_1' },
 ];
 
 async function replay(steps: readonly OpenMachineEvent[]) {

@@ -7,11 +7,12 @@ import {
   type ReactNode,
   type WheelEvent,
 } from 'react';
-import type { CanvasIntent, Viewport } from '../../../machines/canvas.machine.ts';
+import type { CanvasIntent, DragLine, Viewport } from '../../../machines/canvas.machine.ts';
 import { keyProblem } from '../../lib/canvas-ops/edits.ts';
 import type { Layout } from '../../lib/layout/types.ts';
 import { randomIds } from '../../lib/model/ids.ts';
 import type { MachineDefinition } from '../../lib/model/types.ts';
+import { RetargetOverlay } from './RetargetOverlay.tsx';
 import { DiagramShapes, type PeerMark } from './shapes.tsx';
 
 export interface DiagramProps {
@@ -21,7 +22,7 @@ export interface DiagramProps {
   selection: string[];
   editing: string | null;
   mode: 'idle' | 'panning' | 'renaming' | 'connecting' | 'labelling';
-  connect: { source: string; x: number; y: number } | null;
+  connect: DragLine | null;
   canEdit: boolean;
   peers: PeerMark[];
   send: (intent: CanvasIntent) => void;
@@ -66,6 +67,19 @@ export function Diagram(props: DiagramProps) {
       props.onToggle?.(toggle.getAttribute('data-toggle-for') ?? '');
       return;
     }
+    const end = target.closest('[data-retarget-for]');
+    if (end && canEdit) {
+      e.currentTarget.setPointerCapture(e.pointerId);
+      const [transition, index, source] = ['for', 'index', 'source'].map((k) => end.getAttribute(`data-retarget-${k}`));
+      send({
+        type: 'canvas.retargetStart',
+        transition: transition ?? '',
+        index: Number(index),
+        source: source ?? '',
+        ...world(e),
+      });
+      return;
+    }
     const handle = target.closest('[data-handle-for]');
     const state = target.closest('[data-state-id]');
     const transition = target.closest('[data-transition-id]');
@@ -91,8 +105,10 @@ export function Diagram(props: DiagramProps) {
 
   const onPointerMove = (e: PointerEvent<SVGSVGElement>) => {
     props.onPointerWorld?.(world(e));
-    if (mode === 'connecting') send({ type: 'canvas.connectMove', ...world(e) });
-    else if (mode === 'panning' && last.current) {
+    if (mode === 'connecting') {
+      const over = stateUnder(e)?.getAttribute('data-state-id');
+      send({ type: 'canvas.connectMove', ...world(e), over: over === definition.root ? null : over });
+    } else if (mode === 'panning' && last.current) {
       send({ type: 'canvas.panBy', dx: e.clientX - last.current.x, dy: e.clientY - last.current.y });
       last.current = { x: e.clientX, y: e.clientY };
     }
@@ -100,10 +116,7 @@ export function Diagram(props: DiagramProps) {
 
   const onPointerUp = (e: PointerEvent<SVGSVGElement>) => {
     if (mode === 'connecting') {
-      const hit = document
-        .elementsFromPoint(e.clientX, e.clientY)
-        .map((el) => el.closest('[data-state-id]'))
-        .find((el) => el !== null);
+      const hit = stateUnder(e);
       send({
         type: 'canvas.connectEnd',
         target: hit?.getAttribute('data-state-id') ?? null,
@@ -166,6 +179,7 @@ export function Diagram(props: DiagramProps) {
               hidden={props.hidden ?? NO_HIDDEN}
             />
           )}
+          {layout && <RetargetOverlay {...{ definition, layout, selection, canEdit, connect }} />}
           {connect && source && (
             <path
               className="connect-line"
@@ -181,6 +195,14 @@ export function Diagram(props: DiagramProps) {
       {layout && editing && mode === 'labelling' && <LabelBox key={editing} {...props} layout={layout} id={editing} />}
     </div>
   );
+}
+
+/** The topmost state under the pointer (the machine's own box when over empty space). */
+function stateUnder(e: { clientX: number; clientY: number }): Element | undefined {
+  return document
+    .elementsFromPoint(e.clientX, e.clientY)
+    .map((el) => el.closest('[data-state-id]'))
+    .find((el) => el !== null);
 }
 
 type BoxProps = DiagramProps & { layout: Layout; id: string };

@@ -2,3 +2,4 @@
 export * from './edits.ts';
 export { diffToOps } from './diff.ts';
 export { opsForEdit, type CanvasEdit } from './gestures.ts';
+export { retargetOps } from './retarget.ts';
