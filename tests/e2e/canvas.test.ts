@@ -124,6 +124,48 @@ describe('canvas', () => {
     await page.close();
   }, 90_000);
 
+  it('drags the end of a selected transition onto another state to retarget it (issue 17), outlining the drop target; Undo restores it', async () => {
+    const page = await open();
+    const stateId = async (key: string) =>
+      Object.values((await definition(page)).states).find((s) => s.key === key)?.id;
+    const checkoutTargets = async () =>
+      Object.values((await definition(page)).transitions).find((t) => t.event === 'CHECKOUT')?.targets;
+    const [payment, done] = [await stateId('payment'), await stateId('done')];
+    expect(await checkoutTargets()).toEqual([payment]);
+    const handle = page.getByRole('button', { name: 'Drag to retarget CHECKOUT → payment' });
+    await expect(handle.count()).resolves.toBe(0);
+    await page.getByRole('button', { name: 'transition CHECKOUT' }).locator('.tr-label').click();
+    await handle.waitFor();
+    const from = await handle.boundingBox();
+    const to = await stateBox(page, 'done').boundingBox();
+    if (!from || !to) throw new Error('no geometry');
+    await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 8 });
+    // The rubber band and the drop target while dragging.
+    await page.locator(`.drop-target[data-drop-target="${done}"]`).waitFor();
+    await expect(page.locator('.connect-line').count()).resolves.toBe(1);
+    await page.mouse.up();
+    await page.getByRole('button', { name: 'Drag to retarget CHECKOUT → done' }).waitFor();
+    expect(await checkoutTargets()).toEqual([done]);
+    await expect(page.locator('.drop-target').count()).resolves.toBe(0);
+
+    // A drop on empty space changes nothing.
+    const again = await page.getByRole('button', { name: 'Drag to retarget CHECKOUT → done' }).boundingBox();
+    if (!again) throw new Error('no geometry');
+    await page.mouse.move(again.x + again.width / 2, again.y + again.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(1300, 760, { steps: 4 });
+    await page.mouse.up();
+    await page.getByRole('button', { name: 'Drag to retarget CHECKOUT → done' }).waitFor();
+    expect(await checkoutTargets()).toEqual([done]);
+
+    await page.keyboard.press('Control+z');
+    await page.getByRole('button', { name: 'Drag to retarget CHECKOUT → payment' }).waitFor();
+    expect(await checkoutTargets()).toEqual([payment]);
+    await page.close();
+  }, 90_000);
+
   it('shows the JSON config; an invalid edit shows an inline error and changes nothing; a valid one updates the diagram', async () => {
     const page = await open();
     const editor = page.locator('.cm-content');
@@ -159,6 +201,11 @@ describe('canvas', () => {
     await expect(page.getByRole('button', { name: 'Add child' }).count()).resolves.toBe(0);
     await stateBox(page, 'cart').dblclick();
     await expect(page.getByRole('textbox', { name: 'State name' }).count()).resolves.toBe(0);
+    // A selected transition shows no handle to retarget it.
+    const checkout = page.getByRole('button', { name: 'transition CHECKOUT' });
+    await checkout.locator('.tr-label').click();
+    await expect(checkout.getAttribute('aria-pressed')).resolves.toBe('true');
+    await expect(page.locator('[data-retarget-for]').count()).resolves.toBe(0);
     await page.keyboard.press('Delete');
     expect(await keys(page)).toContain('cart');
     const g = page.locator('g.viewport');
