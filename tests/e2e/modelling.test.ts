@@ -12,7 +12,7 @@ import { PASSWORD, useBrowserApp } from './harness.ts';
 /**
  * Modelling without JSON, in two browsers through the real app over the embedded backend:
  * A changes a state's type, adds history and final states, sets a guard and an `after`
- * delay from the Inspector, and B sees each; A imports a TypeScript machine file over the
+ * delay from the Inspector, drags a transition's end onto another state, and B sees each; A imports a TypeScript machine file over the
  * open machine and B sees it; the exported SVG names every state and the exported PNG has
  * the diagram's size; the exported Mermaid renders with the mermaid package (in this test
  * only, in Chromium); a malformed file gives an error in words and changes nothing.
@@ -129,6 +129,17 @@ describe('modelling from the Inspector, two browsers', () => {
     await expect
       .poll(() => inspector(b.page).getByLabel('Guard', { exact: true }).inputValue())
       .toBe('and(hasItems, not(isLocked))');
+
+    // A drags CHECKOUT's arrow end from payment onto paid (issue 17: retarget on the canvas); B reads the new target.
+    const end = await a.page.getByRole('button', { name: /^Drag to retarget CHECKOUT.* → payment$/ }).boundingBox();
+    const paid = await stateBox(a.page, 'paid').boundingBox();
+    if (!end || !paid) throw new Error('no geometry');
+    await a.page.mouse.move(end.x + end.width / 2, end.y + end.height / 2);
+    await a.page.mouse.down();
+    await a.page.mouse.move(paid.x + paid.width / 2, paid.y + paid.height / 2, { steps: 8 });
+    await a.page.mouse.up();
+    await expect.poll(() => inspector(b.page).getByLabel('Targets', { exact: true }).inputValue()).toBe('paid');
+    await b.page.getByRole('button', { name: /^Drag to retarget CHECKOUT.* → paid$/ }).waitFor();
 
     // An after delay on payment (clicked on its header: its history child fills the middle).
     await stateBox(a.page, 'payment').click({ position: { x: 12, y: 8 } });
