@@ -47,6 +47,7 @@ export function applyAll<D, O>(
 
 /** The inverse of a sequence: each op's inverse ops, last op's first. */
 export function invertAll<D, O>(model: OpModel<D, O>, before: D, ops: readonly O[]): O[] {
+  if (model.invertAll) return model.invertAll(before, ops);
   const inverses: O[][] = [];
   let current = before;
   for (const op of ops) {
