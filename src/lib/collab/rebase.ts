@@ -7,6 +7,9 @@ import type { OpModel } from './types.ts';
  * taken), and is then dropped and reported (src/lib/model/CONTEXT.md).
  */
 export function applyEach<D, O>(model: OpModel<D, O>, doc: D, ops: readonly O[]): { doc: D; kept: O[]; dropped: O[] } {
+  // Usually every op still applies (undoing a big paste): then in one step where the model can.
+  const whole = landAsWritten(model, doc, ops);
+  if (whole !== null) return { doc: whole, kept: [...ops], dropped: [] };
   const kept: O[] = [];
   const dropped: O[] = [];
   let current = doc;

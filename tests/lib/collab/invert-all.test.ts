@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { chartroomModel } from '../../../src/lib/collab/chartroom.ts';
 import { recordEdit, emptyHistory, undo, redo } from '../../../src/lib/collab/history.ts';
-import { invertAll } from '../../../src/lib/collab/rebase.ts';
+import { applyEach, invertAll } from '../../../src/lib/collab/rebase.ts';
 import type { OpModel } from '../../../src/lib/collab/types.ts';
 import { diffToOps } from '../../../src/lib/canvas-ops/diff.ts';
 import { generateChart } from '../../../src/lib/layout/generate.ts';
@@ -146,5 +146,22 @@ describe('invertAll: the inverses of a batch in one pass', () => {
     const def = generateChart(30);
     const ops = diffToOps(def, generateChart(60));
     expect(invertAll(model, def, ops)).toStrictEqual(invertOneByOne(def, ops));
+  });
+});
+
+/** Undo applies an entry with `applyEach`: in one draft when every op still applies. */
+describe('applyEach: an undo entry landing on a document', () => {
+  const oneByOne: OpModel<MachineDefinition, Op> = { apply: applyOp, invert };
+
+  it('keeps, drops and lands exactly as op by op, on the chart it was made for or on another', () => {
+    fc.assert(
+      fc.property(batch, fc.boolean(), ([def, other, intents], elsewhere) => {
+        const ops = opsFrom(def, intents, 'each');
+        const target = elsewhere ? other : def; // on another chart, some ops no longer apply
+        freeze(ops);
+        expect(applyEach(chartroomModel, freeze(target), ops)).toStrictEqual(applyEach(oneByOne, target, ops));
+      }),
+      { numRuns: 150 },
+    );
   });
 });
