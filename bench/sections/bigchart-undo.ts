@@ -1,5 +1,6 @@
 import { PerformanceObserver } from 'node:perf_hooks';
 import { chartroomModel } from '../../src/lib/collab/chartroom.ts';
+import { emptyHistory, recordEdit, undo } from '../../src/lib/collab/history.ts';
 import { invertAll } from '../../src/lib/collab/rebase.ts';
 import type { OpModel } from '../../src/lib/collab/types.ts';
 import { diffToOps } from '../../src/lib/canvas-ops/diff.ts';
@@ -41,17 +42,20 @@ async function timed(run: () => unknown): Promise<{ ms: number; gc: number }> {
   return { ms: wall, gc };
 }
 
-async function compare(ctx: BenchContext, label: string, before: MachineDefinition, ops: Op[]): Promise<void> {
-  const same =
-    JSON.stringify(invertAll(chartroomModel, before, ops)) === JSON.stringify(invertAll(oneByOne, before, ops));
-  if (!same) throw new Error(`${label}: the batch inverse differs from the op-by-op one`);
+/** Times the former code path against the one-draft one, taking turns, and prints both and their ratio. */
+async function compare(
+  ctx: BenchContext,
+  label: string,
+  former: () => unknown,
+  oneDraft: () => unknown,
+): Promise<void> {
   const old: number[] = [];
   const now: number[] = [];
   const oldGc: number[] = [];
   const nowGc: number[] = [];
   for (let i = 0; i < WARMUP + RUNS; i++) {
-    const a = await timed(() => invertAll(oneByOne, before, ops));
-    const b = await timed(() => invertAll(chartroomModel, before, ops));
+    const a = await timed(former);
+    const b = await timed(oneDraft);
     if (i < WARMUP) continue;
     old.push(a.ms);
     oldGc.push(a.gc);
@@ -60,13 +64,25 @@ async function compare(ctx: BenchContext, label: string, before: MachineDefiniti
   }
   const o = summarize(old);
   const n = summarize(now);
-  ctx.report(`${label}: ${ops.length} ops, op by op (former), p50 (n = ${o.n})`, ms(o.p50));
-  ctx.report('  p95', ms(o.p95));
-  ctx.report('  GC during it, p50', ms(summarize(oldGc).p50));
-  ctx.report(`${label}: one draft (invertRun), p50 (n = ${n.n})`, ms(n.p50));
-  ctx.report('  p95', ms(n.p95));
-  ctx.report('  GC during it, p50', ms(summarize(nowGc).p50));
-  ctx.report('  speed-up, p50 former / p50 one draft', `${(o.p50 / n.p50).toFixed(1)}x`);
+  ctx.report(label, '');
+  ctx.report(`  op by op (former): p50 / p95 (n = ${o.n})`, `${ms(o.p50)} / ${ms(o.p95)}`);
+  ctx.report('    GC during it, p50', ms(summarize(oldGc).p50));
+  ctx.report(`  one draft: p50 / p95 (n = ${n.n})`, `${ms(n.p50)} / ${ms(n.p95)}`);
+  ctx.report('    GC during it, p50', ms(summarize(nowGc).p50));
+  ctx.report('  ratio, p50 former / p50 one draft', `${(o.p50 / n.p50).toFixed(1)}x`);
+}
+
+/** The undo entry of `ops` applied to `before`, both ways; they must be the same ops. */
+async function compareInverse(ctx: BenchContext, label: string, before: MachineDefinition, ops: Op[]): Promise<void> {
+  const same =
+    JSON.stringify(invertAll(chartroomModel, before, ops)) === JSON.stringify(invertAll(oneByOne, before, ops));
+  if (!same) throw new Error(`${label}: the batch inverse differs from the op-by-op one`);
+  await compare(
+    ctx,
+    `invertAll, ${label} (${ops.length} ops)`,
+    () => invertAll(oneByOne, before, ops),
+    () => invertAll(chartroomModel, before, ops),
+  );
 }
 
 export async function run(ctx: BenchContext): Promise<void> {
@@ -74,7 +90,19 @@ export async function run(ctx: BenchContext): Promise<void> {
   const start = importXState({ id: 'start', initial: 'idle', states: { idle: {} } }, { name: 'start' });
   const pasted = importXState(exportXState(generateChart(1000)), { name: 'pasted' });
   const paste = diffToOps(start, pasted);
-  await compare(ctx, 'paste 1,000 states', start, paste);
+  await compareInverse(ctx, 'paste 1,000 states', start, paste);
   const after = applyOps(start, paste);
-  await compare(ctx, 'cut back to 1 state', after, diffToOps(after, start));
+  await compareInverse(ctx, 'cut back to 1 state', after, diffToOps(after, start));
+
+  // Pressing Undo after the paste: the entry lands (applyEach) and its inverse becomes the redo entry.
+  const history = recordEdit(chartroomModel, emptyHistory<Op>(), start, paste);
+  const entry = history.undo[0]?.length ?? 0;
+  const same = JSON.stringify(undo(chartroomModel, history, after)) === JSON.stringify(undo(oneByOne, history, after));
+  if (!same) throw new Error('undo: the one-draft step differs from the op-by-op one');
+  await compare(
+    ctx,
+    `undo of that paste (history step, ${entry} ops)`,
+    () => undo(oneByOne, history, after),
+    () => undo(chartroomModel, history, after),
+  );
 }
