@@ -1,5 +1,5 @@
 import { applyOp, applyOps } from '../model/apply.ts';
-import { invert } from '../model/invert.ts';
+import { invert, invertRun } from '../model/invert.ts';
 import { OpError, type Op } from '../model/op-types.ts';
 import { resolveOp } from '../model/resolve.ts';
 import type { MachineDefinition } from '../model/types.ts';
@@ -62,6 +62,7 @@ export const chartroomModel: OpModel<MachineDefinition, Op> = {
   apply: applyOp,
   applyAll: applyOps,
   invert,
+  invertAll: (before, ops) => invertRun(before, ops).inverse,
   resolve(doc, op) {
     const landed = resolveOp(doc, op);
     return { doc: landed.definition, applied: landed.applied, error: landed.error };

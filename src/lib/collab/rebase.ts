@@ -7,6 +7,9 @@ import type { OpModel } from './types.ts';
  * taken), and is then dropped and reported (src/lib/model/CONTEXT.md).
  */
 export function applyEach<D, O>(model: OpModel<D, O>, doc: D, ops: readonly O[]): { doc: D; kept: O[]; dropped: O[] } {
+  // Usually every op still applies (undoing a big paste): then in one step where the model can.
+  const whole = landAsWritten(model, doc, ops);
+  if (whole !== null) return { doc: whole, kept: [...ops], dropped: [] };
   const kept: O[] = [];
   const dropped: O[] = [];
   let current = doc;
@@ -47,6 +50,7 @@ export function applyAll<D, O>(
 
 /** The inverse of a sequence: each op's inverse ops, last op's first. */
 export function invertAll<D, O>(model: OpModel<D, O>, before: D, ops: readonly O[]): O[] {
+  if (model.invertAll) return model.invertAll(before, ops);
   const inverses: O[][] = [];
   let current = before;
   for (const op of ops) {

@@ -14,6 +14,11 @@ export interface OpModel<D, O> {
   /** The ops that undo `op`, given the document `op` was applied to. */
   invert(before: D, op: O): O[];
   /**
+   * The ops that undo a run of ops applied to `before` (each op's inverse, last op's first):
+   * the same as `invert` and `apply` op by op, at the cost of one edit; throws what they throw.
+   */
+  invertAll?(before: D, ops: readonly O[]): O[];
+  /**
    * How a logged op lands: as written, deterministically transformed (`applied` differs),
    * or as a no-op (`applied` empty, `error` says why). Without it an op that throws is a
    * no-op. Every client and the checkpoint replay use the same function.

@@ -84,19 +84,35 @@ function dispatch(d: Draft, op: Op): void {
 
 /** Applies ops in order; the first that does not apply throws (nothing is half-applied). */
 export function applyOps(def: MachineDefinition, ops: readonly Op[]): MachineDefinition {
+  return applyRun(def, ops);
+}
+
+/**
+ * `applyOps`, calling `visit(before, op)` with the definition each op applies to, just
+ * before it applies. `before` is a view of the run's draft: read it during the call (copy
+ * what you keep), since the next ops change its records in place.
+ */
+export function applyRun(
+  def: MachineDefinition,
+  ops: readonly Op[],
+  visit?: (before: MachineDefinition, op: Op) => void,
+): MachineDefinition {
   // The same as `ops.reduce(applyOp, def)`, in one draft: a long run (a pasted chart) costs
   // one copy of the records, not one per op. A replace starts over from its own definition.
   let current = def;
   let d: Draft | null = null;
   for (const op of ops) {
     if (typeof op !== 'object' || op === null || op.type === 'machine.replace') {
-      current = applyOp(d ? d.result() : current, op);
+      const before = d ? d.result() : current;
+      current = applyOp(before, op);
+      visit?.(before, op);
       d = null;
       continue;
     }
     if (d) d.next(op);
     else d = new Draft(current, op);
     const draft = d;
+    visit?.(draft.result(), op);
     guarded(op, () => dispatch(draft, op));
   }
   return d ? d.result() : current;

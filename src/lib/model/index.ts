@@ -11,7 +11,7 @@ export { reachableStates } from './reachability.ts';
 export { transitionConfigPath } from './config-paths.ts';
 export * from './tree.ts';
 export { applyOp, applyOps, canApply, replayOps } from './apply.ts';
-export { invert, applyWithInverse } from './invert.ts';
+export { invert, invertRun, applyWithInverse } from './invert.ts';
 export { fromMachine, machineConfigJson, type MachineLike } from './from-machine.ts';
 export { integrityProblems } from './integrity.ts';
 export {

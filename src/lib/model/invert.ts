@@ -1,4 +1,4 @@
-import { applyOp } from './apply.ts';
+import { applyOp, applyRun } from './apply.ts';
 import type { MachineFields, Op, StateFields, TransitionFields } from './op-types.ts';
 import type { MachineDefinition, StateNode, Transition } from './types.ts';
 
@@ -16,6 +16,33 @@ export function invert(def: MachineDefinition, op: Op): Op[] {
 export function applyWithInverse(def: MachineDefinition, op: Op): { definition: MachineDefinition; inverse: Op[] } {
   const definition = applyOp(def, op);
   return { definition, inverse: inverseOf(def, op) };
+}
+
+/**
+ * Applies a run of ops and returns the result with the ops that undo the whole run (each
+ * op's inverse, last op's first): the same as `invert` and `applyOp` op by op, in one
+ * draft (`applyRun`), so a 1,000-op paste copies the records once rather than once per
+ * op. Throws the error the op-by-op fold would throw when an op does not apply.
+ */
+export function invertRun(
+  def: MachineDefinition,
+  ops: readonly Op[],
+): { definition: MachineDefinition; inverse: Op[] } {
+  const inverses: Op[][] = [];
+  try {
+    const definition = applyRun(def, ops, (before, op) => inverses.push(inverseOf(before, op)));
+    return { definition, inverse: inverses.reverse().flat() };
+  } catch {
+    // Some op does not apply (or is malformed): fold op by op, which throws what `invert` throws.
+  }
+  let current = def;
+  inverses.length = 0;
+  for (const op of ops) {
+    const step = applyWithInverse(current, op);
+    inverses.push(step.inverse);
+    current = step.definition;
+  }
+  return { definition: current, inverse: inverses.reverse().flat() };
 }
 
 function state(def: MachineDefinition, id: string): StateNode {

@@ -2,42 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { generateChart } from '../../../src/lib/layout/generate.ts';
 import { diffToOps } from '../../../src/lib/canvas-ops/diff.ts';
-import {
-  applyOp,
-  applyOps,
-  counterIds,
-  OpError,
-  type MachineDefinition,
-  type Op,
-} from '../../../src/lib/model/index.ts';
-import { definition, intent, toOp } from './arbitraries.ts';
-
-/** Deep-freezes a value: any later write to it throws (the tests run in strict mode). */
-function freeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) freeze(v);
-  }
-  return value;
-}
-
-/** Ops that each apply to the definition the previous ones made, from random intents. */
-function opsFrom(def: MachineDefinition, intents: (typeof intent extends fc.Arbitrary<infer T> ? T : never)[]): Op[] {
-  const fresh = counterIds('run');
-  const ops: Op[] = [];
-  let current = def;
-  for (const i of intents) {
-    const op = toOp(current, i, fresh);
-    if (op === null) continue;
-    try {
-      current = applyOp(current, op);
-      ops.push(op);
-    } catch (err) {
-      if (!(err instanceof OpError)) throw err;
-    }
-  }
-  return ops;
-}
+import { applyOp, applyOps, OpError, type Op } from '../../../src/lib/model/index.ts';
+import { definition, freeze, intent, opsFrom } from './arbitraries.ts';
 
 /**
  * applyOps runs a whole sequence in one draft (issue 10, defect 5: a pasted 1,000-state

@@ -248,6 +248,43 @@ export function buildDefinition(intents: Intent[], seed = 'g'): MachineDefinitio
   return def;
 }
 
+/**
+ * Ops that each apply to what the previous ones made, from random intents (refused ones are
+ * skipped). With `replaceWith`, an intent whose `flag` is set and whose first number is a
+ * multiple of 9 becomes a `machine.replace` with it, so runs also start over in the middle.
+ */
+export function opsFrom(
+  def: MachineDefinition,
+  intents: Intent[],
+  seed = 'run',
+  replaceWith?: MachineDefinition,
+): Op[] {
+  const fresh = counterIds(seed);
+  const ops: Op[] = [];
+  let current = def;
+  for (const i of intents) {
+    const replace = replaceWith !== undefined && i.flag && (i.n[0] ?? 0) % 9 === 0;
+    const op: Op | null = replace ? { type: 'machine.replace', definition: replaceWith } : toOp(current, i, fresh);
+    if (op === null) continue;
+    try {
+      current = applyOp(current, op);
+      ops.push(op);
+    } catch (err) {
+      if (!(err instanceof OpError)) throw err;
+    }
+  }
+  return ops;
+}
+
+/** Deep-freezes a value: any later write to it throws (the tests run in strict mode). */
+export function freeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) freeze(v);
+  }
+  return value;
+}
+
 export const definition = fc
   .array(intent, { minLength: 0, maxLength: 80, size: 'medium' })
   .map((intents) => buildDefinition(intents));
