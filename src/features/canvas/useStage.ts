@@ -34,9 +34,15 @@ export function useStage(
   const presenceSend = usePresenceSend();
   const followView = useFollowView();
   const ref = useRef<HTMLDivElement>(null);
+  // Whether the view is still the one a fit gave: a fit's own viewport change is expected;
+  // any other (a pan, a zoom, following someone) means the person chose the view.
+  const expectFit = useRef(false);
+  const touched = useRef(false);
   const fit = useCallback(() => {
     const el = ref.current;
     if (!el || !layout) return;
+    expectFit.current = true;
+    touched.current = false;
     canvasSend({
       type: 'canvas.fit',
       bounds: { x: 0, y: 0, width: layout.width, height: layout.height },
@@ -52,6 +58,12 @@ export function useStage(
       fit();
     }
   }, [layout, fit]);
+
+  useEffect(() => {
+    if (!fitted.current) return;
+    if (expectFit.current) expectFit.current = false;
+    else touched.current = true;
+  }, [viewport]);
 
   // What this person looks at goes to presence; a followed person's view comes back (both need the stage's size).
   useEffect(() => {
@@ -92,6 +104,13 @@ export function useStage(
     observer.observe(el);
     return () => observer.disconnect();
   }, [remeasure]);
+
+  // The stage changed size (a panel opened under it, the window was resized): a view no
+  // one has moved since the fit is fitted again, so the chart stays in view.
+  useEffect(() => {
+    if (fitted.current && !touched.current && size.width > 0 && size.height > 0) fit();
+    // Only a new size refits; `fit` changes with every layout, which the first-fit effect covers.
+  }, [size]);
 
   const jump = (x: number, y: number) => {
     onUserMove();
