@@ -1,15 +1,14 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Database, Json } from '../../src/adapters/supabase/database.types.ts';
+import type { Database } from '../../src/adapters/supabase/database.types.ts';
 import { createMachinesAdapter } from '../../src/adapters/supabase/machines.ts';
 import { chartroomModel } from '../../src/lib/collab/chartroom.ts';
 import { createDoc, receive } from '../../src/lib/collab/doc.ts';
-import { importXState } from '../../src/lib/model/import.ts';
 import type { Op } from '../../src/lib/model/op-types.ts';
 import type { MachineDefinition } from '../../src/lib/model/types.ts';
-import { anonClient, uniqueEmail } from '../setup/clients.ts';
-import { PASSWORD, useBrowserApp } from './harness.ts';
+import { useBrowserApp } from './harness.ts';
+import { insertMachine, signUpPerson } from './people.ts';
 
 /**
  * The live canvas in two browsers, through the real app at
@@ -36,15 +35,8 @@ let a: Person;
 let b: Person;
 let projectId: string;
 
-async function person(name: string): Promise<Omit<Person, 'context' | 'page'> & { email: string }> {
-  const client = anonClient() as unknown as Client;
-  const email = uniqueEmail(`canvas-${name.toLowerCase()}`);
-  const { data, error } = await client.auth.signUp({ email, password: PASSWORD });
-  if (error || !data.user) throw error ?? new Error('no user');
-  const renamed = await client.from('profiles').update({ display_name: name }).eq('id', data.user.id);
-  if (renamed.error) throw new Error(renamed.error.message);
-  return { id: data.user.id, name, client, email };
-}
+const person = (name: string): Promise<Omit<Person, 'context' | 'page'> & { email: string }> =>
+  signUpPerson('canvas', name);
 
 const signIn = (email: string) => app.signIn(email, { viewport: { width: 1400, height: 900 } });
 
@@ -58,16 +50,7 @@ const CHECKOUT = {
   },
 };
 
-async function newMachine(name: string): Promise<string> {
-  const definition: MachineDefinition = importXState(CHECKOUT, { name });
-  const { data, error } = await a.client
-    .from('machines')
-    .insert({ project_id: projectId, name, definition: definition as unknown as Json })
-    .select('id')
-    .single();
-  if (error) throw new Error(error.message);
-  return data.id;
-}
+const newMachine = (name: string): Promise<string> => insertMachine(a.client, projectId, name, CHECKOUT);
 
 const stateBox = (page: Page, name: string): Locator =>
   page.getByRole('button', { name: `state ${name}`, exact: true });

@@ -3,11 +3,9 @@ import fs from 'node:fs';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { createRequire } from 'node:module';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Database, Json } from '../../src/adapters/supabase/database.types.ts';
-import { importXState } from '../../src/lib/model/import.ts';
-import type { MachineDefinition } from '../../src/lib/model/types.ts';
-import { anonClient, uniqueEmail } from '../setup/clients.ts';
-import { PASSWORD, useBrowserApp } from './harness.ts';
+import type { Database } from '../../src/adapters/supabase/database.types.ts';
+import { useBrowserApp } from './harness.ts';
+import { insertMachine, signUpPerson } from './people.ts';
 
 /**
  * Modelling without JSON, in two browsers through the real app over the embedded backend:
@@ -36,15 +34,8 @@ let a: Person;
 let b: Person;
 let projectId: string;
 
-async function person(name: string): Promise<{ id: string; client: Client; email: string }> {
-  const client = anonClient() as unknown as Client;
-  const email = uniqueEmail(`modelling-${name.toLowerCase()}`);
-  const { data, error } = await client.auth.signUp({ email, password: PASSWORD });
-  if (error || !data.user) throw error ?? new Error('no user');
-  const renamed = await client.from('profiles').update({ display_name: name }).eq('id', data.user.id);
-  if (renamed.error) throw new Error(renamed.error.message);
-  return { id: data.user.id, client, email };
-}
+const person = (name: string): Promise<{ id: string; client: Client; email: string }> =>
+  signUpPerson('modelling', name);
 
 const CHECKOUT = {
   id: 'checkout',
@@ -56,16 +47,7 @@ const CHECKOUT = {
   },
 };
 
-async function newMachine(name: string): Promise<string> {
-  const definition: MachineDefinition = importXState(CHECKOUT, { name });
-  const { data, error } = await a.client
-    .from('machines')
-    .insert({ project_id: projectId, name, definition: definition as unknown as Json })
-    .select('id')
-    .single();
-  if (error) throw new Error(error.message);
-  return data.id;
-}
+const newMachine = (name: string): Promise<string> => insertMachine(a.client, projectId, name, CHECKOUT);
 
 const stateBox = (page: Page, name: string): Locator =>
   page.getByRole('button', { name: `state ${name}`, exact: true });
