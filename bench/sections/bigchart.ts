@@ -21,25 +21,43 @@ import { person, signedInPage, stamp, stampNext } from './canvas.ts';
 /** Samples per size: the 1,000-state runs take seconds each. */
 const RUNS: Record<number, number> = { 100: 7, 1000: 3 };
 
+/** The chart sizes to measure; BENCH_BIGCHART_SIZES=1000 picks one. */
+const SIZES = (process.env.BENCH_BIGCHART_SIZES ?? '100,1000').split(',').map(Number);
+
+/** How long one sample may wait for a chart to show before the section fails, naming what it waited for. */
+const WAIT_MS = 60_000;
+
 /**
  * In `page`: resolves with the clock time once `count` states are drawn, they and the
  * states their collapsed boxes say they hide add up to the whole chart (`total`: a chart
- * still arriving in batches does not count), and nothing is being laid out.
+ * still arriving in batches does not count), and nothing is being laid out. Rejects after
+ * WAIT_MS with what the page showed instead.
  */
-function drawn(page: Page, count: number, total: number): Promise<number> {
-  return page.evaluate<number>(`new Promise((resolve) => {
-    const done = () => {
+function drawn(page: Page, who: string, count: number, total: number): Promise<number> {
+  return page.evaluate<number>(`new Promise((resolve, reject) => {
+    const seen = () => {
       const states = document.querySelectorAll('[data-state-id]');
       let inside = 0;
       for (const s of states) inside += Number(s.getAttribute('data-hidden') ?? 0);
-      return states.length >= ${count} && states.length + inside >= ${total} && !document.querySelector('.canvas-status[role=status]');
+      const status = document.querySelector('.canvas-status[role=status]');
+      const alert = document.querySelector('.canvas-status[role=alert]');
+      return { drawn: states.length, inside, status: status ? status.textContent : null, alert: alert ? alert.textContent : null };
+    };
+    const done = () => {
+      const s = seen();
+      return s.drawn >= ${count} && s.drawn + s.inside >= ${total} && s.status === null;
     };
     if (done()) return resolve(performance.timeOrigin + performance.now());
     const observer = new MutationObserver(() => {
       if (!done()) return;
       observer.disconnect();
+      clearTimeout(timer);
       resolve(performance.timeOrigin + performance.now());
     });
+    const timer = setTimeout(() => {
+      observer.disconnect();
+      reject(new Error('waited ${WAIT_MS} ms for ${who} to draw ${count} states standing for ${total}, no layout status; saw ' + JSON.stringify(seen())));
+    }, ${WAIT_MS});
     observer.observe(document.body, { subtree: true, childList: true, attributes: true });
   })`);
 }
@@ -66,7 +84,7 @@ export async function run(ctx: BenchContext): Promise<void> {
     pageB.on('pageerror', (e) => errors.push(e.message));
 
     ctx.section('bigchart: a pasted chart appearing at a peer (two Chromium contexts, embedded backend)');
-    for (const size of [100, 1000]) {
+    for (const size of SIZES) {
       const own: number[] = [];
       const peer: number[] = [];
       for (let i = 0; i < (RUNS[size] ?? 3); i++) {
@@ -92,8 +110,8 @@ export async function run(ctx: BenchContext): Promise<void> {
           document.querySelector('.cm-content').dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
         })()`);
         const total = Object.keys(chart.states).length;
-        const seenA = drawn(pageA, shown, total);
-        const seenB = drawn(pageB, shown, total);
+        const seenA = drawn(pageA, 'A', shown, total);
+        const seenB = drawn(pageB, 'B', shown, total);
         await stampNext(pageA, 'click');
         await pageA.getByRole('button', { name: 'Apply', exact: true }).click();
         const [tA, tB] = await Promise.all([seenA, seenB]);
