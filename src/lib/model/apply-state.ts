@@ -136,13 +136,9 @@ export function deleteState(d: Draft, op: OpOf<'state.delete'>): void {
     for (const c of d.state(id).children) walk(c);
   };
   walk(op.id);
-  for (const t of d.allTransitions()) {
-    if (doomed.has(t.source) || t.targets.some((x) => doomed.has(x))) d.removeTransition(t.id);
-  }
-  for (const s of d.allStates()) {
-    if (!doomed.has(s.id) && s.historyTarget !== null && doomed.has(s.historyTarget))
-      d.editState(s.id).historyTarget = null;
-  }
+  // Indexed over the run (Draft.transitionsTouching): a multi-delete does not rescan the chart per state.
+  for (const t of d.transitionsTouching(doomed)) d.removeTransition(t.id);
+  for (const s of d.historyInto(doomed)) d.editState(s.id).historyTarget = null;
   const parent = d.editState(node.parent);
   parent.children = parent.children.filter((c) => c !== op.id);
   if (parent.initial === op.id) parent.initial = null;

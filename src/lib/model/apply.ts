@@ -87,15 +87,21 @@ export function applyOps(def: MachineDefinition, ops: readonly Op[]): MachineDef
   return applyRun(def, ops);
 }
 
+/** What a delete asks of a definition, answered from the run's index (`Draft`). */
+export type DeleteLookup = Pick<Draft, 'transitionsTouching' | 'historyInto'>;
+
 /**
- * `applyOps`, calling `visit(before, op)` with the definition each op applies to, just
- * before it applies. `before` is a view of the run's draft: read it during the call (copy
- * what you keep), since the next ops change its records in place.
+ * `applyOps`, calling `visit(before, op, lookup)` with the definition each op applies to,
+ * just before it applies, and the run's draft to ask what touches a state (absent for a
+ * replace). `before` is a view of the run's draft: read it during the call (copy what you
+ * keep), since the next ops change its records in place. `indexed: false` takes the former
+ * path, where each delete scans every record (the bench's and tests' reference).
  */
 export function applyRun(
   def: MachineDefinition,
   ops: readonly Op[],
-  visit?: (before: MachineDefinition, op: Op) => void,
+  visit?: (before: MachineDefinition, op: Op, lookup?: DeleteLookup) => void,
+  indexed = true,
 ): MachineDefinition {
   // The same as `ops.reduce(applyOp, def)`, in one draft: a long run (a pasted chart) costs
   // one copy of the records, not one per op. A replace starts over from its own definition.
@@ -110,9 +116,9 @@ export function applyRun(
       continue;
     }
     if (d) d.next(op);
-    else d = new Draft(current, op);
+    else d = new Draft(current, op, indexed);
     const draft = d;
-    visit?.(draft.result(), op);
+    visit?.(draft.result(), op, draft);
     guarded(op, () => dispatch(draft, op));
   }
   return d ? d.result() : current;

@@ -1,4 +1,4 @@
-import { applyOp, applyRun } from './apply.ts';
+import { applyOp, applyRun, type DeleteLookup } from './apply.ts';
 import type { MachineFields, Op, StateFields, TransitionFields } from './op-types.ts';
 import type { MachineDefinition, StateNode, Transition } from './types.ts';
 
@@ -30,7 +30,7 @@ export function invertRun(
 ): { definition: MachineDefinition; inverse: Op[] } {
   const inverses: Op[][] = [];
   try {
-    const definition = applyRun(def, ops, (before, op) => inverses.push(inverseOf(before, op)));
+    const definition = applyRun(def, ops, (before, op, lookup) => inverses.push(inverseOf(before, op, lookup)));
     return { definition, inverse: inverses.reverse().flat() };
   } catch {
     // Some op does not apply (or is malformed): fold op by op, which throws what `invert` throws.
@@ -63,14 +63,15 @@ function previous<T extends object, K extends keyof T>(from: T, changes: Partial
   return out;
 }
 
-function inverseOf(def: MachineDefinition, op: Op): Op[] {
+/** `lookup`: the run's index of what touches a state, so that the inverse of a delete reads no more than it restores. */
+function inverseOf(def: MachineDefinition, op: Op, lookup?: DeleteLookup): Op[] {
   switch (op.type) {
     case 'state.add':
       return [{ type: 'state.delete', id: op.id }];
     case 'state.insert':
       return [{ type: 'state.delete', id: (op.states[0] as StateNode).id }];
     case 'state.delete':
-      return restoreDeleted(def, op.id);
+      return restoreDeleted(def, op.id, lookup);
     case 'state.rename':
       return [{ type: 'state.rename', id: op.id, key: state(def, op.id).key }];
     case 'state.move': {
@@ -120,8 +121,11 @@ function inverseOf(def: MachineDefinition, op: Op): Op[] {
   }
 }
 
-/** Re-insert the subtree with every transition that touched it, then what pointed into it. */
-function restoreDeleted(def: MachineDefinition, id: string): Op[] {
+/**
+ * Re-insert the subtree with every transition that touched it, then what pointed into it.
+ * Both lists are in id order, whichever way they were found (`lookup` or a scan).
+ */
+function restoreDeleted(def: MachineDefinition, id: string, lookup?: DeleteLookup): Op[] {
   const node = state(def, id);
   const parent = state(def, node.parent as string);
   const states: StateNode[] = [];
@@ -132,17 +136,25 @@ function restoreDeleted(def: MachineDefinition, id: string): Op[] {
   };
   walk(id);
   const inside = new Set(states.map((s) => s.id));
-  const transitions = Object.values(def.transitions)
-    .filter((t) => inside.has(t.source) || t.targets.some((x) => inside.has(x)))
-    .map((t) => structuredClone(t));
+  const touching = lookup
+    ? lookup.transitionsTouching(inside)
+    : Object.values(def.transitions).filter((t) => inside.has(t.source) || t.targets.some((x) => inside.has(x)));
+  const transitions = touching.sort(byId).map((t) => structuredClone(t));
   const ops: Op[] = [
     { type: 'state.insert', parent: parent.id, index: parent.children.indexOf(id), states, transitions },
   ];
   if (parent.initial === id) ops.push({ type: 'state.setInitial', id: parent.id, initial: id });
-  for (const s of Object.values(def.states)) {
-    if (!inside.has(s.id) && s.historyTarget !== null && inside.has(s.historyTarget)) {
-      ops.push({ type: 'state.update', id: s.id, changes: { historyTarget: s.historyTarget } });
-    }
+  const holders = lookup
+    ? lookup.historyInto(inside)
+    : Object.values(def.states).filter(
+        (s) => !inside.has(s.id) && s.historyTarget !== null && inside.has(s.historyTarget),
+      );
+  for (const s of holders.sort(byId)) {
+    ops.push({ type: 'state.update', id: s.id, changes: { historyTarget: s.historyTarget } });
   }
   return ops;
+}
+
+function byId(a: { id: string }, b: { id: string }): number {
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
