@@ -42,12 +42,13 @@ async function timed(run: () => unknown): Promise<{ ms: number; gc: number }> {
   return { ms: wall, gc };
 }
 
-/** Times the former code path against the one-draft one, taking turns, and prints both and their ratio. */
-async function compare(
+/** Times the former code path against the new one, taking turns, and prints both and their ratio. */
+export async function compare(
   ctx: BenchContext,
   label: string,
   former: () => unknown,
   oneDraft: () => unknown,
+  names: [string, string] = ['op by op (former)', 'one draft'],
 ): Promise<void> {
   const old: number[] = [];
   const now: number[] = [];
@@ -65,11 +66,11 @@ async function compare(
   const o = summarize(old);
   const n = summarize(now);
   ctx.report(label, '');
-  ctx.report(`  op by op (former): p50 / p95 (n = ${o.n})`, `${ms(o.p50)} / ${ms(o.p95)}`);
+  ctx.report(`  ${names[0]}: p50 / p95 (n = ${o.n})`, `${ms(o.p50)} / ${ms(o.p95)}`);
   ctx.report('    GC during it, p50', ms(summarize(oldGc).p50));
-  ctx.report(`  one draft: p50 / p95 (n = ${n.n})`, `${ms(n.p50)} / ${ms(n.p95)}`);
+  ctx.report(`  ${names[1]}: p50 / p95 (n = ${n.n})`, `${ms(n.p50)} / ${ms(n.p95)}`);
   ctx.report('    GC during it, p50', ms(summarize(nowGc).p50));
-  ctx.report('  ratio, p50 former / p50 one draft', `${(o.p50 / n.p50).toFixed(1)}x`);
+  ctx.report(`  ratio, p50 ${names[0]} / p50 ${names[1]}`, `${(o.p50 / n.p50).toFixed(1)}x`);
 }
 
 /** The undo entry of `ops` applied to `before`, both ways; they must be the same ops. */

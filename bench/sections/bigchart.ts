@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Page } from 'playwright-core';
 import type { Json } from '../../src/adapters/supabase/database.types.ts';
 import { autoCollapsed, collapseView } from '../../src/lib/layout/collapse.ts';
@@ -81,7 +82,11 @@ export async function run(ctx: BenchContext): Promise<void> {
       signedInPage(browser, bench.url, b.email),
     ]);
     const errors: string[] = [];
-    pageB.on('pageerror', (e) => errors.push(e.message));
+    await pageB.addInitScript('Error.stackTraceLimit = 60'); // an error's whole stack, not XState's recursion alone
+    pageB.on('pageerror', (e) => errors.push(e.stack ?? e.message));
+    pageB.on('console', (m) => {
+      if (m.type() === 'error') console.error(`  B console: ${m.text()}`);
+    });
 
     ctx.section('bigchart: a pasted chart appearing at a peer (two Chromium contexts, embedded backend)');
     for (const size of SIZES) {
@@ -114,7 +119,17 @@ export async function run(ctx: BenchContext): Promise<void> {
         const seenB = drawn(pageB, 'B', shown, total);
         await stampNext(pageA, 'click');
         await pageA.getByRole('button', { name: 'Apply', exact: true }).click();
-        const [tA, tB] = await Promise.all([seenA, seenB]);
+        const [tA, tB] = await Promise.all([seenA, seenB]).catch(async (error: unknown) => {
+          const shots = await Promise.all(
+            [pageA, pageB].map(async (page, k) => {
+              const file = path.resolve(`bench/.tmp/bigchart-${size}-${'AB'[k]}.png`);
+              await page.screenshot({ path: file }).catch(() => undefined);
+              return file;
+            }),
+          );
+          const thrown = errors.length > 0 ? `; B threw: ${errors.join(' | ')}` : '';
+          throw new Error(`${String(error)}${thrown}; screenshots: ${shots.join(', ')}`);
+        });
         const t0 = await stamp(pageA);
         own.push(tA - t0);
         peer.push(tB - t0);
