@@ -100,7 +100,7 @@ function PanelBody({
     () =>
       computeCoverage(
         definition,
-        tests.map((t) => ({ context: t.context, entries: toEntries(t.script.steps) })),
+        tests.filter((t) => !t.problem).map((t) => ({ context: t.context, entries: toEntries(t.script.steps) })),
       ),
     [definition, tests],
   );
@@ -140,9 +140,10 @@ function PanelBody({
     actor.send({ type: 'tests.save', name: title, script: s, context: null, simulationId: null });
   const saveSimulation = (t: SimulationTest) => actor.send({ type: 'tests.save', ...t });
   const exportFile = () => {
+    const sound = tests.filter((t) => !t.problem);
     const list =
-      tests.length > 0
-        ? tests.map((t) => ({ name: t.name, script: t.script, context: t.context }))
+      sound.length > 0
+        ? sound.map((t) => ({ name: t.name, script: t.script, context: t.context }))
         : paths.map((p) => ({ name: p.words, script: scriptOf(p) }));
     const text = exportTestFile({ name, definition, tests: list });
     const url = URL.createObjectURL(new Blob([text], { type: 'text/typescript' }));
@@ -310,11 +311,16 @@ function SavedTestItem(props: {
       )}
       {stale && <span className="badge tests-stale">Stale</span>}
       {run?.message && <span className="tests-message">{run.message}</span>}
+      {test.problem && (
+        <span className="tests-message tests-problem" role="alert">
+          {test.problem}
+        </span>
+      )}
       <span className="tests-actions">
-        <button type="button" aria-pressed={props.selected} onClick={props.onPlay}>
+        <button type="button" aria-pressed={props.selected} disabled={!!test.problem} onClick={props.onPlay}>
           Play
         </button>
-        <button type="button" disabled={props.busy} onClick={props.onRun}>
+        <button type="button" disabled={props.busy || !!test.problem} onClick={props.onRun}>
           Run
         </button>
       </span>
