@@ -40,13 +40,17 @@ export const statesAt = (script: TestScript, step: number): string[] =>
 
 /**
  * Tells the room what this person plays (a path or test selected in the panel, at the
- * step shown), and that they stopped. A script too long to broadcast plays only here.
+ * step shown), and that they stopped or left. A script too long to broadcast plays only
+ * here. A tab closed outright says nothing: the others see its last play until the
+ * player's channel is gone from their view (a reload or a rejoin forgets it).
  */
 export function useShareLocalPlay(ref: PlaybackRef | undefined, play: PlayShown | null): void {
   const shown = play && play.script.steps.length <= MAX_PLAYED_STEPS ? play : null;
   useEffect(() => {
     ref?.send({ type: 'playback.show', play: shown });
   }, [ref, shown]);
+  // Leaving the machine (the panel unmounts before the actor stops) tells the room too.
+  useEffect(() => () => ref?.send({ type: 'playback.show', play: null }), [ref]);
 }
 
 /** The play someone else is playing for the room that this person watches, or null. */
