@@ -23,7 +23,15 @@ import type { PathKind, TestPath, TestScript } from '../src/lib/testing/types.ts
 export type TestsIntent =
   /** Shortest paths to every state (the default), simple paths to `target`, or a transition cover. */
   | { type: 'tests.generate'; kind?: PathKind; target?: string | null }
-  | { type: 'tests.save'; name: string; script: TestScript; context: JsonObject | null; simulationId: string | null }
+  | {
+      type: 'tests.save';
+      name: string;
+      script: TestScript;
+      context: JsonObject | null;
+      simulationId: string | null;
+      /** The version the script was recorded on (a simulation's); the open version when absent. */
+      machineVersion?: number;
+    }
   | { type: 'tests.run'; testId: string }
   | { type: 'tests.toggleCoverage' }
   | { type: 'tests.select'; id: string | null }
@@ -202,7 +210,7 @@ export const testsMachine = setup({
                 name: event.name,
                 script: event.script,
                 context: event.context,
-                machineVersion: context.version,
+                machineVersion: event.machineVersion ?? context.version,
                 source: event.simulationId ? 'simulation' : 'path',
                 simulationId: event.simulationId,
               };

@@ -16,8 +16,8 @@ import { Brand } from './Brand.tsx';
 import { InspectionSlot } from './InspectionSlot.tsx';
 import { inspector } from './inspect.ts';
 import { liveJoinLogic, liveProfileLogic, liveProjectsLogic } from './live-data.ts';
-import { documentSettings, liveConnectionLogic, liveRoomLogic, liveTestsLogic } from './live.ts';
-import { TestsLogicContext } from '../features/tests/tests-context.ts';
+import { documentSettings, liveConnectionLogic, liveRoomLogic, liveTestPlaybackLogic, liveTestsLogic } from './live.ts';
+import { TestPlaybackLogicContext, TestsLogicContext } from '../features/tests/tests-context.ts';
 import { followLinks, useRoute } from '../features/navigation/router.ts';
 
 /** The shell: the route picks the page, the session decides whether it can be shown. */
@@ -105,10 +105,12 @@ function Page({ route, authenticated }: { route: Route; authenticated: boolean }
           }}
         >
           <TestsLogicContext.Provider value={liveTestsLogic()}>
-            <RoomView
-              machineId={route.name === 'machine' ? route.machineId : undefined}
-              inspect={route.name === 'inspect' ? <InspectionSlot projectId={route.projectId} /> : undefined}
-            />
+            <TestPlaybackLogicContext.Provider value={liveTestPlaybackLogic()}>
+              <RoomView
+                machineId={route.name === 'machine' ? route.machineId : undefined}
+                inspect={route.name === 'inspect' ? <InspectionSlot projectId={route.projectId} /> : undefined}
+              />
+            </TestPlaybackLogicContext.Provider>
           </TestsLogicContext.Provider>
         </RoomContext.Provider>
       );

@@ -8,6 +8,7 @@ import { inspectionLogic, type InspectionLogic } from './inspection.ts';
 import { machineListLogic } from './machine-list.ts';
 import { generateInWorker } from '../features/tests/paths-port.ts';
 import { testsLogic, type TestsLogic } from './tests.ts';
+import { testPlaybackLogic, type TestPlaybackLogic } from './test-playback.ts';
 import { connectionLogic, invitesLogic, roomLogic, type ConnectionLogic, type RoomLogic } from './room.ts';
 
 /**
@@ -70,4 +71,10 @@ let tests: TestsLogic | null = null;
 /** The Tests panel's machine over the saved-tests adapter, generating paths in a Web Worker. */
 export function liveTestsLogic(): TestsLogic {
   return (tests ??= testsLogic(live().tests, generateInWorker));
+}
+
+let playback: TestPlaybackLogic | null = null;
+/** Test paths played for the room, over the playback channel adapter. */
+export function liveTestPlaybackLogic(): TestPlaybackLogic {
+  return (playback ??= testPlaybackLogic(live().testPlayback));
 }

@@ -840,6 +840,12 @@ export type Database = {
         }
         Returns: boolean
       }
+      can_send_test_play: {
+        Args: {
+          p_topic: string
+        }
+        Returns: boolean
+      }
       can_track_in_room: {
         Args: {
           p_topic: string
@@ -847,6 +853,12 @@ export type Database = {
         Returns: boolean
       }
       can_watch_inspection_topic: {
+        Args: {
+          p_topic: string
+        }
+        Returns: boolean
+      }
+      can_watch_test_play: {
         Args: {
           p_topic: string
         }
@@ -1036,6 +1048,12 @@ export type Database = {
           p_machine: string
         }
         Returns: Database["public"]["Tables"]["simulations"]["Row"]
+      }
+      test_play_project: {
+        Args: {
+          p_topic: string
+        }
+        Returns: string
       }
       topic_uuid: {
         Args: {

@@ -9,6 +9,7 @@ import { createConnectionAdapter } from './realtime.ts';
 import { createRoomAdapter } from './room.ts';
 import { createSimulationsAdapter } from './simulations.ts';
 import { createMachineTestsAdapter } from './machine-tests.ts';
+import { createTestPlaybackAdapter } from './test-playback.ts';
 import { createTimelineAdapter } from './timeline.ts';
 
 /**
@@ -26,6 +27,7 @@ export function liveRoomAdapters() {
     canvasPresence: createCanvasPresenceAdapter(client),
     simulations: createSimulationsAdapter(client),
     tests: createMachineTestsAdapter(client),
+    testPlayback: createTestPlaybackAdapter(client),
     timeline: createTimelineAdapter(client),
     inspection: createInspectionAdapter(client, supabaseApiUrl()),
   };

@@ -8,7 +8,7 @@ import type {
   TestsResult,
   TestsStreamEvent,
 } from '../../lib/ports/machine-tests.ts';
-import type { TestScript } from '../../lib/testing/types.ts';
+import { readScript } from '../../lib/testing/check.ts';
 import type { Database, Json, Tables } from './database.types.ts';
 import { tableChanges } from './realtime.ts';
 
@@ -23,20 +23,19 @@ type Client = SupabaseClient<Database>;
 const asObject = (v: Json | null): JsonObject | null =>
   typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as JsonObject) : null;
 
-function asScript(v: Json): TestScript {
-  const o = asObject(v) ?? {};
-  // The table's check makes both arrays; the steps' shapes are the client's own writes.
-  return {
-    start: Array.isArray(o.start) ? o.start.filter((s): s is string => typeof s === 'string') : [],
-    steps: Array.isArray(o.steps) ? (o.steps as unknown as TestScript['steps']) : [],
-  };
-}
+// The table's check makes both arrays; the steps' shapes are whatever a client wrote,
+// so a malformed row becomes a test with a problem in words and an empty script.
+export const toSavedTest = (row: Tables<'machine_tests'>): SavedTest => {
+  const read = readScript(row.script);
+  const test = toTest(row, read.ok ? read.script : { start: [], steps: [] });
+  return read.ok ? test : { ...test, problem: `This test is malformed: ${read.message}.` };
+};
 
-export const toSavedTest = (row: Tables<'machine_tests'>): SavedTest => ({
+const toTest = (row: Tables<'machine_tests'>, script: SavedTest['script']): SavedTest => ({
   id: row.id,
   machineId: row.machine_id,
   name: row.name,
-  script: asScript(row.script),
+  script,
   context: asObject(row.initial_context),
   machineVersion: row.machine_version,
   source: row.source === 'simulation' ? 'simulation' : 'path',

@@ -16,6 +16,15 @@ import {
 import { useChildSelector } from '../actor-hooks.ts';
 import { useOpenMachine } from '../canvas/open-machine-context.ts';
 import { useDiagramMarks } from './diagram-marks.ts';
+import {
+  statesAt,
+  useShareLocalPlay,
+  useWatchedPlay,
+  WatchedPlay,
+  WithPlayback,
+  type PlaybackRef,
+} from './RoomPlayback.tsx';
+import { SaveSimulation, type SimulationTest } from './SaveSimulation.tsx';
 import { useTestsLogic } from './tests-context.ts';
 import './tests.css';
 
@@ -45,7 +54,13 @@ function Panel({ logic, machineId, name, definition }: Props & { logic: typeof t
   const docRef = useSelector(open, (s) => s.children.document);
   const version = useChildSelector(docRef, (s) => s.context.doc?.version ?? 0, 0);
   useEffect(() => actor.send({ type: 'tests.definitionChanged', definition, version }), [actor, definition, version]);
-  return <PanelBody actor={actor} name={name} definition={definition} version={version} />;
+  return (
+    <WithPlayback machineId={machineId}>
+      {(playback) => (
+        <PanelBody actor={actor} playback={playback} name={name} definition={definition} version={version} />
+      )}
+    </WithPlayback>
+  );
 }
 
 const scriptOf = (s: { start: string[]; steps: TestScript['steps'] }): TestScript => ({
@@ -55,11 +70,13 @@ const scriptOf = (s: { start: string[]; steps: TestScript['steps'] }): TestScrip
 
 function PanelBody({
   actor,
+  playback,
   name,
   definition,
   version,
 }: {
   actor: TestsRef;
+  playback: PlaybackRef | undefined;
   name: string;
   definition: MachineDefinition;
   version: number;
@@ -83,7 +100,7 @@ function PanelBody({
     () =>
       computeCoverage(
         definition,
-        tests.map((t) => ({ context: t.context, entries: toEntries(t.script.steps) })),
+        tests.filter((t) => !t.problem).map((t) => ({ context: t.context, entries: toEntries(t.script.steps) })),
       ),
     [definition, tests],
   );
@@ -98,9 +115,15 @@ function PanelBody({
     return test ? test.script : null;
   }, [paths, tests, selected]);
   const shownStep = script ? Math.min(step, script.steps.length) : 0;
+  // Played for the room: what this person plays goes out; without a play of their own,
+  // the diagram shows what someone else plays (until they stop watching it).
+  const title = paths.find((p) => p.id === selected)?.words ?? tests.find((t) => t.id === selected)?.name ?? '';
+  const localPlay = useMemo(() => (script ? { title, script, step: shownStep } : null), [title, script, shownStep]);
+  useShareLocalPlay(playback, localPlay);
+  const watched = useWatchedPlay(playback);
   const played = useMemo(
-    () => new Set(script ? (shownStep === 0 ? script.start : (script.steps[shownStep - 1]?.expect ?? [])) : []),
-    [script, shownStep],
+    () => new Set(script ? statesAt(script, shownStep) : watched ? statesAt(watched.script, watched.step) : []),
+    [script, shownStep, watched],
   );
   const region = useRef<HTMLElement>(null);
   const scope = useCallback(
@@ -115,10 +138,12 @@ function PanelBody({
 
   const save = (title: string, s: TestScript) =>
     actor.send({ type: 'tests.save', name: title, script: s, context: null, simulationId: null });
+  const saveSimulation = (t: SimulationTest) => actor.send({ type: 'tests.save', ...t });
   const exportFile = () => {
+    const sound = tests.filter((t) => !t.problem);
     const list =
-      tests.length > 0
-        ? tests.map((t) => ({ name: t.name, script: t.script, context: t.context }))
+      sound.length > 0
+        ? sound.map((t) => ({ name: t.name, script: t.script, context: t.context }))
         : paths.map((p) => ({ name: p.words, script: scriptOf(p) }));
     const text = exportTestFile({ name, definition, tests: list });
     const url = URL.createObjectURL(new Blob([text], { type: 'text/typescript' }));
@@ -197,6 +222,7 @@ function PanelBody({
       <div className="tests-lists">
         <div>
           <h3>Saved tests</h3>
+          <SaveSimulation busy={busy} onSave={saveSimulation} />
           {loading && <p className="tests-empty">Loading…</p>}
           {!loading && tests.length === 0 && <p className="tests-empty">No saved tests yet.</p>}
           <ul aria-label="Saved tests">
@@ -238,6 +264,7 @@ function PanelBody({
           </ul>
         </div>
       </div>
+      {watched && <WatchedPlay playback={playback} play={watched} />}
       {script && (
         <div className="tests-player" role="group" aria-label="Play path">
           <button
@@ -284,11 +311,16 @@ function SavedTestItem(props: {
       )}
       {stale && <span className="badge tests-stale">Stale</span>}
       {run?.message && <span className="tests-message">{run.message}</span>}
+      {test.problem && (
+        <span className="tests-message tests-problem" role="alert">
+          {test.problem}
+        </span>
+      )}
       <span className="tests-actions">
-        <button type="button" aria-pressed={props.selected} onClick={props.onPlay}>
+        <button type="button" aria-pressed={props.selected} disabled={!!test.problem} onClick={props.onPlay}>
           Play
         </button>
-        <button type="button" disabled={props.busy} onClick={props.onRun}>
+        <button type="button" disabled={props.busy || !!test.problem} onClick={props.onRun}>
           Run
         </button>
       </span>

@@ -1,4 +1,5 @@
 import { createContext, useContext } from 'react';
+import type { testPlaybackMachine } from '../../../machines/test-playback.machine.ts';
 import type { testsMachine } from '../../../machines/tests.machine.ts';
 
 /**
@@ -8,3 +9,7 @@ import type { testsMachine } from '../../../machines/tests.machine.ts';
  */
 export const TestsLogicContext = createContext<typeof testsMachine | null>(null);
 export const useTestsLogic = () => useContext(TestsLogicContext);
+
+/** Test paths played for the room (machines/test-playback.machine.ts); without it, plays stay local. */
+export const TestPlaybackLogicContext = createContext<typeof testPlaybackMachine | null>(null);
+export const useTestPlaybackLogic = () => useContext(TestPlaybackLogicContext);

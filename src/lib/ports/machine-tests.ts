@@ -19,6 +19,8 @@ export interface SavedTest {
   source: 'path' | 'simulation';
   createdBy: string | null;
   createdAt: string;
+  /** Set when the stored row is malformed: what is wrong, in words (the script is then empty). */
+  problem?: string;
 }
 
 export interface TestRun {

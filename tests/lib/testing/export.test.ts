@@ -1,8 +1,5 @@
-import { spawn } from 'node:child_process';
-import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { exportFolders, vitest } from '../../setup/exported-vitest.ts';
 import { EXAMPLE_NAMES, loadExample } from '../../../src/features/canvas/examples.ts';
 import { exportXState, type JsonObject, type MachineDefinition } from '../../../src/lib/model/index.ts';
 import {
@@ -20,32 +17,7 @@ import { def, payment } from './charts.ts';
  * deliberately broken config makes it fail.
  */
 
-const repo = resolve(import.meta.dirname, '../../..');
-const folders: string[] = [];
-
-async function folderWith(files: Record<string, string>): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'chartroom-export-'));
-  folders.push(dir);
-  // The exported file imports vitest and xstate, as it would in the user's project.
-  await symlink(join(repo, 'node_modules'), join(dir, 'node_modules'), 'dir');
-  for (const [name, text] of Object.entries(files)) await writeFile(join(dir, name), text);
-  return dir;
-}
-
-/** Runs Vitest in `dir` and waits for it to exit. */
-function vitest(dir: string): Promise<{ code: number | null; output: string }> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [join(repo, 'node_modules/vitest/vitest.mjs'), 'run', '--root', dir], {
-      cwd: dir,
-      env: { ...process.env, CI: '1', NO_COLOR: '1' },
-    });
-    let output = '';
-    child.stdout.on('data', (b: Buffer) => (output += b.toString()));
-    child.stderr.on('data', (b: Buffer) => (output += b.toString()));
-    child.on('error', fail);
-    child.on('exit', (code) => done({ code, output }));
-  });
-}
+const { folderWith, cleanUp } = exportFolders();
 
 function testsOf(definition: MachineDefinition): ExportedTest[] {
   const graph = buildTestGraph(definition, { maxStates: 3000 });
@@ -54,9 +26,7 @@ function testsOf(definition: MachineDefinition): ExportedTest[] {
   return [...shortest, ...cover].map((p) => ({ name: `${p.id}: ${p.words}`, script: p }));
 }
 
-afterAll(async () => {
-  for (const dir of folders) await rm(dir, { recursive: true, force: true });
-});
+afterAll(cleanUp);
 
 describe('export tests', () => {
   it('names guards as parameters and asserts every step', () => {

@@ -1,0 +1,100 @@
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { EMPTY, map, mergeMap, of } from 'rxjs';
+import type { JsonObject } from '../../lib/model/types.ts';
+import {
+  MAX_PLAYED_STEPS,
+  type PlaybackChannel,
+  type PlaybackFact,
+  type TestPlaybackPort,
+} from '../../lib/ports/test-playback.ts';
+import type { TestScript, TestStep } from '../../lib/testing/types.ts';
+import type { Database } from './database.types.ts';
+import { openChannel, type ChannelFact } from './realtime.ts';
+
+/**
+ * Test paths played for the room over the private channel `test-play:<machine id>`
+ * (RLS on realtime.messages: readers of the project receive, members send; see the
+ * test_playback_channel migration). Three broadcasts: `play` (what someone plays and the
+ * step shown), `stop`, and `ask` (a newcomer's question, answered by each player with a
+ * `play`). Payloads come from other browsers and are checked before they become facts.
+ */
+
+type Client = SupabaseClient<Database>;
+type Broadcast = Record<string, unknown>;
+
+const strings = (v: unknown, max: number): string[] | null =>
+  Array.isArray(v) && v.length <= max && v.every((s) => typeof s === 'string') ? v : null;
+
+const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function stepOf(v: unknown): TestStep | null {
+  if (!isObject(v)) return null;
+  const expect = strings(v.expect, 1000);
+  if (!expect || (v.kind !== 'event' && v.kind !== 'time')) return null;
+  if (v.type !== null && typeof v.type !== 'string') return null;
+  return {
+    kind: v.kind,
+    type: v.type,
+    payload: isObject(v.payload) ? v.payload : {},
+    guards: isObject(v.guards) ? (v.guards as TestStep['guards']) : {},
+    expect,
+  };
+}
+
+function scriptOf(v: unknown): TestScript | null {
+  if (!isObject(v)) return null;
+  const start = strings(v.start, 1000);
+  if (!start || !Array.isArray(v.steps) || v.steps.length > MAX_PLAYED_STEPS) return null;
+  const steps = v.steps.map(stepOf);
+  return steps.every((s): s is TestStep => s !== null) ? { start, steps } : null;
+}
+
+/** A broadcast from a peer as a fact, or nothing if it is not one we understand. */
+export function playbackFact(event: string, payload: Broadcast): PlaybackFact | null {
+  const { userId } = payload;
+  if (typeof userId !== 'string' || userId === '') return null;
+  if (event === 'stop') return { type: 'playback.stopped', userId };
+  if (event === 'ask') return { type: 'playback.asked', userId };
+  if (event !== 'play') return null;
+  const script = scriptOf(payload.script);
+  const { title, step } = payload;
+  if (!script || typeof title !== 'string' || title.length > 500) return null;
+  if (typeof step !== 'number' || !Number.isInteger(step) || step < 0 || step > script.steps.length) return null;
+  return { type: 'playback.played', play: { userId, title, script, step } };
+}
+
+function toFact(fact: ChannelFact<never, Broadcast, never>): PlaybackFact | null {
+  switch (fact.type) {
+    case 'status':
+      return fact.status === 'subscribed'
+        ? { type: 'playback.joined' }
+        : { type: 'playback.lost', message: fact.message ?? 'The live connection closed' };
+    case 'broadcast':
+      return playbackFact(fact.event, fact.payload);
+    default:
+      return null;
+  }
+}
+
+export function createTestPlaybackAdapter(client: Client): TestPlaybackPort {
+  return {
+    open(machineId: string, userId: string): PlaybackChannel {
+      const channel = openChannel<never, Broadcast, never>(client, {
+        topic: `test-play:${machineId}`,
+        private: true,
+        broadcast: ['play', 'stop', 'ask'],
+      });
+      return {
+        facts$: channel.facts$.pipe(
+          map(toFact),
+          mergeMap((fact) => (fact ? of(fact) : EMPTY)),
+        ),
+        show: (play) =>
+          play
+            ? channel.send('play', { userId, title: play.title, script: play.script, step: play.step })
+            : channel.send('stop', { userId }),
+        ask: () => channel.send('ask', { userId }),
+      };
+    },
+  };
+}
