@@ -21,10 +21,11 @@ const WARMUP = 5;
 const panel = (page: Page) => page.getByRole('region', { name: 'Simulation' });
 const active = (state: string) => `[data-state-path="${state}"][data-active="true"]`;
 
-async function openSimulation(page: Page): Promise<void> {
-  const tab = page.getByRole('group', { name: 'Panels' }).getByRole('button', { name: 'Simulation', exact: true });
+/** Opens a panel of the machine's dock unless it is open already (the tabs toggle). */
+export async function openPanel(page: Page, name: 'Simulation' | 'Tests' | 'Timeline'): Promise<void> {
+  const tab = page.getByRole('group', { name: 'Panels' }).getByRole('button', { name, exact: true });
   if ((await tab.getAttribute('aria-pressed')) !== 'true') await tab.click();
-  await panel(page).waitFor();
+  await page.getByRole('region', { name }).waitFor();
 }
 
 export async function run(ctx: BenchContext): Promise<void> {
@@ -36,7 +37,7 @@ export async function run(ctx: BenchContext): Promise<void> {
       { name: 'flip' },
     );
     const { a, pageA, pageB } = await twoOnOneMachine(bench, 'sim-live', definition);
-    await Promise.all([openSimulation(pageA), openSimulation(pageB)]);
+    await Promise.all([openPanel(pageA, 'Simulation'), openPanel(pageB, 'Simulation')]);
     await panel(pageA).getByRole('button', { name: 'Simulate', exact: true }).click();
     for (const page of [pageA, pageB]) await page.locator(active('left')).waitFor({ timeout: 30_000 });
 
