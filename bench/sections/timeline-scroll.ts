@@ -84,7 +84,7 @@ export async function run(ctx: BenchContext): Promise<void> {
     await openPanel(page, 'Timeline');
     const list = page.getByRole('list', { name: 'Timeline entries' });
     await page.waitForFunction(
-      (n) => parseFloat((document.querySelector('.tl-list') as HTMLElement | null)?.style.height ?? '0') >= n * 28,
+      (n) => parseFloat(document.querySelector<HTMLElement>('.tl-list')?.style.height ?? '0') >= n * 28,
       ENTRIES,
       { timeout: 60_000, polling: 100 },
     );
