@@ -27,6 +27,7 @@ import {
   type SimulationStart,
   type TimelineEntry,
   type TimelineFilter,
+  type TimelineKind,
 } from '../src/lib/timeline/index.ts';
 import { layoutMachine } from './layout.machine.ts';
 import { notProvided, UNEXPECTED } from './shared.ts';
@@ -47,7 +48,10 @@ import { notProvided, UNEXPECTED } from './shared.ts';
  */
 
 export type TimelineIntent =
-  | { type: 'timeline.filter'; filter: TimelineFilter }
+  /** Show entries of this kind too, or no longer (none chosen shows every kind). */
+  | { type: 'timeline.filter.toggle'; kind: TimelineKind }
+  /** Show only this person's entries (null: everyone's). */
+  | { type: 'timeline.filter.person'; person: string | null }
   /** Time travel to the version after this edit entry. */
   | { type: 'timeline.open'; key: string }
   | { type: 'timeline.close' }
@@ -171,9 +175,15 @@ export const timelineMachine = setup({
       assertEvent(event, 'timeline.peersChanged');
       return { present: [...event.userIds] };
     }),
-    setFilter: assign(({ event }) => {
-      assertEvent(event, 'timeline.filter');
-      return { filter: { kinds: [...event.filter.kinds], person: event.filter.person } };
+    toggleKind: assign(({ context, event }) => {
+      assertEvent(event, 'timeline.filter.toggle');
+      const { kinds, person } = context.filter;
+      const next = kinds.includes(event.kind) ? kinds.filter((k) => k !== event.kind) : [...kinds, event.kind];
+      return { filter: { kinds: next, person } };
+    }),
+    choosePerson: assign(({ context, event }) => {
+      assertEvent(event, 'timeline.filter.person');
+      return { filter: { kinds: context.filter.kinds, person: event.person } };
     }),
     openPreview: assign(({ context, event }) => {
       assertEvent(event, 'timeline.open');
@@ -218,7 +228,8 @@ export const timelineMachine = setup({
       { guard: 'hasNewPeer', actions: 'peersJoined' },
       { guard: 'peersLeft', actions: 'peersLeft' },
     ],
-    'timeline.filter': { actions: 'setFilter' },
+    'timeline.filter.toggle': { actions: 'toggleKind' },
+    'timeline.filter.person': { actions: 'choosePerson' },
   },
   type: 'parallel',
   states: {

@@ -3,7 +3,8 @@ import type { Browser, Page } from 'playwright-core';
 import WebSocket from 'ws';
 import type { Database, Json } from '../../src/adapters/supabase/database.types.ts';
 import { importXState } from '../../src/lib/model/import.ts';
-import { benchApp } from '../served-app.ts';
+import type { MachineDefinition } from '../../src/lib/model/types.ts';
+import { benchApp, type BenchApp } from '../served-app.ts';
 import { ms, summarize, type BenchContext } from '../lib.ts';
 
 /**
@@ -81,38 +82,80 @@ export async function stampNext(page: Page, type: string): Promise<void> {
 export const stamp = (page: Page) =>
   page.evaluate(() => (window as unknown as { __stamp: number | null }).__stamp ?? NaN);
 
+/**
+ * Two people (A the owner, B an editor) on one project, the machine `definition` in it,
+ * and each signed in in their own Chromium context on that machine's page, synced.
+ */
+export async function twoOnOneMachine(bench: BenchApp, tag: string, definition: MachineDefinition) {
+  const { backend, browser } = bench;
+  const [a, b] = await Promise.all([
+    person(backend.url, backend.anonKey, `${tag}-a`),
+    person(backend.url, backend.anonKey, `${tag}-b`),
+  ]);
+  const project = await a.client
+    .from('projects')
+    .insert({ name: `Bench ${tag}` })
+    .select('id')
+    .single();
+  if (project.error) throw new Error(project.error.message);
+  const added = await a.client
+    .from('project_members')
+    .insert({ project_id: project.data.id, user_id: b.id, role: 'editor', joined_via: 'added' });
+  if (added.error) throw new Error(added.error.message);
+  const machine = await a.client
+    .from('machines')
+    .insert({ project_id: project.data.id, name: definition.name, definition: definition as unknown as Json })
+    .select('id')
+    .single();
+  if (machine.error) throw new Error(machine.error.message);
+
+  const [pageA, pageB] = await Promise.all([
+    signedInPage(browser, bench.url, a.email),
+    signedInPage(browser, bench.url, b.email),
+  ]);
+  const url = `${bench.url}/p/${project.data.id}/m/${machine.data.id}`;
+  await Promise.all([pageA.goto(url), pageB.goto(url)]);
+  for (const page of [pageA, pageB]) await page.locator('[data-sync="synced"]').waitFor({ timeout: 60_000 });
+  return { a, b, pageA, pageB, machineId: machine.data.id };
+}
+
+/**
+ * The baseline of the browser-to-browser rows: A's pointer move to A's cursor moving in
+ * B's DOM (a presence broadcast through the same realtime socket, no database), in ms.
+ */
+export async function pointerToCursor(
+  pageA: Page,
+  pageB: Page,
+  userIdA: string,
+  warmup: number,
+  samples: number,
+): Promise<number[]> {
+  const stage = await pageA.locator('.canvas-stage').boundingBox();
+  if (!stage) throw new Error('no stage');
+  const cursor = `.peer-cursor[data-peer="${userIdA}"]`;
+  const out: number[] = [];
+  for (let i = 0; i < warmup + samples; i++) {
+    const before = await pageB.evaluate((sel) => document.querySelector(sel)?.getAttribute('style') ?? null, cursor);
+    const seen = watch(pageB, cursor, 'style', before);
+    await stampNext(pageA, 'pointermove');
+    await pageA.mouse.move(stage.x + 100 + (i % 2) * 80, stage.y + 100 + (i % 3) * 40);
+    const t1 = await seen;
+    const t0 = await stamp(pageA);
+    if (i >= warmup) out.push(t1 - t0);
+    // Past the 50 ms throttle window, so each move is the leading edge of its own.
+    await pageA.waitForTimeout(60);
+  }
+  return out;
+}
+
 export async function run(ctx: BenchContext): Promise<void> {
   const bench = await benchApp();
-  const { backend, browser } = bench;
   try {
-    const [a, b] = await Promise.all([
-      person(backend.url, backend.anonKey, 'canvas-a'),
-      person(backend.url, backend.anonKey, 'canvas-b'),
-    ]);
-    const project = await a.client.from('projects').insert({ name: 'Bench canvas' }).select('id').single();
-    if (project.error) throw new Error(project.error.message);
-    const added = await a.client
-      .from('project_members')
-      .insert({ project_id: project.data.id, user_id: b.id, role: 'editor', joined_via: 'added' });
-    if (added.error) throw new Error(added.error.message);
     const definition = importXState(
       { id: 'bench', initial: 'r0', states: { r0: { on: { GO: 'other' } }, other: {} } },
       { name: 'bench' },
     );
-    const machine = await a.client
-      .from('machines')
-      .insert({ project_id: project.data.id, name: 'bench', definition: definition as unknown as Json })
-      .select('id')
-      .single();
-    if (machine.error) throw new Error(machine.error.message);
-
-    const [pageA, pageB] = await Promise.all([
-      signedInPage(browser, bench.url, a.email),
-      signedInPage(browser, bench.url, b.email),
-    ]);
-    const url = `${bench.url}/p/${project.data.id}/m/${machine.data.id}`;
-    await Promise.all([pageA.goto(url), pageB.goto(url)]);
-    for (const page of [pageA, pageB]) await page.locator('[data-sync="synced"]').waitFor({ timeout: 60_000 });
+    const { a, pageA, pageB } = await twoOnOneMachine(bench, 'canvas', definition);
     await pageA.getByRole('button', { name: 'state r0', exact: true }).waitFor();
 
     // Remote edit: rename r<i> to r<i+1> in A, see it in B.
@@ -132,21 +175,7 @@ export async function run(ctx: BenchContext): Promise<void> {
     }
 
     // Baseline: A's pointer to A's cursor on B's screen.
-    const stage = await pageA.locator('.canvas-stage').boundingBox();
-    if (!stage) throw new Error('no stage');
-    const cursor = `.peer-cursor[data-peer="${a.id}"]`;
-    const pointer: number[] = [];
-    for (let i = 0; i < WARMUP + SAMPLES; i++) {
-      const before = await pageB.evaluate((sel) => document.querySelector(sel)?.getAttribute('style') ?? null, cursor);
-      const seen = watch(pageB, cursor, 'style', before);
-      await stampNext(pageA, 'pointermove');
-      await pageA.mouse.move(stage.x + 100 + (i % 2) * 80, stage.y + 100 + (i % 3) * 40);
-      const t1 = await seen;
-      const t0 = await stamp(pageA);
-      if (i >= WARMUP) pointer.push(t1 - t0);
-      // Past the 50 ms throttle window, so each move is the leading edge of its own.
-      await pageA.waitForTimeout(60);
-    }
+    const pointer = await pointerToCursor(pageA, pageB, a.id, WARMUP, SAMPLES);
 
     const e = summarize(edits);
     const p = summarize(pointer);

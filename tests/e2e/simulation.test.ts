@@ -12,7 +12,7 @@ import { PASSWORD, showPanel, useBrowserApp } from './harness.ts';
  * and backend: A starts a simulation and sends events and B sees every active state
  * change; B, a viewer, sends; Advance time fires an `after` transition; parallel
  * regions highlight together; C joins late and a reload lands on the same state;
- * replay steps back. Read off the pages through the test contract: the region
+ * replay steps back; a history state brings back the child it left. Read off the pages through the test contract: the region
  * Simulation, event buttons named by type, `data-state-path` and `data-active`.
  */
 
@@ -241,5 +241,73 @@ describe('a guest', () => {
     });
     expect(time.error).toBeNull();
     await active(page, 'open.light.on').waitFor();
+  });
+});
+
+describe('history states', () => {
+  it('a history state brings back the child it left; B sees the highlight, the log and the context', async () => {
+    // A player: `playing` remembers which of its children was active (a shallow history state).
+    const PLAYER = {
+      id: 'player',
+      initial: 'stopped',
+      context: { volume: 7, tracks: ['intro', 'outro'] },
+      states: {
+        stopped: { on: { PLAY: 'playing' } },
+        playing: {
+          initial: 'intro',
+          on: { PAUSE: 'paused' },
+          states: { intro: { on: { NEXT: 'outro' } }, outro: {}, hist: { type: 'history' } },
+        },
+        paused: { on: { RESUME: 'playing.hist', RESTART: 'playing' } },
+      },
+    };
+    const definition: MachineDefinition = importXState(PLAYER, { name: 'Player' });
+    const machine = await a.client
+      .from('machines')
+      .insert({ project_id: projectId, name: 'Player', definition: definition as unknown as Json })
+      .select('id')
+      .single();
+    if (machine.error) throw new Error(machine.error.message);
+    for (const page of [a.page, b.page]) {
+      await page.goto(`${app.url}/p/${projectId}/m/${machine.data.id}`);
+      await page.getByRole('button', { name: 'state stopped', exact: true }).waitFor({ timeout: 60_000 });
+      await showPanel(page, 'Simulation');
+    }
+    await panel(a.page).getByRole('button', { name: 'Simulate', exact: true }).click();
+    await active(b.page, 'stopped').waitFor();
+
+    await eventButton(a.page, 'PLAY').click();
+    await active(b.page, 'playing.intro').waitFor();
+    await eventButton(a.page, 'NEXT').click();
+    await active(b.page, 'playing.outro').waitFor();
+    await eventButton(a.page, 'PAUSE').click();
+    await active(b.page, 'paused').waitFor();
+    expect(await activePaths(b.page)).toEqual(['paused']);
+    // Through the history state: back to outro, not to playing's initial intro.
+    await eventButton(a.page, 'RESUME').click();
+    await active(b.page, 'playing.outro').waitFor();
+    for (const page of [a.page, b.page]) expect(await activePaths(page)).toEqual(['playing', 'playing.outro']);
+    // Entering playing plainly takes its initial child again.
+    await eventButton(a.page, 'PAUSE').click();
+    await active(b.page, 'paused').waitFor();
+    await eventButton(a.page, 'RESTART').click();
+    await active(b.page, 'playing.intro').waitFor();
+    expect(await activePaths(b.page)).toEqual(['playing', 'playing.intro']);
+
+    // B's log holds all six events in order, and B shows the context the simulation runs with.
+    await expect
+      .poll(() => panel(b.page).getByRole('listitem').filter({ hasText: /^#\d/ }).allTextContents())
+      .toEqual([
+        expect.stringContaining('#1 PLAY'),
+        expect.stringContaining('#2 NEXT'),
+        expect.stringContaining('#3 PAUSE'),
+        expect.stringContaining('#4 RESUME'),
+        expect.stringContaining('#5 PAUSE'),
+        expect.stringContaining('#6 RESTART'),
+      ]);
+    const context = panel(b.page).getByLabel('Context', { exact: true });
+    await expect.poll(() => context.textContent()).toContain('volume');
+    expect(await context.textContent()).toContain('7');
+    expect(await context.textContent()).toContain('outro');
   });
 });

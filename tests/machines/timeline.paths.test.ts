@@ -32,7 +32,9 @@ const events: GraphEvent[] = [
   { type: 'timeline.eventsSent', marks: [MARK] },
   { type: 'timeline.subscribed' },
   { type: 'timeline.lost' },
-  { type: 'timeline.filter', filter: { kinds: ['edit'], person: null } },
+  { type: 'timeline.filter.toggle', kind: 'edit' },
+  { type: 'timeline.filter.person', person: 'u-ada' },
+  { type: 'timeline.filter.person', person: null },
   { type: 'timeline.open', key: 'edit:1' },
   { type: 'timeline.open', key: 'edit:2' },
   { type: 'timeline.close' },
@@ -61,13 +63,15 @@ const traversal = {
     const { others, error, preview, filter, present } = snapshot.context;
     const type = event.type as string;
     const quiet = snapshot.matches({ edits: 'idle', simulations: 'live' });
-    const plain = error === null && preview === null && filter.kinds.length === 0;
+    const unfiltered = filter.kinds.length === 0 && filter.person === null;
+    const plain = error === null && preview === null && unfiltered;
     // Entries, joins and the filter are explored from a quiet, loaded timeline only, time travel without them.
     if (type === 'timeline.peersChanged' || type === 'timeline.simulationStarted' || type === 'timeline.eventsSent')
       return quiet && plain && others.length < 2 && (type !== 'timeline.peersChanged' || present.length < 2);
-    if (type === 'timeline.filter') return quiet && plain && others.length === 0;
+    // The filter on and off again (kinds toggle; a person chosen, then everyone).
+    if (type.startsWith('timeline.filter.')) return quiet && error === null && preview === null && others.length === 0;
     if (type.startsWith('timeline.open') || type === 'timeline.close' || type === 'timeline.restore')
-      return others.length === 0 && filter.kinds.length === 0 && error === null;
+      return others.length === 0 && unfiltered && error === null;
     if (type.startsWith('xstate.') && !type.endsWith('readOps') && !type.endsWith('readSimulations')) return false;
     return true;
   },

@@ -142,10 +142,20 @@ describe('timeline machine', () => {
     actor.stop();
   });
 
-  it('keeps the filter', () => {
+  it('keeps the filter: kinds toggle on and off, one person or everyone', () => {
     const { actor } = start();
-    actor.send({ type: 'timeline.filter', filter: { kinds: ['edit'], person: 'u-bob' } });
-    expect(actor.getSnapshot().context.filter).toEqual({ kinds: ['edit'], person: 'u-bob' });
+    const filter = () => actor.getSnapshot().context.filter;
+    actor.send({ type: 'timeline.filter.toggle', kind: 'edit' });
+    actor.send({ type: 'timeline.filter.toggle', kind: 'event' });
+    actor.send({ type: 'timeline.filter.person', person: 'u-bob' });
+    expect(filter()).toEqual({ kinds: ['edit', 'event'], person: 'u-bob' });
+    // Two quick toggles of one kind cancel out: each is worked out from the machine's filter.
+    actor.send({ type: 'timeline.filter.toggle', kind: 'edit' });
+    expect(filter()).toEqual({ kinds: ['event'], person: 'u-bob' });
+    actor.send({ type: 'timeline.filter.toggle', kind: 'edit' });
+    actor.send({ type: 'timeline.filter.toggle', kind: 'edit' });
+    actor.send({ type: 'timeline.filter.person', person: null });
+    expect(filter()).toEqual({ kinds: ['event'], person: null });
     actor.stop();
   });
 });

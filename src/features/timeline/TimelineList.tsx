@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef, useState } from 'react';
+import { memo, useLayoutEffect, useRef, useState } from 'react';
 import { windowOf, type TimelineEntry } from '../../lib/timeline/index.ts';
 
 /** Each row's height in px (timeline.css keeps rows to one line). */
@@ -47,7 +47,7 @@ export function TimelineList({ entries, nameOf, colorOf, openKey, onOpen }: Prop
     if (el && atEnd.current) el.scrollTop = el.scrollHeight;
   }, [entries.length]);
 
-  const { start, end, offset } = windowOf(entries.length, ROW, view.top, view.height);
+  const { start, end } = windowOf(entries.length, ROW, view.top, view.height);
   const rows = entries.slice(start, end);
   return (
     <div
@@ -62,30 +62,59 @@ export function TimelineList({ entries, nameOf, colorOf, openKey, onOpen }: Prop
     >
       <ul className="tl-list" style={{ height: entries.length * ROW }} aria-label="Timeline entries">
         {rows.map((entry, i) => (
-          <li
+          <Row
             key={entry.key}
-            className={`tl-entry tl-${entry.kind}${entry.key === openKey ? ' is-open' : ''}`}
-            style={{ transform: `translateY(${offset + i * ROW}px)` }}
-            aria-setsize={entries.length}
-            aria-posinset={start + i + 1}
-            data-kind={entry.kind}
-          >
-            <span className="tl-dot" style={{ background: colorOf(entry.person) }} aria-hidden="true" />
-            {entry.kind === 'edit' ? (
-              <button type="button" className="tl-open" onClick={() => onOpen(entry)} title="Show this version">
-                {nameOf(entry.person)} {entry.text}
-              </button>
-            ) : (
-              <span className="tl-text">
-                {nameOf(entry.person)} {entry.text}
-              </span>
-            )}
-            <time className="tl-time" dateTime={entry.at}>
-              {clock.format(entry.time)}
-            </time>
-          </li>
+            entry={entry}
+            index={start + i}
+            count={entries.length}
+            open={entry.key === openKey}
+            nameOf={nameOf}
+            colorOf={colorOf}
+            onOpen={onOpen}
+          />
         ))}
       </ul>
     </div>
   );
 }
+
+interface RowProps {
+  entry: TimelineEntry;
+  /** Its place in the list: where it sits (`index * ROW` px down) and what it announces. */
+  index: number;
+  count: number;
+  open: boolean;
+  nameOf: (userId: string | null) => string;
+  colorOf: (userId: string | null) => string;
+  onOpen: (entry: TimelineEntry) => void;
+}
+
+/**
+ * One row, placed by its own index: a row still in view after a scroll has the same props,
+ * so it does not render again; only the rows scrolled in are new.
+ */
+const Row = memo(function Row({ entry, index, count, open, nameOf, colorOf, onOpen }: RowProps) {
+  return (
+    <li
+      className={`tl-entry tl-${entry.kind}${open ? ' is-open' : ''}`}
+      style={{ transform: `translateY(${index * ROW}px)` }}
+      aria-setsize={count}
+      aria-posinset={index + 1}
+      data-kind={entry.kind}
+    >
+      <span className="tl-dot" style={{ background: colorOf(entry.person) }} aria-hidden="true" />
+      {entry.kind === 'edit' ? (
+        <button type="button" className="tl-open" onClick={() => onOpen(entry)} title="Show this version">
+          {nameOf(entry.person)} {entry.text}
+        </button>
+      ) : (
+        <span className="tl-text">
+          {nameOf(entry.person)} {entry.text}
+        </span>
+      )}
+      <time className="tl-time" dateTime={entry.at}>
+        {clock.format(entry.time)}
+      </time>
+    </li>
+  );
+});

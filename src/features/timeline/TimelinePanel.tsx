@@ -47,14 +47,6 @@ export function TimelinePanel({ actor, people, canEdit }: Props) {
   const nameOf = useCallback((id: string | null) => (id && people.get(id)?.name) || 'Someone', [people]);
   const colorOf = useCallback((id: string | null) => (id && people.get(id)?.color) || '#978365', [people]);
 
-  // Built from the actor's filter at the moment of the click, not from the last render's:
-  // two quick clicks then both count.
-  const toggleKind = (kind: TimelineKind, on: boolean) => {
-    const now = actor.getSnapshot().context.filter;
-    const kinds = on ? [...now.kinds.filter((k) => k !== kind), kind] : now.kinds.filter((k) => k !== kind);
-    actor.send({ type: 'timeline.filter', filter: { ...now, kinds } });
-  };
-
   return (
     <section className="tl-panel" role="region" aria-label="Timeline">
       <header className="tl-head">
@@ -66,7 +58,7 @@ export function TimelinePanel({ actor, people, canEdit }: Props) {
               <input
                 type="checkbox"
                 checked={filter.kinds.includes(kind)}
-                onChange={(e) => toggleKind(kind, e.currentTarget.checked)}
+                onChange={() => actor.send({ type: 'timeline.filter.toggle', kind })}
               />
               {KIND_LABEL[kind]}
             </label>
@@ -76,12 +68,7 @@ export function TimelinePanel({ actor, people, canEdit }: Props) {
           Person{' '}
           <select
             value={filter.person ?? ''}
-            onChange={(e) =>
-              actor.send({
-                type: 'timeline.filter',
-                filter: { ...actor.getSnapshot().context.filter, person: e.currentTarget.value || null },
-              })
-            }
+            onChange={(e) => actor.send({ type: 'timeline.filter.person', person: e.currentTarget.value || null })}
           >
             <option value="">Everyone</option>
             {persons.map((id) => (

@@ -1,0 +1,78 @@
+import type { Page } from 'playwright-core';
+import { importXState } from '../../src/lib/model/import.ts';
+import { ms, summarize, type BenchContext } from '../lib.ts';
+import { benchApp } from '../served-app.ts';
+import { pointerToCursor, stamp, stampNext, twoOnOneMachine, watch } from './canvas.ts';
+
+/**
+ * A shared simulation, browser to browser (issue 11: "A sends an event -> B's diagram
+ * shows the new active state", aim p95 under 50 ms): two Chromium contexts on the built
+ * app over the embedded backend, both on one machine with its Simulation panel open. A
+ * presses an event button; the time runs from A's click to B's diagram marking the
+ * target state `data-active="true"` (a MutationObserver in B). The path: A's RPC appends
+ * the event row, realtime carries the row to B, B replays the log and redraws. Both pages
+ * read one clock (`performance.timeOrigin + now()`). Baseline in the same run: A's
+ * pointer to A's cursor in B's DOM (a broadcast through the same realtime socket).
+ */
+
+const SAMPLES = 40;
+const WARMUP = 5;
+
+const panel = (page: Page) => page.getByRole('region', { name: 'Simulation' });
+const active = (state: string) => `[data-state-path="${state}"][data-active="true"]`;
+
+/** Opens a panel of the machine's dock unless it is open already (the tabs toggle). */
+export async function openPanel(page: Page, name: 'Simulation' | 'Tests' | 'Timeline'): Promise<void> {
+  const tab = page.getByRole('group', { name: 'Panels' }).getByRole('button', { name, exact: true });
+  if ((await tab.getAttribute('aria-pressed')) !== 'true') await tab.click();
+  await page.getByRole('region', { name }).waitFor();
+}
+
+export async function run(ctx: BenchContext): Promise<void> {
+  const bench = await benchApp();
+  try {
+    // Two states and one event each way: every send moves the diagram.
+    const definition = importXState(
+      { id: 'flip', initial: 'left', states: { left: { on: { FLIP: 'right' } }, right: { on: { FLOP: 'left' } } } },
+      { name: 'flip' },
+    );
+    const { a, pageA, pageB } = await twoOnOneMachine(bench, 'sim-live', definition);
+    await Promise.all([openPanel(pageA, 'Simulation'), openPanel(pageB, 'Simulation')]);
+    await panel(pageA).getByRole('button', { name: 'Simulate', exact: true }).click();
+    for (const page of [pageA, pageB]) await page.locator(active('left')).waitFor({ timeout: 30_000 });
+
+    // The rate limit (a burst of 50, then 50 a second per person) holds all 45 sends.
+    const sends: number[] = [];
+    for (let i = 0; i < WARMUP + SAMPLES; i++) {
+      const [event, target] = i % 2 === 0 ? ['FLIP', 'right'] : ['FLOP', 'left'];
+      const button = panel(pageA).getByRole('button', { name: event, exact: true });
+      await button.waitFor();
+      const seen = watch(pageB, active(target), null, null);
+      await stampNext(pageA, 'click');
+      await button.click();
+      const t1 = await seen;
+      const t0 = await stamp(pageA);
+      if (i >= WARMUP) sends.push(t1 - t0);
+      // A shows it too before the next send, so each send starts from a settled page.
+      await pageA.locator(active(target)).waitFor();
+    }
+
+    const pointer = await pointerToCursor(pageA, pageB, a.id, WARMUP, SAMPLES);
+
+    const s = summarize(sends);
+    const p = summarize(pointer);
+    ctx.section('simulation: an event, browser to browser (two Chromium contexts, embedded backend)');
+    ctx.report(`A sends an event -> B's diagram shows the new state, p50 (n = ${s.n})`, ms(s.p50));
+    ctx.report('  p95', ms(s.p95), 'under 50 ms');
+    ctx.report('  p99', ms(s.p99));
+    ctx.report(`baseline: A's pointer -> A's cursor in B's DOM, p50 (n = ${p.n})`, ms(p.p50));
+    ctx.report('  p95', ms(p.p95));
+    ctx.report('  p99', ms(p.p99));
+    ctx.report('simulation event / pointer broadcast, p50', `${(s.p50 / p.p50).toFixed(1)}x`);
+    ctx.report('simulation event / pointer broadcast, p95', `${(s.p95 / p.p95).toFixed(1)}x`);
+    await pageA.context().close();
+    await pageB.context().close();
+  } finally {
+    await bench.close();
+  }
+}
