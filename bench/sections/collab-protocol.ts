@@ -395,9 +395,16 @@ export async function run(ctx: BenchContext): Promise<void> {
       'Chartroom remote edit p50 (1,000 states) / Hocuspocus durable',
       `x${(large.p50 / yjsDurable.remote.p50).toFixed(2)}`,
     );
+  } catch (error) {
+    // Said at once: stopping the backend below must not hide why the section stopped.
+    process.stderr.write(`collab-protocol stopped: ${error instanceof Error ? error.message : String(error)}\n`);
+    throw error;
   } finally {
-    await a.client.removeAllChannels();
-    await b.client.removeAllChannels();
-    await backend.cleanup();
+    await within(
+      STEP_MS,
+      'leaving the channels',
+      Promise.all([a.client.removeAllChannels(), b.client.removeAllChannels()]),
+    );
+    await within(STEP_MS, 'stopping the backend', backend.cleanup());
   }
 }
