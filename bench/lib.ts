@@ -82,3 +82,20 @@ export interface BenchContext {
 
 /** One area's benchmark; sections live in bench/sections/<area>.ts and export `run`. */
 export type BenchSection = (ctx: BenchContext) => Promise<void>;
+
+/**
+ * Waits for `work`, or throws after `ms` naming what did not finish: a step that never
+ * settles (a lost answer, a stuck worker) stops the bench with a message instead of a hang.
+ * It never changes a figure: the timer only decides when to give up.
+ */
+export async function within<T>(ms: number, what: string, work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`bench: ${what} did not finish within ${ms / 1000} s`)), ms);
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -80,6 +80,31 @@ export function verifyJwt(token: string, secret: string, nowSeconds = Math.floor
   return typed;
 }
 
+/** Verified tokens, per secret: each request of a session carries the same token. */
+const verified = new Map<string, Map<string, JwtClaims>>();
+const MAX_VERIFIED = 10_000;
+
+/**
+ * verifyJwt with a memory of tokens already verified under `secret`: a token's signature is
+ * checked once, its expiry at every use (an expired one is forgotten and refused with
+ * verifyJwt's error). Only valid tokens are kept, at most MAX_VERIFIED (oldest first out);
+ * each caller gets its own copy of the claims.
+ */
+export function verifyJwtCached(token: string, secret: string, nowSeconds = Math.floor(Date.now() / 1000)): JwtClaims {
+  let tokens = verified.get(secret);
+  const known = tokens?.get(token);
+  if (known && !(typeof known.exp === 'number' && known.exp <= nowSeconds)) return { ...known };
+  if (known) tokens!.delete(token);
+  const claims = verifyJwt(token, secret, nowSeconds);
+  if (!tokens) {
+    tokens = new Map();
+    verified.set(secret, tokens);
+  }
+  if (tokens.size >= MAX_VERIFIED) tokens.delete(tokens.keys().next().value as string);
+  tokens.set(token, claims);
+  return { ...claims };
+}
+
 /** The Supabase CLI's demo keys: the same claims, signed with the configured secret. */
 export function demoKeys(secret: string): { anonKey: string; serviceRoleKey: string } {
   const exp = 1983812996;

@@ -11,8 +11,9 @@ import type { MachineDefinition } from '../../src/lib/model/types.ts';
 import type { DocumentPort } from '../../src/lib/ports/document.ts';
 import { benchBackend } from '../backend.ts';
 import { measureYjs, type YjsFigures } from '../hocuspocus.ts';
-import { ms, requestTimer, summarize, type BenchContext, type LoopLag, type Summary } from '../lib.ts';
+import { ms, requestTimer, summarize, within, type BenchContext, type LoopLag, type Summary } from '../lib.ts';
 import { runStormInChild } from '../storm-process.ts';
+import { measureBreakdown } from './collab-breakdown.ts';
 import { definitionWith, followArrivals, person } from './collab.ts';
 
 /**
@@ -30,6 +31,9 @@ import { definitionWith, followArrivals, person } from './collab.ts';
 const EDITS = 100;
 const WARMUP = 10;
 const LOG_OPS = 100_000;
+/** How long one step of the 100,000-op part may take before the bench stops with its name (a full run once hung there). */
+const STEP_MS = 60_000;
+const LONG_STEP_MS = 300_000;
 const now = () => Number(process.hrtime.bigint()) / 1e6;
 const loadAverage = () =>
   os
@@ -200,9 +204,11 @@ export async function run(ctx: BenchContext): Promise<void> {
     // 2 and 3. Bytes and latency per edit by chart size.
     const sizes = [10, 200, 1000];
     const bySize = new Map<number, Awaited<ReturnType<typeof edits>>>();
+    const machineBySize = new Map<number, string>();
     for (const size of sizes) {
       const created = await portA.createMachine({ projectId, name: `bench ${size}`, definition: definitionWith(size) });
       if (!created.ok) throw new Error(created.error.message);
+      machineBySize.set(size, created.value.id);
       bySize.set(size, await edits(portA, portB, created.value.id, meterA.counted, meterB.counted));
     }
     ctx.section('collab protocol: one edit by chart size (A commits one op, B receives it)');
@@ -227,31 +233,75 @@ export async function run(ctx: BenchContext): Promise<void> {
     const large = bySize.get(1000)!.remote;
     ctx.report('remote edit p50, 1,000 states / 10 states', `x${(large.p50 / small.p50).toFixed(2)}`, 'within x1.5');
 
+    // Where a remote edit's time goes, its parts interleaved round by round.
+    const parts = await measureBreakdown({
+      pool: backend.pool,
+      adminDatabaseUrl: backend.adminDatabaseUrl,
+      a: a.client,
+      b: b.client,
+      portA,
+      portB,
+      machineId: machineBySize.get(10)!,
+      appendTimer,
+      rounds: EDITS,
+      warmup: WARMUP,
+    });
+    ctx.section(
+      `collab protocol: where a remote edit goes (10 states; parts interleaved; load average ${loadAverage()})`,
+    );
+    ctx.report('remote edit A -> B p50 / p95 / p99', three(parts.remote));
+    ctx.report("A's commit answered (supabase-js rpc round trip)", three(parts.committed));
+    ctx.report('append at the server (gateway request to answer)', three(parts.appendAtServer));
+    ctx.report(
+      'supabase-js rpc of a read-only SQL function (HTTP, JWT, REST, one PG round trip)',
+      three(parts.rpcFloor),
+    );
+    ctx.report('the append sent straight to PostgreSQL as A (one round trip, commit): answered', three(parts.direct));
+    ctx.report('the append sent straight to PostgreSQL as A: its broadcast at B', three(parts.directAtB));
+    ctx.report('one durable commit of a small row', three(parts.durable));
+    ctx.report('a broadcast A -> B over the socket (no database)', three(parts.socket));
+    ctx.report(
+      'CPU per remote edit: this process (A, B, backend) / PostgreSQL',
+      `${ms(parts.cpu.node)} / ${ms(parts.cpu.postgres)}`,
+    );
+    ctx.report(
+      'what HTTP, the gateway and REST add on the way to B (remote edit - direct append at B), p50',
+      ms(parts.remote.p50 - parts.directAtB.p50),
+    );
+
     // 4. Loading a machine with 100,000 ops.
-    const big = await portA.createMachine({ projectId, name: 'bench log', definition: definitionWith(10) });
+    const big = await within(
+      STEP_MS,
+      '100k part: creating the machine',
+      portA.createMachine({ projectId, name: 'bench log', definition: definitionWith(10) }),
+    );
     if (!big.ok) throw new Error(big.error.message);
-    const loaded0 = await portA.loadMachine(big.value.id);
+    const loaded0 = await within(STEP_MS, '100k part: the first load', portA.loadMachine(big.value.id));
     if (!loaded0.ok) throw new Error(loaded0.error.message);
     const head0 = loaded0.value.tail.at(-1)?.seq ?? loaded0.value.version;
     const firstState = Object.keys(loaded0.value.definition.states).find((id) => id !== loaded0.value.definition.root)!;
-    await backend.pool.query(
-      `insert into public.machine_ops (machine_id, seq, author, client_id, batch_id, op)
+    await within(
+      LONG_STEP_MS,
+      '100k part: inserting the log',
+      backend.pool.query(
+        `insert into public.machine_ops (machine_id, seq, author, client_id, batch_id, op)
        select $1, $2::bigint + g, $3, 'bench-log', gen_random_uuid(),
               case when g % 100 = 0
                    then jsonb_build_object('type', 'state.add', 'id', 's_log_' || g, 'parent', $4::text, 'key', 'k' || (g % 1000), 'stateType', 'atomic', 'index', null)
                    else jsonb_build_object('type', 'state.update', 'id', $5::text, 'changes', jsonb_build_object('description', 'edit ' || g)) end
          from generate_series(1, $6::int) g`,
-      [big.value.id, head0, a.id, loaded0.value.definition.root, firstState, LOG_OPS],
+        [big.value.id, head0, a.id, loaded0.value.definition.root, firstState, LOG_OPS],
+      ),
     );
     // A log grown by appends has statistics (autovacuum); one bulk insert needs them taken.
-    await backend.pool.query('analyze public.machine_ops');
+    await within(STEP_MS, '100k part: analyze', backend.pool.query('analyze public.machine_ops'));
     const fold = (
       d: MachineDefinition,
       v: number,
       tail: Parameters<typeof receive<MachineDefinition, Op>>[2],
     ): DocState<MachineDefinition, Op> => receive(chartroomModel, createDoc<MachineDefinition, Op>(d, v), tail).state;
     const s0 = now();
-    const whole = await portB.opsSince(big.value.id, 0);
+    const whole = await within(LONG_STEP_MS, '100k part: reading the whole log', portB.opsSince(big.value.id, 0));
     if (!whole.ok) throw new Error(whole.error.message);
     fold(
       loaded0.value.definition,
@@ -260,26 +310,34 @@ export async function run(ctx: BenchContext): Promise<void> {
     );
     const noCheckpoint = now() - s0;
     const c0 = now();
-    const asked = await a.client.functions.invoke('checkpoint-machine', { body: { machineId: big.value.id } });
+    const asked = await within(
+      LONG_STEP_MS,
+      '100k part: checkpoint-machine',
+      a.client.functions.invoke('checkpoint-machine', { body: { machineId: big.value.id } }),
+    );
     if (asked.error) throw new Error(`checkpoint failed: ${String(asked.error)}`);
     const checkpointMs = now() - c0;
     // A realistic tail after the checkpoint: 80 ops, short of the 100 that make the next checkpoint due.
     for (let i = 0; i < 4; i++)
-      await portA.commitOps({
-        machineId: big.value.id,
-        clientId: 'bench-a',
-        batchId: randomUUID(),
-        ops: Array.from({ length: 20 }, (_, j) => ({
-          type: 'state.update',
-          id: firstState,
-          changes: { description: `tail ${i}.${j}` },
-        })),
-      });
+      await within(
+        STEP_MS,
+        '100k part: an append after the checkpoint',
+        portA.commitOps({
+          machineId: big.value.id,
+          clientId: 'bench-a',
+          batchId: randomUUID(),
+          ops: Array.from({ length: 20 }, (_, j) => ({
+            type: 'state.update',
+            id: firstState,
+            changes: { description: `tail ${i}.${j}` },
+          })),
+        }),
+      );
     const loads: number[] = [];
     let tailLength = 0;
     for (let i = 0; i < 20; i++) {
       const t0 = now();
-      const loaded = await portB.loadMachine(big.value.id);
+      const loaded = await within(STEP_MS, `100k part: load ${i + 1}`, portB.loadMachine(big.value.id));
       if (!loaded.ok) throw new Error(loaded.error.message);
       fold(loaded.value.definition, loaded.value.version, loaded.value.tail);
       loads.push(now() - t0);
@@ -295,13 +353,21 @@ export async function run(ctx: BenchContext): Promise<void> {
     ctx.report('without a checkpoint: read and replay the whole log', ms(noCheckpoint));
 
     // 5. Yjs over Hocuspocus, the same edit.
-    const yjs: YjsFigures = await measureYjs({ durable: false, pool: backend.pool, count: EDITS, warmup: WARMUP });
-    const yjsDurable: YjsFigures = await measureYjs({
-      durable: true,
-      pool: backend.pool,
-      count: EDITS,
-      warmup: WARMUP,
-    });
+    const yjs: YjsFigures = await within(
+      STEP_MS,
+      'Hocuspocus in memory',
+      measureYjs({ durable: false, pool: backend.pool, count: EDITS, warmup: WARMUP }),
+    );
+    const yjsDurable: YjsFigures = await within(
+      STEP_MS,
+      'Hocuspocus durable',
+      measureYjs({
+        durable: true,
+        pool: backend.pool,
+        count: EDITS,
+        warmup: WARMUP,
+      }),
+    );
     ctx.section('collab protocol vs Yjs over Hocuspocus (same edit: one key set; Chartroom figures as ratios)');
     ctx.report('Hocuspocus in memory: remote edit p50 / p95 / p99', three(yjs.remote));
     ctx.report('Hocuspocus durable (store every change): remote edit', three(yjsDurable.remote));
@@ -329,9 +395,16 @@ export async function run(ctx: BenchContext): Promise<void> {
       'Chartroom remote edit p50 (1,000 states) / Hocuspocus durable',
       `x${(large.p50 / yjsDurable.remote.p50).toFixed(2)}`,
     );
+  } catch (error) {
+    // Said at once: stopping the backend below must not hide why the section stopped.
+    process.stderr.write(`collab-protocol stopped: ${error instanceof Error ? error.message : String(error)}\n`);
+    throw error;
   } finally {
-    await a.client.removeAllChannels();
-    await b.client.removeAllChannels();
-    await backend.cleanup();
+    await within(
+      STEP_MS,
+      'leaving the channels',
+      Promise.all([a.client.removeAllChannels(), b.client.removeAllChannels()]),
+    );
+    await within(STEP_MS, 'stopping the backend', backend.cleanup());
   }
 }

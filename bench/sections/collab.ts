@@ -111,7 +111,7 @@ export function joined(channel: RealtimeChannel): Promise<void> {
 }
 
 /** CPU time (ms) of this process and of the database's processes, for a per-action figure. */
-async function cpuMeter(pool: pg.Pool): Promise<() => { node: number; postgres: number }> {
+export async function cpuMeter(pool: pg.Pool): Promise<() => { node: number; postgres: number }> {
   const pids = (await pool.query<{ pid: number }>('select pid from pg_stat_activity')).rows.map((r) => r.pid);
   const tick = 1000 / 100; // USER_HZ is 100 on Linux
   const pgTime = (): number => {

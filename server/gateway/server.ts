@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { JwtError, verifyJwt, type JwtClaims } from '../jwt.ts';
+import { JwtError, verifyJwtCached, type JwtClaims } from '../jwt.ts';
 import { isRequestRole } from '../postgres/pool.ts';
 import type { RequestTally } from '../log.ts';
 import { header, sendJson, type RequestContext } from './http.ts';
@@ -115,7 +115,7 @@ export function contextFor(
   let authError: JwtError | null = null;
   if (token) {
     try {
-      claims = verifyJwt(token, secret);
+      claims = verifyJwtCached(token, secret);
       if (claims.role !== undefined && !isRequestRole(claims.role) && !acceptedRoles.includes(String(claims.role))) {
         authError = new JwtError('bad_signature', `invalid JWT: role "${String(claims.role)}" is not allowed`);
       }

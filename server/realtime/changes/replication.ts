@@ -110,13 +110,16 @@ export class ReplicationReader {
         backoff = MIN_BACKOFF_MS;
         everStreamed = true;
         this.markReady();
+        // close() came while this connection was being made (after a reconnect): its
+        // stop() found nothing to stop yet, and this stream would keep close() waiting forever.
+        if (this.closing) void service.stop().catch(() => undefined);
       });
       try {
         const created = await ensureSlot(pool, slotName);
         if (created && everStreamed)
           log(`[realtime] replication slot ${slotName} was gone; recreated (changes in between are lost)`);
         const plugin = new TextPgoutputPlugin({ protoVersion: 1, publicationNames: [PUBLICATION] });
-        await service.subscribe(plugin, slotName);
+        if (!this.closing) await service.subscribe(plugin, slotName);
       } catch (error) {
         if (!this.closing) log(`[realtime] replication stopped: ${String(error)}`);
       }
