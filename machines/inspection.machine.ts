@@ -341,18 +341,28 @@ export const inspectionMachine = setup({
   },
 });
 
-/** The machine config an actor's `@xstate.actor` event carried, as the events stand. */
-export function definitionOf(context: InspectionContext, actorId: string | null): Record<string, unknown> | null {
+/** The text of the machine config an actor's `@xstate.actor` event carried, as the events stand. */
+export function definitionTextOf(context: InspectionContext, actorId: string | null): string | null {
   if (!actorId) return null;
   for (let i = context.events.length - 1; i >= 0; i--) {
     const body = context.events[i]!.body;
-    if (body.type === '@xstate.actor' && body.sessionId === actorId && typeof body.definition === 'string') {
-      try {
-        return JSON.parse(body.definition) as Record<string, unknown>;
-      } catch {
-        return null;
-      }
-    }
+    if (body.type === '@xstate.actor' && body.sessionId === actorId && typeof body.definition === 'string')
+      return body.definition;
   }
   return null;
+}
+
+/** A definition's text parsed, or null when it is not JSON. */
+export function parseDefinitionText(text: string | null): Record<string, unknown> | null {
+  if (text === null) return null;
+  try {
+    return JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    return null;
+  }
+}
+
+/** The machine config an actor's `@xstate.actor` event carried, as the events stand. */
+export function definitionOf(context: InspectionContext, actorId: string | null): Record<string, unknown> | null {
+  return parseDefinitionText(definitionTextOf(context, actorId));
 }

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { memo, useMemo, useState } from 'react';
 import { actorTree } from '../../lib/inspection/replay.ts';
 import type { Json } from '../../lib/model/types.ts';
 import { activePathsOf } from '../../lib/simulation/index.ts';
@@ -156,7 +156,8 @@ function SessionView() {
   );
 }
 
-function ActorDiagram({ value }: { value: unknown }) {
+/** Memoised: a live event that does not change the picked actor's value leaves the diagram alone. */
+const ActorDiagram = memo(function ActorDiagram({ value }: { value: unknown }) {
   const layout = useInspection((c) => c.layout);
   const actorId = useInspection((c) => c.actorId);
   const config = usePickedConfig();
@@ -212,7 +213,7 @@ function ActorDiagram({ value }: { value: unknown }) {
       )}
     </div>
   );
-}
+});
 
 function EventLog({
   rows,
@@ -224,15 +225,32 @@ function EventLog({
       <h3>Events</h3>
       <ol className="inspect-log" aria-label="Event log">
         {rows.map((row) => (
-          <li key={row.seq}>
-            <span className="inspect-route">
-              {row.sourceId ?? '(outside)'} → {row.targetId}
-            </span>{' '}
-            <strong>{row.type}</strong>
-            <pre>{JSON.stringify(row.payload)}</pre>
-          </li>
+          <LogRow key={row.seq} type={row.type} sourceId={row.sourceId} targetId={row.targetId} payload={row.payload} />
         ))}
       </ol>
     </>
   );
 }
+
+/** One log row; memoised, so a live event renders only the new rows (payloads stay text). */
+const LogRow = memo(function LogRow({
+  type,
+  sourceId,
+  targetId,
+  payload,
+}: {
+  type: string;
+  sourceId: string | null;
+  targetId: string;
+  payload: unknown;
+}) {
+  return (
+    <li>
+      <span className="inspect-route">
+        {sourceId ?? '(outside)'} → {targetId}
+      </span>{' '}
+      <strong>{type}</strong>
+      <pre>{JSON.stringify(payload)}</pre>
+    </li>
+  );
+});
