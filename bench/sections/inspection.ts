@@ -98,12 +98,15 @@ const WATCH_SOCKET = `(() => {
     constructor(...args) {
       super(...args);
       this.addEventListener('message', (e) => {
-        if (typeof e.data !== 'string' || e.data.indexOf('switch.flip') < 0) return;
         const t = performance.timeOrigin + performance.now();
+        // realtime-js sends broadcasts as binary frames (a JSON body inside).
+        const text =
+          typeof e.data === 'string' ? e.data : e.data instanceof ArrayBuffer ? new TextDecoder().decode(e.data) : '';
+        if (text.indexOf('switch.flip') < 0) return;
         // The database keeps jsonb keys in its own order: either order of n and type.
-        const re = /"n":(\\d+),"type":"switch\\.flip"|"type":"switch\\.flip","n":(\\d+)/g;
+        const re = /"n":\\s*(\\d+),\\s*"type":\\s*"switch\\.flip"|"type":\\s*"switch\\.flip",\\s*"n":\\s*(\\d+)/g;
         let m;
-        while ((m = re.exec(e.data))) {
+        while ((m = re.exec(text))) {
           const n = m[1] ?? m[2];
           if (!(n in window.__frames)) window.__frames[n] = t;
         }
