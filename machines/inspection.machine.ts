@@ -20,6 +20,8 @@ import type {
 export interface InspectionInput {
   projectId: string;
   isOwner: boolean;
+  /** Owners and editors: may change a source's retention. */
+  canEdit?: boolean;
 }
 
 export interface InspectionContext extends InspectionInput {
@@ -43,6 +45,7 @@ export type InspectionIntent =
   | { type: 'inspection.retry' }
   | { type: 'inspection.createSource'; name: string }
   | { type: 'inspection.revokeSource'; sourceId: string }
+  | { type: 'inspection.setRetention'; sourceId: string; maxEvents: number; maxDays: number }
   | { type: 'inspection.dismissKey' }
   | { type: 'inspection.selectSession'; sessionId: string }
   | { type: 'inspection.selectActor'; actorId: string }
@@ -71,6 +74,10 @@ export const inspectionMachine = setup({
     revokeSource: fromPromise<InspectionResult<{ sourceId: string; revokedAt: string }>, { sourceId: string }>(() =>
       Promise.reject(new Error('not provided')),
     ),
+    setRetention: fromPromise<
+      InspectionResult<{ sourceId: string; maxEvents: number; maxDays: number }>,
+      { sourceId: string; maxEvents: number; maxDays: number }
+    >(() => Promise.reject(new Error('not provided'))),
     loadEvents: fromPromise<InspectionResult<StoredInspectionEvent[]>, { sessionId: string; afterSeq: number }>(() =>
       Promise.reject(new Error('not provided')),
     ),
@@ -85,6 +92,7 @@ export const inspectionMachine = setup({
   },
   guards: {
     isOwner: ({ context }) => context.isOwner,
+    canEdit: ({ context }) => context.canEdit === true,
     hasName: (_, params: { name: string }) => params.name.trim().length > 0,
   },
   actions: {
@@ -106,6 +114,11 @@ export const inspectionMachine = setup({
     addSession: assign(({ context }, params: { session: InspectionSession }) => ({
       sessions: [params.session, ...context.sessions.filter((s) => s.id !== params.session.id)],
     })),
+    setSourceRetention: assign(({ context }, params: { sourceId: string; maxEvents: number; maxDays: number }) => ({
+      sources: context.sources.map((s) =>
+        s.id === params.sourceId ? { ...s, maxEvents: params.maxEvents, maxDays: params.maxDays } : s,
+      ),
+    })),
     markRevoked: assign(({ context }, params: { sourceId: string; revokedAt: string }) => ({
       sources: context.sources.map((s) => (s.id === params.sourceId ? { ...s, revokedAt: params.revokedAt } : s)),
     })),
@@ -114,6 +127,7 @@ export const inspectionMachine = setup({
   id: 'inspection',
   context: ({ input }) => ({
     ...input,
+    canEdit: input.canEdit ?? input.isOwner,
     sources: [],
     sessions: [],
     sessionId: null,
@@ -163,6 +177,9 @@ export const inspectionMachine = setup({
         'inspection.sessionEnded': {
           actions: { type: 'addSession', params: ({ event }) => ({ session: event.session }) },
         },
+        'inspection.sourceUpdated': {
+          actions: { type: 'setSourceRetention', params: ({ event }) => event },
+        },
         'inspection.sourceRevoked': {
           actions: { type: 'markRevoked', params: ({ event }) => event },
         },
@@ -188,6 +205,7 @@ export const inspectionMachine = setup({
                   target: 'creating',
                 },
                 'inspection.revokeSource': { guard: 'isOwner', target: 'revoking' },
+                'inspection.setRetention': { guard: 'canEdit', target: 'settingRetention' },
                 'inspection.saveMachine': {
                   guard: { type: 'hasName', params: ({ event }) => ({ name: event.name }) },
                   target: 'saving',
@@ -235,6 +253,44 @@ export const inspectionMachine = setup({
                   }),
                 },
                 onError: { target: 'idle', actions: assign({ error: 'The source could not be revoked.' }) },
+              },
+            },
+            settingRetention: {
+              invoke: {
+                id: 'setRetention',
+                src: 'setRetention',
+                input: ({ event }) => {
+                  const { sourceId, maxEvents, maxDays } = event as {
+                    sourceId: string;
+                    maxEvents: number;
+                    maxDays: number;
+                  };
+                  return { sourceId, maxEvents, maxDays };
+                },
+                onDone: [
+                  {
+                    guard: ({ event }) => event.output.ok,
+                    target: 'idle',
+                    actions: [
+                      {
+                        type: 'setSourceRetention',
+                        params: ({ event }) =>
+                          (
+                            event.output as {
+                              ok: true;
+                              value: { sourceId: string; maxEvents: number; maxDays: number };
+                            }
+                          ).value,
+                      },
+                      assign({ error: null }),
+                    ],
+                  },
+                  {
+                    target: 'idle',
+                    actions: assign({ error: ({ event }) => (event.output as { ok: false; message: string }).message }),
+                  },
+                ],
+                onError: { target: 'idle', actions: assign({ error: 'What is kept could not be changed.' }) },
               },
             },
             saving: {
