@@ -1,4 +1,5 @@
-import { memo, useMemo, useState } from 'react';
+import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { fitViewport, type FitViewport } from '../../lib/layout/fit.ts';
 import { actorTree } from '../../lib/inspection/replay.ts';
 import type { Json } from '../../lib/model/types.ts';
 import { activePathsOf } from '../../lib/simulation/index.ts';
@@ -164,6 +165,22 @@ const ActorDiagram = memo(function ActorDiagram({ value }: { value: unknown }) {
   const busy = useInspectionBusy();
   const send = useInspectionSend();
   const [name, setName] = useState('');
+  const frame = useRef<HTMLDivElement>(null);
+  const [viewport, setViewport] = useState<FitViewport>(VIEWPORT);
+  const shown = layout && layout.actorId === actorId ? layout : null;
+  const fit = useCallback(() => {
+    const el = frame.current;
+    if (!el || !shown) return;
+    setViewport(
+      fitViewport(
+        { x: 0, y: 0, width: shown.layout.width, height: shown.layout.height },
+        el.clientWidth,
+        el.clientHeight,
+      ),
+    );
+  }, [shown]);
+  // Fit when a machine is first shown (a new actor, or its diagram laid out again).
+  useLayoutEffect(fit, [fit]);
   const activePaths = useMemo(
     () =>
       typeof value === 'string' || (typeof value === 'object' && value !== null) ? activePathsOf(value as never) : [],
@@ -172,12 +189,15 @@ const ActorDiagram = memo(function ActorDiagram({ value }: { value: unknown }) {
   if (!actorId) return <p className="muted">Pick an actor to see its machine.</p>;
   return (
     <div className="inspect-diagram">
-      {layout && layout.actorId === actorId ? (
-        <div className="inspect-diagram-frame" data-testid="inspect-diagram">
+      {shown ? (
+        <div className="inspect-diagram-frame" data-testid="inspect-diagram" ref={frame}>
+          <button type="button" className="inspect-fit" onClick={fit}>
+            Fit
+          </button>
           <Diagram
-            definition={layout.definition}
-            layout={layout.layout}
-            viewport={VIEWPORT}
+            definition={shown.definition}
+            layout={shown.layout}
+            viewport={viewport}
             selection={[]}
             editing={null}
             mode="idle"
