@@ -96,21 +96,30 @@ export const inspectionMachine = setup({
     hasName: (_, params: { name: string }) => params.name.trim().length > 0,
   },
   actions: {
-    appendLive: assign(({ context }, params: { events: StoredInspectionEvent[] }) => {
-      const sessions = context.sessions.map((s) => {
-        const mine = params.events.filter((e) => e.session_id === s.id);
-        return mine.length === 0
-          ? s
-          : { ...s, eventCount: s.eventCount + mine.length, lastEventAt: mine[0]!.received_at };
-      });
-      // The first live events pick their session when none is picked yet; the session
-      // region then reads the whole session back (what was stored before the page opened).
-      if (context.sessionId === null) return { sessions, sessionId: params.events[0]?.session_id ?? null, events: [] };
-      const sessionId = context.sessionId;
-      const after = lastSeq(context.events);
-      const fresh = params.events.filter((e) => e.session_id === sessionId && e.seq > after);
-      return { sessions, sessionId, events: fresh.length > 0 ? [...context.events, ...fresh] : context.events };
-    }),
+    appendLive: assign(
+      (
+        { context },
+        params: { events: StoredInspectionEvent[]; sessionCount?: { sessionId: string; eventCount: number } },
+      ) => {
+        // The count is the database's when the batch carries it (counting what arrived
+        // missed batches that came before the session was listed).
+        const sessions = context.sessions.map((s) => {
+          const mine = params.events.filter((e) => e.session_id === s.id);
+          if (mine.length === 0) return s;
+          const eventCount =
+            params.sessionCount?.sessionId === s.id ? params.sessionCount.eventCount : s.eventCount + mine.length;
+          return { ...s, eventCount, lastEventAt: mine[0]!.received_at };
+        });
+        // The first live events pick their session when none is picked yet; the session
+        // region then reads the whole session back (what was stored before the page opened).
+        if (context.sessionId === null)
+          return { sessions, sessionId: params.events[0]?.session_id ?? null, events: [] };
+        const sessionId = context.sessionId;
+        const after = lastSeq(context.events);
+        const fresh = params.events.filter((e) => e.session_id === sessionId && e.seq > after);
+        return { sessions, sessionId, events: fresh.length > 0 ? [...context.events, ...fresh] : context.events };
+      },
+    ),
     addSession: assign(({ context }, params: { session: InspectionSession }) => ({
       sessions: [params.session, ...context.sessions.filter((s) => s.id !== params.session.id)],
     })),
@@ -169,7 +178,10 @@ export const inspectionMachine = setup({
       invoke: { id: 'feed', src: 'feed', input: ({ context }) => ({ projectId: context.projectId }) },
       on: {
         'inspection.eventsReceived': {
-          actions: { type: 'appendLive', params: ({ event }) => ({ events: event.events }) },
+          actions: {
+            type: 'appendLive',
+            params: ({ event }) => ({ events: event.events, sessionCount: event.sessionCount }),
+          },
         },
         'inspection.sessionOpened': {
           actions: { type: 'addSession', params: ({ event }) => ({ session: event.session }) },

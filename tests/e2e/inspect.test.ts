@@ -108,7 +108,9 @@ describe('watch your app together', () => {
 
     // The session's count matches what is stored, in both browsers.
     for (const page of [a, b]) {
-      await page.getByRole('list', { name: 'Sessions' }).getByText('7 events').waitFor();
+      await expect
+        .poll(() => page.getByRole('list', { name: 'Sessions' }).textContent(), { timeout: 20_000 })
+        .toContain(' 7 events');
     }
 
     // Fit: the diagram is fitted when first shown, and the Fit button fits it again after

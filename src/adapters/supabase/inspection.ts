@@ -57,9 +57,17 @@ type Broadcast = Record<string, unknown>;
 function toFeedEvent(event: string, payload: Broadcast): InspectionFeedEvent | null {
   switch (event) {
     case 'events':
-      return Array.isArray(payload.events)
-        ? { type: 'inspection.eventsReceived', events: payload.events as StoredInspectionEvent[] }
-        : null;
+      if (!Array.isArray(payload.events)) return null;
+      {
+        const session = payload.session as { id?: unknown; event_count?: unknown } | undefined;
+        return {
+          type: 'inspection.eventsReceived',
+          events: payload.events as StoredInspectionEvent[],
+          ...(session && typeof session.id === 'string'
+            ? { sessionCount: { sessionId: session.id, eventCount: Number(session.event_count) } }
+            : {}),
+        };
+      }
     case 'events_stored':
       return typeof payload.session_id === 'string'
         ? { type: 'inspection.eventsStored', sessionId: payload.session_id, lastSeq: Number(payload.last_seq) }

@@ -30,7 +30,12 @@ export type InspectionResult<T> = { ok: true; value: T } | { ok: false; message:
 
 /** What arrives on `inspect:<project>`, as the inspection machine's events. */
 export type InspectionFeedEvent =
-  | { type: 'inspection.eventsReceived'; events: StoredInspectionEvent[] }
+  | {
+      type: 'inspection.eventsReceived';
+      events: StoredInspectionEvent[];
+      /** The session's event count in the database after this batch. */
+      sessionCount?: { sessionId: string; eventCount: number };
+    }
   /** A batch too big for one message: read its rows back. */
   | { type: 'inspection.eventsStored'; sessionId: string; lastSeq: number }
   | { type: 'inspection.sessionOpened'; session: InspectionSession }
