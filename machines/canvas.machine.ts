@@ -1,5 +1,6 @@
 import { assertEvent, assign, enqueueActions, setup, type AnyActorRef } from 'xstate';
 import type { CanvasEdit } from '../src/lib/canvas-ops/gestures.ts';
+import { fitViewport } from '../src/lib/layout/fit.ts';
 import type { Box } from '../src/lib/layout/types.ts';
 
 /**
@@ -134,22 +135,7 @@ export const canvasMachine = setup({
     }),
     fit: assign(({ event }) => {
       assertEvent(event, 'canvas.fit');
-      const { bounds, width, height } = event;
-      const margin = 32;
-      const zoom = clampZoom(
-        Math.min(
-          1.25,
-          (width - 2 * margin) / Math.max(1, bounds.width),
-          (height - 2 * margin) / Math.max(1, bounds.height),
-        ),
-      );
-      return {
-        viewport: {
-          zoom,
-          x: (width - bounds.width * zoom) / 2 - bounds.x * zoom,
-          y: (height - bounds.height * zoom) / 2 - bounds.y * zoom,
-        },
-      };
+      return { viewport: fitViewport(event.bounds, event.width, event.height) };
     }),
     follow: assign(({ event }) => {
       assertEvent(event, 'canvas.viewportFollowed');

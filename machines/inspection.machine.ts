@@ -20,6 +20,8 @@ import type {
 export interface InspectionInput {
   projectId: string;
   isOwner: boolean;
+  /** Owners and editors: may change a source's retention. */
+  canEdit?: boolean;
 }
 
 export interface InspectionContext extends InspectionInput {
@@ -43,6 +45,7 @@ export type InspectionIntent =
   | { type: 'inspection.retry' }
   | { type: 'inspection.createSource'; name: string }
   | { type: 'inspection.revokeSource'; sourceId: string }
+  | { type: 'inspection.setRetention'; sourceId: string; maxEvents: number; maxDays: number }
   | { type: 'inspection.dismissKey' }
   | { type: 'inspection.selectSession'; sessionId: string }
   | { type: 'inspection.selectActor'; actorId: string }
@@ -71,6 +74,10 @@ export const inspectionMachine = setup({
     revokeSource: fromPromise<InspectionResult<{ sourceId: string; revokedAt: string }>, { sourceId: string }>(() =>
       Promise.reject(new Error('not provided')),
     ),
+    setRetention: fromPromise<
+      InspectionResult<{ sourceId: string; maxEvents: number; maxDays: number }>,
+      { sourceId: string; maxEvents: number; maxDays: number }
+    >(() => Promise.reject(new Error('not provided'))),
     loadEvents: fromPromise<InspectionResult<StoredInspectionEvent[]>, { sessionId: string; afterSeq: number }>(() =>
       Promise.reject(new Error('not provided')),
     ),
@@ -85,26 +92,41 @@ export const inspectionMachine = setup({
   },
   guards: {
     isOwner: ({ context }) => context.isOwner,
+    canEdit: ({ context }) => context.canEdit === true,
     hasName: (_, params: { name: string }) => params.name.trim().length > 0,
   },
   actions: {
-    appendLive: assign(({ context }, params: { events: StoredInspectionEvent[] }) => {
-      const sessions = context.sessions.map((s) => {
-        const mine = params.events.filter((e) => e.session_id === s.id);
-        return mine.length === 0
-          ? s
-          : { ...s, eventCount: s.eventCount + mine.length, lastEventAt: mine[0]!.received_at };
-      });
-      // The first live events pick their session when none is picked yet; the session
-      // region then reads the whole session back (what was stored before the page opened).
-      if (context.sessionId === null) return { sessions, sessionId: params.events[0]?.session_id ?? null, events: [] };
-      const sessionId = context.sessionId;
-      const after = lastSeq(context.events);
-      const fresh = params.events.filter((e) => e.session_id === sessionId && e.seq > after);
-      return { sessions, sessionId, events: fresh.length > 0 ? [...context.events, ...fresh] : context.events };
-    }),
+    appendLive: assign(
+      (
+        { context },
+        params: { events: StoredInspectionEvent[]; sessionCount?: { sessionId: string; eventCount: number } },
+      ) => {
+        // The count is the database's when the batch carries it (counting what arrived
+        // missed batches that came before the session was listed).
+        const sessions = context.sessions.map((s) => {
+          const mine = params.events.filter((e) => e.session_id === s.id);
+          if (mine.length === 0) return s;
+          const eventCount =
+            params.sessionCount?.sessionId === s.id ? params.sessionCount.eventCount : s.eventCount + mine.length;
+          return { ...s, eventCount, lastEventAt: mine[0]!.received_at };
+        });
+        // The first live events pick their session when none is picked yet; the session
+        // region then reads the whole session back (what was stored before the page opened).
+        if (context.sessionId === null)
+          return { sessions, sessionId: params.events[0]?.session_id ?? null, events: [] };
+        const sessionId = context.sessionId;
+        const after = lastSeq(context.events);
+        const fresh = params.events.filter((e) => e.session_id === sessionId && e.seq > after);
+        return { sessions, sessionId, events: fresh.length > 0 ? [...context.events, ...fresh] : context.events };
+      },
+    ),
     addSession: assign(({ context }, params: { session: InspectionSession }) => ({
       sessions: [params.session, ...context.sessions.filter((s) => s.id !== params.session.id)],
+    })),
+    setSourceRetention: assign(({ context }, params: { sourceId: string; maxEvents: number; maxDays: number }) => ({
+      sources: context.sources.map((s) =>
+        s.id === params.sourceId ? { ...s, maxEvents: params.maxEvents, maxDays: params.maxDays } : s,
+      ),
     })),
     markRevoked: assign(({ context }, params: { sourceId: string; revokedAt: string }) => ({
       sources: context.sources.map((s) => (s.id === params.sourceId ? { ...s, revokedAt: params.revokedAt } : s)),
@@ -114,6 +136,7 @@ export const inspectionMachine = setup({
   id: 'inspection',
   context: ({ input }) => ({
     ...input,
+    canEdit: input.canEdit ?? input.isOwner,
     sources: [],
     sessions: [],
     sessionId: null,
@@ -155,13 +178,19 @@ export const inspectionMachine = setup({
       invoke: { id: 'feed', src: 'feed', input: ({ context }) => ({ projectId: context.projectId }) },
       on: {
         'inspection.eventsReceived': {
-          actions: { type: 'appendLive', params: ({ event }) => ({ events: event.events }) },
+          actions: {
+            type: 'appendLive',
+            params: ({ event }) => ({ events: event.events, sessionCount: event.sessionCount }),
+          },
         },
         'inspection.sessionOpened': {
           actions: { type: 'addSession', params: ({ event }) => ({ session: event.session }) },
         },
         'inspection.sessionEnded': {
           actions: { type: 'addSession', params: ({ event }) => ({ session: event.session }) },
+        },
+        'inspection.sourceUpdated': {
+          actions: { type: 'setSourceRetention', params: ({ event }) => event },
         },
         'inspection.sourceRevoked': {
           actions: { type: 'markRevoked', params: ({ event }) => event },
@@ -188,6 +217,7 @@ export const inspectionMachine = setup({
                   target: 'creating',
                 },
                 'inspection.revokeSource': { guard: 'isOwner', target: 'revoking' },
+                'inspection.setRetention': { guard: 'canEdit', target: 'settingRetention' },
                 'inspection.saveMachine': {
                   guard: { type: 'hasName', params: ({ event }) => ({ name: event.name }) },
                   target: 'saving',
@@ -235,6 +265,44 @@ export const inspectionMachine = setup({
                   }),
                 },
                 onError: { target: 'idle', actions: assign({ error: 'The source could not be revoked.' }) },
+              },
+            },
+            settingRetention: {
+              invoke: {
+                id: 'setRetention',
+                src: 'setRetention',
+                input: ({ event }) => {
+                  const { sourceId, maxEvents, maxDays } = event as {
+                    sourceId: string;
+                    maxEvents: number;
+                    maxDays: number;
+                  };
+                  return { sourceId, maxEvents, maxDays };
+                },
+                onDone: [
+                  {
+                    guard: ({ event }) => event.output.ok,
+                    target: 'idle',
+                    actions: [
+                      {
+                        type: 'setSourceRetention',
+                        params: ({ event }) =>
+                          (
+                            event.output as {
+                              ok: true;
+                              value: { sourceId: string; maxEvents: number; maxDays: number };
+                            }
+                          ).value,
+                      },
+                      assign({ error: null }),
+                    ],
+                  },
+                  {
+                    target: 'idle',
+                    actions: assign({ error: ({ event }) => (event.output as { ok: false; message: string }).message }),
+                  },
+                ],
+                onError: { target: 'idle', actions: assign({ error: 'What is kept could not be changed.' }) },
               },
             },
             saving: {
@@ -341,18 +409,28 @@ export const inspectionMachine = setup({
   },
 });
 
-/** The machine config an actor's `@xstate.actor` event carried, as the events stand. */
-export function definitionOf(context: InspectionContext, actorId: string | null): Record<string, unknown> | null {
+/** The text of the machine config an actor's `@xstate.actor` event carried, as the events stand. */
+export function definitionTextOf(context: InspectionContext, actorId: string | null): string | null {
   if (!actorId) return null;
   for (let i = context.events.length - 1; i >= 0; i--) {
     const body = context.events[i]!.body;
-    if (body.type === '@xstate.actor' && body.sessionId === actorId && typeof body.definition === 'string') {
-      try {
-        return JSON.parse(body.definition) as Record<string, unknown>;
-      } catch {
-        return null;
-      }
-    }
+    if (body.type === '@xstate.actor' && body.sessionId === actorId && typeof body.definition === 'string')
+      return body.definition;
   }
   return null;
+}
+
+/** A definition's text parsed, or null when it is not JSON. */
+export function parseDefinitionText(text: string | null): Record<string, unknown> | null {
+  if (text === null) return null;
+  try {
+    return JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    return null;
+  }
+}
+
+/** The machine config an actor's `@xstate.actor` event carried, as the events stand. */
+export function definitionOf(context: InspectionContext, actorId: string | null): Record<string, unknown> | null {
+  return parseDefinitionText(definitionTextOf(context, actorId));
 }

@@ -86,6 +86,52 @@ const WATCH_DIAGRAM = `(() => {
 
 const watchDiagram = (page: Page) => page.evaluate(WATCH_DIAGRAM);
 
+/**
+ * Stamps, in the page, when a realtime frame carrying flip n first reaches the page's
+ * WebSocket (before supabase-js, the machine and React see it): the browser's share of
+ * the latency is DOM stamp minus this one. Installed before the app's code runs.
+ */
+const WATCH_SOCKET = `(() => {
+  window.__frames = {};
+  const Native = window.WebSocket;
+  window.WebSocket = class extends Native {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('message', (e) => {
+        const t = performance.timeOrigin + performance.now();
+        // realtime-js sends broadcasts as binary frames (a JSON body inside).
+        const text =
+          typeof e.data === 'string' ? e.data : e.data instanceof ArrayBuffer ? new TextDecoder().decode(e.data) : '';
+        if (text.indexOf('switch.flip') < 0) return;
+        // The database keeps jsonb keys in its own order: either order of n and type.
+        const re = /"n":\\s*(\\d+),\\s*"type":\\s*"switch\\.flip"|"type":\\s*"switch\\.flip",\\s*"n":\\s*(\\d+)/g;
+        let m;
+        while ((m = re.exec(text))) {
+          const n = m[1] ?? m[2];
+          if (!(n in window.__frames)) window.__frames[n] = t;
+        }
+      });
+    }
+  };
+})()`;
+
+const framesSeen = (page: Page) =>
+  page.evaluate(() => (window as unknown as { __frames: Record<string, number> }).__frames);
+
+/** Least-squares slope of y over x. */
+function slope(xs: number[], ys: number[]): number {
+  const n = xs.length;
+  const mx = xs.reduce((a, b) => a + b, 0) / n;
+  const my = ys.reduce((a, b) => a + b, 0) / n;
+  let num = 0;
+  let den = 0;
+  for (let i = 0; i < n; i++) {
+    num += (xs[i]! - mx) * (ys[i]! - my);
+    den += (xs[i]! - mx) ** 2;
+  }
+  return den === 0 ? 0 : num / den;
+}
+
 const flipsSeen = (page: Page) =>
   page.evaluate(() => (window as unknown as { __flips: { path: string | null; t: number }[] }).__flips);
 
@@ -150,6 +196,8 @@ export async function run(ctx: BenchContext): Promise<void> {
 
     // A member's realtime client on inspect:<project>: when each `@xstate.event` arrives.
     const arrived = new Map<number, number>();
+    /** When the database stored flip n (received_at: the ingest transaction's start). */
+    const storedAt = new Map<number, number>();
     let ticks = 0;
     await member.c.realtime.setAuth();
     const feed = member.c.channel(INSPECT_TOPIC(projectId), { config: { private: true } });
@@ -160,7 +208,10 @@ export async function run(ctx: BenchContext): Promise<void> {
         const n = row.body.event?.n;
         if (typeof n !== 'number') continue;
         if (row.body.event && (row.body.event as { type?: string }).type === 'tick') ticks++;
-        else arrived.set(n, t);
+        else {
+          arrived.set(n, t);
+          storedAt.set(n, Date.parse((row as { received_at?: string }).received_at ?? ''));
+        }
       }
     });
     // A batch too big for one message comes as a notice (the page reads its rows back).
@@ -174,6 +225,7 @@ export async function run(ctx: BenchContext): Promise<void> {
     const pages: Page[] = [];
     for (const who of [owner, member]) {
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      await context.addInitScript(WATCH_SOCKET);
       const page = await context.newPage();
       await page.goto(bench.url);
       await page.getByLabel('Email').fill(who.email);
@@ -203,11 +255,16 @@ export async function run(ctx: BenchContext): Promise<void> {
     const toDiagram: number[] = [];
     const toBoth: number[] = [];
     const toClient: number[] = [];
+    const toStored: number[] = [];
+    const storedToClient: number[] = [];
+    const storedToFrame: number[] = [];
+    const frameToDiagram: number[] = [];
     for (let n = 1; n <= FLIPS + WARMUP; n++) {
       const expected = n % 2 === 1 ? 'off' : 'on';
       const t0 = now();
       actor.send({ type: 'switch.flip', n });
       const stamps: number[] = [];
+      const frames: number[] = [];
       for (const page of pages) {
         await page.waitForFunction(
           ([count, path]) => {
@@ -219,12 +276,20 @@ export async function run(ctx: BenchContext): Promise<void> {
         );
         const flips = await flipsSeen(page);
         stamps.push(flips[flips.length - 1]!.t - t0);
+        frames.push((await framesSeen(page))[String(n)] ?? Number.NaN);
       }
       await until(() => arrived.has(n), `broadcast of flip ${n}`);
       if (n <= WARMUP) continue;
       toDiagram.push(...stamps);
       toBoth.push(Math.max(...stamps));
       toClient.push(arrived.get(n)! - t0);
+      const stored = storedAt.get(n)!;
+      toStored.push(stored - t0);
+      storedToClient.push(arrived.get(n)! - stored);
+      for (let i = 0; i < pages.length; i++) {
+        storedToFrame.push(frames[i]! - stored);
+        frameToDiagram.push(t0 + stamps[i]! - frames[i]!);
+      }
     }
 
     // Baseline: a plain realtime broadcast between two Node clients, same backend, same run.
@@ -249,6 +314,14 @@ export async function run(ctx: BenchContext): Promise<void> {
     ctx.report('→ active state in a browser diagram (2 browsers pooled)', figure(diagram), 'p95 < 100 ms');
     ctx.report('→ active state in BOTH browsers (slower of the two)', figure(both), 'p95 < 100 ms');
     ctx.report("→ a member's supabase-js client gets the broadcast", figure(member_));
+    ctx.section('inspection: where the time goes (same flips; wall clocks of one machine)');
+    ctx.report('app send → ingest transaction starts (socket, function, RPC)', figure(summarize(toStored)));
+    ctx.report('transaction start → Node member client (commit, NOTIFY, fan-out)', figure(summarize(storedToClient)));
+    ctx.report("transaction start → browser's WebSocket frame", figure(summarize(storedToFrame)));
+    ctx.report(
+      'browser frame → active state in the DOM (supabase-js, machine, React)',
+      figure(summarize(frameToDiagram)),
+    );
     ctx.report('baseline: realtime broadcast Node → Node', figure(base));
     ctx.report(
       'ratio both browsers / baseline (p50, p95)',
@@ -307,6 +380,7 @@ export async function run(ctx: BenchContext): Promise<void> {
         ).rows[0]!.n,
       );
     const m0 = now();
+    const rssAt0 = process.memoryUsage().rss / 1024 / 1024;
     for (let done = 0; done < MEMORY_EVENTS; done += CHUNK) {
       for (let n = 0; n < CHUNK; n++) mem.send(protocolEvent(done + n));
       await until(async () => (await lastSeq(kept.id)) >= done + CHUNK, 'a chunk to be stored', 120_000);
@@ -318,9 +392,22 @@ export async function run(ctx: BenchContext): Promise<void> {
     ctx.section(
       `inspection: memory, ${MEMORY_EVENTS.toLocaleString('en')} events into one source (retention: last 10,000)`,
     );
-    ctx.report('backend process RSS after the first 20,000', `${rss[0]!.toFixed(0)} MiB`);
-    ctx.report('backend process RSS at the end', `${rss[rss.length - 1]!.toFixed(0)} MiB`, 'flat');
-    ctx.report('RSS max over the run', `${Math.max(...rss).toFixed(0)} MiB`);
+    const at = (fraction: number) =>
+      fraction === 0 ? rssAt0 : rss[Math.max(0, Math.ceil(fraction * rss.length) - 1)]!;
+    ctx.report(
+      'backend process RSS at 0 / 25 / 50 / 75 / 100 %',
+      [0, 0.25, 0.5, 0.75, 1].map((f) => at(f).toFixed(0)).join(' / ') + ' MiB',
+      'flat',
+    );
+    const xs = rss.map((_, i) => ((i + 1) * CHUNK) / 100_000);
+    const half = Math.floor(rss.length / 2);
+    ctx.report('RSS slope over the run (least squares)', `${slope(xs, rss).toFixed(1)} MiB per 100,000 events`, '≈ 0');
+    ctx.report(
+      'RSS slope over the second half',
+      `${slope(xs.slice(half), rss.slice(half)).toFixed(1)} MiB per 100,000 events`,
+      '≈ 0',
+    );
+    ctx.report('RSS min / max over the run', `${Math.min(...rss).toFixed(0)} / ${Math.max(...rss).toFixed(0)} MiB`);
     ctx.report('events kept in the table', rows.toLocaleString('en'), '≤ 10,000');
     ctx.report('ingest rate over the run', `${(MEMORY_EVENTS / seconds).toFixed(0)} events/s`);
   } finally {

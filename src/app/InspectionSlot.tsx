@@ -1,5 +1,5 @@
 import { InspectionContext, InspectionPage } from '../features/inspection/index.ts';
-import { useIsOwner } from '../features/room/room-context.ts';
+import { useCanEdit, useIsOwner } from '../features/room/room-context.ts';
 import { routePath } from '../lib/route.ts';
 import { inspector } from './inspect.ts';
 import { liveInspectionLogic, liveIngestUrl } from './live.ts';
@@ -7,11 +7,12 @@ import { liveInspectionLogic, liveIngestUrl } from './live.ts';
 /** The inspection page inside a project's room: one inspection actor per project and role. */
 export function InspectionSlot({ projectId }: { projectId: string }) {
   const isOwner = useIsOwner();
+  const canEdit = useCanEdit();
   return (
     <InspectionContext.Provider
-      key={`${projectId}:${isOwner}`}
+      key={`${projectId}:${isOwner}:${canEdit}`}
       logic={liveInspectionLogic()}
-      options={{ input: { projectId, isOwner }, inspect: inspector() }}
+      options={{ input: { projectId, isOwner, canEdit }, inspect: inspector() }}
     >
       <InspectionPage ingestUrl={liveIngestUrl()} projectHref={routePath({ name: 'project', projectId })} />
     </InspectionContext.Provider>

@@ -23,6 +23,9 @@ export function inspectionLogic(
         port.createSource(input.projectId, input.name),
       ),
       revokeSource: fromPromise(({ input }: { input: { sourceId: string } }) => port.revokeSource(input.sourceId)),
+      setRetention: fromPromise(({ input }: { input: { sourceId: string; maxEvents: number; maxDays: number } }) =>
+        port.setRetention(input.sourceId, input.maxEvents, input.maxDays),
+      ),
       loadEvents: fromPromise(({ input }: { input: { sessionId: string; afterSeq: number } }) =>
         port.sessionEvents(input.sessionId, input.afterSeq),
       ),

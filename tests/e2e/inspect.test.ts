@@ -23,6 +23,7 @@ const app = useBrowserApp({ timeout: 240_000 });
 let projectId: string;
 let a: Page;
 let b: Page;
+let c: Page;
 let inspector: ReturnType<typeof createWebSocketInspector> | null = null;
 let actor: AnyActorRef | null = null;
 
@@ -38,18 +39,24 @@ const active = (page: Page, path: string) => page.locator(`[data-state-path="${p
 const log = (page: Page) => page.getByRole('list', { name: 'Event log' });
 
 beforeAll(async () => {
-  const [pa, pb] = await Promise.all([person('ada'), person('bo')]);
+  const [pa, pb, pc] = await Promise.all([person('ada'), person('bo'), person('cy')]);
   const project = await pa.client.from('projects').insert({ name: 'Inspected app' }).select('id').single();
   if (project.error) throw new Error(project.error.message);
   projectId = project.data.id;
-  const added = await pa.client
-    .from('project_members')
-    .insert([{ project_id: projectId, user_id: pb.id, role: 'editor', joined_via: 'added' }]);
+  const added = await pa.client.from('project_members').insert([
+    { project_id: projectId, user_id: pb.id, role: 'editor', joined_via: 'added' },
+    { project_id: projectId, user_id: pc.id, role: 'viewer', joined_via: 'added' },
+  ]);
   if (added.error) throw new Error(added.error.message);
   const viewport = { viewport: { width: 1400, height: 1000 } };
-  const [sa, sb] = await Promise.all([app.signIn(pa.email, viewport), app.signIn(pb.email, viewport)]);
+  const [sa, sb, sc] = await Promise.all([
+    app.signIn(pa.email, viewport),
+    app.signIn(pb.email, viewport),
+    app.signIn(pc.email, viewport),
+  ]);
   a = sa.page;
   b = sb.page;
+  c = sc.page;
 }, 240_000);
 
 afterAll(() => {
@@ -72,7 +79,7 @@ describe('watch your app together', () => {
 
     // B, an editor, sees the source but cannot create or revoke.
     await b.goto(`${app.url}/p/${projectId}/inspect`);
-    await b.getByRole('list', { name: 'Sources' }).getByText('web app').waitFor();
+    await b.getByRole('list', { name: 'Sources' }).getByText('web app', { exact: true }).waitFor();
     expect(await b.getByRole('button', { name: 'Create source' }).count()).toBe(0);
     expect(await b.getByRole('button', { name: 'Revoke web app' }).count()).toBe(0);
 
@@ -97,6 +104,49 @@ describe('watch your app together', () => {
       expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
       await page.getByLabel('Context').getByText('flips:').waitFor();
       expect(await page.getByLabel('Context').textContent()).toContain('2');
+    }
+
+    // The session's count matches what is stored, in both browsers.
+    for (const page of [a, b]) {
+      await expect
+        .poll(() => page.getByRole('list', { name: 'Sessions' }).textContent(), { timeout: 20_000 })
+        .toContain(' 7 events');
+    }
+
+    // Fit: the diagram is fitted when first shown, and the Fit button fits it again after
+    // the frame changed size; every state is then inside the frame.
+    const inside = (page: Page) =>
+      page.evaluate(() => {
+        const frame = document.querySelector('[data-testid="inspect-diagram"]')!.getBoundingClientRect();
+        const states = [...document.querySelectorAll('[data-testid="inspect-diagram"] [data-state-path]')];
+        return (
+          states.length > 0 &&
+          states.every((el) => {
+            const r = el.getBoundingClientRect();
+            return r.left >= frame.left && r.right <= frame.right && r.top >= frame.top && r.bottom <= frame.bottom;
+          })
+        );
+      });
+    expect(await inside(a)).toBe(true);
+    await a.setViewportSize({ width: 760, height: 1000 });
+    await a.getByRole('button', { name: 'Fit', exact: true }).click();
+    await a.waitForFunction(() => {
+      const frame = document.querySelector('[data-testid="inspect-diagram"]')!.getBoundingClientRect();
+      return [...document.querySelectorAll('[data-testid="inspect-diagram"] [data-state-path]')].every((el) => {
+        const r = el.getBoundingClientRect();
+        return r.left >= frame.left && r.right <= frame.right;
+      });
+    });
+    expect(await inside(a)).toBe(true);
+    await a.setViewportSize({ width: 1400, height: 1000 });
+
+    // Retention: B (an editor) changes what the source keeps; A sees it live.
+    await b.getByRole('button', { name: 'Change what web app keeps' }).click();
+    await b.getByLabel('Events kept').fill('5000');
+    await b.getByLabel('Days kept').fill('3');
+    await b.getByRole('button', { name: 'Keep', exact: true }).click();
+    for (const page of [a, b]) {
+      await page.getByTestId('inspect-retention').getByText('Keeps the last 5,000 events, 3 days').waitFor();
     }
 
     // B replays: scrubbing back to just after the first flip shows `on` again (live: `off`).
@@ -128,5 +178,10 @@ describe('watch your app together', () => {
     expect(post.status).toBe(401);
     await b.goto(`${app.url}/p/${projectId}/inspect`);
     await b.getByRole('list', { name: 'Sources' }).getByText('revoked').waitFor();
-  });
+
+    // A viewer reads the retention and cannot change it.
+    await c.goto(`${app.url}/p/${projectId}/inspect`);
+    await c.getByTestId('inspect-retention').getByText('Keeps the last 5,000 events, 3 days').waitFor();
+    expect(await c.getByRole('button', { name: 'Change what web app keeps' }).count()).toBe(0);
+  }, 240_000);
 });

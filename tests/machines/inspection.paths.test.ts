@@ -16,7 +16,8 @@ import { describeMachinePaths, settleRequest } from './machine-paths.ts';
 type Snapshot = SnapshotFrom<typeof inspectionMachine>;
 type Event = InspectionIntent | InspectionFeedEvent;
 type GraphEvent = Event | { type: string; output?: unknown; error?: unknown };
-type Request = 'load' | 'createSource' | 'revokeSource' | 'loadEvents' | 'layoutDiagram' | 'saveMachine';
+type Request =
+  'load' | 'createSource' | 'revokeSource' | 'setRetention' | 'loadEvents' | 'layoutDiagram' | 'saveMachine';
 
 const INPUT: InspectionInput = { projectId: 'p-1', isOwner: true };
 const source: InspectionSource = {
@@ -67,6 +68,11 @@ const events: GraphEvent[] = [
   done('revokeSource', ok({ sourceId: 's-1', revokedAt: '2026-11-24T01:00:00Z' })),
   crashed('revokeSource'),
   { type: 'inspection.sourceRevoked', sourceId: 's-1', revokedAt: '2026-11-24T01:00:00Z' },
+  { type: 'inspection.setRetention', sourceId: 's-1', maxEvents: 500, maxDays: 3 },
+  done('setRetention', ok({ sourceId: 's-1', maxEvents: 500, maxDays: 3 })),
+  done('setRetention', refused('only owners and editors may')),
+  crashed('setRetention'),
+  { type: 'inspection.sourceUpdated', sourceId: 's-1', maxEvents: 200, maxDays: 2 },
   { type: 'inspection.sessionOpened', session },
   { type: 'inspection.selectSession', sessionId: 'ses-1' },
   done('loadEvents', ok([stored(1)])),
@@ -114,6 +120,7 @@ const isFeed = (type: string) =>
     'sessionOpened',
     'sessionEnded',
     'sourceRevoked',
+    'sourceUpdated',
     'feedJoined',
     'feedLost',
   ].includes(type.slice('inspection.'.length));
@@ -194,6 +201,7 @@ function fakeInspection() {
       feed: fromEventObservable<InspectionFeedEvent, { projectId: string }>(() => feed.asObservable()),
       createSource: held.request('createSource'),
       revokeSource: held.request('revokeSource'),
+      setRetention: held.request('setRetention'),
       loadEvents: held.request('loadEvents'),
       layoutDiagram: held.request('layoutDiagram'),
       saveMachine: held.request('saveMachine'),

@@ -57,9 +57,17 @@ type Broadcast = Record<string, unknown>;
 function toFeedEvent(event: string, payload: Broadcast): InspectionFeedEvent | null {
   switch (event) {
     case 'events':
-      return Array.isArray(payload.events)
-        ? { type: 'inspection.eventsReceived', events: payload.events as StoredInspectionEvent[] }
-        : null;
+      if (!Array.isArray(payload.events)) return null;
+      {
+        const session = payload.session as { id?: unknown; event_count?: unknown } | undefined;
+        return {
+          type: 'inspection.eventsReceived',
+          events: payload.events as StoredInspectionEvent[],
+          ...(session && typeof session.id === 'string'
+            ? { sessionCount: { sessionId: session.id, eventCount: Number(session.event_count) } }
+            : {}),
+        };
+      }
     case 'events_stored':
       return typeof payload.session_id === 'string'
         ? { type: 'inspection.eventsStored', sessionId: payload.session_id, lastSeq: Number(payload.last_seq) }
@@ -73,6 +81,15 @@ function toFeedEvent(event: string, payload: Broadcast): InspectionFeedEvent | n
         session: toSession(session),
       };
     }
+    case 'source_updated':
+      return typeof payload.source_id === 'string'
+        ? {
+            type: 'inspection.sourceUpdated',
+            sourceId: payload.source_id,
+            maxEvents: Number(payload.max_events),
+            maxDays: Number(payload.max_days),
+          }
+        : null;
     case 'source_revoked':
       return typeof payload.source_id === 'string'
         ? { type: 'inspection.sourceRevoked', sourceId: payload.source_id, revokedAt: String(payload.revoked_at) }
@@ -114,6 +131,19 @@ export function createInspectionAdapter(client: Client, apiUrl: string): Inspect
       return { ok: true, value: { sourceId, revokedAt: String(data) } };
     },
 
+    async setRetention(sourceId, maxEvents, maxDays) {
+      const { data, error } = await client
+        .from('inspection_sources')
+        .update({ max_events: maxEvents, max_days: maxDays })
+        .eq('id', sourceId)
+        .select('max_events, max_days');
+      if (error) return fail(error, 'change what is kept');
+      // RLS hides the row from a member who may not change it: no row, no change.
+      const row = data[0];
+      if (!row) return { ok: false, message: "Couldn't change what is kept: only owners and editors may." };
+      return { ok: true, value: { sourceId, maxEvents: row.max_events, maxDays: row.max_days } };
+    },
+
     async sessionEvents(sessionId, afterSeq): Promise<InspectionResult<StoredInspectionEvent[]>> {
       const out: StoredInspectionEvent[] = [];
       let after = afterSeq;
@@ -136,7 +166,7 @@ export function createInspectionAdapter(client: Client, apiUrl: string): Inspect
       const channel = openChannel<'inspection_events', Broadcast, object>(client, {
         topic: INSPECT_TOPIC(projectId),
         private: true,
-        broadcast: ['events', 'events_stored', 'session_opened', 'session_ended', 'source_revoked'],
+        broadcast: ['events', 'events_stored', 'session_opened', 'session_ended', 'source_revoked', 'source_updated'],
       });
       return channel.facts$.pipe(
         concatMap((fact): Observable<InspectionFeedEvent> => {

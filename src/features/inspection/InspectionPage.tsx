@@ -1,4 +1,5 @@
-import { useMemo, useState } from 'react';
+import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { fitViewport, type FitViewport } from '../../lib/layout/fit.ts';
 import { actorTree } from '../../lib/inspection/replay.ts';
 import type { Json } from '../../lib/model/types.ts';
 import { activePathsOf } from '../../lib/simulation/index.ts';
@@ -156,13 +157,30 @@ function SessionView() {
   );
 }
 
-function ActorDiagram({ value }: { value: unknown }) {
+/** Memoised: a live event that does not change the picked actor's value leaves the diagram alone. */
+const ActorDiagram = memo(function ActorDiagram({ value }: { value: unknown }) {
   const layout = useInspection((c) => c.layout);
   const actorId = useInspection((c) => c.actorId);
   const config = usePickedConfig();
   const busy = useInspectionBusy();
   const send = useInspectionSend();
   const [name, setName] = useState('');
+  const frame = useRef<HTMLDivElement>(null);
+  const [viewport, setViewport] = useState<FitViewport>(VIEWPORT);
+  const shown = layout && layout.actorId === actorId ? layout : null;
+  const fit = useCallback(() => {
+    const el = frame.current;
+    if (!el || !shown) return;
+    setViewport(
+      fitViewport(
+        { x: 0, y: 0, width: shown.layout.width, height: shown.layout.height },
+        el.clientWidth,
+        el.clientHeight,
+      ),
+    );
+  }, [shown]);
+  // Fit when a machine is first shown (a new actor, or its diagram laid out again).
+  useLayoutEffect(fit, [fit]);
   const activePaths = useMemo(
     () =>
       typeof value === 'string' || (typeof value === 'object' && value !== null) ? activePathsOf(value as never) : [],
@@ -171,12 +189,15 @@ function ActorDiagram({ value }: { value: unknown }) {
   if (!actorId) return <p className="muted">Pick an actor to see its machine.</p>;
   return (
     <div className="inspect-diagram">
-      {layout && layout.actorId === actorId ? (
-        <div className="inspect-diagram-frame" data-testid="inspect-diagram">
+      {shown ? (
+        <div className="inspect-diagram-frame" data-testid="inspect-diagram" ref={frame}>
+          <button type="button" className="inspect-fit" onClick={fit}>
+            Fit
+          </button>
           <Diagram
-            definition={layout.definition}
-            layout={layout.layout}
-            viewport={VIEWPORT}
+            definition={shown.definition}
+            layout={shown.layout}
+            viewport={viewport}
             selection={[]}
             editing={null}
             mode="idle"
@@ -212,7 +233,7 @@ function ActorDiagram({ value }: { value: unknown }) {
       )}
     </div>
   );
-}
+});
 
 function EventLog({
   rows,
@@ -224,15 +245,32 @@ function EventLog({
       <h3>Events</h3>
       <ol className="inspect-log" aria-label="Event log">
         {rows.map((row) => (
-          <li key={row.seq}>
-            <span className="inspect-route">
-              {row.sourceId ?? '(outside)'} → {row.targetId}
-            </span>{' '}
-            <strong>{row.type}</strong>
-            <pre>{JSON.stringify(row.payload)}</pre>
-          </li>
+          <LogRow key={row.seq} type={row.type} sourceId={row.sourceId} targetId={row.targetId} payload={row.payload} />
         ))}
       </ol>
     </>
   );
 }
+
+/** One log row; memoised, so a live event renders only the new rows (payloads stay text). */
+const LogRow = memo(function LogRow({
+  type,
+  sourceId,
+  targetId,
+  payload,
+}: {
+  type: string;
+  sourceId: string | null;
+  targetId: string;
+  payload: unknown;
+}) {
+  return (
+    <li>
+      <span className="inspect-route">
+        {sourceId ?? '(outside)'} → {targetId}
+      </span>{' '}
+      <strong>{type}</strong>
+      <pre>{JSON.stringify(payload)}</pre>
+    </li>
+  );
+});

@@ -1,7 +1,7 @@
 import { createActorContext } from '@xstate/react';
 import { useMemo } from 'react';
 import type { SnapshotFrom } from 'xstate';
-import { definitionOf, inspectionMachine } from '../../../machines/inspection.machine.ts';
+import { definitionTextOf, inspectionMachine, parseDefinitionText } from '../../../machines/inspection.machine.ts';
 import { foldEvents, type InspectionView } from '../../lib/inspection/replay.ts';
 
 /**
@@ -37,6 +37,11 @@ export function useInspectionView(): InspectionView & { total: number; position:
   }, [events, position]);
 }
 
-/** The picked actor's machine config, as its `@xstate.actor` event carried it. */
-export const usePickedConfig = () =>
-  InspectionContext.useSelector((s: Snapshot) => definitionOf(s.context, s.context.actorId));
+/**
+ * The picked actor's machine config, as its `@xstate.actor` event carried it. Selected as
+ * text and parsed once per text, so a live event does not hand the diagram a new object.
+ */
+export function usePickedConfig(): Record<string, unknown> | null {
+  const text = InspectionContext.useSelector((s: Snapshot) => definitionTextOf(s.context, s.context.actorId));
+  return useMemo(() => parseDefinitionText(text), [text]);
+}
