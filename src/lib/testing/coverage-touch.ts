@@ -6,10 +6,11 @@ import type { MachineDefinition, StateId } from '../model/types.ts';
  * A step of a recorded run looks only at the states active before it and the states it
  * enters; it stays the same on the new version when none of those is touched.
  *
- * Touched: every state whose record changed, was added or removed, and its parent
- * before and after (a parent's children, initial child and history children decide
- * what entering it means); the source of every transition that changed, was added or
- * removed (a transition is chosen only while its source is active). A change outside
+ * Touched: every state whose record changed, was added or removed (its parent's record
+ * changes with it: `children`, `initial`); the parent of a history state that changed
+ * (a history state is never entered: its parent is); the source of every transition
+ * that changed, was added or removed (a transition is chosen only while its source is
+ * active). A rename touches only the renamed state. A change outside
  * states and transitions (machine id, context, root) touches everything: `'all'`.
  */
 export type Touched = Set<StateId> | 'all';
@@ -34,8 +35,12 @@ export function touchedBy(before: MachineDefinition, after: MachineDefinition): 
     const b = after.states[id];
     if (a === b || (a && b && same(a, b))) continue;
     touch(id);
-    touch(a?.parent);
-    touch(b?.parent);
+    // A history state is never entered itself: what it resumes shows when its parent is.
+    // (Adding, removing or moving a state changes its parents' `children`: touched too.)
+    if (!a || !b || a.type === 'history' || b.type === 'history') {
+      touch(a?.parent);
+      touch(b?.parent);
+    }
   }
   for (const id of new Set([...Object.keys(before.transitions), ...Object.keys(after.transitions)])) {
     const a = before.transitions[id];
