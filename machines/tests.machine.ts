@@ -9,6 +9,7 @@ import type {
   TestsResult,
   TestsStreamEvent,
 } from '../src/lib/ports/machine-tests.ts';
+import type { RecordedSimulation } from '../src/lib/testing/coverage-sources.ts';
 import { runTest } from '../src/lib/testing/run.ts';
 import type { PathKind, TestPath, TestScript } from '../src/lib/testing/types.ts';
 
@@ -29,6 +30,8 @@ export type TestsIntent =
   | { type: 'tests.select'; id: string | null }
   | { type: 'tests.stepTo'; step: number }
   | { type: 'tests.dismissError' }
+  /** The room's recorded simulations of this machine, for coverage (whoever reads them sends this). */
+  | { type: 'tests.simulationsRecorded'; simulations: RecordedSimulation[] }
   /** The open machine's definition and version changed (an edit, anyone's). */
   | { type: 'tests.definitionChanged'; definition: MachineDefinition; version: number };
 
@@ -52,6 +55,8 @@ export interface TestsContext {
   runs: Record<string, TestRun>;
   paths: TestPath[];
   coverage: boolean;
+  /** Recorded simulations counted by coverage, besides the saved tests. */
+  simulations?: RecordedSimulation[];
   /** The path or saved test shown on the diagram, and the step shown (0 = the start). */
   selected: string | null;
   step: number;
@@ -128,6 +133,7 @@ export const testsMachine = setup({
     'tests.select': { actions: assign(({ event }) => ({ selected: event.id, step: 0 })) },
     'tests.stepTo': { actions: assign(({ event }) => ({ step: Math.max(0, Math.floor(event.step)) })) },
     'tests.dismissError': { actions: { type: 'setError', params: { error: null } } },
+    'tests.simulationsRecorded': { actions: assign(({ event }) => ({ simulations: event.simulations })) },
   },
   type: 'parallel',
   states: {

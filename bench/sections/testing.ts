@@ -77,14 +77,14 @@ function runsOf(events: number, perRun: number): CoverageRun[] {
 /** Three edits in group g5: a rename, a transition sent elsewhere, a new child state. */
 function editsOf(def: MachineDefinition): [string, MachineDefinition][] {
   const g5 = Object.values(def.states).find((s) => s.key === 'g5' && s.parent === def.root);
-  const s3 = g5 && Object.values(def.states).find((s) => s.key === 's3' && s.parent === g5.id);
-  const next = s3 && Object.values(def.transitions).find((t) => t.source === s3.id && t.event === 'NEXT');
-  if (!g5 || !s3 || !next) throw new Error('bench chart: g5.s3 NEXT not found');
-  const child = { ...s3, id: 'bench-new', key: 'added', entry: [], exit: [] };
+  const s1 = g5 && Object.values(def.states).find((s) => s.key === 's1' && s.parent === g5.id);
+  const next = s1 && Object.values(def.transitions).find((t) => t.source === s1.id && t.event === 'NEXT');
+  if (!g5 || !s1 || !next) throw new Error('bench chart: g5.s1 NEXT not found');
+  const child = { ...s1, id: 'bench-new', key: 'added', entry: [], exit: [] };
   return [
-    ['rename g5.s3', { ...def, states: { ...def.states, [s3.id]: { ...s3, key: 'renamed' } } }],
+    ['rename g5.s1', { ...def, states: { ...def.states, [s1.id]: { ...s1, key: 'renamed' } } }],
     [
-      'g5.s3 NEXT to g5.s0',
+      'g5.s1 NEXT to g5.s0',
       { ...def, transitions: { ...def.transitions, [next.id]: { ...next, targets: [g5.initial as string] } } },
     ],
     [

@@ -5,21 +5,27 @@ import type { testsMachine } from '../../../machines/tests.machine.ts';
 import type { MachineDefinition } from '../../lib/model/types.ts';
 import type { SavedTest, TestRun } from '../../lib/ports/machine-tests.ts';
 import {
-  computeCoverage,
   coverageFigures,
+  coverageSources,
+  CoverageTracker,
   exportTestFile,
+  sourcesWords,
+  staleness,
   statePaths,
-  toEntries,
   type PathKind,
+  type RecordedSimulation,
+  type Staleness,
   type TestScript,
 } from '../../lib/testing/index.ts';
 import { useChildSelector } from '../actor-hooks.ts';
 import { useOpenMachine } from '../canvas/open-machine-context.ts';
+import { CoverageLists } from './CoverageLists.tsx';
 import { useDiagramMarks } from './diagram-marks.ts';
 import { useTestsLogic } from './tests-context.ts';
 import './tests.css';
 
 type TestsRef = ActorRefFrom<typeof testsMachine>;
+const NO_SIMULATIONS: readonly RecordedSimulation[] = [];
 
 interface Props {
   machineId: string;
@@ -78,15 +84,22 @@ function PanelBody({
   const targets = useMemo(() => statePaths(definition), [definition]);
   const [target, setTarget] = useState('');
 
-  // Coverage by the saved tests, recomputed when the tests or the machine change.
+  // Coverage by the recorded simulations and saved tests, kept by a tracker that reruns
+  // only the steps an edit touched (src/lib/testing/coverage-tracker.ts).
+  const simulations = useSelector(actor, (s) => s.context.simulations ?? NO_SIMULATIONS);
+  const sources = useMemo(() => coverageSources(tests, simulations), [tests, simulations]);
+  const tracker = useRef<CoverageTracker | null>(null);
+  tracker.current ??= new CoverageTracker();
   const coverage = useMemo(
-    () =>
-      computeCoverage(
-        definition,
-        tests.map((t) => ({ context: t.context, entries: toEntries(t.script.steps) })),
-      ),
-    [definition, tests],
+    () => (tracker.current as CoverageTracker).compute(definition, sources.runs),
+    [definition, sources],
   );
+  // Stale only when this version changes what a test gives (src/lib/testing/staleness.ts).
+  const stale = useMemo(() => {
+    const out = new Map<string, Staleness>();
+    for (const t of tests) out.set(t.id, staleness(definition, version, t, runs[t.id] ?? null));
+    return out;
+  }, [definition, version, tests, runs]);
   const figures = coverageFigures(coverage);
   const untested = coverage.states.all.filter((p) => !coverage.states.covered.has(p));
 
@@ -183,7 +196,8 @@ function PanelBody({
       {coverageOn && (
         <div className="tests-coverage" role="group" aria-label="Coverage figures">
           <p>
-            States <strong data-figure="states">{figures.states}%</strong> · Transitions{' '}
+            Counted <span data-sources>{sourcesWords(sources)}</span>: States{' '}
+            <strong data-figure="states">{figures.states}%</strong> · Transitions{' '}
             <strong data-figure="transitions">{figures.transitions}%</strong> · Guard outcomes{' '}
             <strong data-figure="guards">{figures.guards}%</strong>
           </p>
@@ -192,6 +206,7 @@ function PanelBody({
               Untested states: <span data-untested>{untested.join(', ')}</span>
             </p>
           )}
+          <CoverageLists definition={definition} coverage={coverage} scope={scope} />
         </div>
       )}
       <div className="tests-lists">
@@ -205,7 +220,7 @@ function PanelBody({
                 key={t.id}
                 test={t}
                 run={runs[t.id]}
-                stale={t.machineVersion !== version}
+                stale={stale.get(t.id) ?? { stale: false }}
                 selected={selected === t.id}
                 busy={busy}
                 onRun={() => actor.send({ type: 'tests.run', testId: t.id })}
@@ -266,7 +281,7 @@ function PanelBody({
 function SavedTestItem(props: {
   test: SavedTest;
   run: TestRun | undefined;
-  stale: boolean;
+  stale: Staleness;
   selected: boolean;
   busy: boolean;
   onRun: () => void;
@@ -282,7 +297,11 @@ function SavedTestItem(props: {
           {status === 'pass' ? 'Pass' : `Fail at step ${run?.failedStep ?? '?'}`}
         </span>
       )}
-      {stale && <span className="badge tests-stale">Stale</span>}
+      {stale.stale && (
+        <span className="badge tests-stale" title={stale.reason}>
+          Stale
+        </span>
+      )}
       {run?.message && <span className="tests-message">{run.message}</span>}
       <span className="tests-actions">
         <button type="button" aria-pressed={props.selected} onClick={props.onPlay}>
