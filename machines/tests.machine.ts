@@ -30,8 +30,6 @@ export type TestsIntent =
   | { type: 'tests.select'; id: string | null }
   | { type: 'tests.stepTo'; step: number }
   | { type: 'tests.dismissError' }
-  /** The room's recorded simulations of this machine, for coverage (whoever reads them sends this). */
-  | { type: 'tests.simulationsRecorded'; simulations: RecordedSimulation[] }
   /** The open machine's definition and version changed (an edit, anyone's). */
   | { type: 'tests.definitionChanged'; definition: MachineDefinition; version: number };
 
@@ -90,9 +88,11 @@ export const testsMachine = setup({
     testEvents: fromEventObservable<TestsStreamEvent, { machineId: string }>(() =>
       throwError(() => notProvided('testEvents')),
     ),
-    listTests: fromPromise<TestsResult<{ tests: SavedTest[]; runs: TestRun[] }>, { machineId: string }>(() =>
-      Promise.reject(notProvided('listTests')),
-    ),
+    /** The saved tests and runs, and (when the app reads them) the room's recorded simulations, for coverage. */
+    listTests: fromPromise<
+      TestsResult<{ tests: SavedTest[]; runs: TestRun[]; simulations?: RecordedSimulation[] }>,
+      { machineId: string }
+    >(() => Promise.reject(notProvided('listTests'))),
     generatePaths: fromPromise<GeneratedPaths, GenerateRequest>(() => Promise.reject(notProvided('generatePaths'))),
     saveTest: fromPromise<TestsResult<SavedTest>, SaveTestRequest>(() => Promise.reject(notProvided('saveTest'))),
     recordRun: fromPromise<TestsResult<TestRun>, RecordRunRequest>(() => Promise.reject(notProvided('recordRun'))),
@@ -133,7 +133,6 @@ export const testsMachine = setup({
     'tests.select': { actions: assign(({ event }) => ({ selected: event.id, step: 0 })) },
     'tests.stepTo': { actions: assign(({ event }) => ({ step: Math.max(0, Math.floor(event.step)) })) },
     'tests.dismissError': { actions: { type: 'setError', params: { error: null } } },
-    'tests.simulationsRecorded': { actions: assign(({ event }) => ({ simulations: event.simulations })) },
   },
   type: 'parallel',
   states: {
@@ -149,7 +148,11 @@ export const testsMachine = setup({
               target: 'live',
               actions: assign(({ event }) =>
                 event.output.ok
-                  ? { tests: event.output.value.tests, runs: newest(event.output.value.runs) }
+                  ? {
+                      tests: event.output.value.tests,
+                      runs: newest(event.output.value.runs),
+                      simulations: event.output.value.simulations ?? [],
+                    }
                   : { error: event.output.message },
               ),
             },
