@@ -108,6 +108,14 @@ describe('the Tests region, two browsers', () => {
     expect(await states.textContent()).toBe('66.7%');
     expect(await panel(b).locator('[data-figure="transitions"]').textContent()).toBe('33.3%');
     expect(await panel(b).locator('[data-untested]').textContent()).toBe('broken');
+    // What it counted, and the untaken transitions in words; A, switching coverage on, sees the same.
+    expect(await panel(b).locator('[data-sources]').textContent()).toBe('from 1 test run');
+    const untested = panel(b).getByRole('list', { name: 'Untested transitions' }).getByRole('listitem');
+    expect((await untested.allTextContents()).sort()).toEqual(['BREAK: on → broken', 'TOGGLE: on → off']);
+    await panel(a).getByRole('switch', { name: 'Coverage' }).check();
+    await a.locator('[data-state-path="on"][data-covered="true"]').waitFor();
+    expect(await panel(a).locator('[data-figure="transitions"]').textContent()).toBe('33.3%');
+    await panel(a).getByRole('switch', { name: 'Coverage' }).uncheck();
     // Switched off, the marks go.
     await panel(b).getByRole('switch', { name: 'Coverage' }).uncheck();
     await expect.poll(() => b.locator('[data-covered]').count()).toBe(0);
