@@ -9,6 +9,7 @@ import type {
   TestsResult,
   TestsStreamEvent,
 } from '../src/lib/ports/machine-tests.ts';
+import type { RecordedSimulation } from '../src/lib/testing/coverage-sources.ts';
 import { runTest } from '../src/lib/testing/run.ts';
 import type { PathKind, TestPath, TestScript } from '../src/lib/testing/types.ts';
 
@@ -60,6 +61,8 @@ export interface TestsContext {
   runs: Record<string, TestRun>;
   paths: TestPath[];
   coverage: boolean;
+  /** Recorded simulations counted by coverage, besides the saved tests. */
+  simulations?: RecordedSimulation[];
   /** The path or saved test shown on the diagram, and the step shown (0 = the start). */
   selected: string | null;
   step: number;
@@ -93,9 +96,11 @@ export const testsMachine = setup({
     testEvents: fromEventObservable<TestsStreamEvent, { machineId: string }>(() =>
       throwError(() => notProvided('testEvents')),
     ),
-    listTests: fromPromise<TestsResult<{ tests: SavedTest[]; runs: TestRun[] }>, { machineId: string }>(() =>
-      Promise.reject(notProvided('listTests')),
-    ),
+    /** The saved tests and runs, and (when the app reads them) the room's recorded simulations, for coverage. */
+    listTests: fromPromise<
+      TestsResult<{ tests: SavedTest[]; runs: TestRun[]; simulations?: RecordedSimulation[] }>,
+      { machineId: string }
+    >(() => Promise.reject(notProvided('listTests'))),
     generatePaths: fromPromise<GeneratedPaths, GenerateRequest>(() => Promise.reject(notProvided('generatePaths'))),
     saveTest: fromPromise<TestsResult<SavedTest>, SaveTestRequest>(() => Promise.reject(notProvided('saveTest'))),
     recordRun: fromPromise<TestsResult<TestRun>, RecordRunRequest>(() => Promise.reject(notProvided('recordRun'))),
@@ -151,7 +156,11 @@ export const testsMachine = setup({
               target: 'live',
               actions: assign(({ event }) =>
                 event.output.ok
-                  ? { tests: event.output.value.tests, runs: newest(event.output.value.runs) }
+                  ? {
+                      tests: event.output.value.tests,
+                      runs: newest(event.output.value.runs),
+                      simulations: event.output.value.simulations ?? [],
+                    }
                   : { error: event.output.message },
               ),
             },

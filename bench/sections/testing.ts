@@ -2,7 +2,13 @@ import type { BenchContext } from '../lib.ts';
 import { ms, since, summarize } from '../lib.ts';
 import { counterIds, importXState, type JsonObject, type MachineDefinition } from '../../src/lib/model/index.ts';
 import { replayToState, type SimLogEntry } from '../../src/lib/simulation/index.ts';
-import { buildTestGraph, computeCoverage, shortestPaths, type CoverageRun } from '../../src/lib/testing/index.ts';
+import {
+  buildTestGraph,
+  computeCoverage,
+  CoverageTracker,
+  shortestPaths,
+  type CoverageRun,
+} from '../../src/lib/testing/index.ts';
 
 /**
  * The tests panel (issue 12): "shortest paths to every state, 200-state chart, < 1 s" (in
@@ -10,6 +16,9 @@ import { buildTestGraph, computeCoverage, shortestPaths, type CoverageRun } from
  * states, 1,000 recorded events, < 50 ms". The chart: 10 compound groups of 19 steps,
  * NEXT walking each group, JUMP and a guarded SKIP between groups, one parallel pair.
  * Baseline in the same run: replaying the same 1,000 events to a state, no coverage.
+ * Coverage after an edit: the full recompute (computeCoverage, the old way) against the
+ * incremental tracker (CoverageTracker) over the same edits, alternating between the
+ * version before and after each edit so every timed call follows an edit.
  */
 
 function bigChart(): JsonObject {
@@ -65,6 +74,29 @@ function runsOf(events: number, perRun: number): CoverageRun[] {
   return runs;
 }
 
+/** Three edits in group g5: a rename, a transition sent elsewhere, a new child state. */
+function editsOf(def: MachineDefinition): [string, MachineDefinition][] {
+  const g5 = Object.values(def.states).find((s) => s.key === 'g5' && s.parent === def.root);
+  const s1 = g5 && Object.values(def.states).find((s) => s.key === 's1' && s.parent === g5.id);
+  const next = s1 && Object.values(def.transitions).find((t) => t.source === s1.id && t.event === 'NEXT');
+  if (!g5 || !s1 || !next) throw new Error('bench chart: g5.s1 NEXT not found');
+  const child = { ...s1, id: 'bench-new', key: 'added', entry: [], exit: [] };
+  return [
+    ['rename g5.s1', { ...def, states: { ...def.states, [s1.id]: { ...s1, key: 'renamed' } } }],
+    [
+      'g5.s1 NEXT to g5.s0',
+      { ...def, transitions: { ...def.transitions, [next.id]: { ...next, targets: [g5.initial as string] } } },
+    ],
+    [
+      'new state in g5',
+      {
+        ...def,
+        states: { ...def.states, [child.id]: child, [g5.id]: { ...g5, children: [...g5.children, child.id] } },
+      },
+    ],
+  ];
+}
+
 export async function run(ctx: BenchContext): Promise<void> {
   ctx.section('testing (src/lib/testing): paths and coverage for the tests panel');
   const def: MachineDefinition = importXState(bigChart(), { ids: counterIds('t') });
@@ -85,8 +117,29 @@ export async function run(ctx: BenchContext): Promise<void> {
   const cov = summarize(timed(15, () => computeCoverage(def, runs)));
   const c = computeCoverage(def, runs);
   ctx.report('coverage: states / transitions covered', `${c.states.covered.size} / ${c.transitions.covered.size}`);
-  ctx.report('coverage recompute, 200 states, 1,000 events: p50', ms(cov.p50), '< 50 ms');
+  ctx.report('coverage full recompute (no edit), 200 states, 1,000 events: p50', ms(cov.p50));
   ctx.report('coverage recompute: p95', ms(cov.p95));
+  const edits = editsOf(def);
+  for (const [what, edited] of edits) {
+    const full = summarize(timed(9, () => computeCoverage(edited, runs)));
+    const tracker = new CoverageTracker();
+    tracker.compute(def, runs);
+    const ran: number[] = [];
+    const incr: number[] = [];
+    for (let i = 0; i < 15; i++) {
+      incr.push(...timed(1, () => tracker.compute(edited, runs)));
+      ran.push(tracker.ran);
+      tracker.compute(def, runs);
+    }
+    const inc = summarize(incr);
+    ctx.report(`after an edit (${what}): full recompute p50`, ms(full.p50));
+    ctx.report(
+      `after an edit (${what}): incremental p50 / p95`,
+      `${ms(inc.p50)} / ${ms(inc.p95)} (${Math.max(...ran)} of 1,000 steps run again)`,
+      '< 50 ms',
+    );
+    ctx.report(`after an edit (${what}): incremental / full (p50)`, `${(inc.p50 / full.p50).toFixed(3)}x`);
+  }
   const setup = { definition: def, context: null, guards: {} };
   const base = summarize(timed(15, () => runs.forEach((r) => replayToState(setup, r.entries))));
   ctx.report('baseline: replay the same 1,000 events to a state: p50', ms(base.p50));

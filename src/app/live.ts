@@ -70,7 +70,7 @@ export function liveConnectionLogic(): ConnectionLogic {
 let tests: TestsLogic | null = null;
 /** The Tests panel's machine over the saved-tests adapter, generating paths in a Web Worker. */
 export function liveTestsLogic(): TestsLogic {
-  return (tests ??= testsLogic(live().tests, generateInWorker));
+  return (tests ??= testsLogic(live().tests, generateInWorker, live().simulations));
 }
 
 let playback: TestPlaybackLogic | null = null;

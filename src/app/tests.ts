@@ -1,16 +1,47 @@
 import { fromEventObservable, fromPromise } from 'xstate';
 import { testsMachine, type GeneratedPaths, type GenerateRequest } from '../../machines/tests.machine.ts';
-import type { MachineTestsPort, RecordRunRequest, SaveTestRequest } from '../lib/ports/machine-tests.ts';
+import type {
+  MachineTestsPort,
+  RecordRunRequest,
+  SaveTestRequest,
+  SavedTest,
+  TestRun,
+  TestsResult,
+} from '../lib/ports/machine-tests.ts';
+import type { SimulationPort } from '../lib/ports/simulation.ts';
+import type { RecordedSimulation } from '../lib/testing/coverage-sources.ts';
+
+type ListedTests = TestsResult<{ tests: SavedTest[]; runs: TestRun[]; simulations?: RecordedSimulation[] }>;
+
+/** Every simulation of a machine with its whole log (a log that cannot be read counts as empty). */
+async function recorded(port: SimulationPort, machineId: string): Promise<RecordedSimulation[]> {
+  const list = await port.list(machineId);
+  if (!list.ok) return [];
+  return Promise.all(
+    list.value.map(async (sim) => {
+      const log = await port.eventsSince(sim.id, 0);
+      return { id: sim.id, context: sim.context, entries: log.ok ? log.value : [] };
+    }),
+  );
+}
 
 /** The Tests panel machine's actors over the saved-tests port and a path generator (a worker in the browser). */
 export function testsLogic(
   port: MachineTestsPort,
   generate: (request: GenerateRequest, signal: AbortSignal) => Promise<GeneratedPaths>,
+  simulations?: SimulationPort,
 ) {
   return testsMachine.provide({
     actors: {
       testEvents: fromEventObservable(({ input }: { input: { machineId: string } }) => port.changes$(input.machineId)),
-      listTests: fromPromise(({ input }: { input: { machineId: string } }) => port.list(input.machineId)),
+      // The list (read again whenever the stream resubscribes) carries the recorded simulations for coverage.
+      listTests: fromPromise(async ({ input }: { input: { machineId: string } }): Promise<ListedTests> => {
+        const [list, sims] = await Promise.all([
+          port.list(input.machineId),
+          simulations ? recorded(simulations, input.machineId) : Promise.resolve([]),
+        ]);
+        return list.ok ? { ok: true as const, value: { ...list.value, simulations: sims } } : list;
+      }),
       generatePaths: fromPromise(({ input, signal }: { input: GenerateRequest; signal: AbortSignal }) =>
         generate(input, signal),
       ),

@@ -194,6 +194,19 @@ describe('the Tests region, two browsers', () => {
     expect(await toggleBack.getAttribute('data-covered')).toBe('false');
     expect(await b.locator('[data-state-path="broken"]').getAttribute('data-covered')).toBe('false');
     expect(await b.locator('[data-state-path="on"]').getAttribute('data-covered')).toBe('true');
+    // Two of three states; one of the two transitions left after BREAK's delete.
+    expect(await panel(b).locator('[data-figure="states"]').textContent()).toBe('66.7%');
+    expect(await panel(b).locator('[data-figure="transitions"]').textContent()).toBe('50%');
+    expect(await panel(b).locator('[data-untested]').textContent()).toBe('broken');
+    // What it counted (the simulation joins when the list is next read), and the untaken transition in words.
+    expect(await panel(b).locator('[data-sources]').textContent()).toMatch(/^from (1 simulation and )?2 test runs$/);
+    const untested = panel(b).getByRole('list', { name: 'Untested transitions' }).getByRole('listitem');
+    expect(await untested.allTextContents()).toEqual(['TOGGLE: on → off']);
+    // A, switching coverage on, sees the same; switched off, the marks go.
+    await panel(a).getByRole('switch', { name: 'Coverage' }).check();
+    await a.locator('[data-state-path="on"][data-covered="true"]').waitFor();
+    expect(await panel(a).locator('[data-figure="transitions"]').textContent()).toBe('50%');
+    await panel(a).getByRole('switch', { name: 'Coverage' }).uncheck();
     await panel(b).getByRole('switch', { name: 'Coverage' }).uncheck();
     await expect.poll(() => b.locator('[data-covered]').count()).toBe(0);
 

@@ -5,16 +5,21 @@ import type { testsMachine } from '../../../machines/tests.machine.ts';
 import type { MachineDefinition } from '../../lib/model/types.ts';
 import type { SavedTest, TestRun } from '../../lib/ports/machine-tests.ts';
 import {
-  computeCoverage,
   coverageFigures,
+  coverageSources,
+  CoverageTracker,
   exportTestFile,
+  sourcesWords,
+  staleness,
   statePaths,
-  toEntries,
   type PathKind,
+  type RecordedSimulation,
+  type Staleness,
   type TestScript,
 } from '../../lib/testing/index.ts';
 import { useChildSelector } from '../actor-hooks.ts';
 import { useOpenMachine } from '../canvas/open-machine-context.ts';
+import { CoverageLists } from './CoverageLists.tsx';
 import { useDiagramMarks } from './diagram-marks.ts';
 import {
   statesAt,
@@ -29,6 +34,7 @@ import { useTestsLogic } from './tests-context.ts';
 import './tests.css';
 
 type TestsRef = ActorRefFrom<typeof testsMachine>;
+const NO_SIMULATIONS: readonly RecordedSimulation[] = [];
 
 interface Props {
   machineId: string;
@@ -95,15 +101,30 @@ function PanelBody({
   const targets = useMemo(() => statePaths(definition), [definition]);
   const [target, setTarget] = useState('');
 
-  // Coverage by the saved tests, recomputed when the tests or the machine change.
-  const coverage = useMemo(
+  // Coverage by the recorded simulations and saved tests, kept by a tracker that reruns
+  // only the steps an edit touched (src/lib/testing/coverage-tracker.ts).
+  const simulations = useSelector(actor, (s) => s.context.simulations ?? NO_SIMULATIONS);
+  // A malformed stored test (its row says what is wrong) counts for nothing.
+  const sources = useMemo(
     () =>
-      computeCoverage(
-        definition,
-        tests.filter((t) => !t.problem).map((t) => ({ context: t.context, entries: toEntries(t.script.steps) })),
+      coverageSources(
+        tests.filter((t) => !t.problem),
+        simulations,
       ),
-    [definition, tests],
+    [tests, simulations],
   );
+  const tracker = useRef<CoverageTracker | null>(null);
+  tracker.current ??= new CoverageTracker();
+  const coverage = useMemo(
+    () => (tracker.current as CoverageTracker).compute(definition, sources.runs),
+    [definition, sources],
+  );
+  // Stale only when this version changes what a test gives (src/lib/testing/staleness.ts).
+  const stale = useMemo(() => {
+    const out = new Map<string, Staleness>();
+    for (const t of tests) out.set(t.id, staleness(definition, version, t, runs[t.id] ?? null));
+    return out;
+  }, [definition, version, tests, runs]);
   const figures = coverageFigures(coverage);
   const untested = coverage.states.all.filter((p) => !coverage.states.covered.has(p));
 
@@ -208,7 +229,8 @@ function PanelBody({
       {coverageOn && (
         <div className="tests-coverage" role="group" aria-label="Coverage figures">
           <p>
-            States <strong data-figure="states">{figures.states}%</strong> · Transitions{' '}
+            Counted <span data-sources>{sourcesWords(sources)}</span>: States{' '}
+            <strong data-figure="states">{figures.states}%</strong> · Transitions{' '}
             <strong data-figure="transitions">{figures.transitions}%</strong> · Guard outcomes{' '}
             <strong data-figure="guards">{figures.guards}%</strong>
           </p>
@@ -217,6 +239,7 @@ function PanelBody({
               Untested states: <span data-untested>{untested.join(', ')}</span>
             </p>
           )}
+          <CoverageLists definition={definition} coverage={coverage} scope={scope} />
         </div>
       )}
       <div className="tests-lists">
@@ -231,7 +254,7 @@ function PanelBody({
                 key={t.id}
                 test={t}
                 run={runs[t.id]}
-                stale={t.machineVersion !== version}
+                stale={stale.get(t.id) ?? { stale: false }}
                 selected={selected === t.id}
                 busy={busy}
                 onRun={() => actor.send({ type: 'tests.run', testId: t.id })}
@@ -293,7 +316,7 @@ function PanelBody({
 function SavedTestItem(props: {
   test: SavedTest;
   run: TestRun | undefined;
-  stale: boolean;
+  stale: Staleness;
   selected: boolean;
   busy: boolean;
   onRun: () => void;
@@ -309,7 +332,11 @@ function SavedTestItem(props: {
           {status === 'pass' ? 'Pass' : `Fail at step ${run?.failedStep ?? '?'}`}
         </span>
       )}
-      {stale && <span className="badge tests-stale">Stale</span>}
+      {stale.stale && (
+        <span className="badge tests-stale" title={stale.reason}>
+          Stale
+        </span>
+      )}
       {run?.message && <span className="tests-message">{run.message}</span>}
       {test.problem && (
         <span className="tests-message tests-problem" role="alert">

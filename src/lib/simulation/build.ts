@@ -111,6 +111,7 @@ function buildWithSlot(def: MachineDefinition, context: unknown, slot: HookSlot)
   const actors = ownRecord(names.actors, () => inertActor);
   const delays = ownRecord(names.delays, () => NAMED_DELAY_MS);
   // The implementations are ours and typed loosely on purpose: the machine's names come
-  // from data, so no static type can list them.
-  return createMachine(config).provide({ guards, actions, actors, delays });
+  // from data, so no static type can list them. Given to createMachine rather than
+  // `.provide()`, which would build the whole machine a second time.
+  return createMachine(config, { guards, actions, actors, delays });
 }

@@ -14,3 +14,14 @@ export { computeCoverage, coverageFigures, type Coverage, type CoverageRun } fro
 export { exportTestFile, type ExportedTest, type ExportInput } from './export.ts';
 export { pathWords, configurationWords, eventWords, assumptionWords, leafPaths } from './words.ts';
 export { generatePaths } from './generate.ts';
+export { CoverageTracker } from './coverage-tracker.ts';
+export { touchedBy, type Touched } from './coverage-touch.ts';
+export { staleness, type Staleness, type StaleTest, type LastResult } from './staleness.ts';
+export { coverageSources, sourcesWords, type CoverageSources, type RecordedSimulation } from './coverage-sources.ts';
+export {
+  untestedTransitions,
+  untestedGuards,
+  transitionWords,
+  type UntestedTransition,
+  type UntestedGuard,
+} from './coverage-lists.ts';
