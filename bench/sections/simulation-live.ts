@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { importXState } from '../../src/lib/model/import.ts';
 import { ms, summarize, type BenchContext } from '../lib.ts';
 import { benchApp } from '../served-app.ts';
+import { directSends, FRAME_RECORDER, frameArrival, sendTiming } from '../sim-breakdown.ts';
 import { pointerToCursor, stamp, stampNext, twoOnOneMachine, watch } from './canvas.ts';
 
 /**
@@ -13,6 +14,9 @@ import { pointerToCursor, stamp, stampNext, twoOnOneMachine, watch } from './can
  * the event row, realtime carries the row to B, B replays the log and redraws. Both pages
  * read one clock (`performance.timeOrigin + now()`). Baseline in the same run: A's
  * pointer to A's cursor in B's DOM (a broadcast through the same realtime socket).
+ * The breakdown (bench/sim-breakdown.ts) splits each send into A's part (click to the
+ * request leaving), the request to B's socket having the entry, and B's part (frame to
+ * diagram), and times the function straight in PostgreSQL.
  */
 
 const SAMPLES = 40;
@@ -37,12 +41,17 @@ export async function run(ctx: BenchContext): Promise<void> {
       { name: 'flip' },
     );
     const { a, pageA, pageB } = await twoOnOneMachine(bench, 'sim-live', definition);
+    // B records its socket's frames from the start (the app makes its socket on load).
+    await pageB.context().addInitScript(FRAME_RECORDER);
+    await pageB.reload();
+    await pageB.locator('[data-sync="synced"]').waitFor({ timeout: 60_000 });
     await Promise.all([openPanel(pageA, 'Simulation'), openPanel(pageB, 'Simulation')]);
     await panel(pageA).getByRole('button', { name: 'Simulate', exact: true }).click();
     for (const page of [pageA, pageB]) await page.locator(active('left')).waitFor({ timeout: 30_000 });
 
     // The rate limit (a burst of 50, then 50 a second per person) holds all 45 sends.
     const sends: number[] = [];
+    const parts = { aSide: [] as number[], rpc: [] as number[], toSocketB: [] as number[], bSide: [] as number[] };
     for (let i = 0; i < WARMUP + SAMPLES; i++) {
       const [event, target] = i % 2 === 0 ? ['FLIP', 'right'] : ['FLOP', 'left'];
       const button = panel(pageA).getByRole('button', { name: event, exact: true });
@@ -52,12 +61,33 @@ export async function run(ctx: BenchContext): Promise<void> {
       await button.click();
       const t1 = await seen;
       const t0 = await stamp(pageA);
-      if (i >= WARMUP) sends.push(t1 - t0);
+      const request = await sendTiming(pageA);
+      const frame = await frameArrival(pageB, i + 1);
+      if (i >= WARMUP) {
+        sends.push(t1 - t0);
+        parts.aSide.push(request.start - t0);
+        parts.rpc.push(request.end - request.start);
+        parts.toSocketB.push(frame - request.start);
+        parts.bSide.push(t1 - frame);
+      }
       // A shows it too before the next send, so each send starts from a settled page.
       await pageA.locator(active(target)).waitFor();
     }
 
     const pointer = await pointerToCursor(pageA, pageB, a.id, WARMUP, SAMPLES);
+    const simulationId = await pageB.evaluate(`(() => {
+      const hit = (window.__simFrames ?? [])[0];
+      const m = hit && /sim-log:([0-9a-f-]{36})/.exec(hit[1]);
+      return m ? m[1] : '';
+    })()`);
+    const direct = await directSends({
+      adminDatabaseUrl: bench.backend.adminDatabaseUrl,
+      client: a.client,
+      simulationId: String(simulationId),
+      pageB,
+      types: ['FLIP', 'FLOP'],
+      rounds: SAMPLES,
+    });
 
     const s = summarize(sends);
     const p = summarize(pointer);
@@ -70,6 +100,17 @@ export async function run(ctx: BenchContext): Promise<void> {
     ctx.report('  p99', ms(p.p99));
     ctx.report('simulation event / pointer broadcast, p50', `${(s.p50 / p.p50).toFixed(1)}x`);
     ctx.report('simulation event / pointer broadcast, p95', `${(s.p95 / p.p95).toFixed(1)}x`);
+    ctx.section("simulation: where an event's time goes (p50 / p95, same run)");
+    const row = (label: string, samples: number[]) => {
+      const x = summarize(samples);
+      ctx.report(label, `${ms(x.p50)} / ${ms(x.p95)}`);
+    };
+    row("A: click -> the send request leaves (A's machine and page)", parts.aSide);
+    row("A: the send request's round trip (HTTP, gateway, PostgreSQL)", parts.rpc);
+    row("request leaves -> B's socket has the entry (server, realtime)", parts.toSocketB);
+    row('B: socket frame -> diagram shows the state (apply, render)', parts.bSide);
+    row('PostgreSQL: send_simulation_event as A, one round trip', direct.call);
+    row("PostgreSQL call -> B's socket has the entry (commit, realtime)", direct.toB);
     await pageA.context().close();
     await pageB.context().close();
   } finally {
