@@ -8,7 +8,9 @@ import { RawSocket, until } from './realtime-helpers.ts';
  * over realtime"). A member following a simulation's log through supabase-js gets every
  * event; an outsider's and anon's raw sockets, subscribed to every simulation event,
  * get only those of a public project. Each private event is sent before a public
- * marker, so once the marker arrives the private one would already have.
+ * marker, so once the marker arrives the private one would already have. The app follows
+ * a log on the private broadcast channel `sim-log:<simulation>`, which members join and
+ * outsiders and anon cannot.
  */
 
 let t: Team;
@@ -105,6 +107,43 @@ describe('simulation events over realtime', () => {
     expect(received).toEqual(['SECRET_1', 'SECRET_2']);
     expect(typesSeen(outsider)).toEqual(['public:MARKER']);
     expect(typesSeen(anon)).toEqual(['public:MARKER']);
+  });
+
+  it('broadcasts each stored event on the private sim-log channel, which only readers of the project join', async () => {
+    const viewer = t.viewer.client;
+    opened.push(viewer);
+    const received: unknown[] = [];
+    await new Promise<void>((resolve, reject) => {
+      viewer
+        .channel(`sim-log:${privateSim}`, { config: { private: true } })
+        .on('broadcast', { event: 'entries' }, (m: { payload?: { entries?: unknown[] } }) => {
+          received.push(...(m.payload?.entries ?? []));
+        })
+        .subscribe((status, error) => {
+          if ((status as string) === 'SUBSCRIBED') resolve();
+          if ((status as string) === 'CHANNEL_ERROR') reject(error ?? new Error(status));
+        });
+    });
+    const outsiderToken = (await t.outsider.client.auth.getSession()).data.session?.access_token ?? '';
+    const refusals: unknown[] = [];
+    for (const [token, ref] of [
+      [outsiderToken, 'o1'],
+      [backendInfo().anonKey, 'a1'],
+    ] as const) {
+      const socket = await RawSocket.open('1.0.0');
+      sockets.push(socket);
+      const reply = await socket.join(`realtime:sim-log:${privateSim}`, ref, {
+        config: { broadcast: {}, presence: {}, private: true },
+        access_token: token,
+      });
+      refusals.push(reply.status);
+    }
+    expect(refusals).toEqual(['error', 'error']);
+
+    await send(t.editor.client, privateSim, 'BROADCAST_1');
+    await until(() => received.length === 1, 10_000, 'the broadcast entry');
+    expect(received[0]).toMatchObject({ kind: 'event', type: 'BROADCAST_1', payload: {}, sender: t.editor.id });
+    expect(typeof (received[0] as { seq: unknown }).seq).toBe('number');
   });
 
   it('streams a simulation started on a machine to whoever follows that machine', async () => {

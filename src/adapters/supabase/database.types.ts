@@ -810,6 +810,12 @@ export type Database = {
         }
         Returns: boolean
       }
+      can_follow_simulation_log: {
+        Args: {
+          p_topic: string
+        }
+        Returns: boolean
+      }
       can_join_canvas: {
         Args: {
           p_topic: string

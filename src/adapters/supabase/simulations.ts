@@ -12,14 +12,15 @@ import type {
 import type { GuardValues, SimLogEntry } from '../../lib/simulation/types.ts';
 import type { Database, Json, Tables } from './database.types.ts';
 import { checkpointNow } from './machines.ts';
-import { tableChanges } from './realtime.ts';
+import { openChannel, tableChanges } from './realtime.ts';
 
 /**
  * Shared simulations over Supabase: the `start_simulation`, `send_simulation_event` and
  * `fork_simulation` functions (which order, check and rate-limit on the server), reads
- * of `simulations` and `simulation_events`, and two channels of postgres changes:
- * `simulations:<machine>` (simulations started or changed) and `sim-log:<simulation>`
- * (the log's inserts). Rows become the port's records here.
+ * of `simulations` and `simulation_events`, a channel of postgres changes,
+ * `simulations:<machine>` (simulations started or changed), and the private broadcast
+ * channel `sim-log:<simulation>` (each appended entry, sent by the function). Rows become
+ * the port's records here.
  */
 
 type Client = SupabaseClient<Database>;
@@ -191,20 +192,45 @@ export function createSimulationsAdapter(client: Client): SimulationPort {
   };
 }
 
-/** A simulation's log inserts as facts; a dropped channel is a lost stream. */
+interface LogBroadcast extends Record<string, unknown> {
+  entries?: unknown;
+}
+
+/**
+ * A simulation's appended entries as facts: one private broadcast per event on
+ * `sim-log:<simulation id>`, sent by send_simulation_event as it commits and authorised at
+ * join by RLS (readers of the project). A dropped channel is a lost stream; after every
+ * (re)join the machine reads the log for what it may have missed.
+ */
 export function simulationLogEvents(client: Client, simulationId: string): Observable<SimLogStreamEvent> {
-  return tableChanges(client, `sim-log:${simulationId}`, [
-    { table: 'simulation_events', filter: `simulation_id=eq.${simulationId}` },
-  ]).pipe(
+  return openChannel<never, LogBroadcast, never>(client, {
+    topic: `sim-log:${simulationId}`,
+    broadcast: ['entries'],
+    private: true,
+  }).facts$.pipe(
     concatMap((fact): Observable<SimLogStreamEvent> => {
-      if (fact.type === 'change')
-        return fact.change.kind === 'insert'
-          ? of({ type: 'simlog.received', entries: [toLogEntry(fact.change.row)] })
-          : EMPTY;
+      if (fact.type === 'broadcast') {
+        const rows = Array.isArray(fact.payload.entries) ? (fact.payload.entries as unknown[]) : [];
+        const entries = rows.filter(isLogRow).map(toLogEntry);
+        return entries.length > 0 ? of({ type: 'simlog.received', entries }) : EMPTY;
+      }
       if (fact.type === 'status')
         return of(fact.status === 'subscribed' ? { type: 'simlog.subscribed' } : { type: 'simlog.lost' });
       return EMPTY;
     }),
+  );
+}
+
+type LogRow = Parameters<typeof toLogEntry>[0];
+
+/** A broadcast entry as the send function builds it; anything else is dropped (a missed entry is read from the log). */
+function isLogRow(v: unknown): v is LogRow {
+  if (typeof v !== 'object' || v === null) return false;
+  const r = v as Record<string, unknown>;
+  return (
+    typeof r.seq === 'number' &&
+    (r.kind === 'event' || r.kind === 'time') &&
+    (typeof r.type === 'string' || r.type === null)
   );
 }
 
