@@ -10,7 +10,8 @@ import type { Database } from '../src/adapters/supabase/database.types.ts';
  * request (when it left, when its answer was in), and in B the arrival of the socket frame
  * that carries the new log entry (a recorder wrapped round `WebSocket` before the app made
  * its socket). In Node: the same function called straight in PostgreSQL as A (claims and
- * call in one round trip, no HTTP), and from there to B's socket frame.
+ * call in one round trip, no HTTP), and from there to B's socket frame; and the call
+ * rolled back instead of committed (the function's own work, without the commit).
  */
 
 /** Source text run in B before the app: records the arrival time of every frame about a simulation log. */
@@ -66,14 +67,14 @@ export async function directSends(options: {
   pageB: Page;
   types: [string, string];
   rounds: number;
-}): Promise<{ call: number[]; toB: number[] }> {
+}): Promise<{ call: number[]; toB: number[]; rolledBack: number[] }> {
   const session = (await options.client.auth.getSession()).data.session;
   if (!session) throw new Error('sim breakdown: A has no session');
   const claims = Buffer.from(session.access_token.split('.')[1]!, 'base64url').toString('utf8');
   const db = new pg.Client({ connectionString: options.adminDatabaseUrl });
   await db.connect();
   const lit = (v: string) => db.escapeLiteral(v);
-  const out = { call: [] as number[], toB: [] as number[] };
+  const out = { call: [] as number[], toB: [] as number[], rolledBack: [] as number[] };
   try {
     for (let i = 0; i < options.rounds; i++) {
       const type = options.types[i % 2]!;
@@ -92,6 +93,13 @@ export async function directSends(options: {
       if (Number.isNaN(at)) throw new Error(`sim breakdown: B never received seq ${seq}`);
       out.call.push(t1 - t0);
       out.toB.push(at - t0);
+      // The same call in a transaction that is rolled back: the function without its commit.
+      const r0 = wall();
+      await db.query(
+        `begin; select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${lit(claims)}, true);` +
+          `select public.send_simulation_event(${lit(options.simulationId)}::uuid, 'event', ${lit(type)}); rollback`,
+      );
+      out.rolledBack.push(wall() - r0);
       // Under the rate limit of 50 a second per person.
       await new Promise((resolve) => setTimeout(resolve, 40));
     }

@@ -105,12 +105,13 @@ export async function run(ctx: BenchContext): Promise<void> {
       const x = summarize(samples);
       ctx.report(label, `${ms(x.p50)} / ${ms(x.p95)}`);
     };
-    row("A: click -> the send request leaves (A's machine and page)", parts.aSide);
-    row("A: the send request's round trip (HTTP, gateway, PostgreSQL)", parts.rpc);
-    row("request leaves -> B's socket has the entry (server, realtime)", parts.toSocketB);
+    row('A: click -> send request leaves', parts.aSide);
+    row("A: send request's round trip (HTTP, gateway, PG)", parts.rpc);
+    row("request leaves -> B's socket has the entry", parts.toSocketB);
     row('B: socket frame -> diagram shows the state (apply, render)', parts.bSide);
-    row('PostgreSQL: send_simulation_event as A, one round trip', direct.call);
-    row("PostgreSQL call -> B's socket has the entry (commit, realtime)", direct.toB);
+    row('PG: send_simulation_event as A, one round trip', direct.call);
+    row('  the same call rolled back (no commit)', direct.rolledBack);
+    row("PG call -> B's socket has the entry", direct.toB);
     await pageA.context().close();
     await pageB.context().close();
   } finally {
