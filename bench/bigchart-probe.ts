@@ -164,6 +164,32 @@ export async function reportProfile(cdp: CDPSession, buildDir: string, top = 25)
   console.log('  self time by function:');
   for (const [k, v] of [...self].sort((a, b) => b[1] - a[1]).slice(0, top))
     console.log(`    ${v.toFixed(0).padStart(7)} ms  ${k}`);
+  // Who called the app's three costliest functions: the commonest chains of callers, by self time under them.
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes as (ProfileNode & { children?: number[] })[])
+    for (const c of n.children ?? []) parent.set(c, n.id);
+  const costly = [...self]
+    .filter(([k]) => k.includes(' src/') || k.includes(' machines/'))
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 3)
+    .map(([k]) => k);
+  for (const fn of costly) {
+    const chains = new Map<string, number>();
+    profile.samples.forEach((id, i) => {
+      const node = byId.get(id);
+      if (!node || nameOf(node) !== fn) return;
+      const chain: string[] = [];
+      for (let p = parent.get(id); p !== undefined && chain.length < 6; p = parent.get(p)) {
+        const pn = byId.get(p);
+        if (pn) chain.push(nameOf(pn).replace(/^\S+ /, ''));
+      }
+      const key = chain.join(' < ');
+      chains.set(key, (chains.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+    });
+    console.log(`  called from, for ${fn}:`);
+    for (const [k, v] of [...chains].sort((a, b) => b[1] - a[1]).slice(0, 3))
+      console.log(`    ${v.toFixed(0).padStart(7)} ms  < ${k}`);
+  }
   await cdp.detach();
 }
 
