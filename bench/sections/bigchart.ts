@@ -139,6 +139,12 @@ export async function run(ctx: BenchContext): Promise<void> {
         const t0 = await stamp(pageA);
         own.push(tA - t0);
         peer.push(tB - t0);
+        if (PROFILE) {
+          // What B's person sees, at a laptop's size: look at it (bench/.tmp/bigchart-<size>-peer.png).
+          await pageB.setViewportSize({ width: 1280, height: 800 });
+          await pageB.screenshot({ path: path.resolve(`bench/.tmp/bigchart-${size}-peer.png`) });
+          await pageB.setViewportSize({ width: 1400, height: 900 });
+        }
         for (const [k, cdp] of profiles.entries()) {
           console.log(`  ${size} states, ${'AB'[k]}: drawn ${ms((k === 0 ? tA : tB) - t0)} after the click`);
           await reportProbe([pageA, pageB][k] as Page, 'AB'[k] as string, t0);
