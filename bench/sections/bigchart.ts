@@ -5,6 +5,7 @@ import { autoCollapsed, collapseView } from '../../src/lib/layout/collapse.ts';
 import { generateChart } from '../../src/lib/layout/generate.ts';
 import { exportXState } from '../../src/lib/model/export.ts';
 import { importXState } from '../../src/lib/model/import.ts';
+import { PROBE_SCRIPT, reportProbe, reportProfile, startProfile } from '../bigchart-probe.ts';
 import { benchApp } from '../served-app.ts';
 import { ms, summarize, type BenchContext } from '../lib.ts';
 import { person, signedInPage, stamp, stampNext } from './canvas.ts';
@@ -24,6 +25,9 @@ const RUNS: Record<number, number> = { 100: 7, 1000: 3 };
 
 /** The chart sizes to measure; BENCH_BIGCHART_SIZES=1000 picks one. */
 const SIZES = (process.env.BENCH_BIGCHART_SIZES ?? '100,1000').split(',').map(Number);
+
+/** BENCH_BIGCHART_PROFILE=1: one sample per size, with where each page spent its time (bench/bigchart-probe.ts). */
+const PROFILE = process.env.BENCH_BIGCHART_PROFILE === '1';
 
 /** How long one sample may wait for a chart to show before the section fails, naming what it waited for. */
 const WAIT_MS = 60_000;
@@ -81,6 +85,7 @@ export async function run(ctx: BenchContext): Promise<void> {
       signedInPage(browser, bench.url, a.email),
       signedInPage(browser, bench.url, b.email),
     ]);
+    if (PROFILE) for (const page of [pageA, pageB]) await page.addInitScript(PROBE_SCRIPT);
     const errors: string[] = [];
     await pageB.addInitScript('Error.stackTraceLimit = 60'); // an error's whole stack, not XState's recursion alone
     pageB.on('pageerror', (e) => errors.push(e.stack ?? e.message));
@@ -92,7 +97,7 @@ export async function run(ctx: BenchContext): Promise<void> {
     for (const size of SIZES) {
       const own: number[] = [];
       const peer: number[] = [];
-      for (let i = 0; i < (RUNS[size] ?? 3); i++) {
+      for (let i = 0; i < (PROFILE ? 1 : (RUNS[size] ?? 3)); i++) {
         const start = importXState({ id: 'start', initial: 'idle', states: { idle: {} } }, { name: 'start' });
         const machine = await a.client
           .from('machines')
@@ -117,6 +122,7 @@ export async function run(ctx: BenchContext): Promise<void> {
         const total = Object.keys(chart.states).length;
         const seenA = drawn(pageA, 'A', shown, total);
         const seenB = drawn(pageB, 'B', shown, total);
+        const profiles = PROFILE ? await Promise.all([pageA, pageB].map(startProfile)) : [];
         await stampNext(pageA, 'click');
         await pageA.getByRole('button', { name: 'Apply', exact: true }).click();
         const [tA, tB] = await Promise.all([seenA, seenB]).catch(async (error: unknown) => {
@@ -133,6 +139,17 @@ export async function run(ctx: BenchContext): Promise<void> {
         const t0 = await stamp(pageA);
         own.push(tA - t0);
         peer.push(tB - t0);
+        if (PROFILE) {
+          // What B's person sees, at a laptop's size: look at it (bench/.tmp/bigchart-<size>-peer.png).
+          await pageB.setViewportSize({ width: 1280, height: 800 });
+          await pageB.screenshot({ path: path.resolve(`bench/.tmp/bigchart-${size}-peer.png`) });
+          await pageB.setViewportSize({ width: 1400, height: 900 });
+        }
+        for (const [k, cdp] of profiles.entries()) {
+          console.log(`  ${size} states, ${'AB'[k]}: drawn ${ms((k === 0 ? tA : tB) - t0)} after the click`);
+          await reportProbe([pageA, pageB][k] as Page, 'AB'[k] as string, t0);
+          await reportProfile(cdp, bench.dir);
+        }
         await pageA.locator('[data-sync="synced"]').waitFor({ timeout: 120_000 });
       }
       const o = summarize(own);

@@ -7,6 +7,7 @@ import { useCallback, useEffect, useRef } from 'react';
 import { checkXStateText, type CheckResult } from '../../lib/model/check.ts';
 import type { Issue } from '../../lib/model/types.ts';
 import { useCodeDirty, useCodeErrors, useCodeRef } from './open-machine-context.ts';
+import { changedRange } from './changed-range.ts';
 
 function diagnostics(result: CheckResult, length: number): Diagnostic[] {
   return result.issues.map((i: Issue) => {
@@ -59,7 +60,16 @@ export function CodeView({ canEdit }: { canEdit: boolean }) {
         syntaxHighlighting(defaultHighlightStyle),
         json(),
         lintGutter(),
-        linter((ev) => diagnostics(checkXStateText(ev.state.doc.toString()), ev.state.doc.length), { delay: 300 }),
+        // Only the person's own text is checked: the text shown from the definition is the model's
+        // own export (checking a 1,000-state chart's 150 kB after each of a peer's batches took
+        // most of a second each time).
+        linter(
+          (ev) => {
+            const text = ev.state.doc.toString();
+            return text === code.getSnapshot().context.shown ? [] : diagnostics(checkXStateText(text), text.length);
+          },
+          { delay: 300 },
+        ),
         keymap.of([{ key: 'Mod-Enter', run: () => (applyRef.current(), true) }, ...defaultKeymap, ...historyKeymap]),
         EditorView.editable.of(canEdit),
         EditorView.contentAttributes.of({ 'aria-label': 'Machine config (XState v5 JSON)' }),
@@ -71,7 +81,8 @@ export function CodeView({ canEdit }: { canEdit: boolean }) {
     view.current = v;
     // What the machine shows (a new definition while following, or a revert) replaces the text.
     const shown = code.on('code.show', ({ text }) => {
-      if (v.state.doc.toString() !== text) v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: text } });
+      const change = changedRange(v.state.doc.toString(), text);
+      if (change) v.dispatch({ changes: change });
     });
     return () => {
       shown.unsubscribe();

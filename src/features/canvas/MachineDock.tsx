@@ -1,4 +1,5 @@
 import { useState, type ReactNode } from 'react';
+import { PanelBoundary } from './PanelBoundary.tsx';
 
 export type DockPanel = 'simulation' | 'tests' | 'timeline';
 
@@ -29,9 +30,16 @@ function remember(panel: DockPanel | null): void {
  * needs. Which panel is open is this browser's own choice (no one else sees it, and it is
  * remembered across reloads), so it is React state and local storage, not a machine. The
  * closed panels stay mounted: a generated path list or a scrolled timeline is still there
- * when its tab is chosen again.
+ * when its tab is chosen again. Each panel has a boundary of its own: one that throws
+ * says so in its place, and tries again when `resetKey` (the definition) changes.
  */
-export function MachineDock({ panels }: { panels: Partial<Record<DockPanel, ReactNode>> }) {
+export function MachineDock({
+  panels,
+  resetKey,
+}: {
+  panels: Partial<Record<DockPanel, ReactNode>>;
+  resetKey?: unknown;
+}) {
   const [open, setOpen] = useState<DockPanel | null>(remembered);
   const shown = (Object.keys(LABELS) as DockPanel[]).filter((key) => Boolean(panels[key]));
   const choose = (key: DockPanel) => {
@@ -50,7 +58,9 @@ export function MachineDock({ panels }: { panels: Partial<Record<DockPanel, Reac
       </div>
       {shown.map((key) => (
         <div key={key} className="machine-dock-panel" data-panel={key}>
-          {panels[key]}
+          <PanelBoundary name={`The ${LABELS[key]} panel`} resetKey={resetKey}>
+            {panels[key]}
+          </PanelBoundary>
         </div>
       ))}
     </div>

@@ -10,6 +10,7 @@ import { TestsPanel } from '../tests/index.ts';
 import { TimelinePanel } from '../timeline/index.ts';
 import { CanvasPage } from './CanvasPage.tsx';
 import { MachineDock } from './MachineDock.tsx';
+import { PanelBoundary } from './PanelBoundary.tsx';
 import {
   OpenMachineRefContext,
   useCanvasPeers,
@@ -180,8 +181,12 @@ function OpenMachine({ machineId }: { machineId: string }) {
       <div className="machine-body">
         {shown ? (
           <>
-            <CanvasPage definition={shown} peers={peers} />
-            <Inspector definition={shown} />
+            <PanelBoundary name="The diagram" resetKey={shown}>
+              <CanvasPage definition={shown} peers={peers} />
+            </PanelBoundary>
+            <PanelBoundary name="The inspector" resetKey={shown}>
+              <Inspector definition={shown} />
+            </PanelBoundary>
           </>
         ) : (
           sync !== 'failed' && (
@@ -193,6 +198,7 @@ function OpenMachine({ machineId }: { machineId: string }) {
       </div>
       {definition && (
         <MachineDock
+          resetKey={definition}
           panels={{
             simulation: simulation && <SimulationPanel actor={simulation} definition={definition} canSend={canSend} />,
             tests: <TestsPanel machineId={machineId} name={name ?? 'machine'} definition={definition} />,

@@ -147,24 +147,26 @@ function OpenSimulation({ actor, definition, canSend }: Props) {
 function ChangedNotice({ actor, definition, canSend }: Props) {
   const simulation = useSimSimulation(actor);
   const rows = useSimLog(actor);
-  const stale = useMemo(() => {
-    if (!simulation) return [];
+  // A version XState refuses (midway through a peer's big paste) gets XState's reason, not a throw.
+  const rerun = useMemo(() => {
+    if (!simulation) return null;
     const setup = { definition: simulation.definition, context: simulation.context, guards: simulation.guards };
     return rerunOnDefinition(
       setup,
       rows.map((r) => r.entry),
       definition,
-    )
-      .marks.filter((m) => m.noLongerApplies)
-      .map((m) => m.seq);
+    );
   }, [simulation, rows, definition]);
+  const stale = rerun?.ok ? rerun.marks.filter((m) => m.noLongerApplies).map((m) => m.seq) : [];
   return (
     <div className="message notice sim-changed" role="status">
       The machine changed since this simulation started.
-      {stale.length > 0
-        ? ` On this version, event${stale.length === 1 ? '' : 's'} ${stale.map((s) => `#${s}`).join(', ')} no longer appl${stale.length === 1 ? 'ies' : 'y'}.`
-        : ' Every event still applies.'}
-      {canSend && (
+      {rerun && !rerun.ok
+        ? ` This version cannot run yet (${rerun.refused}).`
+        : stale.length > 0
+          ? ` On this version, event${stale.length === 1 ? '' : 's'} ${stale.map((s) => `#${s}`).join(', ')} no longer appl${stale.length === 1 ? 'ies' : 'y'}.`
+          : ' Every event still applies.'}
+      {canSend && rerun?.ok !== false && (
         <button type="button" onClick={() => actor.send({ type: 'sim.rerun' })}>
           Re-run on this version
         </button>

@@ -6,6 +6,6 @@ export { MemoWalker } from './memo.ts';
 export { Simulator, activePathsOf, isSendableType } from './simulator.ts';
 export { eventOptions, eventTypesOf, type EventOption } from './events.ts';
 export { emptyLog, mergeEntries, readyEntries, hasGap, type KnownLog } from './log.ts';
-export { replay, replayToState, rerunOnDefinition, type Trace, type RerunMark } from './replay.ts';
+export { replay, replayToState, rerunOnDefinition, type Trace, type Rerun, type RerunMark } from './replay.ts';
 export { traceOf, optionsAtEnd } from './trace.ts';
 export { sameJson, parsePayload } from './json.ts';

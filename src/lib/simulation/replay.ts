@@ -42,18 +42,26 @@ export interface RerunMark {
   ignored: SimStep['ignored'];
 }
 
+/** A re-run's answer: the marks and the new trace, or why XState refused the new version. */
+export type Rerun = { ok: true; marks: RerunMark[]; trace: Trace } | { ok: false; refused: string };
+
 /**
  * The same events on a new version of the machine: each entry marked with whether it
  * still applies. `noLongerApplies` is set for entries that did something before and
- * are ignored now; the new trace is returned too, for showing the re-run.
+ * are ignored now; the new trace is returned too, for showing the re-run. A version
+ * XState refuses to build (a compound whose initial state has not arrived yet, midway
+ * through a peer's big paste) is an answer too, `refused` with XState's reason, never a
+ * throw: the simulation panel asks this on every change and must not fail with it.
  */
-export function rerunOnDefinition(
-  setup: SimSetup,
-  entries: readonly SimLogEntry[],
-  next: MachineDefinition,
-): { marks: RerunMark[]; trace: Trace } {
-  const before = replay(setup, entries);
-  const trace = replay({ ...setup, definition: next }, entries);
+export function rerunOnDefinition(setup: SimSetup, entries: readonly SimLogEntry[], next: MachineDefinition): Rerun {
+  let before: Trace;
+  let trace: Trace;
+  try {
+    before = replay(setup, entries);
+    trace = replay({ ...setup, definition: next }, entries);
+  } catch (error) {
+    return { ok: false, refused: error instanceof Error ? error.message : String(error) };
+  }
   const marks = entries.map((e, i) => {
     const was = before.steps[i + 1];
     const now = trace.steps[i + 1];
@@ -63,5 +71,5 @@ export function rerunOnDefinition(
       noLongerApplies: was?.ignored === null && now?.ignored !== null,
     };
   });
-  return { marks, trace };
+  return { ok: true, marks, trace };
 }

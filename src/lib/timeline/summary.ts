@@ -1,4 +1,4 @@
-import { applyOp } from '../model/apply.ts';
+import { applyOp, applyRun } from '../model/apply.ts';
 import type { Op } from '../model/op-types.ts';
 import type { MachineDefinition, StateId, TransitionEvent } from '../model/types.ts';
 import type { AuthoredOp } from './types.ts';
@@ -183,8 +183,18 @@ export function batchesOf(ops: readonly AuthoredOp[]): AuthoredOp[][] {
   return out;
 }
 
-/** Applies ops the way the server's fold does: an op that no longer applies is skipped. */
+/**
+ * Applies ops the way the server's fold does: an op that no longer applies is skipped.
+ * When every op applies (the usual batch), in one draft (`applyRun`): op by op, each op
+ * copied the whole record, and a pasted 1,000-state chart's batches cost a second of the
+ * page's time at every peer while the timeline summarised them.
+ */
 export function foldOps(def: MachineDefinition, ops: readonly Op[]): MachineDefinition {
+  try {
+    return applyRun(def, ops);
+  } catch {
+    // Some op no longer applies: go op by op, skipping it.
+  }
   let current = def;
   for (const op of ops) {
     try {

@@ -284,9 +284,10 @@ describe('re-run on a new version', () => {
         paying: { initial: 'card', on: { BACK: 'browsing' }, states: { card: {} } },
       },
     });
-    const { marks, trace } = rerunOnDefinition(setup, log, edited);
-    expect(marks.map((m) => m.noLongerApplies)).toEqual([false, true, false]);
-    expect(trace.steps.at(-1)?.activePaths).toEqual(['browsing']);
+    const rerun = rerunOnDefinition(setup, log, edited);
+    if (!rerun.ok) throw new Error(rerun.refused);
+    expect(rerun.marks.map((m) => m.noLongerApplies)).toEqual([false, true, false]);
+    expect(rerun.trace.steps.at(-1)?.activePaths).toEqual(['browsing']);
   });
 });
 
