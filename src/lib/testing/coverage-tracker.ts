@@ -16,6 +16,9 @@ export class CoverageTracker {
   /** Steps run on an actor by the last `compute` (the rest were look-ups); for the bench and tests. */
   ran = 0;
 
+  /** `patch: false` builds a new machine for every version (the old way; the bench's baseline). */
+  constructor(private readonly options: { patch?: boolean } = {}) {}
+
   compute(def: MachineDefinition, runs: readonly CoverageRun[]): Coverage {
     if (this.last && this.last.def === def && this.last.runs === runs) return this.last.coverage;
     const coverage = this.walk(def, runs);
@@ -29,7 +32,7 @@ export class CoverageTracker {
     const edges = new Set<StepEdge>();
     let startTaken: readonly TransitionId[];
     try {
-      const graph = this.graph ? this.graph.carry(def) : StepGraph.create(def);
+      const graph = this.graph ? this.graph.carry(def, this.options.patch ?? true) : StepGraph.create(def);
       this.graph = graph;
       startTaken = graph.startTaken;
       for (const run of runs) {
