@@ -86,6 +86,8 @@ export class StepGraph {
   /** What starting the machine entered and took. */
   startTaken: TransitionId[] = [];
   startFootprint: StateId[] = [];
+  /** This version's machine is the last one's, moved in place (coverage-patch.ts), not built anew. */
+  patched = false;
   private built: { machine: AnyStateMachine; hooks: SimHooks; idOf: Map<AnyStateNode, StateId> } | null = null;
   private live: Live | null = null;
 
@@ -124,9 +126,14 @@ export class StepGraph {
     const carried = built && this.built ? { ...this.built, ...built } : null;
     this.built = null;
     const touched = touchedBy(this.def, def);
-    if (touched === 'all' || this.startFootprint.some((id) => touched.has(id))) return StepGraph.create(def, carried);
+    if (touched === 'all' || this.startFootprint.some((id) => touched.has(id))) {
+      const fresh = StepGraph.create(def, carried);
+      fresh.patched = carried !== null;
+      return fresh;
+    }
     const next = new StepGraph(def);
     next.built = carried;
+    next.patched = carried !== null;
     next.startTaken = this.startTaken;
     next.startFootprint = this.startFootprint;
     const copies = new Map<ConfigNode, ConfigNode>();
