@@ -52,7 +52,10 @@ export function recordedChanges(port: SimulationPort, machineId: string): Observ
               if (!log.ok || log.value.length === 0) return EMPTY;
               entries = [...entries, ...log.value];
               seq = log.value[log.value.length - 1]?.seq ?? seq;
-              return of({ type: 'tests.simulationRecorded' as const, simulation: { id: sim.id, context: sim.context, entries } });
+              return of({
+                type: 'tests.simulationRecorded' as const,
+                simulation: { id: sim.id, context: sim.context, entries },
+              });
             }),
           );
         }),

@@ -3,7 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { createActor, waitFor } from 'xstate';
 import { testsLogic } from '../../src/app/tests.ts';
 import type { MachineTestsPort } from '../../src/lib/ports/machine-tests.ts';
-import type { SimListStreamEvent, SimResult, SimulationPort, SimulationRecord } from '../../src/lib/ports/simulation.ts';
+import type {
+  SimListStreamEvent,
+  SimResult,
+  SimulationPort,
+  SimulationRecord,
+} from '../../src/lib/ports/simulation.ts';
 import type { SimLogEntry } from '../../src/lib/simulation/index.ts';
 import { computeCoverage, coverageSources } from '../../src/lib/testing/index.ts';
 import { MACHINE, toggle } from '../machines/tests.fakes.ts';
@@ -90,10 +95,7 @@ describe('simulations recorded while the Tests panel is open', () => {
 
     const sources = coverageSources([], snap.context.simulations);
     expect(sources.simulations).toBe(2);
-    expect(snap.context.simulations?.find((x) => x.id === 's-new')?.entries.map((e) => e.type)).toEqual([
-      'GO',
-      'BACK',
-    ]);
+    expect(snap.context.simulations?.find((x) => x.id === 's-new')?.entries.map((e) => e.type)).toEqual(['GO', 'BACK']);
     const coverage = computeCoverage(toggle, sources.runs);
     expect(coverage.transitions.covered.size).toBe(2);
     // The second read asked only for what came after the first (and a started row with no events read nothing).

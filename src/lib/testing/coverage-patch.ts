@@ -154,11 +154,14 @@ export function patchBuilt(built: Built, before: MachineDefinition, after: Machi
   for (const s of added) {
     const parent = nodeOf.get(s.parent as StateId) as AnyStateNode;
     const Node = parent.constructor as new (config: unknown, options: unknown) => AnyStateNode;
-    const node = new Node({ entry: [{ type: ENTERED, params: s.id }] }, {
-      _parent: parent,
-      _key: s.key,
-      _machine: built.machine,
-    });
+    const node = new Node(
+      { entry: [{ type: ENTERED, params: s.id }] },
+      {
+        _parent: parent,
+        _key: s.key,
+        _machine: built.machine,
+      },
+    );
     (node as unknown as { _initialize(): void })._initialize();
     nodeOf.set(s.id, node);
     built.idOf.set(node, s.id);
