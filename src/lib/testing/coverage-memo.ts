@@ -117,7 +117,7 @@ export class StepGraph {
     if (def === this.def) return this;
     this.dropLive();
     // The machine moved to the new version in place when the edit allows (coverage-patch.ts); this graph is done with.
-    let built: ReturnType<typeof patchBuilt> = null;
+    let built: ReturnType<typeof patchBuilt>;
     try {
       built = patch && this.built ? patchBuilt(this.built, this.def, def) : null;
     } catch {

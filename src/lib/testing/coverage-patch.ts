@@ -168,7 +168,9 @@ export function patchBuilt(built: Built, before: MachineDefinition, after: Machi
   }
   for (const p of parents.values()) {
     const node = nodeOf.get(p.id) as AnyStateNode;
-    node.states = Object.fromEntries(p.children.map((c) => [after.states[c]?.key, nodeOf.get(c)]));
+    const states: Record<string, AnyStateNode> = {};
+    for (const c of p.children) states[after.states[c]?.key as string] = nodeOf.get(c) as AnyStateNode;
+    node.states = states;
   }
   if (added.length > 0) renumber(built.machine);
   built.machine.states = built.machine.root.states;
@@ -185,8 +187,8 @@ function rename(machine: AnyStateMachine, node: AnyStateNode, key: string): void
   const idMap = (machine as unknown as { idMap: Map<string, AnyStateNode> }).idMap;
   const walk = (n: AnyStateNode) => {
     idMap.delete(n.id);
-    n.path = (n.parent as AnyStateNode).path.concat(n.key);
-    n.id = (n.config.id as string | undefined) ?? [machine.id, ...n.path].join('.');
+    n.path = [...(n.parent?.path ?? []), n.key];
+    n.id = n.config.id ?? [machine.id, ...n.path].join('.');
     idMap.set(n.id, n);
     for (const c of Object.values(n.states as Record<string, AnyStateNode>)) walk(c);
   };
