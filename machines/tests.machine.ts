@@ -41,6 +41,12 @@ export type TestsIntent =
   /** The open machine's definition and version changed (an edit, anyone's). */
   | { type: 'tests.definitionChanged'; definition: MachineDefinition; version: number };
 
+/** A simulation of this machine was recorded further while the panel is open: its whole log so far. */
+export interface SimulationRecordedEvent {
+  type: 'tests.simulationRecorded';
+  simulation: RecordedSimulation;
+}
+
 export interface GenerateRequest {
   definition: MachineDefinition;
   kind: PathKind;
@@ -78,6 +84,19 @@ const newest = (runs: TestRun[]): Record<string, TestRun> => {
   return out;
 };
 
+/** The simulations with `more` in, each one's longest log kept (a log only grows; a late list read may hold less). */
+export function withSimulations(
+  had: readonly RecordedSimulation[],
+  more: readonly RecordedSimulation[],
+): RecordedSimulation[] {
+  const out = new Map(had.map((s) => [s.id, s]));
+  for (const s of more) {
+    const known = out.get(s.id);
+    if (!known || known.entries.length < s.entries.length) out.set(s.id, s);
+  }
+  return [...out.values()];
+}
+
 const withTest = (tests: SavedTest[], test: SavedTest): SavedTest[] =>
   tests.some((t) => t.id === test.id) ? tests : [...tests, test];
 
@@ -89,11 +108,12 @@ export const testsMachine = setup({
   types: {
     input: {} as { machineId: string },
     context: {} as TestsContext,
-    events: {} as TestsIntent | TestsStreamEvent,
+    events: {} as TestsIntent | TestsStreamEvent | SimulationRecordedEvent,
     tags: {} as 'loading' | 'generating' | 'busy',
   },
   actors: {
-    testEvents: fromEventObservable<TestsStreamEvent, { machineId: string }>(() =>
+    /** The tests' rows as they change, and (when the app follows them) simulations as they are recorded. */
+    testEvents: fromEventObservable<TestsStreamEvent | SimulationRecordedEvent, { machineId: string }>(() =>
       throwError(() => notProvided('testEvents')),
     ),
     /** The saved tests and runs, and (when the app reads them) the room's recorded simulations, for coverage. */
@@ -138,6 +158,11 @@ export const testsMachine = setup({
     },
     'tests.ran': { actions: { type: 'addRun', params: ({ event }) => event.run } },
     'tests.toggleCoverage': { actions: assign(({ context }) => ({ coverage: !context.coverage })) },
+    'tests.simulationRecorded': {
+      actions: assign(({ context, event }) => ({
+        simulations: withSimulations(context.simulations ?? [], [event.simulation]),
+      })),
+    },
     'tests.select': { actions: assign(({ event }) => ({ selected: event.id, step: 0 })) },
     'tests.stepTo': { actions: assign(({ event }) => ({ step: Math.max(0, Math.floor(event.step)) })) },
     'tests.dismissError': { actions: { type: 'setError', params: { error: null } } },
@@ -154,12 +179,13 @@ export const testsMachine = setup({
             input: ({ context }) => ({ machineId: context.machineId }),
             onDone: {
               target: 'live',
-              actions: assign(({ event }) =>
+              actions: assign(({ context, event }) =>
                 event.output.ok
                   ? {
                       tests: event.output.value.tests,
                       runs: newest(event.output.value.runs),
-                      simulations: event.output.value.simulations ?? [],
+                      // A simulation recorded further while the list was read keeps its longer log.
+                      simulations: withSimulations(event.output.value.simulations ?? [], context.simulations ?? []),
                     }
                   : { error: event.output.message },
               ),

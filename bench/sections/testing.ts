@@ -21,7 +21,7 @@ import {
  * version before and after each edit so every timed call follows an edit.
  */
 
-function bigChart(): JsonObject {
+export function bigChart(): JsonObject {
   const groups: JsonObject = {};
   for (let g = 0; g < 10; g++) {
     const states: JsonObject = {};
@@ -58,7 +58,7 @@ function timed(runs: number, fn: () => void): number[] {
 
 const CYCLE = ['NEXT', 'NEXT', 'BACK', 'NEXT', 'JUMP', 'NEXT', 'SKIP', 'NOPE'];
 
-function runsOf(events: number, perRun: number): CoverageRun[] {
+export function runsOf(events: number, perRun: number): CoverageRun[] {
   const runs: CoverageRun[] = [];
   for (let r = 0; r < events / perRun; r++) {
     const entries: SimLogEntry[] = Array.from({ length: perRun }, (_, i) => ({
@@ -75,7 +75,7 @@ function runsOf(events: number, perRun: number): CoverageRun[] {
 }
 
 /** Three edits in group g5: a rename, a transition sent elsewhere, a new child state. */
-function editsOf(def: MachineDefinition): [string, MachineDefinition][] {
+export function editsOf(def: MachineDefinition): [string, MachineDefinition][] {
   const g5 = Object.values(def.states).find((s) => s.key === 'g5' && s.parent === def.root);
   const s1 = g5 && Object.values(def.states).find((s) => s.key === 's1' && s.parent === g5.id);
   const next = s1 && Object.values(def.transitions).find((t) => t.source === s1.id && t.event === 'NEXT');
@@ -108,9 +108,19 @@ export async function run(ctx: BenchContext): Promise<void> {
     `${graph.vertices.size} configs, ${graph.edges.length} edges, ${paths.length} paths`,
   );
   timed(1, () => shortestPaths(def));
-  const gen = summarize(timed(5, () => shortestPaths(def)));
+  // Alternating with the old way (every edge's step taken again after probing its guards), same run, same load.
+  const gens: number[] = [];
+  const olds: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    gens.push(...timed(1, () => shortestPaths(def)));
+    olds.push(...timed(1, () => shortestPaths(def, { retakeProbed: true })));
+  }
+  const gen = summarize(gens);
+  const old = summarize(olds);
   ctx.report('shortest paths to every state (graph + paths): p50', ms(gen.p50), '< 1 s');
   ctx.report('shortest paths to every state: p95', ms(gen.p95));
+  ctx.report('baseline: the same, each edge stepped again after probing (old): p50', ms(old.p50));
+  ctx.report('shortest paths: new / old (p50)', `${(gen.p50 / old.p50).toFixed(2)}x`);
 
   const runs = runsOf(1000, 100);
   computeCoverage(def, runs);
@@ -122,22 +132,39 @@ export async function run(ctx: BenchContext): Promise<void> {
   const edits = editsOf(def);
   for (const [what, edited] of edits) {
     const full = summarize(timed(9, () => computeCoverage(edited, runs)));
+    // The incremental tracker moving its machine in place (new) and building it anew for each version (old),
+    // interleaved so both see the same load. Each timed call follows an edit: a fresh copy of the
+    // edited version, so nothing is looked up by identity.
     const tracker = new CoverageTracker();
+    const rebuilt = new CoverageTracker({ patch: false });
     tracker.compute(def, runs);
+    rebuilt.compute(def, runs);
     const ran: number[] = [];
     const incr: number[] = [];
+    const olds: number[] = [];
+    let patched = 0;
     for (let i = 0; i < 15; i++) {
-      incr.push(...timed(1, () => tracker.compute(edited, runs)));
+      const copy = { ...edited };
+      incr.push(...timed(1, () => tracker.compute(copy, runs)));
       ran.push(tracker.ran);
-      tracker.compute(def, runs);
+      if (tracker.patched) patched++;
+      olds.push(...timed(1, () => rebuilt.compute({ ...edited }, runs)));
+      tracker.compute({ ...def }, runs);
+      rebuilt.compute({ ...def }, runs);
     }
     const inc = summarize(incr);
+    const old = summarize(olds);
     ctx.report(`after an edit (${what}): full recompute p50`, ms(full.p50));
     ctx.report(
       `after an edit (${what}): incremental p50 / p95`,
-      `${ms(inc.p50)} / ${ms(inc.p95)} (${Math.max(...ran)} of 1,000 steps run again)`,
+      `${ms(inc.p50)} / ${ms(inc.p95)} (${Math.max(...ran)} of 1,000 steps run again; machine moved in place ${patched}/15)`,
       '< 50 ms',
     );
+    ctx.report(
+      `after an edit (${what}): old incremental (machine built anew) p50 / p95`,
+      `${ms(old.p50)} / ${ms(old.p95)}`,
+    );
+    ctx.report(`after an edit (${what}): new / old incremental (p50)`, `${(inc.p50 / old.p50).toFixed(3)}x`);
     ctx.report(`after an edit (${what}): incremental / full (p50)`, `${(inc.p50 / full.p50).toFixed(3)}x`);
   }
   const setup = { definition: def, context: null, guards: {} };

@@ -9,7 +9,7 @@ import type {
   TestsResult,
   TestsStreamEvent,
 } from '../../src/lib/ports/machine-tests.ts';
-import type { GeneratedPaths, GenerateRequest } from '../../machines/tests.machine.ts';
+import type { GeneratedPaths, GenerateRequest, SimulationRecordedEvent } from '../../machines/tests.machine.ts';
 import { heldRequests } from './held-requests.ts';
 
 /** A fake saved-tests port: the test pushes stream events with `emit` and settles requests. */
@@ -21,18 +21,20 @@ export async function settle(): Promise<void> {
 }
 
 export function fakeTestsPort() {
-  const stream = new Subject<TestsStreamEvent>();
+  const stream = new Subject<TestsStreamEvent | SimulationRecordedEvent>();
   const held = heldRequests<TestsRequest>(settle);
   return {
     actors: {
-      testEvents: fromEventObservable<TestsStreamEvent, { machineId: string }>(() => stream.asObservable()),
+      testEvents: fromEventObservable<TestsStreamEvent | SimulationRecordedEvent, { machineId: string }>(() =>
+        stream.asObservable(),
+      ),
       listTests: held.request<TestsResult<{ tests: SavedTest[]; runs: TestRun[] }>, { machineId: string }>('listTests'),
       generatePaths: held.request<GeneratedPaths, GenerateRequest>('generatePaths'),
       saveTest: held.request<TestsResult<SavedTest>, SaveTestRequest>('saveTest'),
       recordRun: held.request<TestsResult<TestRun>, RecordRunRequest>('recordRun'),
     },
     ...held,
-    emit: (event: TestsStreamEvent) => stream.next(event),
+    emit: (event: TestsStreamEvent | SimulationRecordedEvent) => stream.next(event),
   };
 }
 

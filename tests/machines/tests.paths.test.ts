@@ -1,5 +1,5 @@
 import { createActor, type SnapshotFrom } from 'xstate';
-import { testsMachine, type TestsIntent } from '../../machines/tests.machine.ts';
+import { testsMachine, type SimulationRecordedEvent, type TestsIntent } from '../../machines/tests.machine.ts';
 import type { TestsStreamEvent } from '../../src/lib/ports/machine-tests.ts';
 import { describeMachinePaths, settleRequest } from './machine-paths.ts';
 import { fakeTestsPort, MACHINE, ok, refused, savedTest, settle, testRun, toggle } from './tests.fakes.ts';
@@ -11,7 +11,7 @@ import { fakeTestsPort, MACHINE, ok, refused, savedTest, settle, testRun, toggle
  */
 
 type Snapshot = SnapshotFrom<typeof testsMachine>;
-type Event = TestsIntent | TestsStreamEvent;
+type Event = TestsIntent | TestsStreamEvent | SimulationRecordedEvent;
 type GraphEvent = Event | { type: string; output?: unknown; error?: unknown };
 
 const INVOKES: Record<string, string> = {
@@ -46,6 +46,7 @@ const events: GraphEvent[] = [
   done('listTests', refused('Network down')),
   crashed('listTests'),
   { type: 'tests.subscribed' },
+  { type: 'tests.simulationRecorded', simulation: { id: 's-1', context: null, entries: [] } },
   { type: 'tests.saved', test: savedTest('b') },
   { type: 'tests.deleted', testId: 'a' },
   { type: 'tests.ran', run: testRun('rr', 'a', 'fail') },

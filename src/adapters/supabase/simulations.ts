@@ -1,5 +1,5 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { concatMap, EMPTY, type Observable, of } from 'rxjs';
+import { concatMap, EMPTY, type Observable, of, share } from 'rxjs';
 import type { JsonObject, MachineDefinition } from '../../lib/model/types.ts';
 import type {
   SimListStreamEvent,
@@ -234,8 +234,28 @@ function isLogRow(v: unknown): v is LogRow {
   );
 }
 
-/** A machine's simulations as they start and change. */
+const listStreams = new WeakMap<Client, Map<string, Observable<SimListStreamEvent>>>();
+
+/**
+ * A machine's simulations as they start and change: one channel per machine however many
+ * follow it (the Simulation and Tests panels both do), since supabase-js hands a second
+ * `channel()` of a topic the first one, which cannot be subscribed twice.
+ */
 export function simulationListEvents(client: Client, machineId: string): Observable<SimListStreamEvent> {
+  let byMachine = listStreams.get(client);
+  if (!byMachine) {
+    byMachine = new Map();
+    listStreams.set(client, byMachine);
+  }
+  let stream = byMachine.get(machineId);
+  if (!stream) {
+    stream = listEvents(client, machineId).pipe(share());
+    byMachine.set(machineId, stream);
+  }
+  return stream;
+}
+
+function listEvents(client: Client, machineId: string): Observable<SimListStreamEvent> {
   return tableChanges(client, `simulations:${machineId}`, [
     { table: 'simulations', filter: `machine_id=eq.${machineId}` },
   ]).pipe(

@@ -4,6 +4,7 @@ import { buildSimMachine, type SimHooks } from '../simulation/build.ts';
 import { StepClock } from '../simulation/clock.ts';
 import { isSendableType } from '../simulation/simulator.ts';
 import type { GuardValues, SimLogEntry } from '../simulation/types.ts';
+import { ENTERED, patchBuilt } from './coverage-patch.ts';
 import { touchedBy } from './coverage-touch.ts';
 import { markTransitions, TAKEN } from './graph.ts';
 
@@ -21,7 +22,7 @@ import { markTransitions, TAKEN } from './graph.ts';
  * are keyed by state ids, not names, so a rename keeps everything it did not touch.
  */
 
-export const ENTERED = '\u0000entered';
+export { ENTERED };
 
 export interface StepEdge {
   to: ConfigNode;
@@ -85,13 +86,16 @@ export class StepGraph {
   /** What starting the machine entered and took. */
   startTaken: TransitionId[] = [];
   startFootprint: StateId[] = [];
+  /** This version's machine is the last one's, moved in place (coverage-patch.ts), not built anew. */
+  patched = false;
   private built: { machine: AnyStateMachine; hooks: SimHooks; idOf: Map<AnyStateNode, StateId> } | null = null;
   private live: Live | null = null;
 
   private constructor(readonly def: MachineDefinition) {}
 
-  static create(def: MachineDefinition): StepGraph {
+  static create(def: MachineDefinition, built: StepGraph['built'] = null): StepGraph {
     const graph = new StepGraph(def);
+    graph.built = built;
     const live = graph.spawn();
     const marks = graph.takeMarks();
     const root = graph.nodeAt(live, null, null);
@@ -109,12 +113,27 @@ export class StepGraph {
    * one over kept steps, so replaying it on the new version reaches the same node).
    * A fresh graph when the start itself was touched.
    */
-  carry(def: MachineDefinition): StepGraph {
+  carry(def: MachineDefinition, patch = true): StepGraph {
     if (def === this.def) return this;
-    const touched = touchedBy(this.def, def);
-    if (touched === 'all' || this.startFootprint.some((id) => touched.has(id))) return StepGraph.create(def);
     this.dropLive();
+    // The machine moved to the new version in place when the edit allows (coverage-patch.ts); this graph is done with.
+    let built: ReturnType<typeof patchBuilt>;
+    try {
+      built = patch && this.built ? patchBuilt(this.built, this.def, def) : null;
+    } catch {
+      built = null; // half moved: dropped below, built anew when a step needs it
+    }
+    const carried = built && this.built ? { ...this.built, ...built } : null;
+    this.built = null;
+    const touched = touchedBy(this.def, def);
+    if (touched === 'all' || this.startFootprint.some((id) => touched.has(id))) {
+      const fresh = StepGraph.create(def, carried);
+      fresh.patched = carried !== null;
+      return fresh;
+    }
     const next = new StepGraph(def);
+    next.built = carried;
+    next.patched = carried !== null;
     next.startTaken = this.startTaken;
     next.startFootprint = this.startFootprint;
     const copies = new Map<ConfigNode, ConfigNode>();

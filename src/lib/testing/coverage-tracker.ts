@@ -15,6 +15,11 @@ export class CoverageTracker {
   private last: { def: MachineDefinition; runs: readonly CoverageRun[]; coverage: Coverage } | null = null;
   /** Steps run on an actor by the last `compute` (the rest were look-ups); for the bench and tests. */
   ran = 0;
+  /** Whether the last `compute` moved the machine to the new version in place (coverage-patch.ts). */
+  patched = false;
+
+  /** `patch: false` builds a new machine for every version (the old way; the bench's baseline). */
+  constructor(private readonly options: { patch?: boolean } = {}) {}
 
   compute(def: MachineDefinition, runs: readonly CoverageRun[]): Coverage {
     if (this.last && this.last.def === def && this.last.runs === runs) return this.last.coverage;
@@ -29,8 +34,9 @@ export class CoverageTracker {
     const edges = new Set<StepEdge>();
     let startTaken: readonly TransitionId[];
     try {
-      const graph = this.graph ? this.graph.carry(def) : StepGraph.create(def);
+      const graph = this.graph ? this.graph.carry(def, this.options.patch ?? true) : StepGraph.create(def);
       this.graph = graph;
+      this.patched = graph.patched;
       startTaken = graph.startTaken;
       for (const run of runs) {
         let node = graph.root;

@@ -201,6 +201,7 @@ const plain = (c: Coverage) => ({
 
 describe('incremental coverage', () => {
   it('equals the full recompute after any sequence of edits', () => {
+    const patched = new Set<string>();
     fc.assert(
       fc.property(
         fc.array(runArb, { minLength: 1, maxLength: 4 }),
@@ -210,13 +211,18 @@ describe('incremental coverage', () => {
           let d = def(rich);
           expect(plain(tracker.compute(d, runs))).toEqual(plain(computeCoverage(d, runs)));
           for (const e of edits) {
+            const was = d;
             d = edit(d, e);
             expect(plain(tracker.compute(d, runs))).toEqual(plain(computeCoverage(d, runs)));
+            const touched = touchedBy(was, d);
+            if (tracker.patched && (touched === 'all' || touched.size > 0)) patched.add(e.kind);
           }
         },
       ),
       { numRuns: 60 },
     );
+    // The machine moved in place (coverage-patch.ts) for each edit kind it handles, and for no other.
+    expect([...patched].sort()).toEqual(['child', 'guard', 'rename', 'retarget']);
   });
 
   it('runs again only the steps an edit touched, and nothing for an edit elsewhere', () => {
@@ -251,6 +257,7 @@ describe('incremental coverage', () => {
     expect(touchedBy(d, elsewhere)).toEqual(new Set([doneId]));
     tracker.compute(elsewhere, runs);
     expect(tracker.ran).toBe(0);
+    expect(tracker.patched).toBe(true);
     // An edit to l1's NEXT: only the steps that entered l1 (JUMP) or left from it (NEXT) run again.
     const l1 = Object.values(d.states).find((s) => s.key === 'l1') as StateNode;
     const next = Object.values(d.transitions).find((t) => t.source === l1.id) as Transition;
@@ -260,6 +267,7 @@ describe('incremental coverage', () => {
     };
     tracker.compute(inside, runs);
     expect(tracker.ran).toBe(2);
+    expect(tracker.patched).toBe(true);
     expect(plain(tracker.compute(inside, runs))).toEqual(plain(computeCoverage(inside, runs)));
   });
 
