@@ -249,11 +249,11 @@ export const inspectionMachine = setup({
           guard: ({ context }) => context.userId !== undefined,
           actions: sendTo('follow', ({ context }): FollowIntent => ({ type: 'follow.present', look: lookOf(context) })),
         },
-        'inspection.stopPresenting': { actions: sendTo('follow', { type: 'follow.stopPresenting' } as FollowIntent) },
+        'inspection.stopPresenting': { actions: sendTo('follow', { type: 'follow.stopPresenting' }) },
         'inspection.follow': {
           actions: sendTo('follow', ({ event }): FollowIntent => ({ type: 'follow.follow', userId: event.userId })),
         },
-        'inspection.unfollow': { actions: sendTo('follow', { type: 'follow.unfollow' } as FollowIntent) },
+        'inspection.unfollow': { actions: sendTo('follow', { type: 'follow.unfollow' }) },
       },
       type: 'parallel',
       states: {

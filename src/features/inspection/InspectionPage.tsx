@@ -13,6 +13,7 @@ import {
   useActorConfig,
   useInspectionView,
 } from './inspection-context.ts';
+import { FollowPanel } from './FollowPanel.tsx';
 import { SourcesPanel } from './SourcesPanel.tsx';
 // The diagram's own styles (shapes, active states), loaded with the canvas elsewhere.
 import '../canvas/canvas.css';
@@ -55,6 +56,7 @@ export function InspectionPage({ ingestUrl, projectHref }: { ingestUrl: string; 
       <aside className="inspect-side">
         <a href={projectHref}>← Back to the project</a>
         <SourcesPanel ingestUrl={ingestUrl} />
+        <FollowPanel />
         <Sessions />
       </aside>
       <SessionView />

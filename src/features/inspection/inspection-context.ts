@@ -1,7 +1,9 @@
-import { createActorContext } from '@xstate/react';
+import { createActorContext, useSelector } from '@xstate/react';
 import { useEffect, useMemo, useRef } from 'react';
-import type { SnapshotFrom } from 'xstate';
+import type { ActorRefFrom, SnapshotFrom } from 'xstate';
+import type { inspectionFollowMachine } from '../../../machines/inspection-follow.machine.ts';
 import { inspectionMachine, parseDefinitionText } from '../../../machines/inspection.machine.ts';
+import type { Presenter } from '../../lib/ports/inspection-follow.ts';
 import { EMPTY_FOLD, foldOnward, type LiveFold } from '../../lib/inspection/live-fold.ts';
 
 /**
@@ -55,4 +57,29 @@ export function useInspectionView(): LiveFold & { total: number; position: numbe
 export function useActorConfig(fold: LiveFold, actorId: string | null): Record<string, unknown> | null {
   const text = actorId ? (fold.definitions.get(actorId) ?? null) : null;
   return useMemo(() => parseDefinitionText(text), [text]);
+}
+
+const NO_FOLLOW = { live: false, presenting: false, followed: null, presenters: [] as Presenter[] };
+type FollowView = { live: boolean; presenting: boolean; followed: string | null; presenters: Presenter[] };
+const sameFollow = (a: FollowView, b: FollowView) =>
+  a.live === b.live && a.presenting === b.presenting && a.followed === b.followed && a.presenters === b.presenters;
+
+/** Follow mode as the page shows it: joined, presenting, whom this person follows, who presents. */
+export function useFollow(): FollowView {
+  // Children are typed loosely (any of the machine's actors): this one is follow mode's machine.
+  const ref = InspectionContext.useSelector((s: Snapshot) => s.children.follow) as
+    ActorRefFrom<typeof inspectionFollowMachine> | undefined;
+  return useSelector(
+    ref,
+    (s): FollowView =>
+      s
+        ? {
+            live: s.hasTag('live'),
+            presenting: s.hasTag('presenting'),
+            followed: s.context.followed,
+            presenters: s.context.presenters,
+          }
+        : NO_FOLLOW,
+    sameFollow,
+  );
 }
