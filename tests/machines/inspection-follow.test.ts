@@ -44,15 +44,14 @@ function arrange(userId: string) {
     inspectionMachine.provide({
       actors: {
         follow,
-        load: fromPromise(async () => ({ ok: true as const, value: { sources: [], sessions: [] } })),
+        load: fromPromise(() => Promise.resolve({ ok: true as const, value: { sources: [], sessions: [] } })),
         feed: fromEventObservable<InspectionFeedEvent, { projectId: string }>(() => new Subject<InspectionFeedEvent>()),
-        loadEvents: fromPromise(async ({ input }: { input: { sessionId: string; afterSeq: number } }) => ({
-          ok: true as const,
-          value: input.afterSeq === 0 ? events(input.sessionId) : [],
-        })),
-        layoutDiagram: fromPromise(async ({ input }: { input: { config: Record<string, unknown> } }) => {
+        loadEvents: fromPromise(({ input }: { input: { sessionId: string; afterSeq: number } }) =>
+          Promise.resolve({ ok: true as const, value: input.afterSeq === 0 ? events(input.sessionId) : [] }),
+        ),
+        layoutDiagram: fromPromise(({ input }: { input: { config: Record<string, unknown> } }) => {
           laid.push(String(input.config.id));
-          return null;
+          return Promise.resolve(null);
         }),
       },
     }),
