@@ -149,6 +149,15 @@ export const inspectionMachine = setup({
         return { sessions, sessionId, events: fresh.length > 0 ? [...context.events, ...fresh] : context.events };
       },
     ),
+    setSessionCount: assign(({ context }, params: { sessionId: string; eventCount?: number }) =>
+      params.eventCount === undefined
+        ? {}
+        : {
+            sessions: context.sessions.map((s) =>
+              s.id === params.sessionId ? { ...s, eventCount: params.eventCount! } : s,
+            ),
+          },
+    ),
     addSession: assign(({ context }, params: { session: InspectionSession }) => ({
       sessions: [params.session, ...context.sessions.filter((s) => s.id !== params.session.id)],
     })),
@@ -408,10 +417,15 @@ export const inspectionMachine = setup({
               },
               { actions: assign({ position: ({ event }) => event.look.position }) },
             ],
-            'inspection.eventsStored': {
-              guard: ({ context, event }) => event.sessionId === context.sessionId,
-              target: '.loadingEvents',
-            },
+            // A batch too big for one message: the database's count for the list, the rows read back.
+            'inspection.eventsStored': [
+              {
+                guard: ({ context, event }) => event.sessionId === context.sessionId,
+                target: '.loadingEvents',
+                actions: { type: 'setSessionCount', params: ({ event }) => event },
+              },
+              { actions: { type: 'setSessionCount', params: ({ event }) => event } },
+            ],
             // Live events picking the session: read it from its start.
             'inspection.eventsReceived': {
               guard: ({ context, event }) => context.sessionId === null && event.events.length > 0,

@@ -9,7 +9,17 @@ import {
 import { inspectionMachine } from '../../machines/inspection.machine.ts';
 import type { StoredInspectionEvent } from '../../src/lib/inspection/protocol.ts';
 import type { FollowFact, InspectionLook } from '../../src/lib/ports/inspection-follow.ts';
-import type { InspectionFeedEvent } from '../../src/lib/ports/inspection.ts';
+import type { Layout } from '../../src/lib/layout/types.ts';
+import type { MachineDefinition } from '../../src/lib/model/types.ts';
+import type {
+  InspectionFeedEvent,
+  InspectionResult,
+  InspectionSession,
+  InspectionSource,
+} from '../../src/lib/ports/inspection.ts';
+
+type Loaded = InspectionResult<{ sources: InspectionSource[]; sessions: InspectionSession[] }>;
+type Laid = { definition: MachineDefinition; layout: Layout } | null;
 
 /**
  * Follow mode (issue 13) on the inspection machine with a fake follow channel: a presenter's
@@ -44,15 +54,20 @@ function arrange(userId: string) {
     inspectionMachine.provide({
       actors: {
         follow,
-        load: fromPromise(() => Promise.resolve({ ok: true as const, value: { sources: [], sessions: [] } })),
-        feed: fromEventObservable<InspectionFeedEvent, { projectId: string }>(() => new Subject<InspectionFeedEvent>()),
-        loadEvents: fromPromise(({ input }: { input: { sessionId: string; afterSeq: number } }) =>
-          Promise.resolve({ ok: true as const, value: input.afterSeq === 0 ? events(input.sessionId) : [] }),
+        load: fromPromise<Loaded, { projectId: string }>(() =>
+          Promise.resolve({ ok: true as const, value: { sources: [], sessions: [] } }),
         ),
-        layoutDiagram: fromPromise(({ input }: { input: { config: Record<string, unknown> } }) => {
-          laid.push(String(input.config.id));
-          return Promise.resolve(null);
-        }),
+        feed: fromEventObservable<InspectionFeedEvent, { projectId: string }>(() => new Subject<InspectionFeedEvent>()),
+        loadEvents: fromPromise<InspectionResult<StoredInspectionEvent[]>, { sessionId: string; afterSeq: number }>(
+          ({ input }: { input: { sessionId: string; afterSeq: number } }) =>
+            Promise.resolve({ ok: true as const, value: input.afterSeq === 0 ? events(input.sessionId) : [] }),
+        ),
+        layoutDiagram: fromPromise<Laid, { config: Record<string, unknown> }>(
+          ({ input }: { input: { config: Record<string, unknown> } }) => {
+            laid.push(String(input.config.id));
+            return Promise.resolve(null);
+          },
+        ),
       },
     }),
     { input: { projectId: 'p-1', isOwner: false, userId } },
