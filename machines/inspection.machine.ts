@@ -1,7 +1,8 @@
-import { assign, fromEventObservable, fromPromise, setup } from 'xstate';
+import { assign, fromEventObservable, fromPromise, raise, sendTo, setup } from 'xstate';
 import { EMPTY } from 'rxjs';
 import type { StoredInspectionEvent } from '../src/lib/inspection/protocol.ts';
 import type { Layout } from '../src/lib/layout/types.ts';
+import type { InspectionLook } from '../src/lib/ports/inspection-follow.ts';
 import type { MachineDefinition } from '../src/lib/model/types.ts';
 import type {
   InspectionFeedEvent,
@@ -9,6 +10,7 @@ import type {
   InspectionSession,
   InspectionSource,
 } from '../src/lib/ports/inspection.ts';
+import { inspectionFollowMachine, type FollowedLook, type FollowIntent } from './inspection-follow.machine.ts';
 
 /**
  * Live inspection in a project (issue 13): the sources and their one-time keys (owners),
@@ -22,6 +24,8 @@ export interface InspectionInput {
   isOwner: boolean;
   /** Owners and editors: may change a source's retention. */
   canEdit?: boolean;
+  /** Who is looking (follow mode); without it nobody presents or follows. */
+  userId?: string;
 }
 
 export interface InspectionContext extends InspectionInput {
@@ -52,19 +56,38 @@ export type InspectionIntent =
   | { type: 'inspection.scrub'; position: number }
   | { type: 'inspection.followLive' }
   | { type: 'inspection.saveMachine'; name: string; config: Record<string, unknown> }
-  | { type: 'inspection.dismissError' };
+  | { type: 'inspection.dismissError' }
+  /** Follow mode (inspection-follow.machine.ts): present what one looks at, follow a presenter. */
+  | { type: 'inspection.present' }
+  | { type: 'inspection.stopPresenting' }
+  | { type: 'inspection.follow'; userId: string }
+  | { type: 'inspection.unfollow' };
+
+/** Raised when a session's events are read, so a picked actor's diagram is drawn from them. */
+type InspectionInternal = { type: 'inspection.eventsRead' };
+
+/** Every event the machine takes: intents, feed facts, follow mode's looks and its own. */
+export type InspectionMachineEvent = InspectionIntent | InspectionFeedEvent | FollowedLook | InspectionInternal;
 
 type Loaded = { sources: InspectionSource[]; sessions: InspectionSession[] };
 
 const lastSeq = (events: readonly StoredInspectionEvent[]) => events[events.length - 1]?.seq ?? 0;
 
+/** What this person looks at, as follow mode shares it. */
+export const lookOf = (c: InspectionContext): InspectionLook => ({
+  sessionId: c.sessionId,
+  actorId: c.actorId,
+  position: c.position,
+});
+
 export const inspectionMachine = setup({
   types: {
     context: {} as InspectionContext,
     input: {} as InspectionInput,
-    events: {} as InspectionIntent | InspectionFeedEvent,
+    events: {} as InspectionMachineEvent,
   },
   actors: {
+    follow: inspectionFollowMachine,
     load: fromPromise<InspectionResult<Loaded>, { projectId: string }>(() => Promise.reject(new Error('not provided'))),
     feed: fromEventObservable<InspectionFeedEvent, { projectId: string }>(() => EMPTY),
     createSource: fromPromise<
@@ -96,6 +119,12 @@ export const inspectionMachine = setup({
     hasName: (_, params: { name: string }) => params.name.trim().length > 0,
   },
   actions: {
+    /** Tells follow mode what this person looks at now (`chosen`: by their own choice). */
+    tellLook: sendTo('follow', ({ context }, params: { chosen: boolean }): FollowIntent => ({
+      type: 'follow.lookChanged',
+      look: lookOf(context),
+      chosen: params.chosen,
+    })),
     appendLive: assign(
       (
         { context },
@@ -119,6 +148,15 @@ export const inspectionMachine = setup({
         const fresh = params.events.filter((e) => e.session_id === sessionId && e.seq > after);
         return { sessions, sessionId, events: fresh.length > 0 ? [...context.events, ...fresh] : context.events };
       },
+    ),
+    setSessionCount: assign(({ context }, params: { sessionId: string; eventCount?: number }) =>
+      params.eventCount === undefined
+        ? {}
+        : {
+            sessions: context.sessions.map((s) =>
+              s.id === params.sessionId ? { ...s, eventCount: params.eventCount! } : s,
+            ),
+          },
     ),
     addSession: assign(({ context }, params: { session: InspectionSession }) => ({
       sessions: [params.session, ...context.sessions.filter((s) => s.id !== params.session.id)],
@@ -175,7 +213,14 @@ export const inspectionMachine = setup({
     },
     failed: { on: { 'inspection.retry': 'loading' } },
     ready: {
-      invoke: { id: 'feed', src: 'feed', input: ({ context }) => ({ projectId: context.projectId }) },
+      invoke: [
+        { id: 'feed', src: 'feed', input: ({ context }) => ({ projectId: context.projectId }) },
+        {
+          id: 'follow',
+          src: 'follow',
+          input: ({ context }) => ({ projectId: context.projectId, userId: context.userId ?? '' }),
+        },
+      ],
       on: {
         'inspection.eventsReceived': {
           actions: {
@@ -201,9 +246,23 @@ export const inspectionMachine = setup({
         'inspection.dismissError': { actions: assign({ error: null }) },
         'inspection.scrub': {
           guard: ({ context, event }) => event.position >= 0 && event.position <= context.events.length,
-          actions: assign({ position: ({ event }) => event.position }),
+          actions: [
+            assign({ position: ({ event }) => event.position }),
+            { type: 'tellLook', params: { chosen: true } },
+          ],
         },
-        'inspection.followLive': { actions: assign({ position: null }) },
+        'inspection.followLive': {
+          actions: [assign({ position: null }), { type: 'tellLook', params: { chosen: true } }],
+        },
+        'inspection.present': {
+          guard: ({ context }) => context.userId !== undefined,
+          actions: sendTo('follow', ({ context }): FollowIntent => ({ type: 'follow.present', look: lookOf(context) })),
+        },
+        'inspection.stopPresenting': { actions: sendTo('follow', { type: 'follow.stopPresenting' }) },
+        'inspection.follow': {
+          actions: sendTo('follow', ({ event }): FollowIntent => ({ type: 'follow.follow', userId: event.userId })),
+        },
+        'inspection.unfollow': { actions: sendTo('follow', { type: 'follow.unfollow' }) },
       },
       type: 'parallel',
       states: {
@@ -331,23 +390,50 @@ export const inspectionMachine = setup({
           on: {
             'inspection.selectSession': {
               target: '.loadingEvents',
-              actions: assign({
-                sessionId: ({ event }) => event.sessionId,
-                events: [],
-                actorId: null,
-                position: null,
-                layout: null,
-              }),
+              actions: [
+                assign({
+                  sessionId: ({ event }) => event.sessionId,
+                  events: [],
+                  actorId: null,
+                  position: null,
+                  layout: null,
+                }),
+                { type: 'tellLook', params: { chosen: true } },
+              ],
             },
-            'inspection.eventsStored': {
-              guard: ({ context, event }) => event.sessionId === context.sessionId,
-              target: '.loadingEvents',
-            },
+            // Following a presenter: their session (read from its start), or their position in it.
+            'inspection.lookFollowed': [
+              {
+                guard: ({ context, event }) =>
+                  event.look.sessionId !== null && event.look.sessionId !== context.sessionId,
+                target: '.loadingEvents',
+                actions: assign(({ event }) => ({
+                  sessionId: event.look.sessionId,
+                  events: [],
+                  actorId: null,
+                  position: event.look.position,
+                  layout: null,
+                })),
+              },
+              { actions: assign({ position: ({ event }) => event.look.position }) },
+            ],
+            // A batch too big for one message: the database's count for the list, the rows read back.
+            'inspection.eventsStored': [
+              {
+                guard: ({ context, event }) => event.sessionId === context.sessionId,
+                target: '.loadingEvents',
+                actions: { type: 'setSessionCount', params: ({ event }) => event },
+              },
+              { actions: { type: 'setSessionCount', params: ({ event }) => event } },
+            ],
             // Live events picking the session: read it from its start.
             'inspection.eventsReceived': {
               guard: ({ context, event }) => context.sessionId === null && event.events.length > 0,
               target: '.loadingEvents',
-              actions: assign({ sessionId: ({ event }) => event.events[0]!.session_id, events: [] }),
+              actions: [
+                assign({ sessionId: ({ event }) => event.events[0]!.session_id, events: [] }),
+                { type: 'tellLook', params: { chosen: false } },
+              ],
             },
             // Back on the feed after a drop: read what was stored meanwhile.
             'inspection.feedJoined': {
@@ -365,13 +451,16 @@ export const inspectionMachine = setup({
                 input: ({ context }) => ({ sessionId: context.sessionId ?? '', afterSeq: lastSeq(context.events) }),
                 onDone: {
                   target: 'watching',
-                  actions: assign(({ context, event }) => {
-                    if (!event.output.ok) return { error: event.output.message };
-                    // Live events may have arrived while reading: merge by seq.
-                    const bySeq = new Map(context.events.map((e) => [e.seq, e]));
-                    for (const e of event.output.value) bySeq.set(e.seq, e);
-                    return { events: [...bySeq.values()].sort((x, y) => x.seq - y.seq) };
-                  }),
+                  actions: [
+                    assign(({ context, event }) => {
+                      if (!event.output.ok) return { error: event.output.message };
+                      // Live events may have arrived while reading: merge by seq.
+                      const bySeq = new Map(context.events.map((e) => [e.seq, e]));
+                      for (const e of event.output.value) bySeq.set(e.seq, e);
+                      return { events: [...bySeq.values()].sort((x, y) => x.seq - y.seq) };
+                    }),
+                    raise({ type: 'inspection.eventsRead' }),
+                  ],
                 },
                 onError: { target: 'watching', actions: assign({ error: 'The session could not be read.' }) },
               },
@@ -383,7 +472,25 @@ export const inspectionMachine = setup({
           on: {
             'inspection.selectActor': {
               target: '.laying',
-              actions: assign({ actorId: ({ event }) => event.actorId }),
+              actions: [
+                assign({ actorId: ({ event }) => event.actorId }),
+                { type: 'tellLook', params: { chosen: true } },
+              ],
+            },
+            'inspection.lookFollowed': {
+              guard: ({ context, event }) =>
+                event.look.actorId !== null &&
+                (event.look.actorId !== context.actorId || event.look.sessionId !== context.sessionId),
+              target: '.laying',
+              actions: assign({ actorId: ({ event }) => event.look.actorId }),
+            },
+            // The picked actor's definition may have been read only now (a followed look, a reload).
+            'inspection.eventsRead': {
+              guard: ({ context }) =>
+                context.actorId !== null &&
+                context.layout?.actorId !== context.actorId &&
+                definitionOf(context, context.actorId) !== null,
+              target: '.laying',
             },
           },
           states: {

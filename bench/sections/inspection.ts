@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { createWebSocketInspector } from '@statelyai/inspect';
 import { createClient, type RealtimeChannel, type SupabaseClient } from '@supabase/supabase-js';
@@ -117,6 +118,28 @@ const WATCH_SOCKET = `(() => {
 
 const framesSeen = (page: Page) =>
   page.evaluate(() => (window as unknown as { __frames: Record<string, number> }).__frames);
+
+interface CpuProfile {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+  samples?: number[];
+  timeDeltas?: number[];
+}
+
+/** A CDP CPU profile's functions by self time (ms), largest first. */
+function topSelfTime(profile: CpuProfile, n: number): [string, number][] {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const self = new Map<string, number>();
+  const samples = profile.samples ?? [];
+  const deltas = profile.timeDeltas ?? [];
+  for (let i = 0; i < samples.length; i++) {
+    const frame = byId.get(samples[i]!)?.callFrame;
+    if (!frame) continue;
+    const file = frame.url.split('/').pop()?.split('?')[0] ?? '';
+    const name = `${frame.functionName || '(anonymous)'} ${file}:${frame.lineNumber + 1}`;
+    self.set(name, (self.get(name) ?? 0) + (deltas[i] ?? 0) / 1000);
+  }
+  return [...self.entries()].sort((x, y) => y[1] - x[1]).slice(0, n);
+}
 
 /** Least-squares slope of y over x. */
 function slope(xs: number[], ys: number[]): number {
@@ -252,6 +275,14 @@ export async function run(ctx: BenchContext): Promise<void> {
       await watchDiagram(page);
     }
 
+    // Optional: a CPU profile of browser A over the flips (CDP), its top functions by self time.
+    const profiling = process.env.CHARTROOM_BENCH_INSPECT_PROFILE === '1';
+    const cdp = profiling ? await pages[0]!.context().newCDPSession(pages[0]!) : null;
+    if (cdp) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+      await cdp.send('Profiler.start');
+    }
     const toDiagram: number[] = [];
     const toBoth: number[] = [];
     const toClient: number[] = [];
@@ -292,6 +323,12 @@ export async function run(ctx: BenchContext): Promise<void> {
       }
     }
 
+    if (cdp) {
+      const { profile } = await cdp.send('Profiler.stop');
+      ctx.section('inspection: browser A CPU profile over the flips (self time, top 12)');
+      for (const [name, t] of topSelfTime(profile, 12)) ctx.report(name.slice(0, 58), ms(t));
+    }
+
     // Baseline: a plain realtime broadcast between two Node clients, same backend, same run.
     const sender = client().channel('bench-inspect-baseline');
     const receiver = client().channel('bench-inspect-baseline');
@@ -310,7 +347,9 @@ export async function run(ctx: BenchContext): Promise<void> {
     const both = summarize(toBoth);
     const member_ = summarize(toClient);
     const base = summarize(baseline);
-    ctx.section(`inspection: app event → team (stock inspector, Node app, n = ${FLIPS} flips, p50 / p95 / p99)`);
+    ctx.section(
+      `inspection: app event → team (stock inspector, Node app, n = ${FLIPS} flips, load ${os.loadavg()[0]!.toFixed(1)}, p50 / p95 / p99)`,
+    );
     ctx.report('→ active state in a browser diagram (2 browsers pooled)', figure(diagram), 'p95 < 100 ms');
     ctx.report('→ active state in BOTH browsers (slower of the two)', figure(both), 'p95 < 100 ms');
     ctx.report("→ a member's supabase-js client gets the broadcast", figure(member_));

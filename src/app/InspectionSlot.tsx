@@ -1,5 +1,5 @@
 import { InspectionContext, InspectionPage } from '../features/inspection/index.ts';
-import { useCanEdit, useIsOwner } from '../features/room/room-context.ts';
+import { useCanEdit, useIsOwner, useMembers } from '../features/room/room-context.ts';
 import { routePath } from '../lib/route.ts';
 import { inspector } from './inspect.ts';
 import { liveInspectionLogic, liveIngestUrl } from './live.ts';
@@ -8,11 +8,12 @@ import { liveInspectionLogic, liveIngestUrl } from './live.ts';
 export function InspectionSlot({ projectId }: { projectId: string }) {
   const isOwner = useIsOwner();
   const canEdit = useCanEdit();
+  const userId = useMembers().find((m) => m.isMe)?.userId;
   return (
     <InspectionContext.Provider
-      key={`${projectId}:${isOwner}:${canEdit}`}
+      key={`${projectId}:${isOwner}:${canEdit}:${userId ?? ''}`}
       logic={liveInspectionLogic()}
-      options={{ input: { projectId, isOwner, canEdit }, inspect: inspector() }}
+      options={{ input: { projectId, isOwner, canEdit, userId }, inspect: inspector() }}
     >
       <InspectionPage ingestUrl={liveIngestUrl()} projectHref={routePath({ name: 'project', projectId })} />
     </InspectionContext.Provider>

@@ -1,5 +1,11 @@
-import { fromEventObservable, fromPromise } from 'xstate';
+import { fromCallback, fromEventObservable, fromPromise } from 'xstate';
+import {
+  inspectionFollowMachine,
+  type FollowCommand,
+  type FollowInput,
+} from '../../machines/inspection-follow.machine.ts';
 import { inspectionMachine } from '../../machines/inspection.machine.ts';
+import type { InspectionFollowPort } from '../lib/ports/inspection-follow.ts';
 import { inspectedDefinition } from '../lib/inspection/definition.ts';
 import type { LayoutPort } from '../lib/ports/layout.ts';
 import type { DocumentPort } from '../lib/ports/document.ts';
@@ -7,16 +13,19 @@ import type { InspectionPort } from '../lib/ports/inspection.ts';
 
 /**
  * The inspection machine's actors: the inspection port, the machines port (Save as
- * machine creates a machine with the inspected definition) and a layout port made per
- * diagram (`layoutEngine` opens one and the actor closes it when done).
+ * machine creates a machine with the inspected definition), a layout port made per
+ * diagram (`layoutEngine` opens one and the actor closes it when done) and follow mode's
+ * channel.
  */
 export function inspectionLogic(
   port: InspectionPort,
   machines: Pick<DocumentPort, 'createMachine'>,
   layoutEngine: () => { port: LayoutPort; close: () => void },
+  followPort: InspectionFollowPort,
 ) {
   return inspectionMachine.provide({
     actors: {
+      follow: inspectionFollowLogic(followPort),
       load: fromPromise(({ input }: { input: { projectId: string } }) => port.load(input.projectId)),
       feed: fromEventObservable(({ input }: { input: { projectId: string } }) => port.feed$(input.projectId)),
       createSource: fromPromise(({ input }: { input: { projectId: string; name: string } }) =>
@@ -57,3 +66,30 @@ export function inspectionLogic(
   });
 }
 export type InspectionLogic = ReturnType<typeof inspectionLogic>;
+
+/** Follow mode over its channel port: facts in, this person's look (while presenting) out. */
+export function inspectionFollowLogic(port: InspectionFollowPort) {
+  return inspectionFollowMachine.provide({
+    actors: {
+      channel: fromCallback<FollowCommand, FollowInput>(({ input, sendBack, receive }) => {
+        const channel = port.open(input.projectId, input.userId);
+        const subscription = channel.facts$.subscribe({
+          next: (fact) => sendBack(fact),
+          error: (error: unknown) =>
+            sendBack({
+              type: 'follow.lost',
+              message: error instanceof Error ? error.message : 'The live connection failed',
+            }),
+        });
+        receive((command) => {
+          if (command.type === 'send.ask') channel.ask();
+          else channel.present(command.look);
+        });
+        return () => {
+          subscription.unsubscribe();
+          channel.close();
+        };
+      }),
+    },
+  });
+}

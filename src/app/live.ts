@@ -55,7 +55,12 @@ export const documentSettings: RoomInput['document'] = {
 let inspection: InspectionLogic | null = null;
 /** Live inspection's machine over the inspection and machines adapters (issue 13). */
 export function liveInspectionLogic(): InspectionLogic {
-  return (inspection ??= inspectionLogic(live().inspection, live().machines, workerLayoutEngine));
+  return (inspection ??= inspectionLogic(
+    live().inspection,
+    live().machines,
+    workerLayoutEngine,
+    live().inspectionFollow,
+  ));
 }
 
 /** Where the snippet points the stock inspector. */

@@ -1,6 +1,10 @@
 import { Subject } from 'rxjs';
 import { createActor, fromEventObservable, type SnapshotFrom } from 'xstate';
-import { inspectionMachine, type InspectionInput, type InspectionIntent } from '../../machines/inspection.machine.ts';
+import {
+  inspectionMachine,
+  type InspectionInput,
+  type InspectionMachineEvent,
+} from '../../machines/inspection.machine.ts';
 import type { StoredInspectionEvent } from '../../src/lib/inspection/protocol.ts';
 import type { InspectionFeedEvent, InspectionSession, InspectionSource } from '../../src/lib/ports/inspection.ts';
 import { heldRequests } from './held-requests.ts';
@@ -14,7 +18,7 @@ import { describeMachinePaths, settleRequest } from './machine-paths.ts';
  */
 
 type Snapshot = SnapshotFrom<typeof inspectionMachine>;
-type Event = InspectionIntent | InspectionFeedEvent;
+type Event = InspectionMachineEvent;
 type GraphEvent = Event | { type: string; output?: unknown; error?: unknown };
 type Request =
   'load' | 'createSource' | 'revokeSource' | 'setRetention' | 'loadEvents' | 'layoutDiagram' | 'saveMachine';

@@ -70,7 +70,12 @@ function toFeedEvent(event: string, payload: Broadcast): InspectionFeedEvent | n
       }
     case 'events_stored':
       return typeof payload.session_id === 'string'
-        ? { type: 'inspection.eventsStored', sessionId: payload.session_id, lastSeq: Number(payload.last_seq) }
+        ? {
+            type: 'inspection.eventsStored',
+            sessionId: payload.session_id,
+            lastSeq: Number(payload.last_seq),
+            ...(typeof payload.session_event_count === 'number' ? { eventCount: payload.session_event_count } : {}),
+          }
         : null;
     case 'session_opened':
     case 'session_ended': {

@@ -3,6 +3,7 @@ import { supabaseApiUrl, supabaseClient } from './client.ts';
 import type { Database } from './database.types.ts';
 import { createCanvasPresenceAdapter } from './canvas-presence.ts';
 import { createInspectionAdapter } from './inspection.ts';
+import { createInspectionFollowAdapter } from './inspection-follow.ts';
 import { createMachinesAdapter } from './machines.ts';
 import { createMembersAdapter } from './members.ts';
 import { createConnectionAdapter } from './realtime.ts';
@@ -30,5 +31,6 @@ export function liveRoomAdapters() {
     testPlayback: createTestPlaybackAdapter(client),
     timeline: createTimelineAdapter(client),
     inspection: createInspectionAdapter(client, supabaseApiUrl()),
+    inspectionFollow: createInspectionFollowAdapter(client),
   };
 }

@@ -1,6 +1,6 @@
 import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { fitViewport, type FitViewport } from '../../lib/layout/fit.ts';
-import { actorTree } from '../../lib/inspection/replay.ts';
+import { actorTree, type InspectionLogRow } from '../../lib/inspection/replay.ts';
 import type { Json } from '../../lib/model/types.ts';
 import { activePathsOf } from '../../lib/simulation/index.ts';
 import { Diagram } from '../canvas/Diagram.tsx';
@@ -10,9 +10,10 @@ import {
   useInspectionBusy,
   useInspectionSend,
   useInspectionStatus,
+  useActorConfig,
   useInspectionView,
-  usePickedConfig,
 } from './inspection-context.ts';
+import { FollowPanel } from './FollowPanel.tsx';
 import { SourcesPanel } from './SourcesPanel.tsx';
 // The diagram's own styles (shapes, active states), loaded with the canvas elsewhere.
 import '../canvas/canvas.css';
@@ -55,6 +56,7 @@ export function InspectionPage({ ingestUrl, projectHref }: { ingestUrl: string; 
       <aside className="inspect-side">
         <a href={projectHref}>← Back to the project</a>
         <SourcesPanel ingestUrl={ingestUrl} />
+        <FollowPanel />
         <Sessions />
       </aside>
       <SessionView />
@@ -102,8 +104,9 @@ function SessionView() {
   const actorId = useInspection((c) => c.actorId);
   const view = useInspectionView();
   const send = useInspectionSend();
+  const tree = useMemo(() => actorTree(view.actors), [view.actors]);
+  const config = useActorConfig(view, actorId);
   if (!sessionId) return <section className="card inspect-main muted">Pick a session to watch.</section>;
-  const tree = actorTree(view.actors);
   const picked = view.actors.find((a) => a.sessionId === actorId) ?? null;
   return (
     <section className="card inspect-main" aria-label="Session">
@@ -149,8 +152,8 @@ function SessionView() {
           )}
         </div>
         <div>
-          <ActorDiagram value={picked?.value ?? null} />
-          <EventLog rows={view.log} />
+          <ActorDiagram value={picked?.value ?? null} config={config} />
+          <EventLog chunks={view.logChunks} />
         </div>
       </div>
     </section>
@@ -158,10 +161,15 @@ function SessionView() {
 }
 
 /** Memoised: a live event that does not change the picked actor's value leaves the diagram alone. */
-const ActorDiagram = memo(function ActorDiagram({ value }: { value: unknown }) {
+const ActorDiagram = memo(function ActorDiagram({
+  value,
+  config,
+}: {
+  value: unknown;
+  config: Record<string, unknown> | null;
+}) {
   const layout = useInspection((c) => c.layout);
   const actorId = useInspection((c) => c.actorId);
-  const config = usePickedConfig();
   const busy = useInspectionBusy();
   const send = useInspectionSend();
   const [name, setName] = useState('');
@@ -181,11 +189,15 @@ const ActorDiagram = memo(function ActorDiagram({ value }: { value: unknown }) {
   }, [shown]);
   // Fit when a machine is first shown (a new actor, or its diagram laid out again).
   useLayoutEffect(fit, [fit]);
-  const activePaths = useMemo(
-    () =>
-      typeof value === 'string' || (typeof value === 'object' && value !== null) ? activePathsOf(value as never) : [],
-    [value],
-  );
+  // Keyed by the value's text: each snapshot brings a new object, often for the same state,
+  // and the diagram should only redraw when the active states really change.
+  const valueText = JSON.stringify(value ?? null);
+  const activePaths = useMemo(() => {
+    const shown: unknown = JSON.parse(valueText);
+    return typeof shown === 'string' || (typeof shown === 'object' && shown !== null)
+      ? activePathsOf(shown as never)
+      : [];
+  }, [valueText]);
   if (!actorId) return <p className="muted">Pick an actor to see its machine.</p>;
   return (
     <div className="inspect-diagram">
@@ -235,22 +247,28 @@ const ActorDiagram = memo(function ActorDiagram({ value }: { value: unknown }) {
   );
 });
 
-function EventLog({
-  rows,
-}: {
-  rows: { seq: number; type: string; sourceId: string | null; targetId: string; payload: unknown }[];
-}) {
+function EventLog({ chunks }: { chunks: InspectionLogRow[][] }) {
   return (
     <>
       <h3>Events</h3>
       <ol className="inspect-log" aria-label="Event log">
-        {rows.map((row) => (
-          <LogRow key={row.seq} type={row.type} sourceId={row.sourceId} targetId={row.targetId} payload={row.payload} />
+        {chunks.map((rows) => (
+          <LogChunk key={rows[0]!.seq} rows={rows} />
         ))}
       </ol>
     </>
   );
 }
+
+/**
+ * A run of log rows. A full chunk keeps its identity for good (live-fold.ts), so a live event
+ * renders only the last chunk, whatever the log's length.
+ */
+const LogChunk = memo(function LogChunk({ rows }: { rows: InspectionLogRow[] }) {
+  return rows.map((row) => (
+    <LogRow key={row.seq} type={row.type} sourceId={row.sourceId} targetId={row.targetId} payload={row.payload} />
+  ));
+});
 
 /** One log row; memoised, so a live event renders only the new rows (payloads stay text). */
 const LogRow = memo(function LogRow({

@@ -53,6 +53,34 @@ function snapshotParts(snapshot: Record<string, unknown> | undefined) {
   };
 }
 
+/**
+ * Applies one stored event: `actorOf` hands out the (mutable) actor to change, `pushRow`
+ * takes a log row. Shared by the whole fold below and the live fold (live-fold.ts).
+ */
+export function applyEvent(
+  { seq, body: event }: StoredInspectionEvent,
+  actorOf: (id: string) => InspectedActor,
+  pushRow: (row: InspectionLogRow) => void,
+): void {
+  if (event.type === '@xstate.actor') {
+    const actor = actorOf(event.sessionId);
+    actor.parentId = event.parentId ?? null;
+    actor.name = event.name ?? event.sessionId;
+    actor.definition = parseDefinition(event.definition);
+    if (event.snapshot) Object.assign(actor, snapshotParts(event.snapshot));
+  } else if (event.type === '@xstate.snapshot') {
+    Object.assign(actorOf(event.sessionId), snapshotParts(event.snapshot));
+  } else {
+    pushRow({
+      seq,
+      type: event.event.type,
+      sourceId: event.sourceId ?? null,
+      targetId: event.sessionId,
+      payload: event.event,
+    });
+  }
+}
+
 /** Folds the first `upto` events (all when omitted). */
 export function foldEvents(events: readonly StoredInspectionEvent[], upto = events.length): InspectionView {
   const actors = new Map<string, InspectedActor>();
@@ -65,26 +93,8 @@ export function foldEvents(events: readonly StoredInspectionEvent[], upto = even
     }
     return actor;
   };
-  for (const { seq, body } of events.slice(0, upto)) {
-    const event = body;
-    if (event.type === '@xstate.actor') {
-      const actor = actorOf(event.sessionId);
-      actor.parentId = event.parentId ?? null;
-      actor.name = event.name ?? event.sessionId;
-      actor.definition = parseDefinition(event.definition);
-      if (event.snapshot) Object.assign(actor, snapshotParts(event.snapshot));
-    } else if (event.type === '@xstate.snapshot') {
-      Object.assign(actorOf(event.sessionId), snapshotParts(event.snapshot));
-    } else {
-      log.push({
-        seq,
-        type: event.event.type,
-        sourceId: event.sourceId ?? null,
-        targetId: event.sessionId,
-        payload: event.event,
-      });
-    }
-  }
+  const pushRow = (row: InspectionLogRow) => log.push(row);
+  for (let i = 0; i < Math.min(upto, events.length); i++) applyEvent(events[i]!, actorOf, pushRow);
   return { actors: [...actors.values()], log };
 }
 

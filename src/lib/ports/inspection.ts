@@ -37,7 +37,13 @@ export type InspectionFeedEvent =
       sessionCount?: { sessionId: string; eventCount: number };
     }
   /** A batch too big for one message: read its rows back. */
-  | { type: 'inspection.eventsStored'; sessionId: string; lastSeq: number }
+  | {
+      type: 'inspection.eventsStored';
+      sessionId: string;
+      lastSeq: number;
+      /** The session's event count in the database after this batch. */
+      eventCount?: number;
+    }
   | { type: 'inspection.sessionOpened'; session: InspectionSession }
   | { type: 'inspection.sessionEnded'; session: InspectionSession }
   | { type: 'inspection.sourceRevoked'; sourceId: string; revokedAt: string }
