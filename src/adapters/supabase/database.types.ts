@@ -804,6 +804,12 @@ export type Database = {
         }
         Returns: boolean
       }
+      can_follow_inspection: {
+        Args: {
+          p_topic: string
+        }
+        Returns: boolean
+      }
       can_follow_machine_ops: {
         Args: {
           p_topic: string
