@@ -16,7 +16,8 @@ import { TAKEN } from './graph.ts';
  * - a new atomic child, bare (no actions, invocations or transitions), last in a
  *   compound parent: a state node made as XState makes one, and document order renumbered.
  *
- * Anything else (a removed or added transition, a moved state, timers, invocations or
+ * A changed transition naming a guard or action the machine has no implementation for,
+ * and anything else (a removed or added transition, a moved state, timers, invocations or
  * `onDone` under a renamed state, whose event names carry ids) answers null: build anew.
  * The incremental property test checks the result against the full recompute.
  */
@@ -72,6 +73,21 @@ function renameable(def: MachineDefinition, id: StateId): boolean {
   for (const s of inside) if ((def.states[s]?.invoke.length ?? 0) > 0) return false;
   return !Object.values(def.transitions).some(
     (t) => inside.has(t.source) && typeof t.event !== 'string' && !('always' in t.event),
+  );
+}
+
+/**
+ * Whether the machine has an implementation for every guard and action `t` names: they
+ * are made for the names the version it was built from used, so a name new to the
+ * chart (a guard no transition had) needs a new machine.
+ */
+function implemented(machine: AnyStateMachine, t: Transition): boolean {
+  const { guards, actions } = machine.implementations as {
+    guards: Record<string, unknown>;
+    actions: Record<string, unknown>;
+  };
+  return (
+    (t.guard === null || Object.hasOwn(guards, t.guard.type)) && t.actions.every((a) => Object.hasOwn(actions, a.type))
   );
 }
 
@@ -135,6 +151,7 @@ export function patchBuilt(built: Built, before: MachineDefinition, after: Machi
     const b = after.transitions[id];
     if (a === b || (a && b && same(a, b))) continue;
     if (!a || !b || changedTransition(a, b) || b.targets.some((t) => !nodeOf.has(t))) return null;
+    if (!implemented(built.machine, b)) return null;
     changed.push(b);
   }
   // Every check passed: nothing above changed the machine; from here on it is moved.

@@ -271,6 +271,42 @@ describe('incremental coverage', () => {
     expect(plain(tracker.compute(inside, runs))).toEqual(plain(computeCoverage(inside, runs)));
   });
 
+  it('builds anew when a changed transition names a guard the machine has no implementation for', () => {
+    // Found by the property above (seed -2109123604): removing SKIP, the only transition
+    // guarded by `fast`, builds a machine without `fast`; guarding idle's first GO by
+    // `fast` next must not patch that machine, whose GO would then throw.
+    const runs: CoverageRun[] = [
+      {
+        context: null,
+        entries: [
+          { seq: 1, kind: 'event', type: 'GO', payload: {}, guards: { ready: true, fast: false }, sender: null },
+        ],
+      },
+    ];
+    const tracker = new CoverageTracker();
+    const d = def(rich);
+    tracker.compute(d, runs);
+    const skip = Object.values(d.transitions).find((t) => t.event === 'SKIP') as Transition;
+    const { [skip.id]: _gone, ...rest } = d.transitions;
+    const removed = { ...d, transitions: rest };
+    tracker.compute(removed, runs);
+    expect(tracker.patched).toBe(false);
+    const go = Object.values(removed.transitions).find((t) => t.event === 'GO' && t.order === 0) as Transition;
+    const guarded = {
+      ...removed,
+      transitions: { ...removed.transitions, [go.id]: { ...go, guard: { type: 'fast' } } },
+    };
+    expect(plain(tracker.compute(guarded, runs))).toEqual(plain(computeCoverage(guarded, runs)));
+    expect(tracker.patched).toBe(false);
+    expect([...tracker.compute(guarded, runs).states.covered].sort()).toEqual(['idle', 'wait']);
+    // With `fast` back in the chart the machine has it again, and the same edit patches.
+    const again = { ...d, transitions: { ...d.transitions, [go.id]: { ...go, guard: { type: 'fast' } } } };
+    tracker.compute(d, runs);
+    tracker.compute(again, runs);
+    expect(tracker.patched).toBe(true);
+    expect(plain(tracker.compute(again, runs))).toEqual(plain(computeCoverage(again, runs)));
+  });
+
   it('starts over when the edit changes what starting the machine does', () => {
     const d = def(rich);
     const runs: CoverageRun[] = [{ context: null, entries: [] }];
