@@ -97,6 +97,31 @@ describe('simulation machine', () => {
     expect(steps(actor)).toEqual(['idle']);
     expect(fake.streams.logClosed).toBe(1);
   });
+
+  it('following a fork from a longer simulation reads the new log from its start and shows only its steps', async () => {
+    const { fake, actor } = start();
+    await fake.settle('listSimulations', ok([simulation('a')]));
+    await fake.settle('loadLog', ok([entry(1), entry(2, null), entry(3), entry(4, null)]));
+    expect(actor.getSnapshot().context.log.ready).toBe(4);
+    // Someone forked at step 3 while this person was still reading the old log again.
+    fake.emitLog({ type: 'simlog.subscribed' });
+    await settle();
+    expect(fake.isOpen('loadLog')).toBe(true);
+    fake.emitList({
+      type: 'sims.started',
+      simulation: simulation('f', { forkedFrom: 'a', forkedAtSeq: 3, lastSeq: 3 }),
+    });
+    await settle();
+    expect(fake.calls.at(-1)).toEqual({ name: 'loadLog', input: { simulationId: 'f', after: 0 } });
+    expect(actor.getSnapshot().context.log.ready).toBe(0);
+    await fake.settle('loadLog', ok([entry(1), entry(2, null), entry(3)]));
+    expect(actor.getSnapshot().context.log.ready).toBe(3);
+    expect(steps(actor)).toEqual(['idle', 'busy', 'idle', 'busy']);
+    // The channel of the new log joins: read again after what is known.
+    fake.emitLog({ type: 'simlog.subscribed' });
+    await settle();
+    expect(fake.calls.at(-1)).toEqual({ name: 'loadLog', input: { simulationId: 'f', after: 3 } });
+  });
 });
 
 describe('membership', () => {
