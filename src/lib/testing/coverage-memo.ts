@@ -6,6 +6,7 @@ import { isSendableType } from '../simulation/simulator.ts';
 import type { GuardValues, SimLogEntry } from '../simulation/types.ts';
 import { ENTERED, patchBuilt } from './coverage-patch.ts';
 import { touchedBy } from './coverage-touch.ts';
+import { recording } from './coverage.ts';
 import { markTransitions, TAKEN } from './graph.ts';
 
 /**
@@ -56,17 +57,6 @@ function markStates(def: MachineDefinition): MachineDefinition {
   for (const [id, s] of Object.entries(def.states))
     states[id] = { ...s, entry: [{ type: ENTERED, params: id }, ...s.entry] };
   return { ...def, states };
-}
-
-function recording(guards: GuardValues, asked: Set<string>): GuardValues {
-  return new Proxy(guards, {
-    get: (target, name) => {
-      if (typeof name !== 'string') return undefined;
-      const value = Object.hasOwn(target, name) && target[name] === true;
-      asked.add(`${name}=${value}`);
-      return value;
-    },
-  });
 }
 
 const entryKeys = new WeakMap<SimLogEntry, string>();

@@ -37,7 +37,8 @@ export function coverageFigures(c: Coverage) {
   };
 }
 
-function recording(guards: GuardValues, asked: Set<string>): GuardValues {
+/** Guard values that note each outcome asked (`name=true` / `name=false`) into `asked`. */
+export function recording(guards: GuardValues, asked: Set<string>): GuardValues {
   return new Proxy(guards, {
     get: (target, name) => {
       if (typeof name !== 'string') return undefined;
