@@ -1,7 +1,8 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectFor, team, type Team } from '../adapters/machines-fixtures.ts';
-import { adminDb, anonClient, serviceClient, type AnyClient } from '../setup/clients.ts';
+import { adminDb, type AnyClient } from '../setup/clients.ts';
+import { callerClients, createInspectionSource, type Caller, type Result } from './rls-callers.ts';
 
 /**
  * Retention of an inspection source set from the page (issue 13): owners and editors may
@@ -11,12 +12,7 @@ import { adminDb, anonClient, serviceClient, type AnyClient } from '../setup/cli
  * lowering the bound trims the stored events at once.
  */
 
-type Actor = 'anon' | 'outsider' | 'viewer' | 'editor' | 'owner' | 'service';
-
-interface Result {
-  data: unknown;
-  error: { code?: string; message: string } | null;
-}
+type Actor = Caller;
 
 let t: Team;
 let db: pg.Client;
@@ -27,30 +23,14 @@ beforeAll(async () => {
   t = await team();
   db = await adminDb();
   project = await projectFor(t);
-  Object.assign(clients, {
-    anon: anonClient(),
-    outsider: t.outsider.client,
-    viewer: t.viewer.client,
-    editor: t.editor.client,
-    owner: t.owner.client,
-    service: serviceClient(),
-  });
+  Object.assign(clients, callerClients(t));
 });
 
 afterAll(async () => {
   await db.end();
 });
 
-async function createSource(): Promise<{ id: string; key: string }> {
-  const r = (await t.owner.client.rpc('create_inspection_source', {
-    p_project: project,
-    p_name: 'kept',
-    p_max_events: 1000,
-  })) as unknown as Result;
-  if (r.error) throw new Error(r.error.message);
-  const data = r.data as { source: { id: string }; key: string };
-  return { id: data.source.id, key: data.key };
-}
+const createSource = () => createInspectionSource(t.owner.client, project, 'kept', 1000);
 
 async function stored(id: string) {
   const r = await db.query<{ max_events: number; max_days: number; name: string; rate_per_second: number }>(

@@ -1,7 +1,8 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectFor, team, type Team } from '../adapters/machines-fixtures.ts';
-import { adminDb, anonClient, serviceClient, type AnyClient } from '../setup/clients.ts';
+import { adminDb, type AnyClient } from '../setup/clients.ts';
+import { call, callerClients, createInspectionSource, type Result } from './rls-callers.ts';
 
 /**
  * Inspection sources, sessions and events under row level security (issue 13): members
@@ -14,11 +15,6 @@ type Actor = 'anon' | 'outsider' | 'viewer' | 'editor' | 'owner';
 const ACTORS: Actor[] = ['anon', 'outsider', 'viewer', 'editor', 'owner'];
 const members = new Set<Actor>(['viewer', 'editor', 'owner']);
 
-interface Result {
-  data: unknown;
-  error: { code?: string; message: string } | null;
-}
-
 let t: Team;
 let db: pg.Client;
 let project: string;
@@ -29,33 +25,16 @@ beforeAll(async () => {
   t = await team();
   db = await adminDb();
   project = await projectFor(t);
-  service = serviceClient();
-  Object.assign(clients, {
-    anon: anonClient(),
-    outsider: t.outsider.client,
-    viewer: t.viewer.client,
-    editor: t.editor.client,
-    owner: t.owner.client,
-  });
+  const callers = callerClients(t);
+  service = callers.service;
+  Object.assign(clients, callers);
 });
 
 afterAll(async () => {
   await db.end();
 });
 
-const call = (client: AnyClient, fn: string, args: Record<string, unknown>) =>
-  client.rpc(fn, args) as unknown as Promise<Result>;
-
-async function createSource(maxEvents = 100): Promise<{ id: string; key: string }> {
-  const r = await call(t.owner.client, 'create_inspection_source', {
-    p_project: project,
-    p_name: 'web app',
-    p_max_events: maxEvents,
-  });
-  if (r.error) throw new Error(r.error.message);
-  const data = r.data as { source: { id: string }; key: string };
-  return { id: data.source.id, key: data.key };
-}
+const createSource = (maxEvents = 100) => createInspectionSource(t.owner.client, project, 'web app', maxEvents);
 
 const actorEvent = (sessionId: string, n = 0) => ({
   type: '@xstate.actor',

@@ -1,7 +1,8 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { machineIn, projectFor, team, type Team } from '../adapters/machines-fixtures.ts';
-import { adminDb, anonClient, serviceClient, type AnyClient } from '../setup/clients.ts';
+import { adminDb, type AnyClient } from '../setup/clients.ts';
+import { callerClients, type Caller } from './rls-callers.ts';
 
 /**
  * Saved tests and their runs under row level security, through supabase-js (issue 12,
@@ -10,7 +11,7 @@ import { adminDb, anonClient, serviceClient, type AnyClient } from '../setup/cli
  * project; bad rows are refused in Supabase's error shape and nothing is stored.
  */
 
-type Actor = 'anon' | 'outsider' | 'viewer' | 'editor' | 'owner' | 'service';
+type Actor = Caller;
 const ACTORS: Actor[] = ['anon', 'outsider', 'viewer', 'editor', 'owner', 'service'];
 const members = new Set<Actor>(['viewer', 'editor', 'owner', 'service']);
 
@@ -28,14 +29,7 @@ beforeAll(async () => {
   db = await adminDb();
   project = await projectFor(t);
   machine = await machineIn(t, project);
-  Object.assign(clients, {
-    anon: anonClient(),
-    outsider: t.outsider.client,
-    viewer: t.viewer.client,
-    editor: t.editor.client,
-    owner: t.owner.client,
-    service: serviceClient(),
-  });
+  Object.assign(clients, callerClients(t));
   Object.assign(ids, { viewer: t.viewer.id, editor: t.editor.id, owner: t.owner.id, outsider: t.outsider.id });
 });
 

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { emptyDefinition, machineIn, projectFor, team, type Team } from '../adapters/machines-fixtures.ts';
-import { adminDb, anonClient, serviceClient, type AnyClient } from '../setup/clients.ts';
+import { adminDb, type AnyClient } from '../setup/clients.ts';
+import { callerClients, type Caller, type Result } from './rls-callers.ts';
 
 /**
  * Machines and their op log under row level security and column grants, every kind of
@@ -11,30 +12,18 @@ import { adminDb, anonClient, serviceClient, type AnyClient } from '../setup/cli
  * never changed, and only the service role (the checkpoint code) writes a definition.
  */
 
-type Actor = 'anon' | 'outsider' | 'viewer' | 'editor' | 'owner' | 'service';
+type Actor = Caller;
 const ACTORS: Actor[] = ['anon', 'outsider', 'viewer', 'editor', 'owner', 'service'];
 const allow = (...actors: Actor[]) => new Set<Actor>(actors);
 const readers = allow('viewer', 'editor', 'owner', 'service');
 const writers = allow('editor', 'owner', 'service');
-
-interface Result {
-  data: unknown;
-  error: { code?: string; message: string; details?: string } | null;
-}
 
 let t: Team;
 const clients = {} as Record<Actor, AnyClient>;
 
 beforeAll(async () => {
   t = await team();
-  Object.assign(clients, {
-    anon: anonClient(),
-    outsider: t.outsider.client,
-    viewer: t.viewer.client,
-    editor: t.editor.client,
-    owner: t.owner.client,
-    service: serviceClient(),
-  });
+  Object.assign(clients, callerClients(t));
 });
 
 function rows(result: Result): unknown[] {

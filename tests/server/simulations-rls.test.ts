@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { machineIn, projectFor, team, type Team } from '../adapters/machines-fixtures.ts';
-import { adminDb, anonClient, serviceClient, signedInClient, type AnyClient } from '../setup/clients.ts';
+import { adminDb, anonClient, signedInClient, type AnyClient } from '../setup/clients.ts';
+import { call, callerClients, type Caller } from './rls-callers.ts';
 
 /**
  * Simulations and their event logs under row level security, through supabase-js
@@ -12,15 +13,9 @@ import { adminDb, anonClient, serviceClient, signedInClient, type AnyClient } fr
  * with Supabase's error shape (and store nothing), and rate-limit each person.
  */
 
-type Actor = 'anon' | 'outsider' | 'viewer' | 'editor' | 'owner' | 'service';
+type Actor = Caller;
 const ACTORS: Actor[] = ['anon', 'outsider', 'viewer', 'editor', 'owner', 'service'];
 const members = new Set<Actor>(['viewer', 'editor', 'owner', 'service']);
-
-interface Result {
-  data: unknown;
-  error: { code?: string; message: string; details?: string | null; hint?: string | null } | null;
-  status: number;
-}
 
 let t: Team;
 let db: pg.Client;
@@ -33,22 +28,12 @@ beforeAll(async () => {
   db = await adminDb();
   project = await projectFor(t);
   machine = await machineIn(t, project);
-  Object.assign(clients, {
-    anon: anonClient(),
-    outsider: t.outsider.client,
-    viewer: t.viewer.client,
-    editor: t.editor.client,
-    owner: t.owner.client,
-    service: serviceClient(),
-  });
+  Object.assign(clients, callerClients(t));
 });
 
 afterAll(async () => {
   await db.end();
 });
-
-const call = (client: AnyClient, fn: string, args: Record<string, unknown>) =>
-  client.rpc(fn, args) as unknown as Promise<Result>;
 
 async function start(client: AnyClient, m = machine, extra: Record<string, unknown> = {}): Promise<string> {
   const r = await call(client, 'start_simulation', { p_machine: m, ...extra });
