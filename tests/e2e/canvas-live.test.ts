@@ -1,14 +1,13 @@
-import type { SupabaseClient } from '@supabase/supabase-js';
-import type { BrowserContext, Locator, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../src/adapters/supabase/database.types.ts';
 import { createMachinesAdapter } from '../../src/adapters/supabase/machines.ts';
 import { chartroomModel } from '../../src/lib/collab/chartroom.ts';
 import { createDoc, receive } from '../../src/lib/collab/doc.ts';
 import type { Op } from '../../src/lib/model/op-types.ts';
 import type { MachineDefinition } from '../../src/lib/model/types.ts';
 import { useBrowserApp } from './harness.ts';
-import { insertMachine, signUpPerson } from './people.ts';
+import { openMachinePage, stateBox, synced } from './machine-page.ts';
+import { createProject, insertMachine, signUpPerson, type Client } from './people.ts';
 
 /**
  * The live canvas in two browsers, through the real app at
@@ -19,8 +18,6 @@ import { insertMachine, signUpPerson } from './people.ts';
  * supabase-js; everything asserted is read off the pages (and the database for what
  * was stored).
  */
-
-type Client = SupabaseClient<Database>;
 
 interface Person {
   id: string;
@@ -52,13 +49,8 @@ const CHECKOUT = {
 
 const newMachine = (name: string): Promise<string> => insertMachine(a.client, projectId, name, CHECKOUT);
 
-const stateBox = (page: Page, name: string): Locator =>
-  page.getByRole('button', { name: `state ${name}`, exact: true });
-const synced = (page: Page) => page.locator('[data-sync="synced"]').waitFor();
-
 async function open(p: Person, machineId: string) {
-  await p.page.goto(`${app.url}/p/${projectId}/m/${machineId}`);
-  await stateBox(p.page, 'cart').waitFor({ timeout: 60_000 });
+  await openMachinePage(app, p.page, projectId, machineId, 'cart');
   await synced(p.page);
 }
 
@@ -84,13 +76,7 @@ async function rename(page: Page, from: string, to: string) {
 
 beforeAll(async () => {
   const [pa, pb] = await Promise.all([person('Ada'), person('Bo')]);
-  const project = await pa.client.from('projects').insert({ name: 'Canvas room' }).select('id').single();
-  if (project.error) throw new Error(project.error.message);
-  projectId = project.data.id;
-  const added = await pa.client
-    .from('project_members')
-    .insert({ project_id: projectId, user_id: pb.id, role: 'editor', joined_via: 'added' });
-  if (added.error) throw new Error(added.error.message);
+  projectId = await createProject(pa.client, 'Canvas room', [{ id: pb.id, role: 'editor' }]);
   const [sa, sb] = await Promise.all([signIn(pa.email), signIn(pb.email)]);
   a = { ...pa, ...sa };
   b = { ...pb, ...sb };

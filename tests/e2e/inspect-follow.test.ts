@@ -1,20 +1,17 @@
 import { createWebSocketInspector } from '@statelyai/inspect';
-import type { SupabaseClient } from '@supabase/supabase-js';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActor, type AnyActorRef } from 'xstate';
-import type { Database } from '../../src/adapters/supabase/database.types.ts';
-import { anonClient, backendInfo, uniqueEmail } from '../setup/clients.ts';
+import { backendInfo } from '../setup/clients.ts';
 import { toggleMachine } from '../server/inspect-helpers.ts';
-import { PASSWORD, useBrowserApp } from './harness.ts';
+import { useBrowserApp } from './harness.ts';
+import { createProject, signUpAccount, type Client } from './people.ts';
 
 /**
  * Follow mode on the inspection page (issue 13, "Follow mode works here too"), two browsers
  * and a real app: A presents; B follows A and sees A's session, actor (its diagram) and
  * replay position as A changes them; B picking a position itself stops following.
  */
-
-type Client = SupabaseClient<Database>;
 
 const app = useBrowserApp({ timeout: 240_000 });
 let projectId: string;
@@ -24,24 +21,12 @@ let b: Page;
 let inspector: ReturnType<typeof createWebSocketInspector> | null = null;
 let actor: AnyActorRef | null = null;
 
-async function person(tag: string) {
-  const client = anonClient() as unknown as Client;
-  const email = uniqueEmail(`follow-${tag}`);
-  const { data, error } = await client.auth.signUp({ email, password: PASSWORD });
-  if (error || !data.user) throw error ?? new Error('no user');
-  return { id: data.user.id, client, email };
-}
+const person = (tag: string) => signUpAccount(`follow-${tag}`);
 
 beforeAll(async () => {
   const [pa, pb] = await Promise.all([person('ada'), person('bo')]);
   ownerClient = pa.client;
-  const project = await pa.client.from('projects').insert({ name: 'Followed app' }).select('id').single();
-  if (project.error) throw new Error(project.error.message);
-  projectId = project.data.id;
-  const added = await pa.client
-    .from('project_members')
-    .insert([{ project_id: projectId, user_id: pb.id, role: 'viewer', joined_via: 'added' }]);
-  if (added.error) throw new Error(added.error.message);
+  projectId = await createProject(pa.client, 'Followed app', [{ id: pb.id, role: 'viewer' }]);
   const viewport = { viewport: { width: 1400, height: 1000 } };
   const [sa, sb] = await Promise.all([app.signIn(pa.email, viewport), app.signIn(pb.email, viewport)]);
   a = sa.page;

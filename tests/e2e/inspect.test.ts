@@ -1,12 +1,10 @@
 import { createWebSocketInspector } from '@statelyai/inspect';
-import type { SupabaseClient } from '@supabase/supabase-js';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActor, type AnyActorRef } from 'xstate';
-import type { Database } from '../../src/adapters/supabase/database.types.ts';
-import { anonClient, uniqueEmail } from '../setup/clients.ts';
 import { toggleMachine } from '../server/inspect-helpers.ts';
-import { PASSWORD, useBrowserApp } from './harness.ts';
+import { useBrowserApp } from './harness.ts';
+import { createProject, signUpAccount } from './people.ts';
 
 /**
  * Live inspection end to end (issue 13, "Done when"), with real parts: an owner creates a
@@ -17,8 +15,6 @@ import { PASSWORD, useBrowserApp } from './harness.ts';
  * arrive; revoking the key closes the app's socket.
  */
 
-type Client = SupabaseClient<Database>;
-
 const app = useBrowserApp({ timeout: 240_000 });
 let projectId: string;
 let a: Page;
@@ -27,27 +23,17 @@ let c: Page;
 let inspector: ReturnType<typeof createWebSocketInspector> | null = null;
 let actor: AnyActorRef | null = null;
 
-async function person(tag: string) {
-  const client = anonClient() as unknown as Client;
-  const email = uniqueEmail(`inspect-${tag}`);
-  const { data, error } = await client.auth.signUp({ email, password: PASSWORD });
-  if (error || !data.user) throw error ?? new Error('no user');
-  return { id: data.user.id, client, email };
-}
+const person = (tag: string) => signUpAccount(`inspect-${tag}`);
 
 const active = (page: Page, path: string) => page.locator(`[data-state-path="${path}"][data-active="true"]`);
 const log = (page: Page) => page.getByRole('list', { name: 'Event log' });
 
 beforeAll(async () => {
   const [pa, pb, pc] = await Promise.all([person('ada'), person('bo'), person('cy')]);
-  const project = await pa.client.from('projects').insert({ name: 'Inspected app' }).select('id').single();
-  if (project.error) throw new Error(project.error.message);
-  projectId = project.data.id;
-  const added = await pa.client.from('project_members').insert([
-    { project_id: projectId, user_id: pb.id, role: 'editor', joined_via: 'added' },
-    { project_id: projectId, user_id: pc.id, role: 'viewer', joined_via: 'added' },
+  projectId = await createProject(pa.client, 'Inspected app', [
+    { id: pb.id, role: 'editor' },
+    { id: pc.id, role: 'viewer' },
   ]);
-  if (added.error) throw new Error(added.error.message);
   const viewport = { viewport: { width: 1400, height: 1000 } };
   const [sa, sb, sc] = await Promise.all([
     app.signIn(pa.email, viewport),

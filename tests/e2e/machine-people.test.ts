@@ -1,11 +1,9 @@
-import type { SupabaseClient } from '@supabase/supabase-js';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import type { Database, Json } from '../../src/adapters/supabase/database.types.ts';
 import { createMembersAdapter } from '../../src/adapters/supabase/members.ts';
 import { importXState } from '../../src/lib/model/import.ts';
-import { anonClient } from '../setup/clients.ts';
-import { PASSWORD, useBrowserApp } from './harness.ts';
+import { useBrowserApp } from './harness.ts';
+import { insertDefinition, inviteToken, signUpInBrowser } from './people.ts';
 
 /**
  * Two people in one room (issue 10):
@@ -16,15 +14,7 @@ import { PASSWORD, useBrowserApp } from './harness.ts';
  */
 
 const app = useBrowserApp({ timeout: 180_000 });
-type Client = SupabaseClient<Database>;
-
-async function person(tag: string): Promise<{ page: Page; client: Client; id: string; name: string }> {
-  const { page, email } = await app.signUp({ tag });
-  const client = anonClient() as unknown as Client;
-  const { data, error } = await client.auth.signInWithPassword({ email, password: PASSWORD });
-  if (error) throw error;
-  return { page, client, id: data.user.id, name: email.split('@')[0] as string };
-}
+const person = (tag: string) => signUpInBrowser(app, tag);
 
 /** The ring colour of an avatar (its box-shadow's last colour). */
 const ring = (page: Page, label: string) =>
@@ -49,14 +39,9 @@ describe('people in a machine', () => {
     }
     const { data: project, error } = await a.client.from('projects').insert({ name: 'Colours' }).select('id').single();
     if (error) throw error;
-    const invite = await createMembersAdapter(a.client).createInvite({
-      projectId: project.id,
-      role: 'editor',
-      expiresInDays: 1,
-      maxUses: null,
-    });
-    if (!invite.ok) throw new Error(invite.error.message);
-    const accepted = await createMembersAdapter(b.client).acceptInvite(invite.value.token);
+    const accepted = await createMembersAdapter(b.client).acceptInvite(
+      await inviteToken(a.client, project.id, 'editor'),
+    );
     if (!accepted.ok) throw new Error(accepted.error.message);
     const definition = importXState(
       {
@@ -66,12 +51,7 @@ describe('people in a machine', () => {
       },
       { name: 'door' },
     );
-    const machine = await a.client
-      .from('machines')
-      .insert({ project_id: project.id, name: 'Door', definition: definition as unknown as Json })
-      .select('id')
-      .single();
-    if (machine.error) throw machine.error;
+    const machineId = await insertDefinition(a.client, project.id, 'Door', definition);
 
     await Promise.all([a, b].map((p) => p.page.goto(`${app.url}/p/${project.id}`)));
     for (const p of [a, b]) {
@@ -88,7 +68,7 @@ describe('people in a machine', () => {
     expect(await ring(b.page, `${a.name} (online)`)).toBe(aColor);
 
     // B renames a state on the machine; A makes B a viewer meanwhile.
-    const url = `${app.url}/p/${project.id}/m/${machine.data.id}`;
+    const url = `${app.url}/p/${project.id}/m/${machineId}`;
     await b.page.goto(url);
     await b.page.getByRole('button', { name: 'state closed', exact: true }).dblclick();
     await b.page.getByRole('textbox', { name: 'State name' }).fill('shut');

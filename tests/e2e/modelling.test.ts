@@ -1,11 +1,10 @@
-import type { SupabaseClient } from '@supabase/supabase-js';
 import fs from 'node:fs';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { createRequire } from 'node:module';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../src/adapters/supabase/database.types.ts';
 import { useBrowserApp } from './harness.ts';
-import { insertMachine, signUpPerson } from './people.ts';
+import { openMachinePage, stateBox, synced } from './machine-page.ts';
+import { createProject, insertMachine, signUpPerson, type Client } from './people.ts';
 
 /**
  * Modelling without JSON, in two browsers through the real app over the embedded backend:
@@ -16,8 +15,6 @@ import { insertMachine, signUpPerson } from './people.ts';
  * only, in Chromium); a malformed file gives an error in words and changes nothing.
  * Everything asserted is read off the pages and the downloaded files.
  */
-
-type Client = SupabaseClient<Database>;
 
 /** mermaid's browser bundle, loaded into a blank Chromium page by the Mermaid test only. */
 const MERMAID_BUNDLE = createRequire(import.meta.url).resolve('mermaid/dist/mermaid.min.js');
@@ -49,15 +46,11 @@ const CHECKOUT = {
 
 const newMachine = (name: string): Promise<string> => insertMachine(a.client, projectId, name, CHECKOUT);
 
-const stateBox = (page: Page, name: string): Locator =>
-  page.getByRole('button', { name: `state ${name}`, exact: true });
 const atPath = (page: Page, path: string): Locator => page.locator(`[data-state-path="${path}"]`).first();
 const inspector = (page: Page): Locator => page.getByRole('region', { name: 'Inspector', exact: true });
-const synced = (page: Page) => page.locator('[data-sync="synced"]').waitFor();
 
 async function open(p: Person, machineId: string) {
-  await p.page.goto(`${app.url}/p/${projectId}/m/${machineId}`);
-  await stateBox(p.page, 'cart').waitFor({ timeout: 60_000 });
+  await openMachinePage(app, p.page, projectId, machineId, 'cart');
   await synced(p.page);
 }
 
@@ -70,13 +63,7 @@ async function setField(page: Page, label: string, value: string) {
 
 beforeAll(async () => {
   const [pa, pb] = await Promise.all([person('Ada'), person('Bo')]);
-  const project = await pa.client.from('projects').insert({ name: 'Modelling room' }).select('id').single();
-  if (project.error) throw new Error(project.error.message);
-  projectId = project.data.id;
-  const added = await pa.client
-    .from('project_members')
-    .insert({ project_id: projectId, user_id: pb.id, role: 'editor', joined_via: 'added' });
-  if (added.error) throw new Error(added.error.message);
+  projectId = await createProject(pa.client, 'Modelling room', [{ id: pb.id, role: 'editor' }]);
   const options = { viewport: { width: 1500, height: 950 }, acceptDownloads: true };
   const [sa, sb] = await Promise.all([app.signIn(pa.email, options), app.signIn(pb.email, options)]);
   a = { ...pa, ...sa };

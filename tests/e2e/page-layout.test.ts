@@ -6,6 +6,7 @@ import { createMembersAdapter } from '../../src/adapters/supabase/members.ts';
 import { loadExample } from '../../src/features/canvas/examples.ts';
 import { anonClient, signedInClient } from '../setup/clients.ts';
 import { PASSWORD, useBrowserApp } from './harness.ts';
+import { inviteToken } from './people.ts';
 
 /**
  * Issue 10, defects 1 and 4, at a desktop (1280×800) and a phone (390×844) viewport:
@@ -68,16 +69,10 @@ describe('pages at desktop and phone sizes', () => {
       .single();
     if (error) throw error;
     // Two more members, with long names, as an invite makes them.
-    const invite = await createMembersAdapter(a.client).createInvite({
-      projectId: project.id,
-      role: 'editor',
-      expiresInDays: 1,
-      maxUses: null,
-    });
-    if (!invite.ok) throw new Error(invite.error.message);
+    const token = await inviteToken(a.client, project.id, 'editor');
     for (const tag of ['member-with-a-long-name-one', 'member-with-a-long-name-two']) {
       const other = (await signedInClient(tag)).client as unknown as Client;
-      await createMembersAdapter(other).acceptInvite(invite.value.token);
+      await createMembersAdapter(other).acceptInvite(token);
     }
     const { page } = await app.signIn(a.email, { viewport: SIZES.desktop });
     await page.goto(`${app.url}/p/${project.id}`);

@@ -1,10 +1,8 @@
-import type { SupabaseClient } from '@supabase/supabase-js';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import type { Database } from '../../src/adapters/supabase/database.types.ts';
 import { createMembersAdapter } from '../../src/adapters/supabase/members.ts';
-import { anonClient } from '../setup/clients.ts';
-import { PASSWORD, useBrowserApp } from './harness.ts';
+import { useBrowserApp } from './harness.ts';
+import { inviteToken, signUpInBrowser, type Client } from './people.ts';
 
 /**
  * The project room in two browsers: A and B see each other's
@@ -20,17 +18,11 @@ interface Person {
   page: Page;
   email: string;
   name: string;
-  client: SupabaseClient<Database>;
+  client: Client;
 }
 
 /** Signs up through the UI, and signs the same person in from Node for setup steps. */
-async function signUp(tag: string): Promise<Person> {
-  const { page, email } = await app.signUp({ tag });
-  const client = anonClient() as unknown as SupabaseClient<Database>;
-  const { error } = await client.auth.signInWithPassword({ email, password: PASSWORD });
-  if (error) throw error;
-  return { page, email, name: email.split('@')[0] as string, client };
-}
+const signUp = (tag: string): Promise<Person> => signUpInBrowser(app, tag);
 
 const roomHeading = (page: Page, name: string) => page.getByRole('heading', { level: 1, name });
 const live = (page: Page) => page.getByRole('status').filter({ hasText: /^Live$/ });
@@ -121,14 +113,7 @@ describe('project room, two browsers', () => {
       .select('id')
       .single();
     if (error) throw error;
-    const invite = await createMembersAdapter(a.client).createInvite({
-      projectId: project.id,
-      role: 'editor',
-      expiresInDays: 1,
-      maxUses: null,
-    });
-    if (!invite.ok) throw new Error(invite.error.message);
-    await createMembersAdapter(b.client).acceptInvite(invite.value.token);
+    await createMembersAdapter(b.client).acceptInvite(await inviteToken(a.client, project.id, 'editor'));
     await openRoom(a, project.id, 'Level crossing');
     await openRoom(b, project.id, 'Level crossing');
 

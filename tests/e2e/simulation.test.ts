@@ -1,11 +1,8 @@
-import type { SupabaseClient } from '@supabase/supabase-js';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Database, Json } from '../../src/adapters/supabase/database.types.ts';
-import { importXState } from '../../src/lib/model/import.ts';
-import type { MachineDefinition } from '../../src/lib/model/types.ts';
-import { anonClient, uniqueEmail } from '../setup/clients.ts';
-import { PASSWORD, showPanel, useBrowserApp } from './harness.ts';
+import { showPanel, useBrowserApp } from './harness.ts';
+import { openMachinePage } from './machine-page.ts';
+import { createProject, insertMachine, signUpAccount, type Client } from './people.ts';
 
 /**
  * Shared simulation in several browsers (issue 11, "Done when"), through the real app
@@ -15,8 +12,6 @@ import { PASSWORD, showPanel, useBrowserApp } from './harness.ts';
  * replay steps back; a history state brings back the child it left. Read off the pages through the test contract: the region
  * Simulation, event buttons named by type, `data-state-path` and `data-active`.
  */
-
-type Client = SupabaseClient<Database>;
 
 interface Person {
   id: string;
@@ -53,13 +48,7 @@ const DOOR = {
   },
 };
 
-async function person(tag: string): Promise<Person> {
-  const client = anonClient() as unknown as Client;
-  const email = uniqueEmail(`sim-${tag}`);
-  const { data, error } = await client.auth.signUp({ email, password: PASSWORD });
-  if (error || !data.user) throw error ?? new Error('no user');
-  return { id: data.user.id, client, email };
-}
+const person = (tag: string): Promise<Person> => signUpAccount(`sim-${tag}`);
 
 const signIn = (email: string) => app.signIn(email, { viewport: { width: 1400, height: 1000 } });
 const panel = (page: Page): Locator => page.getByRole('region', { name: 'Simulation' });
@@ -69,29 +58,17 @@ const activePaths = (page: Page) =>
   page.locator('[data-active="true"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-state-path')).sort());
 
 async function open(page: Page) {
-  await page.goto(`${app.url}/p/${projectId}/m/${machineId}`);
-  await page.getByRole('button', { name: 'state closed', exact: true }).waitFor({ timeout: 60_000 });
+  await openMachinePage(app, page, projectId, machineId, 'closed');
   await showPanel(page, 'Simulation');
 }
 
 beforeAll(async () => {
   const [pa, pb, pc] = await Promise.all([person('ada'), person('bo'), person('cy')]);
-  const project = await pa.client.from('projects').insert({ name: 'Simulation room' }).select('id').single();
-  if (project.error) throw new Error(project.error.message);
-  projectId = project.data.id;
-  const added = await pa.client.from('project_members').insert([
-    { project_id: projectId, user_id: pb.id, role: 'viewer', joined_via: 'added' },
-    { project_id: projectId, user_id: pc.id, role: 'editor', joined_via: 'added' },
+  projectId = await createProject(pa.client, 'Simulation room', [
+    { id: pb.id, role: 'viewer' },
+    { id: pc.id, role: 'editor' },
   ]);
-  if (added.error) throw new Error(added.error.message);
-  const definition: MachineDefinition = importXState(DOOR, { name: 'Door' });
-  const machine = await pa.client
-    .from('machines')
-    .insert({ project_id: projectId, name: 'Door', definition: definition as unknown as Json })
-    .select('id')
-    .single();
-  if (machine.error) throw new Error(machine.error.message);
-  machineId = machine.data.id;
+  machineId = await insertMachine(pa.client, projectId, 'Door', DOOR);
   const [sa, sb] = await Promise.all([signIn(pa.email), signIn(pb.email)]);
   a = { ...pa, ...sa };
   b = { ...pb, ...sb };
@@ -198,20 +175,14 @@ describe('a guest', () => {
       .rpc('owned_share_tokens', { p_project: open.data.id })
       .single<{ share_token: string }>();
     if (link.error) throw new Error(link.error.message);
-    const definition: MachineDefinition = importXState(DOOR, { name: 'Public door' });
-    const machine = await a.client
-      .from('machines')
-      .insert({ project_id: open.data.id, name: 'Public door', definition: definition as unknown as Json })
-      .select('id')
-      .single();
-    if (machine.error) throw new Error(machine.error.message);
+    const doorId = await insertMachine(a.client, open.data.id, 'Public door', DOOR);
     // The content is op 1 of the log: trusted code checkpoints it before a simulation pins it (as the app's adapter does on create).
     const checkpointed = await a.client.functions.invoke('checkpoint-machine', {
-      body: { machineId: machine.data.id },
+      body: { machineId: doorId },
     });
     if (checkpointed.error) throw new Error(String(checkpointed.error));
     const started = await a.client.rpc('start_simulation', {
-      p_machine: machine.data.id,
+      p_machine: doorId,
       p_context: null,
       p_guards: {},
     });
@@ -231,7 +202,7 @@ describe('a guest', () => {
     await page.goto(`${app.url}/s/${link.data.share_token}`);
     await page.getByRole('button', { name: 'Continue as guest' }).click();
     await page.waitForURL(`**/p/${open.data.id}`);
-    await page.goto(`${app.url}/p/${open.data.id}/m/${machine.data.id}`);
+    await page.goto(`${app.url}/p/${open.data.id}/m/${doorId}`);
     await active(page, 'opening').waitFor({ timeout: 60_000 });
     await showPanel(page, 'Simulation');
     await panel(page).getByText('You are watching: members send events.').waitFor();
@@ -267,16 +238,9 @@ describe('history states', () => {
         paused: { on: { RESUME: 'playing.hist', RESTART: 'playing' } },
       },
     };
-    const definition: MachineDefinition = importXState(PLAYER, { name: 'Player' });
-    const machine = await a.client
-      .from('machines')
-      .insert({ project_id: projectId, name: 'Player', definition: definition as unknown as Json })
-      .select('id')
-      .single();
-    if (machine.error) throw new Error(machine.error.message);
+    const playerId = await insertMachine(a.client, projectId, 'Player', PLAYER);
     for (const page of [a.page, b.page]) {
-      await page.goto(`${app.url}/p/${projectId}/m/${machine.data.id}`);
-      await page.getByRole('button', { name: 'state stopped', exact: true }).waitFor({ timeout: 60_000 });
+      await openMachinePage(app, page, projectId, playerId, 'stopped');
       await showPanel(page, 'Simulation');
     }
     await panel(a.page).getByRole('button', { name: 'Simulate', exact: true }).click();

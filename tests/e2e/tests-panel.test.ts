@@ -1,13 +1,12 @@
-import type { SupabaseClient } from '@supabase/supabase-js';
 import { readFile } from 'node:fs/promises';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database, Json } from '../../src/adapters/supabase/database.types.ts';
 import { importXState } from '../../src/lib/model/import.ts';
 import type { MachineDefinition } from '../../src/lib/model/types.ts';
-import { anonClient, uniqueEmail } from '../setup/clients.ts';
 import { exportFolders, testCounts, vitest } from '../setup/exported-vitest.ts';
-import { PASSWORD, showPanel, useBrowserApp } from './harness.ts';
+import { showPanel, useBrowserApp } from './harness.ts';
+import { openMachinePage } from './machine-page.ts';
+import { createProject, insertDefinition, signUpAccount } from './people.ts';
 
 /**
  * The Tests region in two browsers (issue 12, "Done when"), through the real app and
@@ -20,8 +19,6 @@ import { PASSWORD, showPanel, useBrowserApp } from './harness.ts';
  * test contract: the region Tests, its buttons, one list item per path or test, the
  * Coverage switch, `data-state-path`, `data-transition-id`, `data-played`, `data-covered`.
  */
-
-type Client = SupabaseClient<Database>;
 
 const app = useBrowserApp({ timeout: 240_000 });
 let a: Page;
@@ -42,42 +39,23 @@ const LAMP = {
   },
 };
 
-async function person(tag: string) {
-  const client = anonClient() as unknown as Client;
-  const email = uniqueEmail(`tests-${tag}`);
-  const { data, error } = await client.auth.signUp({ email, password: PASSWORD });
-  if (error || !data.user) throw error ?? new Error('no user');
-  return { id: data.user.id, client, email };
-}
+const person = (tag: string) => signUpAccount(`tests-${tag}`);
 
 const signIn = (email: string) => app.signIn(email, { viewport: { width: 1400, height: 1000 } });
 const panel = (page: Page): Locator => page.getByRole('region', { name: 'Tests' });
 const saved = (page: Page) => panel(page).getByRole('list', { name: 'Saved tests' }).getByRole('listitem');
 
 async function open(page: Page) {
-  await page.goto(`${app.url}/p/${projectId}/m/${machineId}`);
-  await page.getByRole('button', { name: 'state off', exact: true }).waitFor({ timeout: 60_000 });
+  await openMachinePage(app, page, projectId, machineId, 'off');
   await showPanel(page, 'Tests');
 }
 
 beforeAll(async () => {
   const [pa, pb] = await Promise.all([person('ada'), person('bo')]);
-  const project = await pa.client.from('projects').insert({ name: 'Tests room' }).select('id').single();
-  if (project.error) throw new Error(project.error.message);
-  projectId = project.data.id;
-  const added = await pa.client
-    .from('project_members')
-    .insert({ project_id: projectId, user_id: pb.id, role: 'viewer', joined_via: 'added' });
-  if (added.error) throw new Error(added.error.message);
+  projectId = await createProject(pa.client, 'Tests room', [{ id: pb.id, role: 'viewer' }]);
   adaId = pa.id;
   definition = importXState(LAMP, { name: 'Lamp' });
-  const machine = await pa.client
-    .from('machines')
-    .insert({ project_id: projectId, name: 'Lamp', definition: definition as unknown as Json })
-    .select('id')
-    .single();
-  if (machine.error) throw new Error(machine.error.message);
-  machineId = machine.data.id;
+  machineId = await insertDefinition(pa.client, projectId, 'Lamp', definition);
   const [sa, sb] = await Promise.all([signIn(pa.email), signIn(pb.email)]);
   a = sa.page;
   b = sb.page;

@@ -1,11 +1,8 @@
-import type { SupabaseClient } from '@supabase/supabase-js';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Database, Json } from '../../src/adapters/supabase/database.types.ts';
-import { importXState } from '../../src/lib/model/import.ts';
-import type { MachineDefinition } from '../../src/lib/model/types.ts';
-import { anonClient, uniqueEmail } from '../setup/clients.ts';
-import { PASSWORD, showPanel, useBrowserApp } from './harness.ts';
+import { showPanel, useBrowserApp } from './harness.ts';
+import { openMachinePage, stateBox as stateButton } from './machine-page.ts';
+import { createProject, insertMachine, signUpAccount, type Client } from './people.ts';
 
 /**
  * The timeline in two browsers (issue 11), through the real app and backend: A's edits
@@ -14,8 +11,6 @@ import { PASSWORD, showPanel, useBrowserApp } from './harness.ts';
  * the edit's change named) and Restore this version, which everyone sees and Undo takes
  * back.
  */
-
-type Client = SupabaseClient<Database>;
 
 const app = useBrowserApp({ timeout: 240_000 });
 let a: { id: string; client: Client; page: Page };
@@ -29,46 +24,21 @@ const DOOR = {
   states: { closed: { on: { OPEN: 'open' } }, open: { on: { CLOSE: 'closed' } } },
 };
 
-async function person(tag: string, name: string) {
-  const client = anonClient() as unknown as Client;
-  const email = uniqueEmail(`tl-${tag}`);
-  const { data, error } = await client.auth.signUp({
-    email,
-    password: PASSWORD,
-    options: { data: { display_name: name } },
-  });
-  if (error || !data.user) throw error ?? new Error('no user');
-  return { id: data.user.id, client, email };
-}
+const person = (tag: string, name: string) => signUpAccount(`tl-${tag}`, name);
 
 const timeline = (page: Page): Locator => page.getByRole('region', { name: 'Timeline' });
 const entries = (page: Page): Locator => timeline(page).getByRole('listitem');
 const entry = (page: Page, text: string | RegExp): Locator => entries(page).filter({ hasText: text });
-const stateButton = (page: Page, key: string) => page.getByRole('button', { name: `state ${key}`, exact: true });
 
 async function open(page: Page) {
-  await page.goto(`${app.url}/p/${projectId}/m/${machineId}`);
-  await stateButton(page, 'closed').waitFor({ timeout: 60_000 });
+  await openMachinePage(app, page, projectId, machineId, 'closed');
   await showPanel(page, 'Timeline');
 }
 
 beforeAll(async () => {
   const [pa, pb] = await Promise.all([person('ada', 'Ada'), person('bob', 'Bob')]);
-  const project = await pa.client.from('projects').insert({ name: 'Timeline room' }).select('id').single();
-  if (project.error) throw new Error(project.error.message);
-  projectId = project.data.id;
-  const added = await pa.client
-    .from('project_members')
-    .insert([{ project_id: projectId, user_id: pb.id, role: 'editor', joined_via: 'added' }]);
-  if (added.error) throw new Error(added.error.message);
-  const definition: MachineDefinition = importXState(DOOR, { name: 'Door' });
-  const machine = await pa.client
-    .from('machines')
-    .insert({ project_id: projectId, name: 'Door', definition: definition as unknown as Json })
-    .select('id')
-    .single();
-  if (machine.error) throw new Error(machine.error.message);
-  machineId = machine.data.id;
+  projectId = await createProject(pa.client, 'Timeline room', [{ id: pb.id, role: 'editor' }]);
+  machineId = await insertMachine(pa.client, projectId, 'Door', DOOR);
   const viewport = { viewport: { width: 1400, height: 1100 } };
   const [sa, sb] = await Promise.all([app.signIn(pa.email, viewport), app.signIn(pb.email, viewport)]);
   a = { ...pa, page: sa.page };
