@@ -1,15 +1,7 @@
 import { FunctionsHttpError, type SupabaseClient } from '@supabase/supabase-js';
-import type {
-  AcceptedInvite,
-  Failure,
-  Invite,
-  InviteRequest,
-  MembersPort,
-  Result,
-  Role,
-} from '../../lib/ports/room.ts';
+import type { AcceptedInvite, Failure, Invite, InviteRequest, MembersPort, Role } from '../../lib/ports/room.ts';
 import type { Database, Tables } from './database.types.ts';
-import { describeDataError } from './room-errors.ts';
+import { changed, describeDataError, guarded } from './room-errors.ts';
 
 /**
  * Requests that change who is in a project: roles, removal, invites, accepting one, and
@@ -29,17 +21,6 @@ const toInvite = (row: Tables<'project_invites'>): Invite => ({
   uses: row.uses,
   revoked: row.revoked_at !== null,
 });
-
-const done = (error: unknown, action: string): Result<null> =>
-  error ? { ok: false, error: describeDataError(error, action) } : { ok: true, value: null };
-
-async function guarded<T>(action: string, run: () => Promise<Result<T>>): Promise<Result<T>> {
-  try {
-    return await run();
-  } catch (error) {
-    return { ok: false, error: describeDataError(error, action) };
-  }
-}
 
 /** The accept-invite function answers `{ code, message }` on failure; keep its words. */
 async function functionFailure(error: unknown): Promise<Failure> {
@@ -67,49 +48,30 @@ export function createMembersAdapter(client: Client): MembersPort {
         const trimmed = name.trim();
         if (trimmed.length === 0 || trimmed.length > 120)
           return { ok: false, error: { code: 'invalid', message: 'A project name has 1 to 120 characters.' } };
-        const { data, error } = await client
-          .from('projects')
-          .update({ name: trimmed })
-          .eq('id', projectId)
-          .select('id');
-        if (!error && data.length === 0)
-          return {
-            ok: false,
-            error: { code: 'forbidden', message: "You don't have permission to rename this project." },
-          };
-        return done(error, 'rename the project');
+        const result = await client.from('projects').update({ name: trimmed }).eq('id', projectId).select('id');
+        return changed(result, 'rename the project', "You don't have permission to rename this project.");
       }),
 
     changeRole: (projectId, userId, role: Role) =>
       guarded('change the role', async () => {
-        const { data, error } = await client
+        const result = await client
           .from('project_members')
           .update({ role })
           .eq('project_id', projectId)
           .eq('user_id', userId)
           .select('user_id');
-        if (!error && data.length === 0)
-          return {
-            ok: false,
-            error: { code: 'forbidden', message: "You don't have permission to change this member's role." },
-          };
-        return done(error, 'change the role');
+        return changed(result, 'change the role', "You don't have permission to change this member's role.");
       }),
 
     removeMember: (projectId, userId) =>
       guarded('remove the member', async () => {
-        const { data, error } = await client
+        const result = await client
           .from('project_members')
           .delete()
           .eq('project_id', projectId)
           .eq('user_id', userId)
           .select('user_id');
-        if (!error && data.length === 0)
-          return {
-            ok: false,
-            error: { code: 'forbidden', message: "You don't have permission to remove this member." },
-          };
-        return done(error, 'remove the member');
+        return changed(result, 'remove the member', "You don't have permission to remove this member.");
       }),
 
     listInvites: (projectId) =>
@@ -139,17 +101,12 @@ export function createMembersAdapter(client: Client): MembersPort {
 
     revokeInvite: (inviteId) =>
       guarded('revoke the invite', async () => {
-        const { data, error } = await client
+        const result = await client
           .from('project_invites')
           .update({ revoked_at: new Date().toISOString() })
           .eq('id', inviteId)
           .select('id');
-        if (!error && data.length === 0)
-          return {
-            ok: false,
-            error: { code: 'forbidden', message: "You don't have permission to revoke this invite." },
-          };
-        return done(error, 'revoke the invite');
+        return changed(result, 'revoke the invite', "You don't have permission to revoke this invite.");
       }),
 
     acceptInvite: (token) =>

@@ -6,7 +6,7 @@ import type { Database, Tables } from './database.types.ts';
 import { openChannel, type ChannelFact } from './realtime.ts';
 import { supabaseClient, type ChartroomClient } from './client.ts';
 import { createMembersAdapter } from './members.ts';
-import { describeDataError } from './room-errors.ts';
+import { changed, describeDataError, guarded } from './room-errors.ts';
 
 /**
  * The signed-in person's projects over Supabase. The list is read through their
@@ -48,14 +48,6 @@ export function toSummary(project: ProjectRow, role: string, shareToken: string 
 }
 
 const MEMBERSHIP_SELECT = 'role, project:projects!inner(*)';
-
-async function guarded<T>(action: string, run: () => Promise<Result<T>>): Promise<Result<T>> {
-  try {
-    return await run();
-  } catch (error) {
-    return { ok: false, error: describeDataError(error, action) };
-  }
-}
 
 const validName = (name: string): Result<string> => {
   const trimmed = name.trim();
@@ -213,31 +205,27 @@ export function createProjectsAdapter(client: Client): ProjectsPort {
         }
         if (edit.description !== undefined) patch.description = edit.description.trim();
         if (edit.visibility !== undefined) patch.visibility = edit.visibility;
-        const { data, error } = await client.from('projects').update(patch).eq('id', id).select('id');
-        if (error) return { ok: false, error: describeDataError(error, 'change the project') };
-        if (data.length === 0)
-          return {
-            ok: false,
-            error: {
-              code: 'forbidden',
-              message: "You don't have permission to change this project, or it no longer exists.",
-            },
-          };
-        return { ok: true, value: null };
+        const result = await client.from('projects').update(patch).eq('id', id).select('id');
+        return changed(
+          result,
+          'change the project',
+          "You don't have permission to change this project, or it no longer exists.",
+        );
       }),
 
     remove: (id) =>
       guarded('delete the project', async () => {
-        const { data, error } = await client.from('projects').delete().eq('id', id).select('id');
-        if (error) return { ok: false, error: describeDataError(error, 'delete the project') };
-        if (data.length === 0)
-          return {
-            ok: false,
-            error: { code: 'forbidden', message: 'Only an owner can delete this project, or it no longer exists.' },
-          };
-        roles.delete(id);
-        tokens.delete(id);
-        return { ok: true, value: null };
+        const result = await client.from('projects').delete().eq('id', id).select('id');
+        const answer = changed(
+          result,
+          'delete the project',
+          'Only an owner can delete this project, or it no longer exists.',
+        );
+        if (answer.ok) {
+          roles.delete(id);
+          tokens.delete(id);
+        }
+        return answer;
       }),
 
     joinShared: (shareToken) =>

@@ -1,4 +1,4 @@
-import type { Failure } from '../../lib/ports/room.ts';
+import type { Failure, Result } from '../../lib/ports/room.ts';
 
 /**
  * Failures of table and function calls in words for people. By Postgres/PostgREST code,
@@ -45,4 +45,27 @@ export function describeDataError(error: unknown, action: string): Failure {
         message: `Couldn't ${action}${e.message ? `: ${e.message}` : '.'} Try again.`,
       };
   }
+}
+
+/** `run`'s answer, or what it threw (a network failure, say) in words, as a failed Result. */
+export async function guarded<T>(action: string, run: () => Promise<Result<T>>): Promise<Result<T>> {
+  try {
+    return await run();
+  } catch (error) {
+    return { ok: false, error: describeDataError(error, action) };
+  }
+}
+
+/**
+ * The answer of a write that selects the rows it changed: its error in words, or, when it
+ * changed none (RLS hid the row, or it is gone), `forbidden` with `refusal`.
+ */
+export function changed(
+  { data, error }: { data: unknown[] | null; error: unknown },
+  action: string,
+  refusal: string,
+): Result<null> {
+  if (error) return { ok: false, error: describeDataError(error, action) };
+  if (!data || data.length === 0) return { ok: false, error: { code: 'forbidden', message: refusal } };
+  return { ok: true, value: null };
 }
