@@ -1,3 +1,4 @@
+import { emptyState } from '../model/apply-state.ts';
 import type { MachineDefinition } from '../model/types.ts';
 import { batchesOf, foldOps, summarizeOps } from './summary.ts';
 import type { AuthoredOp, EditEntry } from './types.ts';
@@ -17,26 +18,7 @@ export const BARE_DEFINITION: MachineDefinition = {
   name: 'untitled',
   context: null,
   root: 's_root',
-  states: {
-    s_root: {
-      id: 's_root',
-      key: '',
-      parent: null,
-      type: 'compound',
-      initial: null,
-      children: [],
-      history: null,
-      historyTarget: null,
-      entry: [],
-      exit: [],
-      invoke: [],
-      tags: [],
-      description: null,
-      meta: null,
-      xstateId: null,
-      output: null,
-    },
-  },
+  states: { s_root: emptyState('s_root', null, '', 'compound') },
   transitions: {},
 };
 
