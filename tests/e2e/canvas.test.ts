@@ -1,40 +1,22 @@
-import path from 'node:path';
-import react from '@vitejs/plugin-react';
 import type { Browser, Page } from 'playwright-core';
-import { createServer, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MachineDefinition } from '../../src/lib/model/types.ts';
-import { launchChromium } from '../setup/browser.ts';
+import { serveCanvasFixture } from './canvas-fixture.ts';
 
 /**
  * The canvas in Chromium: CanvasPage over a fixture
  * machine on a test page (tests/e2e/fixtures/canvas/), served by Vite's dev server so the
  * elkjs Web Worker runs as it does in the app.
  */
-let server: ViteDevServer;
 let browser: Browser;
 let url: string;
+let close: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
-  const root = path.resolve('tests/e2e/fixtures/canvas');
-  server = await createServer({
-    root,
-    configFile: false,
-    logLevel: 'error',
-    plugins: [react()],
-    server: { host: '127.0.0.1', port: 0, fs: { allow: [path.resolve('.')] } },
-  });
-  await server.listen();
-  const address = server.httpServer?.address();
-  if (!address || typeof address === 'string') throw new Error('no address');
-  url = `http://127.0.0.1:${address.port}/`;
-  browser = await launchChromium();
+  ({ url, browser, close } = await serveCanvasFixture(''));
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+afterAll(() => close?.());
 
 async function open(query = ''): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1400, height: 800 } });

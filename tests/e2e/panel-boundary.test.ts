@@ -1,10 +1,7 @@
-import path from 'node:path';
-import react from '@vitejs/plugin-react';
 import type { Browser, Page } from 'playwright-core';
-import { createServer, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Op } from '../../src/lib/model/index.ts';
-import { launchChromium } from '../setup/browser.ts';
+import { serveCanvasFixture } from './canvas-fixture.ts';
 
 /**
  * Issue 10: a panel that threw during render on a half-arrived chart (a peer's big paste,
@@ -12,30 +9,15 @@ import { launchChromium } from '../setup/browser.ts';
  * them (tests/e2e/fixtures/canvas/panels.tsx), over the real open machine and layout
  * worker, with a peer's ops delivered through the live op stream.
  */
-let server: ViteDevServer;
 let browser: Browser;
 let url: string;
+let close: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
-  const root = path.resolve('tests/e2e/fixtures/canvas');
-  server = await createServer({
-    root,
-    configFile: false,
-    logLevel: 'error',
-    plugins: [react()],
-    server: { host: '127.0.0.1', port: 0, fs: { allow: [path.resolve('.')] } },
-  });
-  await server.listen();
-  const address = server.httpServer?.address();
-  if (!address || typeof address === 'string') throw new Error('no address');
-  url = `http://127.0.0.1:${address.port}/panels.html`;
-  browser = await launchChromium();
+  ({ url, browser, close } = await serveCanvasFixture('panels.html'));
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+afterAll(() => close?.());
 
 const stateBox = (page: Page, name: string) => page.getByRole('button', { name: `state ${name}`, exact: true });
 /** Delivers `ops` as a peer's committed batch (as source text: the op union is too deep for evaluate's types). */
