@@ -310,6 +310,53 @@ describe('incremental coverage', () => {
     expect(plain(tracker.compute(again, runs))).toEqual(plain(computeCoverage(again, runs)));
   });
 
+  it('patches a transition added where XState already looked the event up, and removes it again', () => {
+    // a has no PAUSE (work's PAUSE leads to wait); the run asks a for PAUSE first, so XState
+    // memoised a's (empty) candidates for it. Added on a, PAUSE must lead to c instead.
+    const d = def(rich);
+    const runs: CoverageRun[] = [
+      {
+        context: null,
+        entries: ['GO', 'PAUSE', 'GO', 'PAUSE'].map((type, i) => ({
+          seq: i + 1,
+          kind: 'event',
+          type,
+          payload: {},
+          guards: { ready: true },
+          sender: null,
+        })),
+      },
+    ];
+    const tracker = new CoverageTracker();
+    const key = (c: Coverage) => [...c.states.covered].sort();
+    expect(key(tracker.compute(d, runs))).toEqual(['idle', 'wait', 'work', 'work.a']);
+    const a = Object.values(d.states).find((s) => s.key === 'a') as StateNode;
+    const c = Object.values(d.states).find((s) => s.key === 'c') as StateNode;
+    const pause: Transition = {
+      id: 'a-pause',
+      source: a.id,
+      event: 'PAUSE',
+      guard: null,
+      actions: [],
+      targets: [c.id],
+      reenter: false,
+      description: null,
+      meta: null,
+      order: 0,
+    };
+    const added = { ...d, transitions: { ...d.transitions, [pause.id]: pause } };
+    const withPause = tracker.compute(added, runs);
+    expect(tracker.patched).toBe(true);
+    expect(plain(withPause)).toEqual(plain(computeCoverage(added, runs)));
+    // GO, PAUSE (now to c), GO (nothing in c), PAUSE (work's, to wait).
+    expect(key(withPause)).toEqual(['idle', 'wait', 'work', 'work.a', 'work.c']);
+    const { [pause.id]: _gone, ...rest } = added.transitions;
+    const removed = { ...added, transitions: rest };
+    expect(key(tracker.compute(removed, runs))).toEqual(['idle', 'wait', 'work', 'work.a']);
+    expect(tracker.patched).toBe(true);
+    expect(plain(tracker.compute(removed, runs))).toEqual(plain(computeCoverage(removed, runs)));
+  });
+
   it('starts over when the edit changes what starting the machine does', () => {
     const d = def(rich);
     const runs: CoverageRun[] = [{ context: null, entries: [] }];
