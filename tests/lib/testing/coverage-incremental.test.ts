@@ -357,6 +357,37 @@ describe('incremental coverage', () => {
     expect(plain(tracker.compute(removed, runs))).toEqual(plain(computeCoverage(removed, runs)));
   });
 
+  it('ends a step caught in an eventless cycle instead of looping for ever, both ways alike', () => {
+    // Found by the property above (seed 38): work's onDone sent to c, whose eventless
+    // transition (auto) ends work again: XState, unbounded by default, looped until the
+    // heap ran out. The machine now stops past MAX_MICROSTEPS; the run covers what it reached.
+    const d = def(rich);
+    const onDone = Object.values(d.transitions).find((t) => typeof t.event === 'object' && 'done' in t.event);
+    const c = Object.values(d.states).find((s) => s.key === 'c') as StateNode;
+    const looping = {
+      ...d,
+      transitions: { ...d.transitions, [(onDone as Transition).id]: { ...(onDone as Transition), targets: [c.id] } },
+    };
+    const runs: CoverageRun[] = [
+      {
+        context: null,
+        entries: ['GO', 'SKIP', 'STOP'].map((type, i) => ({
+          seq: i + 1,
+          kind: 'event',
+          type,
+          payload: {},
+          guards: { ready: true, fast: true, auto: true },
+          sender: null,
+        })),
+      },
+    ];
+    const full = computeCoverage(looping, runs);
+    expect([...full.states.covered].sort()).toEqual(['idle', 'work', 'work.a']);
+    const tracker = new CoverageTracker();
+    tracker.compute(d, runs);
+    expect(plain(tracker.compute(looping, runs))).toEqual(plain(full));
+  });
+
   it('starts over when the edit changes what starting the machine does', () => {
     const d = def(rich);
     const runs: CoverageRun[] = [{ context: null, entries: [] }];
