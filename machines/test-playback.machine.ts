@@ -7,7 +7,8 @@ import { notProvided } from './shared.ts';
  * saved test selected in the Tests panel, and the step shown) goes to the room; what the
  * others play comes in, one play per person, and the diagram shows the first one this
  * person still watches, with who plays it. "Stop watching" hides that person's play
- * until they stop or play something else. Plays are only true while seen live: after a
+ * until they stop or play something else. A player who leaves the channel (tab closed,
+ * connection lost) stops playing for everyone. Plays are only true while seen live: after a
  * drop they are forgotten, and a (re)join asks the room what is playing.
  */
 
@@ -58,7 +59,7 @@ export const testPlaybackMachine = setup({
     playsSomething: ({ context }) => context.mine !== null,
     fromOther: ({ context, event }) =>
       (event.type === 'playback.played' && event.play.userId !== context.userId) ||
-      (event.type === 'playback.stopped' && event.userId !== context.userId),
+      ((event.type === 'playback.stopped' || event.type === 'playback.left') && event.userId !== context.userId),
   },
   actions: {
     rememberMine: assign(({ event }) => {
@@ -80,7 +81,7 @@ export const testPlaybackMachine = setup({
       return { plays, unwatched };
     }),
     removePlay: assign(({ context, event }) => {
-      assertEvent(event, 'playback.stopped');
+      assertEvent(event, ['playback.stopped', 'playback.left']);
       return {
         plays: context.plays.filter((p) => p.userId !== event.userId),
         unwatched: context.unwatched.filter((id) => id !== event.userId),
@@ -109,6 +110,7 @@ export const testPlaybackMachine = setup({
     'playback.unwatch': { actions: 'unwatch' },
     'playback.played': { guard: 'fromOther', actions: 'addPlay' },
     'playback.stopped': { guard: 'fromOther', actions: 'removePlay' },
+    'playback.left': { guard: 'fromOther', actions: 'removePlay' },
     'playback.asked': { guard: 'playsSomething', actions: 'sendMine' },
   },
   initial: 'joining',

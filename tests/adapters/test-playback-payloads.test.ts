@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { playbackFact } from '../../src/adapters/supabase/test-playback.ts';
+import { leftKeys, playbackFact } from '../../src/adapters/supabase/test-playback.ts';
 import { MAX_PLAYED_STEPS } from '../../src/lib/ports/test-playback.ts';
 
 /** Broadcasts on the playback channel come from other browsers: only well-formed ones become facts. */
@@ -55,5 +55,13 @@ describe('playback broadcasts', () => {
   it('drops events it does not know and stops without a user', () => {
     expect(playbackFact('cursor', { userId: 'u1' })).toBeNull();
     expect(playbackFact('stop', {})).toBeNull();
+  });
+
+  it('names as left only the people who were present and are not any more', () => {
+    const peers = (...keys: string[]) => keys.map((key) => ({ key }));
+    expect(leftKeys(new Set(), peers('u1', 'u2'))).toEqual([]);
+    expect(leftKeys(new Set(['u1', 'u2']), peers('u2'))).toEqual(['u1']);
+    expect(leftKeys(new Set(['u1', 'u2', 'u3']), peers('u4'))).toEqual(['u1', 'u2', 'u3']);
+    expect(leftKeys(new Set(['u1']), peers('u1', 'u5'))).toEqual([]);
   });
 });

@@ -99,6 +99,29 @@ describe('test playback channel', () => {
     );
   }, 30_000);
 
+  it("ends a player's play for the others when the player's channel goes, and not when a watcher's does", async () => {
+    const owner = open(typed(t.owner), machineId, t.owner.id);
+    const viewer = open(typed(t.viewer), machineId, t.viewer.id);
+    const editor = open(typed(t.editor), machineId, t.editor.id);
+    await Promise.all([joined(owner), joined(viewer), joined(editor)]);
+    owner.channel.show(PLAY);
+    await played(viewer, t.owner.id, 0);
+    // A watcher who never played leaves: nobody is told a player left.
+    editor.close();
+    owner.channel.show({ ...PLAY, step: 1 });
+    await played(viewer, t.owner.id, 1);
+    // The player's channel goes (as when the tab closes): the viewer learns the player left.
+    owner.close();
+    await until(
+      () => viewer.facts.find((f) => f.type === 'playback.left' && f.userId === t.owner.id),
+      10_000,
+      'the player left',
+    );
+    expect(
+      viewer.facts.filter((f) => f.type === 'playback.left').map((f) => f.type === 'playback.left' && f.userId),
+    ).toEqual([t.owner.id]);
+  }, 30_000);
+
   it('refuses people outside a private project and anonymous callers', async () => {
     const outsider = open(typed(t.outsider), machineId, t.outsider.id);
     const anon = open(anonClient() as Client, machineId, 'anon');

@@ -18,6 +18,7 @@ const FACTS = new Set<string>([
   'playback.lost',
   'playback.played',
   'playback.stopped',
+  'playback.left',
   'playback.asked',
 ]);
 
@@ -28,6 +29,7 @@ const events: PlaybackEvent[] = [
   { type: 'playback.played', play: playOf(BOB, 'Bob other path', 1) },
   { type: 'playback.played', play: playOf(ME, 'echo') },
   { type: 'playback.stopped', userId: BOB },
+  { type: 'playback.left', userId: BOB },
   { type: 'playback.asked', userId: BOB },
   { type: 'playback.show', play: shown('mine', 1) },
   { type: 'playback.show', play: null },

@@ -72,6 +72,25 @@ describe('test playback machine', () => {
     expect(watched()).toEqual(playOf(EVE, 'Eve path'));
   });
 
+  it("drops a player's play when they leave the channel, and not for this person's own leave", () => {
+    const { channel, actor, snap, watched } = live();
+    channel.emit({ type: 'playback.played', play: playOf(BOB, 'Bob path', 1) });
+    channel.emit({ type: 'playback.played', play: playOf(EVE, 'Eve path') });
+    actor.send({ type: 'playback.unwatch', userId: BOB });
+    expect(watched()).toEqual(playOf(EVE, 'Eve path'));
+    actor.send({ type: 'playback.unwatch', userId: EVE });
+    expect(watched()).toBeNull();
+    channel.emit({ type: 'playback.left', userId: BOB });
+    expect(snap().context.plays.map((p) => p.userId)).toEqual([EVE]);
+    expect(snap().context.unwatched).toEqual([EVE]);
+    channel.emit({ type: 'playback.left', userId: EVE });
+    expect(snap().context).toMatchObject({ plays: [], unwatched: [] });
+    channel.emit({ type: 'playback.played', play: playOf(BOB, 'Bob again') });
+    channel.emit({ type: 'playback.left', userId: ME });
+    expect(watched()).toEqual(playOf(BOB, 'Bob again'));
+    expect(snap().hasTag('live')).toBe(true);
+  });
+
   it("ignores this person's own echo", () => {
     const { channel, snap } = live();
     channel.emit({ type: 'playback.played', play: playOf(ME, 'mine') });

@@ -1,5 +1,5 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { EMPTY, map, mergeMap, of } from 'rxjs';
+import { EMPTY, defer, from, mergeMap, of, type Observable } from 'rxjs';
 import type { JsonObject } from '../../lib/model/types.ts';
 import {
   MAX_PLAYED_STEPS,
@@ -17,6 +17,9 @@ import { openChannel, type ChannelFact } from './realtime.ts';
  * test_playback_channel migration). Three broadcasts: `play` (what someone plays and the
  * step shown), `stop`, and `ask` (a newcomer's question, answered by each player with a
  * `play`). Payloads come from other browsers and are checked before they become facts.
+ * A player also tracks presence (keyed by user id, from their first play on; migration
+ * test_play_presence): when the last of their connections leaves, the server publishes
+ * the leave and the others get `playback.left`, so a closed tab ends its play for all.
  */
 
 type Client = SupabaseClient<Database>;
@@ -63,7 +66,36 @@ export function playbackFact(event: string, payload: Broadcast): PlaybackFact | 
   return { type: 'playback.played', play: { userId, title, script, step } };
 }
 
-function toFact(fact: ChannelFact<never, Broadcast, never>): PlaybackFact | null {
+interface Presence {
+  userId: string;
+}
+type Fact = ChannelFact<never, Broadcast, Presence>;
+
+/** The keys present before and not any more: the people whose last connection left. */
+export function leftKeys(before: ReadonlySet<string>, peers: readonly { key: string }[]): string[] {
+  const now = new Set(peers.map((p) => p.key));
+  return [...before].filter((key) => !now.has(key));
+}
+
+/** The channel's facts as playback facts; presence becomes `playback.left` for each person gone. */
+function playbackFacts(facts$: Observable<Fact>): Observable<PlaybackFact> {
+  return defer(() => {
+    let present: ReadonlySet<string> = new Set();
+    return facts$.pipe(
+      mergeMap((fact): Observable<PlaybackFact> => {
+        if (fact.type !== 'presence') {
+          const one = toFact(fact);
+          return one ? of(one) : EMPTY;
+        }
+        const left = leftKeys(present, fact.peers);
+        present = new Set(fact.peers.map((p) => p.key));
+        return from(left.map((userId): PlaybackFact => ({ type: 'playback.left', userId })));
+      }),
+    );
+  });
+}
+
+function toFact(fact: Exclude<Fact, { type: 'presence' }>): PlaybackFact | null {
   switch (fact.type) {
     case 'status':
       return fact.status === 'subscribed'
@@ -79,20 +111,22 @@ function toFact(fact: ChannelFact<never, Broadcast, never>): PlaybackFact | null
 export function createTestPlaybackAdapter(client: Client): TestPlaybackPort {
   return {
     open(machineId: string, userId: string): PlaybackChannel {
-      const channel = openChannel<never, Broadcast, never>(client, {
+      const channel = openChannel<never, Broadcast, Presence>(client, {
         topic: `test-play:${machineId}`,
         private: true,
         broadcast: ['play', 'stop', 'ask'],
+        presenceKey: userId,
       });
+      let tracked = false;
       return {
-        facts$: channel.facts$.pipe(
-          map(toFact),
-          mergeMap((fact) => (fact ? of(fact) : EMPTY)),
-        ),
-        show: (play) =>
-          play
-            ? channel.send('play', { userId, title: play.title, script: play.script, step: play.step })
-            : channel.send('stop', { userId }),
+        facts$: playbackFacts(channel.facts$),
+        show: (play) => {
+          if (!play) return channel.send('stop', { userId });
+          // Present from the first play on (re-published after every rejoin), so leaving ends it.
+          if (!tracked) channel.track({ userId });
+          tracked = true;
+          channel.send('play', { userId, title: play.title, script: play.script, step: play.step });
+        },
         ask: () => channel.send('ask', { userId }),
       };
     },

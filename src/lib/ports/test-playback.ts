@@ -5,7 +5,8 @@ import type { TestScript } from '../testing/types.ts';
  * Playing a test path for the room: whoever plays a generated path or a saved test on
  * their diagram tells everyone on the machine what they play and at which step, and
  * everyone's diagram shows it with who plays it. Nothing is stored: the facts are
- * broadcasts on a private channel per machine (src/adapters/supabase/test-playback.ts);
+ * broadcasts on a private channel per machine, and a player's presence there ends their
+ * play for everyone when they leave (src/adapters/supabase/test-playback.ts);
  * machines/test-playback.machine.ts decides what to show.
  */
 
@@ -26,6 +27,8 @@ export type PlaybackFact =
   | { type: 'playback.lost'; message: string }
   | { type: 'playback.played'; play: RoomPlay }
   | { type: 'playback.stopped'; userId: string }
+  /** A player's last connection to the channel went (tab closed, connection lost): their play ends. */
+  | { type: 'playback.left'; userId: string }
   /** Someone arrived and asks what is playing; a player answers with what it plays. */
   | { type: 'playback.asked'; userId: string };
 

@@ -3,6 +3,13 @@ import { exportXState } from '../model/export.ts';
 import type { MachineDefinition } from '../model/types.ts';
 import type { ActionCall, GuardValues } from './types.ts';
 
+/**
+ * The most microsteps one event may take. A chart whose eventless transitions (or onDone)
+ * form a cycle would otherwise loop for ever in XState (its default is no limit) and hang
+ * the tab; past this the actor stops with XState's "Infinite loop detected" error.
+ */
+export const MAX_MICROSTEPS = 5000;
+
 /** A named delay has no value in a definition (it is code); the simulation uses this. */
 export const NAMED_DELAY_MS = 1000;
 
@@ -101,6 +108,7 @@ export function sharedSimMachine(
 function buildWithSlot(def: MachineDefinition, context: unknown, slot: HookSlot): AnyStateMachine {
   const config: Record<string, unknown> = exportXState(def);
   config.context = context ?? {};
+  config.options = { maxIterations: MAX_MICROSTEPS };
   const names = definitionNames(def);
   const guards = ownRecord(names.guards, (name) => () => slot.hooks.guards[name] === true);
   const actions = ownRecord(names.actions, (name) => (_args: unknown, params: unknown) => {

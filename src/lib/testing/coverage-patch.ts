@@ -1,4 +1,5 @@
 import type { AnyStateMachine, AnyStateNode } from 'xstate';
+import { byOrder } from '../model/tree.ts';
 import type { ActionRef, MachineDefinition, StateId, StateNode, Transition } from '../model/types.ts';
 import { TAKEN } from './graph.ts';
 
@@ -11,14 +12,20 @@ import { TAKEN } from './graph.ts';
  * - a transition whose target, guard, actions or reenter changed (same id, source,
  *   event and order; a named event or an eventless one): its formatted transition object
  *   is updated where XState keeps it, so every lookup XState memoised still finds it;
+ * - a transition added, removed, or moved to another source, event or order (named
+ *   events without wildcards, and eventless ones): the list XState keeps for that state
+ *   and event is made again from the new version, reusing the formatted objects it had.
+ *   XState memoises each state's candidates per event type on the state node itself, out
+ *   of reach; so that state's `next` is pointed at a fresh view of the node (an object
+ *   whose prototype is the node: the same fields, an empty memo), which reads the new list;
  * - a state renamed (only its key changed): the keys, paths and ids of its subtree and
  *   its parent's child table, as XState derives them;
  * - a new atomic child, bare (no actions, invocations or transitions), last in a
  *   compound parent: a state node made as XState makes one, and document order renumbered.
  *
  * A changed transition naming a guard or action the machine has no implementation for,
- * and anything else (a removed or added transition, a moved state, timers, invocations or
- * `onDone` under a renamed state, whose event names carry ids) answers null: build anew.
+ * and anything else (a moved state, a transition on a timer, an invocation or `onDone`,
+ * the same under a renamed state, whose event names carry ids) answers null: build anew.
  * The incremental property test checks the result against the full recompute.
  */
 
@@ -36,6 +43,17 @@ interface Formatted {
   actions: unknown[];
   reenter: boolean;
   eventType: string;
+  source?: AnyStateNode;
+  toJSON?: () => unknown;
+}
+
+/** XState's descriptor for eventless transitions; a group key here. */
+const ALWAYS = '';
+
+/** The list a transition sits in on its source (its event, or ALWAYS), or null for kinds not regrouped here. */
+function groupOf(t: Transition): string | null {
+  if (typeof t.event === 'string') return t.event === ALWAYS || t.event.includes('*') ? null : t.event;
+  return 'always' in t.event ? ALWAYS : null;
 }
 
 const same = (a: unknown, b: unknown): boolean => a === b || JSON.stringify(a) === JSON.stringify(b);
@@ -146,14 +164,25 @@ export function patchBuilt(built: Built, before: MachineDefinition, after: Machi
   }
   if (added.some((s) => s.parent === null || !parents.has(s.parent))) return null;
   const changed: Transition[] = [];
+  /** Lists made again: source state -> events (ALWAYS for eventless). */
+  const regroup = new Map<StateId, Set<string>>();
+  const mark = (t: Transition): boolean => {
+    const group = groupOf(t);
+    if (group === null || !nodeOf.has(t.source)) return false;
+    const events = regroup.get(t.source) ?? new Set<string>();
+    regroup.set(t.source, events.add(group));
+    return true;
+  };
   for (const id of new Set([...Object.keys(before.transitions), ...Object.keys(after.transitions)])) {
     const a = before.transitions[id];
     const b = after.transitions[id];
     if (a === b || (a && b && same(a, b))) continue;
-    if (!a || !b || changedTransition(a, b) || b.targets.some((t) => !nodeOf.has(t))) return null;
-    if (!implemented(built.machine, b)) return null;
-    changed.push(b);
+    if (b && (b.targets.some((t) => !nodeOf.has(t)) || !implemented(built.machine, b))) return null;
+    if (a && b && !changedTransition(a, b)) changed.push(b);
+    else if ((a && !mark(a)) || (b && !mark(b))) return null;
   }
+  // A renamed state's transitions are found by its new key in a fresh build; keep those apart.
+  if (renames.some((s) => regroup.has(s.id))) return null;
   // Every check passed: nothing above changed the machine; from here on it is moved.
   for (const t of changed) {
     const f = formattedOf(nodeOf.get(t.source) as AnyStateNode, t.id);
@@ -163,6 +192,7 @@ export function patchBuilt(built: Built, before: MachineDefinition, after: Machi
     f.actions = [{ type: TAKEN, params: t.id }, ...t.actions.map(ref)];
     f.reenter = t.reenter;
   }
+  if (regroup.size > 0) regroupAll(after, regroup, nodeOf);
   for (const s of renames) {
     // The parent's initial transition is formatted from its config's key when first asked: ask before the key changes.
     void (nodeOf.get(s.parent as StateId) as AnyStateNode).initial;
@@ -192,6 +222,61 @@ export function patchBuilt(built: Built, before: MachineDefinition, after: Machi
   if (added.length > 0) renumber(built.machine);
   built.machine.states = built.machine.root.states;
   return built;
+}
+
+/** Each listed (state, event) list made again from `after`, in a fresh build's order; each such state gets a fresh view. */
+function regroupAll(after: MachineDefinition, regroup: Map<StateId, Set<string>>, nodeOf: Map<StateId, AnyStateNode>) {
+  const bySource = new Map<StateId, Transition[]>();
+  for (const t of Object.values(after.transitions))
+    if (regroup.has(t.source)) bySource.set(t.source, [...(bySource.get(t.source) ?? []), t]);
+  for (const [source, events] of regroup) {
+    const node = nodeOf.get(source) as AnyStateNode;
+    const all = (bySource.get(source) ?? []).sort(byOrder);
+    const map = node.transitions as unknown as Map<string, Formatted[]>;
+    for (const event of events) {
+      const list = all
+        .filter((t) => groupOf(t) === event)
+        .map((t) => {
+          const had = formattedOf(node, t.id);
+          return had && had.eventType === event ? had : formatted(node, event, t, nodeOf);
+        });
+      if (event === ALWAYS) (node as { always?: unknown }).always = list.length > 0 ? list : undefined;
+      else if (list.length > 0) map.set(event, list);
+      else map.delete(event);
+    }
+    if (events.size > (events.has(ALWAYS) ? 1 : 0)) freshView(node);
+  }
+}
+
+/** A transition as XState formats one from a config (markers included, as markTransitions adds them). */
+function formatted(node: AnyStateNode, event: string, t: Transition, nodeOf: Map<StateId, AnyStateNode>): Formatted {
+  const target = t.targets.length > 0 ? t.targets.map((id) => nodeOf.get(id) as AnyStateNode) : undefined;
+  const f: Formatted = {
+    target,
+    guard: t.guard === null ? undefined : ref(t.guard),
+    actions: [{ type: TAKEN, params: t.id }, ...t.actions.map(ref)],
+    reenter: t.reenter,
+    eventType: event,
+    source: node,
+    toJSON: () => ({ ...f, source: `#${node.id}`, target: f.target?.map((n) => `#${n.id}`) }),
+  };
+  return f;
+}
+
+/**
+ * `node.next` reads its candidates through a new object whose prototype is the node: the
+ * same fields (the transitions just made again included), and nothing memoised yet.
+ */
+function freshView(node: AnyStateNode): void {
+  // `next` is internal to XState (left out of its types): typed here by what it is called with.
+  type Next = (this: AnyStateNode, snapshot: unknown, event: unknown) => unknown;
+  const view: AnyStateNode = Object.create(node) as AnyStateNode;
+  const next = (Object.getPrototypeOf(node) as { next: Next }).next;
+  Object.defineProperty(node, 'next', {
+    configurable: true,
+    writable: true,
+    value: (snapshot: unknown, event: unknown) => next.call(view, snapshot, event),
+  });
 }
 
 /** A new key for `node`: its parent's table keeps the order; its subtree's paths and ids follow. */

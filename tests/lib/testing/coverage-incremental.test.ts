@@ -222,7 +222,7 @@ describe('incremental coverage', () => {
       { numRuns: 60 },
     );
     // The machine moved in place (coverage-patch.ts) for each edit kind it handles, and for no other.
-    expect([...patched].sort()).toEqual(['child', 'guard', 'rename', 'retarget']);
+    expect([...patched].sort()).toEqual(['add', 'child', 'guard', 'remove', 'rename', 'retarget']);
   });
 
   it('runs again only the steps an edit touched, and nothing for an edit elsewhere', () => {
@@ -272,9 +272,10 @@ describe('incremental coverage', () => {
   });
 
   it('builds anew when a changed transition names a guard the machine has no implementation for', () => {
-    // Found by the property above (seed -2109123604): removing SKIP, the only transition
-    // guarded by `fast`, builds a machine without `fast`; guarding idle's first GO by
-    // `fast` next must not patch that machine, whose GO would then throw.
+    // Found by the property above (seed -2109123604): a machine built for the chart
+    // without SKIP, the only transition guarded by `fast`, has no `fast`; guarding idle's
+    // first GO by `fast` next must not patch that machine, whose GO would then throw.
+    // (Removing SKIP from a machine built with it patches, keeping `fast`.)
     const runs: CoverageRun[] = [
       {
         context: null,
@@ -290,21 +291,101 @@ describe('incremental coverage', () => {
     const { [skip.id]: _gone, ...rest } = d.transitions;
     const removed = { ...d, transitions: rest };
     tracker.compute(removed, runs);
-    expect(tracker.patched).toBe(false);
+    expect(tracker.patched).toBe(true);
+    const fresh = new CoverageTracker();
+    fresh.compute(removed, runs);
     const go = Object.values(removed.transitions).find((t) => t.event === 'GO' && t.order === 0) as Transition;
     const guarded = {
       ...removed,
       transitions: { ...removed.transitions, [go.id]: { ...go, guard: { type: 'fast' } } },
     };
-    expect(plain(tracker.compute(guarded, runs))).toEqual(plain(computeCoverage(guarded, runs)));
-    expect(tracker.patched).toBe(false);
-    expect([...tracker.compute(guarded, runs).states.covered].sort()).toEqual(['idle', 'wait']);
+    expect(plain(fresh.compute(guarded, runs))).toEqual(plain(computeCoverage(guarded, runs)));
+    expect(fresh.patched).toBe(false);
+    expect([...fresh.compute(guarded, runs).states.covered].sort()).toEqual(['idle', 'wait']);
     // With `fast` back in the chart the machine has it again, and the same edit patches.
     const again = { ...d, transitions: { ...d.transitions, [go.id]: { ...go, guard: { type: 'fast' } } } };
     tracker.compute(d, runs);
     tracker.compute(again, runs);
     expect(tracker.patched).toBe(true);
     expect(plain(tracker.compute(again, runs))).toEqual(plain(computeCoverage(again, runs)));
+  });
+
+  it('patches a transition added where XState already looked the event up, and removes it again', () => {
+    // a has no PAUSE (work's PAUSE leads to wait); the run asks a for PAUSE first, so XState
+    // memoised a's (empty) candidates for it. Added on a, PAUSE must lead to c instead.
+    const d = def(rich);
+    const runs: CoverageRun[] = [
+      {
+        context: null,
+        entries: ['GO', 'PAUSE', 'GO', 'PAUSE'].map((type, i) => ({
+          seq: i + 1,
+          kind: 'event',
+          type,
+          payload: {},
+          guards: { ready: true },
+          sender: null,
+        })),
+      },
+    ];
+    const tracker = new CoverageTracker();
+    const key = (c: Coverage) => [...c.states.covered].sort();
+    expect(key(tracker.compute(d, runs))).toEqual(['idle', 'wait', 'work', 'work.a']);
+    const a = Object.values(d.states).find((s) => s.key === 'a') as StateNode;
+    const c = Object.values(d.states).find((s) => s.key === 'c') as StateNode;
+    const pause: Transition = {
+      id: 'a-pause',
+      source: a.id,
+      event: 'PAUSE',
+      guard: null,
+      actions: [],
+      targets: [c.id],
+      reenter: false,
+      description: null,
+      meta: null,
+      order: 0,
+    };
+    const added = { ...d, transitions: { ...d.transitions, [pause.id]: pause } };
+    const withPause = tracker.compute(added, runs);
+    expect(tracker.patched).toBe(true);
+    expect(plain(withPause)).toEqual(plain(computeCoverage(added, runs)));
+    // GO, PAUSE (now to c), GO (nothing in c), PAUSE (work's, to wait).
+    expect(key(withPause)).toEqual(['idle', 'wait', 'work', 'work.a', 'work.c']);
+    const { [pause.id]: _gone, ...rest } = added.transitions;
+    const removed = { ...added, transitions: rest };
+    expect(key(tracker.compute(removed, runs))).toEqual(['idle', 'wait', 'work', 'work.a']);
+    expect(tracker.patched).toBe(true);
+    expect(plain(tracker.compute(removed, runs))).toEqual(plain(computeCoverage(removed, runs)));
+  });
+
+  it('ends a step caught in an eventless cycle instead of looping for ever, both ways alike', () => {
+    // Found by the property above (seed 38): work's onDone sent to c, whose eventless
+    // transition (auto) ends work again: XState, unbounded by default, looped until the
+    // heap ran out. The machine now stops past MAX_MICROSTEPS; the run covers what it reached.
+    const d = def(rich);
+    const onDone = Object.values(d.transitions).find((t) => typeof t.event === 'object' && 'done' in t.event);
+    const c = Object.values(d.states).find((s) => s.key === 'c') as StateNode;
+    const looping = {
+      ...d,
+      transitions: { ...d.transitions, [(onDone as Transition).id]: { ...(onDone as Transition), targets: [c.id] } },
+    };
+    const runs: CoverageRun[] = [
+      {
+        context: null,
+        entries: ['GO', 'SKIP', 'STOP'].map((type, i) => ({
+          seq: i + 1,
+          kind: 'event',
+          type,
+          payload: {},
+          guards: { ready: true, fast: true, auto: true },
+          sender: null,
+        })),
+      },
+    ];
+    const full = computeCoverage(looping, runs);
+    expect([...full.states.covered].sort()).toEqual(['idle', 'work', 'work.a']);
+    const tracker = new CoverageTracker();
+    tracker.compute(d, runs);
+    expect(plain(tracker.compute(looping, runs))).toEqual(plain(full));
   });
 
   it('starts over when the edit changes what starting the machine does', () => {

@@ -66,6 +66,17 @@ describe('shortest paths', () => {
     expect(paths.find((p) => p.target === 'b')?.steps[0]?.kind).toBe('time');
   });
 
+  it('drops a step into unguarded eventless transitions that never settle, instead of hanging', () => {
+    const chart = {
+      id: 'spin',
+      initial: 'a',
+      states: { a: { on: { GO: 'b', OK: 'c' } }, b: { always: 'c' }, c: { always: 'b' }, d: {} },
+    };
+    const { paths, unreachable } = shortestPaths(def(chart));
+    expect(paths.map((p) => p.target)).toEqual(['a']);
+    expect(unreachable).toEqual(['b', 'c', 'd']);
+  });
+
   it('lists a state nothing reaches as unreachable', () => {
     const chart = { id: 'u', initial: 'a', states: { a: { on: { GO: 'b' } }, b: {}, island: {} } };
     const { paths, unreachable } = shortestPaths(def(chart));
