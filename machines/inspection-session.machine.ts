@@ -1,4 +1,4 @@
-import { assign, enqueueActions, fromPromise, setup } from 'xstate';
+import { assign, enqueueActions, fromPromise, sendParent, setup } from 'xstate';
 import type { StoredInspectionEvent } from '../src/lib/inspection/protocol.ts';
 import { lastSeq, leavesGap, mergeBySeq } from '../src/lib/inspection/seq.ts';
 import type { InspectionResult } from '../src/lib/ports/inspection.ts';
@@ -62,6 +62,9 @@ const mine = (c: InspectionSessionContext, events: readonly StoredInspectionEven
 const heardAfter = (c: InspectionSessionContext, events: readonly StoredInspectionEvent[]) =>
   Math.max(c.heard, lastSeq(events));
 
+/** The named `tellParent` action with its report (typed loosely: actions being defined cannot name each other). */
+const tell = (report: InspectionSessionReport) => ({ type: 'tellParent', params: report }) as never;
+
 export const inspectionSessionMachine = setup({
   types: {
     context: {} as InspectionSessionContext,
@@ -112,20 +115,18 @@ export const inspectionSessionMachine = setup({
         error: read === undefined ? 'The session could not be read.' : read.ok ? context.error : read.message,
       };
     }),
+    /** What the parent is told (a named action, so a graph traversal without a parent can leave it out). */
+    tellParent: sendParent((_, params: InspectionSessionReport) => params),
     /** The picked actor's definition sent to be drawn, once it is known and not drawn yet. */
     draw: enqueueActions(({ context, enqueue }) => {
       if (context.actorId === null || context.drawn === context.actorId) return;
       const config = definitionOf(context.events, context.actorId);
       if (config === null) return;
       enqueue.assign({ drawn: context.actorId });
-      enqueue.sendParent({ type: 'inspection.drawActor', actorId: context.actorId, config } as InspectionSessionReport);
+      enqueue(tell({ type: 'inspection.drawActor', actorId: context.actorId, config }));
     }),
     report: enqueueActions(({ context, enqueue }) =>
-      enqueue.sendParent({
-        type: 'inspection.lookChanged',
-        actorId: context.actorId,
-        position: context.position,
-      } as InspectionSessionReport),
+      enqueue(tell({ type: 'inspection.lookChanged', actorId: context.actorId, position: context.position })),
     ),
   },
 }).createMachine({

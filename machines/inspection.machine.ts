@@ -110,6 +110,12 @@ export const inspectionMachine = setup({
     ),
     feed: fromEventObservable<InspectionFeedEvent, { projectId: string }>(() => EMPTY),
   },
+  guards: {
+    otherSession: ({ context, event }) => {
+      const { look } = event as FollowedLook;
+      return look.sessionId !== null && look.sessionId !== context.sessionId;
+    },
+  },
   actions: {
     /** Tells follow mode what this person looks at now (`chosen`: by their own choice). */
     tellLook: sendTo('follow', ({ context }, params: { chosen: boolean }): FollowIntent => ({
@@ -118,14 +124,29 @@ export const inspectionMachine = setup({
       chosen: params.chosen,
     })),
     toSession: enqueueActions(({ context, event, enqueue }) => {
-      if (context.sessionId !== null) enqueue.sendTo('session', event as never);
+      if (context.sessionId !== null) enqueue.sendTo('session', event);
     }),
     toSources: sendTo('sources', ({ event }) => event as never),
     toDiagram: sendTo('diagram', ({ event }) => event as never),
-    clearDiagram: sendTo('diagram', { type: 'diagram.clear' }),
     countLive: assign(({ context, event }) => {
       const { events, sessionCount } = event as Extract<InspectionFeedEvent, { type: 'inspection.eventsReceived' }>;
       return { sessions: countLive(context.sessions, events, sessionCount) };
+    }),
+    pickSession: enqueueActions(({ event, enqueue }) => {
+      const { sessionId } = event as Extract<InspectionIntent, { type: 'inspection.selectSession' }>;
+      enqueue.assign({ sessionId, actorId: null, position: null });
+      enqueue.sendTo('diagram', { type: 'diagram.clear' });
+      enqueue.sendTo('follow', ({ context }: { context: InspectionContext }) => ({
+        type: 'follow.lookChanged' as const,
+        look: lookOf(context),
+        chosen: true,
+      }));
+    }),
+    /** A followed presenter's look in another session: theirs from its start. */
+    takeFollowedSession: enqueueActions(({ event, enqueue }) => {
+      const { look } = event as FollowedLook;
+      enqueue.assign({ sessionId: look.sessionId, actorId: look.actorId, position: look.position });
+      enqueue.sendTo('diagram', { type: 'diagram.clear' });
     }),
     addSession: assign(({ context }, params: { session: InspectionSession }) => ({
       sessions: [params.session, ...context.sessions.filter((s) => s.id !== params.session.id)],
@@ -242,14 +263,7 @@ export const inspectionMachine = setup({
         'inspection.feedJoined': { actions: [assign({ feedDown: false }), 'toSession'] },
         'inspection.feedLost': { actions: assign({ feedDown: true }) },
         'inspection.dismissError': { actions: [assign({ error: null }), 'toSources', 'toDiagram', 'toSession'] },
-        'inspection.selectSession': {
-          target: '.switching',
-          actions: [
-            assign({ sessionId: ({ event }) => event.sessionId, actorId: null, position: null }),
-            'clearDiagram',
-            { type: 'tellLook', params: { chosen: true } },
-          ],
-        },
+        'inspection.selectSession': { target: '.watching', actions: 'pickSession' },
         'inspection.selectActor': { actions: 'toSession' },
         'inspection.scrub': { actions: 'toSession' },
         'inspection.followLive': { actions: 'toSession' },
@@ -269,18 +283,7 @@ export const inspectionMachine = setup({
         },
         // Following a presenter: their session (read from its start), or their actor and position in it.
         'inspection.lookFollowed': [
-          {
-            guard: ({ context, event }) => event.look.sessionId !== null && event.look.sessionId !== context.sessionId,
-            target: '.switching',
-            actions: [
-              assign(({ event }) => ({
-                sessionId: event.look.sessionId,
-                actorId: event.look.actorId,
-                position: event.look.position,
-              })),
-              'clearDiagram',
-            ],
-          },
+          { guard: 'otherSession', target: '.watching', actions: 'takeFollowedSession' },
           {
             actions: [
               assign(({ context, event }) => ({
@@ -310,9 +313,17 @@ export const inspectionMachine = setup({
       },
       states: {
         idle: {},
-        // Passed through on the way to another session, so `watching` invokes a fresh session machine.
-        switching: { always: 'watching' },
         watching: {
+          // Another session: re-entered, so a fresh session machine reads it from its start.
+          on: {
+            'inspection.selectSession': { target: 'watching', reenter: true, actions: 'pickSession' },
+            'inspection.lookFollowed': {
+              guard: 'otherSession',
+              target: 'watching',
+              reenter: true,
+              actions: 'takeFollowedSession',
+            },
+          },
           invoke: {
             id: 'session',
             src: 'session',
