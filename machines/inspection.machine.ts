@@ -1,22 +1,25 @@
-import { assign, fromEventObservable, fromPromise, raise, sendTo, setup } from 'xstate';
+import { assign, enqueueActions, fromEventObservable, fromPromise, sendTo, setup } from 'xstate';
 import { EMPTY } from 'rxjs';
 import type { StoredInspectionEvent } from '../src/lib/inspection/protocol.ts';
-import type { Layout } from '../src/lib/layout/types.ts';
 import type { InspectionLook } from '../src/lib/ports/inspection-follow.ts';
-import type { MachineDefinition } from '../src/lib/model/types.ts';
 import type {
   InspectionFeedEvent,
   InspectionResult,
   InspectionSession,
   InspectionSource,
 } from '../src/lib/ports/inspection.ts';
+import { inspectionDiagramMachine } from './inspection-diagram.machine.ts';
 import { inspectionFollowMachine, type FollowedLook, type FollowIntent } from './inspection-follow.machine.ts';
+import { inspectionSessionMachine, type InspectionSessionReport } from './inspection-session.machine.ts';
+import { inspectionSourcesMachine } from './inspection-sources.machine.ts';
+import { notProvided } from './shared.ts';
 
 /**
- * Live inspection in a project (issue 13): the sources and their one-time keys (owners),
- * the live sessions, the picked session's events (followed live, or replayed up to a
- * position), the picked actor and its diagram's layout, and saving the inspected
- * definition as a new machine. Its actors are provided in src/app/inspection.ts.
+ * Live inspection in a project (issue 13): loads the sources and sessions, keeps the session
+ * list live from the feed, and routes between its children (ids `sources`, `session`,
+ * `diagram`, `follow`; see machines/CONTEXT.md). It holds what this person looks at (the
+ * picked session, and the actor and position the session machine reports) for follow mode.
+ * Its actors are provided in src/app/inspection.ts.
  */
 
 export interface InspectionInput {
@@ -28,19 +31,11 @@ export interface InspectionInput {
   userId?: string;
 }
 
-export interface InspectionContext extends InspectionInput {
-  sources: InspectionSource[];
+export interface InspectionContext extends InspectionInput, InspectionLook {
+  /** The sources as loaded; the `sources` child keeps them from then on. */
+  loadedSources: InspectionSource[];
   sessions: InspectionSession[];
-  sessionId: string | null;
-  events: StoredInspectionEvent[];
-  actorId: string | null;
-  /** How many of the session's events are shown; null: all of them, following live. */
-  position: number | null;
-  /** The key of the source just created: shown once, until dismissed. */
-  createdKey: { sourceId: string; key: string } | null;
-  /** The picked actor's machine in the project's model, laid out for the diagram. */
-  layout: { actorId: string; definition: MachineDefinition; layout: Layout } | null;
-  savedMachineId: string | null;
+  /** Why loading failed. */
   error: string | null;
   feedDown: boolean;
 }
@@ -63,15 +58,10 @@ export type InspectionIntent =
   | { type: 'inspection.follow'; userId: string }
   | { type: 'inspection.unfollow' };
 
-/** Raised when a session's events are read, so a picked actor's diagram is drawn from them. */
-type InspectionInternal = { type: 'inspection.eventsRead' };
-
-/** Every event the machine takes: intents, feed facts, follow mode's looks and its own. */
-export type InspectionMachineEvent = InspectionIntent | InspectionFeedEvent | FollowedLook | InspectionInternal;
+/** Every event the machine takes: intents, feed facts, follow mode's looks and the session machine's reports. */
+export type InspectionMachineEvent = InspectionIntent | InspectionFeedEvent | FollowedLook | InspectionSessionReport;
 
 type Loaded = { sources: InspectionSource[]; sessions: InspectionSession[] };
-
-const lastSeq = (events: readonly StoredInspectionEvent[]) => events[events.length - 1]?.seq ?? 0;
 
 /** What this person looks at, as follow mode shares it. */
 export const lookOf = (c: InspectionContext): InspectionLook => ({
@@ -79,6 +69,30 @@ export const lookOf = (c: InspectionContext): InspectionLook => ({
   actorId: c.actorId,
   position: c.position,
 });
+
+/** Whether a live batch concerns the picked session: its own, or another of the same source (its seqs count too). */
+function concernsPicked(c: InspectionContext, batch: readonly StoredInspectionEvent[]): boolean {
+  const of = batch[0]?.session_id;
+  if (of === undefined || c.sessionId === null) return false;
+  if (of === c.sessionId) return true;
+  const source = (id: string) => c.sessions.find((s) => s.id === id)?.sourceId;
+  const picked = source(c.sessionId);
+  return picked !== undefined && source(of) === picked;
+}
+
+/** The session list after a live batch: counts (the database's when the batch carries it) and last event times. */
+function countLive(
+  sessions: InspectionSession[],
+  events: readonly StoredInspectionEvent[],
+  count?: { sessionId: string; eventCount: number },
+): InspectionSession[] {
+  return sessions.map((s) => {
+    const mine = events.filter((e) => e.session_id === s.id);
+    if (mine.length === 0) return s;
+    const eventCount = count?.sessionId === s.id ? count.eventCount : s.eventCount + mine.length;
+    return { ...s, eventCount, lastEventAt: mine[0]!.received_at };
+  });
+}
 
 export const inspectionMachine = setup({
   types: {
@@ -88,35 +102,19 @@ export const inspectionMachine = setup({
   },
   actors: {
     follow: inspectionFollowMachine,
-    load: fromPromise<InspectionResult<Loaded>, { projectId: string }>(() => Promise.reject(new Error('not provided'))),
+    sources: inspectionSourcesMachine,
+    session: inspectionSessionMachine,
+    diagram: inspectionDiagramMachine,
+    load: fromPromise<InspectionResult<Loaded>, { projectId: string }>(() =>
+      Promise.reject(notProvided('inspection', 'load')),
+    ),
     feed: fromEventObservable<InspectionFeedEvent, { projectId: string }>(() => EMPTY),
-    createSource: fromPromise<
-      InspectionResult<{ source: InspectionSource; key: string }>,
-      { projectId: string; name: string }
-    >(() => Promise.reject(new Error('not provided'))),
-    revokeSource: fromPromise<InspectionResult<{ sourceId: string; revokedAt: string }>, { sourceId: string }>(() =>
-      Promise.reject(new Error('not provided')),
-    ),
-    setRetention: fromPromise<
-      InspectionResult<{ sourceId: string; maxEvents: number; maxDays: number }>,
-      { sourceId: string; maxEvents: number; maxDays: number }
-    >(() => Promise.reject(new Error('not provided'))),
-    loadEvents: fromPromise<InspectionResult<StoredInspectionEvent[]>, { sessionId: string; afterSeq: number }>(() =>
-      Promise.reject(new Error('not provided')),
-    ),
-    layoutDiagram: fromPromise<
-      { definition: MachineDefinition; layout: Layout } | null,
-      { config: Record<string, unknown> }
-    >(() => Promise.reject(new Error('not provided'))),
-    saveMachine: fromPromise<
-      InspectionResult<string>,
-      { projectId: string; name: string; config: Record<string, unknown> }
-    >(() => Promise.reject(new Error('not provided'))),
   },
   guards: {
-    isOwner: ({ context }) => context.isOwner,
-    canEdit: ({ context }) => context.canEdit === true,
-    hasName: (_, params: { name: string }) => params.name.trim().length > 0,
+    otherSession: ({ context, event }) => {
+      const { look } = event as FollowedLook;
+      return look.sessionId !== null && look.sessionId !== context.sessionId;
+    },
   },
   actions: {
     /** Tells follow mode what this person looks at now (`chosen`: by their own choice). */
@@ -125,49 +123,33 @@ export const inspectionMachine = setup({
       look: lookOf(context),
       chosen: params.chosen,
     })),
-    appendLive: assign(
-      (
-        { context },
-        params: { events: StoredInspectionEvent[]; sessionCount?: { sessionId: string; eventCount: number } },
-      ) => {
-        // The count is the database's when the batch carries it (counting what arrived
-        // missed batches that came before the session was listed).
-        const sessions = context.sessions.map((s) => {
-          const mine = params.events.filter((e) => e.session_id === s.id);
-          if (mine.length === 0) return s;
-          const eventCount =
-            params.sessionCount?.sessionId === s.id ? params.sessionCount.eventCount : s.eventCount + mine.length;
-          return { ...s, eventCount, lastEventAt: mine[0]!.received_at };
-        });
-        // The first live events pick their session when none is picked yet; the session
-        // region then reads the whole session back (what was stored before the page opened).
-        if (context.sessionId === null)
-          return { sessions, sessionId: params.events[0]?.session_id ?? null, events: [] };
-        const sessionId = context.sessionId;
-        const after = lastSeq(context.events);
-        const fresh = params.events.filter((e) => e.session_id === sessionId && e.seq > after);
-        return { sessions, sessionId, events: fresh.length > 0 ? [...context.events, ...fresh] : context.events };
-      },
-    ),
-    setSessionCount: assign(({ context }, params: { sessionId: string; eventCount?: number }) =>
-      params.eventCount === undefined
-        ? {}
-        : {
-            sessions: context.sessions.map((s) =>
-              s.id === params.sessionId ? { ...s, eventCount: params.eventCount! } : s,
-            ),
-          },
-    ),
+    toSession: enqueueActions(({ context, event, enqueue }) => {
+      if (context.sessionId !== null) enqueue.sendTo('session', event);
+    }),
+    toSources: sendTo('sources', ({ event }) => event as never),
+    toDiagram: sendTo('diagram', ({ event }) => event as never),
+    countLive: assign(({ context, event }) => {
+      const { events, sessionCount } = event as Extract<InspectionFeedEvent, { type: 'inspection.eventsReceived' }>;
+      return { sessions: countLive(context.sessions, events, sessionCount) };
+    }),
+    pickSession: enqueueActions(({ event, enqueue }) => {
+      const { sessionId } = event as Extract<InspectionIntent, { type: 'inspection.selectSession' }>;
+      enqueue.assign({ sessionId, actorId: null, position: null });
+      enqueue.sendTo('diagram', { type: 'diagram.clear' });
+      enqueue.sendTo('follow', ({ context }: { context: InspectionContext }) => ({
+        type: 'follow.lookChanged' as const,
+        look: lookOf(context),
+        chosen: true,
+      }));
+    }),
+    /** A followed presenter's look in another session: theirs from its start. */
+    takeFollowedSession: enqueueActions(({ event, enqueue }) => {
+      const { look } = event as FollowedLook;
+      enqueue.assign({ sessionId: look.sessionId, actorId: look.actorId, position: look.position });
+      enqueue.sendTo('diagram', { type: 'diagram.clear' });
+    }),
     addSession: assign(({ context }, params: { session: InspectionSession }) => ({
       sessions: [params.session, ...context.sessions.filter((s) => s.id !== params.session.id)],
-    })),
-    setSourceRetention: assign(({ context }, params: { sourceId: string; maxEvents: number; maxDays: number }) => ({
-      sources: context.sources.map((s) =>
-        s.id === params.sourceId ? { ...s, maxEvents: params.maxEvents, maxDays: params.maxDays } : s,
-      ),
-    })),
-    markRevoked: assign(({ context }, params: { sourceId: string; revokedAt: string }) => ({
-      sources: context.sources.map((s) => (s.id === params.sourceId ? { ...s, revokedAt: params.revokedAt } : s)),
     })),
   },
 }).createMachine({
@@ -175,15 +157,11 @@ export const inspectionMachine = setup({
   context: ({ input }) => ({
     ...input,
     canEdit: input.canEdit ?? input.isOwner,
-    sources: [],
+    loadedSources: [],
     sessions: [],
     sessionId: null,
-    events: [],
     actorId: null,
     position: null,
-    createdKey: null,
-    layout: null,
-    savedMachineId: null,
     error: null,
     feedDown: false,
   }),
@@ -200,7 +178,7 @@ export const inspectionMachine = setup({
             target: 'ready',
             actions: assign(({ event }) => {
               const { sources, sessions } = (event.output as { ok: true; value: Loaded }).value;
-              return { sources, sessions, error: null };
+              return { loadedSources: sources, sessions, error: null };
             }),
           },
           {
@@ -220,13 +198,54 @@ export const inspectionMachine = setup({
           src: 'follow',
           input: ({ context }) => ({ projectId: context.projectId, userId: context.userId ?? '' }),
         },
+        {
+          id: 'sources',
+          src: 'sources',
+          input: ({ context }) => ({
+            projectId: context.projectId,
+            isOwner: context.isOwner,
+            canEdit: context.canEdit === true,
+            sources: context.loadedSources,
+          }),
+        },
+        { id: 'diagram', src: 'diagram', input: ({ context }) => ({ projectId: context.projectId }) },
       ],
+      initial: 'idle',
       on: {
-        'inspection.eventsReceived': {
-          actions: {
-            type: 'appendLive',
-            params: ({ event }) => ({ events: event.events, sessionCount: event.sessionCount }),
+        'inspection.eventsReceived': [
+          {
+            // Live events pick their session when none is picked yet; it is read from its start.
+            guard: ({ context, event }) => context.sessionId === null && event.events.length > 0,
+            target: '.watching',
+            actions: [
+              'countLive',
+              assign({ sessionId: ({ event }) => event.events[0]!.session_id }),
+              { type: 'tellLook', params: { chosen: false } },
+            ],
           },
+          {
+            actions: [
+              'countLive',
+              enqueueActions(({ context, event, enqueue }) => {
+                if (concernsPicked(context, event.events))
+                  enqueue.sendTo('session', { type: 'inspection.eventsReceived', events: event.events });
+              }),
+            ],
+          },
+        ],
+        // A batch too big for one message: the database's count for the list, the rows read back.
+        'inspection.eventsStored': {
+          actions: [
+            assign(({ context, event }) => ({
+              sessions:
+                event.eventCount === undefined
+                  ? context.sessions
+                  : context.sessions.map((s) =>
+                      s.id === event.sessionId ? { ...s, eventCount: event.eventCount! } : s,
+                    ),
+            })),
+            'toSession',
+          ],
         },
         'inspection.sessionOpened': {
           actions: { type: 'addSession', params: ({ event }) => ({ session: event.session }) },
@@ -234,26 +253,54 @@ export const inspectionMachine = setup({
         'inspection.sessionEnded': {
           actions: { type: 'addSession', params: ({ event }) => ({ session: event.session }) },
         },
-        'inspection.sourceUpdated': {
-          actions: { type: 'setSourceRetention', params: ({ event }) => event },
-        },
-        'inspection.sourceRevoked': {
-          actions: { type: 'markRevoked', params: ({ event }) => event },
-        },
-        'inspection.feedJoined': { actions: assign({ feedDown: false }) },
+        'inspection.sourceUpdated': { actions: 'toSources' },
+        'inspection.sourceRevoked': { actions: 'toSources' },
+        'inspection.createSource': { actions: 'toSources' },
+        'inspection.revokeSource': { actions: 'toSources' },
+        'inspection.setRetention': { actions: 'toSources' },
+        'inspection.dismissKey': { actions: 'toSources' },
+        'inspection.saveMachine': { actions: 'toDiagram' },
+        'inspection.feedJoined': { actions: [assign({ feedDown: false }), 'toSession'] },
         'inspection.feedLost': { actions: assign({ feedDown: true }) },
-        'inspection.dismissKey': { actions: assign({ createdKey: null }) },
-        'inspection.dismissError': { actions: assign({ error: null }) },
-        'inspection.scrub': {
-          guard: ({ context, event }) => event.position >= 0 && event.position <= context.events.length,
+        'inspection.dismissError': { actions: [assign({ error: null }), 'toSources', 'toDiagram', 'toSession'] },
+        'inspection.selectSession': { target: '.watching', actions: 'pickSession' },
+        'inspection.selectActor': { actions: 'toSession' },
+        'inspection.scrub': { actions: 'toSession' },
+        'inspection.followLive': { actions: 'toSession' },
+        // The session machine's reports: the look changed by this person's choice; an actor to draw.
+        'inspection.lookChanged': {
           actions: [
-            assign({ position: ({ event }) => event.position }),
+            assign(({ event }) => ({ actorId: event.actorId, position: event.position })),
             { type: 'tellLook', params: { chosen: true } },
           ],
         },
-        'inspection.followLive': {
-          actions: [assign({ position: null }), { type: 'tellLook', params: { chosen: true } }],
+        'inspection.drawActor': {
+          actions: sendTo('diagram', ({ event }) => ({
+            type: 'diagram.show' as const,
+            actorId: event.actorId,
+            config: event.config,
+          })),
         },
+        // Following a presenter: their session (read from its start), or their actor and position in it.
+        'inspection.lookFollowed': [
+          { guard: 'otherSession', target: '.watching', actions: 'takeFollowedSession' },
+          {
+            actions: [
+              assign(({ context, event }) => ({
+                actorId: event.look.actorId ?? context.actorId,
+                position: event.look.position,
+              })),
+              enqueueActions(({ context, enqueue }) => {
+                if (context.sessionId !== null)
+                  enqueue.sendTo('session', {
+                    type: 'session.lookFollowed',
+                    actorId: context.actorId,
+                    position: context.position,
+                  });
+              }),
+            ],
+          },
+        ],
         'inspection.present': {
           guard: ({ context }) => context.userId !== undefined,
           actions: sendTo('follow', ({ context }): FollowIntent => ({ type: 'follow.present', look: lookOf(context) })),
@@ -264,280 +311,30 @@ export const inspectionMachine = setup({
         },
         'inspection.unfollow': { actions: sendTo('follow', { type: 'follow.unfollow' }) },
       },
-      type: 'parallel',
       states: {
-        work: {
-          initial: 'idle',
-          states: {
-            idle: {
-              on: {
-                'inspection.createSource': {
-                  guard: ({ context, event }) => context.isOwner && event.name.trim().length > 0,
-                  target: 'creating',
-                },
-                'inspection.revokeSource': { guard: 'isOwner', target: 'revoking' },
-                'inspection.setRetention': { guard: 'canEdit', target: 'settingRetention' },
-                'inspection.saveMachine': {
-                  guard: { type: 'hasName', params: ({ event }) => ({ name: event.name }) },
-                  target: 'saving',
-                },
-              },
-            },
-            creating: {
-              invoke: {
-                id: 'createSource',
-                src: 'createSource',
-                input: ({ context, event }) => ({
-                  projectId: context.projectId,
-                  name: (event as { name: string }).name.trim(),
-                }),
-                onDone: {
-                  target: 'idle',
-                  actions: assign(({ context, event }) =>
-                    event.output.ok
-                      ? {
-                          sources: [event.output.value.source, ...context.sources],
-                          createdKey: { sourceId: event.output.value.source.id, key: event.output.value.key },
-                          error: null,
-                        }
-                      : { error: event.output.message },
-                  ),
-                },
-                onError: { target: 'idle', actions: assign({ error: 'The source could not be created.' }) },
-              },
-            },
-            revoking: {
-              invoke: {
-                id: 'revokeSource',
-                src: 'revokeSource',
-                input: ({ event }) => ({ sourceId: (event as { sourceId: string }).sourceId }),
-                onDone: {
-                  target: 'idle',
-                  actions: assign(({ context, event }) => {
-                    if (!event.output.ok) return { error: event.output.message };
-                    const { sourceId, revokedAt } = event.output.value;
-                    return {
-                      sources: context.sources.map((s) => (s.id === sourceId ? { ...s, revokedAt } : s)),
-                      createdKey: context.createdKey?.sourceId === sourceId ? null : context.createdKey,
-                      error: null,
-                    };
-                  }),
-                },
-                onError: { target: 'idle', actions: assign({ error: 'The source could not be revoked.' }) },
-              },
-            },
-            settingRetention: {
-              invoke: {
-                id: 'setRetention',
-                src: 'setRetention',
-                input: ({ event }) => {
-                  const { sourceId, maxEvents, maxDays } = event as {
-                    sourceId: string;
-                    maxEvents: number;
-                    maxDays: number;
-                  };
-                  return { sourceId, maxEvents, maxDays };
-                },
-                onDone: [
-                  {
-                    guard: ({ event }) => event.output.ok,
-                    target: 'idle',
-                    actions: [
-                      {
-                        type: 'setSourceRetention',
-                        params: ({ event }) =>
-                          (
-                            event.output as {
-                              ok: true;
-                              value: { sourceId: string; maxEvents: number; maxDays: number };
-                            }
-                          ).value,
-                      },
-                      assign({ error: null }),
-                    ],
-                  },
-                  {
-                    target: 'idle',
-                    actions: assign({ error: ({ event }) => (event.output as { ok: false; message: string }).message }),
-                  },
-                ],
-                onError: { target: 'idle', actions: assign({ error: 'What is kept could not be changed.' }) },
-              },
-            },
-            saving: {
-              invoke: {
-                id: 'saveMachine',
-                src: 'saveMachine',
-                input: ({ context, event }) => ({
-                  projectId: context.projectId,
-                  ...(event as { name: string; config: Record<string, unknown> }),
-                }),
-                onDone: {
-                  target: 'idle',
-                  actions: assign(({ event }) =>
-                    event.output.ok
-                      ? { savedMachineId: event.output.value, error: null }
-                      : { error: event.output.message },
-                  ),
-                },
-                onError: { target: 'idle', actions: assign({ error: 'The machine could not be saved.' }) },
-              },
-            },
-          },
-        },
-        session: {
-          initial: 'watching',
+        idle: {},
+        watching: {
+          // Another session: re-entered, so a fresh session machine reads it from its start.
           on: {
-            'inspection.selectSession': {
-              target: '.loadingEvents',
-              actions: [
-                assign({
-                  sessionId: ({ event }) => event.sessionId,
-                  events: [],
-                  actorId: null,
-                  position: null,
-                  layout: null,
-                }),
-                { type: 'tellLook', params: { chosen: true } },
-              ],
-            },
-            // Following a presenter: their session (read from its start), or their position in it.
-            'inspection.lookFollowed': [
-              {
-                guard: ({ context, event }) =>
-                  event.look.sessionId !== null && event.look.sessionId !== context.sessionId,
-                target: '.loadingEvents',
-                actions: assign(({ event }) => ({
-                  sessionId: event.look.sessionId,
-                  events: [],
-                  actorId: null,
-                  position: event.look.position,
-                  layout: null,
-                })),
-              },
-              { actions: assign({ position: ({ event }) => event.look.position }) },
-            ],
-            // A batch too big for one message: the database's count for the list, the rows read back.
-            'inspection.eventsStored': [
-              {
-                guard: ({ context, event }) => event.sessionId === context.sessionId,
-                target: '.loadingEvents',
-                actions: { type: 'setSessionCount', params: ({ event }) => event },
-              },
-              { actions: { type: 'setSessionCount', params: ({ event }) => event } },
-            ],
-            // Live events picking the session: read it from its start.
-            'inspection.eventsReceived': {
-              guard: ({ context, event }) => context.sessionId === null && event.events.length > 0,
-              target: '.loadingEvents',
-              actions: [
-                assign({ sessionId: ({ event }) => event.events[0]!.session_id, events: [] }),
-                { type: 'tellLook', params: { chosen: false } },
-              ],
-            },
-            // Back on the feed after a drop: read what was stored meanwhile.
-            'inspection.feedJoined': {
-              guard: ({ context }) => context.sessionId !== null,
-              target: '.loadingEvents',
-              actions: assign({ feedDown: false }),
-            },
-          },
-          states: {
-            watching: {},
-            loadingEvents: {
-              invoke: {
-                id: 'loadEvents',
-                src: 'loadEvents',
-                input: ({ context }) => ({ sessionId: context.sessionId ?? '', afterSeq: lastSeq(context.events) }),
-                onDone: {
-                  target: 'watching',
-                  actions: [
-                    assign(({ context, event }) => {
-                      if (!event.output.ok) return { error: event.output.message };
-                      // Live events may have arrived while reading: merge by seq.
-                      const bySeq = new Map(context.events.map((e) => [e.seq, e]));
-                      for (const e of event.output.value) bySeq.set(e.seq, e);
-                      return { events: [...bySeq.values()].sort((x, y) => x.seq - y.seq) };
-                    }),
-                    raise({ type: 'inspection.eventsRead' }),
-                  ],
-                },
-                onError: { target: 'watching', actions: assign({ error: 'The session could not be read.' }) },
-              },
-            },
-          },
-        },
-        diagram: {
-          initial: 'none',
-          on: {
-            'inspection.selectActor': {
-              target: '.laying',
-              actions: [
-                assign({ actorId: ({ event }) => event.actorId }),
-                { type: 'tellLook', params: { chosen: true } },
-              ],
-            },
+            'inspection.selectSession': { target: 'watching', reenter: true, actions: 'pickSession' },
             'inspection.lookFollowed': {
-              guard: ({ context, event }) =>
-                event.look.actorId !== null &&
-                (event.look.actorId !== context.actorId || event.look.sessionId !== context.sessionId),
-              target: '.laying',
-              actions: assign({ actorId: ({ event }) => event.look.actorId }),
-            },
-            // The picked actor's definition may have been read only now (a followed look, a reload).
-            'inspection.eventsRead': {
-              guard: ({ context }) =>
-                context.actorId !== null &&
-                context.layout?.actorId !== context.actorId &&
-                definitionOf(context, context.actorId) !== null,
-              target: '.laying',
+              guard: 'otherSession',
+              target: 'watching',
+              reenter: true,
+              actions: 'takeFollowedSession',
             },
           },
-          states: {
-            none: {},
-            laying: {
-              invoke: {
-                id: 'layoutDiagram',
-                src: 'layoutDiagram',
-                input: ({ context }) => ({ config: definitionOf(context, context.actorId) ?? {} }),
-                onDone: {
-                  target: 'none',
-                  actions: assign(({ context, event }) => ({
-                    layout: event.output && context.actorId ? { actorId: context.actorId, ...event.output } : null,
-                  })),
-                },
-                onError: { target: 'none', actions: assign({ layout: null }) },
-              },
-            },
+          invoke: {
+            id: 'session',
+            src: 'session',
+            input: ({ context }) => ({
+              sessionId: context.sessionId ?? '',
+              actorId: context.actorId,
+              position: context.position,
+            }),
           },
         },
       },
     },
   },
 });
-
-/** The text of the machine config an actor's `@xstate.actor` event carried, as the events stand. */
-export function definitionTextOf(context: InspectionContext, actorId: string | null): string | null {
-  if (!actorId) return null;
-  for (let i = context.events.length - 1; i >= 0; i--) {
-    const body = context.events[i]!.body;
-    if (body.type === '@xstate.actor' && body.sessionId === actorId && typeof body.definition === 'string')
-      return body.definition;
-  }
-  return null;
-}
-
-/** A definition's text parsed, or null when it is not JSON. */
-export function parseDefinitionText(text: string | null): Record<string, unknown> | null {
-  if (text === null) return null;
-  try {
-    return JSON.parse(text) as Record<string, unknown>;
-  } catch {
-    return null;
-  }
-}
-
-/** The machine config an actor's `@xstate.actor` event carried, as the events stand. */
-export function definitionOf(context: InspectionContext, actorId: string | null): Record<string, unknown> | null {
-  return parseDefinitionText(definitionTextOf(context, actorId));
-}

@@ -361,6 +361,20 @@ export async function run(ctx: BenchContext): Promise<void> {
       'browser frame → active state in the DOM (supabase-js, machine, React)',
       figure(summarize(frameToDiagram)),
     );
+    // The function stores what arrived together in one batch: a flip's event and the snapshot it
+    // caused (what the diagram shows) share one insert, one commit and one broadcast.
+    const batches = await backend.pool.query<{ n: number; inserts: number }>(
+      `select (body->'event'->>'n')::int as n, count(distinct received_at)::int as inserts
+         from public.inspection_events
+        where source_id = $1 and type in ('@xstate.event', '@xstate.snapshot') and body->'event'->>'type' = 'switch.flip'
+        group by 1`,
+      [app.id],
+    );
+    const flipRows = batches.rows.filter((r) => r.n > WARMUP);
+    ctx.report(
+      'flips whose event and snapshot were stored in one insert',
+      `${flipRows.filter((r) => r.inserts === 1).length} / ${flipRows.length}`,
+    );
     ctx.report('baseline: realtime broadcast Node → Node', figure(base));
     ctx.report(
       'ratio both browsers / baseline (p50, p95)',

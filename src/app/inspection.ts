@@ -4,6 +4,9 @@ import {
   type FollowCommand,
   type FollowInput,
 } from '../../machines/inspection-follow.machine.ts';
+import { inspectionDiagramMachine } from '../../machines/inspection-diagram.machine.ts';
+import { inspectionSessionMachine } from '../../machines/inspection-session.machine.ts';
+import { inspectionSourcesMachine } from '../../machines/inspection-sources.machine.ts';
 import { inspectionMachine } from '../../machines/inspection.machine.ts';
 import type { InspectionFollowPort } from '../lib/ports/inspection-follow.ts';
 import { inspectedDefinition } from '../lib/inspection/definition.ts';
@@ -23,21 +26,8 @@ export function inspectionLogic(
   layoutEngine: () => { port: LayoutPort; close: () => void },
   followPort: InspectionFollowPort,
 ) {
-  return inspectionMachine.provide({
+  const diagram = inspectionDiagramMachine.provide({
     actors: {
-      follow: inspectionFollowLogic(followPort),
-      load: fromPromise(({ input }: { input: { projectId: string } }) => port.load(input.projectId)),
-      feed: fromEventObservable(({ input }: { input: { projectId: string } }) => port.feed$(input.projectId)),
-      createSource: fromPromise(({ input }: { input: { projectId: string; name: string } }) =>
-        port.createSource(input.projectId, input.name),
-      ),
-      revokeSource: fromPromise(({ input }: { input: { sourceId: string } }) => port.revokeSource(input.sourceId)),
-      setRetention: fromPromise(({ input }: { input: { sourceId: string; maxEvents: number; maxDays: number } }) =>
-        port.setRetention(input.sourceId, input.maxEvents, input.maxDays),
-      ),
-      loadEvents: fromPromise(({ input }: { input: { sessionId: string; afterSeq: number } }) =>
-        port.sessionEvents(input.sessionId, input.afterSeq),
-      ),
       layoutDiagram: fromPromise(async ({ input }: { input: { config: Record<string, unknown> } }) => {
         const engine = layoutEngine();
         try {
@@ -62,6 +52,34 @@ export function inspectionLogic(
             : { ok: false as const, message: created.error.message };
         },
       ),
+    },
+  });
+  const session = inspectionSessionMachine.provide({
+    actors: {
+      loadEvents: fromPromise(({ input }: { input: { sessionId: string; afterSeq: number } }) =>
+        port.sessionEvents(input.sessionId, input.afterSeq),
+      ),
+    },
+  });
+  const sources = inspectionSourcesMachine.provide({
+    actors: {
+      createSource: fromPromise(({ input }: { input: { projectId: string; name: string } }) =>
+        port.createSource(input.projectId, input.name),
+      ),
+      revokeSource: fromPromise(({ input }: { input: { sourceId: string } }) => port.revokeSource(input.sourceId)),
+      setRetention: fromPromise(({ input }: { input: { sourceId: string; maxEvents: number; maxDays: number } }) =>
+        port.setRetention(input.sourceId, input.maxEvents, input.maxDays),
+      ),
+    },
+  });
+  return inspectionMachine.provide({
+    actors: {
+      follow: inspectionFollowLogic(followPort),
+      sources,
+      session,
+      diagram,
+      load: fromPromise(({ input }: { input: { projectId: string } }) => port.load(input.projectId)),
+      feed: fromEventObservable(({ input }: { input: { projectId: string } }) => port.feed$(input.projectId)),
     },
   });
 }

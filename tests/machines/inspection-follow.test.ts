@@ -6,6 +6,8 @@ import {
   type FollowCommand,
   type FollowInput,
 } from '../../machines/inspection-follow.machine.ts';
+import { inspectionDiagramMachine } from '../../machines/inspection-diagram.machine.ts';
+import { inspectionSessionMachine } from '../../machines/inspection-session.machine.ts';
 import { inspectionMachine } from '../../machines/inspection.machine.ts';
 import type { StoredInspectionEvent } from '../../src/lib/inspection/protocol.ts';
 import type { FollowFact, InspectionLook } from '../../src/lib/ports/inspection-follow.ts';
@@ -58,23 +60,35 @@ function arrange(userId: string) {
           Promise.resolve({ ok: true as const, value: { sources: [], sessions: [] } }),
         ),
         feed: fromEventObservable<InspectionFeedEvent, { projectId: string }>(() => new Subject<InspectionFeedEvent>()),
-        loadEvents: fromPromise<InspectionResult<StoredInspectionEvent[]>, { sessionId: string; afterSeq: number }>(
-          ({ input }: { input: { sessionId: string; afterSeq: number } }) =>
-            Promise.resolve({ ok: true as const, value: input.afterSeq === 0 ? events(input.sessionId) : [] }),
-        ),
-        layoutDiagram: fromPromise<Laid, { config: Record<string, unknown> }>(
-          ({ input }: { input: { config: Record<string, unknown> } }) => {
-            laid.push(String(input.config.id));
-            return Promise.resolve(null);
+        session: inspectionSessionMachine.provide({
+          actors: {
+            loadEvents: fromPromise<InspectionResult<StoredInspectionEvent[]>, { sessionId: string; afterSeq: number }>(
+              ({ input }: { input: { sessionId: string; afterSeq: number } }) =>
+                Promise.resolve({ ok: true as const, value: input.afterSeq === 0 ? events(input.sessionId) : [] }),
+            ),
           },
-        ),
+        }),
+        diagram: inspectionDiagramMachine.provide({
+          actors: {
+            layoutDiagram: fromPromise<Laid, { config: Record<string, unknown> }>(
+              ({ input }: { input: { config: Record<string, unknown> } }) => {
+                laid.push(String(input.config.id));
+                return Promise.resolve(null);
+              },
+            ),
+          },
+        }),
       },
     }),
     { input: { projectId: 'p-1', isOwner: false, userId } },
   ).start();
   const followSnapshot = () =>
     (actor.getSnapshot().children.follow as ReturnType<typeof createActor<typeof follow>>).getSnapshot();
-  return { actor, facts, sent, laid, followSnapshot };
+  const sessionEvents = () =>
+    (
+      actor.getSnapshot().children.session as ReturnType<typeof createActor<typeof inspectionSessionMachine>>
+    ).getSnapshot().context.events;
+  return { actor, facts, sent, laid, followSnapshot, sessionEvents };
 }
 
 const settle = () => new Promise((r) => setTimeout(r, 0));
@@ -105,7 +119,7 @@ describe('follow mode on the inspection machine', () => {
   });
 
   it("a follower's page shows the presenter's session, actor and position, and stops following on its own choice", async () => {
-    const { actor, facts, laid, followSnapshot } = arrange('bo');
+    const { actor, facts, laid, followSnapshot, sessionEvents } = arrange('bo');
     await settle();
     facts.next({ type: 'follow.joined' });
     facts.next({ type: 'follow.presented', presenter: { userId: 'ada', look: look('ses-1', 'x:0', null) } });
@@ -115,7 +129,7 @@ describe('follow mode on the inspection machine', () => {
     await settle();
     await settle();
     // The events read, the actor's diagram is laid out from its definition.
-    expect(actor.getSnapshot().context.events).toHaveLength(1);
+    expect(sessionEvents()).toHaveLength(1);
     expect(laid).toContain('toggle');
 
     facts.next({ type: 'follow.presented', presenter: { userId: 'ada', look: look('ses-1', 'x:0', 1) } });

@@ -8,6 +8,8 @@ import { JsonTree } from '../simulation/JsonTree.tsx';
 import {
   useInspection,
   useInspectionBusy,
+  useInspectionError,
+  useInspectionLayout,
   useInspectionSend,
   useInspectionStatus,
   useActorConfig,
@@ -32,7 +34,7 @@ const NOOP = () => undefined;
  */
 export function InspectionPage({ ingestUrl, projectHref }: { ingestUrl: string; projectHref: string }) {
   const status = useInspectionStatus();
-  const error = useInspection((c) => c.error);
+  const error = useInspectionError();
   const send = useInspectionSend();
   if (status === 'loading')
     return (
@@ -168,7 +170,7 @@ const ActorDiagram = memo(function ActorDiagram({
   value: unknown;
   config: Record<string, unknown> | null;
 }) {
-  const layout = useInspection((c) => c.layout);
+  const layout = useInspectionLayout();
   const actorId = useInspection((c) => c.actorId);
   const busy = useInspectionBusy();
   const send = useInspectionSend();

@@ -1,6 +1,8 @@
 import { useState } from 'react';
 import type { InspectionSource } from '../../lib/ports/inspection.ts';
-import { useInspection, useInspectionBusy, useInspectionSend } from './inspection-context.ts';
+import { useInspection, useInspectionBusy, useInspectionSend, useInspectionSources } from './inspection-context.ts';
+
+const NO_SOURCES: InspectionSource[] = [];
 
 /** The stock inspector's one line, pointed at this backend with a source's key. */
 export function snippet(ingestUrl: string, key: string): string {
@@ -10,9 +12,9 @@ export function snippet(ingestUrl: string, key: string): string {
 /** Sources: owners create one (its key and snippet shown once) and revoke them; members see the list. */
 export function SourcesPanel({ ingestUrl }: { ingestUrl: string }) {
   const send = useInspectionSend();
-  const sources = useInspection((c) => c.sources);
+  const sources = useInspectionSources((c) => c?.sources ?? NO_SOURCES);
   const isOwner = useInspection((c) => c.isOwner);
-  const created = useInspection((c) => c.createdKey);
+  const created = useInspectionSources((c) => c?.createdKey ?? null);
   const busy = useInspectionBusy();
   const [name, setName] = useState('');
   return (

@@ -1,8 +1,12 @@
 import { createActorContext, useSelector } from '@xstate/react';
 import { useEffect, useMemo, useRef } from 'react';
 import type { ActorRefFrom, SnapshotFrom } from 'xstate';
+import type { inspectionDiagramMachine } from '../../../machines/inspection-diagram.machine.ts';
 import type { inspectionFollowMachine } from '../../../machines/inspection-follow.machine.ts';
-import { inspectionMachine, parseDefinitionText } from '../../../machines/inspection.machine.ts';
+import type { inspectionSessionMachine } from '../../../machines/inspection-session.machine.ts';
+import type { inspectionSourcesMachine } from '../../../machines/inspection-sources.machine.ts';
+import { inspectionMachine } from '../../../machines/inspection.machine.ts';
+import { parseDefinitionText } from '../../lib/inspection/actor-config.ts';
 import type { Presenter } from '../../lib/ports/inspection-follow.ts';
 import { EMPTY_FOLD, foldOnward, type LiveFold } from '../../lib/inspection/live-fold.ts';
 
@@ -31,8 +35,45 @@ export const useInspectionStatus = () =>
   );
 export const useInspection = <T>(pick: (c: Snapshot['context']) => T, compare?: (a: T, b: T) => boolean) =>
   InspectionContext.useSelector((s: Snapshot) => pick(s.context), compare);
-export const useInspectionBusy = () =>
-  InspectionContext.useSelector((s: Snapshot) => (s.matches({ ready: { work: 'idle' } }) ? null : 'busy'));
+
+// Children are typed loosely (any of the machine's actors): each is looked up by its id.
+type SourcesRef = ActorRefFrom<typeof inspectionSourcesMachine>;
+type SessionRef = ActorRefFrom<typeof inspectionSessionMachine>;
+type DiagramRef = ActorRefFrom<typeof inspectionDiagramMachine>;
+const useChild = <R>(id: 'sources' | 'session' | 'diagram') =>
+  InspectionContext.useSelector((s: Snapshot) => s.children[id]) as R | undefined;
+
+/** The `sources` child's context: the sources, the key just created, whether one may edit. */
+export function useInspectionSources<T>(pick: (c: SnapshotFrom<SourcesRef>['context'] | undefined) => T): T {
+  return useSelector(useChild<SourcesRef>('sources'), (s) => pick(s?.context));
+}
+/** The picked session's context (undefined while none is picked). */
+export function useInspectionSession<T>(
+  pick: (c: SnapshotFrom<SessionRef>['context'] | undefined) => T,
+  compare?: (a: T, b: T) => boolean,
+): T {
+  return useSelector(useChild<SessionRef>('session'), (s) => pick(s?.context), compare);
+}
+/** The picked actor's diagram: its layout (for the actor it was laid out for). */
+export function useInspectionLayout() {
+  return useSelector(useChild<DiagramRef>('diagram'), (s) => s?.context.layout ?? null);
+}
+/** A request in flight (a source's, or saving a machine): 'busy', else null. */
+export function useInspectionBusy(): 'busy' | null {
+  const sources = useSelector(useChild<SourcesRef>('sources'), (s) => s?.hasTag('busy') ?? false);
+  const saving = useSelector(useChild<DiagramRef>('diagram'), (s) => s?.hasTag('busy') ?? false);
+  return sources || saving ? 'busy' : null;
+}
+/** The first error to show: loading's, a source request's, a save's, or a session read's. */
+export function useInspectionError(): string | null {
+  const own = InspectionContext.useSelector((s: Snapshot) => s.context.error);
+  const sources = useSelector(useChild<SourcesRef>('sources'), (s) => s?.context.error ?? null);
+  const diagram = useSelector(useChild<DiagramRef>('diagram'), (s) => s?.context.error ?? null);
+  const session = useSelector(useChild<SessionRef>('session'), (s) => s?.context.error ?? null);
+  return own ?? sources ?? diagram ?? session;
+}
+
+const NO_EVENTS: never[] = [];
 
 /**
  * The picked session folded up to the shown position (all of it when following live).
@@ -40,7 +81,7 @@ export const useInspectionBusy = () =>
  * costs its own fold, not the session's, and what it did not change keeps its identity.
  */
 export function useInspectionView(): LiveFold & { total: number; position: number } {
-  const events = InspectionContext.useSelector((s: Snapshot) => s.context.events, sameEnds);
+  const events = useInspectionSession((c) => c?.events ?? NO_EVENTS, sameEnds);
   const position = InspectionContext.useSelector((s: Snapshot) => s.context.position);
   const last = useRef<LiveFold>(EMPTY_FOLD);
   const fold = useMemo(() => foldOnward(last.current, events, position ?? events.length), [events, position]);

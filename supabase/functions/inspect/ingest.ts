@@ -113,13 +113,20 @@ export class Ingest {
     if (shared && --shared.users === 0) buckets.delete(this.opened.source_id);
   }
 
-  /** Stores what is queued now; frames arriving meanwhile form the next batch. */
+  /**
+   * Stores what is queued, from the next turn of the event loop: the frames an app sends
+   * together (the stock inspector sends an event and the snapshot it caused back to back)
+   * then go in one batch and one round trip, instead of the snapshot waiting for the event's
+   * insert. Frames arriving while a batch is stored form the next batch.
+   */
   private kick(): void {
     if (this.flushing || this.queue.length === 0) return;
-    this.flushing = this.flush().finally(() => {
-      this.flushing = null;
-      if (!this.stopped) this.kick();
-    });
+    this.flushing = new Promise<void>((resolve) => setTimeout(resolve, 0))
+      .then(() => this.flush())
+      .finally(() => {
+        this.flushing = null;
+        if (!this.stopped) this.kick();
+      });
   }
 
   private async flush(): Promise<void> {
