@@ -46,6 +46,8 @@ export interface LayoutContext {
   error: string | null;
   /** The pane's width / height, once the view has measured it. */
   aspect: number | null;
+  /** The layout in hand went without the pane's shape and is made again with it: its picture is not shown. */
+  reshaping: boolean;
 }
 
 export type LayoutTag = 'busy' | 'broken';
@@ -79,6 +81,7 @@ export const layoutMachine = setup({
     /** The first shape while the first picture is being made without it. */
     isFirstShape: ({ context }) => context.aspect === null,
     hasQueued: ({ context }) => context.queued !== null,
+    isReshaping: ({ context }) => context.reshaping,
   },
   actions: {
     take: assign(({ event }) => {
@@ -90,7 +93,8 @@ export const layoutMachine = setup({
       return { queued: event.definition };
     }),
     takeQueued: assign(({ context }) => ({ definition: context.queued, queued: null })),
-    queueAgain: assign(({ context }) => ({ queued: context.queued ?? context.definition })),
+    queueAgain: assign(({ context }) => ({ queued: context.queued ?? context.definition, reshaping: true })),
+    stopReshaping: assign({ reshaping: false }),
     runLayout: sendTo('engine', ({ context }): LayoutCommand => ({
       type: 'layout.run',
       request: {
@@ -113,7 +117,7 @@ export const layoutMachine = setup({
   },
 }).createMachine({
   id: 'layout',
-  context: { definition: null, queued: null, layout: null, laidOut: null, error: null, aspect: null },
+  context: { definition: null, queued: null, layout: null, laidOut: null, error: null, aspect: null, reshaping: false },
   invoke: { id: 'engine', src: 'engine', onError: { target: '.broken', actions: 'showEngineFailure' } },
   // The shape informs the next layout; a resize lays out again only for the first shape (above).
   on: { 'layout.paneSized': { guard: 'isShape', actions: 'rememberAspect' } },
@@ -135,6 +139,14 @@ export const layoutMachine = setup({
       on: {
         'layout.request': { guard: 'isNew', actions: 'queue' },
         'layout.done': [
+          // A picture made without the pane's shape, about to be made again with it: skip it,
+          // so the chart does not appear one way and turn a moment later.
+          {
+            guard: and(['isCurrent', 'isReshaping', 'hasQueued']),
+            target: 'running',
+            reenter: true,
+            actions: ['takeQueued', 'stopReshaping'],
+          },
           {
             guard: and(['isCurrent', 'hasQueued']),
             target: 'running',

@@ -129,6 +129,9 @@ describe('layout machine', () => {
     await waitFor(actor, () => calls.length === 2);
     expect(calls[1]?.request.definition).toBe(base);
     expect(calls[1]?.request.aspect).toBe(1.2);
+    // The picture made without the shape is never shown, nor handed on as hints.
+    expect(actor.getSnapshot().context.layout).toBeNull();
+    expect(calls[1]?.request.hints).toBeNull();
     calls[1]?.resolve(empty(base));
     await waitFor(actor, (x) => x.matches('idle'));
 
