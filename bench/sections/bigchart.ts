@@ -35,7 +35,8 @@ const WAIT_MS = 60_000;
 /**
  * In `page`: resolves with the clock time once `count` states are drawn, they and the
  * states their collapsed boxes say they hide add up to the whole chart (`total`: a chart
- * still arriving in batches does not count), and nothing is being laid out. Rejects after
+ * still arriving in batches does not count), and nothing is being laid out (no "Laying out…",
+ * and no layout under way: a chart turned to fit the pane is laid out twice). Rejects after
  * WAIT_MS with what the page showed instead.
  */
 function drawn(page: Page, who: string, count: number, total: number): Promise<number> {
@@ -46,11 +47,12 @@ function drawn(page: Page, who: string, count: number, total: number): Promise<n
       for (const s of states) inside += Number(s.getAttribute('data-hidden') ?? 0);
       const status = document.querySelector('.canvas-status[role=status]');
       const alert = document.querySelector('.canvas-status[role=alert]');
-      return { drawn: states.length, inside, status: status ? status.textContent : null, alert: alert ? alert.textContent : null };
+      const busy = document.querySelector('.canvas-stage[data-layout=busy]') !== null;
+      return { drawn: states.length, inside, status: status ? status.textContent : null, alert: alert ? alert.textContent : null, busy };
     };
     const done = () => {
       const s = seen();
-      return s.drawn >= ${count} && s.drawn + s.inside >= ${total} && s.status === null;
+      return s.drawn >= ${count} && s.drawn + s.inside >= ${total} && s.status === null && !s.busy;
     };
     if (done()) return resolve(performance.timeOrigin + performance.now());
     const observer = new MutationObserver(() => {

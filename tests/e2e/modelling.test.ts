@@ -154,6 +154,9 @@ export const light = setup({ guards: { canWalk: () => true } }).createMachine({
   it('exports an SVG that names every state and a PNG the size of the diagram', async () => {
     const machineId = await newMachine('Exported');
     await open(a, machineId);
+    // Both exports draw the same picture: wait until no layout is under way (a chart far
+    // wider than the pane is laid out again once the pane is measured).
+    await a.page.locator('.canvas-stage[data-layout="ready"]').waitFor();
     const names = ['cart', 'payment', 'paid'];
 
     await inspector(a.page).getByRole('button', { name: 'Export', exact: true }).click();

@@ -26,6 +26,7 @@ const events: LayoutEvent[] = [
   { type: 'layout.done', definition: base, result: answer },
   { type: 'layout.done', definition: next, result: answer },
   { type: 'layout.engineReady' },
+  { type: 'layout.paneSized', aspect: 1.25 },
 ];
 /** The engine could not start (no Worker): the root invoke's error. */
 const ENGINE_FAILED = {
@@ -56,6 +57,7 @@ const serializeState = (snapshot: Snapshot) =>
     value: snapshot.value,
     definition: snapshot.context.definition?.states.s_b ? 'next' : snapshot.context.definition ? 'base' : null,
     queued: snapshot.context.queued !== null,
+    aspect: snapshot.context.aspect,
   });
 
 describeMachinePaths('layout machine', {

@@ -98,6 +98,69 @@ describe('layout machine', () => {
     expect(actor.getSnapshot().matches('idle')).toBe(true);
   });
 
+  it("remembers the pane's shape without laying out, and sends it with the next request", async () => {
+    const { logic, calls } = controlled();
+    const actor = createActor(logic).start();
+    actor.send({ type: 'layout.paneSized', aspect: 1.25 });
+    expect(calls).toHaveLength(0);
+    expect(actor.getSnapshot().matches('idle')).toBe(true);
+    // A nonsense shape (a pane not measured yet) is ignored.
+    actor.send({ type: 'layout.paneSized', aspect: 0 });
+    actor.send({ type: 'layout.paneSized', aspect: Number.NaN });
+    actor.send({ type: 'layout.request', definition: base });
+    expect(calls[0]?.request.aspect).toBe(1.25);
+    // A new shape mid-layout goes with the following request, and starts none.
+    actor.send({ type: 'layout.paneSized', aspect: 0.5 });
+    expect(calls).toHaveLength(1);
+    calls[0]?.resolve(empty(base));
+    await waitFor(actor, (x) => x.matches('idle'));
+    actor.send({ type: 'layout.request', definition: withC(base, 'c') });
+    expect(calls[1]?.request.aspect).toBe(0.5);
+    actor.stop();
+  });
+
+  it('lays a picture made before the pane was measured out again when the first shape is far from it', async () => {
+    const { logic, calls } = controlled();
+    const actor = createActor(logic).start();
+    actor.send({ type: 'layout.request', definition: base });
+    // The first shape arrives mid-layout: the same definition is laid out again with it.
+    actor.send({ type: 'layout.paneSized', aspect: 1.2 });
+    calls[0]?.resolve(empty(base));
+    await waitFor(actor, () => calls.length === 2);
+    expect(calls[1]?.request.definition).toBe(base);
+    expect(calls[1]?.request.aspect).toBe(1.2);
+    // The picture made without the shape is never shown, nor handed on as hints.
+    expect(actor.getSnapshot().context.layout).toBeNull();
+    expect(calls[1]?.request.hints).toBeNull();
+    calls[1]?.resolve(empty(base));
+    await waitFor(actor, (x) => x.matches('idle'));
+
+    // Idle with a 10×10 picture made without a shape: a first shape of 5:1 is far from it.
+    const late = controlled();
+    const other = createActor(late.logic).start();
+    other.send({ type: 'layout.request', definition: base });
+    late.calls[0]?.resolve(empty(base));
+    await waitFor(other, (x) => x.matches('idle'));
+    other.send({ type: 'layout.paneSized', aspect: 5 });
+    expect(late.calls).toHaveLength(2);
+    expect(late.calls[1]?.request.aspect).toBe(5);
+    late.calls[1]?.resolve(empty(base));
+    await waitFor(other, (x) => x.matches('idle'));
+    // Later shapes never lay out by themselves.
+    other.send({ type: 'layout.paneSized', aspect: 0.2 });
+    expect(late.calls).toHaveLength(2);
+
+    // A first shape close to the picture's (1.2 against 1:1) lays nothing out.
+    const near = controlled();
+    const third = createActor(near.logic).start();
+    third.send({ type: 'layout.request', definition: base });
+    near.calls[0]?.resolve(empty(base));
+    await waitFor(third, (x) => x.matches('idle'));
+    third.send({ type: 'layout.paneSized', aspect: 1.2 });
+    expect(near.calls).toHaveLength(1);
+    for (const a of [actor, other, third]) a.stop();
+  });
+
   it('reports a failed layout and keeps the last good picture', async () => {
     const { logic, calls } = controlled();
     const actor = createActor(logic).start();

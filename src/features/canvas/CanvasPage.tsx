@@ -18,6 +18,7 @@ import {
   useDocumentSend,
   useEditingId,
   useLayout,
+  useLayoutBusy,
   useLayoutError,
   useOpenMachineSend,
   usePresenceSend,
@@ -60,6 +61,7 @@ export function CanvasPage({ definition, peers = [], onCreate }: CanvasPageProps
   const canEdit = useCanEditCanvas();
   const layout = useLayout();
   const layoutError = useLayoutError();
+  const layoutBusy = useLayoutBusy();
   const viewport = useViewport();
   const selection = useSelection();
   const editing = useEditingId();
@@ -158,7 +160,13 @@ export function CanvasPage({ definition, peers = [], onCreate }: CanvasPageProps
       )}
       <div className={`canvas-body view-${view}`}>
         {view !== 'code' && (
-          <div className="canvas-stage" ref={stage.ref} onPointerLeave={() => onPointer(null)}>
+          <div
+            className="canvas-stage"
+            ref={stage.ref}
+            onPointerLeave={() => onPointer(null)}
+            data-layout={layoutBusy ? 'busy' : 'ready'}
+            data-direction={layout?.direction ?? 'RIGHT'}
+          >
             <Diagram
               definition={definition}
               layout={layout}

@@ -38,8 +38,17 @@ export interface DiagramProps {
 
 const NO_HIDDEN: Record<string, number> = {};
 
-/** Below this zoom, names grow to stay readable and details give way (canvas.css `.far`). */
-const FAR = 0.55;
+/**
+ * How tall a state's name is drawn on screen at least, in px (its font is 13 px at zoom
+ * 1): 9 px, where the old floor of 7 px blurred letters together.
+ */
+const FAR_NAME_PX = 9;
+/**
+ * Below this zoom (about 0.69) names grow to stay FAR_NAME_PX tall, up to four times their
+ * size, and details (12 px, under 8.3 px here) give way (canvas.css `.far`).
+ */
+const FAR = FAR_NAME_PX / 13;
+const labelScale = (zoom: number): number => Math.max(1, Math.min(4, FAR_NAME_PX / (13 * zoom)));
 
 /**
  * The interactive surface: pointer gestures become canvas intents (pan on the background,
@@ -159,7 +168,7 @@ export function Diagram(props: DiagramProps) {
       <svg
         ref={svgRef}
         className={`diagram-svg mode-${mode}${viewport.zoom < FAR ? ' far' : ''}`}
-        style={{ '--label-scale': Math.min(4, FAR / viewport.zoom).toFixed(2) } as CSSProperties}
+        style={{ '--label-scale': labelScale(viewport.zoom).toFixed(2) } as CSSProperties}
         onPointerDown={onPointerDown}
         onPointerMove={onPointerMove}
         onPointerUp={onPointerUp}

@@ -1,5 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { PanelBoundary } from './PanelBoundary.tsx';
+import './dock-sheet.css';
 
 export type DockPanel = 'simulation' | 'tests' | 'timeline';
 
@@ -31,7 +32,9 @@ function remember(panel: DockPanel | null): void {
  * remembered across reloads), so it is React state and local storage, not a machine. The
  * closed panels stay mounted: a generated path list or a scrolled timeline is still there
  * when its tab is chosen again. Each panel has a boundary of its own: one that throws
- * says so in its place, and tries again when `resetKey` (the definition) changes.
+ * says so in its place, and tries again when `resetKey` (the definition) changes. On a
+ * phone the dock is a bottom sheet (dock-sheet.css): tabs at the screen's foot, the open
+ * panel over the page's lower part, the diagram in view above it.
  */
 export function MachineDock({
   panels,

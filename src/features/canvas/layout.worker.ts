@@ -2,6 +2,7 @@
 import ELK from 'elkjs/lib/elk.bundled.js';
 import { LayoutCache } from '../../lib/layout/cache.ts';
 import { generateChart } from '../../lib/layout/generate.ts';
+import { layoutForPane } from '../../lib/layout/direction.ts';
 import { layoutDefinition } from '../../lib/layout/run.ts';
 import type { LayoutRequest, LayoutResult } from '../../lib/ports/layout.ts';
 import { canvasMeasure } from './measure.ts';
@@ -30,7 +31,7 @@ const warmUp = (): void => {
 
 scope.addEventListener('message', (e: MessageEvent<{ id: number; request: LayoutRequest }>) => {
   const { id, request } = e.data;
-  const answered = layoutDefinition(elk, request.definition, measure, request.hints, cache).then(
+  const answered = layoutForPane(elk, request.definition, measure, request.hints, cache, request.aspect ?? null).then(
     (layout) => scope.postMessage({ id, result: { ok: true, layout } satisfies LayoutResult }),
     (err: unknown) =>
       scope.postMessage({

@@ -112,6 +112,13 @@ export function usePresenceSend(): (intent: PresenceIntent) => void {
 
 export const useLayout = (): Layout | null => useChildSelector(useChild('layout'), (s) => s.context.layout, null);
 export const useLayoutError = (): string | null => useChildSelector(useChild('layout'), (s) => s.context.error, null);
+/** A layout is being made (the picture on screen may be about to change). */
+export const useLayoutBusy = (): boolean => useChildSelector(useChild('layout'), (s) => s.hasTag('busy'), false);
+/** Tells the layout the diagram pane's width / height (a chart far from it may be turned). */
+export function usePaneShapeSend(): (aspect: number) => void {
+  const layout = useChild('layout');
+  return useCallback((aspect: number) => layout?.send({ type: 'layout.paneSized', aspect }), [layout]);
+}
 
 // The canvas.
 

@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
 import type { CanvasIntent, Viewport } from '../../../machines/canvas.machine.ts';
+import { extentChanged } from '../../lib/layout/fit.ts';
 import type { Box, Layout } from '../../lib/layout/types.ts';
-import { useCanvasSend, useFollowView, usePresenceSend } from './open-machine-context.ts';
+import { useCanvasSend, useFollowView, usePaneShapeSend, usePresenceSend } from './open-machine-context.ts';
 
 export interface Stage {
   /** The element the diagram is drawn in; its size frames every fit and jump. */
@@ -19,8 +20,8 @@ export interface Stage {
 }
 
 /**
- * The stage's view and the world outside it: fits once when the first layout arrives,
- * tells presence what this person looks at, and follows the followed person's view.
+ * The stage's view and the world outside it: fits when the first layout arrives, and
+ * again when the chart's extent changes a lot while no one has moved the view, tells presence what this person looks at, and follows the followed person's view.
  * Gestures that move the view send through `send`, which unfollows.
  */
 export function useStage(
@@ -33,16 +34,20 @@ export function useStage(
   const canvasSend = useCanvasSend();
   const presenceSend = usePresenceSend();
   const followView = useFollowView();
+  const paneShapeSend = usePaneShapeSend();
   const ref = useRef<HTMLDivElement>(null);
   // Whether the view is still the one a fit gave: a fit's own viewport change is expected;
   // any other (a pan, a zoom, following someone) means the person chose the view.
   const expectFit = useRef(false);
   const touched = useRef(false);
+  // The extent of the chart the last fit framed.
+  const fittedExtent = useRef<{ width: number; height: number } | null>(null);
   const fit = useCallback(() => {
     const el = ref.current;
     if (!el || !layout) return;
     expectFit.current = true;
     touched.current = false;
+    fittedExtent.current = { width: layout.width, height: layout.height };
     canvasSend({
       type: 'canvas.fit',
       bounds: { x: 0, y: 0, width: layout.width, height: layout.height },
@@ -50,13 +55,15 @@ export function useStage(
       height: el.clientHeight,
     });
   }, [canvasSend, layout]);
-  // Fit once, when the first layout arrives.
+  // Fit when the first layout arrives, and again when the chart's extent changes a lot
+  // (a peer's big paste) while the view is still the fit's: a view the person moved stays.
   const fitted = useRef(false);
   useEffect(() => {
-    if (layout && !fitted.current) {
+    if (!layout) return;
+    if (!fitted.current) {
       fitted.current = true;
       fit();
-    }
+    } else if (!touched.current && fittedExtent.current && extentChanged(fittedExtent.current, layout)) fit();
   }, [layout, fit]);
 
   useEffect(() => {
@@ -104,6 +111,10 @@ export function useStage(
     observer.observe(el);
     return () => observer.disconnect();
   }, [remeasure]);
+  // The layout turns a chart far wider (or taller) than the pane: it needs the pane's shape.
+  useEffect(() => {
+    if (size.width > 0 && size.height > 0) paneShapeSend(size.width / size.height);
+  }, [size, paneShapeSend]);
 
   // The stage changed size (a panel opened under it, the window was resized): a view no
   // one has moved since the fit is fitted again, so the chart stays in view.

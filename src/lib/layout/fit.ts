@@ -32,3 +32,17 @@ export function fitViewport(bounds: Box, width: number, height: number, margin =
     y: (height - bounds.height * zoom) / 2 - bounds.y * zoom,
   };
 }
+
+/**
+ * Whether a chart's extent changed a lot: either side grew or shrank by more than
+ * `factor`. A view no one moved since its fit is fitted again then (a peer's big paste
+ * arriving, the chart turned to suit the pane); an ordinary edit leaves the view alone.
+ */
+export function extentChanged(
+  before: { width: number; height: number },
+  after: { width: number; height: number },
+  factor = 1.5,
+): boolean {
+  const ratio = (a: number, b: number): number => Math.max(a, b) / Math.max(1, Math.min(a, b));
+  return ratio(before.width, after.width) > factor || ratio(before.height, after.height) > factor;
+}

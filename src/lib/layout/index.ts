@@ -5,6 +5,7 @@ export { routeOf, portId } from './segments.ts';
 export { mapElkResult } from './elk-output.ts';
 export { layoutDefinition, hintsFrom, type ElkLike } from './run.ts';
 export { LayoutCache } from './cache.ts';
+export { layoutForPane, fitScale, mayChooseDirection, mismatched } from './direction.ts';
 export { transitionLabel, triggerText, stateTitle, estimateText } from './labels.ts';
 export { GEOMETRY, detailLines, leafSize, tagLine, COLLAPSED_CAPTION } from './sizes.ts';
 export { autoCollapsed, collapseView, hiddenBy, OPEN_BUDGET, type CollapsedView } from './collapse.ts';

@@ -4,7 +4,7 @@ import type { TextMeasure } from '../ports/layout.ts';
 import { boxCached, restoreAndStore, signatures, type LayoutCache } from './cache.ts';
 import { buildElkGraph } from './elk-input.ts';
 import { mapElkResult } from './elk-output.ts';
-import type { Layout, LayoutHints } from './types.ts';
+import type { Layout, LayoutDirection, LayoutHints } from './types.ts';
 
 /** The one method of an ELK instance we use (elk.bundled in Node and in the worker). */
 export interface ElkLike {
@@ -15,6 +15,8 @@ export interface ElkLike {
  * Definition -> positioned diagram: the same function in the worker, the tests and the
  * bench. With a cache (the worker keeps one), compounds whose inside did not change since
  * the last run are not laid out again (cache.ts); the result is the same either way.
+ * `sameRun` adds to the cache's current run instead of starting one (a second direction
+ * tried for the same request keeps the first one's entries).
  */
 export async function layoutDefinition(
   elk: ElkLike,
@@ -22,15 +24,17 @@ export async function layoutDefinition(
   measure: TextMeasure,
   hints: LayoutHints | null = null,
   cache: LayoutCache | null = null,
+  direction: LayoutDirection = 'RIGHT',
+  sameRun = false,
 ): Promise<Layout> {
-  const graph = buildElkGraph(def, measure, hints);
-  if (!cache) return mapElkResult(def, await elk.layout(graph));
-  cache.startRun();
+  const graph = buildElkGraph(def, measure, hints, direction);
+  if (!cache) return { ...mapElkResult(def, await elk.layout(graph)), direction };
+  if (!sameRun) cache.startRun();
   const sigs = signatures(graph);
   const boxed = boxCached(graph, sigs, cache);
   const result = await elk.layout(graph);
   restoreAndStore(result, boxed, sigs, cache);
-  return mapElkResult(def, result);
+  return { ...mapElkResult(def, result), direction };
 }
 
 /** What the next layout of the same machine reuses from this one. */
@@ -41,5 +45,5 @@ export function hintsFrom(layout: Layout): LayoutHints {
     sizes[n.id] = { width: n.width, height: n.height };
     positions[n.id] = { x: n.x, y: n.y };
   }
-  return { sizes, positions };
+  return layout.direction ? { sizes, positions, direction: layout.direction } : { sizes, positions };
 }

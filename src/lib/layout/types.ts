@@ -45,11 +45,16 @@ export interface LayoutEdge {
   targetless: boolean;
 }
 
+/** Which way the chart flows: left to right, or top to bottom (direction.ts). */
+export type LayoutDirection = 'RIGHT' | 'DOWN';
+
 export interface Layout {
   nodes: Record<StateId, LayoutNode>;
   edges: Record<string, LayoutEdge>;
   width: number;
   height: number;
+  /** The flow chosen for the pane; absent when none was (no pane measured yet): left to right. */
+  direction?: LayoutDirection;
 }
 
 /** What the previous layout contributes to the next one (see sizes.ts, elk-input.ts). */
@@ -61,4 +66,6 @@ export interface LayoutHints {
    * it kept still, see elk-input.ts); insides of untouched compounds stay put anyway.
    */
   positions: Record<StateId, Point>;
+  /** The previous layout's flow, kept so an edit does not turn the picture (direction.ts). */
+  direction?: LayoutDirection;
 }

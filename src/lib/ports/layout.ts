@@ -10,6 +10,8 @@ export interface LayoutRequest {
   definition: MachineDefinition;
   /** The previous layout's sizes and order, so small edits keep the picture still. */
   hints: LayoutHints | null;
+  /** The diagram pane's width / height, when known: a chart far wider or taller may be turned (layout/direction.ts). */
+  aspect?: number | null;
 }
 
 export type LayoutResult = { ok: true; layout: Layout } | { ok: false; message: string };
