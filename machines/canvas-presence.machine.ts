@@ -1,12 +1,15 @@
 import { assertEvent, assign, fromCallback, sendTo, setup } from 'xstate';
-import type { Point, PresenceFact, View } from '../src/lib/ports/canvas-presence.ts';
+import type { Point, PresenceFact, ReplayLook, View } from '../src/lib/ports/canvas-presence.ts';
+import { sameLook } from './replay-follow.ts';
 import { notProvided } from './shared.ts';
 
 /**
  * Who else is on this machine's canvas and what they are doing: their selection, pointer
  * and view, kept per person; plus follow mode (this person's viewport follows someone
  * else's until they pan or zoom themselves, or that person leaves). The channel actor
- * is two-way: facts come in, this person's selection, pointer and view go out.
+ * is two-way: facts come in, this person's selection, pointer and view go out. Each
+ * person's simulation replay step rides on presence with their selection, so a follower
+ * can show the presenter's step (the open machine routes it to the simulation).
  */
 
 export interface CanvasPeer {
@@ -14,12 +17,16 @@ export interface CanvasPeer {
   selection: string[];
   cursor: Point | null;
   view: View | null;
+  /** Their simulation and replay step (null: none open, or an older client). */
+  replay: ReplayLook | null;
 }
 
 /** What a person does, imperative. */
 export type PresenceIntent =
   | { type: 'presence.point'; at: Point | null }
   | { type: 'presence.select'; selection: string[] }
+  /** This person's simulation replay step (sent only when changed). */
+  | { type: 'presence.replay'; replay: ReplayLook | null }
   | { type: 'presence.look'; view: View }
   | { type: 'presence.follow'; userId: string }
   | { type: 'presence.unfollow' };
@@ -28,6 +35,7 @@ export type PresenceEvent = PresenceIntent | PresenceFact;
 
 export type PresenceCommand =
   | { type: 'send.selection'; selection: string[] }
+  | { type: 'send.replay'; replay: ReplayLook | null }
   | { type: 'send.cursor'; at: Point | null }
   | { type: 'send.view'; view: View };
 
@@ -42,6 +50,8 @@ export interface PresenceContext extends PresenceInput {
   following: string | null;
   /** This person's selection, re-sent after a rejoin. */
   selection: string[];
+  /** This person's replay step, tracked with the selection. */
+  replay: ReplayLook | null;
   error: string | null;
 }
 
@@ -71,6 +81,7 @@ export const canvasPresenceMachine = setup({
       peerOf(context.peers, event.userId) !== undefined,
     selectionChanged: ({ context, event }) =>
       event.type === 'presence.select' && !sameSelection(context.selection, event.selection),
+    replayChanged: ({ context, event }) => event.type === 'presence.replay' && !sameLook(context.replay, event.replay),
   },
   actions: {
     syncPeers: assign(({ context, event }) => {
@@ -87,6 +98,7 @@ export const canvasPresenceMachine = setup({
                 selection: peer.selection,
                 cursor: known?.cursor ?? null,
                 view: known?.view ?? null,
+                replay: peer.replay ?? null,
               },
             ];
           }),
@@ -116,6 +128,11 @@ export const canvasPresenceMachine = setup({
       type: 'send.selection',
       selection: context.selection,
     })),
+    rememberReplay: assign(({ event }) => {
+      assertEvent(event, 'presence.replay');
+      return { replay: event.replay };
+    }),
+    sendReplay: sendTo('channel', ({ context }): PresenceCommand => ({ type: 'send.replay', replay: context.replay })),
     sendCursor: sendTo('channel', ({ event }): PresenceCommand => {
       assertEvent(event, 'presence.point');
       return { type: 'send.cursor', at: event.at };
@@ -133,7 +150,7 @@ export const canvasPresenceMachine = setup({
   },
 }).createMachine({
   id: 'canvasPresence',
-  context: ({ input }) => ({ ...input, peers: {}, following: null, selection: [], error: null }),
+  context: ({ input }) => ({ ...input, peers: {}, following: null, selection: [], replay: null, error: null }),
   invoke: {
     id: 'channel',
     src: 'channel',
@@ -142,6 +159,7 @@ export const canvasPresenceMachine = setup({
   initial: 'joining',
   on: {
     'presence.select': { guard: 'selectionChanged', actions: ['rememberSelection', 'sendSelection'] },
+    'presence.replay': { guard: 'replayChanged', actions: ['rememberReplay', 'sendReplay'] },
     'presence.point': { actions: 'sendCursor' },
     'presence.look': { actions: 'sendView' },
     'presence.lost': { target: '.offline', actions: 'forgetPeers' },

@@ -1,8 +1,9 @@
-import { assertEvent, assign, enqueueActions, setup, type SnapshotFrom } from 'xstate';
+import { assertEvent, assign, enqueueActions, sendTo, setup, type SnapshotFrom } from 'xstate';
 import { diffToOps } from '../src/lib/canvas-ops/diff.ts';
 import { opsForEdit, type CanvasEdit } from '../src/lib/canvas-ops/gestures.ts';
 import { collapsedFor, collapseView, NO_CHOICE, type CollapseChoice } from '../src/lib/layout/collapse.ts';
 import type { MachineDefinition } from '../src/lib/model/types.ts';
+import type { ReplayLook } from '../src/lib/ports/canvas-presence.ts';
 import { canvasPresenceMachine } from './canvas-presence.machine.ts';
 import { canvasMachine } from './canvas.machine.ts';
 import { codeViewMachine } from './code-view.machine.ts';
@@ -11,6 +12,7 @@ import { shownKey } from '../src/lib/layout/shown-key.ts';
 import { layoutMachine } from './layout.machine.ts';
 import { simulationMachine } from './simulation.machine.ts';
 import { timelineMachine } from './timeline.machine.ts';
+import { followedReplay, NO_ROUTE, replayLook, sameLook, type ReplayRoute } from './replay-follow.ts';
 
 /**
  * One machine open in a room: the parent of its `document` (edits, commits, offline
@@ -36,6 +38,8 @@ export type OpenMachineEvent =
   | { type: 'machine.replace'; definition: MachineDefinition }
   /** The view's choices over which compounds show collapsed (each person's own): only what shows is laid out. */
   | ({ type: 'machine.viewChanged' } & CollapseChoice)
+  /** The person chose a replay step themselves (from the simulation): follow mode ends. */
+  | { type: 'machine.replayChosen' }
   | CanvasEdit;
 
 export interface OpenMachineInput {
@@ -53,6 +57,8 @@ export interface OpenMachineContext extends OpenMachineInput {
   choice: CollapseChoice;
   /** What the layout was last asked for, as text (keys sorted): the same picture is not asked for twice. */
   shownKey: string | null;
+  /** The replay steps last routed (src: machines/replay-follow.ts): each is passed on only when it changes. */
+  replay: ReplayRoute;
 }
 
 type DocumentSnapshot = SnapshotFrom<typeof documentMachine>;
@@ -142,6 +148,18 @@ export const openMachineMachine = setup({
       enqueue.assign(shown ? { choice, shownKey: shown.key } : { choice });
       if (shown) enqueue.sendTo('layout', { type: 'layout.request', definition: shown.definition });
     }),
+    /** Each person's replay step goes out on presence. */
+    shareReplay: enqueueActions(({ context, enqueue }, replay: ReplayLook | null) => {
+      if (sameLook(context.replay.shared, replay)) return;
+      enqueue.assign({ replay: { ...context.replay, shared: replay } });
+      enqueue.sendTo('presence', { type: 'presence.replay', replay });
+    }),
+    /** The followed person's step goes to the simulation. */
+    followReplay: enqueueActions(({ context, enqueue }, replay: ReplayLook | null) => {
+      if (sameLook(context.replay.followed, replay)) return;
+      enqueue.assign({ replay: { ...context.replay, followed: replay } });
+      enqueue.sendTo('simulation', { type: 'sim.followed', replay });
+    }),
     setEditable: assign(({ event }) => {
       assertEvent(event, 'machine.editableChanged');
       return { canEdit: event.canEdit };
@@ -152,7 +170,7 @@ export const openMachineMachine = setup({
   },
 }).createMachine({
   id: 'openMachine',
-  context: ({ input }) => ({ ...input, definition: null, choice: NO_CHOICE, shownKey: null }),
+  context: ({ input }) => ({ ...input, definition: null, choice: NO_CHOICE, shownKey: null, replay: NO_ROUTE }),
   invoke: [
     {
       id: 'document',
@@ -172,7 +190,10 @@ export const openMachineMachine = setup({
       src: 'presence',
       input: ({ context }) => ({ machineId: context.machineId, userId: context.userId }),
       onSnapshot: {
-        actions: { type: 'tellTimelinePeers', params: ({ event }) => Object.keys(event.snapshot.context.peers) },
+        actions: [
+          { type: 'tellTimelinePeers', params: ({ event }) => Object.keys(event.snapshot.context.peers) },
+          { type: 'followReplay', params: ({ event }) => followedReplay(event.snapshot.context) },
+        ],
       },
     },
     { id: 'layout', systemId: 'layout', src: 'layout' },
@@ -194,7 +215,8 @@ export const openMachineMachine = setup({
       id: 'simulation',
       systemId: 'simulation',
       src: 'simulation',
-      input: ({ context }) => ({ machineId: context.machineId, canSend: false }),
+      input: ({ context, self }) => ({ machineId: context.machineId, canSend: false, host: self }),
+      onSnapshot: { actions: { type: 'shareReplay', params: ({ event }) => replayLook(event.snapshot.context) } },
     },
     {
       id: 'timeline',
@@ -212,6 +234,7 @@ export const openMachineMachine = setup({
         'machine.editableChanged': { actions: ['setEditable', 'tellCanvasEditable'] },
         'machine.replace': { actions: 'replaceDefinition' },
         'machine.viewChanged': { actions: 'changeView' },
+        'machine.replayChosen': { actions: sendTo('presence', { type: 'presence.unfollow' }) },
         'edit.addChild': { actions: 'applyGesture' },
         'edit.addSibling': { actions: 'applyGesture' },
         'edit.rename': { actions: 'applyGesture' },

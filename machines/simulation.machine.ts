@@ -1,5 +1,7 @@
 import { throwError } from 'rxjs';
-import { assertEvent, assign, fromEventObservable, fromPromise, setup } from 'xstate';
+import { assertEvent, assign, enqueueActions, fromEventObservable, fromPromise, setup, type AnyActorRef } from 'xstate';
+import type { ReplayLook } from '../src/lib/ports/canvas-presence.ts';
+import { sameLook } from './replay-follow.ts';
 import type { JsonObject } from '../src/lib/model/types.ts';
 import type {
   SendRequest,
@@ -29,6 +31,9 @@ import {
  * replay of the gapless log (src/lib/simulation), so every client agrees. Sends queue in
  * an outbox, one request at a time, in the order made; the server orders them among
  * everyone's. Replay moves a position over the trace (`null`: follow the live end).
+ * Following someone (`sim.followed`, from the open machine) shows their replay step, now
+ * and whenever they move it; choosing a step oneself (or sending) stops following, and the
+ * `host` (the open machine) is told `machine.replayChosen` so the whole follow mode ends.
  */
 
 export type SimulationIntent =
@@ -46,11 +51,25 @@ export type SimulationIntent =
   | { type: 'sim.retry' }
   | { type: 'sim.dismissError' }
   /** The person's membership changed (a guest watches; members send). */
-  | { type: 'sim.canSendChanged'; canSend: boolean };
+  | { type: 'sim.canSendChanged'; canSend: boolean }
+  /** The replay step of the person followed (null: following no one, or they have no simulation open). */
+  | { type: 'sim.followed'; replay: ReplayLook | null };
+
+/** Who is told that this person chose a replay step themselves: the open machine, which ends follow mode. */
+export type SimulationHost = AnyActorRef;
+
+export interface SimulationInput {
+  machineId: string;
+  canSend: boolean;
+  host?: SimulationHost | null;
+}
 
 export interface SimulationContext {
   machineId: string;
   canSend: boolean;
+  host: SimulationHost | null;
+  /** The replay step of the person followed, shown whenever it is of the simulation open. */
+  followed: ReplayLook | null;
   simulation: SimulationRecord | null;
   /** What the open simulation replays from; one object per simulation (traces are cached by it). */
   setup: SimSetup | null;
@@ -66,7 +85,11 @@ export interface SimulationContext {
 
 const lastStep = (c: SimulationContext): number => c.log.ready;
 
-function opened(simulation: SimulationRecord): Partial<SimulationContext> {
+/** The step to show for a followed look: theirs if it is of this simulation. */
+const followedStep = (simulation: SimulationRecord, followed: ReplayLook | null): number | null =>
+  followed?.simulationId === simulation.id ? followed.position : null;
+
+function opened(simulation: SimulationRecord, followed: ReplayLook | null): Partial<SimulationContext> {
   const simSetup: SimSetup = {
     definition: simulation.definition,
     context: simulation.context,
@@ -77,7 +100,7 @@ function opened(simulation: SimulationRecord): Partial<SimulationContext> {
     setup: simSetup,
     log: emptyLog,
     trace: traceOf(simSetup, []),
-    position: null,
+    position: followedStep(simulation, followed),
     guards: { ...simulation.guards },
     outbox: [],
   };
@@ -97,7 +120,7 @@ function notProvided(actor: string): Error {
 
 export const simulationMachine = setup({
   types: {
-    input: {} as { machineId: string; canSend: boolean },
+    input: {} as SimulationInput,
     context: {} as SimulationContext,
     events: {} as SimulationIntent | SimLogStreamEvent | SimListStreamEvent,
     tags: {} as 'loading' | 'idle' | 'open' | 'live' | 'syncing' | 'sending' | 'playing' | 'busy',
@@ -126,9 +149,23 @@ export const simulationMachine = setup({
     >(() => Promise.reject(notProvided('forkSimulation'))),
   },
   actions: {
-    openSimulation: assign((_, params: { simulation: SimulationRecord | null }) =>
-      params.simulation ? opened(params.simulation) : {},
+    openSimulation: assign(({ context }, params: { simulation: SimulationRecord | null }) =>
+      params.simulation ? opened(params.simulation, context.followed) : {},
     ),
+    /** Show the followed step if it is of this simulation (another one: once it opens here). */
+    follow: assign(({ context, event }) => {
+      assertEvent(event, 'sim.followed');
+      const { replay } = event;
+      return replay && context.simulation?.id === replay.simulationId
+        ? { followed: replay, position: replay.position }
+        : { followed: replay };
+    }),
+    /** This person chose a step (or sent): stop following, and tell the host so follow mode ends. */
+    choose: enqueueActions(({ context, enqueue }) => {
+      if (!context.followed) return;
+      enqueue.assign({ followed: null });
+      if (context.host) enqueue.sendTo(context.host, { type: 'machine.replayChosen' });
+    }),
     updateSimulation: assign(({ context, event }) => {
       assertEvent(event, 'sims.updated');
       return context.simulation?.id === event.simulation.id
@@ -168,6 +205,7 @@ export const simulationMachine = setup({
     outboxWaiting: ({ context }) => context.outbox.length > 0,
     replaying: ({ context }) => context.position !== null,
     hasSteps: ({ context }) => lastStep(context) > 0,
+    followedMoved: ({ context, event }) => event.type === 'sim.followed' && !sameLook(context.followed, event.replay),
   },
   delays: { playStep: 600, retryDelay: 2000 },
 }).createMachine({
@@ -175,6 +213,8 @@ export const simulationMachine = setup({
   context: ({ input }) => ({
     machineId: input.machineId,
     canSend: input.canSend,
+    host: input.host ?? null,
+    followed: null,
     simulation: null,
     setup: null,
     log: emptyLog,
@@ -199,6 +239,7 @@ export const simulationMachine = setup({
     'sim.start': { guard: 'canStart', target: '.starting' },
     'sim.dismissError': { actions: { type: 'setError', params: { error: null } } },
     'sim.canSendChanged': { actions: assign(({ event }) => ({ canSend: event.canSend })) },
+    'sim.followed': { guard: 'followedMoved', actions: 'follow' },
   },
   initial: 'loading',
   states: {
@@ -328,8 +369,8 @@ export const simulationMachine = setup({
         outbox: {
           initial: 'idle',
           on: {
-            'sim.send': { guard: 'canSend', actions: 'queue' },
-            'sim.advanceTime': { guard: 'canSend', actions: 'queue' },
+            'sim.send': { guard: 'canSend', actions: ['choose', 'queue'] },
+            'sim.advanceTime': { guard: 'canSend', actions: ['choose', 'queue'] },
           },
           states: {
             idle: { always: { guard: 'outboxWaiting', target: 'sending' } },
@@ -359,13 +400,16 @@ export const simulationMachine = setup({
         playback: {
           initial: 'paused',
           on: {
-            'sim.stepBack': { guard: 'hasSteps', target: '.paused', actions: 'stepBack' },
-            'sim.stepForward': { guard: 'replaying', target: '.paused', actions: 'stepForward' },
+            'sim.stepBack': { guard: 'hasSteps', target: '.paused', actions: ['choose', 'stepBack'] },
+            'sim.stepForward': { guard: 'replaying', target: '.paused', actions: ['choose', 'stepForward'] },
             'sim.scrub': {
               target: '.paused',
-              actions: assign(({ context, event }) => ({
-                position: event.step >= lastStep(context) ? null : Math.max(0, Math.floor(event.step)),
-              })),
+              actions: [
+                'choose',
+                assign(({ context, event }) => ({
+                  position: event.step >= lastStep(context) ? null : Math.max(0, Math.floor(event.step)),
+                })),
+              ],
             },
           },
           states: {
@@ -374,7 +418,7 @@ export const simulationMachine = setup({
                 'sim.play': {
                   guard: 'hasSteps',
                   target: 'playing',
-                  actions: assign(({ context }) => ({ position: context.position ?? 0 })),
+                  actions: ['choose', assign(({ context }) => ({ position: context.position ?? 0 }))],
                 },
               },
             },
@@ -382,7 +426,11 @@ export const simulationMachine = setup({
               tags: ['playing'],
               always: { guard: ({ context }) => context.position === null, target: 'paused' },
               after: { playStep: { target: 'playing', reenter: true, actions: 'stepForward' } },
-              on: { 'sim.pause': 'paused' },
+              on: {
+                'sim.pause': 'paused',
+                // Following someone shows their step; it does not play on under them.
+                'sim.followed': { guard: 'followedMoved', target: 'paused', actions: 'follow' },
+              },
             },
           },
         },

@@ -12,6 +12,7 @@ import {
   Simulator,
   type SimSetup,
 } from '../../src/lib/simulation/index.ts';
+import { entryKey } from '../../src/lib/simulation/memo.ts';
 
 /**
  * Replaying a simulation log (issue 11: "replay of 10,000 simulation events to a state,
@@ -135,6 +136,17 @@ export async function run(ctx: BenchContext): Promise<void> {
   ctx.report('baseline: the same events to a plain XState actor: p50', ms(baseline.p50));
   ctx.report('replay cold / baseline (p50)', `${(toState.p50 / baseline.p50).toFixed(3)}x`);
   ctx.report('replay cold / no memo (p50)', `${(toState.p50 / unmemoised.p50).toFixed(3)}x`);
+
+  // Where a cold replay went (a CPU profile, issue 11 item 3): a third of it built each
+  // entry's memo key with JSON.stringify. Both ways on the same 10,000 entries.
+  const jsonKey = (e: SimLogEntry) => JSON.stringify([e.kind, e.kind === 'time' ? null : e.type, e.guards]);
+  let sink = 0;
+  const keysBefore = summarize(timed(15, () => log.forEach((e) => (sink += jsonKey(e).length))));
+  const keysNow = summarize(timed(15, () => log.forEach((e) => (sink += entryKey(e).length))));
+  ctx.report('memo keys for 10,000 entries, JSON.stringify (before): p50', ms(keysBefore.p50));
+  ctx.report('memo keys for 10,000 entries, built by hand (now): p50', ms(keysNow.p50));
+  ctx.report('memo keys now / before (p50)', `${(keysNow.p50 / keysBefore.p50).toFixed(3)}x`);
+  if (sink === 0) throw new Error('no keys were built');
 
   const shuffled = [...log].sort((a, b) => ((a.seq * 7919) % 10_007) - ((b.seq * 7919) % 10_007));
   const merge = summarize(timed(9, () => readyEntries(mergeEntries(emptyLog, shuffled))));

@@ -50,6 +50,7 @@ export function canvasPresenceLogic(port: CanvasPresencePort) {
         });
         receive((command) => {
           if (command.type === 'send.selection') channel.trackSelection(command.selection);
+          else if (command.type === 'send.replay') channel.trackReplay(command.replay);
           else if (command.type === 'send.cursor') channel.moveCursor(command.at);
           else channel.moveView(command.view);
         });

@@ -1,6 +1,6 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createCanvasPresenceAdapter } from '../../src/adapters/supabase/canvas-presence.ts';
+import { createCanvasPresenceAdapter, replayOf } from '../../src/adapters/supabase/canvas-presence.ts';
 import type { Database } from '../../src/adapters/supabase/database.types.ts';
 import { createMachinesAdapter } from '../../src/adapters/supabase/machines.ts';
 import type { CanvasChannel, PresenceFact } from '../../src/lib/ports/canvas-presence.ts';
@@ -91,6 +91,33 @@ describe('canvas presence channel', () => {
     // A pointer leaving the diagram is reported as such.
     viewer.channel.moveCursor(null);
     await until(() => cursors(owner, t.viewer.id).some((f) => f.at === null), 10_000, 'cursor gone');
+  }, 30_000);
+
+  it('carries each person’s replay step with their selection, and drops a malformed one (issue 11, following)', async () => {
+    const owner = open(typed(t.owner), machineId, t.owner.id);
+    const viewer = open(typed(t.viewer), machineId, t.viewer.id);
+    await Promise.all([joined(owner), joined(viewer)]);
+    owner.channel.trackSelection(['s_root']);
+    owner.channel.trackReplay({ simulationId: 'sim-1', position: 3 });
+    const seen = await until(
+      () => lastPeers(viewer)?.peers.find((p) => p.userId === t.owner.id && p.replay?.position === 3),
+      10_000,
+      "owner's replay step",
+    );
+    // The step rides with the selection: one tracks without losing the other.
+    expect(seen).toMatchObject({ selection: ['s_root'], replay: { simulationId: 'sim-1', position: 3 } });
+    owner.channel.trackReplay({ simulationId: 'sim-1', position: null });
+    await until(
+      () => lastPeers(viewer)?.peers.find((p) => p.userId === t.owner.id && p.replay?.position === null),
+      10_000,
+      'owner back at the live end',
+    );
+    expect(replayOf({ replay: { simulationId: 'sim-1', position: -1 } })).toBeNull();
+    expect(replayOf({ replay: { simulationId: 'sim-1', position: 1.5 } })).toBeNull();
+    expect(replayOf({ replay: { simulationId: '', position: 1 } })).toBeNull();
+    expect(replayOf({ replay: { simulationId: 'x'.repeat(101), position: 1 } })).toBeNull();
+    expect(replayOf({ replay: 'sim-1' })).toBeNull();
+    expect(replayOf({})).toBeNull();
   }, 30_000);
 
   it('sends a burst of pointer moves as the first and the last (20 a second at most)', async () => {

@@ -39,8 +39,8 @@ describe('canvas presence machine', () => {
   it('keeps everyone but the person themself as peers, with their selections', () => {
     const { peers } = live();
     expect(Object.keys(peers()).sort()).toEqual([BOB, EVE]);
-    expect(peers()[BOB]).toEqual({ userId: BOB, selection: ['a'], cursor: null, view: null });
-    expect(peers()[EVE]).toEqual({ userId: EVE, selection: [], cursor: null, view: null });
+    expect(peers()[BOB]).toEqual({ userId: BOB, selection: ['a'], cursor: null, view: null, replay: null });
+    expect(peers()[EVE]).toEqual({ userId: EVE, selection: [], cursor: null, view: null, replay: null });
   });
 
   it('moves cursors and views of known peers only', () => {
@@ -72,6 +72,7 @@ describe('canvas presence machine', () => {
       selection: ['b', 'c'],
       cursor: { x: 5, y: 6 },
       view: { x: 7, y: 8, zoom: 2 },
+      replay: null,
     });
   });
 
@@ -92,7 +93,7 @@ describe('canvas presence machine', () => {
     // Coming back is a fresh peer: nothing remembered from before.
     channel.emit({ type: 'cursor.moved', userId: BOB, at: { x: 1, y: 1 } });
     channel.emit({ type: 'presence.synced', peers: [peer(BOB)] });
-    expect(peers()[BOB]).toEqual({ userId: BOB, selection: [], cursor: null, view: null });
+    expect(peers()[BOB]).toEqual({ userId: BOB, selection: [], cursor: null, view: null, replay: null });
     expect(snap().context.following).toBeNull();
   });
 
@@ -192,6 +193,7 @@ describe('canvas presence machine', () => {
       selection: ['q'],
       cursor: { x: 3, y: 4 },
       view: null,
+      replay: null,
     });
     actor.send({ type: 'presence.follow', userId: 'constructor' });
     expect(snap().context.following).toBe('constructor');

@@ -7,6 +7,7 @@ import type {
   CanvasPresencePort,
   Point,
   PresenceFact,
+  ReplayLook,
   View,
 } from '../../src/lib/ports/canvas-presence.ts';
 import { BOB, MACHINE, ME, peer } from './canvas-presence.fakes.ts';
@@ -20,10 +21,11 @@ import { BOB, MACHINE, ME, peer } from './canvas-presence.fakes.ts';
 function fakePort() {
   const facts = new Subject<PresenceFact>();
   const opened: [string, string][] = [];
-  const sent: { selection: string[][]; cursor: (Point | null)[]; view: View[] } = {
+  const sent: { selection: string[][]; cursor: (Point | null)[]; view: View[]; replay: (ReplayLook | null)[] } = {
     selection: [],
     cursor: [],
     view: [],
+    replay: [],
   };
   const port: CanvasPresencePort = {
     open(machineId, userId): CanvasChannel {
@@ -31,6 +33,7 @@ function fakePort() {
       return {
         facts$: facts,
         trackSelection: (selection) => sent.selection.push(selection),
+        trackReplay: (replay) => sent.replay.push(replay),
         moveCursor: (at) => sent.cursor.push(at),
         moveView: (view) => sent.view.push(view),
       };
@@ -53,7 +56,13 @@ describe('canvas presence wiring', () => {
     facts.next({ type: 'presence.synced', peers: [peer(BOB, ['s'])] });
     facts.next({ type: 'cursor.moved', userId: BOB, at: { x: 1, y: 2 } });
     expect(snap().hasTag('live')).toBe(true);
-    expect(snap().context.peers[BOB]).toEqual({ userId: BOB, selection: ['s'], cursor: { x: 1, y: 2 }, view: null });
+    expect(snap().context.peers[BOB]).toEqual({
+      userId: BOB,
+      selection: ['s'],
+      cursor: { x: 1, y: 2 },
+      view: null,
+      replay: null,
+    });
   });
 
   it('sends selection, pointer and view through the channel’s own methods', () => {
@@ -63,7 +72,13 @@ describe('canvas presence wiring', () => {
     actor.send({ type: 'presence.point', at: { x: 3, y: 4 } });
     actor.send({ type: 'presence.point', at: null });
     actor.send({ type: 'presence.look', view: { x: 5, y: 6, zoom: 2 } });
-    expect(sent).toEqual({ selection: [[], ['a']], cursor: [{ x: 3, y: 4 }, null], view: [{ x: 5, y: 6, zoom: 2 }] });
+    actor.send({ type: 'presence.replay', replay: { simulationId: 's-1', position: 3 } });
+    expect(sent).toEqual({
+      selection: [[], ['a']],
+      cursor: [{ x: 3, y: 4 }, null],
+      view: [{ x: 5, y: 6, zoom: 2 }],
+      replay: [{ simulationId: 's-1', position: 3 }],
+    });
   });
 
   it('reports a failing stream as a lost channel with its message', () => {

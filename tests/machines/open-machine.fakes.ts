@@ -45,7 +45,12 @@ export function fakeOpenMachine() {
         on: { '*': { actions: ({ event }) => told.presence.push(event) } },
       }) as unknown as typeof canvasPresenceMachine,
       layout: recorder(told.layout) as unknown as typeof layoutMachine,
-      simulation: recorder(told.simulation) as unknown as typeof simulationMachine,
+      // A machine with no simulation open (the open machine shares its replay step on presence).
+      simulation: createMachine({
+        types: {} as { context: { simulation: null; position: null }; events: AnyEventObject },
+        context: { simulation: null, position: null },
+        on: { '*': { actions: ({ event }) => told.simulation.push(event) } },
+      }) as unknown as typeof simulationMachine,
       timeline: recorder(told.timeline) as unknown as typeof timelineMachine,
     },
   });

@@ -86,12 +86,15 @@ const events: GraphEvent[] = [
   { type: 'sim.dismissError' },
   { type: 'sim.canSendChanged', canSend: false },
   { type: 'sim.canSendChanged', canSend: true },
+  { type: 'sim.followed', replay: { simulationId: 'a', position: 1 } },
+  { type: 'sim.followed', replay: null },
 ];
 
 function key(snapshot: Snapshot): string {
   const { simulation: sim, log, position, outbox, error, guards } = snapshot.context;
-  const { canSend } = snapshot.context;
+  const { canSend, followed } = snapshot.context;
   return JSON.stringify({
+    followed,
     value: snapshot.value,
     sim: sim ? `${sim.id}:${sim.status}` : null,
     ready: log.ready,
@@ -121,6 +124,11 @@ const traversal = {
         (event as { canSend: boolean }).canSend !== snapshot.context.canSend && (plain || !snapshot.context.canSend)
       );
     if (!snapshot.context.canSend) return type === 'sim.send' || type === 'sim.start' || type === 'sim.canSendChanged';
+    // Following is explored on the first simulation, with its log read, from the live end or a followed step.
+    if (type === 'sim.followed')
+      return (
+        error === null && outbox.length === 0 && sim?.id === 'a' && log.ready > 0 && Object.keys(guards).length === 0
+      );
     if (type === 'sim.setGuard' || type === 'sims.started' || type === 'sims.updated')
       return plain && sim?.id === 'a' && sim.status === 'running';
     if (type === 'sim.send' || type === 'sim.advanceTime')

@@ -1,4 +1,4 @@
-import { createActor } from 'xstate';
+import { createActor, fromCallback } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import { simulationMachine } from '../../machines/simulation.machine.ts';
 import { entry, fakeSimulationPort, MACHINE, ok, refused, settle, simulation } from './simulation.fakes.ts';
@@ -121,6 +121,75 @@ describe('simulation machine', () => {
     fake.emitLog({ type: 'simlog.subscribed' });
     await settle();
     expect(fake.calls.at(-1)).toEqual({ name: 'loadLog', input: { simulationId: 'f', after: 3 } });
+  });
+});
+
+describe('following the presenter (issue 11)', () => {
+  function hosted() {
+    const fake = fakeSimulationPort();
+    const told: string[] = [];
+    const host = createActor(
+      fromCallback(({ receive }) => receive((e: { type: string }) => told.push(e.type))),
+    ).start();
+    const actor = createActor(simulationMachine.provide({ actors: fake.actors }), {
+      input: { machineId: MACHINE, canSend: true, host },
+    }).start();
+    return { fake, actor, told };
+  }
+  const look = (simulationId: string, position: number | null) => ({ simulationId, position });
+
+  it('shows the followed step live, back to the live end with them, and stops following on a step of its own', async () => {
+    const { fake, actor, told } = hosted();
+    await fake.settle('listSimulations', ok([simulation('a')]));
+    await fake.settle('loadLog', ok([entry(1), entry(2, null), entry(3), entry(4, null)]));
+    actor.send({ type: 'sim.followed', replay: look('a', 3) });
+    expect(actor.getSnapshot().context.position).toBe(3);
+    actor.send({ type: 'sim.followed', replay: look('a', 1) });
+    expect(actor.getSnapshot().context.position).toBe(1);
+    actor.send({ type: 'sim.followed', replay: look('a', null) });
+    expect(actor.getSnapshot().context.position).toBeNull();
+    actor.send({ type: 'sim.followed', replay: look('a', 2) });
+    expect(told).toEqual([]);
+
+    // The person steps themself: following ends here, and the host is told (once).
+    actor.send({ type: 'sim.stepBack' });
+    expect(actor.getSnapshot().context).toMatchObject({ position: 1, followed: null });
+    expect(told).toEqual(['machine.replayChosen']);
+    actor.send({ type: 'sim.stepForward' });
+    expect(told).toEqual(['machine.replayChosen']);
+  });
+
+  it('a followed step of another simulation shows once that simulation opens here', async () => {
+    const { fake, actor } = hosted();
+    await fake.settle('listSimulations', ok([simulation('a')]));
+    await fake.settle('loadLog', ok([entry(1), entry(2, null)]));
+    actor.send({ type: 'sim.followed', replay: look('f', 1) });
+    expect(actor.getSnapshot().context.position).toBeNull();
+    fake.emitList({ type: 'sims.started', simulation: simulation('f', { forkedFrom: 'a', forkedAtSeq: 2 }) });
+    await settle();
+    expect(actor.getSnapshot().context).toMatchObject({ simulation: { id: 'f' }, position: 1 });
+  });
+
+  it('following pauses a play, and playing, scrubbing or sending stops following', async () => {
+    const { fake, actor, told } = hosted();
+    await fake.settle('listSimulations', ok([simulation('a')]));
+    await fake.settle('loadLog', ok([entry(1), entry(2, null), entry(3)]));
+    actor.send({ type: 'sim.play' });
+    expect(actor.getSnapshot().hasTag('playing')).toBe(true);
+    actor.send({ type: 'sim.followed', replay: look('a', 2) });
+    expect(actor.getSnapshot().hasTag('playing')).toBe(false);
+    expect(actor.getSnapshot().context.position).toBe(2);
+    actor.send({ type: 'sim.play' });
+    expect(told).toEqual(['machine.replayChosen']);
+    actor.send({ type: 'sim.followed', replay: look('a', 1) });
+    actor.send({ type: 'sim.scrub', step: 0 });
+    actor.send({ type: 'sim.followed', replay: look('a', 2) });
+    actor.send({ type: 'sim.send', eventType: 'GO', payload: {} });
+    expect(told).toEqual(['machine.replayChosen', 'machine.replayChosen', 'machine.replayChosen']);
+    expect(actor.getSnapshot().context).toMatchObject({ position: null, followed: null });
+    // No longer following (null): the step shown stays the person's own.
+    actor.send({ type: 'sim.followed', replay: null });
+    expect(actor.getSnapshot().context.position).toBeNull();
   });
 });
 

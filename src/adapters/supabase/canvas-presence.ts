@@ -6,6 +6,7 @@ import type {
   CanvasPresencePort,
   Point,
   PresenceFact,
+  ReplayLook,
   View,
 } from '../../lib/ports/canvas-presence.ts';
 import { latestAtMost } from '../../lib/throttle.ts';
@@ -15,7 +16,7 @@ import { openChannel, type ChannelFact } from './realtime.ts';
 /**
  * A machine's canvas presence over a private channel `canvas:<machine id>` (RLS on
  * realtime.messages admits the project's members, see the canvas_presence migration).
- * Selections ride on presence; cursors and views are broadcasts, throttled here to 20 a
+ * Selections and replay steps ride on presence; cursors and views are broadcasts, throttled here to 20 a
  * second each. Payloads from peers are checked before they become facts: the channel is
  * shared with other people's browsers.
  */
@@ -28,6 +29,7 @@ export const CANVAS_SEND_RATE = 20;
 interface SelectionMeta {
   userId: string;
   selection: string[];
+  replay: ReplayLook | null;
 }
 
 type Broadcast = Record<string, unknown>;
@@ -39,6 +41,18 @@ function selectionOf(meta: Partial<SelectionMeta>): string[] {
   return Array.isArray(meta.selection)
     ? meta.selection.filter((id): id is string => typeof id === 'string').slice(0, MAX_SELECTION)
     : [];
+}
+
+const MAX_ID = 100;
+
+/** A peer's replay step as they tracked it, or null if it is not one we understand. */
+export function replayOf(meta: Partial<Record<keyof SelectionMeta, unknown>>): ReplayLook | null {
+  const replay = meta.replay;
+  if (typeof replay !== 'object' || replay === null) return null;
+  const { simulationId, position } = replay as Record<string, unknown>;
+  if (typeof simulationId !== 'string' || simulationId === '' || simulationId.length > MAX_ID) return null;
+  if (position !== null && !(Number.isSafeInteger(position) && (position as number) >= 0)) return null;
+  return { simulationId, position: position as number | null };
 }
 
 /** A broadcast from a peer as a fact, or nothing if it is not one we understand. */
@@ -72,6 +86,7 @@ function toFact(fact: ChannelFact<never, Broadcast, SelectionMeta>): PresenceFac
         peers: fact.peers.map((peer): CanvasPeerState => ({
           userId: typeof peer.meta.userId === 'string' ? peer.meta.userId : peer.key,
           selection: selectionOf(peer.meta),
+          replay: replayOf(peer.meta),
           connections: peer.connections,
         })),
       };
@@ -91,6 +106,8 @@ export function createCanvasPresenceAdapter(client: Client): CanvasPresencePort 
         broadcast: ['cursor', 'view'],
         presenceKey: userId,
       });
+      // Presence holds one meta per person: each track sends the latest of both.
+      const meta: SelectionMeta = { userId, selection: [], replay: null };
       const cursor$ = new Subject<Point | null>();
       const view$ = new Subject<View>();
       // The senders live as long as someone listens to the channel.
@@ -113,7 +130,14 @@ export function createCanvasPresenceAdapter(client: Client): CanvasPresencePort 
       });
       return {
         facts$,
-        trackSelection: (selection) => channel.track({ userId, selection }),
+        trackSelection: (selection) => {
+          meta.selection = selection;
+          channel.track({ ...meta });
+        },
+        trackReplay: (replay) => {
+          meta.replay = replay;
+          channel.track({ ...meta });
+        },
         moveCursor: (at) => cursor$.next(at),
         moveView: (view) => view$.next(view),
       };

@@ -41,7 +41,10 @@ export const useSimActivePaths = (actor: SimulationActor): string[] =>
 export const useSimStep = (actor: SimulationActor): SimStep | null => useSelector(actor, shownStep);
 
 export const useSimPosition = (actor: SimulationActor) => {
-  const position = useSelector(actor, (s) => s.context.position);
+  // A followed step can run ahead of the log read here so far: show at most what is known.
+  const position = useSelector(actor, (s) =>
+    s.context.position === null ? null : Math.min(s.context.position, s.context.log.ready),
+  );
   const last = useSelector(actor, (s) => s.context.log.ready);
   const playing = useSelector(actor, (s) => s.hasTag('playing'));
   const syncing = useSelector(actor, (s) => s.hasTag('syncing'));

@@ -28,26 +28,33 @@ const clock = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-d
  */
 export function TimelineList({ entries, nameOf, colorOf, openKey, onOpen }: Props) {
   const scroller = useRef<HTMLDivElement>(null);
-  const [view, setView] = useState({ top: 0, height: 320 });
+  // The first row in view, and the scroller's height: the list renders again only when
+  // the window of rows moves, not on every pixel scrolled.
+  const [first, setFirst] = useState(0);
+  const [height, setHeight] = useState(320);
   const atEnd = useRef(true);
+  // What the scroll handler reads, without asking the page for layout (no scrollHeight or
+  // clientHeight in it: each would force a layout per scroll event).
+  const known = useRef({ count: entries.length, height });
+  known.current = { count: entries.length, height };
 
   useLayoutEffect(() => {
     const el = scroller.current;
     if (!el) return;
-    const measure = () => setView({ top: el.scrollTop, height: el.clientHeight });
+    const measure = () => setHeight(el.clientHeight);
     measure();
     const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(measure);
     observer?.observe(el);
     return () => observer?.disconnect();
   }, []);
 
-  // New entries while at the end: stay at the end.
+  // New entries while at the end: stay at the end (the browser clamps to the last row).
   useLayoutEffect(() => {
     const el = scroller.current;
-    if (el && atEnd.current) el.scrollTop = el.scrollHeight;
+    if (el && atEnd.current) el.scrollTop = entries.length * ROW;
   }, [entries.length]);
 
-  const { start, end } = windowOf(entries.length, ROW, view.top, view.height);
+  const { start, end } = windowOf(entries.length, ROW, first * ROW, height);
   const rows = entries.slice(start, end);
   return (
     <div
@@ -55,9 +62,10 @@ export function TimelineList({ entries, nameOf, colorOf, openKey, onOpen }: Prop
       ref={scroller}
       data-testid="timeline-scroll"
       onScroll={(e) => {
-        const el = e.currentTarget;
-        atEnd.current = el.scrollTop + el.clientHeight >= el.scrollHeight - ROW;
-        setView({ top: el.scrollTop, height: el.clientHeight });
+        const top = e.currentTarget.scrollTop;
+        const { count, height: shown } = known.current;
+        atEnd.current = top + shown >= count * ROW - ROW;
+        setFirst(Math.floor(top / ROW));
       }}
     >
       <ul className="tl-list" style={{ height: entries.length * ROW }} aria-label="Timeline entries">

@@ -19,10 +19,22 @@ export interface View {
   zoom: number;
 }
 
+/**
+ * Where someone is in the machine's shared simulation: the simulation shown and its replay
+ * step (null: the live end). It rides on presence with the selection, so a late joiner
+ * and a new follower know it at once.
+ */
+export interface ReplayLook {
+  simulationId: string;
+  position: number | null;
+}
+
 export interface CanvasPeerState {
   userId: string;
   /** Selected state and transition ids. */
   selection: string[];
+  /** Their simulation and replay step; absent or null without a simulation open. */
+  replay?: ReplayLook | null;
   /** Open tabs of this person on this machine. */
   connections: number;
 }
@@ -40,6 +52,8 @@ export interface CanvasChannel {
   facts$: Observable<PresenceFact>;
   /** Publishes this person's selection (again after every rejoin). */
   trackSelection(selection: string[]): void;
+  /** Publishes this person's simulation replay step, tracked with the selection. */
+  trackReplay(replay: ReplayLook | null): void;
   /** Sends the pointer position; throttled to 20 a second, the last position always sent. */
   moveCursor(at: Point | null): void;
   /** Sends the view; throttled like the cursor. */
