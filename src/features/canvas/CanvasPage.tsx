@@ -45,6 +45,14 @@ export interface CanvasPageProps {
   onCreate?: (name: string, definition: MachineDefinition) => void;
 }
 
+/**
+ * The pane a page opens with: diagram and code side by side, or on a phone-sized window
+ * (the width where the dock becomes a bottom sheet) the diagram alone, which would
+ * otherwise get a strip too small to read; the code is one tap away ("Both", "Code").
+ */
+const firstPane = (): CanvasPane =>
+  typeof window !== 'undefined' && window.matchMedia?.('(max-width: 720px)').matches ? 'diagram' : 'split';
+
 /** Gestures by which a person moves their own view. */
 const USER_MOVES = new Set<CanvasIntent['type']>(['canvas.panStart', 'canvas.zoomAt', 'canvas.fit']);
 
@@ -57,7 +65,7 @@ const USER_MOVES = new Set<CanvasIntent['type']>(['canvas.panStart', 'canvas.zoo
  * (useStage) and find (useFind).
  */
 export function CanvasPage({ definition, peers = [], onCreate }: CanvasPageProps) {
-  const [view, setView] = useState<CanvasPane>('split');
+  const [view, setView] = useState<CanvasPane>(firstPane);
   const canEdit = useCanEditCanvas();
   const layout = useLayout();
   const layoutError = useLayoutError();
