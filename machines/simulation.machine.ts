@@ -1,8 +1,5 @@
 import { throwError } from 'rxjs';
-import { assertEvent, assign, enqueueActions, fromEventObservable, fromPromise, setup, type AnyActorRef } from 'xstate';
-import type { ReplayLook } from '../src/lib/ports/canvas-presence.ts';
-import { sameLook } from './replay-follow.ts';
-import type { JsonObject } from '../src/lib/model/types.ts';
+import { assertEvent, assign, enqueueActions, fromEventObservable, fromPromise, setup } from 'xstate';
 import type {
   SendRequest,
   SimListStreamEvent,
@@ -10,18 +7,21 @@ import type {
   SimResult,
   SimulationRecord,
 } from '../src/lib/ports/simulation.ts';
+import type { JsonObject } from '../src/lib/model/types.ts';
+import { emptyLog, hasGap, type GuardValues, type SimLogEntry } from '../src/lib/simulation/index.ts';
+import { sameLook } from './replay-follow.ts';
+import { notProvided } from './shared.ts';
 import {
-  emptyLog,
-  hasGap,
-  mergeEntries,
-  readyEntries,
-  traceOf,
-  type GuardValues,
-  type KnownLog,
-  type SimLogEntry,
-  type SimSetup,
-  type Trace,
-} from '../src/lib/simulation/index.ts';
+  failure,
+  lastStep,
+  opened,
+  received,
+  type SimulationContext,
+  type SimulationInput,
+  type SimulationIntent,
+} from './simulation.setup.ts';
+
+export type { SimulationContext, SimulationHost, SimulationInput, SimulationIntent } from './simulation.setup.ts';
 
 /**
  * The shared simulation of one machine. On open it shows the newest running simulation
@@ -36,88 +36,6 @@ import {
  * `host` (the open machine) is told `machine.replayChosen` so the whole follow mode ends.
  */
 
-export type SimulationIntent =
-  | { type: 'sim.start'; context: JsonObject | null }
-  | { type: 'sim.send'; eventType: string; payload: JsonObject }
-  | { type: 'sim.advanceTime' }
-  | { type: 'sim.setGuard'; name: string; value: boolean }
-  | { type: 'sim.stepBack' }
-  | { type: 'sim.stepForward' }
-  | { type: 'sim.scrub'; step: number }
-  | { type: 'sim.play' }
-  | { type: 'sim.pause' }
-  | { type: 'sim.fork' }
-  | { type: 'sim.rerun' }
-  | { type: 'sim.retry' }
-  | { type: 'sim.dismissError' }
-  /** The person's membership changed (a guest watches; members send). */
-  | { type: 'sim.canSendChanged'; canSend: boolean }
-  /** The replay step of the person followed (null: following no one, or they have no simulation open). */
-  | { type: 'sim.followed'; replay: ReplayLook | null };
-
-/** Who is told that this person chose a replay step themselves: the open machine, which ends follow mode. */
-export type SimulationHost = AnyActorRef;
-
-export interface SimulationInput {
-  machineId: string;
-  canSend: boolean;
-  host?: SimulationHost | null;
-}
-
-export interface SimulationContext {
-  machineId: string;
-  canSend: boolean;
-  host: SimulationHost | null;
-  /** The replay step of the person followed, shown whenever it is of the simulation open. */
-  followed: ReplayLook | null;
-  simulation: SimulationRecord | null;
-  /** What the open simulation replays from; one object per simulation (traces are cached by it). */
-  setup: SimSetup | null;
-  log: KnownLog;
-  trace: Trace | null;
-  /** The step shown while replaying; null follows the live end. */
-  position: number | null;
-  /** This person's guard switches, sent with each event. */
-  guards: GuardValues;
-  outbox: SendRequest[];
-  error: string | null;
-}
-
-const lastStep = (c: SimulationContext): number => c.log.ready;
-
-/** The step to show for a followed look: theirs if it is of this simulation. */
-const followedStep = (simulation: SimulationRecord, followed: ReplayLook | null): number | null =>
-  followed?.simulationId === simulation.id ? followed.position : null;
-
-function opened(simulation: SimulationRecord, followed: ReplayLook | null): Partial<SimulationContext> {
-  const simSetup: SimSetup = {
-    definition: simulation.definition,
-    context: simulation.context,
-    guards: simulation.guards,
-  };
-  return {
-    simulation,
-    setup: simSetup,
-    log: emptyLog,
-    trace: traceOf(simSetup, []),
-    position: followedStep(simulation, followed),
-    guards: { ...simulation.guards },
-    outbox: [],
-  };
-}
-
-function received(c: SimulationContext, entries: SimLogEntry[]): Partial<SimulationContext> {
-  if (!c.setup) return {};
-  const log = mergeEntries(c.log, entries);
-  return log === c.log ? {} : { log, trace: traceOf(c.setup, readyEntries(log), c.trace) };
-}
-
-const failure = (output: SimResult<unknown>): string | null => (output.ok ? null : output.error.message);
-
-function notProvided(actor: string): Error {
-  return new Error(`simulation: provide the "${actor}" actor (see src/app/)`);
-}
-
 export const simulationMachine = setup({
   types: {
     input: {} as SimulationInput,
@@ -127,26 +45,28 @@ export const simulationMachine = setup({
   },
   actors: {
     simulationEvents: fromEventObservable<SimListStreamEvent, { machineId: string }>(() =>
-      throwError(() => notProvided('simulationEvents')),
+      throwError(() => notProvided('simulation', 'simulationEvents')),
     ),
     logEvents: fromEventObservable<SimLogStreamEvent, { simulationId: string }>(() =>
-      throwError(() => notProvided('logEvents')),
+      throwError(() => notProvided('simulation', 'logEvents')),
     ),
     listSimulations: fromPromise<SimResult<SimulationRecord[]>, { machineId: string }>(() =>
-      Promise.reject(notProvided('listSimulations')),
+      Promise.reject(notProvided('simulation', 'listSimulations')),
     ),
     startSimulation: fromPromise<
       SimResult<SimulationRecord>,
       { machineId: string; context: JsonObject | null; guards: GuardValues }
-    >(() => Promise.reject(notProvided('startSimulation'))),
+    >(() => Promise.reject(notProvided('simulation', 'startSimulation'))),
     loadLog: fromPromise<SimResult<SimLogEntry[]>, { simulationId: string; after: number }>(() =>
-      Promise.reject(notProvided('loadLog')),
+      Promise.reject(notProvided('simulation', 'loadLog')),
     ),
-    sendEvent: fromPromise<SimResult<{ seq: number }>, SendRequest>(() => Promise.reject(notProvided('sendEvent'))),
+    sendEvent: fromPromise<SimResult<{ seq: number }>, SendRequest>(() =>
+      Promise.reject(notProvided('simulation', 'sendEvent')),
+    ),
     forkSimulation: fromPromise<
       SimResult<SimulationRecord>,
       { simulationId: string; uptoSeq: number; latest: boolean }
-    >(() => Promise.reject(notProvided('forkSimulation'))),
+    >(() => Promise.reject(notProvided('simulation', 'forkSimulation'))),
   },
   actions: {
     openSimulation: assign(({ context }, params: { simulation: SimulationRecord | null }) =>

@@ -12,6 +12,7 @@ import type {
 import type { RecordedSimulation } from '../src/lib/testing/coverage-sources.ts';
 import { runTest } from '../src/lib/testing/run.ts';
 import type { PathKind, TestPath, TestScript } from '../src/lib/testing/types.ts';
+import { notProvided } from './shared.ts';
 
 /**
  * The Tests panel of one open machine: its saved tests and their newest runs (rows,
@@ -100,10 +101,6 @@ export function withSimulations(
 const withTest = (tests: SavedTest[], test: SavedTest): SavedTest[] =>
   tests.some((t) => t.id === test.id) ? tests : [...tests, test];
 
-function notProvided(actor: string): Error {
-  return new Error(`tests: provide the "${actor}" actor (see src/app/)`);
-}
-
 export const testsMachine = setup({
   types: {
     input: {} as { machineId: string },
@@ -114,16 +111,22 @@ export const testsMachine = setup({
   actors: {
     /** The tests' rows as they change, and (when the app follows them) simulations as they are recorded. */
     testEvents: fromEventObservable<TestsStreamEvent | SimulationRecordedEvent, { machineId: string }>(() =>
-      throwError(() => notProvided('testEvents')),
+      throwError(() => notProvided('tests', 'testEvents')),
     ),
     /** The saved tests and runs, and (when the app reads them) the room's recorded simulations, for coverage. */
     listTests: fromPromise<
       TestsResult<{ tests: SavedTest[]; runs: TestRun[]; simulations?: RecordedSimulation[] }>,
       { machineId: string }
-    >(() => Promise.reject(notProvided('listTests'))),
-    generatePaths: fromPromise<GeneratedPaths, GenerateRequest>(() => Promise.reject(notProvided('generatePaths'))),
-    saveTest: fromPromise<TestsResult<SavedTest>, SaveTestRequest>(() => Promise.reject(notProvided('saveTest'))),
-    recordRun: fromPromise<TestsResult<TestRun>, RecordRunRequest>(() => Promise.reject(notProvided('recordRun'))),
+    >(() => Promise.reject(notProvided('tests', 'listTests'))),
+    generatePaths: fromPromise<GeneratedPaths, GenerateRequest>(() =>
+      Promise.reject(notProvided('tests', 'generatePaths')),
+    ),
+    saveTest: fromPromise<TestsResult<SavedTest>, SaveTestRequest>(() =>
+      Promise.reject(notProvided('tests', 'saveTest')),
+    ),
+    recordRun: fromPromise<TestsResult<TestRun>, RecordRunRequest>(() =>
+      Promise.reject(notProvided('tests', 'recordRun')),
+    ),
   },
   actions: {
     addTest: assign(({ context }, test: SavedTest) => ({ tests: withTest(context.tests, test) })),
