@@ -279,6 +279,7 @@ const IGNORED_TEXT = {
   reserved_type: 'ignored: reserved',
   no_timer: 'ignored: no timer',
   machine_done: 'ignored: machine finished',
+  machine_error: 'ignored: machine stopped (its eventless transitions loop)',
 } as const;
 
 function SimLog({ actor }: { actor: SimulationActor }) {

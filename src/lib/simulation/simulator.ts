@@ -47,6 +47,9 @@ export class Simulator {
     const built = sharedSimMachine(setup.definition, setup.context ?? setup.definition.context ?? {});
     this.slot = built.slot;
     this.actor = createActor(built.machine, { clock: this.clock });
+    // A step past MAX_MICROSTEPS (a cycle of eventless transitions) stops the actor with an
+    // error: observed here, so it ends the run (`machine_error`) instead of being thrown.
+    this.actor.subscribe({ error: () => undefined });
     this.slot.hooks = this.hooks;
     this.actor.start();
     this.startActions = this.takeActions();
@@ -146,6 +149,7 @@ export class Simulator {
 
   private run(entry: SimLogEntry): IgnoredReason | null {
     const before = this.snapshot();
+    if (before.status === 'error') return 'machine_error';
     if (before.status !== 'active') return 'machine_done';
     if (entry.kind === 'time') return this.clock.fireNext() ? null : 'no_timer';
     const type = entry.type ?? '';
@@ -154,6 +158,7 @@ export class Simulator {
     // rule for a real child); a person sending it by hand only means "if it failed".
     if (type.startsWith('xstate.error.') && !before.can({ type })) return 'not_enabled';
     this.actor.send({ ...entry.payload, type });
+    if (this.snapshot().status === 'error') return 'machine_error';
     // XState keeps the same snapshot when an event changes nothing.
     return this.snapshot() === before && this.hooks.actions.length === 0 ? 'not_enabled' : null;
   }

@@ -31,8 +31,8 @@ export interface ActionCall {
   params?: Json;
 }
 
-/** Why a log entry did nothing. */
-export type IgnoredReason = 'not_enabled' | 'reserved_type' | 'no_timer' | 'machine_done';
+/** Why a log entry did nothing; `machine_error`: the machine stopped, its eventless transitions looping. */
+export type IgnoredReason = 'not_enabled' | 'reserved_type' | 'no_timer' | 'machine_done' | 'machine_error';
 
 /** The visible state of a simulation at one position. */
 export interface SimView {

@@ -306,3 +306,20 @@ describe('panel helpers', () => {
     expect(bad.ok ? '' : bad.message).toMatch(/^Not JSON/);
   });
 });
+
+describe('a chart that loops', () => {
+  // Eventless transitions that re-trigger each other would loop for ever in XState; the
+  // simulation's machine stops past MAX_MICROSTEPS. The step that looped ends the run
+  // (no uncaught error, no hung tab), and later events are kept, marked ignored.
+  const looping: Parameters<typeof setupOf>[0] = {
+    id: 'loop',
+    initial: 'idle',
+    states: { idle: { on: { GO: 'ping' } }, ping: { always: 'pong' }, pong: { always: 'ping' } },
+  };
+
+  it('ends the run at the step that loops, and ignores the events after it', () => {
+    const trace = replay(setupOf(looping), logOf(['GO', 'GO']));
+    expect(trace.steps.map((s) => s.ignored)).toEqual([null, 'machine_error', 'machine_error']);
+    expect(trace.steps[0]?.activePaths).toEqual(['idle']);
+  });
+});
