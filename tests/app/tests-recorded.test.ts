@@ -11,6 +11,7 @@ import type {
 } from '../../src/lib/ports/simulation.ts';
 import type { SimLogEntry } from '../../src/lib/simulation/index.ts';
 import { computeCoverage, coverageSources } from '../../src/lib/testing/index.ts';
+import { simulation } from '../machines/simulation.fakes.ts';
 import { MACHINE, toggle } from '../machines/tests.fakes.ts';
 
 /**
@@ -28,21 +29,9 @@ const entry = (seq: number, type: string): SimLogEntry => ({
   sender: 'u-ada',
 });
 
-const record = (id: string, lastSeq: number): SimulationRecord => ({
-  id,
-  machineId: MACHINE,
-  projectId: 'p-1',
-  machineVersion: 1,
-  definition: toggle,
-  context: null,
-  guards: {},
-  createdBy: 'u-ada',
-  status: 'running',
-  forkedFrom: null,
-  forkedAtSeq: null,
-  lastSeq,
-  createdAt: '2026-11-24T09:00:00.000Z',
-});
+/** A simulation of the tests' toggle, `lastSeq` events long. */
+const record = (id: string, lastSeq: number): SimulationRecord =>
+  simulation(id, { machineId: MACHINE, machineVersion: 1, definition: toggle, lastSeq });
 
 /** A simulations port over an in-memory log per simulation; the list stream is pushed by the test. */
 function fakeSimulations(logs: Map<string, SimLogEntry[]>) {
