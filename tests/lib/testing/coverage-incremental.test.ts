@@ -193,6 +193,12 @@ function edit(d: MachineDefinition, e: Edit): MachineDefinition {
   }
 }
 
+/** One recorded run: these events in order, each with the same guard switches. */
+const runOf = (types: string[], guards: Record<string, boolean>): CoverageRun => ({
+  context: null,
+  entries: types.map((type, i) => ({ seq: i + 1, kind: 'event', type, payload: {}, guards, sender: null })),
+});
+
 const plain = (c: Coverage) => ({
   states: { all: c.states.all, covered: [...c.states.covered].sort() },
   transitions: { all: [...c.transitions.all].sort(), covered: [...c.transitions.covered].sort() },
@@ -227,19 +233,7 @@ describe('incremental coverage', () => {
 
   it('runs again only the steps an edit touched, and nothing for an edit elsewhere', () => {
     const d = def(rich);
-    const runs: CoverageRun[] = [
-      {
-        context: null,
-        entries: ['GO', 'NEXT', 'NEXT', 'STOP', 'JUMP', 'NEXT'].map((type, i) => ({
-          seq: i + 1,
-          kind: 'event',
-          type,
-          payload: {},
-          guards: { ready: true },
-          sender: null,
-        })),
-      },
-    ];
+    const runs = [runOf(['GO', 'NEXT', 'NEXT', 'STOP', 'JUMP', 'NEXT'], { ready: true })];
     const tracker = new CoverageTracker();
     tracker.compute(d, runs);
     expect(tracker.ran).toBe(6);
@@ -276,14 +270,7 @@ describe('incremental coverage', () => {
     // without SKIP, the only transition guarded by `fast`, has no `fast`; guarding idle's
     // first GO by `fast` next must not patch that machine, whose GO would then throw.
     // (Removing SKIP from a machine built with it patches, keeping `fast`.)
-    const runs: CoverageRun[] = [
-      {
-        context: null,
-        entries: [
-          { seq: 1, kind: 'event', type: 'GO', payload: {}, guards: { ready: true, fast: false }, sender: null },
-        ],
-      },
-    ];
+    const runs = [runOf(['GO'], { ready: true, fast: false })];
     const tracker = new CoverageTracker();
     const d = def(rich);
     tracker.compute(d, runs);
@@ -314,19 +301,7 @@ describe('incremental coverage', () => {
     // a has no PAUSE (work's PAUSE leads to wait); the run asks a for PAUSE first, so XState
     // memoised a's (empty) candidates for it. Added on a, PAUSE must lead to c instead.
     const d = def(rich);
-    const runs: CoverageRun[] = [
-      {
-        context: null,
-        entries: ['GO', 'PAUSE', 'GO', 'PAUSE'].map((type, i) => ({
-          seq: i + 1,
-          kind: 'event',
-          type,
-          payload: {},
-          guards: { ready: true },
-          sender: null,
-        })),
-      },
-    ];
+    const runs = [runOf(['GO', 'PAUSE', 'GO', 'PAUSE'], { ready: true })];
     const tracker = new CoverageTracker();
     const key = (c: Coverage) => [...c.states.covered].sort();
     expect(key(tracker.compute(d, runs))).toEqual(['idle', 'wait', 'work', 'work.a']);
@@ -368,19 +343,7 @@ describe('incremental coverage', () => {
       ...d,
       transitions: { ...d.transitions, [(onDone as Transition).id]: { ...(onDone as Transition), targets: [c.id] } },
     };
-    const runs: CoverageRun[] = [
-      {
-        context: null,
-        entries: ['GO', 'SKIP', 'STOP'].map((type, i) => ({
-          seq: i + 1,
-          kind: 'event',
-          type,
-          payload: {},
-          guards: { ready: true, fast: true, auto: true },
-          sender: null,
-        })),
-      },
-    ];
+    const runs = [runOf(['GO', 'SKIP', 'STOP'], { ready: true, fast: true, auto: true })];
     const full = computeCoverage(looping, runs);
     expect([...full.states.covered].sort()).toEqual(['idle', 'work', 'work.a']);
     const tracker = new CoverageTracker();
