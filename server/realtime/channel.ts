@@ -37,10 +37,15 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /** Broadcast metadata with `sender` set by the server (a client's own `sender` is replaced). */
-function stamped(meta: Record<string, unknown> | null, sender: string | null): Record<string, unknown> {
+export function stamped(meta: Record<string, unknown> | null, sender: string | null): Record<string, unknown> {
   const out: Record<string, unknown> = { ...(meta ?? {}), sender };
   // A binary frame carries at most 255 bytes of metadata: the stamp wins over the rest.
   return Buffer.byteLength(JSON.stringify(out)) > 255 ? { sender } : out;
+}
+
+/** Whose a message is, as the server stamps it: the token's user, or null for anon and service keys. */
+export function senderOf(claims: { sub?: unknown }): string | null {
+  return typeof claims.sub === 'string' && claims.sub !== '' ? claims.sub : null;
 }
 
 export const PAYLOAD_TOO_LARGE = 'Payload size exceeds tenant limit';
@@ -93,8 +98,7 @@ export class Channel implements Member {
 
   /** The authenticated user (`sub`) of this channel's token, or null (anon, service keys). */
   get userId(): string | null {
-    const sub = this.identity.claims.sub;
-    return typeof sub === 'string' && sub !== '' ? sub : null;
+    return senderOf(this.identity.claims);
   }
 
   canRead(extension: Extension): boolean {

@@ -2,14 +2,16 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type pg from 'pg';
 import { PayloadTooLargeError, readBody, sendEmpty, sendJson, type RequestContext } from '../gateway/http.ts';
 import { checkWrite } from './authorization.ts';
-import { PAYLOAD_TOO_LARGE } from './channel.ts';
+import { PAYLOAD_TOO_LARGE, senderOf, stamped } from './channel.ts';
 import type { Hub } from './hub.ts';
 import type { Identity } from './tokens.ts';
 
 /**
  * The REST broadcast API: POST /api/broadcast with a batch of messages, and
  * POST /api/broadcast/<topic>/events/<event> with the raw payload. Private messages
- * need the caller's INSERT policy on realtime.messages, as on hosted.
+ * need the caller's INSERT policy on realtime.messages, as on hosted. Every message is
+ * stamped with its sender (the token's user) as on the socket, so a receiver's check of
+ * a payload's `userId` against `meta.sender` holds whichever way the message came.
  */
 export interface BroadcastApi {
   pool: pg.Pool;
@@ -108,8 +110,8 @@ export async function batchBroadcast(
       // Hosted drops private messages the caller may not send and still answers 202.
       if (!allowed.get(topic)) continue;
     }
-    const payload: Record<string, unknown> = { type: 'broadcast', event: m.event, payload: m.payload };
-    if (typeof m.id === 'string') payload.meta = { id: m.id };
+    const meta = stamped(typeof m.id === 'string' ? { id: m.id } : null, senderOf(ctx.claims));
+    const payload: Record<string, unknown> = { type: 'broadcast', event: m.event, payload: m.payload, meta };
     api.hub.broadcast(topic, isPrivate, { kind: 'json', payload });
   }
   sendEmpty(res, 202);
@@ -136,7 +138,8 @@ export async function singleBroadcast(
       sendJson(res, 422, { errors: { payload: [PAYLOAD_TOO_LARGE] } });
       return;
     }
-    message = { kind: 'user', user: { event, encoding: 'binary', body: raw, metadata: null } };
+    const metadata = stamped(null, senderOf(ctx.claims));
+    message = { kind: 'user', user: { event, encoding: 'binary', body: raw, metadata } };
   } else {
     const body = await jsonBody(req, res, api.maxBodyBytes);
     if (!body) return;
@@ -148,7 +151,8 @@ export async function singleBroadcast(
       sendJson(res, 422, { errors: { payload: [PAYLOAD_TOO_LARGE] } });
       return;
     }
-    message = { kind: 'json', payload: { type: 'broadcast', event, payload: body.value } };
+    const meta = stamped(null, senderOf(ctx.claims));
+    message = { kind: 'json', payload: { type: 'broadcast', event, payload: body.value, meta } };
   }
   if (isPrivate && !(await mayWrite(api, ctx, topic))) {
     sendJson(res, 403, { message: 'Unauthorized' });

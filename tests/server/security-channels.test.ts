@@ -2,10 +2,13 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createCanvasPresenceAdapter } from '../../src/adapters/supabase/canvas-presence.ts';
 import type { Database } from '../../src/adapters/supabase/database.types.ts';
+import { createInspectionFollowAdapter } from '../../src/adapters/supabase/inspection-follow.ts';
 import { createRoomAdapter } from '../../src/adapters/supabase/room.ts';
+import { createTestPlaybackAdapter } from '../../src/adapters/supabase/test-playback.ts';
 import type { PresenceFact } from '../../src/lib/ports/canvas-presence.ts';
 import type { RoomFact } from '../../src/lib/ports/room.ts';
 import { machineIn, projectFor, team, type Person, type Team } from '../adapters/machines-fixtures.ts';
+import { backendInfo } from '../setup/clients.ts';
 import { closeClients, RawSocket, realtimeClient, subscribe, until } from './realtime-helpers.ts';
 
 /**
@@ -149,15 +152,21 @@ describe('DELETE events name nothing', () => {
   });
 });
 
+/** A new machine in a new project with the owner's canvas presence joined on it, and the facts it sees. */
+async function ownerOnCanvas(name: string): Promise<{ machine: string; facts: PresenceFact[] }> {
+  const project = await projectFor(t);
+  const machine = await machineIn(t, project, name);
+  const facts: PresenceFact[] = [];
+  const victim = createCanvasPresenceAdapter(typed(t.owner)).open(machine, t.owner.id);
+  const sub = victim.facts$.subscribe((f) => facts.push(f));
+  cleanups.push(() => sub.unsubscribe());
+  await until(() => facts.find((f) => f.type === 'presence.joined'), 10_000, 'joined');
+  return { machine, facts };
+}
+
 describe('whose cursor and presence it is', () => {
   it('the server stamps the sender; the app ignores a cursor or a selection claiming someone else', async () => {
-    const project = await projectFor(t);
-    const machine = await machineIn(t, project, 'spoofed');
-    const facts: PresenceFact[] = [];
-    const victim = createCanvasPresenceAdapter(typed(t.owner)).open(machine, t.owner.id);
-    const sub = victim.facts$.subscribe((f) => facts.push(f));
-    cleanups.push(() => sub.unsubscribe());
-    await until(() => facts.find((f) => f.type === 'presence.joined'), 10_000, 'joined');
+    const { machine, facts } = await ownerOnCanvas('spoofed');
 
     // The viewer, on raw frames: a cursor claiming to be the editor, a presence under the
     // editor's key, then an honest cursor of their own.
@@ -213,6 +222,96 @@ describe('whose cursor and presence it is', () => {
     });
     const delivered = await until(() => watcher.messages().find((m) => m.event === 'broadcast'), 10_000, 'broadcast');
     expect(delivered.payload.meta).toEqual({ sender: t.viewer.id });
+  });
+});
+
+describe('whose a REST broadcast is', () => {
+  /** POST /realtime/v1/api/broadcast as `p`: the batch form, or the single form with `single`. */
+  async function post(p: Person, topic: string, event: string, payload: object, single = false): Promise<number> {
+    const { url, anonKey } = backendInfo();
+    const headers = { apikey: anonKey, authorization: `Bearer ${await token(p)}`, 'content-type': 'application/json' };
+    const response = single
+      ? await fetch(`${url}/realtime/v1/api/broadcast/${encodeURIComponent(topic)}/events/${event}?private=true`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify(payload),
+        })
+      : await fetch(`${url}/realtime/v1/api/broadcast`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ messages: [{ topic, event, payload, private: true }] }),
+        });
+    return response.status;
+  }
+
+  it('is stamped with the poster in both forms, as on the socket', async () => {
+    const project = await projectFor(t);
+    const machine = await machineIn(t, project, 'stamped');
+    const topic = `canvas:${machine}`;
+    const watcher = await RawSocket.open('1.0.0');
+    cleanups.push(() => watcher.close());
+    const joined = await watcher.join(`realtime:${topic}`, '1', {
+      config: { private: true },
+      access_token: await token(t.owner),
+    });
+    expect(joined.status).toBe('ok');
+    const { url, anonKey } = backendInfo();
+    const batch = await fetch(`${url}/realtime/v1/api/broadcast`, {
+      method: 'POST',
+      headers: {
+        apikey: anonKey,
+        authorization: `Bearer ${await token(t.viewer)}`,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({
+        messages: [{ topic, event: 'cursor', payload: { userId: t.editor.id }, private: true, id: 'm1' }],
+      }),
+    });
+    expect(batch.status).toBe(202);
+    expect(await post(t.viewer, topic, 'view', { userId: t.editor.id }, true)).toBe(202);
+    const got = await until(
+      () => {
+        const all = watcher.messages().filter((m) => m.event === 'broadcast');
+        return all.length >= 2 ? all : undefined;
+      },
+      10_000,
+      'two REST broadcasts',
+    );
+    expect(got.map((m) => m.payload.meta)).toEqual([{ id: 'm1', sender: t.viewer.id }, { sender: t.viewer.id }]);
+  });
+
+  it('a viewer cannot show a cursor or a view under another member through the REST API', async () => {
+    const { machine, facts } = await ownerOnCanvas('rest-spoof');
+    const topic = `canvas:${machine}`;
+    // Forged first, in both forms, then an honest cursor: same poster, same channel, in order.
+    expect(await post(t.viewer, topic, 'cursor', { userId: t.editor.id, x: 1, y: 1 })).toBe(202);
+    expect(await post(t.viewer, topic, 'view', { userId: t.editor.id, x: 0, y: 0, zoom: 1 }, true)).toBe(202);
+    expect(await post(t.viewer, topic, 'cursor', { userId: t.viewer.id, x: 2, y: 2 }, true)).toBe(202);
+    await until(() => facts.find((f) => f.type === 'cursor.moved' && f.userId === t.viewer.id), 10_000, 'honest');
+    expect(facts.filter((f) => 'userId' in f && f.userId === t.editor.id)).toEqual([]);
+  });
+
+  it('test playback and inspection follow ignore a REST broadcast claiming another member', async () => {
+    const project = await projectFor(t);
+    const machine = await machineIn(t, project, 'rest-play');
+    const played: unknown[] = [];
+    const followed: unknown[] = [];
+    const play = createTestPlaybackAdapter(typed(t.viewer)).open(machine, t.viewer.id);
+    const follow = createInspectionFollowAdapter(typed(t.viewer)).open(project, t.viewer.id);
+    const subs = [play.facts$.subscribe((f) => played.push(f)), follow.facts$.subscribe((f) => followed.push(f))];
+    cleanups.push(() => subs.forEach((s) => s.unsubscribe()));
+    await until(() => played.some((f) => (f as { type: string }).type === 'playback.joined'), 10_000, 'play joined');
+    await until(() => followed.some((f) => (f as { type: string }).type === 'follow.joined'), 10_000, 'follow joined');
+
+    // The editor claims to be the owner, then speaks as themself.
+    expect(await post(t.editor, `test-play:${machine}`, 'stop', { userId: t.owner.id })).toBe(202);
+    expect(await post(t.editor, `test-play:${machine}`, 'stop', { userId: t.editor.id }, true)).toBe(202);
+    expect(await post(t.editor, `inspect-follow:${project}`, 'ask', { userId: t.owner.id }, true)).toBe(202);
+    expect(await post(t.editor, `inspect-follow:${project}`, 'ask', { userId: t.editor.id })).toBe(202);
+    await until(() => JSON.stringify(played).includes(t.editor.id), 10_000, 'the honest stop');
+    await until(() => JSON.stringify(followed).includes(t.editor.id), 10_000, 'the honest ask');
+    expect(JSON.stringify(played)).not.toContain(t.owner.id);
+    expect(JSON.stringify(followed)).not.toContain(t.owner.id);
   });
 });
 
