@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startBackend, type Backend } from '../../server/backend.ts';
+import { appBuildDir } from './app-build.ts';
 import { freePort } from './ports.ts';
 
 export interface BackendInfo {
@@ -59,4 +60,7 @@ export async function teardown(): Promise<void> {
   const { dataDir } = backend.config;
   await backend.stop();
   await fs.rm(dataDir, { recursive: true, force: true });
+  // The e2e files' shared build of the app and its lock, when any e2e file ran.
+  for (const dir of [appBuildDir(dataDir), `${appBuildDir(dataDir)}.lock`])
+    await fs.rm(dir, { recursive: true, force: true });
 }
