@@ -61,25 +61,22 @@ export function beginStatement(request: RequestClaims, extra: [string, string][]
 }
 
 /**
- * Runs `fn` in one transaction as the request's role with `request.jwt.claims`,
- * `request.method`, `request.path` and `request.headers` set, so RLS and SQL functions
- * see what they see on hosted Supabase. Commits on success, rolls back on a throw, or
- * always when `rollback` is true (Prefer: tx=rollback). `settings` are set for the
- * transaction too (storage's `storage.allow_delete_query`).
+ * The one transaction scaffold: `begin` opens it (plain, or with a role and settings),
+ * `fn` runs, then commit (or rollback when `rollback`), and rollback on a throw. A client
+ * whose rollback fails too is broken and is released to be destroyed, not reused.
  */
-export async function withClaims<T>(
+async function inTransaction<T>(
   pool: pg.Pool,
-  request: RequestClaims,
+  begin: string,
   fn: (client: pg.PoolClient) => Promise<T>,
-  options: { rollback?: boolean; settings?: [string, string][] } = {},
+  rollback = false,
 ): Promise<T> {
-  if (!isRequestRole(request.role)) throw new Error(`refusing to run as role ${String(request.role)}`);
   const client = await pool.connect();
   let broken = false;
   try {
-    await client.query(beginStatement(request, options.settings));
+    await client.query(begin);
     const result = await fn(client);
-    await client.query(options.rollback ? 'rollback' : 'commit');
+    await client.query(rollback ? 'rollback' : 'commit');
     return result;
   } catch (error) {
     try {
@@ -93,23 +90,24 @@ export async function withClaims<T>(
   }
 }
 
+/**
+ * Runs `fn` in one transaction as the request's role with `request.jwt.claims`,
+ * `request.method`, `request.path` and `request.headers` set, so RLS and SQL functions
+ * see what they see on hosted Supabase. Commits on success, rolls back on a throw, or
+ * always when `rollback` is true (Prefer: tx=rollback). `settings` are set for the
+ * transaction too (storage's `storage.allow_delete_query`).
+ */
+export async function withClaims<T>(
+  pool: pg.Pool,
+  request: RequestClaims,
+  fn: (client: pg.PoolClient) => Promise<T>,
+  options: { rollback?: boolean; settings?: [string, string][] } = {},
+): Promise<T> {
+  if (!isRequestRole(request.role)) throw new Error(`refusing to run as role ${String(request.role)}`);
+  return inTransaction(pool, beginStatement(request, options.settings), fn, options.rollback);
+}
+
 /** A transaction as the superuser, for the backend's own bookkeeping. */
-export async function asAdmin<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  let broken = false;
-  try {
-    await client.query('begin');
-    const result = await fn(client);
-    await client.query('commit');
-    return result;
-  } catch (error) {
-    try {
-      await client.query('rollback');
-    } catch {
-      broken = true;
-    }
-    throw error;
-  } finally {
-    client.release(broken);
-  }
+export function asAdmin<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  return inTransaction(pool, 'begin', fn);
 }
