@@ -8,7 +8,7 @@ import { roomMachine } from '../../../machines/room.machine.ts';
 import { sessionMachine } from '../../../machines/session.machine.ts';
 import { fromMachine, type MachineLike } from '../../lib/model/from-machine.ts';
 import { importXState } from '../../lib/model/import.ts';
-import type { MachineDefinition } from '../../lib/model/types.ts';
+import type { IdGen, MachineDefinition } from '../../lib/model/types.ts';
 import type { ExampleName } from './example-names.ts';
 
 /** Chartroom's own statecharts (machines/), offered as examples to start from. */
@@ -25,9 +25,12 @@ const MACHINES: Record<ExampleName, MachineLike> = {
 
 export { EXAMPLE_NAMES } from './example-names.ts';
 
-/** An example as a fresh definition (new ids each time, so it can be loaded twice). */
-export function loadExample(name: string): MachineDefinition | null {
+/**
+ * An example as a fresh definition: new ids each time, so it can be loaded twice; the
+ * seed's demo project passes deterministic `ids` so the generated SQL is stable.
+ */
+export function loadExample(name: string, ids?: IdGen): MachineDefinition | null {
   const machine = (MACHINES as Record<string, MachineLike | undefined>)[name];
   if (!machine) return null;
-  return importXState(fromMachine(machine), { name });
+  return importXState(fromMachine(machine), ids ? { name, ids } : { name });
 }
