@@ -19,18 +19,61 @@ function key(k: string): string {
   return IDENTIFIER.test(k) ? k : JSON.stringify(k);
 }
 
-class Printer {
+/** Where an action or guard stands: an inline placeholder there is printed back as its code. */
+const IMPLEMENTATION_KEYS = new Set(['entry', 'exit', 'actions', 'guard']);
+/** The names ts-import gives an inline function or call it keeps as a placeholder. */
+const PLACEHOLDER_TYPES = new Set(['inline', 'entry', 'exit', 'actions', 'guard']);
+
+/** `{ $expr: source }`'s source, or null. */
+function expressionSource(v: Json): string | null {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return null;
+  const keys = Object.keys(v);
+  return keys.length === 1 && typeof v.$expr === 'string' ? v.$expr : null;
+}
+
+/** An inline action or guard ts-import kept as a placeholder (`{ type, params: { $expr } }`): its source, or null. */
+function placeholderSource(v: Json): string | null {
+  if (v === null || typeof v !== 'object' || Array.isArray(v) || typeof v.type !== 'string') return null;
+  if (Object.keys(v).length !== 2 || v.params === undefined) return null;
+  if (!PLACEHOLDER_TYPES.has(v.type) && !v.type.startsWith('xstate.')) return null;
+  return expressionSource(v.params);
+}
+
+/**
+ * Prints config JSON as a TypeScript expression. With `code`, text the model keeps from
+ * source (`{ $expr }` and inline placeholders) goes back as the code it was: for writing
+ * into the file it came from, where the names it uses are in scope.
+ */
+export class Printer {
   private readonly guardHelpers = new Set<string>();
+
+  constructor(private readonly options: { code?: boolean; quote?: "'" | '"' } = {}) {}
+
+  private string(s: string): string {
+    const json = JSON.stringify(s);
+    if (this.options.quote !== "'") return json;
+    return `'${json.slice(1, -1).replace(/\\"/g, '"').replace(/'/g, "\\'")}'`;
+  }
+
+  /** A property key: bare when it is an identifier. */
+  key(k: string): string {
+    return IDENTIFIER.test(k) ? k : this.string(k);
+  }
 
   used(): string[] {
     return [...this.guardHelpers].sort();
   }
 
   value(v: Json, indent: string, parentKey: string): string {
+    if (this.options.code) {
+      const source = expressionSource(v) ?? (IMPLEMENTATION_KEYS.has(parentKey) ? placeholderSource(v) : null);
+      if (source !== null) return source;
+    }
     if (parentKey === 'guard') {
       const guard = this.guard(v, indent);
       if (guard !== null) return guard;
     }
+    if (typeof v === 'string') return this.string(v);
     if (v === null || typeof v !== 'object') return JSON.stringify(v);
     const inner = `${indent}  `;
     if (Array.isArray(v)) {
@@ -39,7 +82,7 @@ class Printer {
     }
     const entries = Object.entries(v);
     if (entries.length === 0) return '{}';
-    return `{\n${entries.map(([k, x]) => `${inner}${key(k)}: ${this.value(x, inner, k)},`).join('\n')}\n${indent}}`;
+    return `{\n${entries.map(([k, x]) => `${inner}${this.key(k)}: ${this.value(x, inner, k)},`).join('\n')}\n${indent}}`;
   }
 
   private guard(v: Json, indent: string): string | null {

@@ -250,7 +250,7 @@ function isIdentityHelper(e: ts.Expression): e is ts.CallExpression {
   return name === 'createStateConfig';
 }
 
-function unwrap(e: ts.Expression): ts.Expression {
+export function unwrap(e: ts.Expression): ts.Expression {
   let cur = e;
   for (;;) {
     if (ts.isParenthesizedExpression(cur) || ts.isAsExpression(cur) || ts.isNonNullExpression(cur))
@@ -274,7 +274,7 @@ function unwrapParent(node: ts.Node): ts.Node {
   return cur;
 }
 
-function propertyName(name: ts.PropertyName): string | null {
+export function propertyName(name: ts.PropertyName): string | null {
   if (ts.isIdentifier(name) || ts.isStringLiteral(name) || ts.isNumericLiteral(name)) return name.text;
   if (ts.isNoSubstitutionTemplateLiteral(name)) return name.text;
   if (ts.isComputedPropertyName(name)) {
