@@ -25,7 +25,7 @@ export function diffToOps(current: MachineDefinition, next: MachineDefinition): 
 const same = (a: MachineDefinition, b: MachineDefinition): boolean =>
   JSON.stringify(exportXState(a)) === JSON.stringify(exportXState(b));
 
-const STATE_FIELDS = [
+export const STATE_FIELDS = [
   'entry',
   'exit',
   'invoke',

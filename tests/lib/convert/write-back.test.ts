@@ -6,39 +6,7 @@ import { importTypeScript } from '../../../src/lib/convert/ts-import.ts';
 import { writeBackTypeScript } from '../../../src/lib/convert/ts-write-back.ts';
 import { applyOp, applyOps, counterIds, exportXState, type MachineDefinition } from '../../../src/lib/model/index.ts';
 import { intent, opsFrom } from '../model/arbitraries.ts';
-
-/** A file as a developer writes it: setup() implementations, comments, an inline assign, code around. */
-const TOGGLE = `import { assign, setup } from 'xstate';
-import { notify } from './notify';
-
-// The toggle: flips between on and off.
-export const toggleMachine = setup({
-  actions: { notify: () => notify('x') },
-  guards: { isReady: ({ context }) => context.count > 0 },
-}).createMachine({
-  id: 'toggle',
-  context: { count: 0 },
-  initial: 'off',
-  states: {
-    off: {
-      // go on
-      on: { TOGGLE: { target: 'on', actions: assign({ count: ({ context }) => context.count + 1 }) } },
-    },
-    on: {
-      entry: ['notify'],
-      on: {
-        TOGGLE: 'off', // back
-        /* only when ready */
-        RESET: { target: 'off', guard: 'isReady' },
-      },
-    },
-  },
-});
-
-export function helper() {
-  return 42; // untouched
-}
-`;
+import { TOGGLE } from './toggle-source.ts';
 
 function imported(text: string): MachineDefinition {
   const read = importTypeScript(text, { ids: counterIds('src') });

@@ -1,0 +1,71 @@
+import { randomUUID } from 'node:crypto';
+import { createMachinesAdapter } from '../adapters/supabase/machines.ts';
+import { createProjectsAdapter } from '../adapters/supabase/projects.ts';
+import { diffToOps } from '../lib/canvas-ops/diff.ts';
+import { chartroomModel } from '../lib/collab/chartroom.ts';
+import type { MachineDefinition } from '../lib/model/types.ts';
+import type { MachineSummary } from '../lib/ports/document.ts';
+import type { ProjectSummary } from '../lib/ports/projects.ts';
+import type { Result } from '../lib/ports/room.ts';
+import { CliError } from './files.ts';
+import type { Session } from './session.ts';
+
+/**
+ * The room as the command sees it: the app's own adapters over the signed-in client, and
+ * the app's own op model, so a push reaches everyone in the room as any edit does.
+ */
+
+function must<T>(result: Result<T>): T {
+  if (!result.ok) throw new CliError(result.error.message);
+  return result.value;
+}
+
+export class Room {
+  private readonly machines;
+  private readonly projects;
+
+  constructor(private readonly session: Session) {
+    const client = session.client as Parameters<typeof createMachinesAdapter>[0];
+    this.machines = createMachinesAdapter(client);
+    this.projects = createProjectsAdapter(client);
+  }
+
+  async listProjects(): Promise<ProjectSummary[]> {
+    return must(await this.projects.list(this.session.userId));
+  }
+
+  async listMachines(projectId: string): Promise<MachineSummary[]> {
+    return must(await this.machines.listMachines(projectId));
+  }
+
+  /** A machine's current definition: its checkpoint with the log after it folded as every client folds it. */
+  async current(
+    machineId: string,
+  ): Promise<{ definition: MachineDefinition; projectId: string; name: string; version: number }> {
+    const loaded = must(await this.machines.loadMachine(machineId));
+    let definition = loaded.definition;
+    for (const { op } of loaded.tail) definition = chartroomModel.resolve!(definition, op).doc;
+    const version =
+      loaded.tail.length === 0 ? loaded.version : (loaded.tail[loaded.tail.length - 1]?.seq ?? loaded.version);
+    return { definition, projectId: loaded.projectId, name: loaded.name, version };
+  }
+
+  async create(projectId: string, name: string, definition: MachineDefinition): Promise<MachineSummary> {
+    return must(await this.machines.createMachine({ projectId, name, definition }));
+  }
+
+  /** The ops that turn the room's machine into `next` (ids kept where states match), committed as one batch. */
+  async push(machineId: string, next: MachineDefinition): Promise<{ ops: number; version: number }> {
+    const { definition, version } = await this.current(machineId);
+    const ops = diffToOps(definition, next);
+    if (ops.length === 0) return { ops: 0, version };
+    const result = await this.machines.commitOps({
+      machineId,
+      clientId: `cli-${randomUUID()}`,
+      batchId: randomUUID(),
+      ops,
+    });
+    if (!result.ok) throw new CliError(result.error.message);
+    return { ops: ops.length, version: result.receipt.version };
+  }
+}
