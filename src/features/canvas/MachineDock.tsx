@@ -5,13 +5,29 @@ import './dock-sheet.css';
 
 export type DockPanel = 'code' | 'inspector' | 'simulation' | 'tests' | 'timeline';
 
+/** A tab's icon: a 16 px line drawing (SVG, so it never depends on a font having the glyph). */
+const icon = (d: string) => (
+  <svg
+    width="16"
+    height="16"
+    viewBox="0 0 16 16"
+    fill="none"
+    stroke="currentColor"
+    strokeWidth="1.5"
+    strokeLinecap="round"
+    strokeLinejoin="round"
+  >
+    <path d={d} />
+  </svg>
+);
+
 /** The panels in the order of their tabs: each is a region named by its title, opened by a tab of the same name. */
-export const DOCK_PANELS: readonly { key: DockPanel; title: string; icon: string }[] = [
-  { key: 'code', title: 'Code', icon: '{ }' },
-  { key: 'inspector', title: 'Inspector', icon: 'ⓘ' },
-  { key: 'simulation', title: 'Simulation', icon: '▷' },
-  { key: 'tests', title: 'Tests', icon: '✓' },
-  { key: 'timeline', title: 'Timeline', icon: '◷' },
+export const DOCK_PANELS: readonly { key: DockPanel; title: string; icon: ReactNode }[] = [
+  { key: 'code', title: 'Code', icon: icon('M5.5 4 2 8l3.5 4M10.5 4 14 8l-3.5 4') },
+  { key: 'inspector', title: 'Inspector', icon: icon('M2.5 3.5h11M2.5 8h11M2.5 12.5h7M11.5 11v3M10 12.5h3') },
+  { key: 'simulation', title: 'Simulation', icon: icon('M4.5 3v10l8.5-5z') },
+  { key: 'tests', title: 'Tests', icon: icon('M2.5 8.5 6 12l7.5-8') },
+  { key: 'timeline', title: 'Timeline', icon: icon('M8 2.5a5.5 5.5 0 1 1 0 11 5.5 5.5 0 0 1 0-11zM8 5v3.2l2.2 1.6') },
 ];
 
 /** This person's choice: which tab, whether its panel is open (or collapsed to the strip), how wide. */
