@@ -56,7 +56,9 @@ export async function enterShareState(page: Page, state: ShareState): Promise<vo
   if (state === 'all closed' || state === 'simulating (all closed)') return closeAll(page);
   if (state.startsWith('simulating')) {
     await open(page, 'Simulation');
-    const simulate = page.getByRole('region', { name: 'Simulation' }).getByRole('button', { name: 'Simulate', exact: true });
+    const simulate = page
+      .getByRole('region', { name: 'Simulation' })
+      .getByRole('button', { name: 'Simulate', exact: true });
     if ((await simulate.count()) > 0) await simulate.click();
     await page.getByRole('button', { name: 'Step back' }).waitFor();
     return;

@@ -136,15 +136,15 @@ export function CanvasPage({ definition, peers = [], onCreate, toolbarHost }: Ca
 
   const toolbar = (
     <CanvasToolbar
-        canEdit={canEdit}
-        one={one}
-        selected={selection.length}
-        send={send}
-        onUndo={onUndo}
-        onRedo={onRedo}
-        zoom={viewport.zoom}
-        onZoom={stage.zoom}
-        onFit={fitByUser}
+      canEdit={canEdit}
+      one={one}
+      selected={selection.length}
+      send={send}
+      onUndo={onUndo}
+      onRedo={onRedo}
+      zoom={viewport.zoom}
+      onZoom={stage.zoom}
+      onFit={fitByUser}
       find={find}
       onExample={canEdit || onCreate ? loadEx : undefined}
     />
@@ -162,47 +162,47 @@ export function CanvasPage({ definition, peers = [], onCreate, toolbarHost }: Ca
         />
       )}
       <div className="canvas-body">
-          <div
-            className="canvas-stage"
-            role="region"
-            aria-label="Diagram"
-            ref={stage.ref}
-            onPointerLeave={() => onPointer(null)}
-            data-layout={layoutBusy ? 'busy' : 'ready'}
-            data-direction={layout?.direction ?? 'RIGHT'}
-          >
-            <Diagram
-              definition={definition}
-              layout={layout}
-              viewport={viewport}
-              selection={selection}
-              editing={editing}
-              mode={mode}
-              connect={connect}
-              canEdit={canEdit}
-              peers={marks}
-              send={send}
-              onKeyDown={onKeyDown}
-              onPointerWorld={onPointer}
-              activePaths={activePaths}
-              hidden={hidden}
-              onToggle={toggle}
-            />
-            {layout && Object.keys(definition.states).length > 30 && (
-              <Minimap layout={layout} viewport={viewport} stage={stage.size} onJump={stage.jump} />
-            )}
-            <PeerCursors peers={peers} viewport={viewport} />
-            {!layout && (
-              <p className="canvas-status" role="status">
-                Laying out…
-              </p>
-            )}
-            {layoutError && (
-              <p className="canvas-status error" role="alert">
-                {layoutError}
-              </p>
-            )}
-          </div>
+        <div
+          className="canvas-stage"
+          role="region"
+          aria-label="Diagram"
+          ref={stage.ref}
+          onPointerLeave={() => onPointer(null)}
+          data-layout={layoutBusy ? 'busy' : 'ready'}
+          data-direction={layout?.direction ?? 'RIGHT'}
+        >
+          <Diagram
+            definition={definition}
+            layout={layout}
+            viewport={viewport}
+            selection={selection}
+            editing={editing}
+            mode={mode}
+            connect={connect}
+            canEdit={canEdit}
+            peers={marks}
+            send={send}
+            onKeyDown={onKeyDown}
+            onPointerWorld={onPointer}
+            activePaths={activePaths}
+            hidden={hidden}
+            onToggle={toggle}
+          />
+          {layout && Object.keys(definition.states).length > 30 && (
+            <Minimap layout={layout} viewport={viewport} stage={stage.size} onJump={stage.jump} />
+          )}
+          <PeerCursors peers={peers} viewport={viewport} />
+          {!layout && (
+            <p className="canvas-status" role="status">
+              Laying out…
+            </p>
+          )}
+          {layoutError && (
+            <p className="canvas-status error" role="alert">
+              {layoutError}
+            </p>
+          )}
+        </div>
       </div>
     </div>
   );

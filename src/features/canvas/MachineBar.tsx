@@ -109,7 +109,11 @@ export function MachineBar({
         </form>
       ) : (
         <nav className="machine-crumbs" aria-label="Breadcrumb">
-          <a className="machine-crumb-project" href={`/p/${projectId}`} title={`Back to ${projectName ?? 'the project'}`}>
+          <a
+            className="machine-crumb-project"
+            href={`/p/${projectId}`}
+            title={`Back to ${projectName ?? 'the project'}`}
+          >
             {projectName ?? 'Project'}
           </a>
           <span className="machine-crumb-sep" aria-hidden="true">

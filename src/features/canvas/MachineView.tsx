@@ -212,7 +212,9 @@ function OpenMachine({ machineId }: { machineId: string }) {
             panels={{
               code: <CodeView canEdit={canEditCanvas} />,
               inspector: <Inspector definition={shown} />,
-              simulation: simulation && <SimulationPanel actor={simulation} definition={definition} canSend={canSend} />,
+              simulation: simulation && (
+                <SimulationPanel actor={simulation} definition={definition} canSend={canSend} />
+              ),
               tests: <TestsPanel machineId={machineId} name={name ?? 'machine'} definition={definition} />,
               timeline: timeline && <TimelinePanel actor={timeline} people={people} canEdit={canEdit} />,
             }}
@@ -222,4 +224,3 @@ function OpenMachine({ machineId }: { machineId: string }) {
     </section>
   );
 }
-
