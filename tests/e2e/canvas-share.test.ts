@@ -145,6 +145,23 @@ describe('the canvas is the page', () => {
     await page.getByRole('region', { name: 'Timeline', exact: true }).waitFor();
     expect(await panelWidth(page)).toBe(chosen);
 
+    // The bar: Share says this person's role and offers the link; renaming sits in the breadcrumb's menu.
+    await page.getByRole('button', { name: 'Share', exact: true }).click();
+    const share = page.getByRole('region', { name: 'Share' });
+    await share.getByText('You are an owner of this project.').waitFor();
+    await page.screenshot({ path: path.join(SHOTS, '1280x800-share.png') });
+    await page.keyboard.press('Escape');
+    await share.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Machine menu' }).click();
+    await page.screenshot({ path: path.join(SHOTS, '1280x800-machine-menu.png') });
+    await page.getByRole('button', { name: 'Rename project' }).click();
+    await page.getByLabel('Project name').fill('Renamed from the bar');
+    await page.getByRole('button', { name: 'Save name' }).click();
+    await page
+      .getByRole('navigation', { name: 'Breadcrumb' })
+      .getByRole('link', { name: 'Renamed from the bar' })
+      .waitFor();
+
     // Remembered under this person's id: someone else in the same browser starts from the default.
     const keys = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('chartroom.panels.')));
     expect(keys).toEqual([`chartroom.panels.${owner.id}`]);
