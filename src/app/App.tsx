@@ -29,11 +29,14 @@ export function App() {
 
   return (
     <div className="shell">
-      <header className="topbar">
-        <Brand />
-        {authenticated && <TopNav route={route} />}
-        {authenticated && <SessionBar />}
-      </header>
+      {/* The machine page has one slim bar of its own (home, account and all): no top bar above it. */}
+      {!(authenticated && route.name === 'machine') && (
+        <header className="topbar">
+          <Brand />
+          {authenticated && <TopNav route={route} />}
+          {authenticated && <SessionBar />}
+        </header>
+      )}
       {authenticated && (
         <ConnectionContext.Provider logic={liveConnectionLogic()} options={{ inspect: inspector() }}>
           <ConnectionBanner />

@@ -101,10 +101,11 @@ describe('live canvas, two browsers', () => {
     expect(await storedKeys(machineId)).toEqual(['cart', 'done', 'items', 'payment']);
 
     // Renaming the machine shows on B's page too.
+    await a.page.getByRole('button', { name: 'Machine menu' }).click();
     await a.page.getByRole('button', { name: 'Rename machine' }).click();
     await a.page.getByLabel('Machine name').fill('Checkout flow');
     await a.page.getByRole('button', { name: 'Save name' }).click();
-    await b.page.getByRole('heading', { level: 2, name: 'Checkout flow' }).waitFor();
+    await b.page.getByRole('heading', { level: 1, name: 'Checkout flow' }).waitFor();
   }, 180_000);
 
   it('keeps both edits when A and B edit the same machine at once', async () => {

@@ -23,14 +23,24 @@ export async function signedIn(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Sign out' }).waitFor();
 }
 
+/** The machine page's side panels, each a region named by its title and opened by a tab of the same name. */
+export type PanelName = 'Code' | 'Inspector' | 'Simulation' | 'Tests' | 'Timeline';
+
 /**
- * Opens one of the machine page's dock panels (Simulation, Tests, Timeline) unless it is
- * open already: the tabs toggle, and the choice is remembered across reloads.
+ * Opens one of the machine page's side panels unless it is open already: the tabs (in the
+ * group "Panels") toggle, one panel is open at a time, and the choice is remembered per person.
  */
-export async function showPanel(page: Page, name: 'Simulation' | 'Tests' | 'Timeline'): Promise<void> {
+export async function showPanel(page: Page, name: PanelName): Promise<void> {
   const tab = page.getByRole('group', { name: 'Panels' }).getByRole('button', { name, exact: true });
   if ((await tab.getAttribute('aria-pressed')) !== 'true') await tab.click();
-  await page.getByRole('region', { name }).waitFor();
+  await page.getByRole('region', { name, exact: true }).waitFor();
+}
+
+/** Closes the open side panel, if any, leaving its strip of tabs (a bottom row on a phone). */
+export async function closePanels(page: Page): Promise<void> {
+  const open = page.getByRole('group', { name: 'Panels' }).locator('button[aria-pressed="true"]');
+  if ((await open.count()) > 0) await open.first().click();
+  await page.locator('.machine-dock[data-open="none"]').waitFor();
 }
 
 export interface BrowserApp {

@@ -83,6 +83,7 @@ describe('people in a machine', () => {
 
     // And again with the machine's name.
     await members.changeRole(project.id, b.id, 'editor');
+    await b.page.getByRole('button', { name: 'Machine menu' }).click();
     await b.page.getByRole('button', { name: 'Rename machine' }).click();
     await b.page.getByLabel('Machine name').fill('Front door');
     await members.changeRole(project.id, b.id, 'viewer');
@@ -91,6 +92,6 @@ describe('people in a machine', () => {
       .filter({ hasText: 'Your role changed to viewer, so the machine name you were typing was not saved.' })
       .waitFor();
     await expect(b.page.getByLabel('Machine name').count()).resolves.toBe(0);
-    await expect(b.page.getByRole('heading', { level: 2, name: 'Door' }).count()).resolves.toBe(1);
+    await expect(b.page.getByRole('heading', { level: 1, name: 'Door' }).count()).resolves.toBe(1);
   }, 120_000);
 });

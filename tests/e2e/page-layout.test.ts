@@ -5,7 +5,7 @@ import type { Database, Json } from '../../src/adapters/supabase/database.types.
 import { createMembersAdapter } from '../../src/adapters/supabase/members.ts';
 import { loadExample } from '../../src/features/canvas/examples.ts';
 import { anonClient, signedInClient } from '../setup/clients.ts';
-import { PASSWORD, useBrowserApp } from './harness.ts';
+import { PASSWORD, showPanel, useBrowserApp } from './harness.ts';
 import { inviteToken } from './people.ts';
 
 /**
@@ -93,7 +93,7 @@ describe('pages at desktop and phone sizes', () => {
     await page.getByLabel('New machine').fill('Points');
     await page.getByRole('button', { name: 'Create', exact: true }).click();
     await page.waitForURL(/\/m\/[0-9a-f-]{36}$/);
-    await page.getByRole('heading', { level: 2, name: 'Points' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Points' }).waitFor();
 
     await page.goto(app.url);
     for (const [label, size] of Object.entries(SIZES)) {
@@ -118,7 +118,7 @@ describe('pages at desktop and phone sizes', () => {
     }
   }, 120_000);
 
-  it('machine page: a tall config keeps the diagram on screen; Fit shows the chart; both panes scroll on their own', async () => {
+  it('machine page: a tall config keeps the diagram on screen; Fit shows the chart; the code scrolls in its own panel', async () => {
     const a = await owner();
     const { data: project, error } = await a.client.from('projects').insert({ name: 'Tall' }).select('id').single();
     if (error) throw error;
@@ -135,12 +135,8 @@ describe('pages at desktop and phone sizes', () => {
       const { page } = await app.signIn(a.email, { viewport: size });
       await page.goto(`${app.url}/p/${project.id}/m/${machine.data.id}`);
       await page.locator('[data-sync="synced"]').waitFor({ timeout: 60_000 });
-      // Diagram and code side by side; on a phone the diagram alone (a strip of it is unreadable).
-      const first = label === 'phone' ? 'Diagram' : 'Both';
-      await page.getByRole('button', { name: first, exact: true }).waitFor();
-      await expect(page.getByRole('button', { name: first, exact: true }).getAttribute('aria-pressed')).resolves.toBe(
-        'true',
-      );
+      // The diagram fills the page; the code is a tab of the side panel (a bottom sheet on a phone).
+      await page.getByRole('region', { name: 'Diagram', exact: true }).waitFor();
       await page.locator('.st').first().waitFor({ timeout: 60_000 });
       await page.getByRole('button', { name: 'Zoom to fit' }).click();
 
@@ -169,11 +165,9 @@ describe('pages at desktop and phone sizes', () => {
       expect(facts.stageHeight, label).toBeGreaterThan(label === 'phone' ? 250 : 300);
       // Fit puts every state inside the pane.
       expect(facts.seen, label).toBe(facts.states);
-      // The long config scrolls inside the code pane (on a phone once "Both" shows it).
-      if (label === 'phone') {
-        await page.getByRole('button', { name: 'Both', exact: true }).click();
-        await page.locator('.code-host .cm-scroller').waitFor();
-      }
+      // The long config scrolls inside the Code panel.
+      await showPanel(page, 'Code');
+      await page.locator('.code-host .cm-scroller').waitFor();
       const codeScrolls = await page.evaluate(() => {
         const scroller = document.querySelector<HTMLElement>('.code-host .cm-scroller');
         return scroller ? scroller.scrollHeight > scroller.clientHeight + 10 : false;
@@ -192,7 +186,7 @@ describe('pages at desktop and phone sizes', () => {
       });
       expect(rows, `${label}: toolbar rows`).toBe(1);
       expect(await overflowing(page, '.canvas-toolbar'), label).toEqual([]);
-      for (const name of ['Add child', 'Delete', 'Undo', 'Zoom to fit', 'Diagram', 'Both', 'Code'])
+      for (const name of ['Add child', 'Delete', 'Undo', 'Zoom to fit', 'Code', 'Inspector'])
         expect(await clickable(page, name), `${label}: ${name}`).toBe(true);
       // On a phone zoom, find and examples fold into "More tools"; elsewhere they show in line.
       const find = page.getByLabel('Find a state', { exact: true }); // a combobox: it suggests names

@@ -32,7 +32,9 @@ describe('a dock panel that throws', () => {
     page.on('pageerror', (e) => thrown.push(e.message));
     await page.goto(url);
     await stateBox(page, 'cart').waitFor({ timeout: 60_000 });
-    await page.getByRole('button', { name: 'Simulation', exact: true }).click();
+    // The fixture's only panel sits in the Simulation tab, open from the start (the tab toggles).
+    const tab = page.getByRole('button', { name: 'Simulation', exact: true });
+    if ((await tab.getAttribute('aria-pressed')) !== 'true') await tab.click();
     const figure = page.locator('[data-xstate-states]');
     await expect(figure.textContent()).resolves.toBe('3 top-level states in XState');
 

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useBrowserApp } from './harness.ts';
+import { showPanel, useBrowserApp } from './harness.ts';
 import { insertMachine, signUpPerson, type SignedUp } from './people.ts';
 
 /**
@@ -77,8 +77,9 @@ function outsidePane(page: Page): Promise<number> {
   });
 }
 
-/** A replaces the whole config through the code view, as a paste would. */
+/** A replaces the whole config through the Code panel, as a paste would. */
 async function paste(page: Page, config: unknown): Promise<void> {
+  await showPanel(page, 'Code');
   await page.locator('.cm-content').click();
   await page.keyboard.press('Control+a');
   await page.keyboard.insertText(JSON.stringify(config, null, 2));

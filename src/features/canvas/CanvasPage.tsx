@@ -1,9 +1,9 @@
 import { useCallback, useMemo, useState, type KeyboardEvent } from 'react';
+import { createPortal } from 'react-dom';
 import type { CanvasIntent } from '../../../machines/canvas.machine.ts';
 import { randomIds } from '../../lib/model/ids.ts';
 import type { MachineDefinition } from '../../lib/model/types.ts';
-import { CanvasToolbar, type CanvasPane } from './CanvasToolbar.tsx';
-import { CodeView } from './CodeView.tsx';
+import { CanvasToolbar } from './CanvasToolbar.tsx';
 import { Diagram } from './Diagram.tsx';
 import { loadExample } from './examples.ts';
 import { keyAction } from './keymap.ts';
@@ -43,29 +43,22 @@ export interface CanvasPageProps {
   peers?: PeerCursor[];
   /** Loading an example creates a new machine when given; otherwise it replaces this one (as ops). */
   onCreate?: (name: string, definition: MachineDefinition) => void;
+  /** Where the tools go: the page's one bar (the machine page's); in line above the diagram when absent. */
+  toolbarHost?: HTMLElement | null;
 }
-
-/**
- * The pane a page opens with: diagram and code side by side, or on a phone-sized window
- * (the width where the dock becomes a bottom sheet) the diagram alone, which would
- * otherwise get a strip too small to read; the code is one tap away ("Both", "Code").
- */
-const firstPane = (): CanvasPane =>
-  typeof window !== 'undefined' && window.matchMedia?.('(max-width: 720px)').matches ? 'diagram' : 'split';
 
 /** Gestures by which a person moves their own view. */
 const USER_MOVES = new Set<CanvasIntent['type']>(['canvas.panStart', 'canvas.zoomAt', 'canvas.fit']);
 
 /**
- * A machine's diagram and code side by side: the page mounted at
- * /p/:projectId/m/:machineId, inside the open machine's context. It reads the canvas,
+ * A machine's diagram, filling the machine page at /p/:projectId/m/:machineId beside its
+ * side panel, inside the open machine's context; its tools go into the page's bar. It reads the canvas,
  * layout, document and presence through named hooks and sends intents; the open machine
  * routes gestures to the document as ops and new definitions to the layout. The parts
  * live beside it: the toolbar, the collapsed view (useCollapsed), the stage's view
  * (useStage) and find (useFind).
  */
-export function CanvasPage({ definition, peers = [], onCreate }: CanvasPageProps) {
-  const [view, setView] = useState<CanvasPane>(firstPane);
+export function CanvasPage({ definition, peers = [], onCreate, toolbarHost }: CanvasPageProps) {
   const canEdit = useCanEditCanvas();
   const layout = useLayout();
   const layoutError = useLayoutError();
@@ -108,7 +101,7 @@ export function CanvasPage({ definition, peers = [], onCreate }: CanvasPageProps
     },
     [canvasSend, onUserMove],
   );
-  const stage = useStage(layout, viewport, send, onUserMove, view);
+  const stage = useStage(layout, viewport, send, onUserMove, null);
   const find = useFind(definition, layout, collapsed, setOpen, stage.frame);
   const fitByUser = () => {
     onUserMove();
@@ -141,23 +134,25 @@ export function CanvasPage({ definition, peers = [], onCreate }: CanvasPageProps
     if (ex && canEdit) openSend({ type: 'machine.replace', definition: ex });
   };
 
+  const toolbar = (
+    <CanvasToolbar
+      canEdit={canEdit}
+      one={one}
+      selected={selection.length}
+      send={send}
+      onUndo={onUndo}
+      onRedo={onRedo}
+      zoom={viewport.zoom}
+      onZoom={stage.zoom}
+      onFit={fitByUser}
+      find={find}
+      onExample={canEdit || onCreate ? loadEx : undefined}
+    />
+  );
+
   return (
     <div className="canvas-page">
-      <CanvasToolbar
-        canEdit={canEdit}
-        one={one}
-        selected={selection.length}
-        send={send}
-        onUndo={onUndo}
-        onRedo={onRedo}
-        zoom={viewport.zoom}
-        onZoom={stage.zoom}
-        onFit={fitByUser}
-        pane={view}
-        onPane={setView}
-        find={find}
-        onExample={canEdit || onCreate ? loadEx : undefined}
-      />
+      {toolbarHost ? createPortal(toolbar, toolbarHost) : toolbar}
       {discarded !== null && <DiscardedEdit what={discarded} onDismiss={dismissDiscarded} />}
       {replacing !== null && canEdit && (
         <ReplaceConfirm
@@ -166,49 +161,48 @@ export function CanvasPage({ definition, peers = [], onCreate }: CanvasPageProps
           onKeep={() => setReplacing(null)}
         />
       )}
-      <div className={`canvas-body view-${view}`}>
-        {view !== 'code' && (
-          <div
-            className="canvas-stage"
-            ref={stage.ref}
-            onPointerLeave={() => onPointer(null)}
-            data-layout={layoutBusy ? 'busy' : 'ready'}
-            data-direction={layout?.direction ?? 'RIGHT'}
-          >
-            <Diagram
-              definition={definition}
-              layout={layout}
-              viewport={viewport}
-              selection={selection}
-              editing={editing}
-              mode={mode}
-              connect={connect}
-              canEdit={canEdit}
-              peers={marks}
-              send={send}
-              onKeyDown={onKeyDown}
-              onPointerWorld={onPointer}
-              activePaths={activePaths}
-              hidden={hidden}
-              onToggle={toggle}
-            />
-            {layout && Object.keys(definition.states).length > 30 && (
-              <Minimap layout={layout} viewport={viewport} stage={stage.size} onJump={stage.jump} />
-            )}
-            <PeerCursors peers={peers} viewport={viewport} />
-            {!layout && (
-              <p className="canvas-status" role="status">
-                Laying out…
-              </p>
-            )}
-            {layoutError && (
-              <p className="canvas-status error" role="alert">
-                {layoutError}
-              </p>
-            )}
-          </div>
-        )}
-        {view !== 'diagram' && <CodeView canEdit={canEdit} />}
+      <div className="canvas-body">
+        <div
+          className="canvas-stage"
+          role="region"
+          aria-label="Diagram"
+          ref={stage.ref}
+          onPointerLeave={() => onPointer(null)}
+          data-layout={layoutBusy ? 'busy' : 'ready'}
+          data-direction={layout?.direction ?? 'RIGHT'}
+        >
+          <Diagram
+            definition={definition}
+            layout={layout}
+            viewport={viewport}
+            selection={selection}
+            editing={editing}
+            mode={mode}
+            connect={connect}
+            canEdit={canEdit}
+            peers={marks}
+            send={send}
+            onKeyDown={onKeyDown}
+            onPointerWorld={onPointer}
+            activePaths={activePaths}
+            hidden={hidden}
+            onToggle={toggle}
+          />
+          {layout && Object.keys(definition.states).length > 30 && (
+            <Minimap layout={layout} viewport={viewport} stage={stage.size} onJump={stage.jump} />
+          )}
+          <PeerCursors peers={peers} viewport={viewport} />
+          {!layout && (
+            <p className="canvas-status" role="status">
+              Laying out…
+            </p>
+          )}
+          {layoutError && (
+            <p className="canvas-status error" role="alert">
+              {layoutError}
+            </p>
+          )}
+        </div>
       </div>
     </div>
   );

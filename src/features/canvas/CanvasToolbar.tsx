@@ -5,8 +5,6 @@ import { EXAMPLE_NAMES } from './examples.ts';
 import { FindForm } from './FindForm.tsx';
 import type { Find } from './useFind.ts';
 
-export type CanvasPane = 'split' | 'diagram' | 'code';
-
 export interface CanvasToolbarProps {
   canEdit: boolean;
   /** The one selected state, if exactly one is. */
@@ -18,18 +16,10 @@ export interface CanvasToolbarProps {
   zoom: number;
   onZoom: (factor: number) => void;
   onFit: () => void;
-  pane: CanvasPane;
-  onPane: (pane: CanvasPane) => void;
   find: Find;
   /** Loading an example; absent when this person may not. */
   onExample: ((name: string) => void) | undefined;
 }
-
-const PANES = [
-  { pane: 'diagram', name: 'Diagram', icon: '◇' },
-  { pane: 'split', name: 'Both', icon: '◫' },
-  { pane: 'code', name: 'Code', icon: '{}' },
-] as const;
 
 /**
  * A toolbar button that shows an icon and its name, or only the icon on a phone
@@ -70,9 +60,9 @@ function Tool({
 }
 
 /**
- * The machine page's tools: edit, undo, fit, which panes show, then zoom, find and
- * examples. On a phone the tools are icons on one row and the last group folds into a
- * "More tools" panel (canvas.css); on a wider screen everything shows in line.
+ * The machine page's tools, in its one bar: edit, undo, fit, then zoom, find and
+ * examples. They show as icons (their names are their accessible names and titles); where
+ * the bar is narrow the last group folds into a "More tools" popover (canvas.css).
  */
 export function CanvasToolbar(p: CanvasToolbarProps) {
   const { canEdit, one, send } = p;
@@ -131,14 +121,9 @@ export function CanvasToolbar(p: CanvasToolbarProps) {
           <span className="sep" />
         </>
       )}
-      <button type="button" onClick={p.onFit} aria-label="Zoom to fit">
+      <button type="button" onClick={p.onFit} aria-label="Zoom to fit" title="Zoom to fit (0)">
         Fit
       </button>
-      <div className="segmented" role="group" aria-label="View">
-        {PANES.map((v) => (
-          <Tool key={v.pane} name={v.name} icon={v.icon} pressed={p.pane === v.pane} onClick={() => p.onPane(v.pane)} />
-        ))}
-      </div>
       <button
         type="button"
         className="tb-more-toggle"

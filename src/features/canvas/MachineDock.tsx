@@ -1,71 +1,226 @@
-import { useState, type ReactNode } from 'react';
+import { useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
 import { PanelBoundary } from './PanelBoundary.tsx';
+import './side-panel.css';
 import './dock-sheet.css';
 
-export type DockPanel = 'simulation' | 'tests' | 'timeline';
+export type DockPanel = 'code' | 'inspector' | 'simulation' | 'tests' | 'timeline';
 
-const LABELS: Record<DockPanel, string> = { simulation: 'Simulation', tests: 'Tests', timeline: 'Timeline' };
-const KEY = 'chartroom.dock';
+/** A tab's icon: a 16 px line drawing (SVG, so it never depends on a font having the glyph). */
+const icon = (d: string) => (
+  <svg
+    width="16"
+    height="16"
+    viewBox="0 0 16 16"
+    fill="none"
+    stroke="currentColor"
+    strokeWidth="1.5"
+    strokeLinecap="round"
+    strokeLinejoin="round"
+  >
+    <path d={d} />
+  </svg>
+);
 
-function remembered(): DockPanel | null {
+/** The panels in the order of their tabs: each is a region named by its title, opened by a tab of the same name. */
+export const DOCK_PANELS: readonly { key: DockPanel; title: string; icon: ReactNode }[] = [
+  { key: 'code', title: 'Code', icon: icon('M5.5 4 2 8l3.5 4M10.5 4 14 8l-3.5 4') },
+  { key: 'inspector', title: 'Inspector', icon: icon('M2.5 3.5h11M2.5 8h11M2.5 12.5h7M11.5 11v3M10 12.5h3') },
+  { key: 'simulation', title: 'Simulation', icon: icon('M4.5 3v10l8.5-5z') },
+  { key: 'tests', title: 'Tests', icon: icon('M2.5 8.5 6 12l7.5-8') },
+  { key: 'timeline', title: 'Timeline', icon: icon('M8 2.5a5.5 5.5 0 1 1 0 11 5.5 5.5 0 0 1 0-11zM8 5v3.2l2.2 1.6') },
+];
+
+/** This person's choice: which tab, whether its panel is open (or collapsed to the strip), how wide. */
+export interface DockPrefs {
+  tab: DockPanel;
+  open: boolean;
+  width: number;
+}
+
+export const PANEL_MIN = 280;
+export const PANEL_MAX = 600;
+const STRIP = 40;
+const STEP = 16;
+const DEFAULT: DockPrefs = { tab: 'inspector', open: true, width: 340 };
+const PHONE = '(max-width: 720px)';
+
+const isPhone = () => typeof window !== 'undefined' && !!window.matchMedia?.(PHONE).matches;
+
+/**
+ * The widest the panel may be in this window: the diagram keeps at least 64% of the width
+ * (canvas first), whatever width was remembered on a larger screen. side-panel.css says the
+ * same, so a window made smaller later clamps too.
+ */
+export function panelMax(windowWidth: number): number {
+  return Math.max(PANEL_MIN, Math.min(PANEL_MAX, Math.floor(windowWidth * 0.36) - STRIP));
+}
+
+const clamp = (width: number) =>
+  Math.round(Math.min(panelMax(typeof window === 'undefined' ? 1280 : window.innerWidth), Math.max(PANEL_MIN, width)));
+
+const storageKey = (userId: string | null) => `chartroom.panels.${userId ?? 'anonymous'}`;
+
+function remembered(userId: string | null): DockPrefs {
+  // On a phone the canvas comes first: the sheet starts lowered, whatever was open elsewhere.
+  const phone = isPhone();
   try {
-    const value = globalThis.localStorage?.getItem(KEY);
-    return value === 'simulation' || value === 'tests' || value === 'timeline' ? value : null;
+    const raw = globalThis.localStorage?.getItem(storageKey(userId));
+    const value = raw ? (JSON.parse(raw) as Partial<DockPrefs>) : {};
+    const tab = DOCK_PANELS.some((p) => p.key === value.tab) ? (value.tab as DockPanel) : DEFAULT.tab;
+    const open = typeof value.open === 'boolean' ? value.open : DEFAULT.open;
+    const width = typeof value.width === 'number' && Number.isFinite(value.width) ? value.width : DEFAULT.width;
+    return { tab, open: open && !phone, width: Math.min(PANEL_MAX, Math.max(PANEL_MIN, width)) };
   } catch {
-    return null;
+    return { ...DEFAULT, open: !phone };
   }
 }
 
-function remember(panel: DockPanel | null): void {
+function remember(userId: string | null, prefs: DockPrefs): void {
   try {
-    if (panel) globalThis.localStorage?.setItem(KEY, panel);
-    else globalThis.localStorage?.removeItem(KEY);
+    globalThis.localStorage?.setItem(storageKey(userId), JSON.stringify(prefs));
   } catch {
     // Storage refused (private mode, quota): the choice lasts until the page closes.
   }
 }
 
 /**
- * The panels under the diagram: a row of tabs and at most one open panel, which takes a
- * bounded share of the height and scrolls on its own, so the diagram keeps the room it
- * needs. Which panel is open is this browser's own choice (no one else sees it, and it is
- * remembered across reloads), so it is React state and local storage, not a machine. The
- * closed panels stay mounted: a generated path list or a scrolled timeline is still there
- * when its tab is chosen again. Each panel has a boundary of its own: one that throws
- * says so in its place, and tries again when `resetKey` (the definition) changes. On a
- * phone the dock is a bottom sheet (dock-sheet.css): tabs at the screen's foot, the open
- * panel over the page's lower part, the diagram in view above it.
+ * The machine page's one side panel, on the right of the diagram: a strip of tabs (Code,
+ * Inspector, Simulation, Tests, Timeline) and at most one open panel beside it, resizable by
+ * its edge (drag, or the arrow keys on the focused edge) and collapsible to the strip.
+ * Which tab is open, whether it is, and its width are this person's own choice (no one
+ * else sees them, and they are remembered across reloads under the signed-in user's id),
+ * so they are React state and local storage, not a machine. The closed panels stay
+ * mounted: a generated path list or a scrolled timeline is still there when its tab is
+ * chosen again. Each panel has a boundary of its own: one that throws says so in its
+ * place, and tries again when `resetKey` (the definition) changes. On a phone the panel
+ * is a bottom sheet (dock-sheet.css): tabs at the screen's foot, the open panel over the
+ * diagram's lower part.
  */
 export function MachineDock({
   panels,
   resetKey,
+  userId,
 }: {
   panels: Partial<Record<DockPanel, ReactNode>>;
   resetKey?: unknown;
+  userId: string | null;
 }) {
-  const [open, setOpen] = useState<DockPanel | null>(remembered);
-  const shown = (Object.keys(LABELS) as DockPanel[]).filter((key) => Boolean(panels[key]));
-  const choose = (key: DockPanel) => {
-    const next = open === key ? null : key;
-    setOpen(next);
-    remember(next);
+  const [prefs, setPrefs] = useState<DockPrefs>(() => remembered(userId));
+  const update = (next: DockPrefs) => {
+    setPrefs(next);
+    remember(userId, next);
   };
+  const shown = DOCK_PANELS.filter((p) => Boolean(panels[p.key]));
+  const current = shown.find((p) => p.key === prefs.tab) ?? shown[0];
+  const open = prefs.open && current !== undefined;
+  const choose = (key: DockPanel) =>
+    update(open && current?.key === key ? { ...prefs, open: false } : { ...prefs, tab: key, open: true });
+
+  // Dragging the edge: the panel grows as the pointer moves left.
+  const drag = useRef<{ x: number; width: number; id: number } | null>(null);
+  const [dragging, setDragging] = useState(false);
+  const onPointerDown = (e: PointerEvent<HTMLDivElement>) => {
+    if (e.button !== 0) return;
+    e.preventDefault();
+    e.currentTarget.setPointerCapture(e.pointerId);
+    drag.current = { x: e.clientX, width: clamp(prefs.width), id: e.pointerId };
+    setDragging(true);
+  };
+  const onPointerMove = (e: PointerEvent<HTMLDivElement>) => {
+    const d = drag.current;
+    if (!d || d.id !== e.pointerId) return;
+    setPrefs((p) => ({ ...p, width: clamp(d.width + (d.x - e.clientX)) }));
+  };
+  const onPointerUp = (e: PointerEvent<HTMLDivElement>) => {
+    const d = drag.current;
+    if (!d || d.id !== e.pointerId) return;
+    drag.current = null;
+    setDragging(false);
+    update({ ...prefs, width: clamp(d.width + (d.x - e.clientX)) });
+  };
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    const width = clamp(prefs.width);
+    const next =
+      e.key === 'ArrowLeft'
+        ? width + STEP
+        : e.key === 'ArrowRight'
+          ? width - STEP
+          : e.key === 'Home'
+            ? PANEL_MIN
+            : e.key === 'End'
+              ? PANEL_MAX
+              : null;
+    if (next === null) return;
+    e.preventDefault();
+    update({ ...prefs, width: clamp(next) });
+  };
+  const width = clamp(prefs.width);
+
   return (
-    <div className="machine-dock" data-open={open ?? 'none'}>
-      <div className="machine-dock-tabs" role="group" aria-label="Panels">
-        {shown.map((key) => (
-          <button key={key} type="button" aria-pressed={open === key} onClick={() => choose(key)}>
-            {LABELS[key]}
-          </button>
+    <aside
+      className="machine-dock"
+      aria-label="Side panel"
+      data-open={open && current ? current.key : 'none'}
+      data-dragging={dragging || undefined}
+      style={{ ['--panel-w' as string]: `${width}px` }}
+    >
+      {open && (
+        <div
+          className="dock-resize"
+          role="separator"
+          aria-orientation="vertical"
+          aria-label="Resize panel"
+          aria-valuemin={PANEL_MIN}
+          aria-valuemax={typeof window === 'undefined' ? PANEL_MAX : panelMax(window.innerWidth)}
+          aria-valuenow={width}
+          title="Drag, or use the arrow keys, to resize"
+          tabIndex={0}
+          onPointerDown={onPointerDown}
+          onPointerMove={onPointerMove}
+          onPointerUp={onPointerUp}
+          onPointerCancel={onPointerUp}
+          onKeyDown={onKeyDown}
+        />
+      )}
+      <div className="dock-panels">
+        {shown.map((p) => (
+          <div key={p.key} id={`dock-panel-${p.key}`} className="machine-dock-panel" data-panel={p.key}>
+            <PanelBoundary name={`The ${p.title} panel`} resetKey={resetKey}>
+              {panels[p.key]}
+            </PanelBoundary>
+          </div>
         ))}
       </div>
-      {shown.map((key) => (
-        <div key={key} className="machine-dock-panel" data-panel={key}>
-          <PanelBoundary name={`The ${LABELS[key]} panel`} resetKey={resetKey}>
-            {panels[key]}
-          </PanelBoundary>
-        </div>
-      ))}
-    </div>
+      <div className="machine-dock-tabs" role="group" aria-label="Panels">
+        {shown.map((p) => (
+          <button
+            key={p.key}
+            type="button"
+            aria-label={p.title}
+            title={p.title}
+            aria-pressed={open && current?.key === p.key}
+            aria-controls={`dock-panel-${p.key}`}
+            onClick={() => choose(p.key)}
+          >
+            <span className="dock-tab-icon" aria-hidden="true">
+              {p.icon}
+            </span>
+            <span className="dock-tab-label" aria-hidden="true">
+              {p.title}
+            </span>
+          </button>
+        ))}
+        <button
+          type="button"
+          className="dock-collapse"
+          aria-label={open ? 'Collapse panel' : 'Expand panel'}
+          title={open ? 'Collapse panel' : 'Expand panel'}
+          aria-expanded={open}
+          onClick={() => update({ ...prefs, open: !open })}
+        >
+          <span aria-hidden="true">{open ? '»' : '«'}</span>
+        </button>
+      </div>
+    </aside>
   );
 }

@@ -1,14 +1,15 @@
-import { useCallback, useDeferredValue, useEffect, useMemo, useState, type FormEvent } from 'react';
-import { useMachineListSend, useMachineListStatus, useMachineName } from '../machines/machine-list-context.ts';
+import { useCallback, useDeferredValue, useEffect, useMemo, useState } from 'react';
+import { useMachineName } from '../machines/machine-list-context.ts';
 import { Avatar } from '../room/Avatar.tsx';
-import { DiscardedEdit } from '../room/DiscardedEdit.tsx';
-import { useCanEdit, useMembers, useOpenMachineRef, useProjectId, useRoomSend } from '../room/room-context.ts';
+import { useCanEdit, useMembers, useOpenMachineRef, useRoomSend } from '../room/room-context.ts';
 import { useCurrentUser } from '../session/session-context.ts';
 import { Inspector } from '../inspector/index.ts';
 import { SimulationPanel } from '../simulation/index.ts';
 import { TestsPanel } from '../tests/index.ts';
 import { TimelinePanel } from '../timeline/index.ts';
 import { CanvasPage } from './CanvasPage.tsx';
+import { CodeView } from './CodeView.tsx';
+import { MachineBar } from './MachineBar.tsx';
 import { MachineDock } from './MachineDock.tsx';
 import { PanelBoundary } from './PanelBoundary.tsx';
 import {
@@ -18,6 +19,7 @@ import {
   useDocumentError,
   useDocumentSend,
   useDroppedReasons,
+  useCanEditCanvas,
   useFollowing,
   usePresenceSend,
   useSimulationRef,
@@ -67,7 +69,6 @@ export function MachineView({ machineId }: { machineId: string }) {
 }
 
 function OpenMachine({ machineId }: { machineId: string }) {
-  const projectId = useProjectId();
   const canEdit = useCanEdit();
   const members = useMembers();
   const name = useMachineName(machineId);
@@ -87,6 +88,9 @@ function OpenMachine({ machineId }: { machineId: string }) {
   const simulation = useSimulationRef();
   const timeline = useTimelineRef();
   const user = useCurrentUser();
+  const canEditCanvas = useCanEditCanvas();
+  // The canvas's tools show in the page's one bar (CanvasPage renders them into it).
+  const [toolsHost, setToolsHost] = useState<HTMLElement | null>(null);
   // Members of any role send simulation events; guests watch (the database says the same).
   const canSend = !!user && !user.isAnonymous && members.some((m) => m.userId === user.id);
   useEffect(() => simulation?.send({ type: 'sim.canSendChanged', canSend }), [simulation, canSend]);
@@ -115,152 +119,108 @@ function OpenMachine({ machineId }: { machineId: string }) {
       aria-label={`Machine ${name ?? ''}`.trim()}
       style={followed ? { boxShadow: `inset 0 0 0 3px ${followed.color}` } : undefined}
     >
-      <div className="machine-bar">
-        <a href={`/p/${projectId}`}>← Machines</a>
-        <MachineTitle machineId={machineId} name={name} canEdit={canEdit} />
-        <span className={`machine-sync ${sync}`} role="status" aria-live="polite" data-sync={sync}>
-          {SYNC_TEXT[sync]}
-          {unsent > 0 && sync !== 'synced' ? ` · ${unsent} edit${unsent === 1 ? '' : 's'} waiting` : ''}
-        </span>
-        <ul className="machine-peers" aria-label="On this machine">
-          {peers.map((p) => {
-            const m = people.get(p.id);
-            return (
-              <li key={p.id}>
-                <button
-                  type="button"
-                  aria-pressed={following === p.id}
-                  title={following === p.id ? `Stop following ${p.name}` : `Follow ${p.name}`}
-                  aria-label={following === p.id ? `Stop following ${p.name}` : `Follow ${p.name}`}
-                  onClick={() =>
-                    presenceSend(
-                      following === p.id ? { type: 'presence.unfollow' } : { type: 'presence.follow', userId: p.id },
-                    )
-                  }
-                >
-                  <Avatar
-                    name={p.name}
-                    color={p.color}
-                    avatarUrl={m?.avatarUrl ?? null}
-                    online
-                    label={p.name}
-                    size={26}
-                  />
-                </button>
-              </li>
-            );
-          })}
-        </ul>
-      </div>
-      {followed && (
-        <p className="machine-following" role="status" style={{ color: followed.color }}>
-          Following {followed.name}. Pan or zoom to stop.
-          <button type="button" className="link" onClick={onUserMove}>
-            Stop following
-          </button>
-        </p>
-      )}
-      {error && (
-        <p className="message error" role="alert">
-          {error}
-          {sync === 'failed' && (
-            <>
-              {' '}
-              <button type="button" className="link" onClick={() => docSend({ type: 'doc.retry' })}>
-                Try again
-              </button>
-            </>
-          )}
-        </p>
-      )}
-      {dropped.length > 0 && (
-        <p className="message notice" role="status">
-          {dropped.join(' ')}
-        </p>
-      )}
+      <MachineBar
+        machineId={machineId}
+        name={name}
+        canEdit={canEdit}
+        toolsRef={setToolsHost}
+        status={
+          <span className={`machine-sync ${sync}`} role="status" aria-live="polite" data-sync={sync}>
+            <span className="machine-sync-dot" aria-hidden="true" />
+            {SYNC_TEXT[sync]}
+            {unsent > 0 && sync !== 'synced' ? ` · ${unsent} edit${unsent === 1 ? '' : 's'} waiting` : ''}
+          </span>
+        }
+        people={
+          <ul className="machine-peers" aria-label="On this machine">
+            {peers.map((p) => {
+              const m = people.get(p.id);
+              return (
+                <li key={p.id}>
+                  <button
+                    type="button"
+                    aria-pressed={following === p.id}
+                    title={following === p.id ? `Stop following ${p.name}` : `Follow ${p.name}`}
+                    aria-label={following === p.id ? `Stop following ${p.name}` : `Follow ${p.name}`}
+                    onClick={() =>
+                      presenceSend(
+                        following === p.id ? { type: 'presence.unfollow' } : { type: 'presence.follow', userId: p.id },
+                      )
+                    }
+                  >
+                    <Avatar
+                      name={p.name}
+                      color={p.color}
+                      avatarUrl={m?.avatarUrl ?? null}
+                      online
+                      label={p.name}
+                      size={26}
+                    />
+                  </button>
+                </li>
+              );
+            })}
+          </ul>
+        }
+      />
       <div className="machine-body">
-        {shown ? (
-          <>
-            <PanelBoundary name="The diagram" resetKey={shown}>
-              <CanvasPage definition={shown} peers={peers} />
-            </PanelBoundary>
-            <PanelBoundary name="The inspector" resetKey={shown}>
-              <Inspector definition={shown} />
-            </PanelBoundary>
-          </>
-        ) : (
-          sync !== 'failed' && (
-            <p className="center" role="status">
-              <span className="spinner" aria-hidden="true" /> Opening the machine…
+        <div className="machine-notes">
+          {followed && (
+            <p className="machine-following" role="status" style={{ color: followed.color }}>
+              Following {followed.name}. Pan or zoom to stop.
+              <button type="button" className="link" onClick={onUserMove}>
+                Stop following
+              </button>
             </p>
-          )
+          )}
+          {error && (
+            <p className="message error" role="alert">
+              {error}
+              {sync === 'failed' && (
+                <>
+                  {' '}
+                  <button type="button" className="link" onClick={() => docSend({ type: 'doc.retry' })}>
+                    Try again
+                  </button>
+                </>
+              )}
+            </p>
+          )}
+          {dropped.length > 0 && (
+            <p className="message notice" role="status">
+              {dropped.join(' ')}
+            </p>
+          )}
+        </div>
+        {shown ? (
+          <PanelBoundary name="The diagram" resetKey={shown}>
+            <CanvasPage definition={shown} peers={peers} toolbarHost={toolsHost} />
+          </PanelBoundary>
+        ) : (
+          <div className="canvas-page">
+            {sync !== 'failed' && (
+              <p className="center" role="status">
+                <span className="spinner" aria-hidden="true" /> Opening the machine…
+              </p>
+            )}
+          </div>
+        )}
+        {definition && shown && (
+          <MachineDock
+            resetKey={definition}
+            userId={user?.id ?? null}
+            panels={{
+              code: <CodeView canEdit={canEditCanvas} />,
+              inspector: <Inspector definition={shown} />,
+              simulation: simulation && (
+                <SimulationPanel actor={simulation} definition={definition} canSend={canSend} />
+              ),
+              tests: <TestsPanel machineId={machineId} name={name ?? 'machine'} definition={definition} />,
+              timeline: timeline && <TimelinePanel actor={timeline} people={people} canEdit={canEdit} />,
+            }}
+          />
         )}
       </div>
-      {definition && (
-        <MachineDock
-          resetKey={definition}
-          panels={{
-            simulation: simulation && <SimulationPanel actor={simulation} definition={definition} canSend={canSend} />,
-            tests: <TestsPanel machineId={machineId} name={name ?? 'machine'} definition={definition} />,
-            timeline: timeline && <TimelinePanel actor={timeline} people={people} canEdit={canEdit} />,
-          }}
-        />
-      )}
     </section>
-  );
-}
-
-/** The machine's name, renamed in place by owners and editors (shared through the list). */
-function MachineTitle({ machineId, name, canEdit }: { machineId: string; name: string | null; canEdit: boolean }) {
-  const list = { send: useMachineListSend() };
-  const { busy, error } = useMachineListStatus();
-  const [editing, setEditing] = useState(false);
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const value = new FormData(event.currentTarget).get('name');
-    if (typeof value === 'string' && value.trim() !== '' && value.trim() !== name)
-      list.send({ type: 'list.rename', machineId, name: value });
-    setEditing(false);
-  };
-  if (editing && canEdit) {
-    return (
-      <form className="room-rename" onSubmit={onSubmit}>
-        <label htmlFor="machine-name-input">Machine name</label>
-        <input
-          id="machine-name-input"
-          name="name"
-          defaultValue={name ?? ''}
-          maxLength={120}
-          required
-          autoFocus
-          onKeyDown={(e) => e.key === 'Escape' && setEditing(false)}
-        />
-        <button type="submit" className="primary">
-          Save name
-        </button>
-        <button type="button" onClick={() => setEditing(false)}>
-          Cancel
-        </button>
-      </form>
-    );
-  }
-  return (
-    <>
-      <h2 id="machine-title">{name ?? 'Machine'}</h2>
-      {editing && !canEdit && <DiscardedEdit what="machine name" onDismiss={() => setEditing(false)} />}
-      {canEdit && (
-        <button type="button" className="ghost" disabled={busy} onClick={() => setEditing(true)}>
-          Rename machine
-        </button>
-      )}
-      {error && (
-        <span className="message error" role="alert">
-          {error}{' '}
-          <button type="button" className="link" onClick={() => list.send({ type: 'list.dismissError' })}>
-            Dismiss
-          </button>
-        </span>
-      )}
-    </>
   );
 }

@@ -75,8 +75,8 @@ export function RoomView({ machineId, inspect }: { machineId?: string; inspect?:
   }
   if (machineId) {
     return (
-      <main className="room room-wide" aria-labelledby="room-title">
-        <RoomHeader />
+      // The machine page is the canvas under one slim bar (MachineBar): no room header.
+      <main className="room room-machine" aria-labelledby="machine-title">
         <Suspense
           fallback={
             <p className="center" role="status">
