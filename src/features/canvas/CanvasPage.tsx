@@ -23,7 +23,9 @@ import {
   useOpenMachineSend,
   usePresenceSend,
   useSelection,
-  useActivePaths,
+  useDiagramSim,
+  useSimDismissError,
+  useSimSendEvent,
   useViewport,
 } from './open-machine-context.ts';
 import { PeerCursors, type PeerCursor } from './PeerCursors.tsx';
@@ -77,7 +79,9 @@ export function CanvasPage({ definition, peers = [], onCreate }: CanvasPageProps
   const mode = useCanvasMode();
   const canUndo = useCanUndo();
   const canRedo = useCanRedo();
-  const activePaths = useActivePaths();
+  const simulation = useDiagramSim();
+  const onSimSend = useSimSendEvent();
+  const onSimDismiss = useSimDismissError();
   const canvasSend = useCanvasSend();
   const docSend = useDocumentSend();
   const presenceSend = usePresenceSend();
@@ -188,7 +192,9 @@ export function CanvasPage({ definition, peers = [], onCreate }: CanvasPageProps
               send={send}
               onKeyDown={onKeyDown}
               onPointerWorld={onPointer}
-              activePaths={activePaths}
+              simulation={simulation}
+              onSimSend={onSimSend}
+              onSimDismiss={onSimDismiss}
               hidden={hidden}
               onToggle={toggle}
             />

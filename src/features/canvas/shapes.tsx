@@ -1,5 +1,6 @@
 import { memo } from 'react';
 import { detailLines, tagLine } from '../../lib/layout/sizes.ts';
+import { sendableType } from '../../lib/simulation/diagram.ts';
 import type { Layout, LayoutEdge, LayoutNode, Point } from '../../lib/layout/types.ts';
 import { keyPathOf } from '../../lib/model/tree.ts';
 import type { MachineDefinition } from '../../lib/model/types.ts';
@@ -26,7 +27,29 @@ interface Props {
   activePaths?: readonly string[];
   /** Collapsed states shown, with how many states each hides (src/lib/layout/collapse.ts). */
   hidden: Record<string, number>;
+  /** Transitions enabled now in the simulation: drawn in the accent colour, their labels buttons. */
+  enabled?: readonly string[];
+  /** Transitions the simulation step shown just took: marked for a moment. */
+  taken?: readonly string[];
+  /** The step shown: a new step restarts the mark of the transitions it took. */
+  step?: number | null;
 }
+
+/** What a transition's label sends, and from where (the diagram's test contract). */
+function eventOf(def: MachineDefinition, id: string): { type: string; source: string } | null {
+  const t = def.transitions[id];
+  if (!t || !def.states[t.source]) return null;
+  return {
+    type: sendableType(def, t) ?? (typeof t.event === 'string' ? t.event : triggerOf(t.event)),
+    source: keyPathOf(def, t.source).join('.'),
+  };
+}
+
+/** The kind of an eventless, delayed or done transition, as its event attribute says it. */
+const triggerOf = (e: Exclude<MachineDefinition['transitions'][string]['event'], string>): string =>
+  'always' in e ? 'always' : 'after' in e ? `after ${e.after}` : 'done' in e ? 'done' : `${e.outcome}`;
+
+const NO_IDS: readonly string[] = [];
 
 function pathOf(points: Point[]): string {
   return points.map((p, i) => `${i === 0 ? 'M' : 'L'}${p.x.toFixed(1)},${p.y.toFixed(1)}`).join(' ');
@@ -193,29 +216,69 @@ function StateShape({
   );
 }
 
-function EdgeShape({ edge, selected, peerColors }: { edge: LayoutEdge; selected: boolean; peerColors: string[] }) {
+function EdgeShape({
+  edge,
+  selected,
+  peerColors,
+  event,
+  enabled,
+  taken,
+  step,
+}: {
+  edge: LayoutEdge;
+  selected: boolean;
+  peerColors: string[];
+  event: { type: string; source: string } | null;
+  enabled: boolean;
+  taken: boolean;
+  step: number | null;
+}) {
   const d = pathOf(edge.points);
-  const cls = ['tr', edge.targetless ? 'tr-targetless' : '', selected ? 'is-selected' : ''].filter(Boolean).join(' ');
+  const cls = [
+    'tr',
+    edge.targetless ? 'tr-targetless' : '',
+    selected ? 'is-selected' : '',
+    enabled ? 'is-enabled' : '',
+    taken ? 'is-taken' : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
   const name = edge.label?.text ?? '';
+  // While its event can be sent, the label is the button (named by the event type); the
+  // arrow keeps selecting the transition.
+  const send = enabled && event !== null;
   return (
     <g
       className={cls}
       data-transition-id={edge.transition}
-      role="button"
-      aria-label={`transition ${name}`}
-      aria-pressed={selected}
+      role={send ? undefined : 'button'}
+      aria-label={send ? undefined : `transition ${name}`}
+      aria-pressed={send ? undefined : selected}
     >
       <path d={d} className="tr-hit" />
-      <path d={d} className="tr-line" markerEnd="url(#cr-arrow)" />
+      <path d={d} className="tr-line" markerEnd={enabled ? 'url(#cr-arrow-on)' : 'url(#cr-arrow)'} />
+      {/* Keyed by the step: a new step that takes this transition again restarts its mark. */}
+      {taken && <path key={`taken-${step ?? 0}`} d={d} className="tr-taken" />}
       {peerColors.map((c) => (
         <path key={c} d={d} className="peer-line" stroke={c} />
       ))}
       {edge.label && (
-        <g style={{ transform: `translate(${edge.label.x}px, ${edge.label.y}px)` }} className="tr-label">
-          <rect width={edge.label.width} height={edge.label.height} rx={4} />
-          <text x={edge.label.width / 2} y={12} textAnchor="middle">
-            {edge.label.text}
-          </text>
+        <g
+          style={{ transform: `translate(${edge.label.x}px, ${edge.label.y}px)` }}
+          className="tr-label"
+          data-transition-event={event?.type}
+          data-source-path={event?.source}
+          data-send-event={send ? event.type : undefined}
+          role={send ? 'button' : undefined}
+          aria-label={send ? event.type : undefined}
+          tabIndex={send ? 0 : undefined}
+        >
+          <g className="tr-pill" style={{ transformOrigin: `${edge.label.width / 2}px ${edge.label.height / 2}px` }}>
+            <rect width={edge.label.width} height={edge.label.height} rx={edge.label.height / 2} />
+            <text x={edge.label.width / 2} y={12} textAnchor="middle">
+              {edge.label.text}
+            </text>
+          </g>
         </g>
       )}
     </g>
@@ -240,8 +303,13 @@ export const DiagramShapes = memo(function DiagramShapes({
   canEdit,
   activePaths = [],
   hidden,
+  enabled = NO_IDS,
+  taken = NO_IDS,
+  step = null,
 }: Props) {
   const active = new Set(activePaths);
+  const enabledSet = new Set(enabled);
+  const takenSet = new Set(taken);
   const nodes = Object.values(layout.nodes).sort((a, b) => a.depth - b.depth);
   const colorsFor = (id: string): string[] => peers.filter((p) => p.selection.includes(id)).map((p) => p.color);
   return (
@@ -257,6 +325,17 @@ export const DiagramShapes = memo(function DiagramShapes({
           orient="auto-start-reverse"
         >
           <path d="M0,0 L10,5 L0,10 z" className="arrow-head" />
+        </marker>
+        <marker
+          id="cr-arrow-on"
+          viewBox="0 0 10 10"
+          refX="9"
+          refY="5"
+          markerWidth="6"
+          markerHeight="6"
+          orient="auto-start-reverse"
+        >
+          <path d="M0,0 L10,5 L0,10 z" className="arrow-head-on" />
         </marker>
       </defs>
       {nodes.map((n) => (
@@ -281,6 +360,10 @@ export const DiagramShapes = memo(function DiagramShapes({
           edge={e}
           selected={selection.includes(e.transition)}
           peerColors={colorsFor(e.transition)}
+          event={eventOf(definition, e.transition)}
+          enabled={enabledSet.has(e.transition)}
+          taken={takenSet.has(e.transition)}
+          step={step}
         />
       ))}
     </>
