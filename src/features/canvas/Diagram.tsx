@@ -58,6 +58,18 @@ const FAR_NAME_PX = 9;
  */
 const FAR = FAR_NAME_PX / 13;
 const labelScale = (zoom: number): number => Math.max(1, Math.min(4, FAR_NAME_PX / (13 * zoom)));
+/**
+ * Transition labels (12 px at zoom 1) are drawn only while at least this tall on screen;
+ * below, each arrow between two states shows a badge with how many labels it carries
+ * (canvas.css `.labels-off`), and the labels that can be sent while simulating stay,
+ * grown toward this height.
+ */
+const LABEL_FLOOR_PX = 10;
+const LABELS_OFF = LABEL_FLOOR_PX / 12;
+// At most 2.5 times: grown further, neighbouring pills covered each other.
+const pillScale = (zoom: number): number => Math.max(1, Math.min(2.5, LABEL_FLOOR_PX / (12 * zoom)));
+/** Badges keep about 16 px across on screen. */
+const badgeScale = (zoom: number): number => Math.max(1, Math.min(6, 1 / zoom));
 
 /**
  * The interactive surface: pointer gestures become canvas intents (pan on the background,
@@ -199,8 +211,14 @@ export function Diagram(props: DiagramProps) {
     >
       <svg
         ref={svgRef}
-        className={`diagram-svg mode-${mode}${viewport.zoom < FAR ? ' far' : ''}${sim && sim.step !== null ? ' simulating' : ''}`}
-        style={{ '--label-scale': labelScale(viewport.zoom).toFixed(2) } as CSSProperties}
+        className={`diagram-svg mode-${mode}${viewport.zoom < FAR ? ' far' : ''}${viewport.zoom < LABELS_OFF ? ' labels-off' : ''}${sim && sim.step !== null ? ' simulating' : ''}`}
+        style={
+          {
+            '--label-scale': labelScale(viewport.zoom).toFixed(2),
+            '--pill-scale': pillScale(viewport.zoom).toFixed(2),
+            '--badge-scale': badgeScale(viewport.zoom).toFixed(2),
+          } as CSSProperties
+        }
         onPointerDown={onPointerDown}
         onPointerMove={onPointerMove}
         onPointerUp={onPointerUp}

@@ -1,4 +1,5 @@
 import { memo } from 'react';
+import { triggerText, wrapLabel } from '../../lib/layout/labels.ts';
 import { detailLines, tagLine } from '../../lib/layout/sizes.ts';
 import { sendableType } from '../../lib/simulation/diagram.ts';
 import type { Layout, LayoutEdge, LayoutNode, Point } from '../../lib/layout/types.ts';
@@ -50,6 +51,32 @@ const triggerOf = (e: Exclude<MachineDefinition['transitions'][string]['event'],
   'always' in e ? 'always' : 'after' in e ? `after ${e.after}` : 'done' in e ? 'done' : `${e.outcome}`;
 
 const NO_IDS: readonly string[] = [];
+
+/** A transition's event part as its label shows it. */
+const triggerOf2 = (def: MachineDefinition, id: string): string => {
+  const t = def.transitions[id];
+  return t ? triggerText(def, t) : '';
+};
+
+/**
+ * Far out, where transition labels are not drawn, each pair of states joined by arrows
+ * shows one badge, on the first of its arrows, with how many labels are hidden there
+ * (their text as its tooltip): labels give way, they do not vanish.
+ */
+function labelBadges(def: MachineDefinition, layout: Layout): Map<string, { count: number; title: string }> {
+  const out = new Map<string, { count: number; title: string }>();
+  const first = new Map<string, string>();
+  for (const e of Object.values(layout.edges)) {
+    if (!e.label) continue;
+    const t = def.transitions[e.transition];
+    const pair = t ? `${t.source}>${t.targets.join(',')}` : e.id;
+    const at = first.get(pair) ?? e.id;
+    first.set(pair, at);
+    const b = out.get(at) ?? { count: 0, title: '' };
+    out.set(at, { count: b.count + 1, title: b.title ? `${b.title}\n${e.label.text}` : e.label.text });
+  }
+  return out;
+}
 
 function pathOf(points: Point[]): string {
   return points.map((p, i) => `${i === 0 ? 'M' : 'L'}${p.x.toFixed(1)},${p.y.toFixed(1)}`).join(' ');
@@ -224,6 +251,9 @@ function EdgeShape({
   enabled,
   taken,
   step,
+  trigger,
+  badge,
+  badgeTitle,
 }: {
   edge: LayoutEdge;
   selected: boolean;
@@ -232,6 +262,11 @@ function EdgeShape({
   enabled: boolean;
   taken: boolean;
   step: number | null;
+  /** The label's event part (drawn in medium weight; guard and actions lighter). */
+  trigger: string;
+  /** Far out, where labels are not drawn: how many labels this arrow and its twins carry (0: none shown here). */
+  badge: number;
+  badgeTitle: string;
 }) {
   const d = pathOf(edge.points);
   const cls = [
@@ -262,6 +297,23 @@ function EdgeShape({
       {peerColors.map((c) => (
         <path key={c} d={d} className="peer-line" stroke={c} />
       ))}
+      {edge.label && badge > 0 && (
+        <g
+          className="tr-badge"
+          style={{
+            transform: `translate(${edge.label.x + edge.label.width / 2}px, ${edge.label.y + edge.label.height / 2}px)`,
+          }}
+          aria-hidden="true"
+        >
+          <title>{badgeTitle}</title>
+          <g className="tr-badge-in">
+            <circle r={8} />
+            <text y={3.5} textAnchor="middle">
+              {badge}
+            </text>
+          </g>
+        </g>
+      )}
       {edge.label && (
         <g
           style={{ transform: `translate(${edge.label.x}px, ${edge.label.y}px)` }}
@@ -274,14 +326,30 @@ function EdgeShape({
           tabIndex={send ? 0 : undefined}
         >
           <g className="tr-pill" style={{ transformOrigin: `${edge.label.width / 2}px ${edge.label.height / 2}px` }}>
-            <rect width={edge.label.width} height={edge.label.height} rx={edge.label.height / 2} />
-            <text x={edge.label.width / 2} y={12} textAnchor="middle">
-              {edge.label.text}
-            </text>
+            <rect width={edge.label.width} height={edge.label.height} rx={8} />
+            <PillText text={edge.label.text} trigger={trigger} x={edge.label.width / 2} />
           </g>
         </g>
       )}
     </g>
+  );
+}
+
+/** A label's lines (wrapped as the layout sized them), the event in medium weight. */
+function PillText({ text, trigger, x }: { text: string; trigger: string; x: number }) {
+  const lines = wrapLabel(text);
+  return (
+    <text x={x} y={12} textAnchor="middle">
+      {lines.map((line, i) => {
+        const lead = i === 0 && line.startsWith(trigger) ? trigger : '';
+        return (
+          <tspan key={i} x={x} dy={i === 0 ? 0 : 14}>
+            {lead && <tspan className="tr-event">{lead}</tspan>}
+            {lead ? line.slice(lead.length) : line}
+          </tspan>
+        );
+      })}
+    </text>
   );
 }
 
@@ -308,6 +376,7 @@ export const DiagramShapes = memo(function DiagramShapes({
   step = null,
 }: Props) {
   const active = new Set(activePaths);
+  const badges = labelBadges(definition, layout);
   const enabledSet = new Set(enabled);
   const takenSet = new Set(taken);
   const nodes = Object.values(layout.nodes).sort((a, b) => a.depth - b.depth);
@@ -354,18 +423,24 @@ export const DiagramShapes = memo(function DiagramShapes({
         const child = n.initial ? layout.nodes[n.initial] : undefined;
         return child ? <InitialMarker key={`i-${n.id}`} child={child} /> : null;
       })}
-      {Object.values(layout.edges).map((e) => (
-        <EdgeShape
-          key={e.id}
-          edge={e}
-          selected={selection.includes(e.transition)}
-          peerColors={colorsFor(e.transition)}
-          event={eventOf(definition, e.transition)}
-          enabled={enabledSet.has(e.transition)}
-          taken={takenSet.has(e.transition)}
-          step={step}
-        />
-      ))}
+      {/* Edges whose label can be sent now come last, drawn over the others. */}
+      {Object.values(layout.edges)
+        .sort((a, b) => Number(enabledSet.has(a.transition)) - Number(enabledSet.has(b.transition)))
+        .map((e) => (
+          <EdgeShape
+            key={e.id}
+            edge={e}
+            selected={selection.includes(e.transition)}
+            peerColors={colorsFor(e.transition)}
+            event={eventOf(definition, e.transition)}
+            enabled={enabledSet.has(e.transition)}
+            taken={takenSet.has(e.transition)}
+            step={step}
+            trigger={triggerOf2(definition, e.transition)}
+            badge={badges.get(e.id)?.count ?? 0}
+            badgeTitle={badges.get(e.id)?.title ?? ''}
+          />
+        ))}
     </>
   );
 });
