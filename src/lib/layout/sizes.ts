@@ -17,8 +17,8 @@ export const GEOMETRY = {
   edgeLabelHeight: 16,
   /** Each further line of a wrapped transition label. */
   edgeLabelLine: 14,
-  /** Room either side of a label's text inside its pill. */
-  edgeLabelPad: 12,
+  /** Room either side of a label's text inside its pill (and for its event, drawn bolder than measured). */
+  edgeLabelPad: 16,
   /** Space between the regions of a parallel state. */
   regionGap: 12,
 } as const;
