@@ -16,6 +16,7 @@ import {
   lastStep,
   opened,
   received,
+  refusal,
   type SimulationContext,
   type SimulationInput,
   type SimulationIntent,
@@ -157,6 +158,10 @@ export const simulationMachine = setup({
       actions: assign(({ context, event }) => ({ guards: { ...context.guards, [event.name]: event.value } })),
     },
     'sim.start': { guard: 'canStart', target: '.starting' },
+    // A send the open simulation's outbox refused (a guest, no simulation, an ended one):
+    // nothing is sent, and the person is told why (the diagram's labels send too).
+    'sim.send': { actions: { type: 'setError', params: ({ context }) => ({ error: refusal(context) }) } },
+    'sim.advanceTime': { actions: { type: 'setError', params: ({ context }) => ({ error: refusal(context) }) } },
     'sim.dismissError': { actions: { type: 'setError', params: { error: null } } },
     'sim.canSendChanged': { actions: assign(({ event }) => ({ canSend: event.canSend })) },
     'sim.followed': { guard: 'followedMoved', actions: 'follow' },

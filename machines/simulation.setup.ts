@@ -93,3 +93,10 @@ export function received(c: SimulationContext, entries: SimLogEntry[]): Partial<
 }
 
 export const failure = (output: SimResult<unknown>): string | null => (output.ok ? null : output.error.message);
+
+/** Why this person's send was not sent, in words. */
+export function refusal(c: SimulationContext): string {
+  if (!c.canSend) return 'You are watching: members send events.';
+  if (!c.simulation) return 'No simulation is running: press Simulate first.';
+  return 'This simulation has ended: fork it to go on.';
+}

@@ -22,6 +22,10 @@ const app = useBrowserApp({ timeout: 180_000 });
 
 const NAME_FLOOR_PX = 8;
 const ZOOM_FLOOR = NAME_FLOOR_PX / (13 * 4);
+/** The smallest a transition label may be drawn on screen (canvas-design.md, "Drawing for reading"). */
+const LABEL_FLOOR_PX = 10;
+/** The zoom below which names grow (Diagram.tsx `FAR`). */
+const NAMES_GROW = 9 / 13;
 
 interface Facts {
   direction: string;
@@ -30,6 +34,15 @@ interface Facts {
   states: number;
   outside: string[];
   smallest: { name: string; px: number };
+  /** Transition labels in the chart, and how many are drawn (shown, not display:none). */
+  labels: number;
+  labelsDrawn: number;
+  /** The smallest drawn label's text height on screen, in px (Infinity with none drawn). */
+  smallestLabel: number;
+  /** Texts that leave their state's box: `state: text`. */
+  overflowing: string[];
+  /** Pairs of state boxes that overlap, neither inside the other. */
+  overlapping: string[];
 }
 
 /** What Fit left on screen: the zoom, the states outside the pane, the smallest name. */
@@ -57,7 +70,49 @@ function facts(page: Page): Promise<Facts> {
       const px = parseFloat(getComputedStyle(name).fontSize) * (name.getScreenCTM()?.a ?? 0);
       if (px < smallest.px) smallest = { name: label, px };
     }
+    // Transition labels: drawn or not, and how tall their text is on screen.
+    const labelEls = Array.from(document.querySelectorAll<SVGGElement>('.tr-label'));
+    let labelsDrawn = 0;
+    let smallestLabel = Infinity;
+    for (const l of labelEls) {
+      const text = l.querySelector<SVGTextElement>('text');
+      if (!text || getComputedStyle(l).display === 'none' || l.getBoundingClientRect().width === 0) continue;
+      labelsDrawn += 1;
+      const px = parseFloat(getComputedStyle(text).fontSize) * (text.getScreenCTM()?.a ?? 0);
+      smallestLabel = Math.min(smallestLabel, px);
+    }
+    // Text that leaves its state's box, and state boxes that overlap (neither holding the other).
+    const overflowing: string[] = [];
+    const boxes: { path: string; r: DOMRect }[] = [];
+    for (const st of Array.from(document.querySelectorAll<SVGGElement>('.st[data-state-path]'))) {
+      const box = st.querySelector('.st-box');
+      if (!box) continue;
+      const r = box.getBoundingClientRect();
+      const path = st.getAttribute('data-state-path') ?? '';
+      boxes.push({ path, r });
+      for (const t of Array.from(st.querySelectorAll<SVGTextElement>(':scope > text'))) {
+        if (getComputedStyle(t).display === 'none') continue;
+        const b = t.getBoundingClientRect();
+        if (b.width === 0) continue;
+        if (b.left < r.left - 0.5 || b.right > r.right + 0.5 || b.top < r.top - 0.5 || b.bottom > r.bottom + 0.5)
+          overflowing.push(`${path}: ${t.textContent ?? ''}`);
+      }
+    }
+    const overlapping: string[] = [];
+    for (let i = 0; i < boxes.length; i++)
+      for (let j = i + 1; j < boxes.length; j++) {
+        const [a, b] = [boxes[i], boxes[j]];
+        if (!a || !b || a.path.startsWith(`${b.path}.`) || b.path.startsWith(`${a.path}.`)) continue;
+        const w = Math.min(a.r.right, b.r.right) - Math.max(a.r.left, b.r.left);
+        const h = Math.min(a.r.bottom, b.r.bottom) - Math.max(a.r.top, b.r.top);
+        if (w > 1 && h > 1) overlapping.push(`${a.path} / ${b.path}`);
+      }
     return {
+      labels: labelEls.length,
+      labelsDrawn,
+      smallestLabel,
+      overflowing,
+      overlapping,
       direction: stage.getAttribute('data-direction') ?? '',
       zoom,
       pane: { width: pane.width, height: pane.height },
@@ -105,7 +160,9 @@ describe('Fit on every bundled example at 1280×800', () => {
       Object.entries(seen)
         .map(
           ([n, f]) =>
-            `${n}: ${f.direction}, zoom ${f.zoom.toFixed(3)}, smallest name ${f.smallest.px.toFixed(1)} px, pane ${f.pane.width}x${f.pane.height}`,
+            `${n}: ${f.direction}, zoom ${f.zoom.toFixed(3)}, smallest name ${f.smallest.px.toFixed(1)} px, pane ${f.pane.width}x${f.pane.height}, ` +
+            `labels drawn ${f.labelsDrawn}/${f.labels} (smallest ${f.smallestLabel.toFixed(1)} px), ` +
+            `text out of its box ${f.overflowing.length}, overlapping boxes ${f.overlapping.length}`,
         )
         .join('\n'),
     );
@@ -117,6 +174,15 @@ describe('Fit on every bundled example at 1280×800', () => {
       expect(f?.smallest.px, `${machine.name}: "${f?.smallest.name}" drawn this tall`).toBeGreaterThanOrEqual(
         NAME_FLOOR_PX,
       );
+      // Readable at Fit (issue 25): a label is drawn at least 10 px tall or not drawn at all
+      // (its edge then says so), no text leaves its box, no two state boxes overlap.
+      if (f && f.labelsDrawn > 0)
+        expect(f.smallestLabel, `${machine.name}: smallest label on screen`).toBeGreaterThanOrEqual(LABEL_FLOOR_PX);
+      // Boxes are sized to their measured text: none leaves its box while names are drawn at
+      // their size. Further out names grow to stay legible and may spill (printed above) until
+      // Fit shows big charts as an overview.
+      if (f && f.zoom >= NAMES_GROW) expect(f.overflowing, `${machine.name}: text out of its box`).toEqual([]);
+      expect(f?.overlapping, `${machine.name}: overlapping state boxes`).toEqual([]);
     }
   }, 240_000);
 });

@@ -204,3 +204,26 @@ describe('membership', () => {
     expect(fake.isOpen('sendEvent')).toBe(true);
   });
 });
+
+describe('a send that cannot be sent', () => {
+  it('a guest sending (from the diagram or anywhere) sends nothing and is told why', async () => {
+    const { fake, actor } = start(false);
+    await fake.settle('listSimulations', ok([simulation('a')]));
+    actor.send({ type: 'sim.send', eventType: 'GO', payload: {} });
+    expect(fake.isOpen('sendEvent')).toBe(false);
+    expect(actor.getSnapshot().context.outbox).toEqual([]);
+    expect(actor.getSnapshot().context.error).toBe('You are watching: members send events.');
+  });
+
+  it('a member sending with no simulation, or an ended one, is told why', async () => {
+    const { fake, actor } = start();
+    await fake.settle('listSimulations', ok([]));
+    actor.send({ type: 'sim.send', eventType: 'GO', payload: {} });
+    expect(actor.getSnapshot().context.error).toBe('No simulation is running: press Simulate first.');
+    fake.emitList({ type: 'sims.started', simulation: simulation('b', { status: 'ended' }) });
+    await settle();
+    actor.send({ type: 'sim.advanceTime' });
+    expect(fake.isOpen('sendEvent')).toBe(false);
+    expect(actor.getSnapshot().context.error).toBe('This simulation has ended: fork it to go on.');
+  });
+});

@@ -23,7 +23,9 @@ import {
   useOpenMachineSend,
   usePresenceSend,
   useSelection,
-  useActivePaths,
+  useDiagramSim,
+  useSimDismissError,
+  useSimSendEvent,
   useViewport,
 } from './open-machine-context.ts';
 import { PeerCursors, type PeerCursor } from './PeerCursors.tsx';
@@ -70,7 +72,9 @@ export function CanvasPage({ definition, peers = [], onCreate, toolbarHost }: Ca
   const mode = useCanvasMode();
   const canUndo = useCanUndo();
   const canRedo = useCanRedo();
-  const activePaths = useActivePaths();
+  const simulation = useDiagramSim();
+  const onSimSend = useSimSendEvent();
+  const onSimDismiss = useSimDismissError();
   const canvasSend = useCanvasSend();
   const docSend = useDocumentSend();
   const presenceSend = usePresenceSend();
@@ -184,7 +188,9 @@ export function CanvasPage({ definition, peers = [], onCreate, toolbarHost }: Ca
             send={send}
             onKeyDown={onKeyDown}
             onPointerWorld={onPointer}
-            activePaths={activePaths}
+            simulation={simulation}
+            onSimSend={onSimSend}
+            onSimDismiss={onSimDismiss}
             hidden={hidden}
             onToggle={toggle}
           />

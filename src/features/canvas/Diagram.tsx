@@ -9,6 +9,7 @@ import {
 } from 'react';
 import type { CanvasIntent, DragLine, Viewport } from '../../../machines/canvas.machine.ts';
 import { keyProblem } from '../../lib/canvas-ops/edits.ts';
+import type { DiagramSim } from '../simulation/simulation-selectors.ts';
 import type { Layout } from '../../lib/layout/types.ts';
 import { randomIds } from '../../lib/model/ids.ts';
 import type { MachineDefinition } from '../../lib/model/types.ts';
@@ -34,6 +35,14 @@ export interface DiagramProps {
   hidden?: Record<string, number>;
   /** Expands or collapses a compound state (a view choice, not an edit). */
   onToggle?: (id: string) => void;
+  /**
+   * The shared simulation on the diagram (its active states win over `activePaths`): the
+   * transitions enabled now are drawn in the accent colour and their labels are buttons
+   * that send their event through `onSimSend`; the ones just taken are marked.
+   */
+  simulation?: DiagramSim;
+  onSimSend?: (eventType: string) => void;
+  onSimDismiss?: () => void;
 }
 
 const NO_HIDDEN: Record<string, number> = {};
@@ -49,6 +58,18 @@ const FAR_NAME_PX = 9;
  */
 const FAR = FAR_NAME_PX / 13;
 const labelScale = (zoom: number): number => Math.max(1, Math.min(4, FAR_NAME_PX / (13 * zoom)));
+/**
+ * Transition labels (12 px at zoom 1) are drawn only while at least this tall on screen;
+ * below, each arrow between two states shows a badge with how many labels it carries
+ * (canvas.css `.labels-off`), and the labels that can be sent while simulating stay,
+ * grown toward this height.
+ */
+const LABEL_FLOOR_PX = 10;
+const LABELS_OFF = LABEL_FLOOR_PX / 12;
+// At most 2.5 times: grown further, neighbouring pills covered each other.
+const pillScale = (zoom: number): number => Math.max(1, Math.min(2.5, LABEL_FLOOR_PX / (12 * zoom)));
+/** Badges keep about 16 px across on screen. */
+const badgeScale = (zoom: number): number => Math.max(1, Math.min(6, 1 / zoom));
 
 /**
  * The interactive surface: pointer gestures become canvas intents (pan on the background,
@@ -69,8 +90,15 @@ export function Diagram(props: DiagramProps) {
     return { x: (p.x - viewport.x) / viewport.zoom, y: (p.y - viewport.y) / viewport.zoom };
   };
 
+  const sim = props.simulation;
+  /** The event a label under the pointer sends while simulating (clicked, or Enter / Space on it). */
+  const sendOf = (target: EventTarget | null): string | null =>
+    target instanceof Element ? (target.closest('[data-send-event]')?.getAttribute('data-send-event') ?? null) : null;
+
   const onPointerDown = (e: PointerEvent<SVGSVGElement>) => {
     const target = e.target as Element;
+    // A transition's label while it can be sent is a button: the click sends (onClick).
+    if (sendOf(target) !== null) return;
     const toggle = target.closest('[data-toggle-for]');
     if (toggle) {
       props.onToggle?.(toggle.getAttribute('data-toggle-for') ?? '');
@@ -137,8 +165,24 @@ export function Diagram(props: DiagramProps) {
     }
   };
 
+  const onClick = (e: React.MouseEvent<SVGSVGElement>) => {
+    const type = sendOf(e.target);
+    if (type !== null) props.onSimSend?.(type);
+  };
+
+  const onDiagramKey = (e: KeyboardEvent<HTMLDivElement>) => {
+    const type = sendOf(e.target);
+    if (type !== null && (e.key === 'Enter' || e.key === ' ')) {
+      e.preventDefault();
+      props.onSimSend?.(type);
+      return;
+    }
+    props.onKeyDown(e);
+  };
+
   const onDoubleClick = (e: React.MouseEvent<SVGSVGElement>) => {
     const target = e.target as Element;
+    if (sendOf(target) !== null) return;
     const state = target.closest('[data-state-id]');
     const transition = target.closest('[data-transition-id]');
     if (transition) send({ type: 'canvas.labelStart', id: transition.getAttribute('data-transition-id') ?? '' });
@@ -163,15 +207,22 @@ export function Diagram(props: DiagramProps) {
       tabIndex={0}
       role="application"
       aria-label={`Diagram of ${definition.name || 'machine'}`}
-      onKeyDown={props.onKeyDown}
+      onKeyDown={onDiagramKey}
     >
       <svg
         ref={svgRef}
-        className={`diagram-svg mode-${mode}${viewport.zoom < FAR ? ' far' : ''}`}
-        style={{ '--label-scale': labelScale(viewport.zoom).toFixed(2) } as CSSProperties}
+        className={`diagram-svg mode-${mode}${viewport.zoom < FAR ? ' far' : ''}${viewport.zoom < LABELS_OFF ? ' labels-off' : ''}${sim && sim.step !== null ? ' simulating' : ''}`}
+        style={
+          {
+            '--label-scale': labelScale(viewport.zoom).toFixed(2),
+            '--pill-scale': pillScale(viewport.zoom).toFixed(2),
+            '--badge-scale': badgeScale(viewport.zoom).toFixed(2),
+          } as CSSProperties
+        }
         onPointerDown={onPointerDown}
         onPointerMove={onPointerMove}
         onPointerUp={onPointerUp}
+        onClick={onClick}
         onDoubleClick={onDoubleClick}
         onWheel={onWheel}
       >
@@ -184,8 +235,11 @@ export function Diagram(props: DiagramProps) {
               selection={selection}
               peers={peers}
               canEdit={canEdit}
-              activePaths={props.activePaths}
+              activePaths={sim && sim.step !== null ? sim.active : props.activePaths}
               hidden={props.hidden ?? NO_HIDDEN}
+              enabled={sim?.enabled}
+              taken={sim?.taken}
+              step={sim?.step}
             />
           )}
           {layout && <RetargetOverlay {...{ definition, layout, selection, canEdit, connect }} />}
@@ -198,6 +252,16 @@ export function Diagram(props: DiagramProps) {
           )}
         </g>
       </svg>
+      {sim?.error && (
+        <p className="diagram-sim-note" role="alert">
+          {sim.error}
+          {props.onSimDismiss && (
+            <button type="button" className="link" onClick={props.onSimDismiss}>
+              Dismiss
+            </button>
+          )}
+        </p>
+      )}
       {layout && editing && mode === 'renaming' && (
         <RenameBox key={`${editing}:${definition.states[editing] ? 1 : 0}`} {...props} layout={layout} id={editing} />
       )}

@@ -13,7 +13,13 @@ import type { Layout } from '../../lib/layout/types.ts';
 import type { Issue, MachineDefinition } from '../../lib/model/types.ts';
 import type { View } from '../../lib/ports/canvas-presence.ts';
 import { sameStrings, useChildSelector } from '../actor-hooks.ts';
-import { shownStep } from '../simulation/simulation-selectors.ts';
+import {
+  diagramSimOf,
+  NO_DIAGRAM_SIM,
+  sameDiagramSim,
+  shownStep,
+  type DiagramSim,
+} from '../simulation/simulation-selectors.ts';
 
 /**
  * The machine open on the page, for its views: the open-machine actor (a child of the
@@ -161,6 +167,28 @@ export const useSimulationRef = () => useChild('simulation');
 /** Dot paths of the states active in the simulation step shown: the diagram's highlight. */
 export const useActivePaths = (): string[] =>
   useChildSelector(useChild('simulation'), (s) => shownStep(s)?.activePaths ?? NONE, NONE, sameStrings);
+
+/** The simulation on the diagram: active states, transitions enabled now and just taken. */
+export const useDiagramSim = (): DiagramSim =>
+  useChildSelector(useChild('simulation'), diagramSimOf, NO_DIAGRAM_SIM, sameDiagramSim);
+
+/**
+ * Sends an event of the shared simulation from the diagram: the same intent as the
+ * Simulation panel's event buttons (`sim.send`, no payload; payloads stay in the panel).
+ */
+export function useSimSendEvent(): (eventType: string) => void {
+  const simulation = useChild('simulation');
+  return useCallback(
+    (eventType: string) => simulation?.send({ type: 'sim.send', eventType, payload: {} }),
+    [simulation],
+  );
+}
+
+/** Dismisses the simulation's message (from the canvas as from the panel). */
+export function useSimDismissError(): () => void {
+  const simulation = useChild('simulation');
+  return useCallback(() => simulation?.send({ type: 'sim.dismissError' }), [simulation]);
+}
 
 // The timeline.
 

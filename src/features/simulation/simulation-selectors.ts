@@ -3,7 +3,9 @@ import type { ActorRefFrom, SnapshotFrom } from 'xstate';
 import type { simulationMachine } from '../../../machines/simulation.machine.ts';
 import {
   definitionNames,
+  enabledTransitions,
   optionsAtEnd,
+  takenTransitions,
   readyEntries,
   type EventOption,
   type SimLogEntry,
@@ -91,3 +93,52 @@ export const useSimLog = (actor: SimulationActor): LogRow[] =>
     },
     (a, b) => a.length === b.length && a.every((r, i) => r.step === b[i]?.step),
   );
+
+/**
+ * What the simulation draws on the diagram: the active states of the step shown, the
+ * transitions enabled now (only at the live end of a running simulation: their labels
+ * are buttons), the ones the step shown just took (`step` restarts their mark), and
+ * whether this person may send.
+ */
+export interface DiagramSim {
+  active: string[];
+  enabled: string[];
+  taken: string[];
+  step: number | null;
+  canSend: boolean;
+  /** Why the last send was refused or failed (the simulation's error), shown on the canvas too. */
+  error: string | null;
+}
+
+export const NO_DIAGRAM_SIM: DiagramSim = {
+  active: NO_PATHS,
+  enabled: NO_PATHS,
+  taken: NO_PATHS,
+  step: null,
+  canSend: false,
+  error: null,
+};
+
+export function diagramSimOf(s: Snapshot): DiagramSim {
+  const { setup, trace, log, guards, simulation, position, canSend, error } = s.context;
+  const step = shownStep(s);
+  if (!setup || !trace || !step) return error === null ? NO_DIAGRAM_SIM : { ...NO_DIAGRAM_SIM, error };
+  const entries = readyEntries(log);
+  const live = position === null || position >= log.ready;
+  const running = simulation?.status === 'running' && !step.done;
+  const enabled =
+    live && running
+      ? enabledTransitions(setup.definition, step.activePaths, optionsAtEnd(setup, trace, entries, guards), guards)
+      : NO_PATHS;
+  const before = step.seq > 0 ? trace.steps[step.seq - 1] : undefined;
+  const taken = before ? takenTransitions(setup.definition, before, step, entries[step.seq - 1]) : NO_PATHS;
+  return { active: step.activePaths, enabled, taken, step: step.seq, canSend, error };
+}
+
+export const sameDiagramSim = (a: DiagramSim, b: DiagramSim): boolean =>
+  a.step === b.step &&
+  a.canSend === b.canSend &&
+  a.error === b.error &&
+  sameList(a.active, b.active) &&
+  sameList(a.enabled, b.enabled) &&
+  sameList(a.taken, b.taken);

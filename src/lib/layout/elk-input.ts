@@ -2,7 +2,7 @@ import type { ElkExtendedEdge, ElkNode, ElkPort, LayoutOptions } from 'elkjs/lib
 import { stateOf, transitionsBySource } from '../model/tree.ts';
 import type { MachineDefinition, StateId } from '../model/types.ts';
 import type { TextMeasure } from '../ports/layout.ts';
-import { transitionLabel } from './labels.ts';
+import { transitionLabel, wrapLabel } from './labels.ts';
 import { portId, routeOf, WRAPPER_ID, type PortKind } from './segments.ts';
 import { GEOMETRY, headerHeight, leafSize } from './sizes.ts';
 import type { LayoutDirection, LayoutHints } from './types.ts';
@@ -68,6 +68,10 @@ export function buildElkGraph(
   for (const id of Object.keys(def.states)) {
     for (const t of bySource.get(id) ?? []) {
       const text = transitionLabel(def, t);
+      // A long label wraps at about 24 characters into a taller pill (shapes.tsx draws the same lines).
+      const lines = wrapLabel(text);
+      const labelWidth = Math.max(...lines.map((l) => measure(l, 'edge'))) + GEOMETRY.edgeLabelPad;
+      const labelHeight = GEOMETRY.edgeLabelHeight + (lines.length - 1) * GEOMETRY.edgeLabelLine;
       const targets = t.targets.length === 0 ? [t.source] : t.targets;
       targets.forEach((target, i) => {
         const route = routeOf(def, t.source, target);
@@ -90,8 +94,8 @@ export function buildElkGraph(
             edge.labels?.push({
               id: t.id,
               text,
-              width: measure(text, 'edge') + GEOMETRY.edgeLabelPad,
-              height: GEOMETRY.edgeLabelHeight,
+              width: labelWidth,
+              height: labelHeight,
             });
         }
       });

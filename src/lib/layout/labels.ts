@@ -45,3 +45,24 @@ export const estimateText: TextMeasure = (text, kind) => {
   }
   return Math.ceil(units * size);
 };
+
+/** About how many characters a transition label's line holds before it wraps (canvas-design.md). */
+export const LABEL_WRAP = 24;
+
+/**
+ * A transition label's lines: broken at spaces so no line runs much past `max`
+ * characters (a single longer word keeps its own line); the event stays on the first.
+ */
+export function wrapLabel(text: string, max = LABEL_WRAP): string[] {
+  const words = text.split(' ');
+  const lines: string[] = [];
+  let line = '';
+  for (const w of words) {
+    if (line !== '' && line.length + 1 + w.length > max) {
+      lines.push(line);
+      line = w;
+    } else line = line === '' ? w : `${line} ${w}`;
+  }
+  lines.push(line);
+  return lines;
+}

@@ -15,7 +15,10 @@ export const GEOMETRY = {
   pad: 16,
   history: 32,
   edgeLabelHeight: 16,
-  edgeLabelPad: 8,
+  /** Each further line of a wrapped transition label. */
+  edgeLabelLine: 14,
+  /** Room either side of a label's text inside its pill (and for its event, drawn bolder than measured). */
+  edgeLabelPad: 16,
   /** Space between the regions of a parallel state. */
   regionGap: 12,
 } as const;

@@ -9,3 +9,4 @@ export { emptyLog, mergeEntries, readyEntries, hasGap, type KnownLog } from './l
 export { replay, replayToState, rerunOnDefinition, type Trace, type Rerun, type RerunMark } from './replay.ts';
 export { traceOf, optionsAtEnd } from './trace.ts';
 export { sameJson, parsePayload } from './json.ts';
+export { enabledTransitions, takenTransitions, sendableType } from './diagram.ts';

@@ -47,7 +47,8 @@ describe('layout direction for the pane', () => {
     expect(mismatched(right, PANE)).toBe(true);
     const chosen = await layoutForPane(elk, def, estimateText, null, new LayoutCache(), PANE);
     expect(chosen.direction).toBe('DOWN');
-    expect(fitScale(chosen, PANE)).toBeGreaterThan(1.5 * fitScale(right, PANE));
+    // (Wrapped labels made the left-to-right picture less wide: the gain was 1.5x before them.)
+    expect(fitScale(chosen, PANE)).toBeGreaterThan(1.4 * fitScale(right, PANE));
     // Each node keeps its place in the tree: the same states, all inside the root's box.
     expect(Object.keys(chosen.nodes).sort()).toEqual(Object.keys(def.states).sort());
     for (const n of Object.values(chosen.nodes)) {
@@ -62,9 +63,9 @@ describe('layout direction for the pane', () => {
     const elk = countingElk();
     const chosen = await layoutForPane(elk, def, estimateText, null, null, PANE);
     expect(chosen.direction).toBe('RIGHT');
-    // A wide pane suits the left-to-right picture: nothing else is tried.
+    // A pane of the left-to-right picture's own shape suits it: nothing else is tried.
     elk.directions.length = 0;
-    await layoutForPane(elk, def, estimateText, null, null, 4);
+    await layoutForPane(elk, def, estimateText, null, null, chosen.width / chosen.height);
     expect(elk.directions).toEqual(['RIGHT']);
   });
 
