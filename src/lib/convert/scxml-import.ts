@@ -3,6 +3,7 @@ import { DEFAULT_MACHINE_ID } from '../model/import-targets.ts';
 import { indexPath, keyPath } from '../model/paths.ts';
 import type { Issue, Json, JsonObject } from '../model/types.ts';
 import { finish, issueAt, MAX_SOURCE, type ConvertResult, type Spans } from './issues.ts';
+import { safeId } from './scxml-export.ts';
 import { elements, parseXml, XmlError, type XmlElement } from './xml.ts';
 
 /**
@@ -116,7 +117,10 @@ class Reader {
   private keyOf(el: XmlElement, parentId: string | null): { key: string; xstateId: string | null } {
     const id = el.attrs.id ?? '';
     const explicit = el.attrs['cr:key'];
-    if (explicit !== undefined) return { key: explicit, xstateId: id };
+    if (explicit !== undefined) return { key: explicit, xstateId: el.attrs['cr:id'] ?? id };
+    // An id the export had to change to be valid SCXML (a key with a space, say) names its key.
+    const pathKey = el.attrs['cr:pathkey'];
+    if (pathKey !== undefined) return { key: pathKey, xstateId: null };
     if (parentId === null) return { key: id, xstateId: null };
     if (id.startsWith(`${parentId}.`)) return { key: id.slice(parentId.length + 1), xstateId: null };
     return { key: id, xstateId: null };
@@ -204,13 +208,15 @@ class Reader {
     children: XmlElement[],
     keys: string[],
   ): { key: string; step?: JsonObject } | null {
-    if (el.name !== 'state' || children.length === 0) return null;
+    if (children.length === 0 || el.attrs['cr:initial'] === 'none') return null;
+    // Only a <state> has a default initial child (a kept invalid chart may give another one an initial).
+    if (el.name !== 'state' && el.attrs.initial === undefined) return null;
     const p = keyPath(path, 'initial');
     const initialEl = elements(el).find((c) => c.name === 'initial');
     const transition = initialEl ? elements(initialEl).find((c) => c.name === 'transition') : undefined;
     const raw = el.attrs.initial ?? transition?.attrs.target;
     const first = children.find((c) => c.name !== 'history');
-    const fallback = first ? { key: this.keyOf(first, parentId).key } : null;
+    const fallback = first && el.name === 'state' ? { key: this.keyOf(first, parentId).key } : null;
     if (raw === undefined) {
       if (initialEl) this.error(initialEl, p, '<initial> needs a <transition target>; the first child is used');
       return fallback;
@@ -496,7 +502,9 @@ class Reader {
     } else {
       // <scxml name> is the machine's name, not a state id: a state may carry the same id.
       this.index(root, [], null);
-      if (!this.byId.has(this.rootId)) this.byId.set(this.rootId, { keys: [], xstateId: null });
+      // A target naming the root uses its name as exported: made a valid id.
+      for (const id of [this.rootId, safeId(this.rootId)])
+        if (!this.byId.has(id)) this.byId.set(id, { keys: [], xstateId: null });
       const synthetic: XmlElement = { ...root, name: 'state', attrs: { ...root.attrs, id: this.rootId } };
       delete synthetic.attrs.type;
       config = this.state(synthetic, '', this.rootId, true);

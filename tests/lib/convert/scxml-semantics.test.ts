@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, createMachine } from 'xstate';
+import { exportScxml } from '../../../src/lib/convert/scxml-export.ts';
 import { importScxml } from '../../../src/lib/convert/scxml-import.ts';
-import { exportXState } from '../../../src/lib/model/index.ts';
+import { counterIds, exportXState, importXState } from '../../../src/lib/model/index.ts';
 import type { Json } from '../../../src/lib/model/types.ts';
 
 /**
@@ -151,5 +152,43 @@ describe('SCXML import: the document means what the spec says', () => {
     );
     expect(byDefault.config).toMatchObject({ initial: 'p', states: { p: { initial: 'q' } } });
     expect(Object.keys(byDefault.config.states as object)).toEqual(['p']);
+  });
+});
+
+describe('SCXML export: names with spaces', () => {
+  const config = {
+    id: 'order flow',
+    initial: 'Get Ready',
+    states: {
+      'Get Ready': {
+        initial: 'pick item',
+        states: {
+          'pick item': { on: { 'item picked': 'pay now' } },
+          'pay now': { id: 'the payment', on: { 'card declined': { target: 'pick item', reenter: true } } },
+        },
+        on: { 'give up': '#order flow.Get_Ready' },
+      },
+      Get_Ready: { type: 'final' },
+      '1st': { on: { back: '#the payment' } },
+    },
+  };
+  const wrapped = { ...config, entry: 'start', on: { 'reset all': '.Get Ready' } };
+
+  it.each([
+    ['a compound root', config],
+    ['a root with its own transitions', wrapped],
+  ])('%s: writes valid SCXML ids and event lists, and imports back to the same definition', (_, machine) => {
+    const def = importXState(machine, { ids: counterIds('a') });
+    expect(def.transitions).not.toEqual({});
+    const xml = exportScxml(def);
+    const states = [...xml.matchAll(/<(?:state|final|parallel|history) id="([^"]*)"/g)].map((m) => m[1] as string);
+    for (const id of states) expect(id).toMatch(/^[A-Za-z_][A-Za-z0-9_.-]*$/);
+    expect(new Set(states).size).toBe(states.length);
+    for (const m of xml.matchAll(/ (?:target|initial)="([^"]*)"/g))
+      for (const ref of (m[1] as string).split(' ')) expect(states).toContain(ref);
+    for (const m of xml.matchAll(/ event="([^"]*)"/g)) expect(m[1]).not.toMatch(/\s/);
+    const back = importScxml(xml, { ids: counterIds('b') });
+    expect(back.issues.filter((i) => i.severity === 'error')).toEqual([]);
+    expect(exportXState(back.definition!)).toStrictEqual(exportXState(def));
   });
 });
