@@ -4,12 +4,40 @@ import { readXState, type ImportOptions } from '../model/import.ts';
 import type { Issue, JsonObject, MachineDefinition } from '../model/types.ts';
 import { validateDefinition } from '../model/validate.ts';
 
+/**
+ * What an import had to leave out of the machine: counts, and why in words
+ * ("12 state keys come from "States", defined in another file (./states)").
+ */
+export interface LeftOut {
+  states: number;
+  transitions: number;
+  /** Parts whose size cannot be known without running the code (a call to an imported helper). */
+  unknown: number;
+  reasons: string[];
+}
+
 /** What every importer returns: the definition (null when it cannot be built) and every finding. */
 export interface ConvertResult {
   definition: MachineDefinition | null;
   /** The XState JSON config read from the source, when one was found. */
   config: JsonObject | null;
   issues: Issue[];
+  /** Set when parts of the machine could not be imported: the chart is not the whole machine. */
+  leftOut?: LeftOut;
+}
+
+/** What an importer may be told besides the model's options: the file's name picks its syntax. */
+export type ConvertOptions = ImportOptions & { fileName?: string };
+
+/** "Left out of this machine: 12 states and 21 transitions" for people, or null when nothing was. */
+export function describeLeftOut(left: LeftOut | undefined): string | null {
+  if (!left) return null;
+  const parts = [
+    left.states > 0 ? `${left.states} state${left.states === 1 ? '' : 's'}` : null,
+    left.transitions > 0 ? `${left.transitions} transition${left.transitions === 1 ? '' : 's'}` : null,
+    left.unknown > 0 ? `${left.unknown} part${left.unknown === 1 ? '' : 's'} of unknown size` : null,
+  ].filter((p) => p !== null);
+  return `Left out of this machine: ${parts.join(', ')}. ${left.reasons.join('; ')}.`;
 }
 
 /** Source spans by config path, so import issues point at the text they came from. */
