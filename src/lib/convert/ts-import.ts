@@ -8,9 +8,18 @@ import {
   type ConvertOptions,
   type ConvertResult,
   describeLeftOut,
-  type LeftOut,
   type Spans,
 } from './issues.ts';
+import { LeftOutTally } from './ts-left-out.ts';
+import {
+  countTransitions,
+  machineCalls,
+  parse,
+  propertyName,
+  syntaxErrors,
+  unwrap,
+  unwrapParent,
+} from './ts-syntax.ts';
 import { migrateV4 } from './v4-migrate.ts';
 
 /**
@@ -64,16 +73,13 @@ class Reader {
   /** The state whose `invoke` is being read: its path and key. */
   private owner: { path: string; key: string } | null = null;
   private readonly actors = new Map<string, JsonObject>();
-  private readonly left = new Map<
-    string,
-    { kind: 'states' | 'transitions' | 'unknown'; count: number; origin: string }
-  >();
-  private leftTotal = 0;
+  readonly tally: LeftOutTally;
 
   constructor(
     private readonly text: string,
     private readonly file: ts.SourceFile,
   ) {
+    this.tally = new LeftOutTally(this.imports, (node) => this.source(node));
     for (const st of file.statements) {
       if (ts.isEnumDeclaration(st)) this.enums.set(st.name.text, this.enumValues(st));
       else if (ts.isFunctionDeclaration(st) && st.name) this.functions.set(st.name.text, st);
@@ -111,62 +117,18 @@ class Reader {
     return out;
   }
 
-  /** What a part the reader cannot follow comes from, in words. */
-  private origin(e: ts.Node): string {
-    let cur: ts.Node = e;
-    for (;;) {
-      if (ts.isComputedPropertyName(cur) || ts.isSpreadElement(cur) || ts.isSpreadAssignment(cur)) cur = cur.expression;
-      else if (ts.isPropertyAccessExpression(cur) || ts.isElementAccessExpression(cur)) cur = cur.expression;
-      else if (ts.isCallExpression(cur)) cur = cur.expression;
-      else if (ts.isParenthesizedExpression(cur) || ts.isAsExpression(cur) || ts.isNonNullExpression(cur))
-        cur = cur.expression;
-      else break;
-    }
-    if (!ts.isIdentifier(cur)) return `code that runs (${this.source(e).slice(0, 40)})`;
-    const from = this.imports.get(cur.text);
-    if (from !== undefined) return `"${cur.text}", defined in another file (${from})`;
-    return `"${cur.text}", which this file does not define as a constant`;
-  }
-
-  /** Counts a part of the machine left out, grouped by why. */
-  private leave(kind: 'states' | 'transitions' | 'unknown', count: number, node: ts.Node): void {
-    if (count <= 0) return;
-    const origin = this.origin(node);
-    const k = `${kind}|${origin}`;
-    const entry = this.left.get(k) ?? { kind, count: 0, origin };
-    entry.count += count;
-    this.left.set(k, entry);
-    this.leftTotal += count;
-  }
-
-  leftOut(): LeftOut | undefined {
-    if (this.left.size === 0) return undefined;
-    const out: LeftOut = { states: 0, transitions: 0, unknown: 0, reasons: [] };
-    for (const { kind, count, origin } of this.left.values()) {
-      out[kind] += count;
-      if (kind === 'states') out.reasons.push(`${count} state key${count === 1 ? '' : 's'} come from ${origin}`);
-      else if (kind === 'transitions')
-        out.reasons.push(`${count} transition${count === 1 ? '' : 's'} depend on ${origin}`);
-      else out.reasons.push(`${count} part${count === 1 ? '' : 's'} of unknown size come from ${origin}`);
-    }
-    return out;
-  }
-
   /** Reads without reporting: for a value tried before a fallback. */
   private quiet<T>(f: () => T): T {
     const issues = this.issues.length;
     const spans = new Map(this.spans);
-    const left = new Map([...this.left].map(([k, v]) => [k, { ...v }]));
-    const total = this.leftTotal;
+    const restore = this.tally.save();
     try {
       return f();
     } finally {
       this.issues.length = issues;
       this.spans.clear();
       for (const [k, v] of spans) this.spans.set(k, v);
-      this.left.clear();
-      for (const [k, v] of left) this.left.set(k, v);
-      this.leftTotal = total;
+      restore();
     }
   }
 
@@ -255,7 +217,7 @@ class Reader {
             p,
             'a spread of anything but a constant object in this file cannot be read without running the code; left out',
           );
-          if (inStates || inTransitions) this.leave('unknown', 1, p);
+          if (inStates || inTransitions) this.tally.leave('unknown', 1, p);
         }
         continue;
       }
@@ -263,8 +225,8 @@ class Reader {
       if (name === null) {
         this.warn(path, p, 'a computed key cannot be read without running the code; left out');
         const init = ts.isPropertyAssignment(p) ? p.initializer : p;
-        if (inStates) this.leave('states', this.countStates(init), p.name ?? p);
-        else if (inTransitions) this.leave('transitions', countTransitions(init), p.name ?? p);
+        if (inStates) this.tally.leave('states', this.countStates(init), p.name ?? p);
+        else if (inTransitions) this.tally.leave('transitions', countTransitions(init), p.name ?? p);
         continue;
       }
       if (depth === 0 && DROPPED_ROOT_KEYS.has(name)) continue;
@@ -273,7 +235,7 @@ class Reader {
         continue;
       }
       const at = keyPath(path, name);
-      const before = this.leftTotal;
+      const before = this.tally.total;
       const owner = this.owner;
       if (name === 'invoke') this.owner = { path, key };
       let value: Json | undefined;
@@ -289,15 +251,16 @@ class Reader {
         continue;
       }
       this.owner = owner;
-      if (value === undefined && this.leftTotal === before) {
+      if (value === undefined && this.tally.total === before) {
         // Nothing inside said what was lost: count it here, by where it stood.
         const init = ts.isPropertyAssignment(p) ? p.initializer : p;
         if (name === 'target' && !inStates) {
-          this.leave('transitions', 1, init);
+          this.tally.leave('transitions', 1, init);
           dropped = true;
-        } else if (inStates) this.leave('states', this.countStates(init), init);
-        else if (inTransitions || TRANSITION_KEYS.has(name)) this.leave('transitions', countTransitions(init), init);
-        else if (name === 'states' || name === 'on' || name === 'after') this.leave('unknown', 1, init);
+        } else if (inStates) this.tally.leave('states', this.countStates(init), init);
+        else if (inTransitions || TRANSITION_KEYS.has(name))
+          this.tally.leave('transitions', countTransitions(init), init);
+        else if (name === 'states' || name === 'on' || name === 'after') this.tally.leave('unknown', 1, init);
       } else if (value === undefined && name === 'target') dropped = true;
       if (value !== undefined)
         Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
@@ -528,74 +491,6 @@ class Reader {
   }
 }
 
-/** `setup(...).createStateConfig({...})` (XState's typing helper) returns its argument. */
-function isIdentityHelper(e: ts.Expression): e is ts.CallExpression {
-  if (!ts.isCallExpression(e) || e.arguments.length !== 1) return false;
-  const c = e.expression;
-  const name = ts.isIdentifier(c) ? c.text : ts.isPropertyAccessExpression(c) ? c.name.text : null;
-  return name === 'createStateConfig';
-}
-
-function unwrap(e: ts.Expression): ts.Expression {
-  let cur = e;
-  for (;;) {
-    if (ts.isParenthesizedExpression(cur) || ts.isAsExpression(cur) || ts.isNonNullExpression(cur))
-      cur = cur.expression;
-    else if (ts.isSatisfiesExpression(cur) || ts.isTypeAssertionExpression(cur)) cur = cur.expression;
-    else if (isIdentityHelper(cur)) cur = cur.arguments[0] as ts.Expression;
-    else return cur;
-  }
-}
-
-/** The node an expression stands in once parentheses and type assertions are peeled away. */
-function unwrapParent(node: ts.Node): ts.Node {
-  let cur = node;
-  while (
-    ts.isParenthesizedExpression(cur) ||
-    ts.isAsExpression(cur) ||
-    ts.isSatisfiesExpression(cur) ||
-    ts.isNonNullExpression(cur)
-  )
-    cur = cur.parent;
-  return cur;
-}
-
-/** How many transitions a value in `on`, `after`, `always` ... stands for. */
-function countTransitions(node: ts.Node): number {
-  const e = ts.isExpression(node) ? unwrap(node) : node;
-  return ts.isArrayLiteralExpression(e) ? e.elements.length : 1;
-}
-
-function propertyName(name: ts.PropertyName): string | null {
-  if (ts.isIdentifier(name) || ts.isStringLiteral(name) || ts.isNumericLiteral(name)) return name.text;
-  if (ts.isNoSubstitutionTemplateLiteral(name)) return name.text;
-  if (ts.isComputedPropertyName(name)) {
-    const inner = unwrap(name.expression);
-    if (ts.isStringLiteral(inner) || ts.isNoSubstitutionTemplateLiteral(inner)) return inner.text;
-  }
-  return null;
-}
-
-/** Every `createMachine(...)` call in the file, in source order (an explicit stack: no recursion limit). */
-function machineCalls(file: ts.SourceFile): ts.CallExpression[] {
-  const found: ts.CallExpression[] = [];
-  const stack: ts.Node[] = [file];
-  while (stack.length > 0) {
-    const node = stack.pop() as ts.Node;
-    if (ts.isCallExpression(node)) {
-      const c = node.expression;
-      const name = ts.isIdentifier(c) ? c.text : ts.isPropertyAccessExpression(c) ? c.name.text : null;
-      if (name === 'createMachine' || (name === 'Machine' && ts.isIdentifier(c))) found.push(node);
-    }
-    const children: ts.Node[] = [];
-    ts.forEachChild(node, (child) => {
-      children.push(child);
-    });
-    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i] as ts.Node);
-  }
-  return found.sort((a, b) => a.pos - b.pos);
-}
-
 function isCall(e: ts.CallExpression, name: string): boolean {
   return ts.isIdentifier(e.expression) && e.expression.text === name;
 }
@@ -605,32 +500,6 @@ function fail(text: string, message: string, start = 0, end = start): ConvertRes
 }
 
 /** Read a machine from TypeScript/JavaScript source. Never throws for bad input; never runs it. */
-/** The syntax a file is in, by its name: JSX only in .tsx/.jsx (in .ts, `<T>x` is a type assertion). */
-function scriptKind(fileName: string): ts.ScriptKind | null {
-  const ext = fileName.toLowerCase().split('.').pop() ?? '';
-  if (ext === 'tsx') return ts.ScriptKind.TSX;
-  if (ext === 'jsx') return ts.ScriptKind.JSX;
-  if (ext === 'js' || ext === 'mjs' || ext === 'cjs') return ts.ScriptKind.JS;
-  if (ext === 'ts' || ext === 'mts' || ext === 'cts') return ts.ScriptKind.TS;
-  return null;
-}
-
-function syntaxErrors(file: ts.SourceFile): ts.DiagnosticWithLocation[] {
-  return (file as unknown as { parseDiagnostics?: ts.DiagnosticWithLocation[] }).parseDiagnostics ?? [];
-}
-
-/** Parsed by the file's name; pasted text (no name) that is not TypeScript is tried as TSX. */
-function parse(text: string, fileName: string): ts.SourceFile {
-  const kind = scriptKind(fileName);
-  const as = (k: ts.ScriptKind): ts.SourceFile =>
-    ts.createSourceFile(k === ts.ScriptKind.TSX ? 'machine.tsx' : 'machine.ts', text, ts.ScriptTarget.Latest, true, k);
-  if (kind !== null) return as(kind);
-  const plain = as(ts.ScriptKind.TS);
-  if (syntaxErrors(plain).length === 0) return plain;
-  const tsx = as(ts.ScriptKind.TSX);
-  return syntaxErrors(tsx).length === 0 ? tsx : plain;
-}
-
 export function importTypeScript(text: string, options: ConvertOptions = {}): ConvertResult {
   if (text.length > MAX_SOURCE) return fail('', `the file is too large to import (over ${MAX_SOURCE} characters)`);
   const { fileName = '', ...importOptions } = options;
@@ -709,7 +578,7 @@ export function importTypeScript(text: string, options: ConvertOptions = {}): Co
           first.getEnd(),
         ),
       );
-    const leftOut = reader.leftOut();
+    const leftOut = reader.tally.result();
     const result = finish(text, migrated.config, reader.spans, reader.issues, importOptions);
     if (!leftOut) return result;
     const summary = describeLeftOut(leftOut) ?? '';
