@@ -210,4 +210,39 @@ export const wizard = createMachine({
       },
     });
   });
+
+  it("the resolved machine runs as the author's own config does in XState", () => {
+    const text = `
+import { createMachine } from 'xstate';
+enum Door { Open = 'open', Closed = 'closed', Locked = 'locked' }
+const on = (event: string, target: Door) => ({ [event]: target });
+export const door = createMachine({
+  initial: Door.Closed,
+  states: {
+    [Door.Open]: { on: on('CLOSE', Door.Closed) },
+    [Door.Closed]: { on: { OPEN: Door.Open, LOCK: Door.Locked } },
+    [Door.Locked]: { on: on('UNLOCK', Door.Closed) },
+  },
+});`;
+    const authors = createMachine({
+      initial: 'closed',
+      states: {
+        open: { on: { CLOSE: 'closed' } },
+        closed: { on: { OPEN: 'open', LOCK: 'locked' } },
+        locked: { on: { UNLOCK: 'closed' } },
+      },
+    });
+    const r = importTypeScript(text);
+    expect(errors(r)).toEqual([]);
+    const imported = createMachine(exportXState(r.definition!) as never);
+    const events = ['OPEN', 'LOCK', 'CLOSE', 'LOCK', 'OPEN', 'UNLOCK', 'OPEN'];
+    const trace = (m: typeof authors) => {
+      const actor = createActor(m).start();
+      return events.map((type) => {
+        actor.send({ type });
+        return actor.getSnapshot().value;
+      });
+    };
+    expect(trace(imported)).toEqual(trace(authors));
+  });
 });
