@@ -133,6 +133,14 @@ export const counter = Machine<Ctx>({
       expect(note).toContain(change);
   });
 
+  it('a v5 createMachine file with a leftover internal: key imports, with a note', () => {
+    const { result, config: c } = config(
+      `createMachine({ initial: 'a', states: { a: { on: { GO: { target: 'a', internal: false, actions: ['x', 'y'] } } } } });`,
+    );
+    expect(c).toMatchObject({ states: { a: { on: { GO: { target: 'a', reenter: true, actions: ['x', 'y'] } } } } });
+    expect(result.issues[0]?.message).toBe('migrated from XState v4 to v5: internal: false → reenter: true');
+  });
+
   it('runs in XState v5 as the v4 author meant: internal: false re-enters', () => {
     const { config: c } = config(text);
     const entered: string[] = [];
