@@ -4,6 +4,7 @@ import { useSelector } from '@xstate/react';
 import type { inspectorMachine } from '../../../machines/inspector.machine.ts';
 import type { LeftOut } from '../../lib/convert/issues.ts';
 import { exportXState } from '../../lib/model/export.ts';
+import { LeftOutWarning } from './LeftOutWarning.tsx';
 
 type InspectorRef = ActorRefFrom<typeof inspectorMachine>;
 
@@ -87,23 +88,7 @@ export function ImportPanel({ actor, canEdit }: { actor: InspectorRef; canEdit: 
                 Read “{imported.name}”: {Object.keys(imported.definition.states).length - 1} states,{' '}
                 {Object.keys(imported.definition.transitions).length} transitions.
               </p>
-              {leftOut && (
-                <div className="message error import-left-out" role="alert" aria-label="Left out of this machine">
-                  <strong>
-                    Not the whole machine: {leftOut.states} state{leftOut.states === 1 ? '' : 's'} and{' '}
-                    {leftOut.transitions} transition{leftOut.transitions === 1 ? '' : 's'} left out
-                    {leftOut.unknown > 0
-                      ? `, and ${leftOut.unknown} part${leftOut.unknown === 1 ? '' : 's'} of unknown size`
-                      : ''}
-                    .
-                  </strong>
-                  <ul>
-                    {leftOut.reasons.map((r) => (
-                      <li key={r}>{r}</li>
-                    ))}
-                  </ul>
-                </div>
-              )}
+              {leftOut && <LeftOutWarning leftOut={leftOut} />}
               {imported.notes.length > 0 && (
                 <ul className="inspector-notes" aria-label="Import notes">
                   {imported.notes.slice(0, 20).map((n, i) => (

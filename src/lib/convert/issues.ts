@@ -29,15 +29,19 @@ export interface ConvertResult {
 /** What an importer may be told besides the model's options: the file's name picks its syntax. */
 export type ConvertOptions = ImportOptions & { fileName?: string };
 
-/** "Left out of this machine: 12 states and 21 transitions" for people, or null when nothing was. */
+/** "4 states, 2 transitions, 1 part of unknown size": what an import left out, counted. */
+export function leftOutCounts(left: LeftOut): string {
+  const plural = (n: number, what: string): string | null => (n > 0 ? `${n} ${what}${n === 1 ? '' : 's'}` : null);
+  return [plural(left.states, 'state'), plural(left.transitions, 'transition')]
+    .concat(left.unknown > 0 ? `${plural(left.unknown, 'part')} of unknown size` : null)
+    .filter((p) => p !== null)
+    .join(', ');
+}
+
+/** "Left out of this machine: 12 states, 21 transitions. Why." for people, or null when nothing was. */
 export function describeLeftOut(left: LeftOut | undefined): string | null {
   if (!left) return null;
-  const parts = [
-    left.states > 0 ? `${left.states} state${left.states === 1 ? '' : 's'}` : null,
-    left.transitions > 0 ? `${left.transitions} transition${left.transitions === 1 ? '' : 's'}` : null,
-    left.unknown > 0 ? `${left.unknown} part${left.unknown === 1 ? '' : 's'} of unknown size` : null,
-  ].filter((p) => p !== null);
-  return `Left out of this machine: ${parts.join(', ')}. ${left.reasons.join('; ')}.`;
+  return `Left out of this machine: ${leftOutCounts(left)}. ${left.reasons.join('; ')}.`;
 }
 
 /** Source spans by config path, so import issues point at the text they came from. */
