@@ -204,6 +204,8 @@ class Reader {
     const out: JsonObject = {};
     const inStates = key === 'states';
     const inTransitions = TRANSITION_MAPS.has(key);
+    // A history state's `target` is its default, not a transition: without it the state stays.
+    const isHistory = e.properties.some((p) => p.name !== undefined && propertyName(p.name) === 'history');
     let dropped = false;
     for (const p of e.properties) {
       if (ts.isSpreadAssignment(p)) {
@@ -254,14 +256,14 @@ class Reader {
       if (value === undefined && this.tally.total === before) {
         // Nothing inside said what was lost: count it here, by where it stood.
         const init = ts.isPropertyAssignment(p) ? p.initializer : p;
-        if (name === 'target' && !inStates) {
+        if (name === 'target' && !inStates && !isHistory) {
           this.tally.leave('transitions', 1, init);
           dropped = true;
         } else if (inStates) this.tally.leave('states', this.countStates(init), init);
         else if (inTransitions || TRANSITION_KEYS.has(name))
           this.tally.leave('transitions', countTransitions(init), init);
         else if (name === 'states' || name === 'on' || name === 'after') this.tally.leave('unknown', 1, init);
-      } else if (value === undefined && name === 'target') dropped = true;
+      } else if (value === undefined && name === 'target' && !isHistory) dropped = true;
       if (value !== undefined)
         Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
     }

@@ -189,6 +189,14 @@ export const wizard = createMachine({
     expect((c.states as Record<string, { on?: object }>).start?.on).toEqual({ BACK: 'start' });
   });
 
+  it('a history default from another file keeps the history state (its default is left out, not the state)', () => {
+    const r = importTypeScript(`import { S } from './s';
+createMachine({ initial: 'a', states: { a: { initial: 'x', states: { x: {}, h: { type: 'history', history: 'deep', target: S.X } } } } });`);
+    expect(r.leftOut).toBeUndefined();
+    expect(exportXState(r.definition!)).toMatchObject({ states: { a: { states: { h: { type: 'history' } } } } });
+    expect(r.issues.some((i) => i.message.includes('S.X'))).toBe(true);
+  });
+
   it('resolve when the file defines them: a local enum, a const object, a helper returning a literal', () => {
     const local = `
 import { createMachine } from 'xstate';
