@@ -2,7 +2,9 @@ import { useRef, useState } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import { useSelector } from '@xstate/react';
 import type { inspectorMachine } from '../../../machines/inspector.machine.ts';
+import type { LeftOut } from '../../lib/convert/issues.ts';
 import { exportXState } from '../../lib/model/export.ts';
+import { LeftOutWarning } from './LeftOutWarning.tsx';
 
 type InspectorRef = ActorRefFrom<typeof inspectorMachine>;
 
@@ -14,6 +16,8 @@ type InspectorRef = ActorRefFrom<typeof inspectorMachine>;
 export function ImportPanel({ actor, canEdit }: { actor: InspectorRef; canEdit: boolean }) {
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
+  // What the last read had to leave out: shown loudly, so a partial chart never passes for the whole machine.
+  const [leftOut, setLeftOut] = useState<LeftOut | null>(null);
   const file = useRef<HTMLInputElement>(null);
   const pasted = useRef<HTMLTextAreaElement>(null);
   const imported = useSelector(actor, (s) => s.context.imported);
@@ -37,6 +41,7 @@ export function ImportPanel({ actor, canEdit }: { actor: InspectorRef; canEdit: 
         });
         return;
       }
+      setLeftOut(result.leftOut ?? null);
       const name = f?.name.replace(/\.[^.]+$/, '') || result.definition.machineId || 'Imported machine';
       actor.send({
         type: 'inspector.importRead',
@@ -44,7 +49,9 @@ export function ImportPanel({ actor, canEdit }: { actor: InspectorRef; canEdit: 
           name,
           definition: { ...result.definition, name },
           config: exportXState(result.definition),
-          notes: result.issues.map(convert.describeIssue),
+          notes: result.issues
+            .filter((i) => !(result.leftOut && i.path === '' && i.message.startsWith('Left out')))
+            .map(convert.describeIssue),
         },
       });
     } finally {
@@ -81,6 +88,7 @@ export function ImportPanel({ actor, canEdit }: { actor: InspectorRef; canEdit: 
                 Read “{imported.name}”: {Object.keys(imported.definition.states).length - 1} states,{' '}
                 {Object.keys(imported.definition.transitions).length} transitions.
               </p>
+              {leftOut && <LeftOutWarning leftOut={leftOut} />}
               {imported.notes.length > 0 && (
                 <ul className="inspector-notes" aria-label="Import notes">
                   {imported.notes.slice(0, 20).map((n, i) => (

@@ -4,9 +4,8 @@
  * The TypeScript importer pulls in the TypeScript compiler, so the app loads this module
  * lazily (`import('.../convert/index.ts')`), never on the page's first load.
  */
-import type { ImportOptions } from '../model/import.ts';
 import type { MachineDefinition } from '../model/types.ts';
-import type { ConvertResult } from './issues.ts';
+import type { ConvertOptions, ConvertResult } from './issues.ts';
 import { exportJson, importJson } from './json.ts';
 import { exportMermaid } from './mermaid.ts';
 import { exportScxml } from './scxml-export.ts';
@@ -21,7 +20,7 @@ export interface FormatInfo {
   extension: string;
   mime: string;
   export: (def: MachineDefinition) => string;
-  import: ((text: string, options?: ImportOptions) => ConvertResult) | null;
+  import: ((text: string, options?: ConvertOptions) => ConvertResult) | null;
 }
 
 export const FORMATS: Record<TextFormat, FormatInfo> = {
@@ -58,13 +57,13 @@ export function detectFormat(text: string, fileName = ''): Exclude<TextFormat, '
 export function importText(
   text: string,
   fileName = '',
-  options: ImportOptions = {},
+  options: ConvertOptions = {},
 ): ConvertResult & { format: TextFormat } {
   const format = detectFormat(text, fileName);
   const reader = FORMATS[format].import as NonNullable<FormatInfo['import']>;
-  return { ...reader(text, options), format };
+  return { ...reader(text, { ...options, fileName }), format };
 }
 
 export { catalogue, type Catalogue } from './catalogue.ts';
-export { describeIssue, type ConvertResult } from './issues.ts';
+export { describeIssue, describeLeftOut, type ConvertResult, type LeftOut } from './issues.ts';
 export { exportJson, exportMermaid, exportScxml, exportTypeScript, importJson, importScxml, importTypeScript };

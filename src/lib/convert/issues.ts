@@ -4,12 +4,44 @@ import { readXState, type ImportOptions } from '../model/import.ts';
 import type { Issue, JsonObject, MachineDefinition } from '../model/types.ts';
 import { validateDefinition } from '../model/validate.ts';
 
+/**
+ * What an import had to leave out of the machine: counts, and why in words
+ * ("12 state keys come from "States", defined in another file (./states)").
+ */
+export interface LeftOut {
+  states: number;
+  transitions: number;
+  /** Parts whose size cannot be known without running the code (a call to an imported helper). */
+  unknown: number;
+  reasons: string[];
+}
+
 /** What every importer returns: the definition (null when it cannot be built) and every finding. */
 export interface ConvertResult {
   definition: MachineDefinition | null;
   /** The XState JSON config read from the source, when one was found. */
   config: JsonObject | null;
   issues: Issue[];
+  /** Set when parts of the machine could not be imported: the chart is not the whole machine. */
+  leftOut?: LeftOut;
+}
+
+/** What an importer may be told besides the model's options: the file's name picks its syntax. */
+export type ConvertOptions = ImportOptions & { fileName?: string };
+
+/** "4 states, 2 transitions, 1 part of unknown size": what an import left out, counted. */
+export function leftOutCounts(left: LeftOut): string {
+  const plural = (n: number, what: string): string | null => (n > 0 ? `${n} ${what}${n === 1 ? '' : 's'}` : null);
+  return [plural(left.states, 'state'), plural(left.transitions, 'transition')]
+    .concat(left.unknown > 0 ? `${plural(left.unknown, 'part')} of unknown size` : null)
+    .filter((p) => p !== null)
+    .join(', ');
+}
+
+/** "Left out of this machine: 12 states, 21 transitions. Why." for people, or null when nothing was. */
+export function describeLeftOut(left: LeftOut | undefined): string | null {
+  if (!left) return null;
+  return `Left out of this machine: ${leftOutCounts(left)}. ${left.reasons.join('; ')}.`;
 }
 
 /** Source spans by config path, so import issues point at the text they came from. */

@@ -19,26 +19,58 @@ export const SCXML_NS = 'http://www.w3.org/2005/07/scxml';
 
 const json = (v: Json): string => JSON.stringify(v);
 
-/** The SCXML ids of every state (root included), by state id. */
-export function scxmlIds(def: MachineDefinition): Map<StateId, string> {
+/** An SCXML id (an XML NCName): letters, digits, `_`, `-`, `.`, not starting with a digit, `-` or `.`. */
+export function safeId(name: string): string {
+  const id = name.replace(/[^A-Za-z0-9_.-]/g, '_');
+  return /^[A-Za-z_]/.test(id) ? id : `_${id}`;
+}
+
+/**
+ * An event name as one SCXML event descriptor (the attribute is a space-separated list):
+ * whitespace becomes `_`; the original name is kept in `cr:event`.
+ */
+export function safeEvent(name: string): string {
+  return name.replace(/\s+/g, '_');
+}
+
+/**
+ * The SCXML ids of every state (root included), by state id: the explicit id, else the key
+ * path joined by dots (`natural`), made a valid id and unique (`ids`) when it is not one.
+ */
+export function scxmlIds(def: MachineDefinition): { ids: Map<StateId, string>; natural: Map<StateId, string> } {
   const ids = new Map<StateId, string>();
+  const natural = new Map<StateId, string>();
   const walk = (id: StateId, parentPath: string | null): void => {
     const s = def.states[id];
     if (!s) return;
     const path = s.parent === null ? '' : parentPath === '' || parentPath === null ? s.key : `${parentPath}.${s.key}`;
-    ids.set(id, s.parent === null ? (def.machineId ?? DEFAULT_MACHINE_ID) : (s.xstateId ?? path));
+    natural.set(id, s.parent === null ? (def.machineId ?? DEFAULT_MACHINE_ID) : (s.xstateId ?? path));
     for (const c of s.children) walk(c, s.parent === null ? '' : (s.xstateId ?? path));
   };
   walk(def.root, null);
-  return ids;
+  // Names that are valid ids keep them; the others take a valid id no state has.
+  const valid = (name: string): boolean => safeId(name) === name;
+  const taken = new Set([...natural].filter(([, name]) => valid(name)).map(([, name]) => name));
+  for (const [id, name] of natural) {
+    if (valid(name)) {
+      ids.set(id, name);
+      continue;
+    }
+    let safe = safeId(name);
+    for (let n = 2; taken.has(safe); n++) safe = `${safeId(name)}_${n}`;
+    taken.add(safe);
+    ids.set(id, safe);
+  }
+  return { ids, natural };
 }
 
 class Writer {
   private readonly lines: string[] = [];
   private readonly ids: Map<StateId, string>;
+  private readonly natural: Map<StateId, string>;
   private readonly bySource: Map<StateId, Transition[]>;
   constructor(private readonly def: MachineDefinition) {
-    this.ids = scxmlIds(def);
+    ({ ids: this.ids, natural: this.natural } = scxmlIds(def));
     this.bySource = transitionsBySource(def);
   }
 
@@ -82,8 +114,10 @@ class Writer {
     const e = t.event;
     let event: string | null = null;
     const extra: [string, string | null][] = [];
-    if (typeof e === 'string') event = e;
-    else if ('always' in e) {
+    if (typeof e === 'string') {
+      event = safeEvent(e);
+      if (event !== e) extra.push(['cr:event', e]);
+    } else if ('always' in e) {
       // A history state's eventless <transition> is its default; mark a real one (an invalid chart, still kept).
       if (node.type === 'history') extra.push(['cr:always', 'true']);
     } else if ('after' in e) {
@@ -94,7 +128,9 @@ class Writer {
       const index = node.invoke.findIndex((i) => i.uid === e.invoke);
       const inv = node.invoke[index];
       const name = inv?.id ?? `${this.id(node.id)}:invoke[${index}]`;
-      event = `${e.outcome === 'done' ? 'done' : e.outcome === 'error' ? 'error' : 'snapshot'}.invoke.${name}`;
+      event = safeEvent(
+        `${e.outcome === 'done' ? 'done' : e.outcome === 'error' ? 'error' : 'snapshot'}.invoke.${name}`,
+      );
       extra.push(['cr:invoke', String(index)], ['cr:outcome', e.outcome]);
     }
     const simpleGuard = t.guard !== null && t.guard.params === undefined;
@@ -116,12 +152,18 @@ class Writer {
     const tag =
       s.type === 'parallel' ? 'parallel' : s.type === 'final' ? 'final' : s.type === 'history' ? 'history' : 'state';
     const implied = s.children.length > 0 ? 'compound' : 'atomic';
+    // An id changed to be valid SCXML keeps the name it stands for: the key (path ids) or the explicit id.
+    const renamed = this.id(id) !== this.natural.get(id);
     const attrs = this.attrs([
       ['id', this.id(id)],
       ['cr:key', s.parent !== null && s.xstateId !== null ? s.key : null],
+      ['cr:id', renamed && s.xstateId !== null ? s.xstateId : null],
+      ['cr:pathkey', renamed && s.xstateId === null ? s.key : null],
       ['type', s.type === 'history' ? (s.history ?? 'shallow') : null],
       ['cr:type', tag === 'state' && s.type !== implied ? s.type : null],
       ['initial', s.initial === null ? null : this.id(s.initial)],
+      // SCXML would start a state without initial in its first child; say that this one has none.
+      ['cr:initial', s.initial === null && s.children.length > 0 && tag === 'state' ? 'none' : null],
       ['cr:tags', s.tags.length > 0 ? json(s.tags) : null],
       ...this.extras(s),
     ]);
@@ -174,6 +216,7 @@ class Writer {
       ['name', def.machineId],
       ['cr:name', def.name],
       ['initial', wrap ? this.id(root.id) : root.initial === null ? null : this.id(root.initial)],
+      ['cr:initial', !wrap && root.initial === null && root.children.length > 0 ? 'none' : null],
     ]);
     this.emit('', 'scxml', attrs, (inner) => {
       if (def.context !== null) {
@@ -191,6 +234,7 @@ class Writer {
           ['cr:type', tag === 'state' && root.type !== implied ? root.type : null],
           ['cr:history', root.type === 'history' ? (root.history ?? 'shallow') : null],
           ['initial', root.initial === null ? null : this.id(root.initial)],
+          ['cr:initial', root.initial === null && root.children.length > 0 && tag === 'state' ? 'none' : null],
           ['cr:tags', root.tags.length > 0 ? json(root.tags) : null],
           ...this.extras(root),
         ]);

@@ -1,8 +1,26 @@
 import ts from 'typescript';
-import type { ImportOptions } from '../model/import.ts';
 import { indexPath, keyPath } from '../model/paths.ts';
 import type { Issue, Json, JsonObject } from '../model/types.ts';
-import { finish, issueAt, MAX_SOURCE, type ConvertResult, type Spans } from './issues.ts';
+import {
+  finish,
+  issueAt,
+  MAX_SOURCE,
+  type ConvertOptions,
+  type ConvertResult,
+  describeLeftOut,
+  type Spans,
+} from './issues.ts';
+import { LeftOutTally } from './ts-left-out.ts';
+import {
+  countTransitions,
+  machineCalls,
+  parse,
+  propertyName,
+  syntaxErrors,
+  unwrap,
+  unwrapParent,
+} from './ts-syntax.ts';
+import { migrateV4 } from './v4-migrate.ts';
 
 /**
  * TypeScript or JavaScript source -> definition, without running any of it: the source is
@@ -13,31 +31,104 @@ import { finish, issueAt, MAX_SOURCE, type ConvertResult, type Spans } from './i
  * - an inline action or guard (a function, or a call such as `assign(...)`) becomes a named
  *   placeholder `{ type, params: { $expr: source } }`, with a warning to name it in setup();
  * - `and([...])`, `or([...])`, `not(...)` become higher-order guards;
- * - an identifier is followed to a top-level `const` in the same file;
+ * - an inline actor (`src: fromPromise(...)`) becomes a named placeholder `src`, its source
+ *   kept in the state's `meta["chartroom.actors"]`;
+ * - an identifier is followed to a top-level `const` or `enum` in the same file, and a call
+ *   to a helper of this file that returns an expression is read with its arguments;
  * - anything else (spreads, computed keys, template substitutions, ...) is reported with its
- *   line and column and left out; the rest imports.
+ *   line and column and left out; the rest imports. States and transitions left out are
+ *   counted, with why, in the result's `leftOut`.
+ * An XState v4 config (`Machine(...)`, `cond`, `internal`, ...) is migrated to v5.
  */
 
 const EXPRESSION_KEYS = new Set(['params', 'input', 'context', 'output']);
 const ACTION_KEYS = new Set(['entry', 'exit', 'actions']);
 const DROPPED_ROOT_KEYS = new Set(['types', 'schemas']);
+/** v4 root keys v5 does not read: left out, and listed among the migration's changes. */
+const V4_ROOT_KEYS = new Set(['schema', 'tsTypes', 'predictableActionArguments', 'preserveActionOrder', 'strict']);
+/** Keys whose value is one transition or a list of them; `on` and `after` map to them. */
+const TRANSITION_KEYS = new Set(['always', 'onDone', 'onError', 'onSnapshot']);
+const TRANSITION_MAPS = new Set(['on', 'after']);
+/** Meta key holding the source of a state's inline actors, by placeholder name. */
+export const ACTOR_SOURCES = 'chartroom.actors';
+
+/** An argument bound to a helper's parameter, read where the call stands. */
+interface Binding {
+  expr: ts.Expression;
+  scope: Map<string, Binding>;
+}
 const MAX_DEPTH = 200;
 
 class Reader {
   readonly issues: Issue[] = [];
   readonly spans: Spans = new Map();
+  readonly v4Changes: string[] = [];
   private readonly consts = new Map<string, ts.Expression>();
+  private readonly enums = new Map<string, JsonObject>();
+  private readonly functions = new Map<string, ts.FunctionDeclaration>();
+  /** Imported names -> the module they come from. */
+  private readonly imports = new Map<string, string>();
   private readonly following = new Set<string>();
+  private scope = new Map<string, Binding>();
+  /** The state whose `invoke` is being read: its path and key. */
+  private owner: { path: string; key: string } | null = null;
+  private readonly actors = new Map<string, JsonObject>();
+  readonly tally: LeftOutTally;
 
   constructor(
     private readonly text: string,
     private readonly file: ts.SourceFile,
   ) {
+    this.tally = new LeftOutTally(this.imports, (node) => this.source(node));
     for (const st of file.statements) {
+      if (ts.isEnumDeclaration(st)) this.enums.set(st.name.text, this.enumValues(st));
+      else if (ts.isFunctionDeclaration(st) && st.name) this.functions.set(st.name.text, st);
+      else if (ts.isImportDeclaration(st) && ts.isStringLiteral(st.moduleSpecifier)) {
+        const from = st.moduleSpecifier.text;
+        const clause = st.importClause;
+        if (clause?.name) this.imports.set(clause.name.text, from);
+        const bindings = clause?.namedBindings;
+        if (bindings && ts.isNamespaceImport(bindings)) this.imports.set(bindings.name.text, from);
+        else if (bindings) for (const el of bindings.elements) this.imports.set(el.name.text, from);
+      }
       if (!ts.isVariableStatement(st)) continue;
       if (!(st.declarationList.flags & ts.NodeFlags.Const)) continue;
       for (const d of st.declarationList.declarations)
         if (ts.isIdentifier(d.name) && d.initializer) this.consts.set(d.name.text, d.initializer);
+    }
+  }
+
+  /** A local enum's members: string and number initialisers, numbers counting on from the last. */
+  private enumValues(e: ts.EnumDeclaration): JsonObject {
+    const out: JsonObject = {};
+    let next = 0;
+    for (const m of e.members) {
+      const name = propertyName(m.name);
+      if (name === null) continue;
+      const init = m.initializer ? unwrap(m.initializer) : undefined;
+      let value: Json | undefined;
+      if (init === undefined) value = next;
+      else if (ts.isStringLiteral(init) || ts.isNoSubstitutionTemplateLiteral(init)) value = init.text;
+      else if (ts.isNumericLiteral(init)) value = Number(init.text);
+      if (value === undefined) continue;
+      if (typeof value === 'number') next = value + 1;
+      Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
+    }
+    return out;
+  }
+
+  /** Reads without reporting: for a value tried before a fallback. */
+  private quiet<T>(f: () => T): T {
+    const issues = this.issues.length;
+    const spans = new Map(this.spans);
+    const restore = this.tally.save();
+    try {
+      return f();
+    } finally {
+      this.issues.length = issues;
+      this.spans.clear();
+      for (const [k, v] of spans) this.spans.set(k, v);
+      restore();
     }
   }
 
@@ -73,7 +164,7 @@ class Reader {
     if (ts.isPrefixUnaryExpression(e) && e.operator === ts.SyntaxKind.MinusToken && ts.isNumericLiteral(e.operand))
       return -Number(e.operand.text);
     if (ts.isArrayLiteralExpression(e)) return this.array(e, path, key, depth);
-    if (ts.isObjectLiteralExpression(e)) return this.object(e, path, depth);
+    if (ts.isObjectLiteralExpression(e)) return this.object(e, path, depth, key);
     if (ts.isArrowFunction(e) || ts.isFunctionExpression(e)) return this.fn(e, path, key);
     if (ts.isCallExpression(e)) return this.call(e, path, key, depth);
     if (ts.isIdentifier(e)) return this.identifier(e, path, key, depth);
@@ -109,39 +200,80 @@ class Reader {
     return out;
   }
 
-  private object(e: ts.ObjectLiteralExpression, path: string, depth: number): JsonObject {
+  private object(e: ts.ObjectLiteralExpression, path: string, depth: number, key = ''): JsonObject | undefined {
     const out: JsonObject = {};
+    const inStates = key === 'states';
+    const inTransitions = TRANSITION_MAPS.has(key);
+    // A history state's `target` is its default, not a transition: without it the state stays.
+    const isHistory = e.properties.some((p) => p.name !== undefined && propertyName(p.name) === 'history');
+    let dropped = false;
     for (const p of e.properties) {
       if (ts.isSpreadAssignment(p)) {
         const spread = this.spread(p.expression, path, '', depth);
         if (spread !== undefined && typeof spread === 'object' && spread !== null && !Array.isArray(spread)) {
           for (const [k, v] of Object.entries(spread))
             Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
-        } else
+        } else {
           this.warn(
             path,
             p,
             'a spread of anything but a constant object in this file cannot be read without running the code; left out',
           );
+          if (inStates || inTransitions) this.tally.leave('unknown', 1, p);
+        }
         continue;
       }
-      const name = p.name ? propertyName(p.name) : null;
+      const name = p.name ? this.keyName(p.name, depth) : null;
       if (name === null) {
         this.warn(path, p, 'a computed key cannot be read without running the code; left out');
+        const init = ts.isPropertyAssignment(p) ? p.initializer : p;
+        if (inStates) this.tally.leave('states', this.countStates(init), p.name ?? p);
+        else if (inTransitions) this.tally.leave('transitions', countTransitions(init), p.name ?? p);
         continue;
       }
       if (depth === 0 && DROPPED_ROOT_KEYS.has(name)) continue;
+      if (depth === 0 && V4_ROOT_KEYS.has(name)) {
+        this.v4Changes.push(`${name} removed`);
+        continue;
+      }
       const at = keyPath(path, name);
+      const before = this.tally.total;
+      const owner = this.owner;
+      if (name === 'invoke') this.owner = { path, key };
       let value: Json | undefined;
-      if (ts.isPropertyAssignment(p)) value = this.read(p.initializer, at, name, depth + 1);
+      if (ts.isPropertyAssignment(p))
+        value =
+          name === 'src' && key === 'invoke'
+            ? this.actor(p.initializer, e, at, depth)
+            : this.read(p.initializer, at, name, depth + 1);
       else if (ts.isShorthandPropertyAssignment(p)) value = this.identifier(p.name, at, name, depth + 1);
       else if (ts.isMethodDeclaration(p)) value = this.fn(p, at, name);
       else {
         this.warn(at, p, `${ts.SyntaxKind[p.kind]} is not data the chart can hold; left out`);
         continue;
       }
+      this.owner = owner;
+      if (value === undefined && this.tally.total === before) {
+        // Nothing inside said what was lost: count it here, by where it stood.
+        const init = ts.isPropertyAssignment(p) ? p.initializer : p;
+        if (name === 'target' && !inStates && !isHistory) {
+          this.tally.leave('transitions', 1, init);
+          dropped = true;
+        } else if (inStates) this.tally.leave('states', this.countStates(init), init);
+        else if (inTransitions || TRANSITION_KEYS.has(name))
+          this.tally.leave('transitions', countTransitions(init), init);
+        else if (name === 'states' || name === 'on' || name === 'after') this.tally.leave('unknown', 1, init);
+      } else if (value === undefined && name === 'target' && !isHistory) dropped = true;
       if (value !== undefined)
         Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
+    }
+    // A transition whose target could not be read is left out whole, never imported as targetless.
+    if (dropped) return undefined;
+    const sources = this.actors.get(path);
+    if (sources !== undefined) {
+      this.actors.delete(path);
+      const meta = typeof out.meta === 'object' && out.meta !== null && !Array.isArray(out.meta) ? out.meta : {};
+      out.meta = { ...meta, [ACTOR_SOURCES]: sources };
     }
     return out;
   }
@@ -189,13 +321,123 @@ class Reader {
     }
     const source = this.source(e);
     if (EXPRESSION_KEYS.has(key)) return { $expr: source };
-    if (ACTION_KEYS.has(key) || key === 'guard') {
+    const isAction = ACTION_KEYS.has(key) || key === 'guard' || key === 'cond';
+    if (!isAction && ts.isIdentifier(e.expression)) {
+      const helped = this.helper(e, e.expression.text, path, key, depth);
+      if (helped !== null) return helped;
+    }
+    if (isAction) {
       const type = callee === null ? 'inline' : `xstate.${callee}`;
       this.warn(path, e, `the call ${callee ?? ''}(...) is kept as a placeholder named "${type}" with its source`);
       return { type, params: { $expr: source } };
     }
     this.warn(path, e, `a call to ${callee ?? 'an expression'} cannot be read without running the code; left out`);
     return undefined;
+  }
+
+  /**
+   * A call to a helper of this file whose body returns one expression (`function state(next) {
+   * return { on: { NEXT: next } } }`): that expression, its parameters bound to the arguments.
+   * null when the callee is not such a helper.
+   */
+  private helper(
+    e: ts.CallExpression,
+    name: string,
+    path: string,
+    key: string,
+    depth: number,
+  ): Json | undefined | null {
+    if (this.following.has(name)) return null;
+    const init = this.consts.get(name);
+    const fn =
+      this.functions.get(name) ??
+      (init && (ts.isArrowFunction(init) || ts.isFunctionExpression(init)) ? init : undefined);
+    if (!fn?.body) return null;
+    let body: ts.Expression | undefined;
+    if (!ts.isBlock(fn.body)) body = fn.body;
+    else if (fn.body.statements.length === 1) {
+      const only = fn.body.statements[0];
+      if (only && ts.isReturnStatement(only)) body = only.expression;
+    }
+    if (body === undefined) return null;
+    const scope = new Map<string, Binding>();
+    fn.parameters.forEach((param, i) => {
+      if (!ts.isIdentifier(param.name)) return;
+      const arg = e.arguments[i] ?? param.initializer;
+      if (arg !== undefined) scope.set(param.name.text, { expr: arg, scope: this.scope });
+    });
+    const saved = this.scope;
+    this.scope = scope;
+    this.following.add(name);
+    try {
+      return this.read(body, path, key, depth + 1);
+    } finally {
+      this.scope = saved;
+      this.following.delete(name);
+    }
+  }
+
+  /** A state key written `[States.Idle]` or `[KEY]`: the constant's value when this file has it. */
+  private keyName(name: ts.PropertyName, depth: number): string | null {
+    const plain = propertyName(name);
+    if (plain !== null || !ts.isComputedPropertyName(name)) return plain;
+    const v = this.quiet(() => this.read(name.expression, '', '', depth + 1));
+    return typeof v === 'string' || typeof v === 'number' ? String(v) : null;
+  }
+
+  /**
+   * An actor's `src`: a name stays; an inline actor (`fromPromise(...)`, a callback) becomes a
+   * placeholder named after its invoke id or state, its source kept in the state's meta.
+   */
+  private actor(
+    value: ts.Expression,
+    invoke: ts.ObjectLiteralExpression,
+    path: string,
+    depth: number,
+  ): Json | undefined {
+    const e = unwrap(value);
+    if (ts.isStringLiteral(e) || ts.isNoSubstitutionTemplateLiteral(e) || this.owner === null)
+      return this.read(value, path, 'src', depth + 1);
+    if (ts.isIdentifier(e) && !this.consts.has(e.text) && !this.scope.has(e.text)) {
+      this.warn(
+        path,
+        e,
+        `the actor ${e.text} is kept as a placeholder named "${e.text}"; provide it in setup({ actors })`,
+      );
+      return e.text;
+    }
+    const id = invoke.properties.find(
+      (p): p is ts.PropertyAssignment => ts.isPropertyAssignment(p) && propertyName(p.name) === 'id',
+    );
+    const idText =
+      id && ts.isStringLiteral(unwrap(id.initializer)) ? (unwrap(id.initializer) as ts.StringLiteral).text : null;
+    const callee =
+      ts.isCallExpression(e) && ts.isIdentifier(e.expression)
+        ? e.expression.text
+        : ts.isIdentifier(e)
+          ? e.text
+          : 'actor';
+    const name = idText ?? `${this.owner.key || 'machine'}.${callee}`;
+    const sources = this.actors.get(this.owner.path) ?? {};
+    sources[name] = this.source(e);
+    this.actors.set(this.owner.path, sources);
+    this.warn(
+      path,
+      e,
+      `an inline actor (${this.where(e)}) is kept as a placeholder named "${name}" with its source; name it in setup({ actors })`,
+    );
+    return name;
+  }
+
+  /** How many states a state config written in the source holds, itself included. */
+  private countStates(node: ts.Node): number {
+    const e = ts.isExpression(node) ? unwrap(node) : node;
+    if (!ts.isObjectLiteralExpression(e)) return 1;
+    const states = e.properties.find((p) => p.name !== undefined && propertyName(p.name) === 'states');
+    if (!states || !ts.isPropertyAssignment(states)) return 1;
+    const map = unwrap(states.initializer);
+    if (!ts.isObjectLiteralExpression(map)) return 1;
+    return map.properties.reduce((n, p) => n + (ts.isPropertyAssignment(p) ? this.countStates(p.initializer) : 1), 1);
   }
 
   /** The value spread by `...name` when `name` is a constant of this file (read quietly: the caller reports). */
@@ -212,21 +454,30 @@ class Reader {
 
   /** `constant.a.b` where `constant` is data in this file: that member's value (read quietly), else undefined. */
   private member(e: ts.PropertyAccessExpression, path: string, key: string, depth: number): Json | undefined {
-    const issues = this.issues.length;
-    const spans = new Map(this.spans);
     const base = unwrap(e.expression);
-    let value: Json | undefined;
-    if (ts.isIdentifier(base) && this.consts.has(base.text)) value = this.identifier(base, path, '', depth + 1);
-    else if (ts.isPropertyAccessExpression(base)) value = this.member(base, path, '', depth + 1);
-    this.issues.length = issues;
-    this.spans.clear();
-    for (const [k, v] of spans) this.spans.set(k, v);
+    const value = this.quiet((): Json | undefined => {
+      if (ts.isIdentifier(base) && this.enums.has(base.text)) return this.enums.get(base.text);
+      if (ts.isIdentifier(base) && (this.consts.has(base.text) || this.scope.has(base.text)))
+        return this.identifier(base, path, '', depth + 1);
+      if (ts.isPropertyAccessExpression(base)) return this.member(base, path, '', depth + 1);
+      return undefined;
+    });
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
     return Object.hasOwn(value, e.name.text) ? value[e.name.text] : undefined;
   }
 
   private identifier(e: ts.Identifier, path: string, key: string, depth: number): Json | undefined {
     if (e.text === 'undefined') return undefined;
+    const bound = this.scope.get(e.text);
+    if (bound) {
+      const saved = this.scope;
+      this.scope = bound.scope;
+      try {
+        return this.read(bound.expr, path, key, depth + 1);
+      } finally {
+        this.scope = saved;
+      }
+    }
     const init = this.consts.get(e.text);
     if (init === undefined || this.following.has(e.text)) {
       if (EXPRESSION_KEYS.has(key)) return { $expr: e.text };
@@ -242,66 +493,8 @@ class Reader {
   }
 }
 
-/** `setup(...).createStateConfig({...})` (XState's typing helper) returns its argument. */
-function isIdentityHelper(e: ts.Expression): e is ts.CallExpression {
-  if (!ts.isCallExpression(e) || e.arguments.length !== 1) return false;
-  const c = e.expression;
-  const name = ts.isIdentifier(c) ? c.text : ts.isPropertyAccessExpression(c) ? c.name.text : null;
-  return name === 'createStateConfig';
-}
-
-export function unwrap(e: ts.Expression): ts.Expression {
-  let cur = e;
-  for (;;) {
-    if (ts.isParenthesizedExpression(cur) || ts.isAsExpression(cur) || ts.isNonNullExpression(cur))
-      cur = cur.expression;
-    else if (ts.isSatisfiesExpression(cur) || ts.isTypeAssertionExpression(cur)) cur = cur.expression;
-    else if (isIdentityHelper(cur)) cur = cur.arguments[0] as ts.Expression;
-    else return cur;
-  }
-}
-
-/** The node an expression stands in once parentheses and type assertions are peeled away. */
-function unwrapParent(node: ts.Node): ts.Node {
-  let cur = node;
-  while (
-    ts.isParenthesizedExpression(cur) ||
-    ts.isAsExpression(cur) ||
-    ts.isSatisfiesExpression(cur) ||
-    ts.isNonNullExpression(cur)
-  )
-    cur = cur.parent;
-  return cur;
-}
-
-export function propertyName(name: ts.PropertyName): string | null {
-  if (ts.isIdentifier(name) || ts.isStringLiteral(name) || ts.isNumericLiteral(name)) return name.text;
-  if (ts.isNoSubstitutionTemplateLiteral(name)) return name.text;
-  if (ts.isComputedPropertyName(name)) {
-    const inner = unwrap(name.expression);
-    if (ts.isStringLiteral(inner) || ts.isNoSubstitutionTemplateLiteral(inner)) return inner.text;
-  }
-  return null;
-}
-
-/** Every `createMachine(...)` call in the file, in source order (an explicit stack: no recursion limit). */
-function machineCalls(file: ts.SourceFile): ts.CallExpression[] {
-  const found: ts.CallExpression[] = [];
-  const stack: ts.Node[] = [file];
-  while (stack.length > 0) {
-    const node = stack.pop() as ts.Node;
-    if (ts.isCallExpression(node)) {
-      const c = node.expression;
-      const name = ts.isIdentifier(c) ? c.text : ts.isPropertyAccessExpression(c) ? c.name.text : null;
-      if (name === 'createMachine') found.push(node);
-    }
-    const children: ts.Node[] = [];
-    ts.forEachChild(node, (child) => {
-      children.push(child);
-    });
-    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i] as ts.Node);
-  }
-  return found.sort((a, b) => a.pos - b.pos);
+function isCall(e: ts.CallExpression, name: string): boolean {
+  return ts.isIdentifier(e.expression) && e.expression.text === name;
 }
 
 function fail(text: string, message: string, start = 0, end = start): ConvertResult {
@@ -309,16 +502,17 @@ function fail(text: string, message: string, start = 0, end = start): ConvertRes
 }
 
 /** Read a machine from TypeScript/JavaScript source. Never throws for bad input; never runs it. */
-export function importTypeScript(text: string, options: ImportOptions = {}): ConvertResult {
+export function importTypeScript(text: string, options: ConvertOptions = {}): ConvertResult {
   if (text.length > MAX_SOURCE) return fail('', `the file is too large to import (over ${MAX_SOURCE} characters)`);
+  const { fileName = '', ...importOptions } = options;
   let file: ts.SourceFile;
   try {
-    file = ts.createSourceFile('machine.ts', text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+    file = parse(text, fileName);
   } catch (err) {
     return fail(text, `the source could not be parsed: ${err instanceof Error ? err.message : String(err)}`);
   }
   try {
-    const syntax = (file as unknown as { parseDiagnostics?: ts.DiagnosticWithLocation[] }).parseDiagnostics ?? [];
+    const syntax = syntaxErrors(file);
     if (syntax.length > 0) {
       return {
         definition: null,
@@ -365,7 +559,32 @@ export function importTypeScript(text: string, options: ImportOptions = {}): Con
         ],
       };
     }
-    return finish(text, config, reader.spans, reader.issues, options);
+    const migrated = migrateV4(config);
+    const changes = [...reader.v4Changes, ...migrated.changes];
+    if (isCall(first, 'Machine')) changes.unshift('Machine() → createMachine()');
+    const implementations = first.arguments[1] ? unwrap(first.arguments[1]) : undefined;
+    if (
+      implementations &&
+      ts.isObjectLiteralExpression(implementations) &&
+      implementations.properties.some((p) => p.name !== undefined && propertyName(p.name) === 'services')
+    )
+      changes.push('services → actors (provide them in setup({ actors }))');
+    if (changes.length > 0)
+      reader.issues.unshift(
+        issueAt(
+          text,
+          'warning',
+          '',
+          `migrated from XState v4 to v5: ${changes.join('; ')}`,
+          first.getStart(file),
+          first.getEnd(),
+        ),
+      );
+    const leftOut = reader.tally.result();
+    const result = finish(text, migrated.config, reader.spans, reader.issues, importOptions);
+    if (!leftOut) return result;
+    const summary = describeLeftOut(leftOut) ?? '';
+    return { ...result, issues: [issueAt(text, 'warning', '', summary, 0), ...result.issues], leftOut };
   } catch (err) {
     // A stack overflow on absurdly nested input, say: still an answer, never a crash.
     return fail(text, `the source could not be read: ${err instanceof Error ? err.message : String(err)}`);

@@ -2,7 +2,8 @@ import ts from 'typescript';
 import { exportXState } from '../model/export.ts';
 import type { Json, JsonObject, MachineDefinition } from '../model/types.ts';
 import { Printer } from './ts-export.ts';
-import { importTypeScript, propertyName, unwrap } from './ts-import.ts';
+import { importTypeScript } from './ts-import.ts';
+import { machineCalls, parse, propertyName, unwrap } from './ts-syntax.ts';
 
 /**
  * The room's definition written back into the source file it came from, changing only the
@@ -70,33 +71,6 @@ function renames(before: JsonObject, after: JsonObject): Map<string, string> {
   const leftCome = come.filter((c) => ![...out.values()].includes(c));
   if (leftGone.length === 1 && leftCome.length === 1) out.set(leftGone[0] as string, leftCome[0] as string);
   return out;
-}
-
-/** The first `createMachine(...)` call in source order, as ts-import finds it. */
-function firstMachineCall(file: ts.SourceFile): ts.CallExpression | null {
-  let found: ts.CallExpression | null = null;
-  const visit = (node: ts.Node): void => {
-    if (found) return;
-    if (ts.isCallExpression(node)) {
-      const c = node.expression;
-      const name = ts.isIdentifier(c) ? c.text : ts.isPropertyAccessExpression(c) ? c.name.text : null;
-      if (name === 'createMachine') {
-        found = node;
-        return;
-      }
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(file);
-  return found;
-}
-
-function scriptKind(fileName: string): ts.ScriptKind {
-  const ext = fileName.toLowerCase().split('.').pop() ?? '';
-  if (ext === 'tsx') return ts.ScriptKind.TSX;
-  if (ext === 'jsx') return ts.ScriptKind.JSX;
-  if (ext === 'js' || ext === 'mjs' || ext === 'cjs') return ts.ScriptKind.JS;
-  return ts.ScriptKind.TS;
 }
 
 class Rewriter {
@@ -261,7 +235,7 @@ export function writeBackTypeScript(
   definition: MachineDefinition,
   fileName = 'machine.ts',
 ): WriteBackResult {
-  const read = importTypeScript(source);
+  const read = importTypeScript(source, { fileName });
   if (read.definition === null) {
     const first = read.issues.find((i) => i.severity === 'error');
     return { ok: false, error: `the file does not import: ${first?.message ?? 'no machine found'}` };
@@ -269,8 +243,8 @@ export function writeBackTypeScript(
   const before = exportXState(read.definition);
   const after = exportXState(definition);
   if (deepEqual(before, after)) return { ok: true, text: source, changed: false };
-  const file = ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, true, scriptKind(fileName));
-  const call = firstMachineCall(file);
+  const file = parse(source, fileName);
+  const call = machineCalls(file)[0];
   const arg = call?.arguments[0];
   if (!arg) return { ok: false, error: 'no createMachine({...}) call found in the file' };
   const text = new Rewriter(source, file).rewrite(arg, before, after, '');
