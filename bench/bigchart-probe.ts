@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { CDPSession, Page } from 'playwright-core';
 
 /**
- * Where a peer's big chart spends its time (issue 10), for `BENCH_BIGCHART_PROFILE=1`:
+ * Where a peer's big chart spends its time, for `BENCH_BIGCHART_PROFILE=1`:
  * a page-side record of what arrives and when (op broadcasts, log reads, layout requests
  * and answers, long tasks), and a sampled CPU profile of the page's main thread whose
  * self time is summed per function of the app's sources (through the build's source maps).

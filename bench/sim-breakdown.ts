@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import type { Database } from '../src/adapters/supabase/database.types.ts';
 
 /**
- * Where a simulation event's time goes between A's click and B's diagram (issue 11,
+ * Where a simulation event's time goes between A's click and B's diagram (see
  * bench/sections/simulation-live.ts). In the pages, on the one clock both read
  * (`performance.timeOrigin + now()`): A's resource timing of the `send_simulation_event`
  * request (when it left, when its answer was in), and in B the arrival of the socket frame

@@ -5,7 +5,7 @@ import type { InspectionResult } from '../src/lib/ports/inspection.ts';
 import { notProvided } from './shared.ts';
 
 /**
- * The picked actor's machine on the inspection page (issue 13): its definition laid out for
+ * The picked actor's machine on the inspection page: its definition laid out for
  * the diagram, one layout at a time, and saving an inspected definition into the project as
  * a new machine. Invoked by inspection.machine.ts (id `diagram`) while it is `ready`; the
  * session machine says which actor to draw and with what config.

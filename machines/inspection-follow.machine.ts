@@ -2,7 +2,7 @@ import { assertEvent, assign, fromCallback, sendParent, sendTo, setup } from 'xs
 import type { FollowFact, InspectionLook, Presenter } from '../src/lib/ports/inspection-follow.ts';
 
 /**
- * Follow mode on the inspection page (issue 13), invoked by the inspection machine. A
+ * Follow mode on the inspection page, invoked by the inspection machine. A
  * member may present: what they look at (session, actor, replay position) goes to the
  * project's members on every change. A member may follow one presenter: each look of theirs
  * goes up to the inspection machine as `inspection.lookFollowed`, which shows it. Choosing a

@@ -6,7 +6,7 @@ import { definitionOf } from '../src/lib/inspection/actor-config.ts';
 import { notProvided } from './shared.ts';
 
 /**
- * One picked session on the inspection page (issue 13): its events (read from the database,
+ * One picked session on the inspection page: its events (read from the database,
  * then followed live, with nothing lost and nothing twice), the replay position and the
  * picked actor. Invoked by inspection.machine.ts (id `session`) per picked session; the parent
  * forwards the feed's batches of this session's source and re-invokes it for another session.

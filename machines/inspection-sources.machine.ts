@@ -3,7 +3,7 @@ import type { InspectionResult, InspectionSource } from '../src/lib/ports/inspec
 import { notProvided } from './shared.ts';
 
 /**
- * A project's inspection sources (issue 13): the list, an owner creating one (its key shown
+ * A project's inspection sources: the list, an owner creating one (its key shown
  * once) or revoking one, owners and editors changing what a source keeps; one request at a
  * time. Invoked by inspection.machine.ts (id `sources`) while it is `ready`, with the sources
  * it loaded; it forwards the feed's `inspection.sourceRevoked` and `.sourceUpdated`.

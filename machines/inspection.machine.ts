@@ -15,7 +15,7 @@ import { inspectionSourcesMachine } from './inspection-sources.machine.ts';
 import { notProvided } from './shared.ts';
 
 /**
- * Live inspection in a project (issue 13): loads the sources and sessions, keeps the session
+ * Live inspection in a project: loads the sources and sessions, keeps the session
  * list live from the feed, and routes between its children (ids `sources`, `session`,
  * `diagram`, `follow`; see machines/CONTEXT.md). It holds what this person looks at (the
  * picked session, and the actor and position the session machine reports) for follow mode.

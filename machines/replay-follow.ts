@@ -3,7 +3,7 @@ import type { PresenceContext } from './canvas-presence.machine.ts';
 import type { SimulationContext } from './simulation.machine.ts';
 
 /**
- * Follow mode over the simulation (issue 11): what the open machine routes between its
+ * Follow mode over the simulation: what the open machine routes between its
  * presence and simulation children. Each person's replay step rides on presence; a
  * follower's simulation shows the step of the person followed.
  */

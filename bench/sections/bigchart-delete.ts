@@ -6,7 +6,7 @@ import type { BenchContext } from '../lib.ts';
 import { compare } from './bigchart-undo.ts';
 
 /**
- * Deleting 100 states of a pasted 1,000-state chart in one run (issue 10): each delete asks
+ * Deleting 100 states of a pasted 1,000-state chart in one run: each delete asks
  * which transitions and history targets touch the doomed states. The former path scanned
  * every record per delete (kept as `applyRun(..., false)`); the run's draft now answers
  * from an index built once. Both run here on the same ops, taking turns. Pure CPU in this

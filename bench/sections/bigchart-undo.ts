@@ -10,7 +10,7 @@ import type { MachineDefinition, Op } from '../../src/lib/model/index.ts';
 import { ms, since, summarize, type BenchContext } from '../lib.ts';
 
 /**
- * The undo entry of a big paste (issue 10, defect 5): the pasting tab computes the inverse
+ * The undo entry of a big paste: the pasting tab computes the inverse
  * of every op of the edit when it records it. Op by op (each op's inverse, then an apply
  * that copied every state) this grew with the square of the chart; the model's batch
  * inverse (`invertRun`) does it in one draft. Both run here on the same batches, taking

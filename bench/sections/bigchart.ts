@@ -11,7 +11,7 @@ import { ms, summarize, type BenchContext } from '../lib.ts';
 import { person, signedInPage, stamp, stampNext } from './canvas.ts';
 
 /**
- * Big charts at a peer (issue 10, defect 5: a 100-state chart took 11-31 s to appear at
+ * Big charts at a peer (a 100-state chart took 11-31 s to appear at
  * the other browser, which threw React error #185). Two Chromium contexts on the built
  * app, on one machine: A pastes a generated chart's config into the code view and
  * applies it; the time runs from A's click on Apply to B's diagram showing every state

@@ -7,7 +7,7 @@ import { summarize, type Summary } from '../lib.ts';
 import { cpuMeter, followArrivals, joined } from './collab.ts';
 
 /**
- * Where a remote edit's time goes (issue 9: Chartroom against durable Hocuspocus). Each
+ * Where a remote edit's time goes (Chartroom against durable Hocuspocus). Each
  * round does, one after another on the same 10-state machine: a remote edit through the
  * app's adapter (A commits, B receives), a supabase-js rpc of a read-only SQL function
  * (the HTTP, JWT and REST path with one PostgreSQL round trip and no write), the same

@@ -17,7 +17,7 @@ import { ms, summarize, type BenchContext, type Summary } from '../lib.ts';
  * (in this one process, with the backend):
  * - remote edit: from A starting a commit (commit_machine_ops through the machines
  *   adapter, one op per batch, as the document machine sends it) to B's machine_ops
- *   stream delivering the op (issue 5's aim: p95 under 50 ms), for a small and a
+ *   stream delivering the op (the aim: p95 under 50 ms), for a small and a
  *   200-state definition, then the 200-state one again with B also following the
  *   project's machine list, as the room does;
  * - in the same run, the baselines it is read against: a broadcast from A to B (the

@@ -7,7 +7,7 @@ import { summarize } from '../lib.ts';
 import type { BenchContext } from '../lib.ts';
 
 /**
- * The inspection page's fold per live event (issue 13, frame -> DOM), before and after, in
+ * The inspection page's fold per live event (frame -> DOM), before and after, in
  * the same run: "before" folds the whole session again on each event (what the page did),
  * "after" folds onward from the last fold (src/lib/inspection/live-fold.ts). A session of
  * a toggle actor (its `@xstate.actor`, then events and snapshots in turn) of each size; the

@@ -10,7 +10,7 @@ import { benchApp } from '../served-app.ts';
 import { ms, summarize, type BenchContext, type Summary } from '../lib.ts';
 
 /**
- * Live inspection (issue 13): a Node app runs a real XState actor with the stock
+ * Live inspection: a Node app runs a real XState actor with the stock
  * createWebSocketInspector pointed at supabase/functions/inspect, and two members watch in
  * Chromium on /p/<id>/inspect.
  * - latency: actor.send → the active state flips in both browsers' diagram (a

@@ -6,7 +6,7 @@ import { directSends, FRAME_RECORDER, frameArrival, sendTiming } from '../sim-br
 import { pointerToCursor, stamp, stampNext, twoOnOneMachine, watch } from './canvas.ts';
 
 /**
- * A shared simulation, browser to browser (issue 11: "A sends an event -> B's diagram
+ * A shared simulation, browser to browser ("A sends an event -> B's diagram
  * shows the new active state", aim p95 under 50 ms): two Chromium contexts on the built
  * app over the embedded backend, both on one machine with its Simulation panel open. A
  * presses an event button; the time runs from A's click to B's diagram marking the
@@ -17,7 +17,7 @@ import { pointerToCursor, stamp, stampNext, twoOnOneMachine, watch } from './can
  * The breakdown (bench/sim-breakdown.ts) splits each send into A's part (click to the
  * request leaving), the request to B's socket having the entry, and B's part (frame to
  * diagram), and times the function straight in PostgreSQL. The same run times the same
- * sends made from the diagram (issue 25): A clicks the enabled transition's label.
+ * sends made from the diagram: A clicks the enabled transition's label.
  */
 
 const SAMPLES = 40;

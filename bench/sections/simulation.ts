@@ -15,7 +15,7 @@ import {
 import { entryKey } from '../../src/lib/simulation/memo.ts';
 
 /**
- * Replaying a simulation log (issue 11: "replay of 10,000 simulation events to a state,
+ * Replaying a simulation log ("replay of 10,000 simulation events to a state,
  * Node, < 100 ms"). The chart has nested, parallel and history states, guards, actions,
  * an invoked actor and an `after` timer; the log mixes events, time steps and events
  * that are not enabled. Baseline in the same run: the same events sent to a plain XState
@@ -137,7 +137,7 @@ export async function run(ctx: BenchContext): Promise<void> {
   ctx.report('replay cold / baseline (p50)', `${(toState.p50 / baseline.p50).toFixed(3)}x`);
   ctx.report('replay cold / no memo (p50)', `${(toState.p50 / unmemoised.p50).toFixed(3)}x`);
 
-  // Where a cold replay went (a CPU profile, issue 11 item 3): a third of it built each
+  // Where a cold replay went (a CPU profile): a third of it built each
   // entry's memo key with JSON.stringify. Both ways on the same 10,000 entries.
   const jsonKey = (e: SimLogEntry) => JSON.stringify([e.kind, e.kind === 'time' ? null : e.type, e.guards]);
   let sink = 0;

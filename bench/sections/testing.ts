@@ -11,7 +11,7 @@ import {
 } from '../../src/lib/testing/index.ts';
 
 /**
- * The tests panel (issue 12): "shortest paths to every state, 200-state chart, < 1 s" (in
+ * The tests panel: "shortest paths to every state, 200-state chart, < 1 s" (in
  * Node, as the page's worker runs it) and "coverage recomputed after an edit, 200
  * states, 1,000 recorded events, < 50 ms". The chart: 10 compound groups of 19 steps,
  * NEXT walking each group, JUMP and a guarded SKIP between groups, one parallel pair.

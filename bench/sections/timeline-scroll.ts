@@ -8,7 +8,7 @@ import { person, signedInPage } from './canvas.ts';
 import { openPanel } from './simulation-live.ts';
 
 /**
- * The Timeline with 10,000 entries, scrolled (issue 11: "frame interval while scrolling,
+ * The Timeline with 10,000 entries, scrolled ("frame interval while scrolling,
  * p95 <= 17 ms"): one simulation of 10,000 events seeded straight into the tables, the
  * machine opened in Chromium on the built app with its Timeline panel. In the page, a
  * requestAnimationFrame loop moves the list's scrollTop by a few rows every frame, down
@@ -20,7 +20,7 @@ const ENTRIES = 10_000;
 /**
  * Ways of the list's CSS, each a style on top of timeline.css; the first is as shipped (the
  * scroller alone has `contain: strict`). Containing the list and each fixed-height row too,
- * with `will-change` on the scroller, was tried (issue 11 item 4) and measured no better
+ * with `will-change` on the scroller, was tried (item 4) and measured no better
  * under load; it stays here as the comparison.
  */
 const WAYS: { name: string; css: string }[] = [

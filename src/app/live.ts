@@ -53,7 +53,7 @@ export const documentSettings: RoomInput['document'] = {
 };
 
 let inspection: InspectionLogic | null = null;
-/** Live inspection's machine over the inspection and machines adapters (issue 13). */
+/** Live inspection's machine over the inspection and machines adapters. */
 export function liveInspectionLogic(): InspectionLogic {
   return (inspection ??= inspectionLogic(
     live().inspection,

@@ -93,7 +93,7 @@ describe('canvas presence channel', () => {
     await until(() => cursors(owner, t.viewer.id).some((f) => f.at === null), 10_000, 'cursor gone');
   }, 30_000);
 
-  it('carries each person’s replay step with their selection, and drops a malformed one (issue 11, following)', async () => {
+  it('carries each person’s replay step with their selection, and drops a malformed one (following)', async () => {
     const owner = open(typed(t.owner), machineId, t.owner.id);
     const viewer = open(typed(t.viewer), machineId, t.viewer.id);
     await Promise.all([joined(owner), joined(viewer)]);

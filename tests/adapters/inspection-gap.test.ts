@@ -14,7 +14,7 @@ import { adminDb, backendInfo } from '../setup/clients.ts';
 import { projectFor, team, type Team } from './machines-fixtures.ts';
 
 /**
- * Missed inspection events for real (issue 13): the inspection machine runs on the real
+ * Missed inspection events for real: the inspection machine runs on the real
  * adapter, supabase-js and the embedded backend, watching a session as a viewer. Two events
  * are then stored without their broadcast (written straight to the table, as if the batch's
  * message were lost while the socket stayed up); the next batch arrives with a seq beyond

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { deferredInspector } from '../../src/app/inspect.ts';
 
 /**
- * Issue 10, defect 12: `?inspect` opens Stately's inspector on stately.ai, which needs the
+ * `?inspect` opens Stately's inspector on stately.ai, which needs the
  * internet. It stays, optional: when it cannot load or fails while running, the app's
  * actors carry on, nothing piles up, and the console says so once.
  */

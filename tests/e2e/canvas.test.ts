@@ -106,7 +106,7 @@ describe('canvas', () => {
     await page.close();
   }, 90_000);
 
-  it('drags the end of a selected transition onto another state to retarget it (issue 17), outlining the drop target; Undo restores it', async () => {
+  it('drags the end of a selected transition onto another state to retarget it, outlining the drop target; Undo restores it', async () => {
     const page = await open();
     const stateId = async (key: string) =>
       Object.values((await definition(page)).states).find((s) => s.key === key)?.id;
@@ -202,7 +202,7 @@ describe('canvas', () => {
     expect(await g.getAttribute('transform')).not.toBe(t1);
     await page.close();
   }, 90_000);
-  it('asks before an example replaces the machine, and replaces it only when told to (issue 10, defect 7)', async () => {
+  it('asks before an example replaces the machine, and replaces it only when told to', async () => {
     const page = await open();
     const before = await keys(page);
     await page.getByLabel('Load example').selectOption('layout');
@@ -222,7 +222,7 @@ describe('canvas', () => {
     await page.close();
   }, 90_000);
 
-  it('draws tags on their own line under the name and parallel regions apart (issue 10, defect 10)', async () => {
+  it('draws tags on their own line under the name and parallel regions apart', async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 800 } });
     await page.goto(url + '?fixture=parallel');
     await stateBox(page, 'paused').waitFor({ timeout: 60_000 });
@@ -271,7 +271,7 @@ describe('canvas', () => {
     }
     await page.close();
   }, 90_000);
-  it('a 300-state chart opens collapsed; find jumps to a hidden state; expand and collapse; a minimap (issue 10, defect 5)', async () => {
+  it('a 300-state chart opens collapsed; find jumps to a hidden state; expand and collapse; a minimap', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.goto(url + '?generated=300');
     await page

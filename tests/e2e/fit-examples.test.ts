@@ -174,7 +174,7 @@ describe('Fit on every bundled example at 1280×800', () => {
       expect(f?.smallest.px, `${machine.name}: "${f?.smallest.name}" drawn this tall`).toBeGreaterThanOrEqual(
         NAME_FLOOR_PX,
       );
-      // Readable at Fit (issue 25): a label is drawn at least 10 px tall or not drawn at all
+      // Readable at Fit: a label is drawn at least 10 px tall or not drawn at all
       // (its edge then says so), no text leaves its box, no two state boxes overlap.
       if (f && f.labelsDrawn > 0)
         expect(f.smallestLabel, `${machine.name}: smallest label on screen`).toBeGreaterThanOrEqual(LABEL_FLOOR_PX);

@@ -8,7 +8,7 @@ import { useBrowserApp } from './harness.ts';
 import { createProject, signUpAccount, type Client } from './people.ts';
 
 /**
- * Follow mode on the inspection page (issue 13, "Follow mode works here too"), two browsers
+ * Follow mode on the inspection page ("Follow mode works here too"), two browsers
  * and a real app: A presents; B follows A and sees A's session, actor (its diagram) and
  * replay position as A changes them; B picking a position itself stops following.
  */

@@ -7,7 +7,7 @@ import { useBrowserApp } from './harness.ts';
 import { createProject, signUpAccount } from './people.ts';
 
 /**
- * Live inspection end to end (issue 13, "Done when"), with real parts: an owner creates a
+ * Live inspection end to end ("Done when"), with real parts: an owner creates a
  * source in browser A and copies the snippet; this Node process runs a real XState actor
  * with the stock createWebSocketInspector pointed at the snippet's URL; A and B (an
  * editor) both see the session, the actor tree, the diagram with live active states, the

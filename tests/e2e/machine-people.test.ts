@@ -6,10 +6,10 @@ import { useBrowserApp } from './harness.ts';
 import { insertDefinition, inviteToken, signUpInBrowser } from './people.ts';
 
 /**
- * Two people in one room (issue 10):
- * - defect 9: both have the same profile colour, yet each is shown in a different one,
+ * Two people in one room:
+ * - both have the same profile colour, yet each is shown in a different one,
  *   in both browsers (avatars in the room and on the machine);
- * - defect 8: an owner makes the other a viewer while they are renaming a state, then the
+ * - an owner makes the other a viewer while they are renaming a state, then the
  *   machine; each time the open field closes and says the name was not saved.
  */
 

@@ -99,7 +99,7 @@ describe('modelling from the Inspector, two browsers', () => {
       .poll(() => inspector(b.page).getByLabel('Guard', { exact: true }).inputValue())
       .toBe('and(hasItems, not(isLocked))');
 
-    // A drags CHECKOUT's arrow end from payment onto paid (issue 17: retarget on the canvas); B reads the new target.
+    // A drags CHECKOUT's arrow end from payment onto paid (retarget on the canvas); B reads the new target.
     const end = await a.page.getByRole('button', { name: /^Drag to retarget CHECKOUT.* → payment$/ }).boundingBox();
     const paid = await stateBox(a.page, 'paid').boundingBox();
     if (!end || !paid) throw new Error('no geometry');

@@ -37,7 +37,7 @@ describe('profile', () => {
       const img = document.querySelector<HTMLImageElement>('img[alt="Your avatar"]');
       return img !== null && img.complete && img.naturalWidth === 1;
     });
-    // The top bar shows the person as the room does (issue 10, defect 9): their colour and their image.
+    // The top bar shows the person as the room does: their colour and their image.
     const mine = page.locator('.session-bar').getByRole('img', { name: 'You: Ada Lovelace' });
     await mine.locator('img').waitFor();
     expect(await mine.getAttribute('style')).toContain('#12a594');

@@ -5,7 +5,7 @@ import { openMachinePage } from './machine-page.ts';
 import { createProject, insertMachine, signUpAccount, type Account } from './people.ts';
 
 /**
- * Simulating on the diagram (issue 25, "Simulating is visual"), two browsers on the real
+ * Simulating on the diagram ("Simulating is visual"), two browsers on the real
  * app and backend: while a simulation runs, the label of each transition enabled now is a
  * button named by its event type; Ada clicks one and Bob's diagram shows the new active
  * state. Every label carries `data-transition-event` and `data-source-path`; active states

@@ -4,7 +4,7 @@ import { showPanel, useBrowserApp } from './harness.ts';
 import { insertMachine, signUpPerson, type SignedUp } from './people.ts';
 
 /**
- * Follow mode follows the presenter's simulation and replay position (issue 11, "Following"),
+ * Follow mode follows the presenter's simulation and replay position ("Following"),
  * two browsers through the real app and backend: B follows A on the machine page; A steps
  * back and B's panel and diagram show A's step; A returns to the live end and B does too;
  * B choosing a step itself ends follow mode, and A's next step leaves B where B is.

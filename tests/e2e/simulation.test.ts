@@ -5,7 +5,7 @@ import { openMachinePage } from './machine-page.ts';
 import { createProject, insertMachine, signUpAccount, type Client } from './people.ts';
 
 /**
- * Shared simulation in several browsers (issue 11, "Done when"), through the real app
+ * Shared simulation in several browsers ("Done when"), through the real app
  * and backend: A starts a simulation and sends events and B sees every active state
  * change; B, a viewer, sends; Advance time fires an `after` transition; parallel
  * regions highlight together; C joins late and a reload lands on the same state;

@@ -3,7 +3,7 @@ import { showPanel, useBrowserApp } from './harness.ts';
 import { insertMachine, signUpPerson } from './people.ts';
 
 /**
- * The Tests region's generation in the browser (issue 12, "Off the main thread" and "Too
+ * The Tests region's generation in the browser ("Off the main thread" and "Too
  * many paths"): paths are generated in a Web Worker, and a chart with more simple paths
  * to a state than the limit stops with the message in words, then still generates
  * what fits (the shortest paths) after the message is dismissed.

@@ -9,7 +9,7 @@ import { openMachinePage } from './machine-page.ts';
 import { createProject, insertDefinition, signUpAccount } from './people.ts';
 
 /**
- * The Tests region in two browsers (issue 12, "Done when"), through the real app and
+ * The Tests region in two browsers ("Done when"), through the real app and
  * backend, as one sequence: A generates paths and plays one, and B sees it played (with
  * who plays it) until B stops watching; A saves a path and a simulation as tests; B (a
  * viewer) runs the simulation's test and both see it pass; A deletes the transition the

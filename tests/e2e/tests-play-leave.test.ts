@@ -4,7 +4,7 @@ import { showPanel, useBrowserApp } from './harness.ts';
 import { insertMachine, signUpPerson } from './people.ts';
 
 /**
- * A path played for the room ends for everyone when its player leaves (issue 12): A plays
+ * A path played for the room ends for everyone when its player leaves: A plays
  * a generated path, B sees it played on B's diagram and in B's Tests panel; A's browser
  * context closes (the tab and its connection go), and B's panel and diagram stop showing
  * the play, through the player's presence leave on `test-play:<machine>`.

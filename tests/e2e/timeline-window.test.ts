@@ -7,7 +7,7 @@ import { showPanel, useBrowserApp } from './harness.ts';
 import { insertMachine, signUpPerson, type SignedUp } from './people.ts';
 
 /**
- * The Timeline's virtual list with thousands of entries (issue 11: "virtualised so that
+ * The Timeline's virtual list with thousands of entries ("virtualised so that
  * 10,000 entries scroll smoothly"), through the real app: only a window of rows is in the
  * DOM, each placed by its position in the list; scrolling anywhere shows the rows there;
  * at the end it stays at the end as new entries come. Speed is the bench's

@@ -5,7 +5,7 @@ import { openMachinePage, stateBox as stateButton } from './machine-page.ts';
 import { createProject, insertMachine, signUpAccount, type Client } from './people.ts';
 
 /**
- * The timeline in two browsers (issue 11), through the real app and backend: A's edits
+ * The timeline in two browsers, through the real app and backend: A's edits
  * and A's simulation appear at B as list items of the region Timeline, in words with
  * A's name; the filters by kind and person; time travel to an old version (read-only,
  * the edit's change named) and Restore this version, which everyone sees and Undo takes

@@ -4,7 +4,7 @@ import type { StoredInspectionEvent } from '../../src/lib/inspection/protocol.ts
 import { foldEvents } from '../../src/lib/inspection/replay.ts';
 
 /**
- * The live fold (issue 13, frame -> DOM): folding onward from the last fold gives exactly
+ * The live fold (frame -> DOM): folding onward from the last fold gives exactly
  * what folding the whole list gives, folds again from the start when the list is not the old
  * one plus more, and keeps the identity of what the new events did not change.
  */

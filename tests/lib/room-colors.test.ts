@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { PALETTE } from '../../src/lib/ports/profile.ts';
 import { distinctColors } from '../../src/lib/room-colors.ts';
 
-/** Issue 10, defect 9: people in one room could get the same colour (hashed into ten). */
+/** People in one room could get the same colour (hashed into ten). */
 const hexes = PALETTE.map((p) => p.hex);
 const [red, orange, amber] = hexes as [string, string, string];
 

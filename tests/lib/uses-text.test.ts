@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { usesText } from '../../src/features/room/uses-text.ts';
 
-/** Issue 10 defect 6: an invite link's use count in words, never "used 1 times". */
+/** An invite link's use count in words, never "used 1 times". */
 describe('usesText', () => {
   it('counts uses in words', () => {
     expect(usesText(0, null)).toBe('not used yet');

@@ -93,7 +93,7 @@ describe('connection machine', () => {
     expect(snap().matches('reconnecting')).toBe(true);
   });
 
-  it('is live when a retry finds the socket open, though no socket.opened came (defect 3)', async () => {
+  it('is live when a retry finds the socket open, though no socket.opened came', async () => {
     const socket = fakeSocket({ hold: true });
     const actor = createActor(connectionMachine.provide({ actors: socket.actors })).start();
     socket.emit({ type: 'socket.opened' });

@@ -24,7 +24,7 @@ type Loaded = InspectionResult<{ sources: InspectionSource[]; sessions: Inspecti
 type Laid = { definition: MachineDefinition; layout: Layout } | null;
 
 /**
- * Follow mode (issue 13) on the inspection machine with a fake follow channel: a presenter's
+ * Follow mode on the inspection machine with a fake follow channel: a presenter's
  * look goes out on every change they choose; a follower's page shows the presenter's session,
  * actor and position; choosing something oneself stops following; a presenter who stops ends it.
  */

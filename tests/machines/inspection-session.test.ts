@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { flush, ok, runSession, seqs, stored } from './inspection-session.fakes.ts';
 
 /**
- * The picked session's events (issue 13): a batch dropped or late while the socket stays up
+ * The picked session's events: a batch dropped or late while the socket stays up
  * is noticed as soon as the next batch arrives (its first seq lies beyond the next one
  * expected for the source), and the missing range is read in the database's order: nothing
  * lost, nothing twice.

@@ -8,7 +8,7 @@ import { fakeOpenMachine, OPEN_INPUT } from './open-machine.fakes.ts';
 import { entry, fakeSimulationPort, ok, simulation } from './simulation.fakes.ts';
 
 /**
- * Follow mode over the simulation (issue 11, "Follow mode also follows the presenter's
+ * Follow mode over the simulation ("Follow mode also follows the presenter's
  * simulation and replay position"): the open machine with the real presence and
  * simulation machines over fake ports. Each person's step goes out on presence; a
  * follower shows the followed person's step; a step of one's own ends follow mode.

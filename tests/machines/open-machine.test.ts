@@ -85,7 +85,7 @@ describe('open machine', () => {
     expect(closed.definition.states[closedOne]?.children).toEqual([]);
   });
 
-  it('a chart that grows big is laid out collapsed at once, even after the view has said its choices (issue 10, defect 5)', () => {
+  it('a chart that grows big is laid out collapsed at once, even after the view has said its choices', () => {
     // The view told its (empty) choices for the small chart; the pasted big one must not be laid out whole first.
     const { told, actor, child } = start();
     actor.send({ type: 'machine.viewChanged', opened: [], closed: [] });

@@ -124,7 +124,7 @@ describe('simulation machine', () => {
   });
 });
 
-describe('following the presenter (issue 11)', () => {
+describe('following the presenter', () => {
   function hosted() {
     const fake = fakeSimulationPort();
     const told: string[] = [];

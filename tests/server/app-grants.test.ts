@@ -6,7 +6,7 @@ import { adminDb, anonClient, serviceClient, signedInClient, type AnyClient } fr
 /**
  * What each API role may do to each of the app's tables, decided by the migrations' own
  * grants and nothing else: hosted Supabase grants nothing by default on new tables in
- * public (issue 15). The shared test backend is a fresh data dir whose migrations ran as
+ * public. The shared test backend is a fresh data dir whose migrations ran as
  * the non-superuser `postgres` (checked first), so a statement the app makes that no
  * migration grants fails here as it would on hosted.
  *

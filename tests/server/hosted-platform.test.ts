@@ -8,7 +8,7 @@ import { startBackend, type Backend } from '../../server/backend.ts';
 import { freePort } from '../setup/ports.ts';
 
 /**
- * The embedded platform refuses what hosted Supabase refuses (issue 15): a migration is
+ * The embedded platform refuses what hosted Supabase refuses: a migration is
  * applied as on `supabase db push`, by postgres without superuser rights, after a
  * bootstrap that revoked hosted's Data API default privileges; the seed runs the same way.
  */

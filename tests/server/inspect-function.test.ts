@@ -18,7 +18,7 @@ import {
 /**
  * The `inspect` edge function (supabase/functions/inspect) on the embedded runtime, with
  * the stock @statelyai/inspect WebSocket inspector and a real XState machine: events are
- * stored and fanned out to members on `inspect:<project>`; every refusal of issue 13
+ * stored and fanned out to members on `inspect:<project>`; every refusal of the inspect function
  * (wrong or revoked key, oversized frame, non-protocol JSON, rate limit, revocation while
  * connected) and the POST path.
  */

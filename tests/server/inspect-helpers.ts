@@ -3,7 +3,7 @@ import WebSocket from 'ws';
 import { createMachine, assign } from 'xstate';
 import { backendInfo, type AnyClient } from '../setup/clients.ts';
 
-/** Helpers for the `inspect` edge function's tests and bench (issue 13). */
+/** Helpers for the `inspect` edge function's tests and bench. */
 
 export const inspectUrl = (key: string, ws = true) =>
   `${backendInfo().url.replace(/^http/, ws ? 'ws' : 'http')}/functions/v1/inspect?key=${encodeURIComponent(key)}`;

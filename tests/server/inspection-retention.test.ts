@@ -5,7 +5,7 @@ import { adminDb, type AnyClient } from '../setup/clients.ts';
 import { callerClients, createInspectionSource, type Caller, type Result } from './rls-callers.ts';
 
 /**
- * Retention of an inspection source set from the page (issue 13): owners and editors may
+ * Retention of an inspection source set from the page: owners and editors may
  * change max_events and max_days, and nothing else of the source; viewers, outsiders and
  * anon change nothing (outsiders and anon do not even see the row); the service role
  * keeps its rights; bad values get PostgREST's check-violation answer and change nothing;

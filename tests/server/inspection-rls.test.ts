@@ -5,7 +5,7 @@ import { adminDb, type AnyClient } from '../setup/clients.ts';
 import { call, callerClients, createInspectionSource, type Result } from './rls-callers.ts';
 
 /**
- * Inspection sources, sessions and events under row level security (issue 13): members
+ * Inspection sources, sessions and events under row level security: members
  * read, only owners create and revoke a source (the key is returned once and stored as
  * its sha-256), outsiders learn nothing, not even that a source exists, and only the
  * service role ingests, within the source's retention.

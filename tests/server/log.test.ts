@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isShutdownNoise, postgresLogFilter, RequestTally } from '../../server/log.ts';
 
 /**
- * Issue 10, defect 13: `npm start` printed a line per request, a PostgreSQL error block
+ * `npm start` once printed a line per request, a PostgreSQL error block
  * with the full SQL for every ordinary edit conflict, and connection errors at Ctrl-C.
  * Concise logs print problems and a summary; --verbose prints everything.
  */

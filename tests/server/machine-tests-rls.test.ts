@@ -5,8 +5,8 @@ import { adminDb, type AnyClient } from '../setup/clients.ts';
 import { callerClients, type Caller } from './rls-callers.ts';
 
 /**
- * Saved tests and their runs under row level security, through supabase-js (issue 12,
- * "Bad input and safety"): members of any role, viewers included, save and run tests;
+ * Saved tests and their runs under row level security, through supabase-js
+ * (bad input and safety): members of any role, viewers included, save and run tests;
  * whoever may read the project reads them; outsiders and anon get nothing of a private
  * project; bad rows are refused in Supabase's error shape and nothing is stored.
  */

@@ -4,7 +4,7 @@ import { anonClient, backendInfo, type AnyClient } from '../setup/clients.ts';
 import { RawSocket, until } from './realtime-helpers.ts';
 
 /**
- * Simulation logs over realtime (issue 11: "outsiders and anon get nothing, including
+ * Simulation logs over realtime ("outsiders and anon get nothing, including
  * over realtime"). A member following a simulation's log through supabase-js gets every
  * event; an outsider's and anon's raw sockets, subscribed to every simulation event,
  * get only those of a public project. Each private event is sent before a public

@@ -7,7 +7,7 @@ import { call, callerClients, type Caller } from './rls-callers.ts';
 
 /**
  * Simulations and their event logs under row level security, through supabase-js
- * (issue 11, "Bad input and safety"): members of any role start and send; whoever may
+ * ("Bad input and safety"): members of any role start and send; whoever may
  * read the project reads; outsiders and anon get nothing of a private project; rows
  * enter only through the functions, which order events on the server, refuse bad input
  * with Supabase's error shape (and store nothing), and rate-limit each person.

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 /**
- * Running exported test files (issue 12) as a user would: each in a folder of its own
+ * Running exported test files as a user would: each in a folder of its own
  * outside the repository, whose `node_modules` is this repository's (the file imports
  * vitest and xstate, as it would in the user's project), with Vitest's own CLI.
  */

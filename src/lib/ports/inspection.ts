@@ -2,7 +2,7 @@ import type { Observable } from 'rxjs';
 import type { StoredInspectionEvent } from '../inspection/protocol.ts';
 
 /**
- * Live inspection of a team's running app (issue 13): the project's sources (keys the
+ * Live inspection of a team's running app: the project's sources (keys the
  * app's stock inspector connects with), its sessions (one per connection), their stored
  * events, and the live feed on the private channel `inspect:<project>`. Implemented over
  * Supabase in src/adapters/supabase/inspection.ts.

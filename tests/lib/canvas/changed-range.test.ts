@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { changedRange } from '../../../src/features/canvas/changed-range.ts';
 
-/** The code view replaces only what a new definition's text changed (issue 10: a peer's big paste). */
+/** The code view replaces only what a new definition's text changed (a peer's big paste). */
 describe('changedRange', () => {
   const applied = (before: string, after: string) => {
     const c = changedRange(before, after);

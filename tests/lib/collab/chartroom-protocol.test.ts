@@ -15,7 +15,7 @@ import {
 import { freeKey } from '../../../src/lib/model/resolve.ts';
 
 /**
- * The people in issue 9, with the statechart model over the pure server: concurrent adds
+ * The cases people asked about, with the statechart model over the pure server: concurrent adds
  * under one parent, a transition to a state deleted meanwhile, offline adds, undo and
  * redo of one's own edits on top of others'. Every client makes the same choice, and the
  * canvas's document stays editable after a conflict.

@@ -12,7 +12,7 @@ import { generateChart } from '../../../src/lib/layout/generate.ts';
 import { importXState } from '../../../src/lib/model/index.ts';
 
 /**
- * Issue 10, defect 5: big charts were laid out and drawn whole (a 1,000-state chart,
+ * Big charts were laid out and drawn whole (a 1,000-state chart,
  * 153,000 px wide, unreadable at Fit). Deeper compounds now start collapsed, so what is
  * laid out stays under a budget; transitions to hidden states end at the collapsed box.
  */

@@ -12,7 +12,7 @@ import { headerHeight } from '../../../src/lib/layout/sizes.ts';
 import { importXState } from '../../../src/lib/model/index.ts';
 
 /**
- * Issue 10, defect 10: tags were drawn over state names (in the box's top corner, where a
+ * Tags were drawn over state names (in the box's top corner, where a
  * short name already sat) and the regions of a parallel state touched, so their dashed
  * borders drew over each other. Tags now have a line of their own, which the box's size
  * makes room for, and regions keep a gap.

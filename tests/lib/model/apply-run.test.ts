@@ -6,7 +6,7 @@ import { applyOp, applyOps, OpError, type Op } from '../../../src/lib/model/inde
 import { definition, freeze, intent, opsFrom } from './arbitraries.ts';
 
 /**
- * applyOps runs a whole sequence in one draft (issue 10, defect 5: a pasted 1,000-state
+ * applyOps runs a whole sequence in one draft (a pasted 1,000-state
  * chart was applied op by op, each op copying every state, and took seconds). It must give
  * what applying the ops one by one gives, fail where that fails, and never write to its
  * input or to the ops.

@@ -9,7 +9,7 @@ import { definition, freeze, intent, opsFrom } from './arbitraries.ts';
 
 /**
  * A delete asks which transitions touch the doomed states and which states keep a history
- * target inside them. A run's draft answers from an index built once for the run (issue 10:
+ * target inside them. A run's draft answers from an index built once for the run (
  * each delete of a multi-delete used to scan the whole chart). The former scan is still
  * there (`applyRun(..., false)`) as the reference: both must give the same definition.
  */

@@ -7,7 +7,7 @@ import { checkout, def, logOf, setupOf } from './fixtures.ts';
  * A peer receives a pasted chart in batches: for a while a compound state has children but
  * no initial state yet, which XState refuses to build. The Simulation panel re-runs the
  * open simulation's log on every new definition (to say which events no longer apply);
- * that threw inside React's render at the peer (issue 10). It is an answer now.
+ * that threw inside React's render at the peer. It is an answer now.
  */
 describe('re-run on a version XState refuses', () => {
   const setup = setupOf(checkout);

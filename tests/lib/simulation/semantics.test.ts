@@ -10,7 +10,7 @@ import { checkout, def, logOf, setupOf } from './fixtures.ts';
 
 /**
  * The simulation's semantics are XState's own (a real v5 actor), with guards, actions,
- * actors and delays reduced to names: issue 11, "Full semantics" and "No code from a
+ * actors and delays reduced to names: "Full semantics" and "No code from a
  * definition ever runs".
  */
 

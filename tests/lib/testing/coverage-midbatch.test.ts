@@ -7,7 +7,7 @@ import { def, payment } from './charts.ts';
  * A peer receives a pasted chart in batches: for a while a compound state has children but
  * no initial state yet, which XState refuses to build. The Tests panel (mounted even when
  * closed) computes coverage on every definition; that threw inside React's render and
- * blanked the whole machine page at the peer (issue 10: the 1,000-state bench never saw B
+ * blanked the whole machine page at the peer (the 1,000-state bench never saw B
  * draw anything).
  */
 describe('coverage of a definition XState refuses', () => {
