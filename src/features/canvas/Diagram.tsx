@@ -65,7 +65,15 @@ const labelScale = (zoom: number): number => Math.max(1, Math.min(4, FAR_NAME_PX
  * grown toward this height.
  */
 const LABEL_FLOOR_PX = 10;
-const LABELS_OFF = LABEL_FLOOR_PX / 12;
+/** Below this zoom (about 0.83) labels would be under the floor: they grow to it... */
+const LABELS_GROWN = LABEL_FLOOR_PX / 12;
+/**
+ * ...by up to 1.35 times (down to a zoom of about 0.62, where a bundled chart with the
+ * side panel open at 1280x800 still shows every label), past which neighbouring pills
+ * would cover each other: below it, the badges.
+ */
+const LABEL_GROWTH = 1.35;
+const LABELS_OFF = LABEL_FLOOR_PX / (12 * LABEL_GROWTH);
 // At most 2.5 times: grown further, neighbouring pills covered each other.
 const pillScale = (zoom: number): number => Math.max(1, Math.min(2.5, LABEL_FLOOR_PX / (12 * zoom)));
 /** Badges keep about 16 px across on screen. */
@@ -211,11 +219,11 @@ export function Diagram(props: DiagramProps) {
     >
       <svg
         ref={svgRef}
-        className={`diagram-svg mode-${mode}${viewport.zoom < FAR ? ' far' : ''}${viewport.zoom < LABELS_OFF ? ' labels-off' : ''}${sim && sim.step !== null ? ' simulating' : ''}`}
+        className={`diagram-svg mode-${mode}${viewport.zoom < FAR ? ' far' : ''}${viewport.zoom < LABELS_OFF ? ' labels-off' : viewport.zoom < LABELS_GROWN ? ' labels-grown' : ''}${sim && sim.step !== null ? ' simulating' : ''}`}
         style={
           {
             '--label-scale': labelScale(viewport.zoom).toFixed(2),
-            '--pill-scale': pillScale(viewport.zoom).toFixed(2),
+            '--pill-scale': (Math.ceil(pillScale(viewport.zoom) * 100) / 100).toFixed(2),
             '--badge-scale': badgeScale(viewport.zoom).toFixed(2),
           } as CSSProperties
         }
