@@ -1,6 +1,7 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { concatMap, EMPTY, type Observable, of } from 'rxjs';
 import type { CommitReceipt, CommittedOp } from '../../lib/collab/types.ts';
+import { sketchOf } from '../../lib/layout/thumbnail.ts';
 import type { Op } from '../../lib/model/op-types.ts';
 import type { MachineDefinition } from '../../lib/model/types.ts';
 import type {
@@ -168,11 +169,11 @@ export function createMachinesAdapter(client: Client): DocumentPort {
       attempt('list machines', async () => {
         const { data, error } = await client
           .from('machines')
-          .select(SUMMARY)
+          .select(`${SUMMARY}, definition`)
           .eq('project_id', projectId)
           .order('created_at');
         if (error) return { ok: false, error: describeMachineError(error, 'list machines') };
-        return { ok: true, value: data.map(toSummary) };
+        return { ok: true, value: data.map((row) => ({ ...toSummary(row), sketch: sketchOf(row.definition) })) };
       }),
 
     // The latest checkpoint, then the ops after it.
@@ -310,7 +311,12 @@ export function machineListEvents(client: Client, projectId: string): Observable
     concatMap((fact): Observable<MachineListEvent> => {
       if (fact.type === 'change') {
         const { change } = fact;
-        return change.kind === 'delete' ? EMPTY : of({ type: 'machines.upserted', machine: toSummary(change.row) });
+        return change.kind === 'delete'
+          ? EMPTY
+          : of({
+              type: 'machines.upserted',
+              machine: { ...toSummary(change.row), sketch: sketchOf(change.row.definition) },
+            });
       }
       if (fact.type === 'broadcast') {
         return typeof fact.payload.id === 'string'
