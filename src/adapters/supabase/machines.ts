@@ -1,7 +1,8 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { concatMap, EMPTY, type Observable, of } from 'rxjs';
 import type { CommitReceipt, CommittedOp } from '../../lib/collab/types.ts';
-import { sketchOf } from '../../lib/layout/thumbnail.ts';
+import { sketchOf, type ChartSketch } from '../../lib/layout/thumbnail.ts';
+import { applyOps } from '../../lib/model/apply.ts';
 import type { Op } from '../../lib/model/op-types.ts';
 import type { MachineDefinition } from '../../lib/model/types.ts';
 import type {
@@ -132,6 +133,26 @@ async function readLog(client: Client, machineId: string, version: number): Prom
   }
 }
 
+/** The sketch of a machine as it is now (its checkpoint, or that alone when its log can't be read or replayed). */
+async function currentSketch(
+  client: Client,
+  row: Pick<Tables<'machines'>, 'id' | 'version' | 'definition'>,
+): Promise<ChartSketch | null> {
+  const checkpoint = row.definition as unknown as MachineDefinition;
+  const tail = await readLog(client, row.id, row.version).catch(() => null);
+  if (!tail?.ok || tail.value.length === 0) return sketchOf(checkpoint);
+  try {
+    return sketchOf(
+      applyOps(
+        checkpoint,
+        tail.value.map((c) => c.op),
+      ),
+    );
+  } catch {
+    return sketchOf(checkpoint);
+  }
+}
+
 /** Appends a batch: ops only (the forgery guards' parameters are left at their defaults). */
 async function append(
   client: Client,
@@ -173,7 +194,12 @@ export function createMachinesAdapter(client: Client): DocumentPort {
           .eq('project_id', projectId)
           .order('created_at');
         if (error) return { ok: false, error: describeMachineError(error, 'list machines') };
-        return { ok: true, value: data.map((row) => ({ ...toSummary(row), sketch: sketchOf(row.definition) })) };
+        // Each machine's picture is drawn from its checkpoint and the log after it (a new
+        // machine's content is still in its log): one read per machine, side by side.
+        const value = await Promise.all(
+          data.map(async (row) => ({ ...toSummary(row), sketch: await currentSketch(client, row) })),
+        );
+        return { ok: true, value };
       }),
 
     // The latest checkpoint, then the ops after it.
@@ -311,12 +337,7 @@ export function machineListEvents(client: Client, projectId: string): Observable
     concatMap((fact): Observable<MachineListEvent> => {
       if (fact.type === 'change') {
         const { change } = fact;
-        return change.kind === 'delete'
-          ? EMPTY
-          : of({
-              type: 'machines.upserted',
-              machine: { ...toSummary(change.row), sketch: sketchOf(change.row.definition) },
-            });
+        return change.kind === 'delete' ? EMPTY : of({ type: 'machines.upserted', machine: toSummary(change.row) });
       }
       if (fact.type === 'broadcast') {
         return typeof fact.payload.id === 'string'

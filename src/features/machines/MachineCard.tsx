@@ -72,9 +72,7 @@ export function MachineCard({ machine: m, href, here, canEdit, busy, now, open, 
         )}
       </div>
       <div className="machine-card-meta">
-        <span className="room-muted">
-          {m.updatedAt ? `edited ${timeAgo(m.updatedAt, now)}` : ''} · v{m.version}
-        </span>
+        <span className="room-muted">{m.updatedAt ? `edited ${timeAgo(m.updatedAt, now)}` : ''}</span>
         <ul className="room-here" aria-label={`On ${m.name} now`}>
           {here.map((p) => (
             <li key={p.userId}>
