@@ -14,7 +14,10 @@ const byRecent = (a: MachineSummary, b: MachineSummary): number =>
 export function upsertMachine(list: MachineSummary[], machine: MachineSummary): MachineSummary[] {
   const known = list.find((m) => m.id === machine.id);
   if (known && known.version > machine.version) return list;
-  return [...list.filter((m) => m.id !== machine.id), machine].sort(byRecent);
+  // A row read without its definition (a rename's answer) keeps the picture already known.
+  const kept =
+    machine.sketch === undefined && known?.version === machine.version ? { ...machine, sketch: known.sketch } : machine;
+  return [...list.filter((m) => m.id !== machine.id), kept].sort(byRecent);
 }
 
 export const removeMachine = (list: MachineSummary[], machineId: string): MachineSummary[] =>

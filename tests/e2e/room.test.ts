@@ -2,13 +2,15 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createMembersAdapter } from '../../src/adapters/supabase/members.ts';
 import { useBrowserApp } from './harness.ts';
-import { inviteToken, signUpInBrowser, type Client } from './people.ts';
+import { insertMachine, inviteToken, signUpInBrowser, type Client } from './people.ts';
 
 /**
  * The project room in two browsers: A and B see each other's
  * presence avatar; A renames the project and B sees it without reloading; A makes B a
  * viewer and B's editing controls disappear live; a reload keeps both in the room; B
  * signs out and A sees B leave. B joins by opening A's invite link (the /invite route).
+ * The room lists machines as cards, each with a picture of its chart named after it; a
+ * card's menu deletes it; on a phone nothing is wider than the window.
  * Elements are found by role and name.
  */
 
@@ -141,5 +143,57 @@ describe('project room, two browsers', () => {
     await roomHeading(a.page, 'Junction, renamed offline').waitFor();
     await live(a.page).waitFor();
     await banner.waitFor({ state: 'detached' });
+  }, 90_000);
+
+  it('lists machines as cards with a picture each, deletes one from its menu, and fits a phone', async () => {
+    const a = await signUp('room-cards');
+    const { data: project, error } = await a.client.from('projects').insert({ name: 'Yard' }).select('id').single();
+    if (error) throw error;
+    const light = {
+      id: 'light',
+      initial: 'green',
+      states: { green: { on: { NEXT: 'amber' } }, amber: { on: { NEXT: 'red' } }, red: { on: { NEXT: 'green' } } },
+    };
+    const door = {
+      id: 'door',
+      initial: 'shut',
+      states: { shut: { on: { OPEN: 'open' } }, open: { on: { SHUT: 'shut' } } },
+    };
+    await insertMachine(a.client, project.id, 'Traffic light', light);
+    await insertMachine(a.client, project.id, 'Door', door);
+    await openRoom(a, project.id, 'Yard');
+
+    const cards = a.page.getByRole('list', { name: 'Machines' }).getByRole('listitem');
+    await cards.filter({ hasText: 'Door' }).waitFor();
+    expect(await cards.count()).toBe(2);
+    for (const name of ['Traffic light', 'Door']) {
+      const card = cards.filter({ has: a.page.getByRole('link', { name, exact: true }) });
+      const picture = card.getByRole('img', { name, exact: true });
+      expect(await picture.count()).toBe(1);
+      // The picture is the chart: a box per top-level state.
+      expect(await picture.locator('rect.chart-thumb-state').count()).toBe(name === 'Door' ? 2 : 3);
+      expect(await card.getByText(/edited (just now|\d+ min ago)/).count()).toBe(1);
+    }
+
+    // On a phone: one column, and nothing wider than the window.
+    await a.page.setViewportSize({ width: 390, height: 844 });
+    const overflowing = await a.page.evaluate(() =>
+      [...document.querySelectorAll('main *')]
+        .filter((el) => {
+          const box = el.getBoundingClientRect();
+          return box.width > 0 && (box.right > window.innerWidth + 0.5 || box.left < -0.5);
+        })
+        .map((el) => `${el.tagName}.${el.className}`),
+    );
+    expect(overflowing).toEqual([]);
+    expect(await a.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+
+    // Deleting is behind the card's menu, and asks first.
+    await a.page.getByRole('button', { name: 'Actions for Door' }).click();
+    await a.page.getByRole('menu', { name: 'Actions for Door' }).getByRole('menuitem', { name: 'Delete' }).click();
+    await a.page.getByRole('button', { name: 'Delete Door' }).click();
+    await a.page.getByRole('link', { name: 'Door', exact: true }).waitFor({ state: 'detached' });
+    expect(await cards.count()).toBe(1);
+    expect(await a.page.getByRole('img', { name: 'Traffic light', exact: true }).count()).toBe(1);
   }, 90_000);
 });

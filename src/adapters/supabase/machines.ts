@@ -1,6 +1,8 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { concatMap, EMPTY, type Observable, of } from 'rxjs';
 import type { CommitReceipt, CommittedOp } from '../../lib/collab/types.ts';
+import { sketchOf, type ChartSketch } from '../../lib/layout/thumbnail.ts';
+import { applyOps } from '../../lib/model/apply.ts';
 import type { Op } from '../../lib/model/op-types.ts';
 import type { MachineDefinition } from '../../lib/model/types.ts';
 import type {
@@ -131,6 +133,26 @@ async function readLog(client: Client, machineId: string, version: number): Prom
   }
 }
 
+/** The sketch of a machine as it is now (its checkpoint, or that alone when its log can't be read or replayed). */
+async function currentSketch(
+  client: Client,
+  row: Pick<Tables<'machines'>, 'id' | 'version' | 'definition'>,
+): Promise<ChartSketch | null> {
+  const checkpoint = row.definition as unknown as MachineDefinition;
+  const tail = await readLog(client, row.id, row.version).catch(() => null);
+  if (!tail?.ok || tail.value.length === 0) return sketchOf(checkpoint);
+  try {
+    return sketchOf(
+      applyOps(
+        checkpoint,
+        tail.value.map((c) => c.op),
+      ),
+    );
+  } catch {
+    return sketchOf(checkpoint);
+  }
+}
+
 /** Appends a batch: ops only (the forgery guards' parameters are left at their defaults). */
 async function append(
   client: Client,
@@ -168,11 +190,16 @@ export function createMachinesAdapter(client: Client): DocumentPort {
       attempt('list machines', async () => {
         const { data, error } = await client
           .from('machines')
-          .select(SUMMARY)
+          .select(`${SUMMARY}, definition`)
           .eq('project_id', projectId)
           .order('created_at');
         if (error) return { ok: false, error: describeMachineError(error, 'list machines') };
-        return { ok: true, value: data.map(toSummary) };
+        // Each machine's picture is drawn from its checkpoint and the log after it (a new
+        // machine's content is still in its log): one read per machine, side by side.
+        const value = await Promise.all(
+          data.map(async (row) => ({ ...toSummary(row), sketch: await currentSketch(client, row) })),
+        );
+        return { ok: true, value };
       }),
 
     // The latest checkpoint, then the ops after it.

@@ -3,7 +3,7 @@ import { lookingAtMachine } from '../../../machines/room.machine.ts';
 import type { MachineSummary } from '../../lib/ports/document.ts';
 import { navigate } from '../navigation/router.ts';
 import { EXAMPLE_NAMES } from '../canvas/example-names.ts';
-import { Avatar } from '../room/Avatar.tsx';
+import { MachineCard, type CardMode } from './MachineCard.tsx';
 import { useCanEdit, useMembers, useProjectId } from '../room/room-context.ts';
 import { useMachineListSend, useMachineListStatus, useMachines, useOnMachinesCreated } from './machine-list-context.ts';
 
@@ -18,7 +18,9 @@ export function MachinesPanel() {
   const projectId = useProjectId();
   const members = useMembers();
   const list = { send: useMachineListSend() };
-  const [confirming, setConfirming] = useState<string | null>(null);
+  // The one card whose menu, delete confirmation or rename field is open.
+  const [open, setOpen] = useState<{ id: string; kind: CardMode } | null>(null);
+  const now = Date.now();
 
   // A machine this person just created opens at once.
   const openCreated = useCallback(
@@ -94,61 +96,22 @@ export function MachinesPanel() {
           )}
         </div>
       )}
-      <ul className="machines-list">
-        {machines.map((m) => {
-          const here = members.filter((p) => p.online && !p.isMe && p.looking === lookingAtMachine(m.id));
-          return (
-            <li key={m.id} className="machines-row">
-              <a href={`/p/${projectId}/m/${m.id}`} className="machines-link">
-                {m.name}
-              </a>
-              <span className="room-muted machines-meta">v{m.version}</span>
-              <ul className="room-here" aria-label={`On ${m.name} now`}>
-                {here.map((p) => (
-                  <li key={p.userId}>
-                    <Avatar
-                      name={p.name}
-                      color={p.color}
-                      avatarUrl={p.avatarUrl}
-                      online
-                      label={`${p.name} is on ${m.name}`}
-                      size={22}
-                    />
-                  </li>
-                ))}
-              </ul>
-              {canEdit &&
-                (confirming === m.id ? (
-                  <span className="room-confirm">
-                    <button
-                      type="button"
-                      className="danger"
-                      disabled={busy}
-                      onClick={() => {
-                        setConfirming(null);
-                        list.send({ type: 'list.delete', machineId: m.id });
-                      }}
-                    >
-                      Delete {m.name}
-                    </button>
-                    <button type="button" onClick={() => setConfirming(null)}>
-                      Keep
-                    </button>
-                  </span>
-                ) : (
-                  <button
-                    type="button"
-                    className="ghost"
-                    aria-label={`Delete ${m.name}`}
-                    disabled={busy}
-                    onClick={() => setConfirming(m.id)}
-                  >
-                    Delete
-                  </button>
-                ))}
-            </li>
-          );
-        })}
+      <ul className="machines-grid" aria-label="Machines">
+        {machines.map((m) => (
+          <MachineCard
+            key={m.id}
+            machine={m}
+            href={`/p/${projectId}/m/${m.id}`}
+            here={members.filter((p) => p.online && !p.isMe && p.looking === lookingAtMachine(m.id))}
+            canEdit={canEdit}
+            busy={busy}
+            now={now}
+            open={open?.id === m.id ? open.kind : null}
+            setOpen={(kind) => setOpen(kind ? { id: m.id, kind } : null)}
+            onDelete={() => list.send({ type: 'list.delete', machineId: m.id })}
+            onRename={(name) => list.send({ type: 'list.rename', machineId: m.id, name })}
+          />
+        ))}
       </ul>
       {canEdit && (
         <form className="machines-new" onSubmit={onCreate} aria-label="Create a machine">

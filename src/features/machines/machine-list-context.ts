@@ -13,7 +13,11 @@ const sameList = (a: MachineSummary[], b: MachineSummary[]): boolean =>
   a.length === b.length &&
   a.every(
     (m, i) =>
-      m.id === b[i]?.id && m.name === b[i]?.name && m.version === b[i]?.version && m.updatedAt === b[i]?.updatedAt,
+      m.id === b[i]?.id &&
+      m.name === b[i]?.name &&
+      m.version === b[i]?.version &&
+      m.updatedAt === b[i]?.updatedAt &&
+      m.sketch === b[i]?.sketch,
   );
 
 const NONE: MachineSummary[] = [];

@@ -93,12 +93,18 @@ export function RoomView({ machineId, inspect }: { machineId?: string; inspect?:
     <main className="room" aria-labelledby="room-title">
       <RoomHeader />
       <div className="room-body">
-        <p className="room-inspect-link">
-          <a href={routePath({ name: 'inspect', projectId })}>Watch your app</a>
-        </p>
         <MachinesPanel />
-        <MembersList />
-        {isOwner && <InvitesPanel />}
+        <aside className="room-side" aria-label="People and tools">
+          <section className="card room-panel room-inspect-card" aria-labelledby="inspect-title">
+            <h2 id="inspect-title">Your running app</h2>
+            <p className="room-muted">See the machines of your own app live, as it runs.</p>
+            <a className="button-link" href={routePath({ name: 'inspect', projectId })}>
+              Watch your app
+            </a>
+          </section>
+          <MembersList />
+          {isOwner && <InvitesPanel />}
+        </aside>
       </div>
     </main>
   );

@@ -1,5 +1,6 @@
 import type { Observable } from 'rxjs';
 import type { CommitReceipt, CommittedOp, QueueSnapshot } from '../collab/types.ts';
+import type { ChartSketch } from '../layout/thumbnail.ts';
 import type { MachineDefinition } from '../model/types.ts';
 import type { Op } from '../model/op-types.ts';
 
@@ -17,6 +18,8 @@ export interface MachineSummary {
   createdBy: string | null;
   createdAt: string;
   updatedAt: string;
+  /** The stored chart in brief, for a picture of it; absent when the row came without it. */
+  sketch?: ChartSketch | null;
 }
 
 export interface MachineRecord extends MachineSummary {
