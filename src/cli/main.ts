@@ -9,6 +9,7 @@ import { CliError, Links, readText, writeAtomic } from './files.ts';
 import { renderFile } from './render.ts';
 import { Room } from './room.ts';
 import { Session } from './session.ts';
+import { Watcher } from './watch.ts';
 
 const HELP: Record<string, string> = {
   '': `chartroom: your machines' code and the room, kept in step
@@ -20,6 +21,7 @@ Commands:
   push       send a file's machine into the room
   pull       write the room's machine back into its file
   diff       what differs between a file and the room (exit 1 when anything does)
+  watch      keep a file and its room machine in step while it runs
   render     draw a machine as an SVG file, laid out as the app lays it out
 
 Run \`chartroom <command> --help\` for its options. The backend is the embedded one
@@ -40,6 +42,11 @@ Run \`chartroom <command> --help\` for its options. The backend is the embedded 
   machine's config, and the config's unchanged parts, byte for byte.`,
   diff: `chartroom diff FILE [--machine MACHINE_ID]
   Lists what the room has that FILE does not, in words; exit code 1 when they differ.`,
+  watch: `chartroom watch FILE [--machine MACHINE_ID]
+  Keeps FILE and the machine it was pushed to in step until Ctrl-C: saving FILE sends its
+  change to the room as ops (as push does); a change in the room rewrites FILE (as pull
+  does). When both changed since the last sync, the room wins for FILE and your version is
+  kept beside it as FILE.local-<time>, with a message naming it.`,
   render: `chartroom render FILE | --machine MACHINE_ID [--out OUT.svg] [--svg]
   Draws the machine in FILE (or the room's current version of MACHINE_ID) as a standalone
   SVG file, laid out as the app lays it out, and prints its path. SVG is the only format
@@ -64,6 +71,22 @@ interface Io {
   out: (line: string) => void;
   err: (line: string) => void;
   cwd: string;
+  /** Ends a long-running command (watch) as Ctrl-C does; tests use it in-process. */
+  signal?: AbortSignal;
+}
+
+/** Resolves at Ctrl-C (SIGINT) or when `signal` aborts, whichever comes first. */
+function interrupted(signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      process.off('SIGINT', done);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    process.on('SIGINT', done);
+    if (signal?.aborted) done();
+    else signal?.addEventListener('abort', done);
+  });
 }
 
 function fileArg(positionals: string[], command: string): string {
@@ -206,6 +229,28 @@ async function command(name: string, values: Values, positionals: string[], io: 
         io.out(`${file} differs from the room (${changes.length} change(s); the room has):`);
         for (const c of changes) io.out(`  ${c.text}`);
         return 1;
+      });
+    }
+    case 'watch': {
+      const file = fileArg(positionals, 'watch');
+      const { machineId } = await machineFor(file, values, io);
+      return withSession(io, async (_, room) => {
+        const watcher = new Watcher({
+          room,
+          machineId,
+          file,
+          absolute: inCwd(io, file),
+          importFile: (f) => importFile(f, io),
+          fileText: (previous, definition) => fileText(file, previous, definition),
+          out: io.out,
+          err: io.err,
+        });
+        await watcher.start();
+        io.out(`watching ${file} and machine ${machineId} (Ctrl-C stops)`);
+        await interrupted(io.signal);
+        await watcher.stop();
+        io.out(`${file}: stopped watching`);
+        return 0;
       });
     }
     case 'render': {

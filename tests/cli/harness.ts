@@ -35,3 +35,19 @@ export async function tempRepo(prefix: string): Promise<{ dir: string; done: () 
     },
   };
 }
+
+/** A long-running command (watch) started in-process: its lines so far, and a stop that acts as Ctrl-C. */
+export function startIn(cwd: string, argv: string[]): { out: string[]; err: string[]; stop: () => Promise<CliResult> } {
+  const out: string[] = [];
+  const err: string[] = [];
+  const abort = new AbortController();
+  const code = run(argv, { out: (l) => out.push(l), err: (l) => err.push(l), cwd, signal: abort.signal });
+  return {
+    out,
+    err,
+    stop: async () => {
+      abort.abort();
+      return { code: await code, out: out.join('\n'), err: err.join('\n') };
+    },
+  };
+}
