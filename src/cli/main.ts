@@ -45,8 +45,8 @@ Run \`chartroom <command> --help\` for its options. The backend is the embedded 
   watch: `chartroom watch FILE [--machine MACHINE_ID]
   Keeps FILE and the machine it was pushed to in step until Ctrl-C: saving FILE sends its
   change to the room as ops (as push does); a change in the room rewrites FILE (as pull
-  does). When both changed since the last sync, the room wins for FILE and your version is
-  kept beside it as FILE.local-<time>, with a message naming it.`,
+  does). When both changed since the last sync, the room's machine wins: it is written back
+  into your text, and your version as it was is kept beside it as FILE.local-<time>.`,
   render: `chartroom render FILE | --machine MACHINE_ID [--out OUT.svg] [--svg]
   Draws the machine in FILE (or the room's current version of MACHINE_ID) as a standalone
   SVG file, laid out as the app lays it out, and prints its path. SVG is the only format

@@ -11,8 +11,9 @@ import type { Room } from './room.ts';
  * both at the last sync:
  * - only the file changed: its machine is pushed as ops (as `push` does);
  * - only the room changed: the file is written back from the room (as `pull` does);
- * - both changed: the room wins for the file, and the local text is kept beside it as
- *   FILE.local-<time>, with a message naming it.
+ * - both changed: the room's machine wins. It is written back into the local text (so
+ *   what lies outside the room's change, comments and code, stays), and the local text as
+ *   it was is kept beside it as FILE.local-<time>, with a message naming it.
  * Syncs never overlap: a wake-up during a sync runs one more sync after it.
  */
 

@@ -1,9 +1,16 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { concat, NEVER, of } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMachinesAdapter } from '../../src/adapters/supabase/machines.ts';
 import { chartroomModel } from '../../src/lib/collab/chartroom.ts';
+import type { Room } from '../../src/cli/room.ts';
+import { Watcher } from '../../src/cli/watch.ts';
+import { importTypeScript } from '../../src/lib/convert/ts-import.ts';
+import { writeBackTypeScript } from '../../src/lib/convert/ts-write-back.ts';
+import { applyOp } from '../../src/lib/model/index.ts';
 import type { MachineDefinition } from '../../src/lib/model/types.ts';
+import type { OpStreamEvent } from '../../src/lib/ports/document.ts';
 import { TOGGLE } from '../lib/convert/toggle-source.ts';
 import { signedInClient } from '../setup/clients.ts';
 import { runIn, startIn, tempRepo, type CliResult } from './harness.ts';
@@ -87,5 +94,49 @@ describe('chartroom watch', () => {
     expect((await cli('watch', 'nowhere.ts')).err).toBe(
       'chartroom watch: nowhere.ts is not linked to a machine: push it first, or pass --machine',
     );
+  });
+
+  it('when the file and the room both changed, the room wins and the local text is kept beside it', async () => {
+    // A room that changes without telling (its stream only says it is live), so the next
+    // save finds both sides changed since the last sync.
+    await fs.mkdir(path.join(repo, 'both'));
+    const file = path.join(repo, 'both', 'toggle.ts');
+    await fs.writeFile(file, TOGGLE);
+    let definition = importTypeScript(TOGGLE).definition!;
+    const room = {
+      current: () => Promise.resolve({ definition, projectId: 'p', name: 'toggle', version: 2 }),
+      push: () => Promise.reject(new Error('a conflict pushes nothing')),
+      opEvents$: () => concat(of<OpStreamEvent>({ type: 'ops.subscribed' }), NEVER),
+    } as unknown as Room;
+    const out: string[] = [];
+    const watcher = new Watcher({
+      room,
+      machineId: 'm',
+      file: 'toggle.ts',
+      absolute: file,
+      importFile: () => Promise.resolve(importTypeScript(TOGGLE).definition!),
+      fileText: (previous, def) => {
+        const written = writeBackTypeScript(previous, def, 'toggle.ts');
+        if (!written.ok) throw new Error(written.error);
+        return written.text;
+      },
+      out: (l) => out.push(l),
+      err: (l) => out.push(l),
+    });
+    await watcher.start();
+    const on = Object.values(definition.states).find((s) => s.key === 'on')!;
+    definition = applyOp(definition, { type: 'state.rename', id: on.id, key: 'active' });
+    const local = TOGGLE.replace('// back', '// back to off');
+    await fs.writeFile(file, local);
+    await expect.poll(() => out.join('\n'), { timeout: 20_000 }).toContain('the room wins');
+    await watcher.stop();
+    // The room's machine, written back into the local text: what lies outside the room's change stays.
+    expect(await fs.readFile(file, 'utf8')).toBe(
+      local.replace("target: 'on'", "target: 'active'").replace('    on: {\n      entry', '    active: {\n      entry'),
+    );
+    const kept = (await fs.readdir(path.dirname(file))).filter((f) => f.startsWith('toggle.ts.local-'));
+    expect(kept).toHaveLength(1);
+    expect(await fs.readFile(path.join(path.dirname(file), kept[0]!), 'utf8')).toBe(local);
+    expect(out.join('\n')).toContain(`your edit is kept in ${kept[0]}`);
   });
 });
