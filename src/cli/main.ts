@@ -6,8 +6,10 @@ import { describeDiff } from '../lib/canvas-ops/describe-diff.ts';
 import { exportXState } from '../lib/model/export.ts';
 import type { MachineDefinition } from '../lib/model/types.ts';
 import { CliError, Links, readText, writeAtomic } from './files.ts';
+import { renderFile } from './render.ts';
 import { Room } from './room.ts';
 import { Session } from './session.ts';
+import { Watcher } from './watch.ts';
 
 const HELP: Record<string, string> = {
   '': `chartroom: your machines' code and the room, kept in step
@@ -19,6 +21,8 @@ Commands:
   push       send a file's machine into the room
   pull       write the room's machine back into its file
   diff       what differs between a file and the room (exit 1 when anything does)
+  watch      keep a file and its room machine in step while it runs
+  render     draw a machine as an SVG file, laid out as the app lays it out
 
 Run \`chartroom <command> --help\` for its options. The backend is the embedded one
 (http://127.0.0.1:54321) unless VITE_SUPABASE_URL and VITE_SUPABASE_ANON_KEY name another.`,
@@ -38,6 +42,15 @@ Run \`chartroom <command> --help\` for its options. The backend is the embedded 
   machine's config, and the config's unchanged parts, byte for byte.`,
   diff: `chartroom diff FILE [--machine MACHINE_ID]
   Lists what the room has that FILE does not, in words; exit code 1 when they differ.`,
+  watch: `chartroom watch FILE [--machine MACHINE_ID]
+  Keeps FILE and the machine it was pushed to in step until Ctrl-C: saving FILE sends its
+  change to the room as ops (as push does); a change in the room rewrites FILE (as pull
+  does). When both changed since the last sync, the room's machine wins: it is written back
+  into your text, and your version as it was is kept beside it as FILE.local-<time>.`,
+  render: `chartroom render FILE | --machine MACHINE_ID [--out OUT.svg] [--svg]
+  Draws the machine in FILE (or the room's current version of MACHINE_ID) as a standalone
+  SVG file, laid out as the app lays it out, and prints its path. SVG is the only format
+  for now (--svg, the default). --out defaults to FILE with .svg, or MACHINE_ID.svg.`,
 };
 
 const OPTIONS = {
@@ -48,6 +61,8 @@ const OPTIONS = {
   project: { type: 'string' },
   machine: { type: 'string' },
   name: { type: 'string' },
+  out: { type: 'string' },
+  svg: { type: 'boolean' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -56,6 +71,22 @@ interface Io {
   out: (line: string) => void;
   err: (line: string) => void;
   cwd: string;
+  /** Ends a long-running command (watch) as Ctrl-C does; tests use it in-process. */
+  signal?: AbortSignal;
+}
+
+/** Resolves at Ctrl-C (SIGINT) or when `signal` aborts, whichever comes first. */
+function interrupted(signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      process.off('SIGINT', done);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    process.on('SIGINT', done);
+    if (signal?.aborted) done();
+    else signal?.addEventListener('abort', done);
+  });
 }
 
 function fileArg(positionals: string[], command: string): string {
@@ -198,6 +229,47 @@ async function command(name: string, values: Values, positionals: string[], io: 
         io.out(`${file} differs from the room (${changes.length} change(s); the room has):`);
         for (const c of changes) io.out(`  ${c.text}`);
         return 1;
+      });
+    }
+    case 'watch': {
+      const file = fileArg(positionals, 'watch');
+      const { machineId } = await machineFor(file, values, io);
+      return withSession(io, async (_, room) => {
+        const watcher = new Watcher({
+          room,
+          machineId,
+          file,
+          absolute: inCwd(io, file),
+          importFile: (f) => importFile(f, io),
+          fileText: (previous, definition) => fileText(file, previous, definition),
+          out: io.out,
+          err: io.err,
+        });
+        await watcher.start();
+        io.out(`watching ${file} and machine ${machineId} (Ctrl-C stops)`);
+        await interrupted(io.signal);
+        await watcher.stop();
+        io.out(`${file}: stopped watching`);
+        return 0;
+      });
+    }
+    case 'render': {
+      const file = positionals[0];
+      if (file !== undefined) {
+        const definition = await importFile(file, io);
+        const out = values.out ?? `${file.replace(/\.[^./\\]+$/, '')}.svg`;
+        await renderFile(definition, inCwd(io, out));
+        io.out(out);
+        return 0;
+      }
+      const machineId = values.machine;
+      if (!machineId) throw new CliError('render: which file or machine? (chartroom render --help)', 2);
+      return withSession(io, async (_, room) => {
+        const { definition } = await room.current(machineId);
+        const out = values.out ?? `${machineId}.svg`;
+        await renderFile(definition, inCwd(io, out));
+        io.out(out);
+        return 0;
       });
     }
     default:

@@ -4,7 +4,8 @@ import { createProjectsAdapter } from '../adapters/supabase/projects.ts';
 import { diffToOps } from '../lib/canvas-ops/diff.ts';
 import { chartroomModel } from '../lib/collab/chartroom.ts';
 import type { MachineDefinition } from '../lib/model/types.ts';
-import type { MachineSummary } from '../lib/ports/document.ts';
+import type { Observable } from 'rxjs';
+import type { MachineSummary, OpStreamEvent } from '../lib/ports/document.ts';
 import type { ProjectSummary } from '../lib/ports/projects.ts';
 import type { Result } from '../lib/ports/room.ts';
 import { CliError } from './files.ts';
@@ -28,6 +29,11 @@ export class Room {
     const client = session.client as Parameters<typeof createMachinesAdapter>[0];
     this.machines = createMachinesAdapter(client);
     this.projects = createProjectsAdapter(client);
+  }
+
+  /** The machine's committed ops as they arrive (the app's op stream). */
+  opEvents$(machineId: string): Observable<OpStreamEvent> {
+    return this.machines.opEvents$(machineId);
   }
 
   async listProjects(): Promise<ProjectSummary[]> {

@@ -1,37 +1,28 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMachinesAdapter } from '../../src/adapters/supabase/machines.ts';
-import { run } from '../../src/cli/main.ts';
 import { SESSION_FILE } from '../../src/cli/session.ts';
 import { importTypeScript } from '../../src/lib/convert/ts-import.ts';
 import { applyOp, exportXState } from '../../src/lib/model/index.ts';
 import { chartroomModel } from '../../src/lib/collab/chartroom.ts';
 import { TOGGLE } from '../lib/convert/toggle-source.ts';
-import { backendInfo, signedInClient } from '../setup/clients.ts';
+import { signedInClient } from '../setup/clients.ts';
+import { runIn, tempRepo, type CliResult } from './harness.ts';
 
 /** The `chartroom` command against the real backend, with a temporary folder as the user's repository. */
 
 let repo: string;
 let person: Awaited<ReturnType<typeof signedInClient>>;
 let projectId: string;
-const saved = { url: process.env.CHARTROOM_API_URL, key: process.env.CHARTROOM_ANON_KEY };
+let done: () => Promise<void>;
 
-async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await run(argv, { out: (l) => out.push(l), err: (l) => err.push(l), cwd: repo });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+const cli = (...argv: string[]): Promise<CliResult> => runIn(repo, argv);
 
 beforeAll(async () => {
-  const { url, anonKey } = backendInfo();
-  process.env.CHARTROOM_API_URL = url;
-  process.env.CHARTROOM_ANON_KEY = anonKey;
-  repo = await fs.mkdtemp(path.join(os.tmpdir(), 'chartroom-cli-'));
+  ({ dir: repo, done } = await tempRepo('chartroom-cli-'));
   person = await signedInClient('cli');
   const { data, error } = await person.client.from('projects').insert({ name: 'CLI project' }).select('id').single();
   if (error) throw error;
@@ -39,9 +30,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  process.env.CHARTROOM_API_URL = saved.url;
-  process.env.CHARTROOM_ANON_KEY = saved.key;
-  await fs.rm(repo, { recursive: true, force: true });
+  await done();
 });
 
 describe('chartroom, the command', () => {
