@@ -41,7 +41,14 @@ export function TimelineList({ entries, nameOf, colorOf, openKey, onOpen }: Prop
   useLayoutEffect(() => {
     const el = scroller.current;
     if (!el) return;
-    const measure = () => setHeight(el.clientHeight);
+    // A list that was hidden (a closed panel) when entries came could not scroll: once it
+    // has a height again, a list that sticks to the end goes there.
+    const measure = () => {
+      const shown = el.clientHeight;
+      setHeight(shown);
+      known.current = { ...known.current, height: shown };
+      if (atEnd.current && shown > 0) el.scrollTop = el.scrollHeight;
+    };
     measure();
     const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(measure);
     observer?.observe(el);
