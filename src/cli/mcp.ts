@@ -1,0 +1,153 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { describeDiff } from '../lib/canvas-ops/describe-diff.ts';
+import { exportJson, exportTypeScript, importText } from '../lib/convert/index.ts';
+import type { MachineDefinition } from '../lib/model/types.ts';
+import { CliError } from './files.ts';
+import { machineSvg } from './render.ts';
+import type { Room } from './room.ts';
+
+/**
+ * `chartroom mcp`: the command's abilities as Model Context Protocol tools, for a coding
+ * agent. The server speaks as the signed-in person (the room it is given), so the agent
+ * sees and changes only what that person may (row-level security does the rest). Each tool
+ * answers text, or `isError` with a one-line reason.
+ */
+
+const FORMAT = z
+  .enum(['typescript', 'json'])
+  .describe('typescript: an XState v5 createMachine/setup file; json: the machine config as JSON');
+
+const text = (body: string): CallToolResult => ({ content: [{ type: 'text', text: body }] });
+
+/** A tool's body, with any failure answered as the tool's one-line error rather than a protocol error. */
+async function answer(work: () => Promise<string>): Promise<CallToolResult> {
+  try {
+    return text(await work());
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { isError: true, content: [{ type: 'text', text: message.split('\n')[0] ?? message }] };
+  }
+}
+
+/** The machine in `source`, or the importer's first error (with its line and column) as a CliError. */
+function importSource(source: string, format: 'typescript' | 'json' = 'typescript'): MachineDefinition {
+  const result = importText(source, format === 'json' ? 'machine.json' : 'machine.ts');
+  const first = result.issues.find((i) => i.severity === 'error');
+  if (result.definition === null || first) {
+    const where = first?.at ? `${first.at.line}:${first.at.column}: ` : '';
+    throw new CliError(`the source does not import: ${where}${first?.message ?? 'no machine found'}`);
+  }
+  return result.definition;
+}
+
+export function chartroomMcpServer(room: Room): McpServer {
+  const server = new McpServer({ name: 'chartroom', version: '0.1.0' });
+
+  server.registerTool(
+    'list_projects',
+    { description: 'The projects you are in: one line each, "id  role  name".' },
+    () =>
+      answer(async () => {
+        const projects = await room.listProjects();
+        if (projects.length === 0) return 'no projects';
+        return projects.map((p) => `${p.id}  ${p.role}  ${p.name}`).join('\n');
+      }),
+  );
+
+  server.registerTool(
+    'list_machines',
+    {
+      description: 'A project\'s machines: one line each, "id  v<version>  name".',
+      inputSchema: { projectId: z.string().describe('a project id from list_projects') },
+    },
+    ({ projectId }) =>
+      answer(async () => {
+        const machines = await room.listMachines(projectId);
+        if (machines.length === 0) return 'no machines in this project';
+        return machines.map((m) => `${m.id}  v${m.version}  ${m.name}`).join('\n');
+      }),
+  );
+
+  server.registerTool(
+    'read_machine',
+    {
+      description: "A machine's current version in the room, as XState TypeScript or JSON.",
+      inputSchema: { machineId: z.string(), format: FORMAT.default('typescript') },
+    },
+    ({ machineId, format }) =>
+      answer(async () => {
+        const { definition } = await room.current(machineId);
+        return format === 'json' ? exportJson(definition) : exportTypeScript(definition);
+      }),
+  );
+
+  server.registerTool(
+    'apply_machine',
+    {
+      description:
+        "Makes the room's machine what `source` says: the difference is sent as ops, which everyone in the room sees at once. Answers how many ops were sent.",
+      inputSchema: {
+        machineId: z.string(),
+        source: z.string().describe("the whole machine, e.g. read_machine's text after your edit"),
+        format: FORMAT.default('typescript'),
+      },
+    },
+    ({ machineId, source, format }) =>
+      answer(async () => {
+        const pushed = await room.push(machineId, importSource(source, format));
+        return pushed.ops === 0
+          ? 'the room already has this machine: no ops sent'
+          : `${pushed.ops} op(s) sent; the machine is now at version ${pushed.version}`;
+      }),
+  );
+
+  server.registerTool(
+    'diff_machine',
+    {
+      description:
+        "What applying `source` would change in the room's machine, in words (added, removed and changed states and transitions).",
+      inputSchema: { machineId: z.string(), source: z.string(), format: FORMAT.default('typescript') },
+    },
+    ({ machineId, source, format }) =>
+      answer(async () => {
+        const local = importSource(source, format);
+        const { definition } = await room.current(machineId);
+        const changes = describeDiff(definition, local);
+        if (changes.length === 0) return 'same as the room';
+        return [`applying this source would make ${changes.length} change(s):`, ...changes.map((c) => c.text)].join(
+          '\n',
+        );
+      }),
+  );
+
+  server.registerTool(
+    'render_machine',
+    {
+      description: "The machine's diagram as SVG text, laid out as the app lays it out.",
+      inputSchema: { machineId: z.string() },
+    },
+    ({ machineId }) =>
+      answer(async () => {
+        const { definition } = await room.current(machineId);
+        return machineSvg(definition);
+      }),
+  );
+
+  return server;
+}
+
+/** Serves the tools on stdin/stdout until the client closes the stream (or `stopped` resolves). */
+export async function serveStdio(room: Room, stopped: Promise<void>): Promise<void> {
+  const server = chartroomMcpServer(room);
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((resolve) => {
+    transport.onclose = resolve;
+    process.stdin.once('end', resolve);
+  });
+  await server.connect(transport);
+  await Promise.race([closed, stopped]);
+  await server.close();
+}
