@@ -57,7 +57,8 @@ Run \`chartroom <command> --help\` for its options. The backend is the embedded 
   A Model Context Protocol server on stdin/stdout, signed in as the session stored here
   (chartroom login first): an agent can do what you may do, and no more. Tools:
   list_projects, list_machines, read_machine (TypeScript or JSON), apply_machine (a
-  source sent to the room as ops), diff_machine (in words), render_machine (SVG text).
+  source sent to the room as ops), diff_machine (in words), render_machine (SVG text),
+  start_simulation and send_event (a shared simulation, as the app's panel runs it).
   In an agent's MCP config: { "command": "npx", "args": ["chartroom", "mcp"] }, run in
   the folder you signed in from.`,
 };

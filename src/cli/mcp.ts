@@ -4,7 +4,10 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { describeDiff } from '../lib/canvas-ops/describe-diff.ts';
 import { exportJson, exportTypeScript, importText } from '../lib/convert/index.ts';
-import type { MachineDefinition } from '../lib/model/types.ts';
+import type { JsonObject, MachineDefinition } from '../lib/model/types.ts';
+import type { SimResult, SimulationRecord } from '../lib/ports/simulation.ts';
+import { replayToState } from '../lib/simulation/replay.ts';
+import type { SimStep } from '../lib/simulation/types.ts';
 import { CliError } from './files.ts';
 import { machineSvg } from './render.ts';
 import type { Room } from './room.ts';
@@ -42,6 +45,20 @@ function importSource(source: string, format: 'typescript' | 'json' = 'typescrip
   }
   return result.definition;
 }
+
+function sim<T>(result: SimResult<T>): T {
+  if (!result.ok) throw new CliError(result.error.message);
+  return result.value;
+}
+
+/** Where a simulation stands after its whole log, replayed as every client replays it. */
+async function simulationState(room: Room, record: SimulationRecord): Promise<SimStep> {
+  const entries = sim(await room.simulations.eventsSince(record.id, 0));
+  return replayToState({ definition: record.definition, context: record.context, guards: record.guards }, entries);
+}
+
+const stateLine = (step: SimStep): string =>
+  `active: ${step.activePaths.join(', ')}${step.done ? ' (done)' : ''}; context: ${JSON.stringify(step.context)}`;
 
 export function chartroomMcpServer(room: Room): McpServer {
   const server = new McpServer({ name: 'chartroom', version: '0.1.0' });
@@ -133,6 +150,61 @@ export function chartroomMcpServer(room: Room): McpServer {
       answer(async () => {
         const { definition } = await room.current(machineId);
         return machineSvg(definition);
+      }),
+  );
+
+  server.registerTool(
+    'start_simulation',
+    {
+      description:
+        "Starts a shared simulation of the machine's current version (everyone in the room sees it); answers its id and where it stands.",
+      inputSchema: { machineId: z.string() },
+    },
+    ({ machineId }) =>
+      answer(async () => {
+        const record = sim(await room.simulations.start({ machineId, context: null, guards: {} }));
+        const step = await simulationState(room, record);
+        return `simulation ${record.id} started on version ${record.machineVersion}\n${stateLine(step)}`;
+      }),
+  );
+
+  server.registerTool(
+    'send_event',
+    {
+      description:
+        'Sends an event to a simulation of the machine (by default its newest running one) and answers where it stands after it, or why the event did nothing.',
+      inputSchema: {
+        machineId: z.string(),
+        type: z.string().describe('the event type, e.g. OPEN'),
+        payload: z.record(z.string(), z.unknown()).optional().describe("the event's other fields"),
+        simulationId: z
+          .string()
+          .optional()
+          .describe('a simulation from start_simulation; default: the newest running one'),
+      },
+    },
+    ({ machineId, type, payload, simulationId }) =>
+      answer(async () => {
+        const running = sim(await room.simulations.list(machineId)).filter((s) => s.status === 'running');
+        const record = simulationId ? running.find((s) => s.id === simulationId) : running[0];
+        if (!record)
+          throw new CliError(
+            simulationId
+              ? `no running simulation ${simulationId} on this machine`
+              : 'no running simulation on this machine: start_simulation first',
+          );
+        const { seq } = sim(
+          await room.simulations.send({
+            simulationId: record.id,
+            kind: 'event',
+            type,
+            payload: (payload ?? {}) as JsonObject,
+            guards: record.guards,
+          }),
+        );
+        const step = await simulationState(room, record);
+        const ignored = step.seq === seq && step.ignored ? ` but did nothing (${step.ignored})` : '';
+        return `event ${seq} (${type}) sent${ignored}\n${stateLine(step)}`;
       }),
   );
 

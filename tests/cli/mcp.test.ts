@@ -14,7 +14,16 @@ import { runIn, tempRepo } from './harness.ts';
 
 /** `chartroom mcp`: the command's abilities as MCP tools, driven by the SDK's own client against the real backend. */
 
-const TOOLS = ['apply_machine', 'diff_machine', 'list_machines', 'list_projects', 'read_machine', 'render_machine'];
+const TOOLS = [
+  'apply_machine',
+  'diff_machine',
+  'list_machines',
+  'list_projects',
+  'read_machine',
+  'render_machine',
+  'send_event',
+  'start_simulation',
+];
 
 const NOT_YOURS = "Couldn't open this machine: it no longer exists or you no longer have access.";
 
@@ -144,6 +153,27 @@ describe('chartroom mcp, over the SDK', () => {
     expect(svg.isError).toBe(false);
     expect(svg.text).toMatch(/^(<\?xml[^>]*>\s*)?<svg[\s\S]*<\/svg>\s*$/);
     expect(svg.text).toContain('>closed<');
+  });
+
+  it('starts a shared simulation and sends it events, saying where it stands or why an event did nothing', async () => {
+    expect((await call('send_event', { machineId, type: 'OPEN' })).text).toBe(
+      'no running simulation on this machine: start_simulation first',
+    );
+    const started = await call('start_simulation', { machineId });
+    expect(started.isError).toBe(false);
+    expect(started.text).toMatch(/^simulation \S+ started on version \d+\nactive: closed; context: /);
+    const simulationId = /^simulation (\S+)/.exec(started.text)![1]!;
+    expect(await call('send_event', { machineId, type: 'OPEN' })).toEqual({
+      isError: false,
+      text: 'event 1 (OPEN) sent\nactive: open; context: {}',
+    });
+    expect(await call('send_event', { machineId, simulationId, type: 'OPEN' })).toEqual({
+      isError: false,
+      text: 'event 2 (OPEN) sent but did nothing (not_enabled)\nactive: open; context: {}',
+    });
+    const sims = await room.simulations.list(machineId);
+    expect(sims.ok && sims.value.map((s) => s.id)).toEqual([simulationId]);
+    expect(await call('start_simulation', { machineId: hiddenMachineId })).toMatchObject({ isError: true });
   });
 
   it('answers isError with a one-line reason for a machine the person cannot see, or a source that does not import', async () => {
