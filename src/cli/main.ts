@@ -59,6 +59,8 @@ Run \`chartroom <command> --help\` for its options. The backend is the embedded 
   list_projects, list_machines, read_machine (TypeScript or JSON), apply_machine (a
   source sent to the room as ops), diff_machine (in words), render_machine (SVG text),
   start_simulation and send_event (a shared simulation, as the app's panel runs it).
+  The agent joins the canvas of each machine it works on as you (one more connection of
+  yours), so the team sees it there.
   In an agent's MCP config: { "command": "npx", "args": ["chartroom", "mcp"] }, run in
   the folder you signed in from.`,
 };

@@ -1,6 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Subscription } from 'rxjs';
 import { z } from 'zod';
 import { describeDiff } from '../lib/canvas-ops/describe-diff.ts';
 import { exportJson, exportTypeScript, importText } from '../lib/convert/index.ts';
@@ -60,8 +61,39 @@ async function simulationState(room: Room, record: SimulationRecord): Promise<Si
 const stateLine = (step: SimStep): string =>
   `active: ${step.activePaths.join(', ')}${step.done ? ' (done)' : ''}; context: ${JSON.stringify(step.context)}`;
 
+/**
+ * The agent on the canvases it works on: it joins a machine's presence as the signed-in
+ * person (one more connection of theirs, as another tab is) the first time a tool reads or
+ * changes that machine, and stays until the server closes, so the team sees it there.
+ */
+class CanvasPresence {
+  private readonly joined = new Map<string, Subscription>();
+
+  constructor(private readonly room: Room) {}
+
+  join(machineId: string): void {
+    if (this.joined.has(machineId)) return;
+    const channel = this.room.canvasPresence.open(machineId, this.room.userId);
+    this.joined.set(machineId, channel.facts$.subscribe({ error: () => this.joined.delete(machineId) }));
+    channel.trackSelection([]);
+  }
+
+  leaveAll(): void {
+    for (const subscription of this.joined.values()) subscription.unsubscribe();
+    this.joined.clear();
+  }
+}
+
 export function chartroomMcpServer(room: Room): McpServer {
   const server = new McpServer({ name: 'chartroom', version: '0.1.0' });
+  const presence = new CanvasPresence(room);
+  server.server.onclose = () => presence.leaveAll();
+  /** The room's machine, once the person is known to see it; the agent joins its canvas. */
+  const current = async (machineId: string): ReturnType<Room['current']> => {
+    const found = await room.current(machineId);
+    presence.join(machineId);
+    return found;
+  };
 
   server.registerTool(
     'list_projects',
@@ -96,7 +128,7 @@ export function chartroomMcpServer(room: Room): McpServer {
     },
     ({ machineId, format }) =>
       answer(async () => {
-        const { definition } = await room.current(machineId);
+        const { definition } = await current(machineId);
         return format === 'json' ? exportJson(definition) : exportTypeScript(definition);
       }),
   );
@@ -115,6 +147,7 @@ export function chartroomMcpServer(room: Room): McpServer {
     ({ machineId, source, format }) =>
       answer(async () => {
         const pushed = await room.push(machineId, importSource(source, format));
+        presence.join(machineId);
         return pushed.ops === 0
           ? 'the room already has this machine: no ops sent'
           : `${pushed.ops} op(s) sent; the machine is now at version ${pushed.version}`;
@@ -131,7 +164,7 @@ export function chartroomMcpServer(room: Room): McpServer {
     ({ machineId, source, format }) =>
       answer(async () => {
         const local = importSource(source, format);
-        const { definition } = await room.current(machineId);
+        const { definition } = await current(machineId);
         const changes = describeDiff(definition, local);
         if (changes.length === 0) return 'same as the room';
         return [`applying this source would make ${changes.length} change(s):`, ...changes.map((c) => c.text)].join(
@@ -148,7 +181,7 @@ export function chartroomMcpServer(room: Room): McpServer {
     },
     ({ machineId }) =>
       answer(async () => {
-        const { definition } = await room.current(machineId);
+        const { definition } = await current(machineId);
         return machineSvg(definition);
       }),
   );
@@ -163,6 +196,7 @@ export function chartroomMcpServer(room: Room): McpServer {
     ({ machineId }) =>
       answer(async () => {
         const record = sim(await room.simulations.start({ machineId, context: null, guards: {} }));
+        presence.join(machineId);
         const step = await simulationState(room, record);
         return `simulation ${record.id} started on version ${record.machineVersion}\n${stateLine(step)}`;
       }),

@@ -3,12 +3,15 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { filter, firstValueFrom } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCanvasPresenceAdapter } from '../../src/adapters/supabase/canvas-presence.ts';
 import { chartroomMcpServer } from '../../src/cli/mcp.ts';
 import { Room } from '../../src/cli/room.ts';
 import { Session } from '../../src/cli/session.ts';
 import { importText } from '../../src/lib/convert/index.ts';
 import type { MachineDefinition } from '../../src/lib/model/types.ts';
+import type { PresenceFact } from '../../src/lib/ports/canvas-presence.ts';
 import { signedInClient } from '../setup/clients.ts';
 import { runIn, tempRepo } from './harness.ts';
 
@@ -47,6 +50,7 @@ let client: Client;
 let projectId: string;
 let machineId: string;
 let hiddenMachineId: string;
+let person: Awaited<ReturnType<typeof signedInClient>>;
 
 function definitionOf(source: string): MachineDefinition {
   const { definition } = importText(source, 'door.ts');
@@ -68,7 +72,7 @@ const stateKeys = (def: MachineDefinition): string[] =>
 
 beforeAll(async () => {
   ({ dir: repo, done } = await tempRepo('chartroom-mcp-'));
-  const person = await signedInClient('mcp');
+  person = await signedInClient('mcp');
   const { data, error } = await person.client.from('projects').insert({ name: 'MCP project' }).select('id').single();
   if (error) throw error;
   projectId = data.id as string;
@@ -174,6 +178,18 @@ describe('chartroom mcp, over the SDK', () => {
     const sims = await room.simulations.list(machineId);
     expect(sims.ok && sims.value.map((s) => s.id)).toEqual([simulationId]);
     expect(await call('start_simulation', { machineId: hiddenMachineId })).toMatchObject({ isError: true });
+  });
+
+  it('joins the canvas of a machine it works on as the signed-in person, so the team sees it there', async () => {
+    // A teammate's view of the canvas: the person's own client, listening without tracking itself.
+    const teammate = createCanvasPresenceAdapter(person.client as never).open(machineId, person.user.id);
+    const seen = await firstValueFrom(
+      teammate.facts$.pipe(
+        filter((f): f is Extract<PresenceFact, { type: 'presence.synced' }> => f.type === 'presence.synced'),
+        filter((f) => f.peers.some((p) => p.userId === person.user.id)),
+      ),
+    );
+    expect(seen.peers.find((p) => p.userId === person.user.id)).toMatchObject({ selection: [], connections: 1 });
   });
 
   it('answers isError with a one-line reason for a machine the person cannot see, or a source that does not import', async () => {
