@@ -6,6 +6,7 @@ import { describeDiff } from '../lib/canvas-ops/describe-diff.ts';
 import { exportXState } from '../lib/model/export.ts';
 import type { MachineDefinition } from '../lib/model/types.ts';
 import { CliError, Links, readText, writeAtomic } from './files.ts';
+import { serveStdio } from './mcp.ts';
 import { renderFile } from './render.ts';
 import { Room } from './room.ts';
 import { Session } from './session.ts';
@@ -23,6 +24,7 @@ Commands:
   diff       what differs between a file and the room (exit 1 when anything does)
   watch      keep a file and its room machine in step while it runs
   render     draw a machine as an SVG file, laid out as the app lays it out
+  mcp        serve these abilities to a coding agent (Model Context Protocol, stdio)
 
 Run \`chartroom <command> --help\` for its options. The backend is the embedded one
 (http://127.0.0.1:54321) unless VITE_SUPABASE_URL and VITE_SUPABASE_ANON_KEY name another.`,
@@ -51,6 +53,16 @@ Run \`chartroom <command> --help\` for its options. The backend is the embedded 
   Draws the machine in FILE (or the room's current version of MACHINE_ID) as a standalone
   SVG file, laid out as the app lays it out, and prints its path. SVG is the only format
   for now (--svg, the default). --out defaults to FILE with .svg, or MACHINE_ID.svg.`,
+  mcp: `chartroom mcp
+  A Model Context Protocol server on stdin/stdout, signed in as the session stored here
+  (chartroom login first): an agent can do what you may do, and no more. Tools:
+  list_projects, list_machines, read_machine (TypeScript or JSON), apply_machine (a
+  source sent to the room as ops), diff_machine (in words), render_machine (SVG text),
+  start_simulation and send_event (a shared simulation, as the app's panel runs it).
+  The agent joins the canvas of each machine it works on as you (one more connection of
+  yours), so the team sees it there.
+  In an agent's MCP config: { "command": "npx", "args": ["chartroom", "mcp"] }, run in
+  the folder you signed in from.`,
 };
 
 const OPTIONS = {
@@ -272,6 +284,12 @@ async function command(name: string, values: Values, positionals: string[], io: 
         return 0;
       });
     }
+    case 'mcp':
+      // stdout is the protocol's: nothing else is written there.
+      return withSession(io, async (_, room) => {
+        await serveStdio(room, interrupted(io.signal));
+        return 0;
+      });
     default:
       throw new CliError(`unknown command "${name}" (chartroom --help)`, 2);
   }

@@ -1,12 +1,16 @@
 import { randomUUID } from 'node:crypto';
+import { createCanvasPresenceAdapter } from '../adapters/supabase/canvas-presence.ts';
 import { createMachinesAdapter } from '../adapters/supabase/machines.ts';
 import { createProjectsAdapter } from '../adapters/supabase/projects.ts';
+import { createSimulationsAdapter } from '../adapters/supabase/simulations.ts';
 import { diffToOps } from '../lib/canvas-ops/diff.ts';
 import { chartroomModel } from '../lib/collab/chartroom.ts';
 import type { MachineDefinition } from '../lib/model/types.ts';
 import type { Observable } from 'rxjs';
+import type { CanvasPresencePort } from '../lib/ports/canvas-presence.ts';
 import type { MachineSummary, OpStreamEvent } from '../lib/ports/document.ts';
 import type { ProjectSummary } from '../lib/ports/projects.ts';
+import type { SimulationPort } from '../lib/ports/simulation.ts';
 import type { Result } from '../lib/ports/room.ts';
 import { CliError } from './files.ts';
 import type { Session } from './session.ts';
@@ -24,11 +28,21 @@ function must<T>(result: Result<T>): T {
 export class Room {
   private readonly machines;
   private readonly projects;
+  /** The machines' shared simulations (the app's simulations adapter). */
+  readonly simulations: SimulationPort;
+  /** Presence on a machine's canvas (the app's adapter), as the signed-in person. */
+  readonly canvasPresence: CanvasPresencePort;
 
   constructor(private readonly session: Session) {
     const client = session.client as Parameters<typeof createMachinesAdapter>[0];
     this.machines = createMachinesAdapter(client);
     this.projects = createProjectsAdapter(client);
+    this.simulations = createSimulationsAdapter(client);
+    this.canvasPresence = createCanvasPresenceAdapter(client);
+  }
+
+  get userId(): string {
+    return this.session.userId;
   }
 
   /** The machine's committed ops as they arrive (the app's op stream). */
