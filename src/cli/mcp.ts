@@ -3,6 +3,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Subscription } from 'rxjs';
 import { z } from 'zod';
+import { generatePaths } from '../lib/testing/generate.ts';
 import { describeDiff } from '../lib/canvas-ops/describe-diff.ts';
 import { exportJson, exportTypeScript, importText } from '../lib/convert/index.ts';
 import type { JsonObject, MachineDefinition } from '../lib/model/types.ts';
@@ -183,6 +184,26 @@ export function chartroomMcpServer(room: Room): McpServer {
       answer(async () => {
         const { definition } = await current(machineId);
         return machineSvg(definition);
+      }),
+  );
+
+  server.registerTool(
+    'generate_paths',
+    {
+      description:
+        'Test paths through the machine, as the Tests panel generates them: "shortest" (one to every state), "cover" (every transition) or "simple" (every path to `target`, a state path like "a.b"). Answers one path a line, in words.',
+      inputSchema: {
+        machineId: z.string(),
+        kind: z.enum(['shortest', 'cover', 'simple']).default('shortest'),
+        target: z.string().optional(),
+      },
+    },
+    ({ machineId, kind, target }) =>
+      answer(async () => {
+        const { definition } = await current(machineId);
+        const { paths, error } = generatePaths(definition, kind, target ?? null);
+        if (error !== null) throw new CliError(error);
+        return [`${paths.length} ${kind} path(s):`, ...paths.map((p, i) => `${i + 1}. ${p.words}`)].join('\n');
       }),
   );
 

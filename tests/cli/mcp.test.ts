@@ -20,6 +20,7 @@ import { runIn, tempRepo } from './harness.ts';
 const TOOLS = [
   'apply_machine',
   'diff_machine',
+  'generate_paths',
   'list_machines',
   'list_projects',
   'read_machine',
@@ -157,6 +158,19 @@ describe('chartroom mcp, over the SDK', () => {
     expect(svg.isError).toBe(false);
     expect(svg.text).toMatch(/^(<\?xml[^>]*>\s*)?<svg[\s\S]*<\/svg>\s*$/);
     expect(svg.text).toContain('>closed<');
+  });
+
+  it('generates test paths in words, and says why it cannot', async () => {
+    const shortest = await call('generate_paths', { machineId });
+    expect(shortest.isError).toBe(false);
+    expect(shortest.text).toMatch(/^\d+ shortest path\(s\):\n1\. /);
+    expect(shortest.text).toContain('OPEN');
+    const simple = await call('generate_paths', { machineId, kind: 'simple', target: 'open' });
+    expect(simple.text).toMatch(/^[1-9]\d* simple path\(s\):/);
+    expect(await call('generate_paths', { machineId, kind: 'simple' })).toEqual({
+      text: 'Choose a target state for simple paths.',
+      isError: true,
+    });
   });
 
   it('starts a shared simulation and sends it events, saying where it stands or why an event did nothing', async () => {

@@ -1,7 +1,16 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createMachinesAdapter } from '../../src/adapters/supabase/machines.ts';
+import { chartroomMcpServer } from '../../src/cli/mcp.ts';
+import { Room } from '../../src/cli/room.ts';
+import { Session } from '../../src/cli/session.ts';
+import { exportTypeScript } from '../../src/lib/convert/ts-export.ts';
+import { applyOps } from '../../src/lib/model/apply.ts';
+import { addChildState } from '../../src/lib/model/recipes.ts';
 import { chartroomModel } from '../../src/lib/collab/chartroom.ts';
 import type { MachineDefinition } from '../../src/lib/model/types.ts';
 import { runIn, startIn, tempRepo } from '../cli/harness.ts';
@@ -84,5 +93,33 @@ describe('chartroom watch with a browser peer', () => {
     const stopped = await watch.stop();
     expect(stopped.code).toBe(0);
     expect(stopped.out).toContain('toggle.ts: stopped watching');
+  });
+
+  it("an agent's edit through `chartroom mcp` shows on the peer's diagram at once", async () => {
+    // The agent works as Ada (her stored session), over the SDK's own client.
+    const session = await Session.resume(repo);
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const server = chartroomMcpServer(new Room(session));
+    await server.connect(serverSide);
+    const agent = new Client({ name: 'e2e-agent', version: '0' });
+    await agent.connect(clientSide);
+    try {
+      const { page } = await app.signIn(bo.email, { viewport: { width: 1280, height: 800 } });
+      await openMachinePage(app, page, projectId, machineId, 'off');
+      await synced(page);
+
+      const now = await roomNow();
+      const definition = applyOps(now, addChildState(now, now.root, { key: 'byAgent' }).ops);
+      const applied = (await agent.callTool({
+        name: 'apply_machine',
+        arguments: { machineId, source: exportTypeScript(definition), format: 'typescript' },
+      })) as CallToolResult;
+      expect(applied.isError).not.toBe(true);
+      await page.locator('[data-state-path="byAgent"]').waitFor({ timeout: 30_000 });
+    } finally {
+      await agent.close();
+      await server.close();
+      await session.close();
+    }
   });
 });
