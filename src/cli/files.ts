@@ -13,7 +13,7 @@ export class CliError extends Error {
 }
 
 /** Writes `text` to `file` all or nothing: a temporary file beside it, then a rename. */
-export async function writeAtomic(file: string, text: string, mode?: number): Promise<void> {
+export async function writeAtomic(file: string, text: string | Uint8Array, mode?: number): Promise<void> {
   const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${randomUUID()}.tmp`);
   try {
     await fs.writeFile(tmp, text, mode === undefined ? undefined : { mode });

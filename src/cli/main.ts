@@ -49,10 +49,11 @@ Run \`chartroom <command> --help\` for its options. The backend is the embedded 
   change to the room as ops (as push does); a change in the room rewrites FILE (as pull
   does). When both changed since the last sync, the room's machine wins: it is written back
   into your text, and your version as it was is kept beside it as FILE.local-<time>.`,
-  render: `chartroom render FILE | --machine MACHINE_ID [--out OUT.svg] [--svg]
+  render: `chartroom render FILE | --machine MACHINE_ID [--svg | --png] [--out OUT]
   Draws the machine in FILE (or the room's current version of MACHINE_ID) as a standalone
-  SVG file, laid out as the app lays it out, and prints its path. SVG is the only format
-  for now (--svg, the default). --out defaults to FILE with .svg, or MACHINE_ID.svg.`,
+  SVG file (--svg, the default) or a PNG image (--png, drawn from the same SVG at twice
+  its size), laid out as the app lays it out, and prints its path. --out defaults to FILE
+  with .svg or .png, or MACHINE_ID.svg or .png.`,
   mcp: `chartroom mcp
   A Model Context Protocol server on stdin/stdout, signed in as the session stored here
   (chartroom login first): an agent can do what you may do, and no more. Tools:
@@ -75,6 +76,7 @@ const OPTIONS = {
   name: { type: 'string' },
   out: { type: 'string' },
   svg: { type: 'boolean' },
+  png: { type: 'boolean' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -266,11 +268,13 @@ async function command(name: string, values: Values, positionals: string[], io: 
       });
     }
     case 'render': {
+      if (values.svg && values.png) throw new CliError('render: --svg or --png, not both', 2);
+      const format = values.png ? 'png' : 'svg';
       const file = positionals[0];
       if (file !== undefined) {
         const definition = await importFile(file, io);
-        const out = values.out ?? `${file.replace(/\.[^./\\]+$/, '')}.svg`;
-        await renderFile(definition, inCwd(io, out));
+        const out = values.out ?? `${file.replace(/\.[^./\\]+$/, '')}.${format}`;
+        await renderFile(definition, inCwd(io, out), format);
         io.out(out);
         return 0;
       }
@@ -278,8 +282,8 @@ async function command(name: string, values: Values, positionals: string[], io: 
       if (!machineId) throw new CliError('render: which file or machine? (chartroom render --help)', 2);
       return withSession(io, async (_, room) => {
         const { definition } = await room.current(machineId);
-        const out = values.out ?? `${machineId}.svg`;
-        await renderFile(definition, inCwd(io, out));
+        const out = values.out ?? `${machineId}.${format}`;
+        await renderFile(definition, inCwd(io, out), format);
         io.out(out);
         return 0;
       });

@@ -10,6 +10,16 @@ export async function machineSvg(definition: MachineDefinition): Promise<string>
   return renderSvg(definition, layout);
 }
 
-export async function renderFile(definition: MachineDefinition, out: string): Promise<void> {
-  await writeAtomic(out, await machineSvg(definition));
+/** The picture's formats: SVG as drawn, or PNG rasterised from it by sharp (at twice its size, for screens). */
+export type PictureFormat = 'svg' | 'png';
+
+export async function renderFile(
+  definition: MachineDefinition,
+  out: string,
+  format: PictureFormat = 'svg',
+): Promise<void> {
+  const svg = await machineSvg(definition);
+  if (format === 'svg') return writeAtomic(out, svg);
+  const { default: sharp } = await import('sharp');
+  await writeAtomic(out, await sharp(Buffer.from(svg), { density: 144 }).png().toBuffer());
 }

@@ -84,6 +84,16 @@ describe('chartroom render', () => {
     expect(await fs.readFile(path.join(repo, 'docs-player.svg'), 'utf8')).toBe(svg);
   });
 
+  it('draws a PNG from the same picture, at twice its size', async () => {
+    const r = await cli('render', 'player.ts', '--png');
+    expect(r).toMatchObject({ code: 0, out: 'player.png' });
+    const png = await sharp(path.join(repo, 'player.png')).metadata();
+    const svg = await sharp(Buffer.from(await fs.readFile(path.join(repo, 'player.svg'), 'utf8'))).metadata();
+    expect(png.format).toBe('png');
+    expect(png.width).toBe(svg.width * 2);
+    expect(png.height).toBe(svg.height * 2);
+  });
+
   it("draws a room machine's current version", async () => {
     expect((await cli('push', 'player.ts', '--project', projectId)).code).toBe(0);
     const link = JSON.parse(await fs.readFile(path.join(repo, 'chartroom.json'), 'utf8')) as {
@@ -106,6 +116,7 @@ describe('chartroom render', () => {
     expect(r.err.split('\n')).toHaveLength(1);
     await expect(fs.access(path.join(repo, 'broken.svg'))).rejects.toThrow();
     expect((await cli('render')).code).toBe(2);
-    expect((await cli('render', '--help')).out).toContain('SVG is the only format');
+    expect((await cli('render', '--help')).out).toContain('--png');
+    expect((await cli('render', 'player.ts', '--svg', '--png')).code).toBe(2);
   });
 });
