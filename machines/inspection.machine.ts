@@ -80,18 +80,41 @@ function concernsPicked(c: InspectionContext, batch: readonly StoredInspectionEv
   return picked !== undefined && source(of) === picked;
 }
 
-/** The session list after a live batch: counts (the database's when the batch carries it) and last event times. */
-function countLive(
+/**
+ * The session list after a live batch: counts (the database's when the batch carries it)
+ * and last event times. A session the list does not hold yet
+ * (its `session_opened` broadcast came before this page joined the channel, or was lost)
+ * is added from its events, so the list never says "No sessions yet" while events flow;
+ * a later `session_opened` or a reload replaces it with the stored row.
+ */
+export function countLive(
   sessions: InspectionSession[],
   events: readonly StoredInspectionEvent[],
   count?: { sessionId: string; eventCount: number },
 ): InspectionSession[] {
-  return sessions.map((s) => {
+  const counted = sessions.map((s) => {
     const mine = events.filter((e) => e.session_id === s.id);
     if (mine.length === 0) return s;
     const eventCount = count?.sessionId === s.id ? count.eventCount : s.eventCount + mine.length;
     return { ...s, eventCount, lastEventAt: mine[0]!.received_at };
   });
+  const known = new Set(sessions.map((s) => s.id));
+  const added: InspectionSession[] = [];
+  for (const e of events) {
+    if (known.has(e.session_id)) continue;
+    known.add(e.session_id);
+    const mine = events.filter((x) => x.session_id === e.session_id);
+    const times = mine.map((x) => x.received_at).sort();
+    added.push({
+      id: e.session_id,
+      sourceId: '',
+      startedAt: times[0]!,
+      lastEventAt: times[times.length - 1]!,
+      endedAt: null,
+      eventCount: count?.sessionId === e.session_id ? count.eventCount : mine.length,
+    });
+  }
+  return [...added, ...counted];
 }
 
 export const inspectionMachine = setup({
