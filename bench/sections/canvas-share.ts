@@ -1,6 +1,4 @@
-import type { Json } from '../../src/adapters/supabase/database.types.ts';
-import { loadExample } from '../../src/features/canvas/examples.ts';
-import { diagramShare, enterShareState, SHARE_STATES } from '../../tests/e2e/canvas-share.ts';
+import { connectionMachine, diagramShare, enterShareState, SHARE_STATES } from '../../tests/e2e/canvas-share.ts';
 import type { BenchContext } from '../lib.ts';
 import { benchApp } from '../served-app.ts';
 import { person, signedInPage } from './canvas.ts';
@@ -21,24 +19,13 @@ export async function run(ctx: BenchContext): Promise<void> {
   const bench = await benchApp();
   try {
     const a = await person(bench.backend.url, bench.backend.anonKey, 'share');
-    const project = await a.client.from('projects').insert({ name: 'Bench canvas share' }).select('id').single();
-    if (project.error) throw new Error(project.error.message);
-    const machine = await a.client
-      .from('machines')
-      .insert({
-        project_id: project.data.id,
-        name: 'connection',
-        definition: loadExample('connection') as unknown as Json,
-      })
-      .select('id')
-      .single();
-    if (machine.error) throw new Error(machine.error.message);
+    const { projectId, machineId } = await connectionMachine(a.client, 'Bench canvas share');
 
     for (const size of SIZES) {
       ctx.section(`Canvas share of the window at ${size.label} (the machine page, connection example)`);
       const page = await signedInPage(bench.browser, bench.url, a.email);
       await page.setViewportSize({ width: size.width, height: size.height });
-      await page.goto(`${bench.url}/p/${project.data.id}/m/${machine.data.id}`);
+      await page.goto(`${bench.url}/p/${projectId}/m/${machineId}`);
       await page.locator('[data-sync="synced"]').waitFor({ timeout: 60_000 });
       await page.locator('.st').first().waitFor({ timeout: 60_000 });
       for (const state of SHARE_STATES) {

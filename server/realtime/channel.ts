@@ -9,6 +9,7 @@ import type { Inbound } from './protocol.ts';
 import { storedMessages, type StoredMessage } from './replay.ts';
 import { TokenError, verifyAccessToken, type Identity } from './tokens.ts';
 import { TokenWatch } from './token-watch.ts';
+import { senderOf, stamped } from './stamp.ts';
 
 /** What every channel shares: the database, the hub, the change feed, the limits. */
 export interface ChannelContext {
@@ -34,18 +35,6 @@ export interface ChannelHost {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Broadcast metadata with `sender` set by the server (a client's own `sender` is replaced). */
-export function stamped(meta: Record<string, unknown> | null, sender: string | null): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...(meta ?? {}), sender };
-  // A binary frame carries at most 255 bytes of metadata: the stamp wins over the rest.
-  return Buffer.byteLength(JSON.stringify(out)) > 255 ? { sender } : out;
-}
-
-/** Whose a message is, as the server stamps it: the token's user, or null for anon and service keys. */
-export function senderOf(claims: { sub?: unknown }): string | null {
-  return typeof claims.sub === 'string' && claims.sub !== '' ? claims.sub : null;
 }
 
 export const PAYLOAD_TOO_LARGE = 'Payload size exceeds tenant limit';

@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type pg from 'pg';
 import { PayloadTooLargeError, readBody, sendEmpty, sendJson, type RequestContext } from '../gateway/http.ts';
 import { checkWrite } from './authorization.ts';
-import { PAYLOAD_TOO_LARGE, senderOf, stamped } from './channel.ts';
+import { PAYLOAD_TOO_LARGE } from './channel.ts';
+import { senderOf, stamped } from './stamp.ts';
 import type { Hub } from './hub.ts';
 import type { Identity } from './tokens.ts';
 

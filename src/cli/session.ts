@@ -1,6 +1,5 @@
 import path from 'node:path';
-import { createClient } from '@supabase/supabase-js';
-import WebSocket from 'ws';
+import { createNodeClient } from '../adapters/supabase/node-client.ts';
 import { resolveSupabaseConfig, type ChartroomClient, type SupabaseConfig } from '../adapters/supabase/client.ts';
 import { CliError, readJsonFile, writeAtomic } from './files.ts';
 
@@ -24,15 +23,6 @@ interface StoredSession {
 
 export function apiConfig(env: NodeJS.ProcessEnv = process.env): SupabaseConfig {
   return resolveSupabaseConfig(env, { supabaseUrl: env.CHARTROOM_API_URL, supabaseAnonKey: env.CHARTROOM_ANON_KEY });
-}
-
-// Node 20 has no WebSocket of its own: supabase-js's realtime needs the `ws` package's.
-function newClient(config: SupabaseConfig, accessToken?: string): ChartroomClient {
-  return createClient(config.url, config.anonKey, {
-    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-    realtime: { transport: WebSocket as never },
-    ...(accessToken ? { global: { headers: { Authorization: `Bearer ${accessToken}` } } } : {}),
-  });
 }
 
 /** What went wrong talking to the backend, in one line. */
@@ -73,7 +63,7 @@ export class Session {
     config = apiConfig(),
   ): Promise<Session> {
     if ('token' in how) {
-      const client = newClient(config, how.token);
+      const client = createNodeClient(config, how.token);
       const { data, error } = await client.auth.getUser(how.token).catch((e: unknown) => reachable(e, config.url));
       if (error || !data.user) refused(error, config.url, 'the token was refused');
       await Session.store(dir, {
@@ -84,7 +74,7 @@ export class Session {
       });
       return new Session(dir, config, client, data.user.id, data.user.email ?? null);
     }
-    const client = newClient(config);
+    const client = createNodeClient(config);
     const { data, error } = await client.auth
       .signInWithPassword({ email: how.email, password: how.password })
       .catch((e: unknown) => reachable(e, config.url));
@@ -106,7 +96,7 @@ export class Session {
     if (stored.url !== config.url)
       throw new CliError(`signed in to ${stored.url}, not ${config.url}: run \`chartroom login\` again`);
     if (stored.refreshToken === null) {
-      const client = newClient(config, stored.accessToken);
+      const client = createNodeClient(config, stored.accessToken);
       const { data, error } = await client.auth
         .getUser(stored.accessToken)
         .catch((e: unknown) => reachable(e, config.url));
@@ -115,7 +105,7 @@ export class Session {
       await client.realtime.setAuth(stored.accessToken);
       return new Session(dir, config, client, data.user.id, stored.email);
     }
-    const client = newClient(config);
+    const client = createNodeClient(config);
     const { data, error } = await client.auth
       .setSession({ access_token: stored.accessToken, refresh_token: stored.refreshToken })
       .catch((e: unknown) => reachable(e, config.url));

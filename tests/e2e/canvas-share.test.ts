@@ -2,9 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import type { Json } from '../../src/adapters/supabase/database.types.ts';
-import { loadExample } from '../../src/features/canvas/examples.ts';
-import { diagramShare, enterShareState, SHARE_STATES } from './canvas-share.ts';
+import { connectionMachine, diagramShare, enterShareState, SHARE_STATES } from './canvas-share.ts';
 import { closePanels, showPanel, useBrowserApp } from './harness.ts';
 import { signUpPerson } from './people.ts';
 
@@ -30,19 +28,8 @@ const SIZES = [
 
 async function machine(tag: string) {
   const owner = await signUpPerson(tag, 'Cara');
-  const project = await owner.client.from('projects').insert({ name: 'Canvas share' }).select('id').single();
-  if (project.error) throw project.error;
-  const created = await owner.client
-    .from('machines')
-    .insert({
-      project_id: project.data.id,
-      name: 'connection',
-      definition: loadExample('connection') as unknown as Json,
-    })
-    .select('id')
-    .single();
-  if (created.error) throw created.error;
-  return { owner, url: `${app.url}/p/${project.data.id}/m/${created.data.id}` };
+  const { projectId, machineId } = await connectionMachine(owner.client, 'Canvas share');
+  return { owner, url: `${app.url}/p/${projectId}/m/${machineId}` };
 }
 
 async function ready(page: Page, url: string): Promise<void> {

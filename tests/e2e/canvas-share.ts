@@ -1,4 +1,7 @@
+import type { SupabaseClient } from '@supabase/supabase-js';
 import type { Page } from 'playwright-core';
+import type { Json } from '../../src/adapters/supabase/database.types.ts';
+import { loadExample } from '../../src/features/canvas/examples.ts';
 
 /**
  * The share of the window that shows the diagram: the window sampled on an 8 px grid, each
@@ -64,4 +67,24 @@ export async function enterShareState(page: Page, state: ShareState): Promise<vo
     return;
   }
   await open(page, state.replace(' open', ''));
+}
+
+/** A new project of the signed-in `client` holding the bundled `connection` example: the chart the shares are measured on. */
+export async function connectionMachine(
+  client: SupabaseClient,
+  projectName: string,
+): Promise<{ projectId: string; machineId: string }> {
+  const project = await client.from('projects').insert({ name: projectName }).select('id').single();
+  if (project.error) throw new Error(project.error.message);
+  const machine = await client
+    .from('machines')
+    .insert({
+      project_id: project.data.id,
+      name: 'connection',
+      definition: loadExample('connection') as unknown as Json,
+    })
+    .select('id')
+    .single();
+  if (machine.error) throw new Error(machine.error.message);
+  return { projectId: project.data.id as string, machineId: machine.data.id as string };
 }

@@ -19,3 +19,12 @@ export async function openMachinePage(
   await page.goto(`${app.url}/p/${projectId}/m/${machineId}`);
   await stateBox(page, key).waitFor({ timeout: 60_000 });
 }
+
+/** The Simulation side panel. */
+export const simulationPanel = (page: Page): Locator => page.getByRole('region', { name: 'Simulation' });
+/** A state drawn active on the diagram, by its path. */
+export const activeState = (page: Page, path: string): Locator =>
+  page.locator(`[data-state-path="${path}"][data-active="true"]`);
+/** Every state drawn active, by path, sorted. */
+export const activePaths = (page: Page): Promise<(string | null)[]> =>
+  page.locator('[data-active="true"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-state-path')).sort());

@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { showPanel, useBrowserApp } from './harness.ts';
-import { openMachinePage } from './machine-page.ts';
+import { activePaths, activeState, openMachinePage, simulationPanel } from './machine-page.ts';
 import { createProject, insertMachine, signUpAccount, type Account } from './people.ts';
 
 /**
@@ -40,13 +40,11 @@ const DOOR = {
 
 const signIn = (email: string) => app.signIn(email, { viewport: { width: 1280, height: 800 } });
 const diagram = (page: Page): Locator => page.locator('.diagram');
-const panel = (page: Page): Locator => page.getByRole('region', { name: 'Simulation' });
+const panel = simulationPanel;
 /** A transition's label on the diagram that sends its event now. */
 const labelButton = (page: Page, type: string): Locator =>
   diagram(page).getByRole('button', { name: type, exact: true });
-const active = (page: Page, path: string) => page.locator(`[data-state-path="${path}"][data-active="true"]`);
-const activePaths = (page: Page) =>
-  page.locator('[data-active="true"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-state-path')).sort());
+const active = activeState;
 
 /** WCAG contrast of the active leaf's fill against the canvas behind it. */
 const activeContrast = (page: Page, path: string): Promise<number> =>

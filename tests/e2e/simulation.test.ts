@@ -1,7 +1,7 @@
-import type { BrowserContext, Locator, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { showPanel, useBrowserApp } from './harness.ts';
-import { openMachinePage } from './machine-page.ts';
+import { activePaths, activeState, openMachinePage, simulationPanel } from './machine-page.ts';
 import { createProject, insertMachine, signUpAccount, type Client } from './people.ts';
 
 /**
@@ -51,11 +51,9 @@ const DOOR = {
 const person = (tag: string): Promise<Person> => signUpAccount(`sim-${tag}`);
 
 const signIn = (email: string) => app.signIn(email, { viewport: { width: 1400, height: 1000 } });
-const panel = (page: Page): Locator => page.getByRole('region', { name: 'Simulation' });
+const panel = simulationPanel;
 const eventButton = (page: Page, type: string) => panel(page).getByRole('button', { name: type, exact: true });
-const active = (page: Page, path: string) => page.locator(`[data-state-path="${path}"][data-active="true"]`);
-const activePaths = (page: Page) =>
-  page.locator('[data-active="true"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-state-path')).sort());
+const active = activeState;
 
 async function open(page: Page) {
   await openMachinePage(app, page, projectId, machineId, 'closed');
