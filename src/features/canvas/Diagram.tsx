@@ -1,4 +1,5 @@
 import {
+  useMemo,
   useRef,
   useState,
   type CSSProperties,
@@ -10,7 +11,8 @@ import {
 import type { CanvasIntent, DragLine, Viewport } from '../../../machines/canvas.machine.ts';
 import { keyProblem } from '../../lib/canvas-ops/edits.ts';
 import type { DiagramSim } from '../simulation/simulation-selectors.ts';
-import type { Layout } from '../../lib/layout/types.ts';
+import { labelGrowthRoom } from '../../lib/layout/label-room.ts';
+import type { Box, Layout } from '../../lib/layout/types.ts';
 import { randomIds } from '../../lib/model/ids.ts';
 import type { MachineDefinition } from '../../lib/model/types.ts';
 import { RetargetOverlay } from './RetargetOverlay.tsx';
@@ -73,7 +75,8 @@ const LABELS_GROWN = LABEL_FLOOR_PX / 12;
  * would cover each other: below it, the badges.
  */
 const LABEL_GROWTH = 1.35;
-const LABELS_OFF = LABEL_FLOOR_PX / (12 * LABEL_GROWTH);
+/** The zoom below which labels give way to badges: growth goes only as far as they have room (label-room.ts). */
+const labelsOffBelow = (room: number): number => LABEL_FLOOR_PX / (12 * Math.min(LABEL_GROWTH, room));
 // At most 2.5 times: grown further, neighbouring pills covered each other.
 const pillScale = (zoom: number): number => Math.max(1, Math.min(2.5, LABEL_FLOOR_PX / (12 * zoom)));
 /** Badges keep about 16 px across on screen. */
@@ -87,6 +90,17 @@ const badgeScale = (zoom: number): number => Math.max(1, Math.min(6, 1 / zoom));
 export function Diagram(props: DiagramProps) {
   const { definition, layout, viewport, selection, editing, mode, connect, canEdit, peers, send } = props;
   const svgRef = useRef<SVGSVGElement>(null);
+  // Once per layout: how far labels may grow before one covers another.
+  const labelRoom = useMemo(
+    () =>
+      layout
+        ? labelGrowthRoom(
+            Object.values(layout.edges).flatMap((e): Box[] => (e.label ? [e.label] : [])),
+            LABEL_GROWTH,
+          )
+        : 1,
+    [layout],
+  );
   const last = useRef<{ x: number; y: number } | null>(null);
 
   const local = (e: { clientX: number; clientY: number }) => {
@@ -219,7 +233,7 @@ export function Diagram(props: DiagramProps) {
     >
       <svg
         ref={svgRef}
-        className={`diagram-svg mode-${mode}${viewport.zoom < FAR ? ' far' : ''}${viewport.zoom < LABELS_OFF ? ' labels-off' : viewport.zoom < LABELS_GROWN ? ' labels-grown' : ''}${sim && sim.step !== null ? ' simulating' : ''}`}
+        className={`diagram-svg mode-${mode}${viewport.zoom < FAR ? ' far' : ''}${viewport.zoom < labelsOffBelow(labelRoom) ? ' labels-off' : viewport.zoom < LABELS_GROWN ? ' labels-grown' : ''}${sim && sim.step !== null ? ' simulating' : ''}`}
         style={
           {
             '--label-scale': labelScale(viewport.zoom).toFixed(2),
