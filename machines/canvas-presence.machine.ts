@@ -1,5 +1,11 @@
 import { assertEvent, assign, fromCallback, sendTo, setup } from 'xstate';
-import type { Point, PresenceFact, ReplayLook, View } from '../src/lib/ports/canvas-presence.ts';
+import {
+  peerKey,
+  type Point,
+  type PresenceFact,
+  type ReplayLook,
+  type View,
+} from '../src/lib/ports/canvas-presence.ts';
 import { sameLook } from './replay-follow.ts';
 import { notProvided } from './shared.ts';
 
@@ -14,6 +20,8 @@ import { notProvided } from './shared.ts';
 
 export interface CanvasPeer {
   userId: string;
+  /** The person's coding agent (`chartroom mcp`), kept apart from their tabs. */
+  agent: boolean;
   selection: string[];
   cursor: Point | null;
   view: View | null;
@@ -45,7 +53,7 @@ export interface PresenceInput {
 }
 
 export interface PresenceContext extends PresenceInput {
-  /** Everyone else on this canvas, by user id. */
+  /** Everyone else on this canvas (and this person's own agent), by `peerKey`. */
   peers: Record<string, CanvasPeer>;
   following: string | null;
   /** This person's selection, re-sent after a rejoin. */
@@ -78,7 +86,7 @@ export const canvasPresenceMachine = setup({
     canFollow: ({ context, event }) =>
       event.type === 'presence.follow' &&
       event.userId !== context.userId &&
-      peerOf(context.peers, event.userId) !== undefined,
+      peerOf(context.peers, event.userId)?.agent === false,
     selectionChanged: ({ context, event }) =>
       event.type === 'presence.select' && !sameSelection(context.selection, event.selection),
     replayChanged: ({ context, event }) => event.type === 'presence.replay' && !sameLook(context.replay, event.replay),
@@ -88,13 +96,16 @@ export const canvasPresenceMachine = setup({
       assertEvent(event, 'presence.synced');
       const peers: Record<string, CanvasPeer> = Object.fromEntries(
         event.peers
-          .filter((peer) => peer.userId !== context.userId)
+          // This person's own tabs are not peers; their agent is.
+          .filter((peer) => peer.agent || peer.userId !== context.userId)
           .map((peer) => {
-            const known = peerOf(context.peers, peer.userId);
+            const key = peerKey(peer.userId, peer.agent);
+            const known = peerOf(context.peers, key);
             return [
-              peer.userId,
+              key,
               {
                 userId: peer.userId,
+                agent: peer.agent,
                 selection: peer.selection,
                 cursor: known?.cursor ?? null,
                 view: known?.view ?? null,
@@ -107,8 +118,9 @@ export const canvasPresenceMachine = setup({
     }),
     moveCursor: assign(({ context, event }) => {
       assertEvent(event, 'cursor.moved');
-      const peer = peerOf(context.peers, event.userId);
-      return peer ? { peers: { ...context.peers, [event.userId]: { ...peer, cursor: event.at } } } : {};
+      const key = peerKey(event.userId, event.agent === true);
+      const peer = peerOf(context.peers, key);
+      return peer ? { peers: { ...context.peers, [key]: { ...peer, cursor: event.at } } } : {};
     }),
     moveView: assign(({ context, event }) => {
       assertEvent(event, 'view.moved');

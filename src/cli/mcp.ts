@@ -7,6 +7,7 @@ import { generatePaths } from '../lib/testing/generate.ts';
 import { describeDiff } from '../lib/canvas-ops/describe-diff.ts';
 import { exportJson, exportTypeScript, importText } from '../lib/convert/index.ts';
 import type { JsonObject, MachineDefinition } from '../lib/model/types.ts';
+import type { CanvasChannel } from '../lib/ports/canvas-presence.ts';
 import type { SimResult, SimulationRecord } from '../lib/ports/simulation.ts';
 import { replayToState } from '../lib/simulation/replay.ts';
 import type { SimStep } from '../lib/simulation/types.ts';
@@ -64,23 +65,33 @@ const stateLine = (step: SimStep): string =>
 
 /**
  * The agent on the canvases it works on: it joins a machine's presence as the signed-in
- * person (one more connection of theirs, as another tab is) the first time a tool reads or
- * changes that machine, and stays until the server closes, so the team sees it there.
+ * person's agent ("Ada's agent", a peer of its own beside her tabs) the first time a tool
+ * reads or changes that machine, and stays until the server closes, so the team sees it
+ * there. After an edit its selection is what the edit touched, so the team sees where it
+ * worked (the app draws the agent's cursor there).
  */
 class CanvasPresence {
-  private readonly joined = new Map<string, Subscription>();
+  private readonly joined = new Map<string, { channel: CanvasChannel; subscription: Subscription }>();
 
   constructor(private readonly room: Room) {}
 
-  join(machineId: string): void {
-    if (this.joined.has(machineId)) return;
-    const channel = this.room.canvasPresence.open(machineId, this.room.userId);
-    this.joined.set(machineId, channel.facts$.subscribe({ error: () => this.joined.delete(machineId) }));
+  join(machineId: string): CanvasChannel {
+    const known = this.joined.get(machineId);
+    if (known) return known.channel;
+    const channel = this.room.canvasPresence.open(machineId, this.room.userId, 'agent');
+    const subscription = channel.facts$.subscribe({ error: () => this.joined.delete(machineId) });
+    this.joined.set(machineId, { channel, subscription });
     channel.trackSelection([]);
+    return channel;
+  }
+
+  /** Shows what the agent just changed on that machine's canvas. */
+  worked(machineId: string, touched: string[]): void {
+    this.join(machineId).trackSelection(touched);
   }
 
   leaveAll(): void {
-    for (const subscription of this.joined.values()) subscription.unsubscribe();
+    for (const { subscription } of this.joined.values()) subscription.unsubscribe();
     this.joined.clear();
   }
 }
@@ -148,7 +159,7 @@ export function chartroomMcpServer(room: Room): McpServer {
     ({ machineId, source, format }) =>
       answer(async () => {
         const pushed = await room.push(machineId, importSource(source, format));
-        presence.join(machineId);
+        presence.worked(machineId, pushed.touched);
         return pushed.ops === 0
           ? 'the room already has this machine: no ops sent'
           : `${pushed.ops} op(s) sent; the machine is now at version ${pushed.version}`;

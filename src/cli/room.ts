@@ -4,6 +4,8 @@ import { createMachinesAdapter } from '../adapters/supabase/machines.ts';
 import { createProjectsAdapter } from '../adapters/supabase/projects.ts';
 import { createSimulationsAdapter } from '../adapters/supabase/simulations.ts';
 import { diffToOps } from '../lib/canvas-ops/diff.ts';
+import { touchedIds } from '../lib/canvas-ops/touched.ts';
+import { applyOps } from '../lib/model/apply.ts';
 import { chartroomModel } from '../lib/collab/chartroom.ts';
 import type { MachineDefinition } from '../lib/model/types.ts';
 import type { Observable } from 'rxjs';
@@ -75,10 +77,10 @@ export class Room {
   }
 
   /** The ops that turn the room's machine into `next` (ids kept where states match), committed as one batch. */
-  async push(machineId: string, next: MachineDefinition): Promise<{ ops: number; version: number }> {
+  async push(machineId: string, next: MachineDefinition): Promise<{ ops: number; version: number; touched: string[] }> {
     const { definition, version } = await this.current(machineId);
     const ops = diffToOps(definition, next);
-    if (ops.length === 0) return { ops: 0, version };
+    if (ops.length === 0) return { ops: 0, version, touched: [] };
     const result = await this.machines.commitOps({
       machineId,
       clientId: `cli-${randomUUID()}`,
@@ -86,6 +88,10 @@ export class Room {
       ops,
     });
     if (!result.ok) throw new CliError(result.error.message);
-    return { ops: ops.length, version: result.receipt.version };
+    return {
+      ops: ops.length,
+      version: result.receipt.version,
+      touched: touchedIds(definition, applyOps(definition, ops)),
+    };
   }
 }

@@ -14,9 +14,14 @@ const byRecent = (a: MachineSummary, b: MachineSummary): number =>
 export function upsertMachine(list: MachineSummary[], machine: MachineSummary): MachineSummary[] {
   const known = list.find((m) => m.id === machine.id);
   if (known && known.version > machine.version) return list;
-  // A row read without its definition (a rename's answer) keeps the picture already known.
-  const kept =
-    machine.sketch === undefined && known?.version === machine.version ? { ...machine, sketch: known.sketch } : machine;
+  // A row read without its definition (a rename's answer) keeps the picture already known,
+  // and a row from a live change keeps who last changed it (rows do not carry that).
+  const sameVersion = known?.version === machine.version;
+  const kept = {
+    ...machine,
+    ...(machine.sketch === undefined && sameVersion ? { sketch: known.sketch } : {}),
+    ...(machine.lastChange === undefined && known?.lastChange !== undefined ? { lastChange: known.lastChange } : {}),
+  };
   return [...list.filter((m) => m.id !== machine.id), kept].sort(byRecent);
 }
 

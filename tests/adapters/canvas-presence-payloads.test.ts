@@ -26,6 +26,20 @@ describe('canvas broadcast payloads', () => {
     });
   });
 
+  it("marks an agent's cursor only when the payload says agent: true", () => {
+    expect(broadcastFact('cursor', { userId: 'u-bob', agent: true, x: 1, y: 2 })).toEqual({
+      type: 'cursor.moved',
+      userId: 'u-bob',
+      agent: true,
+      at: { x: 1, y: 2 },
+    });
+    expect(broadcastFact('cursor', { userId: 'u-bob', agent: 'yes', x: 1, y: 2 })).toEqual({
+      type: 'cursor.moved',
+      userId: 'u-bob',
+      at: { x: 1, y: 2 },
+    });
+  });
+
   it('turns a view payload into a view fact', () => {
     expect(broadcastFact('view', { userId: 'u-bob', x: 100, y: -40, zoom: 0.25 })).toEqual({
       type: 'view.moved',

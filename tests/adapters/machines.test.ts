@@ -146,6 +146,33 @@ describe('machines adapter', () => {
     expect(await stored(editor, machine)).toMatchObject({ version: 2, definition: { name: 'b' } });
   });
 
+  it('says who last changed each machine and when, from its log; outsiders learn nothing', async () => {
+    const machine = await machineIn(t, project, 'activity');
+    const editor = await device(t.editor);
+    const viewer = await device(t.viewer);
+    const before = await viewer.port.listMachines(project);
+    const created = before.ok ? before.value.find((m) => m.id === machine) : undefined;
+    // Created bare: nothing in its log yet.
+    expect(created?.lastChange).toBeNull();
+    const committed = await editor.port.commitOps({
+      machineId: machine,
+      clientId: 'e',
+      batchId: randomUUID(),
+      ops: [rename('changed')],
+    });
+    expect(committed.ok).toBe(true);
+    const after = await viewer.port.listMachines(project);
+    const changed = after.ok ? after.value.find((m) => m.id === machine) : undefined;
+    expect(changed?.lastChange?.by).toBe(t.editor.id);
+    expect(Date.parse(changed?.lastChange?.at ?? '')).toBeGreaterThan(0);
+    // The function behind it, called by someone outside the project: missing, as hosted PostgREST reports P0002.
+    const outside = await t.outsider.client.rpc('machine_activity', { p_project: project });
+    expect(outside.data).toBeNull();
+    expect(outside.error).toMatchObject({ code: 'P0002' });
+    const bad = await t.outsider.client.rpc('machine_activity', { p_project: null as unknown as string });
+    expect(bad.error).toMatchObject({ code: '22023' });
+  });
+
   it('the append that puts the log 100 ops past the checkpoint is answered at once, then the checkpoint moves', async () => {
     const machine = await machineIn(t, project);
     const editor = await device(t.editor);

@@ -206,8 +206,8 @@ describe('generic channel streams', () => {
 
   it('folds presence metas into one peer per key, newest meta last wins', () => {
     expect(toPeers({ b: [{ n: 1 }], a: [{ n: 1 }, { n: 2 }], c: [] })).toEqual([
-      { key: 'a', meta: { n: 2 }, connections: 2 },
-      { key: 'b', meta: { n: 1 }, connections: 1 },
+      { key: 'a', meta: { n: 2 }, connections: 2, metas: [{ n: 1 }, { n: 2 }] },
+      { key: 'b', meta: { n: 1 }, connections: 1, metas: [{ n: 1 }] },
     ]);
   });
 });

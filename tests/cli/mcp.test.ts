@@ -3,7 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { filter, firstValueFrom } from 'rxjs';
+import { filter, firstValueFrom, shareReplay } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCanvasPresenceAdapter } from '../../src/adapters/supabase/canvas-presence.ts';
 import { chartroomMcpServer } from '../../src/cli/mcp.ts';
@@ -11,7 +11,7 @@ import { Room } from '../../src/cli/room.ts';
 import { Session } from '../../src/cli/session.ts';
 import { importText } from '../../src/lib/convert/index.ts';
 import type { MachineDefinition } from '../../src/lib/model/types.ts';
-import type { PresenceFact } from '../../src/lib/ports/canvas-presence.ts';
+import type { CanvasPeerState, PresenceFact } from '../../src/lib/ports/canvas-presence.ts';
 import { signedInClient } from '../setup/clients.ts';
 import { runIn, tempRepo } from './harness.ts';
 
@@ -194,16 +194,39 @@ describe('chartroom mcp, over the SDK', () => {
     expect(await call('start_simulation', { machineId: hiddenMachineId })).toMatchObject({ isError: true });
   });
 
-  it('joins the canvas of a machine it works on as the signed-in person, so the team sees it there', async () => {
-    // A teammate's view of the canvas: the person's own client, listening without tracking itself.
-    const teammate = createCanvasPresenceAdapter(person.client as never).open(machineId, person.user.id);
-    const seen = await firstValueFrom(
-      teammate.facts$.pipe(
-        filter((f): f is Extract<PresenceFact, { type: 'presence.synced' }> => f.type === 'presence.synced'),
-        filter((f) => f.peers.some((p) => p.userId === person.user.id)),
-      ),
+  it("joins the canvas of a machine it works on as the person's agent, beside their own tabs, showing what it touched", async () => {
+    // The person's own tab on the same canvas, with a state selected.
+    const tab = createCanvasPresenceAdapter(person.client as never).open(machineId, person.user.id);
+    // One subscription (one channel) for the whole test; each wait reads its latest peers.
+    const synced$ = tab.facts$.pipe(
+      filter((f): f is Extract<PresenceFact, { type: 'presence.synced' }> => f.type === 'presence.synced'),
+      shareReplay(1),
     );
-    expect(seen.peers.find((p) => p.userId === person.user.id)).toMatchObject({ selection: [], connections: 1 });
+    const open = synced$.subscribe();
+    const peersNow = (wanted: (peers: CanvasPeerState[]) => boolean) =>
+      firstValueFrom(synced$.pipe(filter((f) => wanted(f.peers))));
+    const tabIn = peersNow((peers) => peers.some((p) => !p.agent && p.selection.length > 0));
+    tab.trackSelection(['tab-choice']);
+    await tabIn;
+
+    // The agent edits: a state added under the root.
+    const before = (await room.current(machineId)).definition;
+    const seen = peersNow((peers) => peers.some((p) => p.agent && p.selection.length > 0));
+    const edited = (await call('read_machine', { machineId })).text.replace(
+      'states: {',
+      'states: {\n    touchedByAgent: {},',
+    );
+    expect((await call('apply_machine', { machineId, source: edited })).isError).toBe(false);
+    const peers = (await seen).peers.filter((p) => p.userId === person.user.id);
+    // Two peers of one person: their tab keeps its selection, the agent shows what it changed.
+    expect(peers.find((p) => !p.agent)).toMatchObject({ selection: ['tab-choice'], connections: 1 });
+    const agent = peers.find((p) => p.agent);
+    expect(agent).toMatchObject({ connections: 1, replay: null });
+    const after = (await room.current(machineId)).definition;
+    const added = Object.values(after.states).find((st) => st.key === 'touchedByAgent');
+    expect(added && !before.states[added.id]).toBe(true);
+    expect(agent?.selection).toEqual([added?.id]);
+    open.unsubscribe();
   });
 
   it('answers isError with a one-line reason for a machine the person cannot see, or a source that does not import', async () => {

@@ -116,6 +116,17 @@ describe('chartroom watch with a browser peer', () => {
       })) as CallToolResult;
       expect(applied.isError).not.toBe(true);
       await page.locator('[data-state-path="byAgent"]').waitFor({ timeout: 30_000 });
+      // The agent is on the canvas as Ada's agent (apart from Ada), its cursor on what it changed.
+      const peersHere = page.getByRole('list', { name: 'On this machine' });
+      await peersHere.getByRole('img', { name: /'s agent$/ }).waitFor({ timeout: 30_000 });
+      const cursor = page.locator('.peer-cursor[data-agent="true"]');
+      await cursor.waitFor({ timeout: 30_000 });
+      expect(await cursor.textContent()).toMatch(/'s agent$/);
+      // Drawn over the state it added.
+      const box = await page.locator('[data-state-path="byAgent"] .st-box').first().boundingBox();
+      const tip = await cursor.boundingBox();
+      expect(box && tip && tip.x >= box.x && tip.x <= box.x + box.width + 1).toBe(true);
+      expect(box && tip && tip.y >= box.y && tip.y <= box.y + box.height).toBe(true);
     } finally {
       await agent.close();
       await server.close();

@@ -172,7 +172,7 @@ describe('project room, two browsers', () => {
       expect(await picture.count()).toBe(1);
       // The picture is the chart: a box per top-level state.
       expect(await picture.locator('rect.chart-thumb-state').count()).toBe(name === 'Door' ? 2 : 3);
-      expect(await card.getByText(/edited (just now|\d+ min ago)/).count()).toBe(1);
+      expect(await card.getByText(/edited (just now|\d+ min ago) by you$/).count()).toBe(1);
     }
 
     // On a phone: one column, and nothing wider than the window.

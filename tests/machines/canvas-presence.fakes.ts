@@ -14,8 +14,9 @@ export function fakeCanvasChannel() {
   };
 }
 
-export const peer = (userId: string, selection: string[] = [], connections = 1): CanvasPeerState => ({
+export const peer = (userId: string, selection: string[] = [], connections = 1, agent = false): CanvasPeerState => ({
   userId,
+  agent,
   selection,
   connections,
 });

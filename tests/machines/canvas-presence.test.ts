@@ -39,8 +39,15 @@ describe('canvas presence machine', () => {
   it('keeps everyone but the person themself as peers, with their selections', () => {
     const { peers } = live();
     expect(Object.keys(peers()).sort()).toEqual([BOB, EVE]);
-    expect(peers()[BOB]).toEqual({ userId: BOB, selection: ['a'], cursor: null, view: null, replay: null });
-    expect(peers()[EVE]).toEqual({ userId: EVE, selection: [], cursor: null, view: null, replay: null });
+    expect(peers()[BOB]).toEqual({
+      userId: BOB,
+      agent: false,
+      selection: ['a'],
+      cursor: null,
+      view: null,
+      replay: null,
+    });
+    expect(peers()[EVE]).toEqual({ userId: EVE, agent: false, selection: [], cursor: null, view: null, replay: null });
   });
 
   it('moves cursors and views of known peers only', () => {
@@ -69,6 +76,7 @@ describe('canvas presence machine', () => {
     channel.emit({ type: 'presence.synced', peers: [peer(BOB, ['b', 'c'], 2), peer(EVE)] });
     expect(peers()[BOB]).toEqual({
       userId: BOB,
+      agent: false,
       selection: ['b', 'c'],
       cursor: { x: 5, y: 6 },
       view: { x: 7, y: 8, zoom: 2 },
@@ -93,7 +101,7 @@ describe('canvas presence machine', () => {
     // Coming back is a fresh peer: nothing remembered from before.
     channel.emit({ type: 'cursor.moved', userId: BOB, at: { x: 1, y: 1 } });
     channel.emit({ type: 'presence.synced', peers: [peer(BOB)] });
-    expect(peers()[BOB]).toEqual({ userId: BOB, selection: [], cursor: null, view: null, replay: null });
+    expect(peers()[BOB]).toEqual({ userId: BOB, agent: false, selection: [], cursor: null, view: null, replay: null });
     expect(snap().context.following).toBeNull();
   });
 
@@ -169,6 +177,23 @@ describe('canvas presence machine', () => {
     ]);
   });
 
+  it("shows this person's own agent as a peer apart from their tabs, and never follows an agent", () => {
+    const { actor, channel, peers, snap } = live();
+    channel.emit({
+      type: 'presence.synced',
+      peers: [peer(ME, ['mine']), peer(ME, ['s1'], 1, true), peer(BOB, ['b']), peer(BOB, [], 1, true)],
+    });
+    expect(Object.keys(peers()).sort()).toEqual([`${ME}/agent`, BOB, `${BOB}/agent`].sort());
+    expect(peers()[`${BOB}/agent`]).toMatchObject({ userId: BOB, agent: true, selection: [] });
+    // The agent's empty selection leaves Bob's own as it was.
+    expect(peers()[BOB]).toMatchObject({ agent: false, selection: ['b'] });
+    channel.emit({ type: 'cursor.moved', userId: BOB, agent: true, at: { x: 1, y: 1 } });
+    expect(peers()[`${BOB}/agent`]?.cursor).toEqual({ x: 1, y: 1 });
+    expect(peers()[BOB]?.cursor).toBeNull();
+    actor.send({ type: 'presence.follow', userId: `${BOB}/agent` });
+    expect(snap().context.following).toBeNull();
+  });
+
   it('takes no peer id from another browser for a property of the record', () => {
     const { channel, actor, snap, peers } = live();
     const before = peers();
@@ -190,6 +215,7 @@ describe('canvas presence machine', () => {
     channel.emit({ type: 'cursor.moved', userId: '__proto__', at: { x: 3, y: 4 } });
     expect(Object.getOwnPropertyDescriptor(peers(), '__proto__')?.value).toEqual({
       userId: '__proto__',
+      agent: false,
       selection: ['q'],
       cursor: { x: 3, y: 4 },
       view: null,

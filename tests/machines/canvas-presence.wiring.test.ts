@@ -58,6 +58,7 @@ describe('canvas presence wiring', () => {
     expect(snap().hasTag('live')).toBe(true);
     expect(snap().context.peers[BOB]).toEqual({
       userId: BOB,
+      agent: false,
       selection: ['s'],
       cursor: { x: 1, y: 2 },
       view: null,

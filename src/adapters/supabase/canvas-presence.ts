@@ -11,6 +11,7 @@ import type {
 } from '../../lib/ports/canvas-presence.ts';
 import { latestAtMost } from '../../lib/throttle.ts';
 import type { Database } from './database.types.ts';
+import type { Peer } from '../../lib/ports/realtime.ts';
 import { openChannel, type ChannelFact } from './realtime.ts';
 
 /**
@@ -30,6 +31,8 @@ interface SelectionMeta {
   userId: string;
   selection: string[];
   replay: ReplayLook | null;
+  /** Set by `chartroom mcp`: this connection is the person's coding agent. */
+  agent?: boolean;
 }
 
 type Broadcast = Record<string, unknown>;
@@ -60,9 +63,10 @@ export function broadcastFact(event: string, payload: Broadcast): PresenceFact |
   const { userId } = payload;
   if (typeof userId !== 'string' || userId === '') return null;
   if (event === 'cursor') {
-    if (payload.x === null) return { type: 'cursor.moved', userId, at: null };
+    const agent = payload.agent === true ? { agent: true } : {};
+    if (payload.x === null) return { type: 'cursor.moved', userId, ...agent, at: null };
     return finite(payload.x) && finite(payload.y)
-      ? { type: 'cursor.moved', userId, at: { x: payload.x, y: payload.y } }
+      ? { type: 'cursor.moved', userId, ...agent, at: { x: payload.x, y: payload.y } }
       : null;
   }
   if (event === 'view') {
@@ -74,6 +78,30 @@ export function broadcastFact(event: string, payload: Broadcast): PresenceFact |
   return null;
 }
 
+/**
+ * One person's presence as peers: their tabs folded into one (the newest meta speaks for
+ * them), and their coding agent, if it is here, as a peer of its own, so the agent's
+ * selection never stands in for the person's.
+ */
+function peerStates(peer: Peer<SelectionMeta>): CanvasPeerState[] {
+  const userId = typeof peer.meta.userId === 'string' ? peer.meta.userId : peer.key;
+  const metas = peer.metas.length > 0 ? peer.metas : [peer.meta];
+  const out: CanvasPeerState[] = [];
+  for (const agent of [false, true]) {
+    const mine = metas.filter((meta) => (meta.agent === true) === agent);
+    const newest = mine[mine.length - 1];
+    if (newest)
+      out.push({
+        userId,
+        agent,
+        selection: selectionOf(newest),
+        replay: agent ? null : replayOf(newest),
+        connections: mine.length,
+      });
+  }
+  return out;
+}
+
 function toFact(fact: ChannelFact<never, Broadcast, SelectionMeta>): PresenceFact | null {
   switch (fact.type) {
     case 'status':
@@ -81,15 +109,7 @@ function toFact(fact: ChannelFact<never, Broadcast, SelectionMeta>): PresenceFac
         ? { type: 'presence.joined' }
         : { type: 'presence.lost', message: fact.message ?? 'The live connection closed' };
     case 'presence':
-      return {
-        type: 'presence.synced',
-        peers: fact.peers.map((peer): CanvasPeerState => ({
-          userId: typeof peer.meta.userId === 'string' ? peer.meta.userId : peer.key,
-          selection: selectionOf(peer.meta),
-          replay: replayOf(peer.meta),
-          connections: peer.connections,
-        })),
-      };
+      return { type: 'presence.synced', peers: fact.peers.flatMap(peerStates) };
     case 'broadcast':
       return broadcastFact(fact.event, fact.payload);
     case 'change':
@@ -99,7 +119,8 @@ function toFact(fact: ChannelFact<never, Broadcast, SelectionMeta>): PresenceFac
 
 export function createCanvasPresenceAdapter(client: Client): CanvasPresencePort {
   return {
-    open(machineId: string, userId: string): CanvasChannel {
+    open(machineId: string, userId: string, as: 'person' | 'agent' = 'person'): CanvasChannel {
+      const agent = as === 'agent';
       const channel = openChannel<never, Broadcast, SelectionMeta>(client, {
         topic: `canvas:${machineId}`,
         private: true,
@@ -107,7 +128,7 @@ export function createCanvasPresenceAdapter(client: Client): CanvasPresencePort 
         presenceKey: userId,
       });
       // Presence holds one meta per person: each track sends the latest of both.
-      const meta: SelectionMeta = { userId, selection: [], replay: null };
+      const meta: SelectionMeta = { userId, selection: [], replay: null, ...(agent ? { agent } : {}) };
       const cursor$ = new Subject<Point | null>();
       const view$ = new Subject<View>();
       // The senders live as long as someone listens to the channel.
@@ -115,7 +136,13 @@ export function createCanvasPresenceAdapter(client: Client): CanvasPresencePort 
         const sending = merge(
           cursor$.pipe(
             latestAtMost<Point | null>(CANVAS_SEND_RATE),
-            tap((at) => channel.send('cursor', at ? { userId, x: at.x, y: at.y } : { userId, x: null })),
+            tap((at) =>
+              channel.send('cursor', {
+                userId,
+                ...(agent ? { agent } : {}),
+                ...(at ? { x: at.x, y: at.y } : { x: null }),
+              }),
+            ),
           ),
           view$.pipe(
             latestAtMost<View>(CANVAS_SEND_RATE),

@@ -978,6 +978,17 @@ export type Database = {
         }
         Returns: string
       }
+      machine_activity: {
+        Args: {
+          p_project: string
+        }
+        Returns: {
+          machine_id: string
+          head: number
+          author: string
+          changed_at: string
+        }[]
+      }
       machine_checkpoint_interval: {
         Args: never
         Returns: number

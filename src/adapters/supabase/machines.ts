@@ -153,6 +153,16 @@ async function currentSketch(
   }
 }
 
+/** Who last changed each machine of a project, by machine id; null when it can't be read (the cards then say less). */
+async function lastChanges(
+  client: Client,
+  projectId: string,
+): Promise<Map<string, { by: string | null; at: string }> | null> {
+  const { data, error } = await client.rpc('machine_activity', { p_project: projectId });
+  if (error || !data) return null;
+  return new Map(data.map((row) => [row.machine_id, { by: row.author, at: row.changed_at }]));
+}
+
 /** Appends a batch: ops only (the forgery guards' parameters are left at their defaults). */
 async function append(
   client: Client,
@@ -195,11 +205,16 @@ export function createMachinesAdapter(client: Client): DocumentPort {
           .order('created_at');
         if (error) return { ok: false, error: describeMachineError(error, 'list machines') };
         // Each machine's picture is drawn from its checkpoint and the log after it (a new
-        // machine's content is still in its log): one read per machine, side by side.
-        const value = await Promise.all(
-          data.map(async (row) => ({ ...toSummary(row), sketch: await currentSketch(client, row) })),
-        );
-        return { ok: true, value };
+        // machine's content is still in its log): one read per machine, side by side; who
+        // last changed each, one call for the project beside them.
+        const [value, changes] = await Promise.all([
+          Promise.all(data.map(async (row) => ({ ...toSummary(row), sketch: await currentSketch(client, row) }))),
+          lastChanges(client, projectId),
+        ]);
+        return {
+          ok: true,
+          value: changes ? value.map((m) => ({ ...m, lastChange: changes.get(m.id) ?? null })) : value,
+        };
       }),
 
     // The latest checkpoint, then the ops after it.

@@ -73,7 +73,7 @@ export function toPeers<TPresence>(state: Record<string, readonly TPresence[]>):
   return Object.entries(state)
     .map(([key, metas]): [string, readonly TPresence[]] => [key, metas.filter((meta) => presenceHolds(key, meta))])
     .filter((entry): entry is [string, readonly TPresence[]] => entry[1].length > 0)
-    .map(([key, metas]) => ({ key, meta: metas[metas.length - 1] as TPresence, connections: metas.length }))
+    .map(([key, metas]) => ({ key, meta: metas[metas.length - 1] as TPresence, connections: metas.length, metas }))
     .sort((a, b) => a.key.localeCompare(b.key));
 }
 
@@ -124,14 +124,10 @@ export function openChannel<T extends TableName, TBroadcast extends Record<strin
     }
     if (spec.presenceKey) {
       const peers = () => toPeers(current.presenceState<TPresence>() as unknown as Record<string, TPresence[]>);
+      // Only on sync: the client applies a diff's joins before its leaves and calls 'join'
+      // in between, when a re-track shows its old and new metas both (a ghost connection).
       current.on('presence', { event: 'sync' }, () =>
         subscriber.next({ type: 'presence', kind: 'sync', peers: peers() }),
-      );
-      current.on('presence', { event: 'join' }, () =>
-        subscriber.next({ type: 'presence', kind: 'join', peers: peers() }),
-      );
-      current.on('presence', { event: 'leave' }, () =>
-        subscriber.next({ type: 'presence', kind: 'leave', peers: peers() }),
       );
     }
     current.subscribe((status, error) => {

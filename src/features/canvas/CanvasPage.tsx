@@ -28,7 +28,7 @@ import {
   useSimSendEvent,
   useViewport,
 } from './open-machine-context.ts';
-import { PeerCursors, type PeerCursor } from './PeerCursors.tsx';
+import { placeCursors, PeerCursors, type PeerCursor } from './PeerCursors.tsx';
 import { ReplaceConfirm } from './ReplaceConfirm.tsx';
 import { DiscardedEdit } from '../room/DiscardedEdit.tsx';
 import type { PeerMark } from './shapes.tsx';
@@ -197,7 +197,7 @@ export function CanvasPage({ definition, peers = [], onCreate, toolbarHost }: Ca
           {layout && Object.keys(definition.states).length > 30 && (
             <Minimap layout={layout} viewport={viewport} stage={stage.size} onJump={stage.jump} />
           )}
-          <PeerCursors peers={peers} viewport={viewport} />
+          <PeerCursors peers={placeCursors(peers, layout)} viewport={viewport} />
           {!layout && (
             <p className="canvas-status" role="status">
               Laying out…

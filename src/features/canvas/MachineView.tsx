@@ -98,14 +98,16 @@ function OpenMachine({ machineId }: { machineId: string }) {
   const people = useMemo(() => new Map(members.map((m) => [m.userId, m])), [members]);
   const peers: PeerCursor[] = useMemo(
     () =>
-      Object.values(peersById).map((p) => {
+      Object.entries(peersById).map(([id, p]) => {
         const person = people.get(p.userId);
+        const name = person?.name ?? 'Someone';
         return {
-          id: p.userId,
-          name: person?.name ?? 'Someone',
+          id,
+          name: p.agent ? `${name}'s agent` : name,
           color: person?.color ?? '#978365',
           cursor: p.cursor,
           selection: p.selection,
+          agent: p.agent,
         };
       }),
     [peersById, people],
@@ -135,6 +137,13 @@ function OpenMachine({ machineId }: { machineId: string }) {
           <ul className="machine-peers" aria-label="On this machine">
             {peers.map((p) => {
               const m = people.get(p.id);
+              // An agent has no view to follow: it shows as who it works for, marked as an agent.
+              if (p.agent)
+                return (
+                  <li key={p.id} className="machine-peer-agent" title={p.name}>
+                    <Avatar name="✦" color={p.color} avatarUrl={null} online label={p.name} size={26} />
+                  </li>
+                );
               return (
                 <li key={p.id}>
                   <button

@@ -1,4 +1,5 @@
 import type { Viewport } from '../../../machines/canvas.machine.ts';
+import type { Layout } from '../../lib/layout/types.ts';
 
 export interface PeerCursor {
   id: string;
@@ -8,6 +9,20 @@ export interface PeerCursor {
   cursor: { x: number; y: number } | null;
   /** Selected state and transition ids, outlined in the peer's colour. */
   selection: string[];
+  /** A person's coding agent: it has no pointer, so its cursor sits on what it last changed. */
+  agent?: boolean;
+}
+
+/**
+ * Where to draw each cursor: a person's where their pointer is; an agent's at the top
+ * right of the first state it selected (what its last edit touched), in this layout.
+ */
+export function placeCursors(peers: PeerCursor[], layout: Layout | null): PeerCursor[] {
+  return peers.map((p) => {
+    if (!p.agent || p.cursor || !layout) return p;
+    const box = p.selection.map((id) => layout.nodes[id]).find((n) => n !== undefined);
+    return box ? { ...p, cursor: { x: box.x + box.width - 6, y: box.y + 6 } } : p;
+  });
 }
 
 /**
@@ -24,6 +39,7 @@ export function PeerCursors({ peers, viewport }: { peers: PeerCursor[]; viewport
             key={p.id}
             className="peer-cursor"
             data-peer={p.id}
+            data-agent={p.agent ? 'true' : undefined}
             style={{
               transform: `translate(${p.cursor.x * viewport.zoom + viewport.x}px, ${p.cursor.y * viewport.zoom + viewport.y}px)`,
             }}

@@ -12,6 +12,8 @@ interface Props {
   href: string;
   /** The other people on this machine now. */
   here: MemberView[];
+  /** The name of who last changed it ("you" for this person), when known. */
+  changedBy: string | null;
   canEdit: boolean;
   busy: boolean;
   now: number;
@@ -25,7 +27,26 @@ interface Props {
  * One machine in the room: a picture of its chart, its name (the link to it), who is on
  * it now and when it last changed; renaming and deleting sit behind the card's "⋯" menu.
  */
-export function MachineCard({ machine: m, href, here, canEdit, busy, now, open, setOpen, onDelete, onRename }: Props) {
+/** "edited 5 min ago by Ada": from its log's newest op, else from its row. */
+function edited(m: MachineSummary, by: string | null, now: number): string {
+  const at = m.lastChange?.at ?? m.updatedAt;
+  if (!at) return '';
+  return `edited ${timeAgo(at, now)}${by ? ` by ${by}` : ''}`;
+}
+
+export function MachineCard({
+  machine: m,
+  href,
+  here,
+  changedBy,
+  canEdit,
+  busy,
+  now,
+  open,
+  setOpen,
+  onDelete,
+  onRename,
+}: Props) {
   const onSubmitRename = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const value = new FormData(event.currentTarget).get('name');
@@ -72,7 +93,7 @@ export function MachineCard({ machine: m, href, here, canEdit, busy, now, open, 
         )}
       </div>
       <div className="machine-card-meta">
-        <span className="room-muted">{m.updatedAt ? `edited ${timeAgo(m.updatedAt, now)}` : ''}</span>
+        <span className="room-muted">{edited(m, changedBy, now)}</span>
         <ul className="room-here" aria-label={`On ${m.name} now`}>
           {here.map((p) => (
             <li key={p.userId}>

@@ -4,13 +4,22 @@ import type { MachineSummary } from '../../lib/ports/document.ts';
 import { navigate } from '../navigation/router.ts';
 import { EXAMPLE_NAMES } from '../canvas/example-names.ts';
 import { MachineCard, type CardMode } from './MachineCard.tsx';
-import { useCanEdit, useMembers, useProjectId } from '../room/room-context.ts';
+import { useCanEdit, useMembers, useProjectId, type MemberView } from '../room/room-context.ts';
 import { useMachineListSend, useMachineListStatus, useMachines, useOnMachinesCreated } from './machine-list-context.ts';
 
 /**
  * The project's statecharts: open one, see who is on it, create one (blank or from one of
  * Chartroom's own machines), or start the project from all the examples at once.
  */
+/** Who last changed a machine, as the card names them: "you", a member's name, or a former member. */
+function changerName(members: MemberView[], m: MachineSummary): string | null {
+  const by = m.lastChange?.by;
+  if (by === undefined || members.length === 0) return null;
+  if (by === null) return 'a former member';
+  const who = members.find((p) => p.userId === by);
+  return who ? (who.isMe ? 'you' : who.name) : 'a former member';
+}
+
 export function MachinesPanel() {
   const machines = useMachines();
   const { loading, failed, busy, error } = useMachineListStatus();
@@ -103,6 +112,7 @@ export function MachinesPanel() {
             machine={m}
             href={`/p/${projectId}/m/${m.id}`}
             here={members.filter((p) => p.online && !p.isMe && p.looking === lookingAtMachine(m.id))}
+            changedBy={changerName(members, m)}
             canEdit={canEdit}
             busy={busy}
             now={now}

@@ -29,8 +29,16 @@ export interface ReplayLook {
   position: number | null;
 }
 
+/**
+ * A coding agent (`chartroom mcp`) works as the person who signed it in, so it shares their
+ * user id; it shows as a peer of its own ("Ada's agent"), keyed apart from the person.
+ */
+export const peerKey = (userId: string, agent: boolean): string => (agent ? `${userId}/agent` : userId);
+
 export interface CanvasPeerState {
   userId: string;
+  /** This entry is the person's coding agent, not one of their tabs. */
+  agent: boolean;
   /** Selected state and transition ids. */
   selection: string[];
   /** Their simulation and replay step; absent or null without a simulation open. */
@@ -45,7 +53,7 @@ export type PresenceFact =
   | { type: 'presence.lost'; message: string }
   | { type: 'presence.synced'; peers: CanvasPeerState[] }
   /** `at` is null when their pointer left the diagram. */
-  | { type: 'cursor.moved'; userId: string; at: Point | null }
+  | { type: 'cursor.moved'; userId: string; agent?: boolean; at: Point | null }
   | { type: 'view.moved'; userId: string; view: View };
 
 export interface CanvasChannel {
@@ -61,5 +69,6 @@ export interface CanvasChannel {
 }
 
 export interface CanvasPresencePort {
-  open(machineId: string, userId: string): CanvasChannel;
+  /** `as: 'agent'` joins as the person's coding agent rather than as one more of their tabs. */
+  open(machineId: string, userId: string, as?: 'person' | 'agent'): CanvasChannel;
 }

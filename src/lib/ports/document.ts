@@ -20,6 +20,11 @@ export interface MachineSummary {
   updatedAt: string;
   /** The stored chart in brief, for a picture of it; absent when the row came without it. */
   sketch?: ChartSketch | null;
+  /**
+   * Who last changed it and when (its log's newest op; `by` null when that account is
+   * gone); null for a machine with no ops, absent when the row came without it.
+   */
+  lastChange?: { by: string | null; at: string } | null;
 }
 
 export interface MachineRecord extends MachineSummary {

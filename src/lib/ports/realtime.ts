@@ -38,4 +38,6 @@ export interface Peer<TMeta> {
   meta: TMeta;
   /** How many connections that person has in the channel. */
   connections: number;
+  /** Every one of their metas, oldest first (one per connection). */
+  metas: readonly TMeta[];
 }
