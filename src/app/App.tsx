@@ -29,8 +29,8 @@ export function App() {
 
   return (
     <div className="shell">
-      {/* The machine page has one slim bar of its own (home, account and all): no top bar above it. */}
-      {!(authenticated && route.name === 'machine') && (
+      {/* The machine and inspection pages have one slim bar of their own (home, account and all): no top bar above it. */}
+      {!(authenticated && (route.name === 'machine' || route.name === 'inspect')) && (
         <header className="topbar">
           <Brand />
           {authenticated && <TopNav route={route} />}

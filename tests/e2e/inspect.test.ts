@@ -81,6 +81,14 @@ describe('watch your app together', () => {
       await log(page).getByText('switch.flip').first().waitFor();
     }
 
+    // The machine is drawn on the page's canvas (like the machine page's), not in a box:
+    // at 1400x1000 it gets well over half of the window beside the one side panel.
+    const share = await a.evaluate(() => {
+      const frame = document.querySelector('[data-testid="inspect-diagram"]')!.getBoundingClientRect();
+      return (frame.width * frame.height) / (window.innerWidth * window.innerHeight);
+    });
+    expect(share).toBeGreaterThan(0.6);
+
     // Live: the next flip moves both diagrams; a payload with markup stays text.
     actor.send({ type: 'switch.flip', note: '<img src=x onerror="window.__pwned=1">' });
     for (const page of [a, b]) {
@@ -148,7 +156,7 @@ describe('watch your app together', () => {
     await b.getByRole('button', { name: 'Following live' }).waitFor();
 
     // A saves the machine; B, on the project page, sees it arrive.
-    await b.getByRole('link', { name: '← Back to the project' }).click();
+    await b.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'Inspected app' }).click();
     await b.getByRole('link', { name: 'Watch your app' }).waitFor();
     await a.getByLabel('Machine name').fill('Toggle from the app');
     await a.getByRole('button', { name: 'Save as machine' }).click();

@@ -31,6 +31,19 @@ function useDismiss(open: boolean, ref: RefObject<HTMLElement | null>, close: ()
   }, [open, ref, close]);
 }
 
+/** The way home from a page with a slim bar of its own: the mark, linking to all projects. */
+export function HomeLink() {
+  return (
+    <a className="machine-home" href="/" aria-label="All projects" title="All projects">
+      <svg width="20" height="20" viewBox="0 0 22 22" aria-hidden="true">
+        <rect x="1.5" y="3" width="8" height="7" rx="2.5" fill="none" stroke="currentColor" strokeWidth="1.6" />
+        <rect x="12.5" y="12" width="8" height="7" rx="2.5" fill="currentColor" />
+        <path d="M9.5 6.5h3.5a3 3 0 0 1 3 3V12" fill="none" stroke="currentColor" strokeWidth="1.6" />
+      </svg>
+    </a>
+  );
+}
+
 /**
  * The machine page's one slim bar: the way home, the breadcrumb (project › machine, the
  * project leading back to the room, renaming in its menu), sync status, the canvas's tools
@@ -79,13 +92,7 @@ export function MachineBar({
 
   return (
     <header className="machine-bar">
-      <a className="machine-home" href="/" aria-label="All projects" title="All projects">
-        <svg width="20" height="20" viewBox="0 0 22 22" aria-hidden="true">
-          <rect x="1.5" y="3" width="8" height="7" rx="2.5" fill="none" stroke="currentColor" strokeWidth="1.6" />
-          <rect x="12.5" y="12" width="8" height="7" rx="2.5" fill="currentColor" />
-          <path d="M9.5 6.5h3.5a3 3 0 0 1 3 3V12" fill="none" stroke="currentColor" strokeWidth="1.6" />
-        </svg>
-      </a>
+      <HomeLink />
       {renaming && canEdit ? (
         <form className="machine-rename" onSubmit={onSubmit}>
           <label htmlFor="machine-name-input" className="visually-hidden">

@@ -14,7 +14,7 @@ export function FollowPanel() {
   if (!follow.live) return null;
   const nameOf = (userId: string) => members.find((m) => m.userId === userId)?.name ?? 'A member';
   return (
-    <section className="card room-panel" aria-labelledby="inspect-follow-title">
+    <section className="inspect-section" aria-labelledby="inspect-follow-title">
       <h2 id="inspect-follow-title">Follow</h2>
       {follow.presenting ? (
         <p>

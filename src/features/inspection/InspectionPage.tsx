@@ -4,6 +4,9 @@ import { actorTree, type InspectionLogRow } from '../../lib/inspection/replay.ts
 import type { Json } from '../../lib/model/types.ts';
 import { activePathsOf } from '../../lib/simulation/index.ts';
 import { Diagram } from '../canvas/Diagram.tsx';
+import { HomeLink } from '../canvas/MachineBar.tsx';
+import { useProjectName } from '../room/room-context.ts';
+import { SessionBar } from '../session/SessionBar.tsx';
 import { JsonTree } from '../simulation/JsonTree.tsx';
 import {
   useInspection,
@@ -26,50 +29,103 @@ const VIEWPORT = { x: 16, y: 16, zoom: 0.9 };
 const NOOP = () => undefined;
 
 /**
- * Watch your app: a project's inspection sources, its live sessions, and for the picked
- * session its actors as a tree, the picked actor's machine drawn with the same Diagram
- * (active states highlighted), the event log and the context, live or replayed to any
- * position; the inspected machine can be saved into the project. Payloads are data:
- * rendered as text, never as HTML.
+ * Watch your app, drawn like the machine page: one slim bar (home, project › Watch your
+ * app, the replay, the account), the picked actor's machine on the whole canvas (the same
+ * Diagram, active states filled), and one side panel: the sessions, the actor tree, the
+ * context, the event log, saving the machine, the sources and follow mode. Live or
+ * replayed to any position. Payloads are data: rendered as text, never as HTML.
  */
 export function InspectionPage({ ingestUrl, projectHref }: { ingestUrl: string; projectHref: string }) {
   const status = useInspectionStatus();
   const error = useInspectionError();
   const send = useInspectionSend();
-  if (status === 'loading')
-    return (
-      <p className="center" role="status">
-        <span className="spinner" aria-hidden="true" /> Loading inspection…
-      </p>
-    );
-  if (status === 'failed')
-    return (
-      <section className="card">
-        <p className="message error" role="alert">
-          {error}
-        </p>
-        <button type="button" onClick={() => send({ type: 'inspection.retry' })}>
-          Try again
-        </button>
-      </section>
-    );
   return (
     <div className="inspect-page">
-      <aside className="inspect-side">
-        <a href={projectHref}>← Back to the project</a>
-        <SourcesPanel ingestUrl={ingestUrl} />
-        <FollowPanel />
-        <Sessions />
-      </aside>
-      <SessionView />
-      {error && (
-        <p className="message error inspect-error" role="alert">
-          {error}{' '}
-          <button type="button" className="link" onClick={() => send({ type: 'inspection.dismissError' })}>
-            Dismiss
-          </button>
+      <InspectBar projectHref={projectHref} live={status === 'ready'} />
+      {status === 'loading' && (
+        <p className="center" role="status">
+          <span className="spinner" aria-hidden="true" /> Loading inspection…
         </p>
       )}
+      {status === 'failed' && (
+        <section className="card inspect-failed">
+          <p className="message error" role="alert">
+            {error}
+          </p>
+          <button type="button" onClick={() => send({ type: 'inspection.retry' })}>
+            Try again
+          </button>
+        </section>
+      )}
+      {status === 'ready' && (
+        <div className="inspect-body">
+          <section className="inspect-canvas" aria-label="Diagram">
+            <CanvasView />
+            {error && (
+              <p className="message error inspect-error" role="alert">
+                {error}{' '}
+                <button type="button" className="link" onClick={() => send({ type: 'inspection.dismissError' })}>
+                  Dismiss
+                </button>
+              </p>
+            )}
+          </section>
+          <aside className="inspect-panel" aria-label="Inspection">
+            <Sessions />
+            <SessionDetails />
+            <SourcesPanel ingestUrl={ingestUrl} />
+            <FollowPanel />
+          </aside>
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** The slim bar: home, the breadcrumb back to the project, the replay of the picked session, the account. */
+function InspectBar({ projectHref, live }: { projectHref: string; live: boolean }) {
+  const projectName = useProjectName();
+  return (
+    <header className="machine-bar inspect-bar">
+      <HomeLink />
+      <nav className="machine-crumbs" aria-label="Breadcrumb">
+        <a className="machine-crumb-project" href={projectHref} title={`Back to ${projectName ?? 'the project'}`}>
+          {projectName ?? 'Project'}
+        </a>
+        <span className="machine-crumb-sep" aria-hidden="true">
+          ›
+        </span>
+        <h1 id="inspect-title">Watch your app</h1>
+      </nav>
+      {live && <Replay />}
+      <SessionBar />
+    </header>
+  );
+}
+
+/** The picked session's position: a scrubber over its events, and the way back to live. */
+function Replay() {
+  const sessionId = useInspection((c) => c.sessionId);
+  const following = useInspection((c) => c.position === null);
+  const view = useInspectionView();
+  const send = useInspectionSend();
+  if (!sessionId) return <span className="inspect-replay" />;
+  return (
+    <div className="inspect-replay" aria-label="Replay">
+      <input
+        type="range"
+        aria-label="Position"
+        min={0}
+        max={view.total}
+        value={view.position}
+        onChange={(e) => send({ type: 'inspection.scrub', position: Number(e.target.value) })}
+      />
+      <span data-testid="inspect-position">
+        {view.position} / {view.total}
+      </span>
+      <button type="button" disabled={following} onClick={() => send({ type: 'inspection.followLive' })}>
+        {following ? 'Following live' : 'Follow live'}
+      </button>
     </div>
   );
 }
@@ -79,14 +135,14 @@ function Sessions() {
   const picked = useInspection((c) => c.sessionId);
   const send = useInspectionSend();
   return (
-    <section className="card room-panel" aria-labelledby="inspect-sessions-title">
+    <section className="inspect-section" aria-labelledby="inspect-sessions-title">
       <h2 id="inspect-sessions-title">Sessions</h2>
       <ul className="inspect-list" aria-label="Sessions">
         {sessions.map((s) => (
           <li key={s.id}>
             <button
               type="button"
-              className="link"
+              className="inspect-pick"
               aria-pressed={s.id === picked}
               onClick={() => send({ type: 'inspection.selectSession', sessionId: s.id })}
             >
@@ -100,65 +156,83 @@ function Sessions() {
   );
 }
 
-function SessionView() {
+/** The canvas: the picked actor's machine, or what to pick first. */
+function CanvasView() {
   const sessionId = useInspection((c) => c.sessionId);
-  const following = useInspection((c) => c.position === null);
+  const actorId = useInspection((c) => c.actorId);
+  const view = useInspectionView();
+  const config = useActorConfig(view, actorId);
+  const picked = view.actors.find((a) => a.sessionId === actorId) ?? null;
+  if (!sessionId) return <p className="inspect-empty muted">Pick a session to watch.</p>;
+  return <ActorDiagram value={picked?.value ?? null} config={config} />;
+}
+
+/** The picked session's actors, the picked actor's context and saving it, and the event log. */
+function SessionDetails() {
+  const sessionId = useInspection((c) => c.sessionId);
   const actorId = useInspection((c) => c.actorId);
   const view = useInspectionView();
   const send = useInspectionSend();
   const tree = useMemo(() => actorTree(view.actors), [view.actors]);
   const config = useActorConfig(view, actorId);
-  if (!sessionId) return <section className="card inspect-main muted">Pick a session to watch.</section>;
+  if (!sessionId) return null;
   const picked = view.actors.find((a) => a.sessionId === actorId) ?? null;
   return (
-    <section className="card inspect-main" aria-label="Session">
-      <div className="inspect-replay" aria-label="Replay">
-        <input
-          type="range"
-          aria-label="Position"
-          min={0}
-          max={view.total}
-          value={view.position}
-          onChange={(e) => send({ type: 'inspection.scrub', position: Number(e.target.value) })}
-        />
-        <span data-testid="inspect-position">
-          {view.position} / {view.total}
-        </span>
-        <button type="button" disabled={following} onClick={() => send({ type: 'inspection.followLive' })}>
-          {following ? 'Following live' : 'Follow live'}
-        </button>
-      </div>
-      <div className="inspect-columns">
-        <div>
-          <h3>Actors</h3>
-          <ul className="inspect-tree" aria-label="Actors">
-            {tree.map(({ actor, depth }) => (
-              <li key={actor.sessionId} style={{ paddingLeft: `${depth * 1.2}rem` }}>
-                <button
-                  type="button"
-                  className="link"
-                  aria-pressed={actor.sessionId === actorId}
-                  onClick={() => send({ type: 'inspection.selectActor', actorId: actor.sessionId })}
-                >
-                  {actor.name}
-                </button>{' '}
-                <span className="muted">{actor.sessionId}</span>
-              </li>
-            ))}
-          </ul>
-          {picked && (
-            <>
-              <h3>Context</h3>
-              <JsonTree value={(picked.context ?? null) as Json} label="Context" />
-            </>
-          )}
-        </div>
-        <div>
-          <ActorDiagram value={picked?.value ?? null} config={config} />
-          <EventLog chunks={view.logChunks} />
-        </div>
-      </div>
-    </section>
+    <>
+      <section className="inspect-section" aria-labelledby="inspect-actors-title">
+        <h2 id="inspect-actors-title">Actors</h2>
+        <ul className="inspect-tree" aria-label="Actors">
+          {tree.map(({ actor, depth }) => (
+            <li key={actor.sessionId} style={{ paddingLeft: `${depth * 1.2}rem` }}>
+              <button
+                type="button"
+                className="inspect-pick"
+                aria-pressed={actor.sessionId === actorId}
+                onClick={() => send({ type: 'inspection.selectActor', actorId: actor.sessionId })}
+              >
+                {actor.name}
+              </button>{' '}
+              <span className="muted">{actor.sessionId}</span>
+            </li>
+          ))}
+        </ul>
+      </section>
+      {picked && (
+        // Not labelled by its heading: the tree itself is the region named Context.
+        <section className="inspect-section">
+          <h2>Context</h2>
+          <JsonTree value={(picked.context ?? null) as Json} label="Context" />
+        </section>
+      )}
+      {config && <SaveMachine config={config} />}
+      <EventLog chunks={view.logChunks} />
+    </>
+  );
+}
+
+/** Saving the picked actor's machine into the project. */
+function SaveMachine({ config }: { config: Record<string, unknown> }) {
+  const busy = useInspectionBusy();
+  const send = useInspectionSend();
+  const [name, setName] = useState('');
+  return (
+    <form
+      className="inspect-save"
+      onSubmit={(e) => {
+        e.preventDefault();
+        send({ type: 'inspection.saveMachine', name, config });
+      }}
+    >
+      <input
+        aria-label="Machine name"
+        value={name}
+        placeholder={typeof config.id === 'string' ? config.id : 'machine'}
+        onChange={(e) => setName(e.target.value)}
+      />
+      <button type="submit" disabled={busy !== null || name.trim() === ''}>
+        Save as machine
+      </button>
+    </form>
   );
 }
 
@@ -172,9 +246,6 @@ const ActorDiagram = memo(function ActorDiagram({
 }) {
   const layout = useInspectionLayout();
   const actorId = useInspection((c) => c.actorId);
-  const busy = useInspectionBusy();
-  const send = useInspectionSend();
-  const [name, setName] = useState('');
   const frame = useRef<HTMLDivElement>(null);
   const [viewport, setViewport] = useState<FitViewport>(VIEWPORT);
   const shown = layout && layout.actorId === actorId ? layout : null;
@@ -189,8 +260,16 @@ const ActorDiagram = memo(function ActorDiagram({
       ),
     );
   }, [shown]);
-  // Fit when a machine is first shown (a new actor, or its diagram laid out again).
-  useLayoutEffect(fit, [fit]);
+  // Fit when a machine is first shown (a new actor, or its diagram laid out again), and
+  // again whenever the canvas changes size (the window, the panel): nobody pans this view.
+  useLayoutEffect(() => {
+    fit();
+    const el = frame.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => fit());
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [fit]);
   // Keyed by the value's text: each snapshot brings a new object, often for the same state,
   // and the diagram should only redraw when the active states really change.
   const valueText = JSON.stringify(value ?? null);
@@ -200,7 +279,7 @@ const ActorDiagram = memo(function ActorDiagram({
       ? activePathsOf(shown as never)
       : [];
   }, [valueText]);
-  if (!actorId) return <p className="muted">Pick an actor to see its machine.</p>;
+  if (!actorId) return <p className="inspect-empty muted">Pick an actor to see its machine.</p>;
   return (
     <div className="inspect-diagram">
       {shown ? (
@@ -224,26 +303,9 @@ const ActorDiagram = memo(function ActorDiagram({
           />
         </div>
       ) : (
-        <p className="muted">{config ? 'Drawing the machine…' : 'This actor has no machine definition.'}</p>
-      )}
-      {config && (
-        <form
-          className="inspect-save"
-          onSubmit={(e) => {
-            e.preventDefault();
-            send({ type: 'inspection.saveMachine', name, config });
-          }}
-        >
-          <input
-            aria-label="Machine name"
-            value={name}
-            placeholder={typeof config.id === 'string' ? config.id : 'machine'}
-            onChange={(e) => setName(e.target.value)}
-          />
-          <button type="submit" disabled={busy !== null || name.trim() === ''}>
-            Save as machine
-          </button>
-        </form>
+        <p className="inspect-empty muted">
+          {config ? 'Drawing the machine…' : 'This actor has no machine definition.'}
+        </p>
       )}
     </div>
   );
@@ -251,14 +313,14 @@ const ActorDiagram = memo(function ActorDiagram({
 
 function EventLog({ chunks }: { chunks: InspectionLogRow[][] }) {
   return (
-    <>
-      <h3>Events</h3>
+    <section className="inspect-section" aria-labelledby="inspect-events-title">
+      <h2 id="inspect-events-title">Events</h2>
       <ol className="inspect-log" aria-label="Event log">
         {chunks.map((rows) => (
           <LogChunk key={rows[0]!.seq} rows={rows} />
         ))}
       </ol>
-    </>
+    </section>
   );
 }
 

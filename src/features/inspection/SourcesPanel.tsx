@@ -18,7 +18,7 @@ export function SourcesPanel({ ingestUrl }: { ingestUrl: string }) {
   const busy = useInspectionBusy();
   const [name, setName] = useState('');
   return (
-    <section className="card room-panel inspect-sources" aria-labelledby="inspect-sources-title">
+    <section className="inspect-section inspect-sources" aria-labelledby="inspect-sources-title">
       <h2 id="inspect-sources-title">Sources</h2>
       {isOwner && (
         <form

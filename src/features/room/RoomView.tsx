@@ -67,8 +67,8 @@ export function RoomView({ machineId, inspect }: { machineId?: string; inspect?:
   }
   if (inspect) {
     return (
-      <main className="room room-wide" aria-labelledby="room-title">
-        <RoomHeader />
+      // Like the machine page: the diagram under one slim bar (InspectionPage's own), no room header.
+      <main className="room room-machine" aria-labelledby="inspect-title">
         {inspect}
       </main>
     );
