@@ -1,4 +1,4 @@
-import { assign, createMachine, fromCallback, type AnyEventObject } from 'xstate';
+import { assign, createActor, createMachine, fromCallback, type AnyEventObject } from 'xstate';
 import type { canvasPresenceMachine } from '../../machines/canvas-presence.machine.ts';
 import type { documentMachine } from '../../machines/document.machine.ts';
 import type { layoutMachine } from '../../machines/layout.machine.ts';
@@ -9,6 +9,7 @@ import type { testPlaybackMachine } from '../../machines/test-playback.machine.t
 import type { testsMachine } from '../../machines/tests.machine.ts';
 import type { PlayShown } from '../../src/lib/ports/test-playback.ts';
 import { openMachineMachine, type OpenMachineInput } from '../../machines/open-machine.machine.ts';
+import { counterIds, importXState } from '../../src/lib/model/index.ts';
 import type { MachineDefinition } from '../../src/lib/model/types.ts';
 
 /**
@@ -84,3 +85,19 @@ export const OPEN_INPUT: OpenMachineInput = {
   canEdit: true,
   document: { clientId: 'tab-1', model: null as never, newBatchId: () => 'batch-1' },
 };
+
+/** A two-state checkout, and its `cart` state's id. */
+export const checkout = importXState(
+  { id: 'checkout', initial: 'cart', states: { cart: { on: { PAY: 'paid' } }, paid: {} } },
+  { ids: counterIds('c') },
+);
+export const cartId = Object.values(checkout.states).find((s) => s.key === 'cart')?.id ?? '';
+
+/** The fake open machine running, with the checkout loaded into its document. */
+export function startOpen(input = OPEN_INPUT) {
+  const fake = fakeOpenMachine();
+  const actor = createActor(fake.logic, { input }).start();
+  const child = <K extends 'document' | 'canvas' | 'tests'>(id: K) => actor.getSnapshot().children[id];
+  child('document')?.send({ type: 'test.load', definition: checkout } as never);
+  return { ...fake, actor, child };
+}

@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createActor } from 'xstate';
-import { counterIds, importXState } from '../../src/lib/model/index.ts';
 import type { PlayShown } from '../../src/lib/ports/test-playback.ts';
 import { MAX_PLAYED_STEPS } from '../../src/lib/ports/test-playback.ts';
-import { fakeOpenMachine, OPEN_INPUT } from './open-machine.fakes.ts';
+import { cartId, checkout, OPEN_INPUT, startOpen } from './open-machine.fakes.ts';
 
 /**
  * The open machine as the parent of the Inspector, the tests and the room's test plays:
@@ -11,19 +9,7 @@ import { fakeOpenMachine, OPEN_INPUT } from './open-machine.fakes.ts';
  * leave it.
  */
 
-const checkout = importXState(
-  { id: 'checkout', initial: 'cart', states: { cart: { on: { PAY: 'paid' } }, paid: {} } },
-  { ids: counterIds('c') },
-);
-const cartId = Object.values(checkout.states).find((s) => s.key === 'cart')?.id ?? '';
-
-function start(input = OPEN_INPUT) {
-  const fake = fakeOpenMachine();
-  const actor = createActor(fake.logic, { input }).start();
-  const child = <K extends 'document' | 'canvas' | 'tests'>(id: K) => actor.getSnapshot().children[id];
-  child('document')?.send({ type: 'test.load', definition: checkout } as never);
-  return { ...fake, actor, child };
-}
+const start = startOpen;
 
 const play = (step: number, steps = 1): PlayShown => ({
   title: 'start in cart → PAY → paid',
