@@ -69,12 +69,44 @@ export default tseslint.config(
       ],
     },
   },
+  // Views create no actor and push no state: the root actors (session, connection, projects,
+  // profile, join, room, inspection) are created by their providers in src/app (App.tsx,
+  // InspectionSlot.tsx) and everything else is invoked by its parent machine, which hands
+  // children what they need. `XContext.useActorRef()` only reads a provider's actor and stays
+  // allowed; an effect that sends an actor an event (a bridge carrying state out of the tree
+  // and back in) is refused: the parent machine routes it instead.
   {
     files: ['src/features/**/*.{ts,tsx}'],
     rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.name='useActorRef']",
+          message: 'Views create no actors: a parent machine invokes it (machines/CONTEXT.md, the actor tree).',
+        },
+        {
+          selector: "CallExpression[callee.name='useMachine']",
+          message: 'Views create no actors: a parent machine invokes it (machines/CONTEXT.md, the actor tree).',
+        },
+        {
+          selector: "CallExpression[callee.name='useEffect'] CallExpression[callee.property.name='send']",
+          message: 'No effect sends an actor an event: the parent machine routes what changed (machines/CONTEXT.md).',
+        },
+        {
+          selector: "CallExpression[callee.name='useEffect'] CallExpression[callee.name='send']",
+          message: 'No effect sends an actor an event: the parent machine routes what changed (machines/CONTEXT.md).',
+        },
+      ],
       'no-restricted-imports': [
         'error',
         {
+          paths: [
+            {
+              name: '@xstate/react',
+              importNames: ['useActorRef', 'useMachine'],
+              message: 'Views create no actors: a parent machine invokes it, or a provider in src/app.',
+            },
+          ],
           patterns: [
             { group: ['@supabase/*'], message: 'Only src/adapters/ talks to Supabase.' },
             {

@@ -12,6 +12,9 @@ import type { Box } from '../src/lib/layout/types.ts';
  * `editor` (the open machine, which turns it into model ops with src/lib/canvas-ops for
  * the document) and emits it for any other listener. New ids come in with the intent, so
  * the machine stays deterministic under test. Views branch on the tags, never on states.
+ * It also keeps which compounds this person opened and closed (`choice`, over the default
+ * of src/lib/layout/collapse.ts) and tells each change to its editor as
+ * `machine.viewChanged`, which lays out the definition as shown.
  */
 
 export interface Viewport {
@@ -41,7 +44,9 @@ export type CanvasIntent =
   | { type: 'canvas.connectEnd'; target: string | null; transitionId: string }
   | { type: 'canvas.retargetStart'; transition: string; index: number; source: string; x: number; y: number }
   | { type: 'canvas.labelStart'; id: string }
-  | { type: 'canvas.labelCommit'; event: string };
+  | { type: 'canvas.labelCommit'; event: string }
+  /** Open (or close) these compounds in this person's view (a view choice, not an edit). */
+  | { type: 'canvas.setOpen'; ids: string[]; open: boolean };
 
 /** Facts from outside: permissions changed, a followed peer's viewport moved. */
 export type CanvasFact =
@@ -69,6 +74,22 @@ export interface CanvasContext {
   editing: string | null;
   /** The drag line while connecting or retargeting, in world coordinates. */
   connect: DragLine | null;
+  /** The compounds this person opened and closed (src/lib/layout/collapse.ts). */
+  choice: ViewChoice;
+}
+
+export interface ViewChoice {
+  opened: string[];
+  closed: string[];
+}
+
+/** The choice with `ids` opened (or closed): each id in one list only. */
+export function withOpen(choice: ViewChoice, ids: readonly string[], open: boolean): ViewChoice {
+  const drop = (list: string[]) => list.filter((id) => !ids.includes(id));
+  const add = (list: string[]) => [...drop(list), ...ids];
+  return open
+    ? { opened: add(choice.opened), closed: drop(choice.closed) }
+    : { opened: drop(choice.opened), closed: add(choice.closed) };
 }
 
 export interface DragLine {
@@ -207,6 +228,14 @@ export const canvasMachine = setup({
       assertEvent(event, 'canvas.labelCommit');
       return { type: 'edit.event', id: context.editing ?? '', event: event.event };
     }),
+    setOpen: assign(({ context, event }) => {
+      assertEvent(event, 'canvas.setOpen');
+      return { choice: withOpen(context.choice, event.ids, event.open) };
+    }),
+    /** The editor lays out what shows by this choice. */
+    tellView: enqueueActions(({ context, enqueue }) => {
+      if (context.editor) enqueue.sendTo(context.editor, { type: 'machine.viewChanged', ...context.choice });
+    }),
   },
 }).createMachine({
   id: 'canvas',
@@ -217,9 +246,11 @@ export const canvasMachine = setup({
     selection: [],
     editing: null,
     connect: null,
+    choice: { opened: [], closed: [] },
   }),
   initial: 'idle',
   on: {
+    'canvas.setOpen': { actions: ['setOpen', 'tellView'] },
     'canvas.zoomAt': { actions: 'zoomAt' },
     'canvas.fit': { actions: 'fit' },
     'canvas.editableChanged': [

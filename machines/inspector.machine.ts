@@ -1,4 +1,4 @@
-import { assign, emit, setup } from 'xstate';
+import { assign, emit, enqueueActions, setup, type AnyActorRef } from 'xstate';
 import { opsFromConfig } from '../src/lib/model/reconcile.ts';
 import { opsForEdit, type InspectorEdit } from '../src/lib/inspector/edits.ts';
 import type { Op } from '../src/lib/model/op-types.ts';
@@ -12,11 +12,17 @@ import type { JsonObject, MachineDefinition } from '../src/lib/model/types.ts';
  * emits nothing. Importing a file is the second region: a read machine is reviewed, then
  * either created as a new machine (`inspector.create`) or, after a confirmation, put in
  * place of this one as ops (so Undo brings the old one back).
+ * The open machine invokes it (`systemId: 'inspector'`) and tells it the definition, the
+ * canvas selection and who may edit; ops go to its `editor` (the open machine) as
+ * `machine.edit`, the one road to the document, and are emitted for any other listener.
  */
 
 export interface InspectorInput {
-  definition: MachineDefinition;
+  /** Null until the document has loaded. */
+  definition: MachineDefinition | null;
   canEdit: boolean;
+  /** Where edits go as `machine.edit { ops }` (the open machine); none in tests that only listen. */
+  editor?: AnyActorRef;
 }
 
 export interface ImportedMachine {
@@ -44,7 +50,8 @@ export type InspectorEmitted =
   { type: 'inspector.ops'; ops: Op[] } | { type: 'inspector.create'; name: string; definition: MachineDefinition };
 
 export interface InspectorContext {
-  definition: MachineDefinition;
+  definition: MachineDefinition | null;
+  editor: AnyActorRef | null;
   canEdit: boolean;
   selection: string[];
   error: string | null;
@@ -55,9 +62,19 @@ export interface InspectorContext {
 export type InspectorTag = 'machine' | 'state' | 'transition';
 
 interface Shown {
-  definition: MachineDefinition;
+  definition: MachineDefinition | null;
   selection: string[];
 }
+
+const oneSelected = ({ selection }: Shown): string | undefined => (selection.length === 1 ? selection[0] : undefined);
+
+/** The ops an edit makes on the definition (or why it makes none); nothing before the document loads. */
+const editResult = (context: InspectorContext, edit: InspectorEdit) =>
+  context.definition ? opsForEdit(context.definition, edit) : ({ ok: false, error: null } as const);
+
+/** The ops that put the imported machine in place of this one. */
+const replaceOps = (context: InspectorContext): Op[] =>
+  context.imported && context.definition ? opsFromConfig(context.definition, context.imported.config) : [];
 
 export const inspectorMachine = setup({
   types: {
@@ -69,13 +86,13 @@ export const inspectorMachine = setup({
   },
   guards: {
     /** The one thing selected (after this event) is a state / a transition of the definition (after this event). */
-    isStateSelected: (_, { definition, selection }: Shown) => {
-      const id = selection.length === 1 ? selection[0] : undefined;
-      return id !== undefined && Object.hasOwn(definition.states, id);
+    isStateSelected: (_, shown: Shown) => {
+      const id = oneSelected(shown);
+      return id !== undefined && shown.definition !== null && Object.hasOwn(shown.definition.states, id);
     },
-    isTransitionSelected: (_, { definition, selection }: Shown) => {
-      const id = selection.length === 1 ? selection[0] : undefined;
-      return id !== undefined && Object.hasOwn(definition.transitions, id);
+    isTransitionSelected: (_, shown: Shown) => {
+      const id = oneSelected(shown);
+      return id !== undefined && shown.definition !== null && Object.hasOwn(shown.definition.transitions, id);
     },
     canEdit: ({ context }) => context.canEdit,
   },
@@ -87,14 +104,20 @@ export const inspectorMachine = setup({
     setDefinition: assign({ definition: (_, definition: MachineDefinition) => definition }),
     setEditable: assign({ canEdit: (_, canEdit: boolean) => canEdit }),
     emitEditOps: emit(({ context, event }) => {
-      const result = event.type === 'inspector.edit' ? opsForEdit(context.definition, event.edit) : null;
+      const result = event.type === 'inspector.edit' ? editResult(context, event.edit) : null;
       return { type: 'inspector.ops' as const, ops: result?.ok ? result.ops : [] };
+    }),
+    /** The edit's ops go to the editor (the open machine), which sends them to the document. */
+    tellEditOps: enqueueActions(({ context, event, enqueue }) => {
+      const result = event.type === 'inspector.edit' ? editResult(context, event.edit) : null;
+      if (context.editor && result?.ok && result.ops.length > 0)
+        enqueue.sendTo(context.editor, { type: 'machine.edit', ops: result.ops });
     }),
     clearError: assign({ error: null }),
     keepEditError: assign({
       error: ({ context, event }) => {
         if (event.type !== 'inspector.edit') return context.error;
-        const result = opsForEdit(context.definition, event.edit);
+        const result = editResult(context, event.edit);
         return result.ok ? null : result.error;
       },
     }),
@@ -106,16 +129,18 @@ export const inspectorMachine = setup({
       name: context.imported?.name ?? 'Imported machine',
       definition: context.imported?.definition as MachineDefinition,
     })),
-    emitReplaceOps: emit(({ context }) => ({
-      type: 'inspector.ops' as const,
-      ops: context.imported ? opsFromConfig(context.definition, context.imported.config) : [],
-    })),
+    emitReplaceOps: emit(({ context }) => ({ type: 'inspector.ops' as const, ops: replaceOps(context) })),
+    tellReplaceOps: enqueueActions(({ context, enqueue }) => {
+      const ops = replaceOps(context);
+      if (context.editor && ops.length > 0) enqueue.sendTo(context.editor, { type: 'machine.edit', ops });
+    }),
   },
 }).createMachine({
   id: 'inspector',
   type: 'parallel',
   context: ({ input }) => ({
     definition: input.definition,
+    editor: input.editor ?? null,
     canEdit: input.canEdit,
     selection: [],
     error: null,
@@ -169,7 +194,7 @@ export const inspectorMachine = setup({
       initial: 'machine',
       on: {
         // Without the right to edit, nothing is sent (the fields are read-only anyway).
-        'inspector.edit': { guard: 'canEdit', actions: ['keepEditError', 'emitEditOps'] },
+        'inspector.edit': { guard: 'canEdit', actions: ['keepEditError', 'tellEditOps', 'emitEditOps'] },
       },
       states: {
         machine: { tags: ['machine'] },
@@ -202,7 +227,7 @@ export const inspectorMachine = setup({
             'inspector.importConfirm': {
               guard: 'canEdit',
               target: 'idle',
-              actions: ['emitReplaceOps', 'forgetImport'],
+              actions: ['tellReplaceOps', 'emitReplaceOps', 'forgetImport'],
             },
             'inspector.importCancel': { target: 'reviewing' },
           },

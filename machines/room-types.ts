@@ -30,6 +30,8 @@ export interface RoomInput {
   userId: string;
   /** Settings for the document of a machine opened here (client id, op model, batch ids), from the composition root. */
   document: Omit<DocumentInput, 'machineId'>;
+  /** A guest (anonymous) session: guests watch a simulation, never send to it. */
+  guest?: boolean;
 }
 
 export interface RoomContext extends RoomInput {
@@ -61,5 +63,8 @@ export const canEditIn = (context: Pick<RoomContext, 'data' | 'userId'>): boolea
   const role = context.data.members[context.userId]?.role;
   return role === 'owner' || role === 'editor';
 };
+/** Members of any role send simulation events; guests and a public room's visitors watch (the database says the same). */
+export const canSendIn = (context: Pick<RoomContext, 'data' | 'userId' | 'guest'>): boolean =>
+  !context.guest && context.data.members[context.userId] !== undefined;
 export const isOwnerIn = (context: Pick<RoomContext, 'data' | 'userId'>): boolean =>
   context.data.members[context.userId]?.role === 'owner';

@@ -32,6 +32,7 @@ import { notProvided, UNEXPECTED } from './shared.ts';
 
 import {
   canEditIn,
+  canSendIn,
   isOwnerIn,
   lookingAtMachine,
   type RoomChannelCommand,
@@ -164,7 +165,12 @@ export const roomMachine = setup({
     tellEditable: enqueueActions(({ context, enqueue, self }) => {
       // No snapshot yet while a graph is only being traversed (xstate/graph): nothing to tell.
       const openMachine = (self.getSnapshot() as SnapshotFrom<typeof self> | undefined)?.children?.openMachine;
-      if (openMachine) enqueue.sendTo(openMachine, { type: 'machine.editableChanged', canEdit: canEditIn(context) });
+      if (openMachine)
+        enqueue.sendTo(openMachine, {
+          type: 'machine.editableChanged',
+          canEdit: canEditIn(context),
+          canSend: canSendIn(context),
+        });
     }),
     explainRemoval: assign({
       removedReason: ({ context }) =>
@@ -358,6 +364,7 @@ export const roomMachine = setup({
                   machineId: context.machineId ?? '',
                   userId: context.userId,
                   canEdit: canEditIn(context),
+                  canSend: canSendIn(context),
                   document: context.document,
                 }),
               },

@@ -9,8 +9,13 @@ import type {
   TestsResult,
   TestsStreamEvent,
 } from '../src/lib/ports/machine-tests.ts';
-import type { RecordedSimulation } from '../src/lib/testing/coverage-sources.ts';
+import type { PlayShown } from '../src/lib/ports/test-playback.ts';
+import type { Coverage } from '../src/lib/testing/coverage.ts';
+import { coverageSources, type CoverageSources, type RecordedSimulation } from '../src/lib/testing/coverage-sources.ts';
+import { CoverageTracker } from '../src/lib/testing/coverage-tracker.ts';
+import { playOf, samePlay, stalenessOf } from '../src/lib/testing/panel.ts';
 import { runTest } from '../src/lib/testing/run.ts';
+import type { Staleness } from '../src/lib/testing/staleness.ts';
 import type { PathKind, TestPath, TestScript } from '../src/lib/testing/types.ts';
 import { notProvided } from './shared.ts';
 
@@ -20,6 +25,10 @@ import { notProvided } from './shared.ts';
  * (made off the page's thread by `generatePaths`, a Web Worker in the browser), the
  * coverage switch, and a selection played step by step on the diagram. Running a test
  * replays it here on the current definition (src/lib/testing) and stores the result.
+ * The open machine invokes it (`systemId: 'tests'`) and tells it every new definition and
+ * version; it keeps what the panel and the diagram show: each test's staleness, the
+ * coverage (by a tracker that reruns only the steps an edit touched) while the switch is
+ * on, and the play selected (which the open machine shares with the room).
  */
 
 export type TestsIntent =
@@ -59,6 +68,13 @@ export interface GeneratedPaths {
   error: string | null;
 }
 
+export interface TestsInput {
+  machineId: string;
+  /** The open definition and its version (null / 0 until the document has loaded). */
+  definition?: MachineDefinition | null;
+  version?: number;
+}
+
 export interface TestsContext {
   machineId: string;
   definition: MachineDefinition | null;
@@ -74,6 +90,16 @@ export interface TestsContext {
   selected: string | null;
   step: number;
   error: string | null;
+  /** Each saved test's staleness on this version, by test id (src/lib/testing/panel.ts). */
+  stale: Record<string, Staleness>;
+  /** What coverage counts: the sound saved tests and the recorded simulations. */
+  sources: CoverageSources;
+  /** Keeps coverage across edits (src/lib/testing/coverage-tracker.ts); one per panel. */
+  tracker: CoverageTracker;
+  /** Coverage of the definition while the switch is on, else null. */
+  measured: Coverage | null;
+  /** The selected path or test at the step shown (null: nothing played here). */
+  play: PlayShown | null;
 }
 
 const newest = (runs: TestRun[]): Record<string, TestRun> => {
@@ -101,9 +127,29 @@ export function withSimulations(
 const withTest = (tests: SavedTest[], test: SavedTest): SavedTest[] =>
   tests.some((t) => t.id === test.id) ? tests : [...tests, test];
 
+type Listed = TestsResult<{ tests: SavedTest[]; runs: TestRun[]; simulations?: RecordedSimulation[] }>;
+
+/** A malformed stored test (its row says what is wrong) counts for nothing. */
+const sourcesOf = (tests: readonly SavedTest[], simulations: readonly RecordedSimulation[]): CoverageSources =>
+  coverageSources(
+    tests.filter((t) => !t.problem),
+    simulations,
+  );
+
+/** What follows from the tests, runs, sources, definition and selection: staleness, coverage, the play. */
+function derived(c: TestsContext): Pick<TestsContext, 'stale' | 'measured' | 'play'> {
+  const play = playOf(c.selected, c.step, c.paths, c.tests);
+  return {
+    stale: stalenessOf(c.definition, c.version, c.tests, c.runs),
+    measured: c.coverage && c.definition ? c.tracker.compute(c.definition, c.sources.runs) : null,
+    // The same play keeps its object, so listeners see no change.
+    play: samePlay(c.play, play) ? c.play : play,
+  };
+}
+
 export const testsMachine = setup({
   types: {
-    input: {} as { machineId: string },
+    input: {} as TestsInput,
     context: {} as TestsContext,
     events: {} as TestsIntent | TestsStreamEvent | SimulationRecordedEvent,
     tags: {} as 'loading' | 'generating' | 'busy',
@@ -114,10 +160,7 @@ export const testsMachine = setup({
       throwError(() => notProvided('tests', 'testEvents')),
     ),
     /** The saved tests and runs, and (when the app reads them) the room's recorded simulations, for coverage. */
-    listTests: fromPromise<
-      TestsResult<{ tests: SavedTest[]; runs: TestRun[]; simulations?: RecordedSimulation[] }>,
-      { machineId: string }
-    >(() => Promise.reject(notProvided('tests', 'listTests'))),
+    listTests: fromPromise<Listed, { machineId: string }>(() => Promise.reject(notProvided('tests', 'listTests'))),
     generatePaths: fromPromise<GeneratedPaths, GenerateRequest>(() =>
       Promise.reject(notProvided('tests', 'generatePaths')),
     ),
@@ -129,45 +172,88 @@ export const testsMachine = setup({
     ),
   },
   actions: {
-    addTest: assign(({ context }, test: SavedTest) => ({ tests: withTest(context.tests, test) })),
+    setDefinition: assign((_, params: { definition: MachineDefinition; version: number }) => params),
+    addTest: assign(({ context }, test: SavedTest) => {
+      const tests = withTest(context.tests, test);
+      return { tests, sources: sourcesOf(tests, context.simulations ?? []) };
+    }),
+    removeTest: assign(({ context }, testId: string) => {
+      const tests = context.tests.filter((t) => t.id !== testId);
+      return { tests, sources: sourcesOf(tests, context.simulations ?? []) };
+    }),
     addRun: assign(({ context }, run: TestRun) => ({ runs: newest([...Object.values(context.runs), run]) })),
+    toggleCoverage: assign(({ context }) => ({ coverage: !context.coverage })),
+    addSimulation: assign(({ context }, simulation: RecordedSimulation) => {
+      const simulations = withSimulations(context.simulations ?? [], [simulation]);
+      return { simulations, sources: sourcesOf(context.tests, simulations) };
+    }),
+    select: assign((_, id: string | null) => ({ selected: id, step: 0 })),
+    stepTo: assign((_, step: number) => ({ step: Math.max(0, Math.floor(step)) })),
     setError: assign((_, params: { error: string | null }) => ({ error: params.error })),
+    keepList: assign(({ context }, output: Listed) => {
+      if (!output.ok) return { error: output.message };
+      // A simulation recorded further while the list was read keeps its longer log.
+      const simulations = withSimulations(output.value.simulations ?? [], context.simulations ?? []);
+      const tests = output.value.tests;
+      return { tests, runs: newest(output.value.runs), simulations, sources: sourcesOf(tests, simulations) };
+    }),
+    keepPaths: assign((_, output: GeneratedPaths) => ({ paths: output.paths, error: output.error })),
+    keepSaved: assign(({ context }, output: TestsResult<SavedTest>) => {
+      if (!output.ok) return { error: output.message };
+      const tests = withTest(context.tests, output.value);
+      return { tests, sources: sourcesOf(tests, context.simulations ?? []) };
+    }),
+    keepRun: assign(({ context }, output: TestsResult<TestRun>) =>
+      output.ok ? { runs: newest([...Object.values(context.runs), output.value]) } : { error: output.message },
+    ),
+    /** Staleness, coverage and the play, again after whatever changed them. */
+    derive: assign(({ context }) => derived(context)),
   },
   guards: {
     hasDefinition: ({ context }) => context.definition !== null,
   },
 }).createMachine({
   id: 'tests',
-  context: ({ input }) => ({
-    machineId: input.machineId,
-    definition: null,
-    version: 0,
-    tests: [],
-    runs: {},
-    paths: [],
-    coverage: false,
-    selected: null,
-    step: 0,
-    error: null,
-  }),
+  context: ({ input }) => {
+    const context: TestsContext = {
+      machineId: input.machineId,
+      definition: input.definition ?? null,
+      version: input.version ?? 0,
+      tests: [],
+      runs: {},
+      paths: [],
+      coverage: false,
+      selected: null,
+      step: 0,
+      error: null,
+      stale: {},
+      sources: sourcesOf([], []),
+      tracker: new CoverageTracker(),
+      measured: null,
+      play: null,
+    };
+    return { ...context, ...derived(context) };
+  },
   invoke: { src: 'testEvents', input: ({ context }) => ({ machineId: context.machineId }) },
   on: {
     'tests.definitionChanged': {
-      actions: assign(({ event }) => ({ definition: event.definition, version: event.version })),
+      actions: [
+        {
+          type: 'setDefinition',
+          params: ({ event }) => ({ definition: event.definition, version: event.version }),
+        },
+        'derive',
+      ],
     },
-    'tests.saved': { actions: { type: 'addTest', params: ({ event }) => event.test } },
-    'tests.deleted': {
-      actions: assign(({ context, event }) => ({ tests: context.tests.filter((t) => t.id !== event.testId) })),
-    },
-    'tests.ran': { actions: { type: 'addRun', params: ({ event }) => event.run } },
-    'tests.toggleCoverage': { actions: assign(({ context }) => ({ coverage: !context.coverage })) },
+    'tests.saved': { actions: [{ type: 'addTest', params: ({ event }) => event.test }, 'derive'] },
+    'tests.deleted': { actions: [{ type: 'removeTest', params: ({ event }) => event.testId }, 'derive'] },
+    'tests.ran': { actions: [{ type: 'addRun', params: ({ event }) => event.run }, 'derive'] },
+    'tests.toggleCoverage': { actions: ['toggleCoverage', 'derive'] },
     'tests.simulationRecorded': {
-      actions: assign(({ context, event }) => ({
-        simulations: withSimulations(context.simulations ?? [], [event.simulation]),
-      })),
+      actions: [{ type: 'addSimulation', params: ({ event }) => event.simulation }, 'derive'],
     },
-    'tests.select': { actions: assign(({ event }) => ({ selected: event.id, step: 0 })) },
-    'tests.stepTo': { actions: assign(({ event }) => ({ step: Math.max(0, Math.floor(event.step)) })) },
+    'tests.select': { actions: [{ type: 'select', params: ({ event }) => event.id }, 'derive'] },
+    'tests.stepTo': { actions: [{ type: 'stepTo', params: ({ event }) => event.step }, 'derive'] },
     'tests.dismissError': { actions: { type: 'setError', params: { error: null } } },
   },
   type: 'parallel',
@@ -182,16 +268,7 @@ export const testsMachine = setup({
             input: ({ context }) => ({ machineId: context.machineId }),
             onDone: {
               target: 'live',
-              actions: assign(({ context, event }) =>
-                event.output.ok
-                  ? {
-                      tests: event.output.value.tests,
-                      runs: newest(event.output.value.runs),
-                      // A simulation recorded further while the list was read keeps its longer log.
-                      simulations: withSimulations(event.output.value.simulations ?? [], context.simulations ?? []),
-                    }
-                  : { error: event.output.message },
-              ),
+              actions: [{ type: 'keepList', params: ({ event }) => event.output }, 'derive'],
             },
             onError: { target: 'live', actions: { type: 'setError', params: { error: "Couldn't load the tests." } } },
           },
@@ -216,10 +293,7 @@ export const testsMachine = setup({
                 target: event.target ?? null,
               };
             },
-            onDone: {
-              target: 'idle',
-              actions: assign(({ event }) => ({ paths: event.output.paths, error: event.output.error })),
-            },
+            onDone: { target: 'idle', actions: [{ type: 'keepPaths', params: ({ event }) => event.output }, 'derive'] },
             onError: {
               target: 'idle',
               actions: { type: 'setError', params: { error: "Couldn't generate paths." } },
@@ -253,14 +327,7 @@ export const testsMachine = setup({
                 simulationId: event.simulationId,
               };
             },
-            onDone: {
-              target: 'idle',
-              actions: assign(({ context, event }) =>
-                event.output.ok
-                  ? { tests: withTest(context.tests, event.output.value) }
-                  : { error: event.output.message },
-              ),
-            },
+            onDone: { target: 'idle', actions: [{ type: 'keepSaved', params: ({ event }) => event.output }, 'derive'] },
             onError: { target: 'idle', actions: { type: 'setError', params: { error: "Couldn't save the test." } } },
           },
         },
@@ -283,14 +350,7 @@ export const testsMachine = setup({
                 message: outcome.status === 'fail' ? outcome.message : null,
               };
             },
-            onDone: {
-              target: 'idle',
-              actions: assign(({ context, event }) =>
-                event.output.ok
-                  ? { runs: newest([...Object.values(context.runs), event.output.value]) }
-                  : { error: event.output.message },
-              ),
-            },
+            onDone: { target: 'idle', actions: [{ type: 'keepRun', params: ({ event }) => event.output }, 'derive'] },
             onError: { target: 'idle', actions: { type: 'setError', params: { error: "Couldn't run the test." } } },
           },
         },

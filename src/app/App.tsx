@@ -16,8 +16,7 @@ import { Brand } from './Brand.tsx';
 import { InspectionSlot } from './InspectionSlot.tsx';
 import { inspector } from './inspect.ts';
 import { liveJoinLogic, liveProfileLogic, liveProjectsLogic } from './live-data.ts';
-import { documentSettings, liveConnectionLogic, liveRoomLogic, liveTestPlaybackLogic, liveTestsLogic } from './live.ts';
-import { TestPlaybackLogicContext, TestsLogicContext } from '../features/tests/tests-context.ts';
+import { documentSettings, liveConnectionLogic, liveRoomLogic } from './live.ts';
 import { followLinks, useRoute } from '../features/navigation/router.ts';
 
 /** The shell: the route picks the page, the session decides whether it can be shown. */
@@ -103,18 +102,14 @@ function Page({ route, authenticated }: { route: Route; authenticated: boolean }
           key={`${route.projectId}:${user.id}`}
           logic={liveRoomLogic()}
           options={{
-            input: { projectId: route.projectId, userId: user.id, document: documentSettings },
+            input: { projectId: route.projectId, userId: user.id, document: documentSettings, guest: user.isAnonymous },
             inspect: inspector(),
           }}
         >
-          <TestsLogicContext.Provider value={liveTestsLogic()}>
-            <TestPlaybackLogicContext.Provider value={liveTestPlaybackLogic()}>
-              <RoomView
-                machineId={route.name === 'machine' ? route.machineId : undefined}
-                inspect={route.name === 'inspect' ? <InspectionSlot projectId={route.projectId} /> : undefined}
-              />
-            </TestPlaybackLogicContext.Provider>
-          </TestsLogicContext.Provider>
+          <RoomView
+            machineId={route.name === 'machine' ? route.machineId : undefined}
+            inspect={route.name === 'inspect' ? <InspectionSlot projectId={route.projectId} /> : undefined}
+          />
         </RoomContext.Provider>
       );
     case 'profile':

@@ -12,6 +12,8 @@ import type { CommitRequest, DocumentPort, QueueStore } from '../lib/ports/docum
 import type { SimulationPort } from '../lib/ports/simulation.ts';
 import { simulationLogic } from './simulation.ts';
 import type { TimelinePort } from '../lib/ports/timeline.ts';
+import type { TestPlaybackLogic } from './test-playback.ts';
+import type { TestsLogic } from './tests.ts';
 import { timelineLogic } from './timeline.ts';
 
 /** The document machine's actors over the document port and a queue store. */
@@ -61,7 +63,11 @@ export function canvasPresenceLogic(port: CanvasPresencePort) {
 }
 export type CanvasPresenceLogic = ReturnType<typeof canvasPresenceLogic>;
 
-/** One open machine: its document, presence, layout (with the engine `startLayout` makes), canvas, simulation and timeline, wired. */
+/**
+ * One open machine: its document, presence, layout (with the engine `startLayout` makes),
+ * canvas, simulation, timeline, Inspector, tests and test playback, wired (the tests and
+ * playback machines come built over their ports: src/app/tests.ts, test-playback.ts).
+ */
 export function openMachineLogic(
   port: DocumentPort,
   store: QueueStore,
@@ -69,6 +75,7 @@ export function openMachineLogic(
   startLayout: () => LayoutEngine,
   simulations: SimulationPort,
   timeline: TimelinePort,
+  panels: { tests: TestsLogic; testPlayback: TestPlaybackLogic },
 ) {
   return openMachineMachine.provide({
     actors: {
@@ -77,6 +84,8 @@ export function openMachineLogic(
       layout: layoutLogic(startLayout),
       simulation: simulationLogic(simulations),
       timeline: timelineLogic(timeline, startLayout),
+      tests: panels.tests,
+      testPlayback: panels.testPlayback,
     },
   });
 }

@@ -7,8 +7,8 @@ import { openMachineLogic } from './canvas.ts';
 import { inspectionLogic, type InspectionLogic } from './inspection.ts';
 import { machineListLogic } from './machine-list.ts';
 import { generateInWorker } from '../features/tests/paths-port.ts';
-import { testsLogic, type TestsLogic } from './tests.ts';
-import { testPlaybackLogic, type TestPlaybackLogic } from './test-playback.ts';
+import { testsLogic } from './tests.ts';
+import { testPlaybackLogic } from './test-playback.ts';
 import { connectionLogic, invitesLogic, roomLogic, type ConnectionLogic, type RoomLogic } from './room.ts';
 
 /**
@@ -24,7 +24,7 @@ const live = () => (adapters ??= liveRoomAdapters());
 let room: RoomLogic | null = null;
 export function liveRoomLogic(): RoomLogic {
   if (!room) {
-    const { machines, members, canvasPresence, simulations, timeline } = live();
+    const { machines, members, canvasPresence, simulations, timeline, tests, testPlayback } = live();
     room = roomLogic(live().room, members, {
       machineList: machineListLogic(machines),
       invites: invitesLogic(members),
@@ -36,6 +36,11 @@ export function liveRoomLogic(): RoomLogic {
         workerLayoutEngine,
         simulations,
         timeline,
+        {
+          // The Tests panel's machine generates paths in a Web Worker and counts recorded simulations.
+          tests: testsLogic(tests, generateInWorker, simulations),
+          testPlayback: testPlaybackLogic(testPlayback),
+        },
       ),
     });
   }
@@ -70,16 +75,4 @@ let connection: ConnectionLogic | null = null;
 /** The connection machine over the app's one socket (provided once, at the top). */
 export function liveConnectionLogic(): ConnectionLogic {
   return (connection ??= connectionLogic(live().connection));
-}
-
-let tests: TestsLogic | null = null;
-/** The Tests panel's machine over the saved-tests adapter, generating paths in a Web Worker. */
-export function liveTestsLogic(): TestsLogic {
-  return (tests ??= testsLogic(live().tests, generateInWorker, live().simulations));
-}
-
-let playback: TestPlaybackLogic | null = null;
-/** Test paths played for the room, over the playback channel adapter. */
-export function liveTestPlaybackLogic(): TestPlaybackLogic {
-  return (playback ??= testPlaybackLogic(live().testPlayback));
 }

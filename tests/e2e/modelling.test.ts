@@ -142,6 +142,18 @@ export const light = setup({ guards: { canWalk: () => true } }).createMachine({
       .getByRole('list', { name: 'Import notes' })
       .getByText(/line 8, column 19/)
       .waitFor();
+    // As a new machine: the machine list creates it beside this one (a row in the project), and the review closes.
+    await inspector(a.page).getByRole('button', { name: 'Import as new machine' }).click();
+    await inspector(a.page).getByRole('group', { name: 'Imported machine' }).waitFor({ state: 'detached' });
+    await expect
+      .poll(async () => {
+        const rows = await a.client.from('machines').select('name').eq('project_id', projectId).eq('name', 'light');
+        return rows.data?.length ?? 0;
+      })
+      .toBe(1);
+    // Read again, to put it in place of this one.
+    await inspector(a.page).getByRole('button', { name: 'Read machine' }).click();
+    await inspector(a.page).getByRole('group', { name: 'Imported machine' }).waitFor();
     await inspector(a.page).getByRole('button', { name: 'Replace this machine' }).click();
     await inspector(a.page).getByRole('alertdialog', { name: 'Replace this machine' }).waitFor();
     await inspector(a.page).getByRole('button', { name: 'Replace machine' }).click();

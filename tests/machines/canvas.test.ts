@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, type SnapshotFrom } from 'xstate';
+import { createActor, fromCallback, type SnapshotFrom } from 'xstate';
 import { getShortestPaths, getStateNodes } from 'xstate/graph';
 import { canvasMachine, type CanvasEdit, type CanvasEvent } from '../../machines/canvas.machine.ts';
 
@@ -14,6 +14,20 @@ function start(canEdit = true) {
 }
 
 describe('canvas machine', () => {
+  it("keeps this person's collapse choice, each id in one list, and tells its editor each change", () => {
+    const told: unknown[] = [];
+    const editor = createActor(fromCallback(({ receive }) => receive((e) => told.push(e)))).start();
+    const actor = createActor(canvasMachine, { input: { canEdit: false, editor } }).start();
+    actor.send({ type: 'canvas.setOpen', ids: ['a', 'b'], open: false });
+    actor.send({ type: 'canvas.setOpen', ids: ['a'], open: true });
+    expect(actor.getSnapshot().context.choice).toEqual({ opened: ['a'], closed: ['b'] });
+    // A view choice, not an edit: a viewer makes it too.
+    expect(told).toEqual([
+      { type: 'machine.viewChanged', opened: [], closed: ['a', 'b'] },
+      { type: 'machine.viewChanged', opened: ['a'], closed: ['b'] },
+    ]);
+  });
+
   it('selects, toggles with shift and clears', () => {
     const { actor } = start();
     actor.send({ type: 'canvas.select', id: 'a', additive: false });

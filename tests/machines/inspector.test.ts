@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createActor } from 'xstate';
+import { createActor, fromCallback } from 'xstate';
 import { inspectorMachine, type InspectorEmitted } from '../../machines/inspector.machine.ts';
 import { applyOps, counterIds, exportXState, importXState } from '../../src/lib/model/index.ts';
 
@@ -78,5 +78,19 @@ describe('inspector machine', () => {
     actor.send({ type: 'inspector.importConfirm' });
     const ops = emitted.flatMap((e) => (e.type === 'inspector.ops' ? e.ops : []));
     expect(exportXState(applyOps(def, ops))).toStrictEqual(exportXState(other));
+  });
+
+  it('sends its ops to its editor as machine.edit (the open machine routes them to the document)', () => {
+    const told: unknown[] = [];
+    const editor = createActor(fromCallback(({ receive }) => receive((e) => told.push(e)))).start();
+    const actor = createActor(inspectorMachine, { input: { definition: def, canEdit: true, editor } }).start();
+    actor.send({ type: 'inspector.edit', edit: { kind: 'state.type', id: a, type: 'parallel' } });
+    expect(told).toEqual([{ type: 'machine.edit', ops: expect.arrayContaining([expect.anything()]) as unknown }]);
+    // A bad edit, or one before the document has loaded, tells the editor nothing.
+    actor.send({ type: 'inspector.edit', edit: { kind: 'machine.context', text: '[1]' } });
+    const early = createActor(inspectorMachine, { input: { definition: null, canEdit: true, editor } }).start();
+    early.send({ type: 'inspector.edit', edit: { kind: 'state.type', id: a, type: 'parallel' } });
+    expect(early.getSnapshot().context.error).toBeNull();
+    expect(told).toHaveLength(1);
   });
 });

@@ -1,14 +1,20 @@
-import { assign, createMachine, fromCallback, type AnyEventObject } from 'xstate';
+import { assign, createActor, createMachine, fromCallback, type AnyEventObject } from 'xstate';
 import type { canvasPresenceMachine } from '../../machines/canvas-presence.machine.ts';
 import type { documentMachine } from '../../machines/document.machine.ts';
 import type { layoutMachine } from '../../machines/layout.machine.ts';
 import type { simulationMachine } from '../../machines/simulation.machine.ts';
 import type { timelineMachine } from '../../machines/timeline.machine.ts';
+import type { inspectorMachine } from '../../machines/inspector.machine.ts';
+import type { testPlaybackMachine } from '../../machines/test-playback.machine.ts';
+import type { testsMachine } from '../../machines/tests.machine.ts';
+import type { PlayShown } from '../../src/lib/ports/test-playback.ts';
 import { openMachineMachine, type OpenMachineInput } from '../../machines/open-machine.machine.ts';
+import { counterIds, importXState } from '../../src/lib/model/index.ts';
 import type { MachineDefinition } from '../../src/lib/model/types.ts';
 
 /**
- * The open machine with its document, presence, layout, simulation and timeline replaced by recorders (they
+ * The open machine with its document, presence, layout, simulation, timeline, Inspector,
+ * tests and test playback replaced by recorders (they
  * have their own tests) and the real canvas: a test loads a definition into the fake
  * document (`load`) and reads what each child was told. Typed as the children they stand
  * in for (test doubles, by design).
@@ -20,6 +26,9 @@ export function fakeOpenMachine() {
     layout: [] as AnyEventObject[],
     simulation: [] as AnyEventObject[],
     timeline: [] as AnyEventObject[],
+    inspector: [] as AnyEventObject[],
+    tests: [] as AnyEventObject[],
+    testPlayback: [] as AnyEventObject[],
   };
   const document = createMachine({
     types: {} as { context: { doc: { local: MachineDefinition } | null }; events: AnyEventObject },
@@ -52,6 +61,19 @@ export function fakeOpenMachine() {
         on: { '*': { actions: ({ event }) => told.simulation.push(event) } },
       }) as unknown as typeof simulationMachine,
       timeline: recorder(told.timeline) as unknown as typeof timelineMachine,
+      inspector: recorder(told.inspector) as unknown as typeof inspectorMachine,
+      // A machine with the play the open machine shares (`test.play` sets it, as selecting in the panel would).
+      tests: createMachine({
+        types: {} as { context: { play: PlayShown | null }; events: AnyEventObject },
+        context: { play: null },
+        on: {
+          'test.play': {
+            actions: assign({ play: ({ event }) => (event as unknown as { play: PlayShown | null }).play }),
+          },
+          '*': { actions: ({ event }) => told.tests.push(event) },
+        },
+      }) as unknown as typeof testsMachine,
+      testPlayback: recorder(told.testPlayback) as unknown as typeof testPlaybackMachine,
     },
   });
   return { logic, told };
@@ -63,3 +85,19 @@ export const OPEN_INPUT: OpenMachineInput = {
   canEdit: true,
   document: { clientId: 'tab-1', model: null as never, newBatchId: () => 'batch-1' },
 };
+
+/** A two-state checkout, and its `cart` state's id. */
+export const checkout = importXState(
+  { id: 'checkout', initial: 'cart', states: { cart: { on: { PAY: 'paid' } }, paid: {} } },
+  { ids: counterIds('c') },
+);
+export const cartId = Object.values(checkout.states).find((s) => s.key === 'cart')?.id ?? '';
+
+/** The fake open machine running, with the checkout loaded into its document. */
+export function startOpen(input = OPEN_INPUT) {
+  const fake = fakeOpenMachine();
+  const actor = createActor(fake.logic, { input }).start();
+  const child = <K extends 'document' | 'canvas' | 'tests'>(id: K) => actor.getSnapshot().children[id];
+  child('document')?.send({ type: 'test.load', definition: checkout } as never);
+  return { ...fake, actor, child };
+}

@@ -1,22 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createActor } from 'xstate';
 import { generateChart } from '../../src/lib/layout/generate.ts';
-import { counterIds, importXState } from '../../src/lib/model/index.ts';
-import { fakeOpenMachine, OPEN_INPUT } from './open-machine.fakes.ts';
+import { cartId, checkout, startOpen } from './open-machine.fakes.ts';
 
-const checkout = importXState(
-  { id: 'checkout', initial: 'cart', states: { cart: { on: { PAY: 'paid' } }, paid: {} } },
-  { ids: counterIds('c') },
-);
-const cartId = Object.values(checkout.states).find((s) => s.key === 'cart')?.id ?? '';
-
-function start(input = OPEN_INPUT) {
-  const fake = fakeOpenMachine();
-  const actor = createActor(fake.logic, { input }).start();
-  const child = <K extends 'document' | 'canvas'>(id: K) => actor.getSnapshot().children[id];
-  child('document')?.send({ type: 'test.load', definition: checkout } as never);
-  return { ...fake, actor, child };
-}
+const start = startOpen;
 
 describe('open machine', () => {
   it('lays out every new definition the document shows, once', () => {

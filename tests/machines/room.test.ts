@@ -194,7 +194,7 @@ describe('room machine', () => {
     expect(room.children.invites.started).toEqual([{ projectId: PROJECT }]);
     actor.send({ type: 'room.openMachine', machineId: 'm-1' });
     expect(room.children.openMachine.started).toEqual([
-      { machineId: 'm-1', userId: ME, canEdit: true, document: ROOM_INPUT.document },
+      { machineId: 'm-1', userId: ME, canEdit: true, canSend: true, document: ROOM_INPUT.document },
     ]);
     expect(snap().context.looking).toBe('machine:m-1');
     expect(room.tracked.at(-1)).toBe('machine:m-1');
@@ -202,7 +202,11 @@ describe('room machine', () => {
       type: 'change.received',
       change: { table: 'project_members', type: 'upsert', row: member(ME, 'viewer', at(30)) },
     });
-    expect(room.children.openMachine.received.at(-1)).toEqual({ type: 'machine.editableChanged', canEdit: false });
+    expect(room.children.openMachine.received.at(-1)).toEqual({
+      type: 'machine.editableChanged',
+      canEdit: false,
+      canSend: true,
+    });
     expect(room.children.invites.stopped).toBe(1);
     actor.send({ type: 'room.closeMachine' });
     expect(room.children.openMachine.stopped).toBe(1);

@@ -32,6 +32,7 @@ import { placeCursors, PeerCursors, type PeerCursor } from './PeerCursors.tsx';
 import { ReplaceConfirm } from './ReplaceConfirm.tsx';
 import { DiscardedEdit } from '../room/DiscardedEdit.tsx';
 import type { PeerMark } from './shapes.tsx';
+import { useTestMarks } from '../tests/tests-selectors.ts';
 import { useCollapsed } from './useCollapsed.ts';
 import { useDiscardedEdit } from './useDiscardedEdit.ts';
 import { useFind } from './useFind.ts';
@@ -73,6 +74,7 @@ export function CanvasPage({ definition, peers = [], onCreate, toolbarHost }: Ca
   const canUndo = useCanUndo();
   const canRedo = useCanRedo();
   const simulation = useDiagramSim();
+  const testMarks = useTestMarks();
   const onSimSend = useSimSendEvent();
   const onSimDismiss = useSimDismissError();
   const canvasSend = useCanvasSend();
@@ -189,6 +191,7 @@ export function CanvasPage({ definition, peers = [], onCreate, toolbarHost }: Ca
             onKeyDown={onKeyDown}
             onPointerWorld={onPointer}
             simulation={simulation}
+            marks={testMarks}
             onSimSend={onSimSend}
             onSimDismiss={onSimDismiss}
             hidden={hidden}

@@ -43,6 +43,9 @@ export function CodeView({ canEdit }: { canEdit: boolean }) {
   }, [code]);
   const applyRef = useRef(apply);
   applyRef.current = apply;
+  // The editor widget's own events (typing, going away) are the person's intents, sent from here.
+  const typed = useCallback((text: string) => code?.send({ type: 'code.typed', text }), [code]);
+  const discard = useCallback(() => code?.send({ type: 'code.revert' }), [code]);
 
   useEffect(() => {
     if (!host.current || !code) return;
@@ -74,7 +77,7 @@ export function CodeView({ canEdit }: { canEdit: boolean }) {
         EditorView.editable.of(canEdit),
         EditorView.contentAttributes.of({ 'aria-label': 'Machine config (XState v5 JSON)' }),
         EditorView.updateListener.of((u) => {
-          if (u.docChanged) code.send({ type: 'code.typed', text: u.state.doc.toString() });
+          if (u.docChanged) typed(u.state.doc.toString());
         }),
       ],
     });
@@ -89,9 +92,9 @@ export function CodeView({ canEdit }: { canEdit: boolean }) {
       v.destroy();
       view.current = null;
       // Unapplied text goes with the editor.
-      code.send({ type: 'code.revert' });
+      discard();
     };
-  }, [canEdit, code]);
+  }, [canEdit, code, typed, discard]);
 
   const revert = () => code?.send({ type: 'code.revert' });
 

@@ -16,7 +16,7 @@ import type { Box, Layout } from '../../lib/layout/types.ts';
 import { randomIds } from '../../lib/model/ids.ts';
 import type { MachineDefinition } from '../../lib/model/types.ts';
 import { RetargetOverlay } from './RetargetOverlay.tsx';
-import { DiagramShapes, type PeerMark } from './shapes.tsx';
+import { DiagramShapes, type DiagramMarks, type PeerMark } from './shapes.tsx';
 
 export interface DiagramProps {
   definition: MachineDefinition;
@@ -43,6 +43,8 @@ export interface DiagramProps {
    * that send their event through `onSimSend`; the ones just taken are marked.
    */
   simulation?: DiagramSim;
+  /** The tests' marks: coverage (while on) and the played step's states. */
+  marks?: DiagramMarks;
   onSimSend?: (eventType: string) => void;
   onSimDismiss?: () => void;
 }
@@ -262,6 +264,7 @@ export function Diagram(props: DiagramProps) {
               enabled={sim?.enabled}
               taken={sim?.taken}
               step={sim?.step}
+              marks={props.marks}
             />
           )}
           {layout && <RetargetOverlay {...{ definition, layout, selection, canEdit, connect }} />}

@@ -20,6 +20,7 @@ import {
   useDocumentSend,
   useDroppedReasons,
   useCanEditCanvas,
+  useCanSendSim,
   useFollowing,
   usePresenceSend,
   useSimulationRef,
@@ -91,9 +92,8 @@ function OpenMachine({ machineId }: { machineId: string }) {
   const canEditCanvas = useCanEditCanvas();
   // The canvas's tools show in the page's one bar (CanvasPage renders them into it).
   const [toolsHost, setToolsHost] = useState<HTMLElement | null>(null);
-  // Members of any role send simulation events; guests watch (the database says the same).
-  const canSend = !!user && !user.isAnonymous && members.some((m) => m.userId === user.id);
-  useEffect(() => simulation?.send({ type: 'sim.canSendChanged', canSend }), [simulation, canSend]);
+  // Members of any role send simulation events; guests watch (the room tells the open machine, the database says the same).
+  const canSend = useCanSendSim();
 
   const people = useMemo(() => new Map(members.map((m) => [m.userId, m])), [members]);
   const peers: PeerCursor[] = useMemo(
@@ -224,7 +224,7 @@ function OpenMachine({ machineId }: { machineId: string }) {
               simulation: simulation && (
                 <SimulationPanel actor={simulation} definition={definition} canSend={canSend} />
               ),
-              tests: <TestsPanel machineId={machineId} name={name ?? 'machine'} definition={definition} />,
+              tests: <TestsPanel name={name ?? 'machine'} definition={definition} />,
               timeline: timeline && <TimelinePanel actor={timeline} people={people} canEdit={canEdit} />,
             }}
           />

@@ -1,7 +1,7 @@
 import { useSelector } from '@xstate/react';
 import { createContext, useCallback, useContext } from 'react';
 import type { ActorRefFrom, SnapshotFrom } from 'xstate';
-import type { CanvasIntent, Viewport } from '../../../machines/canvas.machine.ts';
+import type { CanvasIntent, ViewChoice, Viewport } from '../../../machines/canvas.machine.ts';
 import type { PresenceIntent, CanvasPeer } from '../../../machines/canvas-presence.machine.ts';
 import type { DocumentIntent } from '../../../machines/document.machine.ts';
 import {
@@ -150,6 +150,10 @@ export const useSelection = (): string[] =>
 export const useEditingId = (): string | null => useChildSelector(useChild('canvas'), (s) => s.context.editing, null);
 export const useConnectLine = () => useChildSelector(useChild('canvas'), (s) => s.context.connect, null);
 export const useCanEditCanvas = (): boolean => useChildSelector(useChild('canvas'), (s) => s.context.canEdit, false);
+const NO_VIEW_CHOICE: ViewChoice = { opened: [], closed: [] };
+/** The compounds this person opened and closed on the diagram (the canvas machine's `choice`). */
+export const useViewChoice = (): ViewChoice =>
+  useChildSelector(useChild('canvas'), (s) => s.context.choice, NO_VIEW_CHOICE);
 
 export function useCanvasSend(): (
   intent: CanvasIntent | { type: 'canvas.viewportFollowed'; viewport: Viewport },
@@ -164,6 +168,8 @@ export function useCanvasSend(): (
 // The shared simulation.
 
 export const useSimulationRef = () => useChild('simulation');
+/** Whether this person may send simulation events (members, not guests: the room says, the open machine tells). */
+export const useCanSendSim = (): boolean => useChildSelector(useChild('simulation'), (s) => s.context.canSend, false);
 /** Dot paths of the states active in the simulation step shown: the diagram's highlight. */
 export const useActivePaths = (): string[] =>
   useChildSelector(useChild('simulation'), (s) => shownStep(s)?.activePaths ?? NONE, NONE, sameStrings);
@@ -193,6 +199,12 @@ export function useSimDismissError(): () => void {
 // The timeline.
 
 export const useTimelineRef = () => useChild('timeline');
+
+// The Inspector, the tests and the room's test plays (read through their own selector files).
+
+export const useInspectorRef = () => useChild('inspector');
+export const useTestsRef = () => useChild('tests');
+export const useTestPlaybackRef = () => useChild('testPlayback');
 
 // The code view.
 

@@ -18,6 +18,14 @@ export interface PeerMark {
   selection: string[];
 }
 
+/** The tests' marks (drawn as data-covered / data-played): coverage while it is on, the played step's states. */
+export interface DiagramMarks {
+  covered: { states: ReadonlySet<string>; transitions: ReadonlySet<string> } | null;
+  played: ReadonlySet<string>;
+}
+
+const NO_MARKS: DiagramMarks = { covered: null, played: new Set() };
+
 interface Props {
   definition: MachineDefinition;
   layout: Layout;
@@ -34,6 +42,7 @@ interface Props {
   taken?: readonly string[];
   /** The step shown: a new step restarts the mark of the transitions it took. */
   step?: number | null;
+  marks?: DiagramMarks;
 }
 
 /** What a transition's label sends, and from where (the diagram's test contract). */
@@ -114,6 +123,7 @@ function StateShape({
   canEdit,
   active,
   hiddenCount,
+  marks,
 }: {
   node: LayoutNode;
   def: MachineDefinition;
@@ -122,6 +132,7 @@ function StateShape({
   canEdit: boolean;
   active: ReadonlySet<string>;
   hiddenCount: number | undefined;
+  marks: DiagramMarks;
 }) {
   const s = def.states[node.id];
   if (!s) return null;
@@ -130,6 +141,9 @@ function StateShape({
   const sim = {
     'data-state-path': statePath,
     'data-active': statePath !== undefined && active.has(statePath) ? 'true' : undefined,
+    // The tests' contract: covered while coverage is on, played in the step being played.
+    'data-covered': statePath !== undefined && marks.covered ? String(marks.covered.states.has(statePath)) : undefined,
+    'data-played': statePath !== undefined && marks.played.has(statePath) ? 'true' : undefined,
   };
   const name = node.parent === null ? def.name || def.machineId || 'machine' : s.key;
   const label = node.parent === null ? `machine ${name}` : `state ${name}`;
@@ -254,6 +268,7 @@ function EdgeShape({
   trigger,
   badge,
   badgeTitle,
+  covered,
 }: {
   edge: LayoutEdge;
   selected: boolean;
@@ -267,6 +282,8 @@ function EdgeShape({
   /** Far out, where labels are not drawn: how many labels this arrow and its twins carry (0: none shown here). */
   badge: number;
   badgeTitle: string;
+  /** Taken by some test or simulation (coverage on), or not; undefined while coverage is off. */
+  covered: boolean | undefined;
 }) {
   const d = pathOf(edge.points);
   const cls = [
@@ -286,6 +303,7 @@ function EdgeShape({
     <g
       className={cls}
       data-transition-id={edge.transition}
+      data-covered={covered === undefined ? undefined : String(covered)}
       role={send ? undefined : 'button'}
       aria-label={send ? undefined : `transition ${name}`}
       aria-pressed={send ? undefined : selected}
@@ -374,6 +392,7 @@ export const DiagramShapes = memo(function DiagramShapes({
   enabled = NO_IDS,
   taken = NO_IDS,
   step = null,
+  marks = NO_MARKS,
 }: Props) {
   const active = new Set(activePaths);
   const badges = labelBadges(definition, layout);
@@ -417,6 +436,7 @@ export const DiagramShapes = memo(function DiagramShapes({
           canEdit={canEdit}
           active={active}
           hiddenCount={hidden[n.id]}
+          marks={marks}
         />
       ))}
       {nodes.map((n) => {
@@ -439,6 +459,7 @@ export const DiagramShapes = memo(function DiagramShapes({
             trigger={triggerOf2(definition, e.transition)}
             badge={badges.get(e.id)?.count ?? 0}
             badgeTitle={badges.get(e.id)?.title ?? ''}
+            covered={marks.covered ? marks.covered.transitions.has(e.transition) : undefined}
           />
         ))}
     </>

@@ -1,7 +1,7 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useMemo } from 'react';
 import { collapsedFor, collapseView } from '../../lib/layout/collapse.ts';
 import type { MachineDefinition, StateId } from '../../lib/model/types.ts';
-import { useOpenMachineSend } from './open-machine-context.ts';
+import { useCanvasSend, useViewChoice } from './open-machine-context.ts';
 
 export interface Collapsed {
   /** The compounds shown closed in this view. */
@@ -17,33 +17,19 @@ export interface Collapsed {
 /**
  * Big charts open with their deeper compounds collapsed; each person opens and closes
  * states for themselves. Only what shows is laid out and drawn (src/lib/layout/collapse.ts):
- * what this person opened and closed is this view's state, told to the open machine, which
- * lays out the definition as shown by the same rule (`collapsedFor`).
+ * what this person opened and closed is the canvas machine's `choice` (`canvas.setOpen`),
+ * which it tells the open machine, which lays out the definition as shown by the same rule
+ * (`collapsedFor`) this hook draws by.
  */
 export function useCollapsed(definition: MachineDefinition): Collapsed {
-  const openSend = useOpenMachineSend();
-  const [opened, setOpened] = useState<ReadonlySet<string>>(() => new Set());
-  const [closed, setClosed] = useState<ReadonlySet<string>>(() => new Set());
-  const collapsed = useMemo(
-    () => collapsedFor(definition, { opened: [...opened], closed: [...closed] }),
-    [definition, opened, closed],
-  );
+  const canvasSend = useCanvasSend();
+  const choice = useViewChoice();
+  const collapsed = useMemo(() => collapsedFor(definition, choice), [definition, choice]);
   const { hidden } = useMemo(() => collapseView(definition, collapsed), [definition, collapsed]);
-  useEffect(
-    () => openSend({ type: 'machine.viewChanged', opened: [...opened], closed: [...closed] }),
-    [openSend, opened, closed],
+  const setOpen = useCallback(
+    (ids: string[], open: boolean) => canvasSend({ type: 'canvas.setOpen', ids, open }),
+    [canvasSend],
   );
-  const setOpen = useCallback((ids: string[], open: boolean) => {
-    const edit = (add: boolean) => (prev: ReadonlySet<string>) => {
-      const next = new Set(prev);
-      for (const id of ids)
-        if (add) next.add(id);
-        else next.delete(id);
-      return next;
-    };
-    setOpened(edit(open));
-    setClosed(edit(!open));
-  }, []);
   const toggle = useCallback((id: string) => setOpen([id], collapsed.has(id)), [collapsed, setOpen]);
   return { collapsed, hidden, setOpen, toggle };
 }

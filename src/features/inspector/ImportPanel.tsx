@@ -1,41 +1,46 @@
 import { useRef, useState } from 'react';
-import type { ActorRefFrom } from 'xstate';
-import { useSelector } from '@xstate/react';
-import type { inspectorMachine } from '../../../machines/inspector.machine.ts';
 import type { LeftOut } from '../../lib/convert/issues.ts';
 import { exportXState } from '../../lib/model/export.ts';
+import { useMachineListSend } from '../machines/machine-list-context.ts';
+import { useImportConfirming, useImported, useImportError, useInspectorSend } from './inspector-selectors.ts';
 import { LeftOutWarning } from './LeftOutWarning.tsx';
-
-type InspectorRef = ActorRefFrom<typeof inspectorMachine>;
 
 /**
  * Import: a file (or pasted text) in XState TypeScript/JavaScript, JSON or SCXML is read
  * (never run) and reviewed, then created as a new machine or, after a confirmation, put in
- * place of this one as ops that everyone sees and Undo reverts.
+ * place of this one as ops that everyone sees and Undo reverts (through the open machine,
+ * like every edit). A new machine is the machine list's to create, as the examples are.
  */
-export function ImportPanel({ actor, canEdit }: { actor: InspectorRef; canEdit: boolean }) {
+export function ImportPanel({ canEdit }: { canEdit: boolean }) {
+  const send = useInspectorSend();
+  const listSend = useMachineListSend();
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
   // What the last read had to leave out: shown loudly, so a partial chart never passes for the whole machine.
   const [leftOut, setLeftOut] = useState<LeftOut | null>(null);
   const file = useRef<HTMLInputElement>(null);
   const pasted = useRef<HTMLTextAreaElement>(null);
-  const imported = useSelector(actor, (s) => s.context.imported);
-  const importError = useSelector(actor, (s) => s.context.importError);
-  const confirming = useSelector(actor, (s) => s.matches({ importing: 'confirming' }));
+  const imported = useImported();
+  const importError = useImportError();
+  const confirming = useImportConfirming();
+  const importAsNew = () => {
+    if (imported)
+      listSend({ type: 'list.create', machines: [{ name: imported.name, definition: imported.definition }] });
+    send({ type: 'inspector.importAsNew' });
+  };
 
   const read = async () => {
     const f = file.current?.files?.[0];
     const text = f ? await f.text() : (pasted.current?.value ?? '');
     if (text.trim() === '')
-      return actor.send({ type: 'inspector.importFailed', error: 'Choose a file or paste a machine first.' });
+      return send({ type: 'inspector.importFailed', error: 'Choose a file or paste a machine first.' });
     setBusy(true);
     try {
       const convert = await import('../../lib/convert/index.ts');
       const result = convert.importText(text, f?.name ?? '');
       const errors = result.issues.filter((i) => i.severity === 'error');
       if (!result.definition) {
-        actor.send({
+        send({
           type: 'inspector.importFailed',
           error: errors.map(convert.describeIssue).slice(0, 8).join('\n') || 'Nothing could be imported.',
         });
@@ -43,7 +48,7 @@ export function ImportPanel({ actor, canEdit }: { actor: InspectorRef; canEdit: 
       }
       setLeftOut(result.leftOut ?? null);
       const name = f?.name.replace(/\.[^.]+$/, '') || result.definition.machineId || 'Imported machine';
-      actor.send({
+      send({
         type: 'inspector.importRead',
         machine: {
           name,
@@ -102,28 +107,24 @@ export function ImportPanel({ actor, canEdit }: { actor: InspectorRef; canEdit: 
                     Replace this whole machine with “{imported.name}”? Everyone here sees the change; Undo brings it
                     back.
                   </span>
-                  <button
-                    type="button"
-                    className="danger"
-                    onClick={() => actor.send({ type: 'inspector.importConfirm' })}
-                  >
+                  <button type="button" className="danger" onClick={() => send({ type: 'inspector.importConfirm' })}>
                     Replace machine
                   </button>
-                  <button type="button" onClick={() => actor.send({ type: 'inspector.importCancel' })}>
+                  <button type="button" onClick={() => send({ type: 'inspector.importCancel' })}>
                     Keep this machine
                   </button>
                 </div>
               ) : (
                 <div className="inspector-row">
-                  <button type="button" onClick={() => actor.send({ type: 'inspector.importAsNew' })}>
+                  <button type="button" onClick={importAsNew}>
                     Import as new machine
                   </button>
                   {canEdit && (
-                    <button type="button" onClick={() => actor.send({ type: 'inspector.importReplace' })}>
+                    <button type="button" onClick={() => send({ type: 'inspector.importReplace' })}>
                       Replace this machine
                     </button>
                   )}
-                  <button type="button" onClick={() => actor.send({ type: 'inspector.importCancel' })}>
+                  <button type="button" onClick={() => send({ type: 'inspector.importCancel' })}>
                     Cancel
                   </button>
                 </div>

@@ -1,13 +1,11 @@
-import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useRef } from 'react';
-import { inspectorMachine } from '../../../machines/inspector.machine.ts';
 import { copyState } from '../../lib/inspector/clipboard.ts';
 import type { InspectorEdit } from '../../lib/inspector/edits.ts';
 import type { MachineDefinition, StateType } from '../../lib/model/types.ts';
-import { useCanEditCanvas, useDocumentSend, useLayout, useSelection } from '../canvas/open-machine-context.ts';
-import { useMachineListSend } from '../machines/machine-list-context.ts';
+import { useCanEditCanvas, useLayout, useSelection } from '../canvas/open-machine-context.ts';
 import { ExportMenu } from './ExportMenu.tsx';
 import { ImportPanel } from './ImportPanel.tsx';
+import { useInspectorError, useInspectorSend, useInspectorShown } from './inspector-selectors.ts';
 import { readClip, writeClip } from './state-clip.ts';
 import { MachineSection } from './MachineSection.tsx';
 import { StateSection } from './StateSection.tsx';
@@ -19,38 +17,22 @@ const ADD_KEYS: Record<string, StateType> = { p: 'parallel', h: 'history', f: 'f
 
 /**
  * The Inspector beside the diagram (a region named "Inspector"): the selected state or
- * transition, else the machine, edited field by field as ops through the inspector machine;
- * with the Export menu and the Import button above it.
+ * transition, else the machine, edited field by field through the open machine's
+ * `inspector` child (which hears the definition, selection and rights from the open
+ * machine and sends its ops back there for the document); with the Export menu and the
+ * Import button above it.
  */
 export function Inspector({ definition }: { definition: MachineDefinition }) {
   const canEdit = useCanEditCanvas();
   const selection = useSelection();
   const layout = useLayout();
-  const docSend = useDocumentSend();
-  const listSend = useMachineListSend();
-  const actor = useActorRef(inspectorMachine, { input: { definition, canEdit } });
+  const send = useInspectorSend();
   const root = useRef<HTMLElement>(null);
   const keys = useRef<HTMLDetailsElement>(null);
 
-  useEffect(() => actor.send({ type: 'inspector.definitionChanged', definition }), [actor, definition]);
-  useEffect(() => actor.send({ type: 'inspector.selectionChanged', selection }), [actor, selection]);
-  useEffect(() => actor.send({ type: 'inspector.editableChanged', canEdit }), [actor, canEdit]);
-  useEffect(() => {
-    const ops = actor.on('inspector.ops', (e) => e.ops.length > 0 && docSend({ type: 'doc.edit', ops: e.ops }));
-    const create = actor.on('inspector.create', (e) =>
-      listSend({ type: 'list.create', machines: [{ name: e.name, definition: e.definition }] }),
-    );
-    return () => {
-      ops.unsubscribe();
-      create.unsubscribe();
-    };
-  }, [actor, docSend, listSend]);
-
-  const edit = (e: InspectorEdit) => actor.send({ type: 'inspector.edit', edit: e });
-  const shown = useSelector(actor, (s) =>
-    s.hasTag('state') ? 'state' : s.hasTag('transition') ? 'transition' : 'machine',
-  );
-  const error = useSelector(actor, (s) => s.context.error);
+  const edit = (e: InspectorEdit) => send({ type: 'inspector.edit', edit: e });
+  const shown = useInspectorShown();
+  const error = useInspectorError();
   const one = selection.length === 1 ? selection[0] : undefined;
   const state = one !== undefined && Object.hasOwn(definition.states, one) ? definition.states[one] : undefined;
   const transition =
@@ -106,7 +88,7 @@ export function Inspector({ definition }: { definition: MachineDefinition }) {
           size={layout ? { width: layout.width, height: layout.height } : null}
           findSvg={findSvg}
         />
-        <ImportPanel actor={actor} canEdit={canEdit} />
+        <ImportPanel canEdit={canEdit} />
       </div>
       {canEdit && (
         <div className="inspector-row" role="group" aria-label="Add a state">
@@ -130,7 +112,7 @@ export function Inspector({ definition }: { definition: MachineDefinition }) {
       {error && (
         <p className="message error" role="alert">
           {error}{' '}
-          <button type="button" className="link" onClick={() => actor.send({ type: 'inspector.dismissError' })}>
+          <button type="button" className="link" onClick={() => send({ type: 'inspector.dismissError' })}>
             Dismiss
           </button>
         </p>

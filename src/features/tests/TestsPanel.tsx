@@ -1,72 +1,41 @@
-import { useActorRef, useSelector } from '@xstate/react';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { ActorRefFrom } from 'xstate';
-import type { testsMachine } from '../../../machines/tests.machine.ts';
+import { useMemo, useState } from 'react';
 import type { MachineDefinition } from '../../lib/model/types.ts';
 import type { SavedTest, TestRun } from '../../lib/ports/machine-tests.ts';
 import {
   coverageFigures,
-  coverageSources,
-  CoverageTracker,
   exportTestFile,
   sourcesWords,
-  staleness,
   statePaths,
   type PathKind,
-  type RecordedSimulation,
   type Staleness,
   type TestScript,
 } from '../../lib/testing/index.ts';
-import { useChildSelector } from '../actor-hooks.ts';
-import { useOpenMachine } from '../canvas/open-machine-context.ts';
 import { CoverageLists } from './CoverageLists.tsx';
-import { useDiagramMarks } from './diagram-marks.ts';
-import {
-  statesAt,
-  useShareLocalPlay,
-  useWatchedPlay,
-  WatchedPlay,
-  WithPlayback,
-  type PlaybackRef,
-} from './RoomPlayback.tsx';
+import { WatchedPlay } from './RoomPlayback.tsx';
 import { SaveSimulation, type SimulationTest } from './SaveSimulation.tsx';
-import { useTestsLogic } from './tests-context.ts';
+import {
+  useCoverage,
+  useCoverageOn,
+  useCoverageSources,
+  useGeneratedPaths,
+  useLocalPlay,
+  usePlayedStates,
+  useSavedTests,
+  useStaleTests,
+  useTestRuns,
+  useTestsBusy,
+  useTestsError,
+  useTestsGenerating,
+  useTestsLoading,
+  useTestsSelected,
+  useTestsSend,
+  useWatchedPlay,
+} from './tests-selectors.ts';
 import './tests.css';
 
-type TestsRef = ActorRefFrom<typeof testsMachine>;
-const NO_SIMULATIONS: readonly RecordedSimulation[] = [];
-
 interface Props {
-  machineId: string;
   name: string;
   definition: MachineDefinition;
-}
-
-/**
- * The Tests region of a machine page: generate paths (in a worker), read each in words,
- * play one on the diagram step by step, save it as a test, run saved tests (results are
- * rows, shown live to the room), see coverage on the diagram and in figures, and export
- * a Vitest file. Not shown where no tests machine is provided.
- */
-export function TestsPanel(props: Props) {
-  const logic = useTestsLogic();
-  if (!logic) return null;
-  return <Panel logic={logic} {...props} />;
-}
-
-function Panel({ logic, machineId, name, definition }: Props & { logic: typeof testsMachine }) {
-  const actor = useActorRef(logic, { input: { machineId } });
-  const open = useOpenMachine();
-  const docRef = useSelector(open, (s) => s.children.document);
-  const version = useChildSelector(docRef, (s) => s.context.doc?.version ?? 0, 0);
-  useEffect(() => actor.send({ type: 'tests.definitionChanged', definition, version }), [actor, definition, version]);
-  return (
-    <WithPlayback machineId={machineId}>
-      {(playback) => (
-        <PanelBody actor={actor} playback={playback} name={name} definition={definition} version={version} />
-      )}
-    </WithPlayback>
-  );
 }
 
 const scriptOf = (s: { start: string[]; steps: TestScript['steps'] }): TestScript => ({
@@ -74,92 +43,40 @@ const scriptOf = (s: { start: string[]; steps: TestScript['steps'] }): TestScrip
   steps: s.steps,
 });
 
-function PanelBody({
-  actor,
-  playback,
-  name,
-  definition,
-  version,
-}: {
-  actor: TestsRef;
-  playback: PlaybackRef | undefined;
-  name: string;
-  definition: MachineDefinition;
-  version: number;
-}) {
-  const tests = useSelector(actor, (s) => s.context.tests);
-  const runs = useSelector(actor, (s) => s.context.runs);
-  const paths = useSelector(actor, (s) => s.context.paths);
-  const coverageOn = useSelector(actor, (s) => s.context.coverage);
-  const selected = useSelector(actor, (s) => s.context.selected);
-  const step = useSelector(actor, (s) => s.context.step);
-  const error = useSelector(actor, (s) => s.context.error);
-  const generating = useSelector(actor, (s) => s.hasTag('generating'));
-  const busy = useSelector(actor, (s) => s.hasTag('busy'));
-  const loading = useSelector(actor, (s) => s.hasTag('loading'));
+/**
+ * The Tests region of a machine page: generate paths (in a worker), read each in words,
+ * play one on the diagram step by step, save it as a test, run saved tests (results are
+ * rows, shown live to the room), see coverage on the diagram and in figures, and export
+ * a Vitest file. Everything it shows is the open machine's `tests` child (and the room's
+ * plays from `testPlayback`), read through the named hooks in tests-selectors.ts; the
+ * Diagram draws the coverage and played marks itself.
+ */
+export function TestsPanel({ name, definition }: Props) {
+  const send = useTestsSend();
+  const tests = useSavedTests();
+  const runs = useTestRuns();
+  const paths = useGeneratedPaths();
+  const coverageOn = useCoverageOn();
+  const coverage = useCoverage();
+  const sources = useCoverageSources();
+  const stale = useStaleTests();
+  const selected = useTestsSelected();
+  const error = useTestsError();
+  const generating = useTestsGenerating();
+  const busy = useTestsBusy();
+  const loading = useTestsLoading();
+  const play = useLocalPlay();
+  const watched = useWatchedPlay();
+  const played = usePlayedStates();
   const [kind, setKind] = useState<PathKind>('shortest');
   const targets = useMemo(() => statePaths(definition), [definition]);
   const [target, setTarget] = useState('');
-
-  // Coverage by the recorded simulations and saved tests, kept by a tracker that reruns
-  // only the steps an edit touched (src/lib/testing/coverage-tracker.ts).
-  const simulations = useSelector(actor, (s) => s.context.simulations ?? NO_SIMULATIONS);
-  // A malformed stored test (its row says what is wrong) counts for nothing.
-  const sources = useMemo(
-    () =>
-      coverageSources(
-        tests.filter((t) => !t.problem),
-        simulations,
-      ),
-    [tests, simulations],
-  );
-  const tracker = useRef<CoverageTracker | null>(null);
-  tracker.current ??= new CoverageTracker();
-  const coverage = useMemo(
-    () => (tracker.current as CoverageTracker).compute(definition, sources.runs),
-    [definition, sources],
-  );
-  // Stale only when this version changes what a test gives (src/lib/testing/staleness.ts).
-  const stale = useMemo(() => {
-    const out = new Map<string, Staleness>();
-    for (const t of tests) out.set(t.id, staleness(definition, version, t, runs[t.id] ?? null));
-    return out;
-  }, [definition, version, tests, runs]);
-  const figures = coverageFigures(coverage);
-  const untested = coverage.states.all.filter((p) => !coverage.states.covered.has(p));
-
-  // The played script: a generated path or a saved test, and the states of the step shown.
-  const script: TestScript | null = useMemo(() => {
-    const path = paths.find((p) => p.id === selected);
-    if (path) return scriptOf(path);
-    const test = tests.find((t) => t.id === selected);
-    return test ? test.script : null;
-  }, [paths, tests, selected]);
-  const shownStep = script ? Math.min(step, script.steps.length) : 0;
-  // Played for the room: what this person plays goes out; without a play of their own,
-  // the diagram shows what someone else plays (until they stop watching it).
-  const title = paths.find((p) => p.id === selected)?.words ?? tests.find((t) => t.id === selected)?.name ?? '';
-  const localPlay = useMemo(() => (script ? { title, script, step: shownStep } : null), [title, script, shownStep]);
-  useShareLocalPlay(playback, localPlay);
-  const watched = useWatchedPlay(playback);
-  const played = useMemo(
-    () => new Set(script ? statesAt(script, shownStep) : watched ? statesAt(watched.script, watched.step) : []),
-    [script, shownStep, watched],
-  );
-  const region = useRef<HTMLElement>(null);
-  const scope = useCallback(
-    () => (region.current?.closest('.machine-view') as HTMLElement | null) ?? document.body,
-    [],
-  );
-  const marked = useMemo(
-    () => (coverageOn ? { states: coverage.states.covered, transitions: coverage.transitions.covered } : null),
-    [coverageOn, coverage],
-  );
-  useDiagramMarks(scope, marked, played);
+  const figures = coverage ? coverageFigures(coverage) : null;
+  const untested = coverage ? coverage.states.all.filter((p) => !coverage.states.covered.has(p)) : [];
 
   const save = (title: string, s: TestScript) =>
-    actor.send({ type: 'tests.save', name: title, script: s, context: null, simulationId: null });
-  const saveSimulation = (t: SimulationTest) => actor.send({ type: 'tests.save', ...t });
+    send({ type: 'tests.save', name: title, script: s, context: null, simulationId: null });
+  const saveSimulation = (t: SimulationTest) => send({ type: 'tests.save', ...t });
   const exportFile = () => {
     const sound = tests.filter((t) => !t.problem);
     const list =
@@ -174,9 +91,10 @@ function PanelBody({
     a.click();
     setTimeout(() => URL.revokeObjectURL(url), 0);
   };
+  const scope = () => document.querySelector<HTMLElement>('.machine-view') ?? document.body;
 
   return (
-    <section className="tests-panel" role="region" aria-label="Tests" ref={region}>
+    <section className="tests-panel" role="region" aria-label="Tests">
       <header className="tests-head">
         <h2>Tests</h2>
         <label>
@@ -200,7 +118,7 @@ function PanelBody({
         <button
           type="button"
           disabled={generating}
-          onClick={() => actor.send({ type: 'tests.generate', kind, target: target || null })}
+          onClick={() => send({ type: 'tests.generate', kind, target: target || null })}
         >
           {generating ? 'Generating…' : 'Generate paths'}
         </button>
@@ -213,7 +131,7 @@ function PanelBody({
             role="switch"
             aria-label="Coverage"
             checked={coverageOn}
-            onChange={() => actor.send({ type: 'tests.toggleCoverage' })}
+            onChange={() => send({ type: 'tests.toggleCoverage' })}
           />
           Coverage
         </label>
@@ -221,12 +139,12 @@ function PanelBody({
       {error && (
         <p className="message error" role="alert">
           {error}{' '}
-          <button type="button" className="link" onClick={() => actor.send({ type: 'tests.dismissError' })}>
+          <button type="button" className="link" onClick={() => send({ type: 'tests.dismissError' })}>
             Dismiss
           </button>
         </p>
       )}
-      {coverageOn && (
+      {coverageOn && coverage && figures && (
         <div className="tests-coverage" role="group" aria-label="Coverage figures">
           <p>
             Counted <span data-sources>{sourcesWords(sources)}</span>: States{' '}
@@ -254,11 +172,11 @@ function PanelBody({
                 key={t.id}
                 test={t}
                 run={runs[t.id]}
-                stale={stale.get(t.id) ?? { stale: false }}
+                stale={stale[t.id] ?? { stale: false }}
                 selected={selected === t.id}
                 busy={busy}
-                onRun={() => actor.send({ type: 'tests.run', testId: t.id })}
-                onPlay={() => actor.send({ type: 'tests.select', id: selected === t.id ? null : t.id })}
+                onRun={() => send({ type: 'tests.run', testId: t.id })}
+                onPlay={() => send({ type: 'tests.select', id: selected === t.id ? null : t.id })}
               />
             ))}
           </ul>
@@ -274,7 +192,7 @@ function PanelBody({
                   <button
                     type="button"
                     aria-pressed={selected === p.id}
-                    onClick={() => actor.send({ type: 'tests.select', id: selected === p.id ? null : p.id })}
+                    onClick={() => send({ type: 'tests.select', id: selected === p.id ? null : p.id })}
                   >
                     Play
                   </button>
@@ -287,23 +205,23 @@ function PanelBody({
           </ul>
         </div>
       </div>
-      {watched && <WatchedPlay playback={playback} play={watched} />}
-      {script && (
+      {watched && <WatchedPlay play={watched} />}
+      {play && (
         <div className="tests-player" role="group" aria-label="Play path">
           <button
             type="button"
-            disabled={shownStep === 0}
-            onClick={() => actor.send({ type: 'tests.stepTo', step: shownStep - 1 })}
+            disabled={play.step === 0}
+            onClick={() => send({ type: 'tests.stepTo', step: play.step - 1 })}
           >
             ◀ Step back
           </button>
           <span role="status">
-            Step {shownStep} of {script.steps.length}: {[...played].join(', ') || '—'}
+            Step {play.step} of {play.script.steps.length}: {played.join(', ') || '—'}
           </span>
           <button
             type="button"
-            disabled={shownStep >= script.steps.length}
-            onClick={() => actor.send({ type: 'tests.stepTo', step: shownStep + 1 })}
+            disabled={play.step >= play.script.steps.length}
+            onClick={() => send({ type: 'tests.stepTo', step: play.step + 1 })}
           >
             Step forward ▶
           </button>

@@ -1,2 +1,1 @@
 export { TestsPanel } from './TestsPanel.tsx';
-export { TestsLogicContext } from './tests-context.ts';

@@ -1,0 +1,95 @@
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The seam between views and machines, as lint (eslint.config.js): under src/features no
+ * view creates an actor (`useActorRef`, `useMachine`) and no effect sends an actor an
+ * event. Each snippet is linted as if it were a file of src/features with the repository's
+ * own config, through ESLint's Node API.
+ */
+
+const eslint = new ESLint({ overrideConfigFile: 'eslint.config.js' });
+// An existing file's path, so the typed rules find it in the project; the text is the snippet's.
+const FILE = 'src/features/tests/RoomPlayback.tsx';
+
+async function seamErrors(code: string, filePath = FILE): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  const messages = result?.messages ?? [];
+  const fatal = messages.filter((m) => m.fatal);
+  if (fatal.length > 0) throw new Error(fatal.map((m) => m.message).join('\n'));
+  return messages
+    .filter((m) => m.ruleId === 'no-restricted-syntax' || m.ruleId === 'no-restricted-imports')
+    .map((m) => m.message);
+}
+
+const CREATES = `import { useActorRef } from '@xstate/react';
+import { createMachine } from 'xstate';
+
+const machine = createMachine({});
+
+export function Panel() {
+  const actor = useActorRef(machine);
+  return <p>{String(actor.id)}</p>;
+}
+`;
+
+const EFFECT_SENDS = `import { useEffect } from 'react';
+import type { AnyActorRef } from 'xstate';
+
+export function Panel({ actor, value }: { actor: AnyActorRef; value: number }) {
+  useEffect(() => actor.send({ type: 'panel.valueChanged', value }), [actor, value]);
+  return <p>{value}</p>;
+}
+`;
+
+const EFFECT_SENDS_BARE = `import { useEffect } from 'react';
+
+export function Panel({ send, value }: { send: (e: { type: string }) => void; value: number }) {
+  useEffect(() => {
+    send({ type: 'panel.valueChanged' });
+  }, [send, value]);
+  return <p>{value}</p>;
+}
+`;
+
+const CLEAN = `import { useEffect, useRef } from 'react';
+import type { AnyActorRef } from 'xstate';
+
+export function Panel({ actor, value }: { actor: AnyActorRef; value: number }) {
+  const seen = useRef(0);
+  useEffect(() => {
+    seen.current = value;
+  }, [value]);
+  return (
+    <button type="button" onClick={() => actor.send({ type: 'panel.pressed' })}>
+      {value}
+    </button>
+  );
+}
+`;
+
+describe('the seam rule (eslint.config.js, src/features)', () => {
+  it('refuses a view that creates an actor with useActorRef', async () => {
+    const errors = await seamErrors(CREATES);
+    expect(errors.some((m) => m.startsWith('Views create no actors'))).toBe(true);
+    // Both the import and the call are named.
+    expect(errors.length).toBeGreaterThanOrEqual(2);
+  }, 60_000);
+
+  it('refuses an effect that sends an actor an event, as actor.send( or as send(', async () => {
+    expect(await seamErrors(EFFECT_SENDS)).toEqual([
+      'No effect sends an actor an event: the parent machine routes what changed (machines/CONTEXT.md).',
+    ]);
+    expect(await seamErrors(EFFECT_SENDS_BARE)).toEqual([
+      'No effect sends an actor an event: the parent machine routes what changed (machines/CONTEXT.md).',
+    ]);
+  }, 60_000);
+
+  it('lets a view send intents from its handlers and keep effects to itself', async () => {
+    expect(await seamErrors(CLEAN)).toEqual([]);
+  }, 60_000);
+
+  it('holds only under src/features: the composition root creates the root actors', async () => {
+    expect(await seamErrors(CREATES, 'src/app/Root.tsx')).toEqual([]);
+  }, 60_000);
+});
