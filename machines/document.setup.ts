@@ -4,6 +4,7 @@ import {
   canSend,
   committed,
   createDoc,
+  dropQueue,
   edit,
   forget,
   hasUnsent,
@@ -185,7 +186,7 @@ export const documentSetup = setup({
       if (!doc) return {};
       // The refusal's words (the error) say what happened to them; `dropped` is for rebase losses.
       return {
-        doc: { ...doc, inflight: null, pending: [], local: doc.confirmed },
+        doc: dropQueue(context.model, doc),
         dropped: [],
         error: event.message,
         refused: true,

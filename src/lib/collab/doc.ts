@@ -252,6 +252,11 @@ export function forget<D, O>(
   return rebuild(model, { ...state, remote: remote.filter((b) => b.batchId !== batchId) });
 }
 
+/** The server will never take our unsent ops (refused): they leave, and the view is the log plus others' batches shown. */
+export function dropQueue<D, O>(model: OpModel<D, O>, state: DocState<D, O>): DocState<D, O> {
+  return rebuild(model, { ...state, inflight: null, pending: [] }).state;
+}
+
 /** Whether another client's batch is shown but not yet confirmed. */
 export const isShownRemote = <D, O>(state: DocState<D, O>, batchId: string): boolean =>
   (state.remote ?? []).some((b) => b.batchId === batchId);
