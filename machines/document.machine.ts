@@ -10,7 +10,8 @@ export * from './document.setup.ts';
  * One open machine's document: this person's edits applied at once, queued and appended
  * in batches to the machine's log, which the server orders (an append is never refused
  * for being behind); everyone's ops arrive from the live stream in seq order and this
- * person's queue is rebased on them; a gap in the seq numbers triggers a resync from the
+ * person's queue is rebased on them; others' batches sent ahead (`ops.seen`) show at once
+ * until their ops arrive, and are rolled back if they never do (`seenTimeout`); a gap in the seq numbers triggers a resync from the
  * log; offline, edits keep queueing (stored through `queueStore`, so a reload loses
  * nothing) and are appended when the connection is back. What each step does to the
  * document is pure (src/lib/collab/); this chart decides when each step runs.
@@ -118,6 +119,13 @@ export const documentMachine = documentSetup.createMachine({
           },
           { actions: [{ type: 'applyReceived', params: ({ event }) => event.ops }, 'saveQueue'] },
         ],
+        'ops.seen': {
+          actions: [
+            { type: 'showSeen', params: ({ event }) => event.batch },
+            { type: 'expireSeen', params: ({ event }) => event.batch },
+          ],
+        },
+        'seen.expired': { actions: 'forgetSeen' },
       },
       initial: 'online',
       states: {

@@ -4,10 +4,13 @@ import {
   canSend,
   committed,
   createDoc,
+  dropQueue,
   edit,
+  forget,
   hasUnsent,
   receive,
   restoreDoc,
+  seen,
   snapshotOf,
   takeBatch,
   tooBig,
@@ -21,6 +24,7 @@ import type {
   DroppedOp,
   OpModel,
   QueueSnapshot,
+  RemoteBatch,
 } from '../src/lib/collab/types.ts';
 import type { Op } from '../src/lib/model/op-types.ts';
 import type { MachineDefinition } from '../src/lib/model/types.ts';
@@ -43,7 +47,9 @@ export type DocumentFact =
   | { type: 'commit.refused'; batchId: string; message: string }
   /** The server failed for its own reasons (5xx and the like): keep the queue, try later. */
   | { type: 'commit.failed'; message: string }
-  | { type: 'connection.restored' };
+  | { type: 'connection.restored' }
+  /** Another editor's batch, shown since `ops.seen`, was never confirmed in time: roll it back. */
+  | { type: 'seen.expired'; batchId: string };
 
 export type DocumentEvent = DocumentIntent | DocumentFact;
 
@@ -111,6 +117,11 @@ export const documentSetup = setup({
     retryDelay: 2_000,
     /** A quiet document checks the log now and then: a lost last message leaves no gap to see. */
     quietResync: 30_000,
+    /**
+     * How long another editor's batch shows before the log confirms it: longer than any
+     * append takes; past it the batch is rolled back (its author went offline, or was refused).
+     */
+    seenTimeout: 10_000,
   },
   actions: {
     restoreQueue: assign(({ context }, saved: Snapshot) => {
@@ -175,7 +186,7 @@ export const documentSetup = setup({
       if (!doc) return {};
       // The refusal's words (the error) say what happened to them; `dropped` is for rebase losses.
       return {
-        doc: { ...doc, inflight: null, pending: [], local: doc.confirmed },
+        doc: dropQueue(context.model, doc),
         dropped: [],
         error: event.message,
         refused: true,
@@ -185,6 +196,23 @@ export const documentSetup = setup({
       if (!context.doc) return {};
       const got = receive(context.model, context.doc, ops);
       return got.dropped.length > 0 ? { doc: got.state, dropped: got.dropped } : { doc: got.state };
+    }),
+    /** Another editor's batch, shown at once over the log, until the log's copy arrives. */
+    showSeen: assign(({ context }, batch: RemoteBatch<Op>) =>
+      context.doc ? { doc: seen(context.model, context.doc, batch) } : {},
+    ),
+    /** Rolls it back if the log has not confirmed it by then. */
+    expireSeen: raise(
+      (_, batch: RemoteBatch<Op>): DocumentEvent => ({ type: 'seen.expired', batchId: batch.batchId }),
+      {
+        delay: 'seenTimeout',
+      },
+    ),
+    forgetSeen: assign(({ context, event }) => {
+      assertEvent(event, 'seen.expired');
+      if (!context.doc) return {};
+      const gone = forget(context.model, context.doc, event.batchId);
+      return gone.dropped.length > 0 ? { doc: gone.state, dropped: gone.dropped } : { doc: gone.state };
     }),
     showCommitFailure: assign(({ event }) => {
       assertEvent(event, 'commit.failed');

@@ -76,18 +76,22 @@ async function edits(
   meterA: { http: number },
   meterB: { socket: number },
 ) {
-  const { arrivals, sub } = await followArrivals(portB, machineId);
+  const { arrivals, seen, sub } = await followArrivals(portB, machineId);
+  // A's document is open too, as in the app: its batches go to B ahead of the log.
+  const { sub: subA } = await followArrivals(portA, machineId);
   const remote: number[] = [];
+  const ahead: number[] = [];
   let http = 0;
   let socket = 0;
   for (let i = 1; i <= WARMUP + EDITS; i++) {
     const http0 = meterA.http;
     const socket0 = meterB.socket;
     const t0 = now();
+    const batchId = randomUUID();
     const result = await portA.commitOps({
       machineId,
       clientId: 'bench-a',
-      batchId: randomUUID(),
+      batchId,
       ops: [{ type: 'machine.update', changes: { name: `edit ${i}` } }],
     });
     if (!result.ok) throw new Error(result.error.message);
@@ -96,12 +100,17 @@ async function edits(
     while (!arrivals.has(seq) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 0));
     if (i <= WARMUP) continue;
     remote.push((arrivals.get(seq) ?? Number.NaN) - t0);
+    ahead.push((seen.get(batchId) ?? Number.NaN) - t0);
     http += meterA.http - http0;
     socket += meterB.socket - socket0;
   }
   sub.unsubscribe();
+  subA.unsubscribe();
   return {
     remote: summarize(remote.filter((x) => !Number.isNaN(x))),
+    /** Sent ahead: A sends -> B has the batch, before it is durable (batches not seen ahead left out). */
+    ahead: summarize(ahead.filter((x) => !Number.isNaN(x))),
+    aheadSeen: ahead.filter((x) => !Number.isNaN(x)).length,
     httpBytes: http / EDITS,
     socketBytes: socket / EDITS,
   };
@@ -227,6 +236,13 @@ export async function run(ctx: BenchContext): Promise<void> {
     );
     for (const size of sizes)
       ctx.report(`${size} states: remote edit Node -> Node p50 / p95 / p99`, three(bySize.get(size)!.remote));
+    for (const size of sizes) {
+      const f = bySize.get(size)!;
+      ctx.report(
+        `${size} states: sent ahead, A sends -> B has it (before durable) p50 / p95 / p99`,
+        `${three(f.ahead)} (${f.aheadSeen} of ${EDITS} seen ahead)`,
+      );
+    }
     const floor = await durableCommitFloor(backend.pool);
     ctx.report('floor: one durable PostgreSQL commit of one small row p50 / p95 / p99', three(floor));
     const small = bySize.get(10)!.remote;
@@ -380,6 +396,12 @@ export async function run(ctx: BenchContext): Promise<void> {
     ctx.report(
       'Chartroom remote edit p50 (10 states) / Hocuspocus durable',
       `x${(small.p50 / yjsDurable.remote.p50).toFixed(2)}`,
+      'x1.0 or less',
+    );
+    const aheadSmall = bySize.get(10)!.ahead;
+    ctx.report(
+      'Chartroom sent ahead p50 (10 states, before durable) / Hocuspocus in memory',
+      `x${(aheadSmall.p50 / yjs.remote.p50).toFixed(2)}`,
       'x1.0 or less',
     );
     ctx.report(

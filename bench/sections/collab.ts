@@ -83,20 +83,25 @@ export async function person(
   return { client, id: data.user.id };
 }
 
-/** Follows a machine's op stream; resolves once it is live, with when each seq arrived. */
+/**
+ * Follows a machine's op stream; resolves once it is live, with when each seq arrived
+ * from the log and when each batch was first seen ahead of it (by batch id).
+ */
 export async function followArrivals(
   port: DocumentPort,
   machineId: string,
-): Promise<{ arrivals: Map<number, number>; sub: { unsubscribe(): void } }> {
+): Promise<{ arrivals: Map<number, number>; seen: Map<string, number>; sub: { unsubscribe(): void } }> {
   const arrivals = new Map<number, number>();
+  const seen = new Map<string, number>();
   let subscribed!: () => void;
   const ready = new Promise<void>((resolve) => (subscribed = resolve));
   const sub = port.opEvents$(machineId).subscribe((event) => {
     if (event.type === 'ops.subscribed') subscribed();
     if (event.type === 'ops.received') for (const op of event.ops) arrivals.set(op.seq, now());
+    if (event.type === 'ops.seen' && !seen.has(event.batch.batchId)) seen.set(event.batch.batchId, now());
   });
   await ready;
-  return { arrivals, sub };
+  return { arrivals, seen, sub };
 }
 
 /** Subscribes a channel and resolves once the server confirmed the join. */

@@ -99,6 +99,42 @@ describe('document machine', () => {
     expect(actor.getSnapshot().context.doc?.version).toBe(2);
   });
 
+  it("shows another editor's batch the moment it is sent, confirms it from the log, and ignores a late copy", async () => {
+    const { actor, backend } = await opened();
+    const batch = { batchId: 'their-1', clientId: 'them', userId: 'u-them', ops: [rename('seen early')] };
+    backend.emit({ type: 'ops.seen', batch });
+    await flush();
+    expect(local(actor)?.name).toBe('seen early');
+    expect(actor.getSnapshot().context.doc?.version).toBe(0);
+    // The log's copy: same view, now confirmed; the time-out later changes nothing.
+    const head = backend.server().version;
+    backend.emit({
+      type: 'ops.received',
+      ops: [{ seq: head + 1, batchId: 'their-1', clientId: 'them', op: rename('seen early') }],
+    });
+    await flush();
+    expect(actor.getSnapshot().context.doc).toMatchObject({ version: 1, remote: [] });
+    backend.emit({ type: 'ops.seen', batch });
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(local(actor)?.name).toBe('seen early');
+    expect(actor.getSnapshot().context.doc?.remote).toEqual([]);
+  });
+
+  it("rolls back another editor's batch that the log never confirms, after seenTimeout", async () => {
+    const { actor, backend } = await opened();
+    backend.emit({
+      type: 'ops.seen',
+      batch: { batchId: 'lost', clientId: 'them', userId: 'u-them', ops: [rename('ghost')] },
+    });
+    await flush();
+    expect(local(actor)?.name).toBe('ghost');
+    await vi.advanceTimersByTimeAsync(9_999);
+    expect(local(actor)?.name).toBe('ghost');
+    await vi.advanceTimersByTimeAsync(1);
+    expect(local(actor)?.name).toBe('door');
+    expect(actor.getSnapshot().context.doc?.remote).toEqual([]);
+  });
+
   it('resyncs from the log when the stream skips a seq', async () => {
     const { actor, backend } = await opened();
     backend.commitFromElsewhere([rename('one')]);

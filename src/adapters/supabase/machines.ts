@@ -1,5 +1,5 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { concatMap, EMPTY, type Observable, of } from 'rxjs';
+import { concatMap, EMPTY, merge, type Observable, of } from 'rxjs';
 import type { CommitReceipt, CommittedOp } from '../../lib/collab/types.ts';
 import { sketchOf, type ChartSketch } from '../../lib/layout/thumbnail.ts';
 import { applyOps } from '../../lib/model/apply.ts';
@@ -17,6 +17,7 @@ import type {
   Result,
 } from '../../lib/ports/document.ts';
 import type { Database, Json, Tables } from './database.types.ts';
+import { createPendingLinks, type PendingLinks } from './machine-pending.ts';
 import { openChannel } from './realtime.ts';
 
 /**
@@ -24,7 +25,8 @@ import { openChannel } from './realtime.ts';
  * `commit_machine_ops` function to append edits (ops only: the server orders them and
  * never refuses for being behind), the `checkpoint-machine` edge function to move the
  * trusted checkpoint, and a private channel `machine-ops:<id>` carrying each appended
- * batch as one broadcast (authorised at join by RLS on realtime.messages). Rows become
+ * batch as one broadcast (authorised at join by RLS on realtime.messages), with each
+ * batch also sent ahead to the machine's peers (machine-pending.ts). Rows become
  * the port's records here; Supabase's shapes stop at this file.
  */
 
@@ -195,6 +197,7 @@ async function attempt<T>(action: string, call: () => Promise<Result<T>>): Promi
 }
 
 export function createMachinesAdapter(client: Client): DocumentPort {
+  const pending = createPendingLinks(client);
   return {
     listMachines: (projectId) =>
       attempt('list machines', async () => {
@@ -270,6 +273,8 @@ export function createMachinesAdapter(client: Client): DocumentPort {
       }),
 
     async commitOps(request): Promise<CommitResult> {
+      // The peers see it now; the log's copy (below) confirms it for everyone.
+      pending.share(request);
       const result = await attempt('save your edit', async (): Promise<Result<CommitReceipt>> => {
         const appended = await append(client, request);
         return appended.ok ? { ok: true, value: appended.receipt } : appended;
@@ -288,7 +293,7 @@ export function createMachinesAdapter(client: Client): DocumentPort {
     opsSince: (machineId, version) =>
       attempt('catch up with the latest edits', () => readLog(client, machineId, version)),
 
-    opEvents$: (machineId) => machineOpEvents(client, machineId),
+    opEvents$: (machineId) => machineOpEvents(client, machineId, pending),
     machineListEvents$: (projectId) => machineListEvents(client, projectId),
   };
 }
@@ -316,8 +321,12 @@ interface OpsBroadcast extends Record<string, unknown> {
  * big for one message comes as its last seq, which is a gap to read from the log. A
  * dropped channel is a lost connection.
  */
-export function machineOpEvents(client: Client, machineId: string): Observable<OpStreamEvent> {
-  return openChannel<never, OpsBroadcast, never>(client, {
+export function machineOpEvents(
+  client: Client,
+  machineId: string,
+  pending: PendingLinks = createPendingLinks(client),
+): Observable<OpStreamEvent> {
+  const logged = openChannel<never, OpsBroadcast, never>(client, {
     topic: `machine-ops:${machineId}`,
     broadcast: ['ops'],
     private: true,
@@ -334,6 +343,8 @@ export function machineOpEvents(client: Client, machineId: string): Observable<O
       return EMPTY;
     }),
   );
+  // Others' batches ride beside the log on a channel of their own; the log's channel alone says whether the stream is live.
+  return merge(logged, pending.events$(machineId));
 }
 
 /**

@@ -7,6 +7,7 @@ import type {
   InflightBatch,
   OpModel,
   QueueSnapshot,
+  RemoteBatch,
 } from './types.ts';
 
 /**
@@ -165,6 +166,7 @@ export function receive<D, O>(
 ): Received<D, O> {
   const sorted = [...ops].sort((a, b) => a.seq - b.seq);
   let { confirmed, version, inflight } = state;
+  const landedBatches = new Set<string>();
   let foreign = false;
   let gap = false;
   let ownSeen = 0;
@@ -194,16 +196,84 @@ export function receive<D, O>(
       if (version === last || (last === null && ownSeen === inflight.ops.length)) inflight = null;
     } else {
       foreign = true;
+      landedBatches.add(entry.batchId);
     }
   }
   if (all) confirmed = all;
   // Part of our batch was confirmed in this delivery: keep only the rest as inflight.
   if (inflight && ownSeen > 0 && inflight === state.inflight)
     inflight = { ...inflight, ops: inflight.ops.slice(ownSeen) };
-  const next = { ...state, confirmed, version, inflight };
+  const next = { ...state, confirmed, version, inflight, ...settle(state, landedBatches) };
   if (!foreign && inflight === state.inflight && ownSeen === 0) return { state: next, gap, dropped, skipped };
   const rebuilt = rebuild(model, next);
   return { state: rebuilt.state, gap, dropped: [...dropped, ...rebuilt.dropped], skipped };
+}
+
+/** How many confirmed batch ids a document remembers, to ignore late copies of others' batches. */
+export const RECENT_BATCHES = 256;
+
+/** Others' batches the log just confirmed leave `remote` and are remembered as landed. */
+function settle<D, O>(
+  state: DocState<D, O>,
+  landed: ReadonlySet<string>,
+): Pick<DocState<D, O>, 'remote' | 'recent'> | object {
+  if (landed.size === 0) return {};
+  const remote = (state.remote ?? []).filter((b) => !landed.has(b.batchId));
+  const recent = [...(state.recent ?? []), ...landed].slice(-RECENT_BATCHES);
+  return { remote, recent };
+}
+
+/**
+ * Another client's batch, seen before the log confirmed it (it sends each batch to its
+ * peers as it sends it to the server): shown at once on top of `confirmed`, under this
+ * person's own ops. Ignored when the log already confirmed it, when it is already shown,
+ * or when it is empty. It never touches `confirmed` or the queue: the log's copy does.
+ */
+export function seen<D, O>(model: OpModel<D, O>, state: DocState<D, O>, batch: RemoteBatch<O>): DocState<D, O> {
+  const remote = state.remote ?? [];
+  if (batch.ops.length === 0) return state;
+  if (state.recent?.includes(batch.batchId) || remote.some((b) => b.batchId === batch.batchId)) return state;
+  if (state.inflight?.batchId === batch.batchId) return state;
+  return rebuild(model, { ...state, remote: [...remote, batch] }).state;
+}
+
+/**
+ * Rolls back another client's batch that the log never confirmed in time (its author went
+ * offline, or the server refused it): it leaves the view as if never seen. An edit of
+ * ours made on top of it that no longer applies is dropped and reported, as on a rebase.
+ */
+export function forget<D, O>(
+  model: OpModel<D, O>,
+  state: DocState<D, O>,
+  batchId: string,
+): { state: DocState<D, O>; dropped: DroppedOp<O>[] } {
+  const remote = state.remote ?? [];
+  if (!remote.some((b) => b.batchId === batchId)) return { state, dropped: [] };
+  return rebuild(model, { ...state, remote: remote.filter((b) => b.batchId !== batchId) });
+}
+
+/** The server will never take our unsent ops (refused): they leave, and the view is the log plus others' batches shown. */
+export function dropQueue<D, O>(model: OpModel<D, O>, state: DocState<D, O>): DocState<D, O> {
+  return rebuild(model, { ...state, inflight: null, pending: [] }).state;
+}
+
+/** Whether another client's batch is shown but not yet confirmed. */
+export const isShownRemote = <D, O>(state: DocState<D, O>, batchId: string): boolean =>
+  (state.remote ?? []).some((b) => b.batchId === batchId);
+
+/**
+ * local = confirmed + others' unconfirmed batches + inflight + pending, each op resolved
+ * as the log would. While others' batches are shown, nothing leaves the queue: whether
+ * an op of ours still applies is decided on the log alone, once they are confirmed or
+ * forgotten (so a batch that is rolled back never costs us an edit).
+ */
+function overlay<D, O>(model: OpModel<D, O>, state: DocState<D, O>): DocState<D, O> {
+  let local = state.confirmed;
+  const ops = [...(state.remote ?? []).flatMap((b) => b.ops), ...(state.inflight?.ops ?? []), ...state.pending];
+  const all = landAsWritten(model, local, ops);
+  if (all) return { ...state, local: all };
+  for (const op of ops) local = resolveWith(model, local, op).doc;
+  return { ...state, local };
 }
 
 /**
@@ -215,6 +285,7 @@ function rebuild<D, O>(
   model: OpModel<D, O>,
   state: DocState<D, O>,
 ): { state: DocState<D, O>; dropped: DroppedOp<O>[] } {
+  if ((state.remote?.length ?? 0) > 0) return { state: overlay(model, state), dropped: [] };
   const inflight = state.inflight?.ops ?? [];
   let local = landAsWritten(model, state.confirmed, inflight) ?? state.confirmed;
   if (local === state.confirmed) for (const op of inflight) local = resolveWith(model, local, op).doc;

@@ -66,10 +66,27 @@ export interface DocState<D, O> {
   inflight: InflightBatch<O> | null;
   pending: O[];
   local: D;
+  /**
+   * Others' batches seen before the log confirmed them, in arrival order: shown on top of
+   * `confirmed` (under this person's own ops) until their ops arrive from the log, or
+   * forgotten (rolled back) when they never do. Absent: none.
+   */
+  remote?: readonly RemoteBatch<O>[];
+  /** Ids of others' batches the log confirmed lately, so a late copy of one is not shown again. */
+  recent?: readonly string[];
 }
 
-/** What survives a reload: everything but `local`, which is recomputed. */
-export type QueueSnapshot<D, O> = Omit<DocState<D, O>, 'local'>;
+/** A batch another client sent to the server and, at once, to the machine's peers. */
+export interface RemoteBatch<O> {
+  batchId: string;
+  clientId: string;
+  /** Who sent it: checked against the server's stamp before it gets here. */
+  userId: string;
+  ops: O[];
+}
+
+/** What survives a reload: everything but `local` (recomputed) and others' unconfirmed batches. */
+export type QueueSnapshot<D, O> = Omit<DocState<D, O>, 'local' | 'remote' | 'recent'>;
 
 /** The server's answer to an append: the seq range the batch holds and the log's head. */
 export interface CommitReceipt {

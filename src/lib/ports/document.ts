@@ -1,5 +1,5 @@
 import type { Observable } from 'rxjs';
-import type { CommitReceipt, CommittedOp, QueueSnapshot } from '../collab/types.ts';
+import type { CommitReceipt, CommittedOp, QueueSnapshot, RemoteBatch } from '../collab/types.ts';
 import type { ChartSketch } from '../layout/thumbnail.ts';
 import type { MachineDefinition } from '../model/types.ts';
 import type { Op } from '../model/op-types.ts';
@@ -65,6 +65,8 @@ export type CommitResult = { ok: true; receipt: CommitReceipt } | { ok: false; e
 /** Facts from a machine's live op stream, past tense. */
 export type OpStreamEvent =
   | { type: 'ops.received'; ops: CommittedOp<Op>[] }
+  /** Another editor's batch, sent to the peers as it went to the server: not in the log yet. */
+  | { type: 'ops.seen'; batch: RemoteBatch<Op> }
   /** The stream is (again) live: anything committed while it was not is in the log. */
   | { type: 'ops.subscribed' }
   | { type: 'connection.lost' };
@@ -88,12 +90,16 @@ export interface DocumentPort {
   }): Promise<Result<MachineRecord>>;
   renameMachine(machineId: string, name: string): Promise<Result<MachineSummary>>;
   deleteMachine(machineId: string): Promise<Result<void>>;
+  /**
+   * Appends a batch to the log; the same batch goes at once to the machine's other open
+   * documents (`ops.seen` there), which show it until the log's copy arrives.
+   */
   commitOps(request: CommitRequest): Promise<CommitResult>;
   /** Asks trusted code to move the checkpoint to the log's head (fire and forget). */
   requestCheckpoint(machineId: string): void;
   /** The log after `version`, in seq order. */
   opsSince(machineId: string, version: number): Promise<Result<CommittedOp<Op>[]>>;
-  /** Inserts into the machine's log as they commit, plus the stream's own life. */
+  /** Inserts into the machine's log as they commit, others' batches before they do, plus the stream's own life. */
   opEvents$(machineId: string): Observable<OpStreamEvent>;
   /** A project's machines as they are created, renamed, edited (version) and deleted. */
   machineListEvents$(projectId: string): Observable<MachineListEvent>;

@@ -3,15 +3,18 @@ import {
   committed,
   createDoc,
   edit,
+  forget,
+  isShownRemote,
   MAX_BATCH_BYTES,
   receive,
+  seen,
   restoreDoc,
   snapshotOf,
   takeBatch,
   tooBig,
 } from '../../../src/lib/collab/doc.ts';
 import { emptyHistory, recordEdit, redo, undo } from '../../../src/lib/collab/history.ts';
-import type { CommittedOp, DocState } from '../../../src/lib/collab/types.ts';
+import type { CommittedOp, DocState, RemoteBatch } from '../../../src/lib/collab/types.ts';
 import { toyModel, type ToyDoc, type ToyOp } from './toy-model.ts';
 
 /** The client's append protocol, transition by transition (src/lib/collab/doc.ts). */
@@ -248,5 +251,78 @@ describe('undo and redo', () => {
     expect(redo(toyModel, emptyHistory<ToyOp>(), {})).toBeNull();
     const h = recordEdit(toyModel, { undo: [], redo: [[{ t: 'del', id: 'x' }]] }, {}, [{ t: 'add', id: 'a', v: '1' }]);
     expect(h.redo).toEqual([]);
+  });
+});
+
+describe("others' batches before the log confirms them", () => {
+  const batch = (batchId: string, ...ops: ToyOp[]): RemoteBatch<ToyOp> => ({
+    batchId,
+    clientId: 'them',
+    userId: 'u-them',
+    ops,
+  });
+
+  it('shows a batch at once, under our own unsent edits, without touching confirmed or the queue', () => {
+    const mine = edited(createDoc({}, 0), { t: 'add', id: 'm', v: '1' });
+    const s = seen(toyModel, mine, batch('x', { t: 'add', id: 'a', v: 'theirs' }));
+    expect(s.local).toEqual({ a: 'theirs', m: '1' });
+    expect(s.confirmed).toEqual({});
+    expect(s.version).toBe(0);
+    expect(s.pending).toEqual(mine.pending);
+    expect(isShownRemote(s, 'x')).toBe(true);
+    // A second copy (a duplicate on the wire) changes nothing.
+    expect(seen(toyModel, s, batch('x', { t: 'add', id: 'a', v: 'theirs' }))).toBe(s);
+  });
+
+  it('leaves when the log confirms it: the view is the same, now confirmed', () => {
+    const s = seen(toyModel, createDoc({}, 0), batch('x', { t: 'add', id: 'a', v: 'theirs' }));
+    const got = receive(toyModel, s, [theirs(1, { t: 'add', id: 'a', v: 'theirs' }, 'x')]);
+    expect(got.state.local).toEqual({ a: 'theirs' });
+    expect(got.state.confirmed).toEqual({ a: 'theirs' });
+    expect(got.state.remote).toEqual([]);
+    expect(got.state.recent).toEqual(['x']);
+  });
+
+  it('ignores a copy that arrives after the log confirmed it', () => {
+    const got = receive(toyModel, createDoc({}, 0), [theirs(1, { t: 'add', id: 'a', v: 'theirs' }, 'x')]);
+    const late = seen(toyModel, got.state, batch('x', { t: 'add', id: 'a', v: 'theirs' }));
+    expect(late).toBe(got.state);
+    expect(late.local).toEqual({ a: 'theirs' });
+  });
+
+  it('rolls back a batch never confirmed, and drops (and reports) an edit of ours that needed it', () => {
+    const s = seen(toyModel, createDoc({ k: 'kept' }, 0), batch('x', { t: 'add', id: 'a', v: 'theirs' }));
+    const mine = edited(s, { t: 'set', id: 'a', v: 'mine' }, { t: 'set', id: 'k', v: 'mine too' });
+    expect(mine.local).toEqual({ a: 'mine', k: 'mine too' });
+    const gone = forget(toyModel, mine, 'x');
+    expect(gone.state.local).toEqual({ k: 'mine too' });
+    expect(gone.state.pending).toEqual([{ t: 'set', id: 'k', v: 'mine too' }]);
+    expect(gone.dropped.map((d) => d.op)).toEqual([{ t: 'set', id: 'a', v: 'mine' }]);
+    expect(isShownRemote(gone.state, 'x')).toBe(false);
+    // Forgetting what is not shown changes nothing.
+    expect(forget(toyModel, gone.state, 'x').state).toBe(gone.state);
+  });
+
+  it('shows batches in the order they arrive; the log decides the final order', () => {
+    let s = createDoc<ToyDoc, ToyOp>({}, 0);
+    s = seen(toyModel, s, batch('y', { t: 'set', id: 'a', v: 'second' }));
+    s = seen(toyModel, s, batch('x', { t: 'add', id: 'a', v: 'first' }));
+    // y arrived first but does not apply before x: it shows as a no-op until the log orders them.
+    expect(s.local).toEqual({ a: 'first' });
+    const got = receive(toyModel, s, [
+      theirs(1, { t: 'add', id: 'a', v: 'first' }, 'x'),
+      theirs(2, { t: 'set', id: 'a', v: 'second' }, 'y'),
+    ]);
+    expect(got.state.local).toEqual({ a: 'second' });
+    expect(got.state.remote).toEqual([]);
+  });
+
+  it('keeps our queue whole while a batch is shown, even an edit its ops hide', () => {
+    const mine = edited(createDoc({ a: '0' }, 0), { t: 'set', id: 'a', v: 'mine' });
+    const s = seen(toyModel, mine, batch('x', { t: 'del', id: 'a' }));
+    expect(s.local).toEqual({});
+    expect(s.pending).toEqual([{ t: 'set', id: 'a', v: 'mine' }]);
+    // It is rolled back: our edit shows again.
+    expect(forget(toyModel, s, 'x').state.local).toEqual({ a: 'mine' });
   });
 });

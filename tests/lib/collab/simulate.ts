@@ -3,8 +3,10 @@ import {
   committed,
   createDoc,
   edit,
+  forget,
   hasUnsent,
   receive,
+  seen,
   restoreDoc,
   snapshotOf,
   takeBatch,
@@ -16,13 +18,16 @@ import {
   type ServerAnswer,
   type ServerDoc,
 } from '../../../src/lib/collab/server-model.ts';
-import type { DocState, DroppedOp, InflightBatch, OpModel } from '../../../src/lib/collab/types.ts';
+import type { DocState, DroppedOp, InflightBatch, OpModel, RemoteBatch } from '../../../src/lib/collab/types.ts';
 
 /**
  * Several clients and one server (the SQL function's semantics, as a pure function),
  * stepped by a script of random choices: edits, sends, the server appending a request,
  * answers delivered or lost, realtime ops delivered or skipped (a gap), resyncs, reloads
- * from the stored queue and checkpoints. `settle` then lets the network run to quiet.
+ * from the stored queue and checkpoints. Each batch sent is also broadcast to the other
+ * clients at once (before the server orders it); those copies arrive in any order, late,
+ * twice or never, and a client may give up on one (the time-out that rolls it back).
+ * `settle` then lets the network run to quiet.
  */
 
 export type Step =
@@ -33,6 +38,10 @@ export type Step =
   | { kind: 'stream'; client: number; skip: boolean }
   | { kind: 'resync'; client: number }
   | { kind: 'reload'; client: number }
+  /** A copy of a peer's batch reaches this client (picked from those on the way), or is lost. */
+  | { kind: 'peer'; client: number; pick: number; lose: boolean }
+  /** This client gives up on one of the peers' batches it shows (never confirmed in time). */
+  | { kind: 'expire'; client: number; pick: number }
   | { kind: 'checkpoint' };
 
 interface Client<D, O> {
@@ -43,6 +52,8 @@ interface Client<D, O> {
   answer: { batchId: string; answer: ServerAnswer } | null;
   /** Index of the next log entry the realtime stream delivers to this client. */
   streamAt: number;
+  /** Copies of peers' batches on their way to this client, in no particular order. */
+  inbox: RemoteBatch<O>[];
 }
 
 export interface World<D, O> {
@@ -66,6 +77,7 @@ export function createWorld<D, O>(initial: D, clients: number): World<D, O> {
       request: null,
       answer: null,
       streamAt: 0,
+      inbox: [],
     })),
     dropped: [],
     accepted: Array.from({ length: clients }, () => 0),
@@ -114,8 +126,29 @@ export function step<D, O>(
       if (c.request || c.answer) return;
       const taken = takeBatch(c.doc, newBatchId);
       if (!taken) return;
+      const first = c.doc.inflight?.batchId !== taken.batch.batchId;
       c.doc = taken.state;
       c.request = taken.batch;
+      // Sent to the peers too, the moment it is first sent (a retry is not: it may be in the log already).
+      if (first)
+        for (const peer of world.clients)
+          if (peer !== c)
+            peer.inbox.push({ batchId: taken.batch.batchId, clientId: c.id, userId: c.id, ops: [...taken.batch.ops] });
+      return;
+    }
+    case 'peer': {
+      if (c.inbox.length === 0) return;
+      const [copy] = c.inbox.splice(s.pick % c.inbox.length, 1);
+      if (copy && !s.lose) c.doc = seen(model, c.doc, copy);
+      return;
+    }
+    case 'expire': {
+      const shown = c.doc.remote ?? [];
+      const batch = shown[s.pick % Math.max(1, shown.length)];
+      if (!batch) return;
+      const gone = forget(model, c.doc, batch.batchId);
+      c.doc = gone.state;
+      noteDropped(world, c, gone.dropped);
       return;
     }
     case 'serve': {
@@ -158,6 +191,8 @@ export function step<D, O>(
       const saved = JSON.parse(JSON.stringify(snapshotOf(c.doc))) as ReturnType<typeof snapshotOf<D, O>>;
       const restored = restoreDoc(model, saved);
       c.doc = restored.state;
+      // A reload opens a new channel: copies on their way to the old one are gone.
+      c.inbox = [];
       noteDropped(world, c, restored.dropped);
       resync(model, world, c);
       return;
@@ -184,6 +219,8 @@ export function settle<D, O>(model: OpModel<D, O>, world: World<D, O>): void {
     // A lost last message leaves no later seq to reveal the gap; the document machine
     // resyncs when it has been quiet for a while, which this stands for.
     resync(model, world, c);
+    // Copies still on the way arrive late: every batch is confirmed by now, so none shows.
+    for (const copy of c.inbox.splice(0)) c.doc = seen(model, c.doc, copy);
   }
 }
 
@@ -213,6 +250,11 @@ export const stepArb = (clients: number): fc.Arbitrary<Step> => {
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('resync' as const), client }) },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('reload' as const), client }) },
     { weight: 1, arbitrary: fc.constant({ kind: 'checkpoint' as const }) },
+    {
+      weight: 3,
+      arbitrary: fc.record({ kind: fc.constant('peer' as const), client, pick: fc.nat({ max: 20 }), lose: rarely }),
+    },
+    { weight: 1, arbitrary: fc.record({ kind: fc.constant('expire' as const), client, pick: fc.nat({ max: 20 }) }) },
   );
 };
 
@@ -244,6 +286,8 @@ export function expectConverged<D, O>(
     expect(c.doc.pending).toEqual([]);
     expect(c.doc.confirmed).toEqual(replayed);
     expect(c.doc.local).toEqual(replayed);
+    // Every peer batch shown was confirmed or given up on; a late copy never shows again.
+    expect(c.doc.remote ?? []).toEqual([]);
     const logged = world.server.log.filter((e) => e.clientId === c.id).length;
     expect(logged).toBeLessThanOrEqual(world.accepted[i] ?? 0);
     expect(logged + (world.droppedBy[i] ?? 0)).toBeGreaterThanOrEqual(world.accepted[i] ?? 0);
