@@ -1,5 +1,5 @@
 import { assign, enqueueActions, fromEventObservable, fromPromise, sendTo, setup } from 'xstate';
-import { EMPTY } from 'rxjs';
+import { throwError } from 'rxjs';
 import type { StoredInspectionEvent } from '../src/lib/inspection/protocol.ts';
 import type { InspectionLook } from '../src/lib/ports/inspection-follow.ts';
 import type {
@@ -131,7 +131,9 @@ export const inspectionMachine = setup({
     load: fromPromise<InspectionResult<Loaded>, { projectId: string }>(() =>
       Promise.reject(notProvided('inspection', 'load')),
     ),
-    feed: fromEventObservable<InspectionFeedEvent, { projectId: string }>(() => EMPTY),
+    feed: fromEventObservable<InspectionFeedEvent, { projectId: string }>(() =>
+      throwError(() => notProvided('inspection', 'feed')),
+    ),
   },
   guards: {
     otherSession: ({ context, event }) => {
