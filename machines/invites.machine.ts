@@ -1,5 +1,6 @@
 import { assertEvent, assign, fromPromise, setup } from 'xstate';
 import type { Invite, InviteRequest, Result } from '../src/lib/ports/room.ts';
+import { request } from './request.ts';
 import { notProvided, UNEXPECTED } from './shared.ts';
 
 /**
@@ -24,7 +25,7 @@ export interface InvitesContext {
 
 export type InvitesTag = 'loading' | 'loadFailed' | 'busy' | 'ready';
 
-export const invitesMachine = setup({
+const invitesSetup = setup({
   types: {
     context: {} as InvitesContext,
     events: {} as InvitesEvent,
@@ -57,14 +58,16 @@ export const invitesMachine = setup({
         error: null,
       };
     }),
-    showFailure: assign({ error: (_, result: Result<unknown>) => (result.ok ? null : result.error.message) }),
+    showRefusal: assign({ error: (_, result: Result<unknown>) => (result.ok ? null : result.error.message) }),
     showUnexpected: assign({ error: UNEXPECTED }),
     clearError: assign({ error: null }),
   },
   guards: {
-    failed: (_, result: Result<unknown>) => !result.ok,
+    refused: (_, result: Result<unknown>) => !result.ok,
   },
-}).createMachine({
+});
+
+export const invitesMachine = invitesSetup.createMachine({
   id: 'invites',
   context: ({ input }) => ({ projectId: input.projectId, invites: [], created: null, error: null }),
   initial: 'loading',
@@ -72,20 +75,13 @@ export const invitesMachine = setup({
     loading: {
       tags: ['loading'],
       entry: 'clearError',
-      invoke: {
-        id: 'listInvites',
+      ...request(invitesSetup, {
         src: 'listInvites',
         input: ({ context }) => ({ projectId: context.projectId }),
-        onDone: [
-          {
-            guard: { type: 'failed', params: ({ event }) => event.output },
-            target: 'loadFailed',
-            actions: { type: 'showFailure', params: ({ event }) => event.output },
-          },
-          { target: 'ready', actions: { type: 'setInvites', params: ({ event }) => event.output } },
-        ],
-        onError: { target: 'loadFailed', actions: 'showUnexpected' },
-      },
+        refused: { target: 'loadFailed', actions: 'showRefusal' },
+        done: { target: 'ready', actions: 'setInvites' },
+        crashed: { target: 'loadFailed', actions: 'showUnexpected' },
+      }),
     },
     loadFailed: {
       tags: ['loadFailed'],
@@ -102,44 +98,30 @@ export const invitesMachine = setup({
     creating: {
       tags: ['busy'],
       entry: 'clearError',
-      invoke: {
-        id: 'createInvite',
+      ...request(invitesSetup, {
         src: 'createInvite',
         input: ({ context, event }) => {
           assertEvent(event, 'invites.create');
           return { projectId: context.projectId, role: event.role, expiresInDays: event.expiresInDays, maxUses: null };
         },
-        onDone: [
-          {
-            guard: { type: 'failed', params: ({ event }) => event.output },
-            target: 'ready',
-            actions: { type: 'showFailure', params: ({ event }) => event.output },
-          },
-          { target: 'ready', actions: { type: 'addInvite', params: ({ event }) => event.output } },
-        ],
-        onError: { target: 'ready', actions: 'showUnexpected' },
-      },
+        refused: { target: 'ready', actions: 'showRefusal' },
+        done: { target: 'ready', actions: 'addInvite' },
+        crashed: { target: 'ready', actions: 'showUnexpected' },
+      }),
     },
     revoking: {
       tags: ['busy'],
       entry: 'clearError',
-      invoke: {
-        id: 'revokeInvite',
+      ...request(invitesSetup, {
         src: 'revokeInvite',
         input: ({ event }) => {
           assertEvent(event, 'invites.revoke');
           return { inviteId: event.inviteId };
         },
-        onDone: [
-          {
-            guard: { type: 'failed', params: ({ event }) => event.output },
-            target: 'ready',
-            actions: { type: 'showFailure', params: ({ event }) => event.output },
-          },
-          { target: 'ready', actions: { type: 'dropInvite', params: ({ event }) => event.output } },
-        ],
-        onError: { target: 'ready', actions: 'showUnexpected' },
-      },
+        refused: { target: 'ready', actions: 'showRefusal' },
+        done: { target: 'ready', actions: 'dropInvite' },
+        crashed: { target: 'ready', actions: 'showUnexpected' },
+      }),
     },
   },
 });

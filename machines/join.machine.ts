@@ -1,5 +1,6 @@
 import { assign, fromPromise, setup } from 'xstate';
 import type { Failure, Result } from '../src/lib/ports/room.ts';
+import { request } from './request.ts';
 import { notProvided, UNEXPECTED } from './shared.ts';
 
 /**
@@ -23,7 +24,7 @@ export interface JoinContext extends JoinInput {
 
 export type JoinTag = 'joining' | 'failed' | 'joined';
 
-export const joinMachine = setup({
+const joinSetup = setup({
   types: { context: {} as JoinContext, events: {} as JoinEvent, input: {} as JoinInput, tags: {} as JoinTag },
   actors: {
     join: fromPromise<Result<string>, JoinInput>(() => Promise.reject(notProvided('join', 'join'))),
@@ -37,27 +38,22 @@ export const joinMachine = setup({
     ),
     showUnexpected: assign({ error: { code: 'unexpected', message: UNEXPECTED } }),
   },
-}).createMachine({
+});
+
+export const joinMachine = joinSetup.createMachine({
   id: 'join',
   context: ({ input }) => ({ ...input, projectId: null, error: null }),
   initial: 'joining',
   states: {
     joining: {
       tags: ['joining'],
-      invoke: {
-        id: 'join',
+      ...request(joinSetup, {
         src: 'join',
         input: ({ context }) => ({ kind: context.kind, token: context.token }),
-        onDone: [
-          {
-            guard: { type: 'refused', params: ({ event }) => event.output },
-            target: 'failed',
-            actions: { type: 'remember', params: ({ event }) => event.output },
-          },
-          { target: 'joined', actions: { type: 'remember', params: ({ event }) => event.output } },
-        ],
-        onError: { target: 'failed', actions: 'showUnexpected' },
-      },
+        refused: { target: 'failed', actions: 'remember' },
+        done: { target: 'joined', actions: 'remember' },
+        crashed: { target: 'failed', actions: 'showUnexpected' },
+      }),
     },
     failed: {
       tags: ['failed'],

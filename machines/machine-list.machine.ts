@@ -9,6 +9,7 @@ import {
 } from '../src/lib/machine-list.ts';
 import type { MachineDefinition } from '../src/lib/model/types.ts';
 import type { MachineListEvent, MachineSummary, Result } from '../src/lib/ports/document.ts';
+import { request } from './request.ts';
 import { notProvided } from './shared.ts';
 
 /**
@@ -51,7 +52,7 @@ const CREATE_FAILED = "Couldn't create the machine.";
 const RENAME_FAILED = "Couldn't rename the machine.";
 const DELETE_FAILED = "Couldn't delete the machine.";
 
-export const machineListMachine = setup({
+const machineListSetup = setup({
   types: {
     input: {} as { projectId: string },
     context: {} as MachineListContext,
@@ -110,13 +111,15 @@ export const machineListMachine = setup({
     clearError: assign({ error: null }),
   },
   guards: {
-    failed: (_, result: Result<unknown>) => !result.ok,
+    refused: (_, result: Result<unknown>) => !result.ok,
     noRequestRunning: stateIn({ ready: 'idle' }),
     reloadDue: ({ context }) => context.reloadDue,
     hasMachines: ({ event }) => event.type === 'list.create' && event.machines.length > 0,
     hasName: ({ event }) => event.type === 'list.rename' && event.name.trim() !== '',
   },
-}).createMachine({
+});
+
+export const machineListMachine = machineListSetup.createMachine({
   id: 'machineList',
   context: ({ input }) => ({ projectId: input.projectId, machines: [], sinceLoad: [], reloadDue: false, error: null }),
   invoke: { id: 'listEvents', src: 'listEvents', input: ({ context }) => ({ projectId: context.projectId }) },
@@ -136,20 +139,13 @@ export const machineListMachine = setup({
         // The stream went live after this read was sent: what changed in between is in neither, so read again.
         'machines.subscribed': { target: 'loading', reenter: true },
       },
-      invoke: {
-        id: 'loadMachines',
+      ...request(machineListSetup, {
         src: 'loadMachines',
         input: ({ context }) => ({ projectId: context.projectId }),
-        onDone: [
-          {
-            guard: { type: 'failed', params: ({ event }) => event.output },
-            target: 'failed',
-            actions: { type: 'showRefusal', params: ({ event }) => event.output },
-          },
-          { target: 'ready', actions: { type: 'showList', params: ({ event }) => event.output } },
-        ],
-        onError: { target: 'failed', actions: { type: 'showFailure', params: LOAD_FAILED } },
-      },
+        refused: { target: 'failed', actions: 'showRefusal' },
+        done: { target: 'ready', actions: 'showList' },
+        crashed: { target: 'failed', actions: { type: 'showFailure', params: LOAD_FAILED } },
+      }),
     },
     failed: {
       tags: ['failed'],
@@ -171,69 +167,42 @@ export const machineListMachine = setup({
         },
         creating: {
           tags: ['busy'],
-          invoke: {
-            id: 'createMachines',
+          ...request(machineListSetup, {
             src: 'createMachines',
             input: ({ context, event }) => {
               assertEvent(event, 'list.create');
               return { projectId: context.projectId, machines: event.machines };
             },
-            onDone: [
-              {
-                guard: { type: 'failed', params: ({ event }) => event.output },
-                target: 'idle',
-                actions: { type: 'showRefusal', params: ({ event }) => event.output },
-              },
-              {
-                target: 'idle',
-                actions: [
-                  { type: 'addCreated', params: ({ event }) => event.output },
-                  { type: 'announceCreated', params: ({ event }) => event.output },
-                ],
-              },
-            ],
-            onError: { target: 'idle', actions: { type: 'showFailure', params: CREATE_FAILED } },
-          },
+            refused: { target: 'idle', actions: 'showRefusal' },
+            done: { target: 'idle', actions: ['addCreated', 'announceCreated'] },
+            crashed: { target: 'idle', actions: { type: 'showFailure', params: CREATE_FAILED } },
+          }),
         },
         renaming: {
           tags: ['busy'],
-          invoke: {
-            id: 'renameMachine',
+          ...request(machineListSetup, {
             src: 'renameMachine',
             input: ({ event }) => {
               assertEvent(event, 'list.rename');
               return { machineId: event.machineId, name: event.name.trim() };
             },
-            onDone: [
-              {
-                guard: { type: 'failed', params: ({ event }) => event.output },
-                target: 'idle',
-                actions: { type: 'showRefusal', params: ({ event }) => event.output },
-              },
-              { target: 'idle', actions: { type: 'showRenamed', params: ({ event }) => event.output } },
-            ],
-            onError: { target: 'idle', actions: { type: 'showFailure', params: RENAME_FAILED } },
-          },
+            refused: { target: 'idle', actions: 'showRefusal' },
+            done: { target: 'idle', actions: 'showRenamed' },
+            crashed: { target: 'idle', actions: { type: 'showFailure', params: RENAME_FAILED } },
+          }),
         },
         deleting: {
           tags: ['busy'],
-          invoke: {
-            id: 'deleteMachine',
+          ...request(machineListSetup, {
             src: 'deleteMachine',
             input: ({ event }) => {
               assertEvent(event, 'list.delete');
               return { machineId: event.machineId };
             },
-            onDone: [
-              {
-                guard: { type: 'failed', params: ({ event }) => event.output },
-                target: 'idle',
-                actions: { type: 'showRefusal', params: ({ event }) => event.output },
-              },
-              { target: 'idle', actions: { type: 'dropDeleted', params: ({ event }) => event.output } },
-            ],
-            onError: { target: 'idle', actions: { type: 'showFailure', params: DELETE_FAILED } },
-          },
+            refused: { target: 'idle', actions: 'showRefusal' },
+            done: { target: 'idle', actions: 'dropDeleted' },
+            crashed: { target: 'idle', actions: { type: 'showFailure', params: DELETE_FAILED } },
+          }),
         },
       },
     },

@@ -2,6 +2,7 @@ import { throwError } from 'rxjs';
 import { assertEvent, assign, fromEventObservable, fromPromise, setup } from 'xstate';
 import type { AvatarFile, OwnProfile, ProfileEdit, UploadFact } from '../src/lib/ports/profile.ts';
 import type { Result } from '../src/lib/ports/room.ts';
+import { request } from './request.ts';
 import { notProvided, UNEXPECTED } from './shared.ts';
 
 /**
@@ -33,7 +34,7 @@ export type ProfileTag =
 
 type Save = { userId: string; edit: ProfileEdit };
 
-export const profileMachine = setup({
+const profileSetup = setup({
   types: {
     context: {} as ProfileContext,
     events: {} as ProfileEvent,
@@ -84,7 +85,9 @@ export const profileMachine = setup({
     ),
     unexpectedUpload: assign({ uploadError: UNEXPECTED }),
   },
-}).createMachine({
+});
+
+export const profileMachine = profileSetup.createMachine({
   id: 'profile',
   context: ({ input }) => ({
     userId: input.userId,
@@ -99,20 +102,13 @@ export const profileMachine = setup({
   states: {
     loading: {
       tags: ['loading'],
-      invoke: {
-        id: 'loadProfile',
+      ...request(profileSetup, {
         src: 'loadProfile',
         input: ({ context }) => ({ userId: context.userId }),
-        onDone: [
-          {
-            guard: { type: 'refused', params: ({ event }) => event.output },
-            target: 'failed',
-            actions: { type: 'showLoaded', params: ({ event }) => event.output },
-          },
-          { target: 'ready', actions: { type: 'showLoaded', params: ({ event }) => event.output } },
-        ],
-        onError: { target: 'failed', actions: 'unexpectedLoad' },
-      },
+        refused: { target: 'failed', actions: 'showLoaded' },
+        done: { target: 'ready', actions: 'showLoaded' },
+        crashed: { target: 'failed', actions: 'unexpectedLoad' },
+      }),
     },
     failed: { tags: ['failed'], on: { 'profile.retry': 'loading' } },
     ready: {
@@ -126,23 +122,17 @@ export const profileMachine = setup({
             saving: {
               tags: ['saving'],
               entry: 'clearSaveError',
-              invoke: {
+              ...request(profileSetup, {
                 id: 'saveDetails',
                 src: 'saveProfile',
                 input: ({ context, event }) => {
                   assertEvent(event, 'profile.save');
                   return { userId: context.userId, edit: { displayName: event.displayName, color: event.color } };
                 },
-                onDone: [
-                  {
-                    guard: { type: 'refused', params: ({ event }) => event.output },
-                    target: 'editing',
-                    actions: { type: 'showSaved', params: ({ event }) => event.output },
-                  },
-                  { target: 'saved', actions: { type: 'showSaved', params: ({ event }) => event.output } },
-                ],
-                onError: { target: 'editing', actions: 'unexpectedSave' },
-              },
+                refused: { target: 'editing', actions: 'showSaved' },
+                done: { target: 'saved', actions: 'showSaved' },
+                crashed: { target: 'editing', actions: 'unexpectedSave' },
+              }),
             },
             saved: { tags: ['saved'], on: { 'profile.save': 'saving' } },
           },
@@ -168,23 +158,17 @@ export const profileMachine = setup({
             },
             attaching: {
               tags: ['uploading'],
-              invoke: {
+              ...request(profileSetup, {
                 id: 'attachAvatar',
                 src: 'saveProfile',
                 input: ({ context, event }) => {
                   assertEvent(event, 'upload.finished');
                   return { userId: context.userId, edit: { avatarPath: event.path } };
                 },
-                onDone: [
-                  {
-                    guard: { type: 'refused', params: ({ event }) => event.output },
-                    target: 'failed',
-                    actions: { type: 'showAttachFailure', params: ({ event }) => event.output },
-                  },
-                  { target: 'done', actions: { type: 'showAttachFailure', params: ({ event }) => event.output } },
-                ],
-                onError: { target: 'failed', actions: 'unexpectedUpload' },
-              },
+                refused: { target: 'failed', actions: 'showAttachFailure' },
+                done: { target: 'done', actions: 'showAttachFailure' },
+                crashed: { target: 'failed', actions: 'unexpectedUpload' },
+              }),
             },
             done: { tags: ['uploaded'], on: { 'avatar.upload': { target: 'uploading', actions: 'takeFile' } } },
             failed: {

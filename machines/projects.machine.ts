@@ -3,6 +3,7 @@ import { assertEvent, assign, fromEventObservable, fromPromise, raise, setup } f
 import type { NewProject, ProjectEdit, ProjectsFact, ProjectSummary } from '../src/lib/ports/projects.ts';
 import type { Result, Visibility } from '../src/lib/ports/room.ts';
 import { patchProject, removeProject, revertPatch, upsertProject } from '../src/lib/projects-list.ts';
+import { request } from './request.ts';
 import { notProvided, UNEXPECTED } from './shared.ts';
 
 /**
@@ -44,7 +45,7 @@ export type ProjectsTag = 'loading' | 'failed' | 'ready' | 'busy' | 'live' | 're
 
 type Update = { id: string; edit: ProjectEdit };
 
-export const projectsMachine = setup({
+const projectsSetup = setup({
   types: {
     context: {} as ProjectsContext,
     events: {} as ProjectsEvent,
@@ -148,7 +149,9 @@ export const projectsMachine = setup({
     deferReload: assign({ reloadDue: true }),
     clearReload: assign({ reloadDue: false }),
   },
-}).createMachine({
+});
+
+export const projectsMachine = projectsSetup.createMachine({
   id: 'projects',
   type: 'parallel',
   context: ({ input }) => ({
@@ -172,20 +175,13 @@ export const projectsMachine = setup({
         loading: {
           tags: ['loading'],
           entry: 'clearReload',
-          invoke: {
-            id: 'listProjects',
+          ...request(projectsSetup, {
             src: 'listProjects',
             input: ({ context }) => ({ userId: context.userId }),
-            onDone: [
-              {
-                guard: { type: 'refused', params: ({ event }) => event.output },
-                target: 'failed',
-                actions: { type: 'showList', params: ({ event }) => event.output },
-              },
-              { target: 'ready', actions: { type: 'showList', params: ({ event }) => event.output } },
-            ],
-            onError: { target: 'failed', actions: 'showUnexpectedLoad' },
-          },
+            refused: { target: 'failed', actions: 'showList' },
+            done: { target: 'ready', actions: 'showList' },
+            crashed: { target: 'failed', actions: 'showUnexpectedLoad' },
+          }),
         },
         failed: {
           tags: ['failed'],
@@ -212,25 +208,15 @@ export const projectsMachine = setup({
             },
             creating: {
               tags: ['ready', 'busy'],
-              invoke: {
-                id: 'createProject',
+              ...request(projectsSetup, {
                 src: 'createProject',
                 input: ({ event }) => {
                   assertEvent(event, 'projects.create');
                   return event.project;
                 },
-                onDone: [
-                  {
-                    guard: { type: 'refused', params: ({ event }) => event.output },
-                    target: 'idle',
-                    actions: [
-                      { type: 'confirmCreated', params: ({ event }) => event.output },
-                      { type: 'showProblem', params: ({ event }) => event.output },
-                    ],
-                  },
-                  { target: 'idle', actions: { type: 'confirmCreated', params: ({ event }) => event.output } },
-                ],
-                onError: {
+                refused: { target: 'idle', actions: ['confirmCreated', 'showProblem'] },
+                done: { target: 'idle', actions: 'confirmCreated' },
+                crashed: {
                   target: 'idle',
                   actions: [
                     {
@@ -240,12 +226,11 @@ export const projectsMachine = setup({
                     'showUnexpected',
                   ],
                 },
-              },
+              }),
             },
             updating: {
               tags: ['ready', 'busy'],
-              invoke: {
-                id: 'updateProject',
+              ...request(projectsSetup, {
                 src: 'updateProject',
                 input: ({ event }) => {
                   assertEvent(event, ['projects.rename', 'projects.share']);
@@ -254,36 +239,23 @@ export const projectsMachine = setup({
                     edit: event.type === 'projects.rename' ? { name: event.name } : { visibility: event.visibility },
                   };
                 },
-                onDone: [
-                  {
-                    guard: { type: 'refused', params: ({ event }) => event.output },
-                    target: 'idle',
-                    actions: ['rollBackPatch', { type: 'showProblem', params: ({ event }) => event.output }],
-                  },
-                  { target: 'idle', actions: 'settle' },
-                ],
-                onError: { target: 'idle', actions: ['rollBackPatch', 'showUnexpected'] },
-              },
+                refused: { target: 'idle', actions: ['rollBackPatch', 'showProblem'] },
+                done: { target: 'idle', actions: 'settle' },
+                crashed: { target: 'idle', actions: ['rollBackPatch', 'showUnexpected'] },
+              }),
             },
             deleting: {
               tags: ['ready', 'busy'],
-              invoke: {
-                id: 'deleteProject',
+              ...request(projectsSetup, {
                 src: 'deleteProject',
                 input: ({ event }) => {
                   assertEvent(event, 'projects.delete');
                   return { id: event.id };
                 },
-                onDone: [
-                  {
-                    guard: { type: 'refused', params: ({ event }) => event.output },
-                    target: 'idle',
-                    actions: ['rollBackRemoval', { type: 'showProblem', params: ({ event }) => event.output }],
-                  },
-                  { target: 'idle', actions: 'settle' },
-                ],
-                onError: { target: 'idle', actions: ['rollBackRemoval', 'showUnexpected'] },
-              },
+                refused: { target: 'idle', actions: ['rollBackRemoval', 'showProblem'] },
+                done: { target: 'idle', actions: 'settle' },
+                crashed: { target: 'idle', actions: ['rollBackRemoval', 'showUnexpected'] },
+              }),
             },
           },
         },

@@ -14,6 +14,7 @@ import { applyChange, EMPTY_ROOM, mergeSnapshot } from '../src/lib/room-merge.ts
 import { invitesMachine } from './invites.machine.ts';
 import { machineListMachine } from './machine-list.machine.ts';
 import { openMachineMachine } from './open-machine.machine.ts';
+import { request } from './request.ts';
 import { notProvided, UNEXPECTED } from './shared.ts';
 
 /**
@@ -55,23 +56,7 @@ const ADMIN_STARTS = {
   'room.removeMember': { target: 'removing', actions: 'startAdmin' },
 } as const;
 
-/** How every admin request ends: a refusal or a throw in `admin.failed` with why, success in `admin.idle`. */
-const ADMIN_OUTCOME = {
-  onDone: [
-    {
-      guard: { type: 'failed', params: ({ event }: { event: { output: Result<null> } }) => event.output },
-      target: 'failed',
-      actions: {
-        type: 'showAdminFailure',
-        params: ({ event }: { event: { output: Result<null> } }) => event.output,
-      },
-    },
-    { target: 'idle', actions: 'finishAdmin' },
-  ],
-  onError: { target: 'failed', actions: 'showAdminUnexpected' },
-} as const;
-
-export const roomMachine = setup({
+const roomSetup = setup({
   types: {
     context: {} as RoomContext,
     events: {} as RoomEvent,
@@ -135,7 +120,7 @@ export const roomMachine = setup({
         wasMember: context.wasMember || data.members[context.userId] !== undefined,
       };
     }),
-    showFailure: assign({ error: (_, result: Result<unknown>) => failureOf(result) ?? UNEXPECTED }),
+    showRefusal: assign({ error: (_, result: Result<unknown>) => failureOf(result) ?? UNEXPECTED }),
     showUnexpected: assign({ error: UNEXPECTED }),
     showJoinTimeout: assign({ error: JOIN_TIMEOUT }),
     clearError: assign({ error: null }),
@@ -182,7 +167,7 @@ export const roomMachine = setup({
       adminTarget: ({ event }) =>
         event.type === 'room.changeRole' || event.type === 'room.removeMember' ? event.userId : null,
     }),
-    showAdminFailure: assign({
+    showAdminRefusal: assign({
       adminError: (_, result: Result<unknown>) => failureOf(result) ?? UNEXPECTED,
       adminTarget: null,
     }),
@@ -191,7 +176,7 @@ export const roomMachine = setup({
     clearAdminError: assign({ adminError: null }),
   },
   guards: {
-    failed: (_, result: Result<unknown>) => !result.ok,
+    refused: (_, result: Result<unknown>) => !result.ok,
     /** Presence is republished only when what this person looks at actually changes. */
     lookingChanged: ({ context, event }) => event.type === 'room.look' && event.looking !== context.looking,
     isOwner: ({ context }) => isOwnerIn(context),
@@ -202,7 +187,16 @@ export const roomMachine = setup({
     lostAccess: ({ context }) =>
       context.data.project === null || (context.wasMember && context.data.members[context.userId] === undefined),
   },
-}).createMachine({
+});
+
+/** How every admin request ends: a refusal or a throw in `admin.failed` with why, success in `admin.idle`. */
+const ADMIN_OUTCOME = {
+  refused: { target: 'failed', actions: 'showAdminRefusal' },
+  done: { target: 'idle', actions: 'finishAdmin' },
+  crashed: { target: 'failed', actions: 'showAdminUnexpected' },
+} as const;
+
+export const roomMachine = roomSetup.createMachine({
   id: 'room',
   context: ({ input }) => ({
     ...input,
@@ -245,25 +239,20 @@ export const roomMachine = setup({
             },
             loading: {
               tags: ['pending'],
-              invoke: {
-                id: 'loadSnapshot',
+              ...request(roomSetup, {
                 src: 'loadSnapshot',
                 input: ({ context }) => ({ projectId: context.projectId }),
-                onDone: [
+                first: [
                   {
                     guard: { type: 'accessGone', params: ({ event }) => event.output },
                     target: '#room.removed',
                     actions: 'explainLostAccess',
                   },
-                  {
-                    guard: { type: 'failed', params: ({ event }) => event.output },
-                    target: '#room.failed',
-                    actions: { type: 'showFailure', params: ({ event }) => event.output },
-                  },
-                  { target: 'live', actions: { type: 'mergeSnapshot', params: ({ event }) => event.output } },
                 ],
-                onError: { target: '#room.failed', actions: 'showUnexpected' },
-              },
+                refused: { target: '#room.failed', actions: 'showRefusal' },
+                done: { target: 'live', actions: 'mergeSnapshot' },
+                crashed: { target: '#room.failed', actions: 'showUnexpected' },
+              }),
               on: {
                 'change.received': { actions: 'bufferChange' },
                 // The snapshot may miss what happens while the channel is down: start over.
@@ -294,39 +283,36 @@ export const roomMachine = setup({
             idle: { on: ADMIN_STARTS },
             renaming: {
               tags: ['adminBusy'],
-              invoke: {
-                id: 'renameProject',
+              ...request(roomSetup, {
                 src: 'renameProject',
                 input: ({ context, event }) => {
                   assertEvent(event, 'room.rename');
                   return { projectId: context.projectId, name: event.name };
                 },
                 ...ADMIN_OUTCOME,
-              },
+              }),
             },
             changingRole: {
               tags: ['adminBusy'],
-              invoke: {
-                id: 'changeRole',
+              ...request(roomSetup, {
                 src: 'changeRole',
                 input: ({ context, event }) => {
                   assertEvent(event, 'room.changeRole');
                   return { projectId: context.projectId, userId: event.userId, role: event.role };
                 },
                 ...ADMIN_OUTCOME,
-              },
+              }),
             },
             removing: {
               tags: ['adminBusy'],
-              invoke: {
-                id: 'removeMember',
+              ...request(roomSetup, {
                 src: 'removeMember',
                 input: ({ context, event }) => {
                   assertEvent(event, 'room.removeMember');
                   return { projectId: context.projectId, userId: event.userId };
                 },
                 ...ADMIN_OUTCOME,
-              },
+              }),
             },
             failed: {
               tags: ['adminFailed'],

@@ -2,6 +2,7 @@ import { throwError } from 'rxjs';
 import { assertEvent, assign, fromEventObservable, fromPromise, not, setup } from 'xstate';
 import type { AuthEvent, AuthResult, Credentials, SessionUser, SignUpResult } from '../src/lib/ports/auth.ts';
 import type { OwnProfileFact } from '../src/lib/ports/profile.ts';
+import { request } from './request.ts';
 import { notProvided, UNEXPECTED } from './shared.ts';
 
 /**
@@ -118,7 +119,7 @@ const sessionSetup = setup({
       result.ok ? { user: result.session.user, expiresAt: result.session.expiresAt } : {},
     ),
     clearMessages: assign({ error: null, notice: null }),
-    showFailure: assign((_, result: AuthResult | SignUpResult) => ({ error: result.ok ? null : result.error.message })),
+    showRefusal: assign((_, result: AuthResult | SignUpResult) => ({ error: result.ok ? null : result.error.message })),
     showUnexpected: assign({ error: UNEXPECTED }),
     showConfirmationSent: assign((_, result: SignUpResult) => ({
       notice:
@@ -140,7 +141,10 @@ const sessionSetup = setup({
       assertEvent(event, ['auth.signedIn', 'auth.userUpdated']);
       return event.session.user.id !== context.user?.id;
     },
-    failed: (_, result: AuthResult | SignUpResult) => !result.ok,
+    /** The server said no (bad credentials, sign-ups closed...). */
+    refused: (_, result: AuthResult | SignUpResult) => !result.ok,
+    /** A refresh that did not work and is not an expiry: the network, most likely; try again. */
+    refreshFailed: (_, result: AuthResult) => !result.ok,
     expired: (_, result: AuthResult) => !result.ok && result.error.code === 'session_expired',
     confirmationSent: (_, result: SignUpResult) => result.ok && result.session === null,
   },
@@ -169,7 +173,7 @@ const tokenLife = sessionSetup.createStateConfig({
             target: '#session.signedOut',
             actions: 'noticeExpired',
           },
-          { guard: { type: 'failed', params: ({ event }) => event.output }, target: 'waitingToRetry' },
+          { guard: { type: 'refreshFailed', params: ({ event }) => event.output }, target: 'waitingToRetry' },
           { target: 'active', actions: { type: 'rememberRefreshed', params: ({ event }) => event.output } },
         ],
         onError: 'waitingToRetry',
@@ -218,13 +222,11 @@ const formRequests = {
 } as const;
 /** A request the form runs: its own failure is shown; success waits for the fact that follows. */
 const requesting = sessionSetup.createStateConfig({ tags: ['pending'], entry: 'clearMessages' });
-const requestOutput = ({ event }: { event: { output: AuthResult | SignUpResult } }) => event.output;
-const refused = {
-  guard: { type: 'failed', params: requestOutput },
-  target: 'failed',
-  actions: { type: 'showFailure', params: requestOutput },
+/** The form's request outcomes: a refusal or a throw is shown; success waits for the fact. */
+const FORM_OUTCOME = {
+  refused: { target: 'failed', actions: 'showRefusal' },
+  crashed: { target: 'failed', actions: 'showUnexpected' },
 } as const;
-const crashed = { target: 'failed', actions: 'showUnexpected' } as const;
 
 export const sessionMachine = sessionSetup.createMachine({
   id: 'session',
@@ -254,28 +256,26 @@ export const sessionMachine = sessionSetup.createMachine({
         idle: { on: formRequests },
         signingIn: {
           ...requesting,
-          invoke: { id: 'signIn', src: 'signIn', input: credentials, onDone: refused, onError: crashed },
+          ...request(sessionSetup, { src: 'signIn', input: credentials, ...FORM_OUTCOME }),
         },
         signingUp: {
           ...requesting,
-          invoke: {
-            id: 'signUp',
+          ...request(sessionSetup, {
             src: 'signUp',
             input: credentials,
-            onDone: [
-              refused,
+            ...FORM_OUTCOME,
+            also: [
               {
                 guard: { type: 'confirmationSent', params: ({ event }) => event.output },
                 target: 'awaitingConfirmation',
                 actions: { type: 'showConfirmationSent', params: ({ event }) => event.output },
               },
             ],
-            onError: crashed,
-          },
+          }),
         },
         joiningAsGuest: {
           ...requesting,
-          invoke: { id: 'signInAsGuest', src: 'signInAsGuest', onDone: refused, onError: crashed },
+          ...request(sessionSetup, { src: 'signInAsGuest', ...FORM_OUTCOME }),
         },
         failed: { tags: ['failed'], on: formRequests },
         awaitingConfirmation: { tags: ['notice'], on: formRequests },
