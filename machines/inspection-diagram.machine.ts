@@ -2,7 +2,6 @@ import { assertEvent, assign, fromPromise, setup } from 'xstate';
 import type { Layout } from '../src/lib/layout/types.ts';
 import type { MachineDefinition } from '../src/lib/model/types.ts';
 import type { InspectionResult } from '../src/lib/ports/inspection.ts';
-import { request } from './request.ts';
 import { notProvided } from './shared.ts';
 
 /**
@@ -110,16 +109,23 @@ export const inspectionDiagramMachine = diagramSetup.createMachine({
         },
         saving: {
           tags: ['busy'],
-          ...request(diagramSetup, {
+          invoke: {
+            id: 'saveMachine',
             src: 'saveMachine',
             input: ({ context, event }) => {
               assertEvent(event, 'inspection.saveMachine');
               return { projectId: context.projectId, name: event.name, config: event.config };
             },
-            refused: { target: 'idle', actions: 'showRefusal' },
-            done: { target: 'idle', actions: 'rememberSaved' },
-            crashed: { target: 'idle', actions: 'showSaveFailure' },
-          }),
+            onDone: [
+              {
+                guard: { type: 'refused', params: ({ event }) => event.output },
+                target: 'idle',
+                actions: { type: 'showRefusal', params: ({ event }) => event.output },
+              },
+              { target: 'idle', actions: { type: 'rememberSaved', params: ({ event }) => event.output } },
+            ],
+            onError: { target: 'idle', actions: 'showSaveFailure' },
+          },
         },
       },
     },

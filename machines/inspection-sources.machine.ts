@@ -1,6 +1,5 @@
 import { assertEvent, assign, fromPromise, setup } from 'xstate';
 import type { InspectionResult, InspectionSource } from '../src/lib/ports/inspection.ts';
-import { request } from './request.ts';
 import { notProvided } from './shared.ts';
 
 /**
@@ -125,42 +124,63 @@ export const inspectionSourcesMachine = sourcesSetup.createMachine({
     },
     creating: {
       tags: ['busy'],
-      ...request(sourcesSetup, {
+      invoke: {
+        id: 'createSource',
         src: 'createSource',
         input: ({ context, event }) => {
           assertEvent(event, 'inspection.createSource');
           return { projectId: context.projectId, name: event.name.trim() };
         },
-        refused: { target: 'idle', actions: 'showRefusal' },
-        done: { target: 'idle', actions: 'addCreated' },
-        crashed: { target: 'idle', actions: { type: 'showFailure', params: 'The source could not be created.' } },
-      }),
+        onDone: [
+          {
+            guard: { type: 'refused', params: ({ event }) => event.output },
+            target: 'idle',
+            actions: { type: 'showRefusal', params: ({ event }) => event.output },
+          },
+          { target: 'idle', actions: { type: 'addCreated', params: ({ event }) => event.output } },
+        ],
+        onError: { target: 'idle', actions: { type: 'showFailure', params: 'The source could not be created.' } },
+      },
     },
     revoking: {
       tags: ['busy'],
-      ...request(sourcesSetup, {
+      invoke: {
+        id: 'revokeSource',
         src: 'revokeSource',
         input: ({ event }) => {
           assertEvent(event, 'inspection.revokeSource');
           return { sourceId: event.sourceId };
         },
-        refused: { target: 'idle', actions: 'showRefusal' },
-        done: { target: 'idle', actions: 'markRevoked' },
-        crashed: { target: 'idle', actions: { type: 'showFailure', params: 'The source could not be revoked.' } },
-      }),
+        onDone: [
+          {
+            guard: { type: 'refused', params: ({ event }) => event.output },
+            target: 'idle',
+            actions: { type: 'showRefusal', params: ({ event }) => event.output },
+          },
+          { target: 'idle', actions: { type: 'markRevoked', params: ({ event }) => event.output } },
+        ],
+        onError: { target: 'idle', actions: { type: 'showFailure', params: 'The source could not be revoked.' } },
+      },
     },
     settingRetention: {
       tags: ['busy'],
-      ...request(sourcesSetup, {
+      invoke: {
+        id: 'setRetention',
         src: 'setRetention',
         input: ({ event }) => {
           assertEvent(event, 'inspection.setRetention');
           return { sourceId: event.sourceId, maxEvents: event.maxEvents, maxDays: event.maxDays };
         },
-        refused: { target: 'idle', actions: 'showRefusal' },
-        done: { target: 'idle', actions: 'keepRetention' },
-        crashed: { target: 'idle', actions: { type: 'showFailure', params: 'What is kept could not be changed.' } },
-      }),
+        onDone: [
+          {
+            guard: { type: 'refused', params: ({ event }) => event.output },
+            target: 'idle',
+            actions: { type: 'showRefusal', params: ({ event }) => event.output },
+          },
+          { target: 'idle', actions: { type: 'keepRetention', params: ({ event }) => event.output } },
+        ],
+        onError: { target: 'idle', actions: { type: 'showFailure', params: 'What is kept could not be changed.' } },
+      },
     },
   },
 });

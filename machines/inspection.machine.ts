@@ -12,7 +12,6 @@ import { inspectionDiagramMachine } from './inspection-diagram.machine.ts';
 import { inspectionFollowMachine, type FollowedLook, type FollowIntent } from './inspection-follow.machine.ts';
 import { inspectionSessionMachine, type InspectionSessionReport } from './inspection-session.machine.ts';
 import { inspectionSourcesMachine } from './inspection-sources.machine.ts';
-import { request } from './request.ts';
 import { notProvided } from './shared.ts';
 
 /**
@@ -249,13 +248,20 @@ export const inspectionMachine = inspectionSetup.createMachine({
   initial: 'loading',
   states: {
     loading: {
-      ...request(inspectionSetup, {
+      invoke: {
+        id: 'load',
         src: 'load',
         input: ({ context }) => ({ projectId: context.projectId }),
-        refused: { target: 'failed', actions: 'showRefusal' },
-        done: { target: 'ready', actions: 'showLoaded' },
-        crashed: { target: 'failed', actions: 'showLoadFailure' },
-      }),
+        onDone: [
+          {
+            guard: { type: 'refused', params: ({ event }) => event.output },
+            target: 'failed',
+            actions: { type: 'showRefusal', params: ({ event }) => event.output },
+          },
+          { target: 'ready', actions: { type: 'showLoaded', params: ({ event }) => event.output } },
+        ],
+        onError: { target: 'failed', actions: 'showLoadFailure' },
+      },
     },
     failed: { on: { 'inspection.retry': 'loading' } },
     ready: {

@@ -1,6 +1,5 @@
 import { assertEvent, assign, fromPromise, setup } from 'xstate';
 import type { Invite, InviteRequest, Result } from '../src/lib/ports/room.ts';
-import { request } from './request.ts';
 import { notProvided, UNEXPECTED } from './shared.ts';
 
 /**
@@ -25,7 +24,7 @@ export interface InvitesContext {
 
 export type InvitesTag = 'loading' | 'loadFailed' | 'busy' | 'ready';
 
-const invitesSetup = setup({
+export const invitesMachine = setup({
   types: {
     context: {} as InvitesContext,
     events: {} as InvitesEvent,
@@ -65,9 +64,7 @@ const invitesSetup = setup({
   guards: {
     refused: (_, result: Result<unknown>) => !result.ok,
   },
-});
-
-export const invitesMachine = invitesSetup.createMachine({
+}).createMachine({
   id: 'invites',
   context: ({ input }) => ({ projectId: input.projectId, invites: [], created: null, error: null }),
   initial: 'loading',
@@ -75,13 +72,20 @@ export const invitesMachine = invitesSetup.createMachine({
     loading: {
       tags: ['loading'],
       entry: 'clearError',
-      ...request(invitesSetup, {
+      invoke: {
+        id: 'listInvites',
         src: 'listInvites',
         input: ({ context }) => ({ projectId: context.projectId }),
-        refused: { target: 'loadFailed', actions: 'showRefusal' },
-        done: { target: 'ready', actions: 'setInvites' },
-        crashed: { target: 'loadFailed', actions: 'showUnexpected' },
-      }),
+        onDone: [
+          {
+            guard: { type: 'refused', params: ({ event }) => event.output },
+            target: 'loadFailed',
+            actions: { type: 'showRefusal', params: ({ event }) => event.output },
+          },
+          { target: 'ready', actions: { type: 'setInvites', params: ({ event }) => event.output } },
+        ],
+        onError: { target: 'loadFailed', actions: 'showUnexpected' },
+      },
     },
     loadFailed: {
       tags: ['loadFailed'],
@@ -98,30 +102,44 @@ export const invitesMachine = invitesSetup.createMachine({
     creating: {
       tags: ['busy'],
       entry: 'clearError',
-      ...request(invitesSetup, {
+      invoke: {
+        id: 'createInvite',
         src: 'createInvite',
         input: ({ context, event }) => {
           assertEvent(event, 'invites.create');
           return { projectId: context.projectId, role: event.role, expiresInDays: event.expiresInDays, maxUses: null };
         },
-        refused: { target: 'ready', actions: 'showRefusal' },
-        done: { target: 'ready', actions: 'addInvite' },
-        crashed: { target: 'ready', actions: 'showUnexpected' },
-      }),
+        onDone: [
+          {
+            guard: { type: 'refused', params: ({ event }) => event.output },
+            target: 'ready',
+            actions: { type: 'showRefusal', params: ({ event }) => event.output },
+          },
+          { target: 'ready', actions: { type: 'addInvite', params: ({ event }) => event.output } },
+        ],
+        onError: { target: 'ready', actions: 'showUnexpected' },
+      },
     },
     revoking: {
       tags: ['busy'],
       entry: 'clearError',
-      ...request(invitesSetup, {
+      invoke: {
+        id: 'revokeInvite',
         src: 'revokeInvite',
         input: ({ event }) => {
           assertEvent(event, 'invites.revoke');
           return { inviteId: event.inviteId };
         },
-        refused: { target: 'ready', actions: 'showRefusal' },
-        done: { target: 'ready', actions: 'dropInvite' },
-        crashed: { target: 'ready', actions: 'showUnexpected' },
-      }),
+        onDone: [
+          {
+            guard: { type: 'refused', params: ({ event }) => event.output },
+            target: 'ready',
+            actions: { type: 'showRefusal', params: ({ event }) => event.output },
+          },
+          { target: 'ready', actions: { type: 'dropInvite', params: ({ event }) => event.output } },
+        ],
+        onError: { target: 'ready', actions: 'showUnexpected' },
+      },
     },
   },
 });

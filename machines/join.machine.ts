@@ -1,6 +1,5 @@
 import { assign, fromPromise, setup } from 'xstate';
 import type { Failure, Result } from '../src/lib/ports/room.ts';
-import { request } from './request.ts';
 import { notProvided, UNEXPECTED } from './shared.ts';
 
 /**
@@ -24,7 +23,7 @@ export interface JoinContext extends JoinInput {
 
 export type JoinTag = 'joining' | 'failed' | 'joined';
 
-const joinSetup = setup({
+export const joinMachine = setup({
   types: { context: {} as JoinContext, events: {} as JoinEvent, input: {} as JoinInput, tags: {} as JoinTag },
   actors: {
     join: fromPromise<Result<string>, JoinInput>(() => Promise.reject(notProvided('join', 'join'))),
@@ -38,22 +37,27 @@ const joinSetup = setup({
     ),
     showUnexpected: assign({ error: { code: 'unexpected', message: UNEXPECTED } }),
   },
-});
-
-export const joinMachine = joinSetup.createMachine({
+}).createMachine({
   id: 'join',
   context: ({ input }) => ({ ...input, projectId: null, error: null }),
   initial: 'joining',
   states: {
     joining: {
       tags: ['joining'],
-      ...request(joinSetup, {
+      invoke: {
+        id: 'join',
         src: 'join',
         input: ({ context }) => ({ kind: context.kind, token: context.token }),
-        refused: { target: 'failed', actions: 'remember' },
-        done: { target: 'joined', actions: 'remember' },
-        crashed: { target: 'failed', actions: 'showUnexpected' },
-      }),
+        onDone: [
+          {
+            guard: { type: 'refused', params: ({ event }) => event.output },
+            target: 'failed',
+            actions: { type: 'remember', params: ({ event }) => event.output },
+          },
+          { target: 'joined', actions: { type: 'remember', params: ({ event }) => event.output } },
+        ],
+        onError: { target: 'failed', actions: 'showUnexpected' },
+      },
     },
     failed: {
       tags: ['failed'],

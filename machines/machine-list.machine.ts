@@ -9,7 +9,6 @@ import {
 } from '../src/lib/machine-list.ts';
 import type { MachineDefinition } from '../src/lib/model/types.ts';
 import type { MachineListEvent, MachineSummary, Result } from '../src/lib/ports/document.ts';
-import { request } from './request.ts';
 import { notProvided } from './shared.ts';
 
 /**
@@ -52,7 +51,7 @@ const CREATE_FAILED = "Couldn't create the machine.";
 const RENAME_FAILED = "Couldn't rename the machine.";
 const DELETE_FAILED = "Couldn't delete the machine.";
 
-const machineListSetup = setup({
+export const machineListMachine = setup({
   types: {
     input: {} as { projectId: string },
     context: {} as MachineListContext,
@@ -117,9 +116,7 @@ const machineListSetup = setup({
     hasMachines: ({ event }) => event.type === 'list.create' && event.machines.length > 0,
     hasName: ({ event }) => event.type === 'list.rename' && event.name.trim() !== '',
   },
-});
-
-export const machineListMachine = machineListSetup.createMachine({
+}).createMachine({
   id: 'machineList',
   context: ({ input }) => ({ projectId: input.projectId, machines: [], sinceLoad: [], reloadDue: false, error: null }),
   invoke: { id: 'listEvents', src: 'listEvents', input: ({ context }) => ({ projectId: context.projectId }) },
@@ -139,13 +136,20 @@ export const machineListMachine = machineListSetup.createMachine({
         // The stream went live after this read was sent: what changed in between is in neither, so read again.
         'machines.subscribed': { target: 'loading', reenter: true },
       },
-      ...request(machineListSetup, {
+      invoke: {
+        id: 'loadMachines',
         src: 'loadMachines',
         input: ({ context }) => ({ projectId: context.projectId }),
-        refused: { target: 'failed', actions: 'showRefusal' },
-        done: { target: 'ready', actions: 'showList' },
-        crashed: { target: 'failed', actions: { type: 'showFailure', params: LOAD_FAILED } },
-      }),
+        onDone: [
+          {
+            guard: { type: 'refused', params: ({ event }) => event.output },
+            target: 'failed',
+            actions: { type: 'showRefusal', params: ({ event }) => event.output },
+          },
+          { target: 'ready', actions: { type: 'showList', params: ({ event }) => event.output } },
+        ],
+        onError: { target: 'failed', actions: { type: 'showFailure', params: LOAD_FAILED } },
+      },
     },
     failed: {
       tags: ['failed'],
@@ -167,42 +171,69 @@ export const machineListMachine = machineListSetup.createMachine({
         },
         creating: {
           tags: ['busy'],
-          ...request(machineListSetup, {
+          invoke: {
+            id: 'createMachines',
             src: 'createMachines',
             input: ({ context, event }) => {
               assertEvent(event, 'list.create');
               return { projectId: context.projectId, machines: event.machines };
             },
-            refused: { target: 'idle', actions: 'showRefusal' },
-            done: { target: 'idle', actions: ['addCreated', 'announceCreated'] },
-            crashed: { target: 'idle', actions: { type: 'showFailure', params: CREATE_FAILED } },
-          }),
+            onDone: [
+              {
+                guard: { type: 'refused', params: ({ event }) => event.output },
+                target: 'idle',
+                actions: { type: 'showRefusal', params: ({ event }) => event.output },
+              },
+              {
+                target: 'idle',
+                actions: [
+                  { type: 'addCreated', params: ({ event }) => event.output },
+                  { type: 'announceCreated', params: ({ event }) => event.output },
+                ],
+              },
+            ],
+            onError: { target: 'idle', actions: { type: 'showFailure', params: CREATE_FAILED } },
+          },
         },
         renaming: {
           tags: ['busy'],
-          ...request(machineListSetup, {
+          invoke: {
+            id: 'renameMachine',
             src: 'renameMachine',
             input: ({ event }) => {
               assertEvent(event, 'list.rename');
               return { machineId: event.machineId, name: event.name.trim() };
             },
-            refused: { target: 'idle', actions: 'showRefusal' },
-            done: { target: 'idle', actions: 'showRenamed' },
-            crashed: { target: 'idle', actions: { type: 'showFailure', params: RENAME_FAILED } },
-          }),
+            onDone: [
+              {
+                guard: { type: 'refused', params: ({ event }) => event.output },
+                target: 'idle',
+                actions: { type: 'showRefusal', params: ({ event }) => event.output },
+              },
+              { target: 'idle', actions: { type: 'showRenamed', params: ({ event }) => event.output } },
+            ],
+            onError: { target: 'idle', actions: { type: 'showFailure', params: RENAME_FAILED } },
+          },
         },
         deleting: {
           tags: ['busy'],
-          ...request(machineListSetup, {
+          invoke: {
+            id: 'deleteMachine',
             src: 'deleteMachine',
             input: ({ event }) => {
               assertEvent(event, 'list.delete');
               return { machineId: event.machineId };
             },
-            refused: { target: 'idle', actions: 'showRefusal' },
-            done: { target: 'idle', actions: 'dropDeleted' },
-            crashed: { target: 'idle', actions: { type: 'showFailure', params: DELETE_FAILED } },
-          }),
+            onDone: [
+              {
+                guard: { type: 'refused', params: ({ event }) => event.output },
+                target: 'idle',
+                actions: { type: 'showRefusal', params: ({ event }) => event.output },
+              },
+              { target: 'idle', actions: { type: 'dropDeleted', params: ({ event }) => event.output } },
+            ],
+            onError: { target: 'idle', actions: { type: 'showFailure', params: DELETE_FAILED } },
+          },
         },
       },
     },

@@ -2,7 +2,6 @@ import { throwError } from 'rxjs';
 import { assertEvent, assign, fromEventObservable, fromPromise, setup } from 'xstate';
 import type { AvatarFile, OwnProfile, ProfileEdit, UploadFact } from '../src/lib/ports/profile.ts';
 import type { Result } from '../src/lib/ports/room.ts';
-import { request } from './request.ts';
 import { notProvided, UNEXPECTED } from './shared.ts';
 
 /**
@@ -34,7 +33,7 @@ export type ProfileTag =
 
 type Save = { userId: string; edit: ProfileEdit };
 
-const profileSetup = setup({
+export const profileMachine = setup({
   types: {
     context: {} as ProfileContext,
     events: {} as ProfileEvent,
@@ -85,9 +84,7 @@ const profileSetup = setup({
     ),
     unexpectedUpload: assign({ uploadError: UNEXPECTED }),
   },
-});
-
-export const profileMachine = profileSetup.createMachine({
+}).createMachine({
   id: 'profile',
   context: ({ input }) => ({
     userId: input.userId,
@@ -102,13 +99,20 @@ export const profileMachine = profileSetup.createMachine({
   states: {
     loading: {
       tags: ['loading'],
-      ...request(profileSetup, {
+      invoke: {
+        id: 'loadProfile',
         src: 'loadProfile',
         input: ({ context }) => ({ userId: context.userId }),
-        refused: { target: 'failed', actions: 'showLoaded' },
-        done: { target: 'ready', actions: 'showLoaded' },
-        crashed: { target: 'failed', actions: 'unexpectedLoad' },
-      }),
+        onDone: [
+          {
+            guard: { type: 'refused', params: ({ event }) => event.output },
+            target: 'failed',
+            actions: { type: 'showLoaded', params: ({ event }) => event.output },
+          },
+          { target: 'ready', actions: { type: 'showLoaded', params: ({ event }) => event.output } },
+        ],
+        onError: { target: 'failed', actions: 'unexpectedLoad' },
+      },
     },
     failed: { tags: ['failed'], on: { 'profile.retry': 'loading' } },
     ready: {
@@ -122,17 +126,23 @@ export const profileMachine = profileSetup.createMachine({
             saving: {
               tags: ['saving'],
               entry: 'clearSaveError',
-              ...request(profileSetup, {
+              invoke: {
                 id: 'saveDetails',
                 src: 'saveProfile',
                 input: ({ context, event }) => {
                   assertEvent(event, 'profile.save');
                   return { userId: context.userId, edit: { displayName: event.displayName, color: event.color } };
                 },
-                refused: { target: 'editing', actions: 'showSaved' },
-                done: { target: 'saved', actions: 'showSaved' },
-                crashed: { target: 'editing', actions: 'unexpectedSave' },
-              }),
+                onDone: [
+                  {
+                    guard: { type: 'refused', params: ({ event }) => event.output },
+                    target: 'editing',
+                    actions: { type: 'showSaved', params: ({ event }) => event.output },
+                  },
+                  { target: 'saved', actions: { type: 'showSaved', params: ({ event }) => event.output } },
+                ],
+                onError: { target: 'editing', actions: 'unexpectedSave' },
+              },
             },
             saved: { tags: ['saved'], on: { 'profile.save': 'saving' } },
           },
@@ -158,17 +168,23 @@ export const profileMachine = profileSetup.createMachine({
             },
             attaching: {
               tags: ['uploading'],
-              ...request(profileSetup, {
+              invoke: {
                 id: 'attachAvatar',
                 src: 'saveProfile',
                 input: ({ context, event }) => {
                   assertEvent(event, 'upload.finished');
                   return { userId: context.userId, edit: { avatarPath: event.path } };
                 },
-                refused: { target: 'failed', actions: 'showAttachFailure' },
-                done: { target: 'done', actions: 'showAttachFailure' },
-                crashed: { target: 'failed', actions: 'unexpectedUpload' },
-              }),
+                onDone: [
+                  {
+                    guard: { type: 'refused', params: ({ event }) => event.output },
+                    target: 'failed',
+                    actions: { type: 'showAttachFailure', params: ({ event }) => event.output },
+                  },
+                  { target: 'done', actions: { type: 'showAttachFailure', params: ({ event }) => event.output } },
+                ],
+                onError: { target: 'failed', actions: 'unexpectedUpload' },
+              },
             },
             done: { tags: ['uploaded'], on: { 'avatar.upload': { target: 'uploading', actions: 'takeFile' } } },
             failed: {

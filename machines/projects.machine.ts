@@ -3,7 +3,6 @@ import { assertEvent, assign, fromEventObservable, fromPromise, raise, setup } f
 import type { NewProject, ProjectEdit, ProjectsFact, ProjectSummary } from '../src/lib/ports/projects.ts';
 import type { Result, Visibility } from '../src/lib/ports/room.ts';
 import { patchProject, removeProject, revertPatch, upsertProject } from '../src/lib/projects-list.ts';
-import { request } from './request.ts';
 import { notProvided, UNEXPECTED } from './shared.ts';
 
 /**
@@ -45,7 +44,7 @@ export type ProjectsTag = 'loading' | 'failed' | 'ready' | 'busy' | 'live' | 're
 
 type Update = { id: string; edit: ProjectEdit };
 
-const projectsSetup = setup({
+export const projectsMachine = setup({
   types: {
     context: {} as ProjectsContext,
     events: {} as ProjectsEvent,
@@ -149,9 +148,7 @@ const projectsSetup = setup({
     deferReload: assign({ reloadDue: true }),
     clearReload: assign({ reloadDue: false }),
   },
-});
-
-export const projectsMachine = projectsSetup.createMachine({
+}).createMachine({
   id: 'projects',
   type: 'parallel',
   context: ({ input }) => ({
@@ -175,13 +172,20 @@ export const projectsMachine = projectsSetup.createMachine({
         loading: {
           tags: ['loading'],
           entry: 'clearReload',
-          ...request(projectsSetup, {
+          invoke: {
+            id: 'listProjects',
             src: 'listProjects',
             input: ({ context }) => ({ userId: context.userId }),
-            refused: { target: 'failed', actions: 'showList' },
-            done: { target: 'ready', actions: 'showList' },
-            crashed: { target: 'failed', actions: 'showUnexpectedLoad' },
-          }),
+            onDone: [
+              {
+                guard: { type: 'refused', params: ({ event }) => event.output },
+                target: 'failed',
+                actions: { type: 'showList', params: ({ event }) => event.output },
+              },
+              { target: 'ready', actions: { type: 'showList', params: ({ event }) => event.output } },
+            ],
+            onError: { target: 'failed', actions: 'showUnexpectedLoad' },
+          },
         },
         failed: {
           tags: ['failed'],
@@ -208,15 +212,25 @@ export const projectsMachine = projectsSetup.createMachine({
             },
             creating: {
               tags: ['ready', 'busy'],
-              ...request(projectsSetup, {
+              invoke: {
+                id: 'createProject',
                 src: 'createProject',
                 input: ({ event }) => {
                   assertEvent(event, 'projects.create');
                   return event.project;
                 },
-                refused: { target: 'idle', actions: ['confirmCreated', 'showProblem'] },
-                done: { target: 'idle', actions: 'confirmCreated' },
-                crashed: {
+                onDone: [
+                  {
+                    guard: { type: 'refused', params: ({ event }) => event.output },
+                    target: 'idle',
+                    actions: [
+                      { type: 'confirmCreated', params: ({ event }) => event.output },
+                      { type: 'showProblem', params: ({ event }) => event.output },
+                    ],
+                  },
+                  { target: 'idle', actions: { type: 'confirmCreated', params: ({ event }) => event.output } },
+                ],
+                onError: {
                   target: 'idle',
                   actions: [
                     {
@@ -226,11 +240,12 @@ export const projectsMachine = projectsSetup.createMachine({
                     'showUnexpected',
                   ],
                 },
-              }),
+              },
             },
             updating: {
               tags: ['ready', 'busy'],
-              ...request(projectsSetup, {
+              invoke: {
+                id: 'updateProject',
                 src: 'updateProject',
                 input: ({ event }) => {
                   assertEvent(event, ['projects.rename', 'projects.share']);
@@ -239,23 +254,36 @@ export const projectsMachine = projectsSetup.createMachine({
                     edit: event.type === 'projects.rename' ? { name: event.name } : { visibility: event.visibility },
                   };
                 },
-                refused: { target: 'idle', actions: ['rollBackPatch', 'showProblem'] },
-                done: { target: 'idle', actions: 'settle' },
-                crashed: { target: 'idle', actions: ['rollBackPatch', 'showUnexpected'] },
-              }),
+                onDone: [
+                  {
+                    guard: { type: 'refused', params: ({ event }) => event.output },
+                    target: 'idle',
+                    actions: ['rollBackPatch', { type: 'showProblem', params: ({ event }) => event.output }],
+                  },
+                  { target: 'idle', actions: 'settle' },
+                ],
+                onError: { target: 'idle', actions: ['rollBackPatch', 'showUnexpected'] },
+              },
             },
             deleting: {
               tags: ['ready', 'busy'],
-              ...request(projectsSetup, {
+              invoke: {
+                id: 'deleteProject',
                 src: 'deleteProject',
                 input: ({ event }) => {
                   assertEvent(event, 'projects.delete');
                   return { id: event.id };
                 },
-                refused: { target: 'idle', actions: ['rollBackRemoval', 'showProblem'] },
-                done: { target: 'idle', actions: 'settle' },
-                crashed: { target: 'idle', actions: ['rollBackRemoval', 'showUnexpected'] },
-              }),
+                onDone: [
+                  {
+                    guard: { type: 'refused', params: ({ event }) => event.output },
+                    target: 'idle',
+                    actions: ['rollBackRemoval', { type: 'showProblem', params: ({ event }) => event.output }],
+                  },
+                  { target: 'idle', actions: 'settle' },
+                ],
+                onError: { target: 'idle', actions: ['rollBackRemoval', 'showUnexpected'] },
+              },
             },
           },
         },

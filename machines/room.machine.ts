@@ -14,7 +14,6 @@ import { applyChange, EMPTY_ROOM, mergeSnapshot } from '../src/lib/room-merge.ts
 import { invitesMachine } from './invites.machine.ts';
 import { machineListMachine } from './machine-list.machine.ts';
 import { openMachineMachine } from './open-machine.machine.ts';
-import { request } from './request.ts';
 import { notProvided, UNEXPECTED } from './shared.ts';
 
 /**
@@ -56,7 +55,23 @@ const ADMIN_STARTS = {
   'room.removeMember': { target: 'removing', actions: 'startAdmin' },
 } as const;
 
-const roomSetup = setup({
+/** How every admin request ends: a refusal or a throw in `admin.failed` with why, success in `admin.idle`. */
+const ADMIN_OUTCOME = {
+  onDone: [
+    {
+      guard: { type: 'refused', params: ({ event }: { event: { output: Result<null> } }) => event.output },
+      target: 'failed',
+      actions: {
+        type: 'showAdminRefusal',
+        params: ({ event }: { event: { output: Result<null> } }) => event.output,
+      },
+    },
+    { target: 'idle', actions: 'finishAdmin' },
+  ],
+  onError: { target: 'failed', actions: 'showAdminUnexpected' },
+} as const;
+
+export const roomMachine = setup({
   types: {
     context: {} as RoomContext,
     events: {} as RoomEvent,
@@ -187,16 +202,7 @@ const roomSetup = setup({
     lostAccess: ({ context }) =>
       context.data.project === null || (context.wasMember && context.data.members[context.userId] === undefined),
   },
-});
-
-/** How every admin request ends: a refusal or a throw in `admin.failed` with why, success in `admin.idle`. */
-const ADMIN_OUTCOME = {
-  refused: { target: 'failed', actions: 'showAdminRefusal' },
-  done: { target: 'idle', actions: 'finishAdmin' },
-  crashed: { target: 'failed', actions: 'showAdminUnexpected' },
-} as const;
-
-export const roomMachine = roomSetup.createMachine({
+}).createMachine({
   id: 'room',
   context: ({ input }) => ({
     ...input,
@@ -239,20 +245,25 @@ export const roomMachine = roomSetup.createMachine({
             },
             loading: {
               tags: ['pending'],
-              ...request(roomSetup, {
+              invoke: {
+                id: 'loadSnapshot',
                 src: 'loadSnapshot',
                 input: ({ context }) => ({ projectId: context.projectId }),
-                first: [
+                onDone: [
                   {
                     guard: { type: 'accessGone', params: ({ event }) => event.output },
                     target: '#room.removed',
                     actions: 'explainLostAccess',
                   },
+                  {
+                    guard: { type: 'refused', params: ({ event }) => event.output },
+                    target: '#room.failed',
+                    actions: { type: 'showRefusal', params: ({ event }) => event.output },
+                  },
+                  { target: 'live', actions: { type: 'mergeSnapshot', params: ({ event }) => event.output } },
                 ],
-                refused: { target: '#room.failed', actions: 'showRefusal' },
-                done: { target: 'live', actions: 'mergeSnapshot' },
-                crashed: { target: '#room.failed', actions: 'showUnexpected' },
-              }),
+                onError: { target: '#room.failed', actions: 'showUnexpected' },
+              },
               on: {
                 'change.received': { actions: 'bufferChange' },
                 // The snapshot may miss what happens while the channel is down: start over.
@@ -283,36 +294,39 @@ export const roomMachine = roomSetup.createMachine({
             idle: { on: ADMIN_STARTS },
             renaming: {
               tags: ['adminBusy'],
-              ...request(roomSetup, {
+              invoke: {
+                id: 'renameProject',
                 src: 'renameProject',
                 input: ({ context, event }) => {
                   assertEvent(event, 'room.rename');
                   return { projectId: context.projectId, name: event.name };
                 },
                 ...ADMIN_OUTCOME,
-              }),
+              },
             },
             changingRole: {
               tags: ['adminBusy'],
-              ...request(roomSetup, {
+              invoke: {
+                id: 'changeRole',
                 src: 'changeRole',
                 input: ({ context, event }) => {
                   assertEvent(event, 'room.changeRole');
                   return { projectId: context.projectId, userId: event.userId, role: event.role };
                 },
                 ...ADMIN_OUTCOME,
-              }),
+              },
             },
             removing: {
               tags: ['adminBusy'],
-              ...request(roomSetup, {
+              invoke: {
+                id: 'removeMember',
                 src: 'removeMember',
                 input: ({ context, event }) => {
                   assertEvent(event, 'room.removeMember');
                   return { projectId: context.projectId, userId: event.userId };
                 },
                 ...ADMIN_OUTCOME,
-              }),
+              },
             },
             failed: {
               tags: ['adminFailed'],

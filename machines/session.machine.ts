@@ -2,7 +2,6 @@ import { throwError } from 'rxjs';
 import { assertEvent, assign, fromEventObservable, fromPromise, not, setup } from 'xstate';
 import type { AuthEvent, AuthResult, Credentials, SessionUser, SignUpResult } from '../src/lib/ports/auth.ts';
 import type { OwnProfileFact } from '../src/lib/ports/profile.ts';
-import { request } from './request.ts';
 import { notProvided, UNEXPECTED } from './shared.ts';
 
 /**
@@ -222,11 +221,13 @@ const formRequests = {
 } as const;
 /** A request the form runs: its own failure is shown; success waits for the fact that follows. */
 const requesting = sessionSetup.createStateConfig({ tags: ['pending'], entry: 'clearMessages' });
-/** The form's request outcomes: a refusal or a throw is shown; success waits for the fact. */
-const FORM_OUTCOME = {
-  refused: { target: 'failed', actions: 'showRefusal' },
-  crashed: { target: 'failed', actions: 'showUnexpected' },
+const requestOutput = ({ event }: { event: { output: AuthResult | SignUpResult } }) => event.output;
+const refused = {
+  guard: { type: 'refused', params: requestOutput },
+  target: 'failed',
+  actions: { type: 'showRefusal', params: requestOutput },
 } as const;
+const crashed = { target: 'failed', actions: 'showUnexpected' } as const;
 
 export const sessionMachine = sessionSetup.createMachine({
   id: 'session',
@@ -256,26 +257,28 @@ export const sessionMachine = sessionSetup.createMachine({
         idle: { on: formRequests },
         signingIn: {
           ...requesting,
-          ...request(sessionSetup, { src: 'signIn', input: credentials, ...FORM_OUTCOME }),
+          invoke: { id: 'signIn', src: 'signIn', input: credentials, onDone: refused, onError: crashed },
         },
         signingUp: {
           ...requesting,
-          ...request(sessionSetup, {
+          invoke: {
+            id: 'signUp',
             src: 'signUp',
             input: credentials,
-            ...FORM_OUTCOME,
-            also: [
+            onDone: [
+              refused,
               {
                 guard: { type: 'confirmationSent', params: ({ event }) => event.output },
                 target: 'awaitingConfirmation',
                 actions: { type: 'showConfirmationSent', params: ({ event }) => event.output },
               },
             ],
-          }),
+            onError: crashed,
+          },
         },
         joiningAsGuest: {
           ...requesting,
-          ...request(sessionSetup, { src: 'signInAsGuest', ...FORM_OUTCOME }),
+          invoke: { id: 'signInAsGuest', src: 'signInAsGuest', onDone: refused, onError: crashed },
         },
         failed: { tags: ['failed'], on: formRequests },
         awaitingConfirmation: { tags: ['notice'], on: formRequests },
