@@ -113,6 +113,25 @@ export const simulationMachine = setup({
       return { position: next >= lastStep(context) ? null : next };
     }),
     setError: assign((_, params: { error: string | null }) => ({ error: params.error })),
+    setGuard: assign(({ context, event }) => {
+      assertEvent(event, 'sim.setGuard');
+      return { guards: { ...context.guards, [event.name]: event.value } };
+    }),
+    setCanSend: assign(({ event }) => {
+      assertEvent(event, 'sim.canSendChanged');
+      return { canSend: event.canSend };
+    }),
+    receiveLog: assign(({ context }, result: SimResult<SimLogEntry[]>) =>
+      result.ok ? received(context, result.value) : {},
+    ),
+    /** The request at the head of the outbox is answered (or failed): the next one goes. */
+    dequeue: assign(({ context }) => ({ outbox: context.outbox.slice(1) })),
+    scrub: assign(({ context, event }) => {
+      assertEvent(event, 'sim.scrub');
+      return { position: event.step >= lastStep(context) ? null : Math.max(0, Math.floor(event.step)) };
+    }),
+    /** Play from the step shown, or from the start at the live end. */
+    playFromShown: assign(({ context }) => ({ position: context.position ?? 0 })),
   },
   guards: {
     canSend: ({ context }) => context.canSend && context.simulation !== null && context.simulation.status === 'running',
@@ -126,6 +145,10 @@ export const simulationMachine = setup({
     outboxWaiting: ({ context }) => context.outbox.length > 0,
     replaying: ({ context }) => context.position !== null,
     hasSteps: ({ context }) => lastStep(context) > 0,
+    atLiveEnd: ({ context }) => context.position === null,
+    /** The list holds a running simulation (the newest first), which opens at once. */
+    runningListed: (_, result: SimResult<SimulationRecord[]>) =>
+      result.ok && result.value.some((s) => s.status === 'running'),
     followedMoved: ({ context, event }) => event.type === 'sim.followed' && !sameLook(context.followed, event.replay),
   },
   delays: { playStep: 600, retryDelay: 2000 },
@@ -155,7 +178,7 @@ export const simulationMachine = setup({
     },
     'sims.updated': { actions: 'updateSimulation' },
     'sim.setGuard': {
-      actions: assign(({ context, event }) => ({ guards: { ...context.guards, [event.name]: event.value } })),
+      actions: 'setGuard',
     },
     'sim.start': { guard: 'canStart', target: '.starting' },
     // A send the open simulation's outbox refused (a guest, no simulation, an ended one):
@@ -163,7 +186,7 @@ export const simulationMachine = setup({
     'sim.send': { actions: { type: 'setError', params: ({ context }) => ({ error: refusal(context) }) } },
     'sim.advanceTime': { actions: { type: 'setError', params: ({ context }) => ({ error: refusal(context) }) } },
     'sim.dismissError': { actions: { type: 'setError', params: { error: null } } },
-    'sim.canSendChanged': { actions: assign(({ event }) => ({ canSend: event.canSend })) },
+    'sim.canSendChanged': { actions: 'setCanSend' },
     'sim.followed': { guard: 'followedMoved', actions: 'follow' },
   },
   initial: 'loading',
@@ -175,7 +198,7 @@ export const simulationMachine = setup({
         input: ({ context }) => ({ machineId: context.machineId }),
         onDone: [
           {
-            guard: ({ event }) => event.output.ok && event.output.value.some((s) => s.status === 'running'),
+            guard: { type: 'runningListed', params: ({ event }) => event.output },
             target: 'open',
             actions: {
               type: 'openSimulation',
@@ -264,9 +287,7 @@ export const simulationMachine = setup({
                   {
                     guard: 'succeeded',
                     target: 'live',
-                    actions: assign(({ context, event }) =>
-                      event.output.ok ? received(context, event.output.value) : {},
-                    ),
+                    actions: { type: 'receiveLog', params: ({ event }) => event.output },
                   },
                   {
                     target: 'waiting',
@@ -306,17 +327,11 @@ export const simulationMachine = setup({
                 input: ({ context }) => context.outbox[0] as SendRequest,
                 onDone: {
                   target: 'idle',
-                  actions: [
-                    assign(({ context }) => ({ outbox: context.outbox.slice(1) })),
-                    { type: 'setError', params: ({ event }) => ({ error: failure(event.output) }) },
-                  ],
+                  actions: ['dequeue', { type: 'setError', params: ({ event }) => ({ error: failure(event.output) }) }],
                 },
                 onError: {
                   target: 'idle',
-                  actions: [
-                    assign(({ context }) => ({ outbox: context.outbox.slice(1) })),
-                    { type: 'setError', params: { error: "Couldn't send the event." } },
-                  ],
+                  actions: ['dequeue', { type: 'setError', params: { error: "Couldn't send the event." } }],
                 },
               },
             },
@@ -329,12 +344,7 @@ export const simulationMachine = setup({
             'sim.stepForward': { guard: 'replaying', target: '.paused', actions: ['choose', 'stepForward'] },
             'sim.scrub': {
               target: '.paused',
-              actions: [
-                'choose',
-                assign(({ context, event }) => ({
-                  position: event.step >= lastStep(context) ? null : Math.max(0, Math.floor(event.step)),
-                })),
-              ],
+              actions: ['choose', 'scrub'],
             },
           },
           states: {
@@ -343,13 +353,13 @@ export const simulationMachine = setup({
                 'sim.play': {
                   guard: 'hasSteps',
                   target: 'playing',
-                  actions: ['choose', assign(({ context }) => ({ position: context.position ?? 0 }))],
+                  actions: ['choose', 'playFromShown'],
                 },
               },
             },
             playing: {
               tags: ['playing'],
-              always: { guard: ({ context }) => context.position === null, target: 'paused' },
+              always: { guard: 'atLiveEnd', target: 'paused' },
               after: { playStep: { target: 'playing', reenter: true, actions: 'stepForward' } },
               on: {
                 'sim.pause': 'paused',
