@@ -61,6 +61,9 @@ export type InspectionIntent =
 /** Every event the machine takes: intents, feed facts, follow mode's looks and the session machine's reports. */
 export type InspectionMachineEvent = InspectionIntent | InspectionFeedEvent | FollowedLook | InspectionSessionReport;
 
+/** What the page branches on. */
+export type InspectionTag = 'loading' | 'failed' | 'ready';
+
 type Loaded = { sources: InspectionSource[]; sessions: InspectionSession[] };
 
 /** What this person looks at, as follow mode shares it. */
@@ -122,6 +125,7 @@ const inspectionSetup = setup({
     context: {} as InspectionContext,
     input: {} as InspectionInput,
     events: {} as InspectionMachineEvent,
+    tags: {} as InspectionTag,
   },
   actors: {
     follow: inspectionFollowMachine,
@@ -248,6 +252,7 @@ export const inspectionMachine = inspectionSetup.createMachine({
   initial: 'loading',
   states: {
     loading: {
+      tags: ['loading'],
       invoke: {
         id: 'load',
         src: 'load',
@@ -263,8 +268,9 @@ export const inspectionMachine = inspectionSetup.createMachine({
         onError: { target: 'failed', actions: 'showLoadFailure' },
       },
     },
-    failed: { on: { 'inspection.retry': 'loading' } },
+    failed: { tags: ['failed'], on: { 'inspection.retry': 'loading' } },
     ready: {
+      tags: ['ready'],
       invoke: [
         { id: 'feed', src: 'feed', input: ({ context }) => ({ projectId: context.projectId }) },
         {
