@@ -23,7 +23,7 @@ export * from './document.setup.ts';
  */
 
 /** Read the log after this document's version and apply it (which rebases the queue); a failure waits offline. */
-const readLogSinceVersion = {
+const readLogSinceVersion = documentSetup.createStateConfig({
   invoke: {
     id: 'fetchOps',
     src: 'fetchOps',
@@ -41,7 +41,7 @@ const readLogSinceVersion = {
     ],
     onError: { target: '#document.ready.offline', actions: 'showUnexpected' },
   },
-} satisfies Parameters<typeof documentSetup.createStateConfig>[0];
+});
 
 export const documentMachine = documentSetup.createMachine({
   id: 'document',

@@ -9,6 +9,8 @@ import {
   forget,
   hasUnsent,
   receive,
+  type Landed,
+  type Received,
   restoreDoc,
   seen,
   snapshotOf,
@@ -86,6 +88,37 @@ export const SYNC_TAGS = [
 ] as const satisfies readonly DocumentTag[];
 
 export type QueueCommand = { type: 'queue.save'; snapshot: Snapshot | null };
+
+type Model = OpModel<MachineDefinition, Op>;
+type Memo<K extends object, R> = WeakMap<K, { model: Model; doc: Doc; batchId: string; result: R }>;
+
+/**
+ * A gap guard and its transition's action need the same rebase: it is computed once per
+ * delivery (keyed by the delivered ops array or the commit receipt) and reused while the
+ * model and the document it ran on are still the ones in hand, so every remote op is
+ * rebased once however long the pending queue.
+ */
+function rebasedOnce<K extends object, R>(
+  memo: Memo<K, R>,
+  key: K,
+  at: { model: Model; doc: Doc; batchId: string },
+  rebase: () => R,
+): R {
+  const known = memo.get(key);
+  if (known && known.model === at.model && known.doc === at.doc && known.batchId === at.batchId) return known.result;
+  const result = rebase();
+  memo.set(key, { ...at, result });
+  return result;
+}
+
+const receivedMemo: Memo<CommittedOp<Op>[], Received<MachineDefinition, Op>> = new WeakMap();
+const landedMemo: Memo<CommitReceipt, Landed<MachineDefinition, Op>> = new WeakMap();
+
+const received = (model: Model, doc: Doc, ops: CommittedOp<Op>[]) =>
+  rebasedOnce(receivedMemo, ops, { model, doc, batchId: '' }, () => receive(model, doc, ops));
+
+const landed = (model: Model, doc: Doc, batchId: string, receipt: CommitReceipt) =>
+  rebasedOnce(landedMemo, receipt, { model, doc, batchId }, () => committed(model, doc, batchId, receipt));
 
 export const documentSetup = setup({
   types: {
@@ -174,10 +207,10 @@ export const documentSetup = setup({
     applyCommitted: assign(({ context, event }) => {
       assertEvent(event, 'ops.committed');
       if (!context.doc) return {};
-      const landed = committed(context.model, context.doc, event.batchId, event.receipt);
-      return landed.dropped.length > 0
-        ? { doc: landed.state, dropped: landed.dropped, refused: false }
-        : { doc: landed.state, refused: false };
+      const result = landed(context.model, context.doc, event.batchId, event.receipt);
+      return result.dropped.length > 0
+        ? { doc: result.state, dropped: result.dropped, refused: false }
+        : { doc: result.state, refused: false };
     }),
     /** The server will never take these ops (no permission, refused input): show what it said, drop them. */
     discardUnsent: assign(({ context, event }) => {
@@ -194,7 +227,7 @@ export const documentSetup = setup({
     }),
     applyReceived: assign(({ context }, ops: CommittedOp<Op>[]) => {
       if (!context.doc) return {};
-      const got = receive(context.model, context.doc, ops);
+      const got = received(context.model, context.doc, ops);
       return got.dropped.length > 0 ? { doc: got.state, dropped: got.dropped } : { doc: got.state };
     }),
     /** Another editor's batch, shown at once over the log, until the log's copy arrives. */
@@ -238,11 +271,11 @@ export const documentSetup = setup({
     canRedo: ({ context }) => context.history.redo.length > 0,
     revealsGap: ({ context, event }) => {
       assertEvent(event, 'ops.received');
-      return context.doc !== null && receive(context.model, context.doc, event.ops).gap;
+      return context.doc !== null && received(context.model, context.doc, event.ops).gap;
     },
     committedWithGap: ({ context, event }) => {
       assertEvent(event, 'ops.committed');
-      return context.doc !== null && committed(context.model, context.doc, event.batchId, event.receipt).gap;
+      return context.doc !== null && landed(context.model, context.doc, event.batchId, event.receipt).gap;
     },
   },
 });

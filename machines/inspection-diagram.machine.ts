@@ -1,4 +1,4 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assertEvent, assign, fromPromise, setup } from 'xstate';
 import type { Layout } from '../src/lib/layout/types.ts';
 import type { MachineDefinition } from '../src/lib/model/types.ts';
 import type { InspectionResult } from '../src/lib/ports/inspection.ts';
@@ -30,17 +30,19 @@ export type InspectionDiagramEvent =
   | { type: 'inspection.saveMachine'; name: string; config: Record<string, unknown> }
   | { type: 'inspection.dismissError' };
 
-export const inspectionDiagramMachine = setup({
+type Laid = { definition: MachineDefinition; layout: Layout } | null;
+
+const diagramSetup = setup({
   types: {
     context: {} as InspectionDiagramContext,
     input: {} as InspectionDiagramInput,
     events: {} as InspectionDiagramEvent,
+    tags: {} as 'busy',
   },
   actors: {
-    layoutDiagram: fromPromise<
-      { definition: MachineDefinition; layout: Layout } | null,
-      { config: Record<string, unknown> }
-    >(() => Promise.reject(notProvided('inspection', 'layoutDiagram'))),
+    layoutDiagram: fromPromise<Laid, { config: Record<string, unknown> }>(() =>
+      Promise.reject(notProvided('inspection', 'layoutDiagram')),
+    ),
     saveMachine: fromPromise<
       InspectionResult<string>,
       { projectId: string; name: string; config: Record<string, unknown> }
@@ -48,22 +50,38 @@ export const inspectionDiagramMachine = setup({
   },
   guards: {
     hasName: (_, params: { name: string }) => params.name.trim().length > 0,
+    refused: (_, result: InspectionResult<unknown>) => !result.ok,
   },
-}).createMachine({
+  actions: {
+    want: assign(({ event }) => {
+      assertEvent(event, 'diagram.show');
+      return { wanted: { actorId: event.actorId, config: event.config } };
+    }),
+    clearDiagram: assign({ wanted: null, layout: null }),
+    showLayout: assign(({ context }, laid: Laid) => ({
+      layout: laid && context.wanted ? { actorId: context.wanted.actorId, ...laid } : null,
+    })),
+    noLayout: assign({ layout: null }),
+    rememberSaved: assign((_, result: InspectionResult<string>) =>
+      result.ok ? { savedMachineId: result.value, error: null } : {},
+    ),
+    showRefusal: assign((_, result: InspectionResult<unknown>) => (result.ok ? {} : { error: result.message })),
+    showSaveFailure: assign({ error: 'The machine could not be saved.' }),
+    clearError: assign({ error: null }),
+  },
+});
+
+export const inspectionDiagramMachine = diagramSetup.createMachine({
   id: 'inspectionDiagram',
   context: ({ input }) => ({ ...input, wanted: null, layout: null, savedMachineId: null, error: null }),
-  on: { 'inspection.dismissError': { actions: assign({ error: null }) } },
+  on: { 'inspection.dismissError': { actions: 'clearError' } },
   type: 'parallel',
   states: {
     layout: {
       initial: 'idle',
       on: {
-        'diagram.show': {
-          target: '.laying',
-          reenter: true,
-          actions: assign({ wanted: ({ event }) => ({ actorId: event.actorId, config: event.config }) }),
-        },
-        'diagram.clear': { target: '.idle', actions: assign({ wanted: null, layout: null }) },
+        'diagram.show': { target: '.laying', reenter: true, actions: 'want' },
+        'diagram.clear': { target: '.idle', actions: 'clearDiagram' },
       },
       states: {
         idle: {},
@@ -72,13 +90,8 @@ export const inspectionDiagramMachine = setup({
             id: 'layoutDiagram',
             src: 'layoutDiagram',
             input: ({ context }) => ({ config: context.wanted?.config ?? {} }),
-            onDone: {
-              target: 'idle',
-              actions: assign(({ context, event }) => ({
-                layout: event.output && context.wanted ? { actorId: context.wanted.actorId, ...event.output } : null,
-              })),
-            },
-            onError: { target: 'idle', actions: assign({ layout: null }) },
+            onDone: { target: 'idle', actions: { type: 'showLayout', params: ({ event }) => event.output } },
+            onError: { target: 'idle', actions: 'noLayout' },
           },
         },
       },
@@ -100,16 +113,18 @@ export const inspectionDiagramMachine = setup({
             id: 'saveMachine',
             src: 'saveMachine',
             input: ({ context, event }) => {
-              const { name, config } = event as { name: string; config: Record<string, unknown> };
-              return { projectId: context.projectId, name, config };
+              assertEvent(event, 'inspection.saveMachine');
+              return { projectId: context.projectId, name: event.name, config: event.config };
             },
-            onDone: {
-              target: 'idle',
-              actions: assign(({ event }) =>
-                event.output.ok ? { savedMachineId: event.output.value, error: null } : { error: event.output.message },
-              ),
-            },
-            onError: { target: 'idle', actions: assign({ error: 'The machine could not be saved.' }) },
+            onDone: [
+              {
+                guard: { type: 'refused', params: ({ event }) => event.output },
+                target: 'idle',
+                actions: { type: 'showRefusal', params: ({ event }) => event.output },
+              },
+              { target: 'idle', actions: { type: 'rememberSaved', params: ({ event }) => event.output } },
+            ],
+            onError: { target: 'idle', actions: 'showSaveFailure' },
           },
         },
       },

@@ -1,5 +1,6 @@
 import { assertEvent, assign, fromCallback, sendParent, sendTo, setup } from 'xstate';
 import type { FollowFact, InspectionLook, Presenter } from '../src/lib/ports/inspection-follow.ts';
+import { notProvided } from './shared.ts';
 
 /**
  * Follow mode on the inspection page, invoked by the inspection machine. A
@@ -54,8 +55,9 @@ export const inspectionFollowMachine = setup({
     tags: {} as 'live' | 'presenting' | 'following',
   },
   actors: {
-    // Silent until provided (src/app/inspection.ts): a page without follow mode still works.
-    channel: fromCallback<FollowCommand, FollowInput>(() => undefined),
+    channel: fromCallback<FollowCommand, FollowInput>(() => {
+      throw notProvided('inspection follow', 'channel');
+    }),
   },
   guards: {
     fromOther: ({ context, event }) =>

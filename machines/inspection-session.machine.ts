@@ -1,4 +1,4 @@
-import { assign, enqueueActions, fromPromise, sendParent, setup } from 'xstate';
+import { assertEvent, assign, enqueueActions, fromPromise, sendParent, setup } from 'xstate';
 import type { StoredInspectionEvent } from '../src/lib/inspection/protocol.ts';
 import { lastSeq, leavesGap, mergeBySeq } from '../src/lib/inspection/seq.ts';
 import type { InspectionResult } from '../src/lib/ports/inspection.ts';
@@ -77,6 +77,9 @@ export const inspectionSessionMachine = setup({
     ),
   },
   guards: {
+    /** A position within the events shown (0: before the first). */
+    inRange: ({ context, event }) =>
+      event.type === 'inspection.scrub' && event.position >= 0 && event.position <= context.events.length,
     leavesGap: ({ context, event }) =>
       event.type === 'inspection.eventsReceived' &&
       leavesGap(event.events, Math.max(context.heard, lastSeq(context.events))),
@@ -84,6 +87,22 @@ export const inspectionSessionMachine = setup({
     readAgain: ({ context }) => context.readAgain,
   },
   actions: {
+    pickActor: assign(({ event }) => {
+      assertEvent(event, 'inspection.selectActor');
+      return { actorId: event.actorId };
+    }),
+    scrub: assign(({ event }) => {
+      assertEvent(event, 'inspection.scrub');
+      return { position: event.position };
+    }),
+    followLive: assign({ position: null }),
+    takeFollowedLook: assign(({ event }) => {
+      assertEvent(event, 'session.lookFollowed');
+      return { actorId: event.actorId, position: event.position };
+    }),
+    clearError: assign({ error: null }),
+    /** Something was missed or stored meanwhile: read once more before going live. */
+    markReadAgain: assign({ readAgain: true }),
     /** A live batch that follows on: this session's new events appended. */
     append: assign(({ context, event }) => {
       const batch = (event as { events: StoredInspectionEvent[] }).events;
@@ -142,17 +161,15 @@ export const inspectionSessionMachine = setup({
   }),
   on: {
     'inspection.selectActor': {
-      actions: [assign({ actorId: ({ event }) => event.actorId }), 'draw', 'report'],
+      actions: ['pickActor', 'draw', 'report'],
     },
     'inspection.scrub': {
-      guard: ({ context, event }) => event.position >= 0 && event.position <= context.events.length,
-      actions: [assign({ position: ({ event }) => event.position }), 'report'],
+      guard: 'inRange',
+      actions: ['scrub', 'report'],
     },
-    'inspection.followLive': { actions: [assign({ position: null }), 'report'] },
-    'session.lookFollowed': {
-      actions: [assign(({ event }) => ({ actorId: event.actorId, position: event.position })), 'draw'],
-    },
-    'inspection.dismissError': { actions: assign({ error: null }) },
+    'inspection.followLive': { actions: ['followLive', 'report'] },
+    'session.lookFollowed': { actions: ['takeFollowedLook', 'draw'] },
+    'inspection.dismissError': { actions: 'clearError' },
   },
   initial: 'catchingUp',
   states: {
@@ -174,12 +191,9 @@ export const inspectionSessionMachine = setup({
         onError: { target: 'live', actions: [{ type: 'merge', params: { withHeld: true } }, 'draw'] },
       },
       on: {
-        'inspection.eventsReceived': [
-          { guard: 'leavesGap', actions: ['hold', assign({ readAgain: true })] },
-          { actions: 'hold' },
-        ],
-        'inspection.eventsStored': { guard: 'isMine', actions: assign({ readAgain: true }) },
-        'inspection.feedJoined': { actions: assign({ readAgain: true }) },
+        'inspection.eventsReceived': [{ guard: 'leavesGap', actions: ['hold', 'markReadAgain'] }, { actions: 'hold' }],
+        'inspection.eventsStored': { guard: 'isMine', actions: 'markReadAgain' },
+        'inspection.feedJoined': { actions: 'markReadAgain' },
       },
     },
     live: {

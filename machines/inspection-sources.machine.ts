@@ -1,4 +1,4 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assertEvent, assign, fromPromise, setup } from 'xstate';
 import type { InspectionResult, InspectionSource } from '../src/lib/ports/inspection.ts';
 import { notProvided } from './shared.ts';
 
@@ -36,58 +36,88 @@ export type InspectionSourcesEvent =
 
 const fail = (actor: string) => () => Promise.reject(notProvided('inspection', actor));
 
-export const inspectionSourcesMachine = setup({
+type Created = { source: InspectionSource; key: string };
+type Revoked = { sourceId: string; revokedAt: string };
+
+/** The sources with one source's retention changed. */
+const retained = (sources: InspectionSource[], r: Retention) =>
+  sources.map((s) => (s.id === r.sourceId ? { ...s, maxEvents: r.maxEvents, maxDays: r.maxDays } : s));
+
+const sourcesSetup = setup({
   types: {
     context: {} as InspectionSourcesContext,
     input: {} as InspectionSourcesInput,
     events: {} as InspectionSourcesEvent,
+    tags: {} as 'busy',
   },
   actors: {
-    createSource: fromPromise<
-      InspectionResult<{ source: InspectionSource; key: string }>,
-      { projectId: string; name: string }
-    >(fail('createSource')),
-    revokeSource: fromPromise<InspectionResult<{ sourceId: string; revokedAt: string }>, { sourceId: string }>(
-      fail('revokeSource'),
-    ),
+    createSource: fromPromise<InspectionResult<Created>, { projectId: string; name: string }>(fail('createSource')),
+    revokeSource: fromPromise<InspectionResult<Revoked>, { sourceId: string }>(fail('revokeSource')),
     setRetention: fromPromise<InspectionResult<Retention>, Retention>(fail('setRetention')),
   },
   guards: {
     isOwner: ({ context }) => context.isOwner,
     canEdit: ({ context }) => context.canEdit,
+    mayCreate: ({ context, event }) =>
+      context.isOwner && event.type === 'inspection.createSource' && event.name.trim().length > 0,
+    refused: (_, result: InspectionResult<unknown>) => !result.ok,
   },
   actions: {
-    setRetention: assign(({ context }, params: Retention) => ({
-      sources: context.sources.map((s) =>
-        s.id === params.sourceId ? { ...s, maxEvents: params.maxEvents, maxDays: params.maxDays } : s,
-      ),
-    })),
-    markRevoked: assign(({ context }, params: { sourceId: string; revokedAt: string }) => ({
-      sources: context.sources.map((s) => (s.id === params.sourceId ? { ...s, revokedAt: params.revokedAt } : s)),
-      createdKey: context.createdKey?.sourceId === params.sourceId ? null : context.createdKey,
-    })),
+    /** The feed says a source was revoked (by anyone). */
+    noteRevoked: assign(({ context, event }) => {
+      assertEvent(event, 'inspection.sourceRevoked');
+      return {
+        sources: context.sources.map((s) => (s.id === event.sourceId ? { ...s, revokedAt: event.revokedAt } : s)),
+      };
+    }),
+    noteUpdated: assign(({ context, event }) => {
+      assertEvent(event, 'inspection.sourceUpdated');
+      return { sources: retained(context.sources, event) };
+    }),
+    addCreated: assign(({ context }, result: InspectionResult<Created>) =>
+      result.ok
+        ? {
+            sources: [result.value.source, ...context.sources],
+            createdKey: { sourceId: result.value.source.id, key: result.value.key },
+            error: null,
+          }
+        : {},
+    ),
+    markRevoked: assign(({ context }, result: InspectionResult<Revoked>) =>
+      result.ok
+        ? {
+            sources: context.sources.map((s) =>
+              s.id === result.value.sourceId ? { ...s, revokedAt: result.value.revokedAt } : s,
+            ),
+            createdKey: context.createdKey?.sourceId === result.value.sourceId ? null : context.createdKey,
+            error: null,
+          }
+        : {},
+    ),
+    keepRetention: assign(({ context }, result: InspectionResult<Retention>) =>
+      result.ok ? { sources: retained(context.sources, result.value), error: null } : {},
+    ),
+    showRefusal: assign((_, result: InspectionResult<unknown>) => (result.ok ? {} : { error: result.message })),
+    showFailure: assign((_, message: string) => ({ error: message })),
+    dismissKey: assign({ createdKey: null }),
+    clearError: assign({ error: null }),
   },
-}).createMachine({
+});
+
+export const inspectionSourcesMachine = sourcesSetup.createMachine({
   id: 'inspectionSources',
   context: ({ input }) => ({ ...input, createdKey: null, error: null }),
   initial: 'idle',
   on: {
-    'inspection.sourceUpdated': { actions: { type: 'setRetention', params: ({ event }) => event } },
-    'inspection.sourceRevoked': {
-      actions: assign(({ context, event }) => ({
-        sources: context.sources.map((s) => (s.id === event.sourceId ? { ...s, revokedAt: event.revokedAt } : s)),
-      })),
-    },
-    'inspection.dismissKey': { actions: assign({ createdKey: null }) },
-    'inspection.dismissError': { actions: assign({ error: null }) },
+    'inspection.sourceUpdated': { actions: 'noteUpdated' },
+    'inspection.sourceRevoked': { actions: 'noteRevoked' },
+    'inspection.dismissKey': { actions: 'dismissKey' },
+    'inspection.dismissError': { actions: 'clearError' },
   },
   states: {
     idle: {
       on: {
-        'inspection.createSource': {
-          guard: ({ context, event }) => context.isOwner && event.name.trim().length > 0,
-          target: 'creating',
-        },
+        'inspection.createSource': { guard: 'mayCreate', target: 'creating' },
         'inspection.revokeSource': { guard: 'isOwner', target: 'revoking' },
         'inspection.setRetention': { guard: 'canEdit', target: 'settingRetention' },
       },
@@ -97,23 +127,19 @@ export const inspectionSourcesMachine = setup({
       invoke: {
         id: 'createSource',
         src: 'createSource',
-        input: ({ context, event }) => ({
-          projectId: context.projectId,
-          name: (event as { name: string }).name.trim(),
-        }),
-        onDone: {
-          target: 'idle',
-          actions: assign(({ context, event }) =>
-            event.output.ok
-              ? {
-                  sources: [event.output.value.source, ...context.sources],
-                  createdKey: { sourceId: event.output.value.source.id, key: event.output.value.key },
-                  error: null,
-                }
-              : { error: event.output.message },
-          ),
+        input: ({ context, event }) => {
+          assertEvent(event, 'inspection.createSource');
+          return { projectId: context.projectId, name: event.name.trim() };
         },
-        onError: { target: 'idle', actions: assign({ error: 'The source could not be created.' }) },
+        onDone: [
+          {
+            guard: { type: 'refused', params: ({ event }) => event.output },
+            target: 'idle',
+            actions: { type: 'showRefusal', params: ({ event }) => event.output },
+          },
+          { target: 'idle', actions: { type: 'addCreated', params: ({ event }) => event.output } },
+        ],
+        onError: { target: 'idle', actions: { type: 'showFailure', params: 'The source could not be created.' } },
       },
     },
     revoking: {
@@ -121,26 +147,19 @@ export const inspectionSourcesMachine = setup({
       invoke: {
         id: 'revokeSource',
         src: 'revokeSource',
-        input: ({ event }) => ({ sourceId: (event as { sourceId: string }).sourceId }),
+        input: ({ event }) => {
+          assertEvent(event, 'inspection.revokeSource');
+          return { sourceId: event.sourceId };
+        },
         onDone: [
           {
-            guard: ({ event }) => event.output.ok,
+            guard: { type: 'refused', params: ({ event }) => event.output },
             target: 'idle',
-            actions: [
-              {
-                type: 'markRevoked',
-                params: ({ event }) =>
-                  (event.output as { ok: true; value: { sourceId: string; revokedAt: string } }).value,
-              },
-              assign({ error: null }),
-            ],
+            actions: { type: 'showRefusal', params: ({ event }) => event.output },
           },
-          {
-            target: 'idle',
-            actions: assign({ error: ({ event }) => (event.output as { ok: false; message: string }).message }),
-          },
+          { target: 'idle', actions: { type: 'markRevoked', params: ({ event }) => event.output } },
         ],
-        onError: { target: 'idle', actions: assign({ error: 'The source could not be revoked.' }) },
+        onError: { target: 'idle', actions: { type: 'showFailure', params: 'The source could not be revoked.' } },
       },
     },
     settingRetention: {
@@ -149,24 +168,18 @@ export const inspectionSourcesMachine = setup({
         id: 'setRetention',
         src: 'setRetention',
         input: ({ event }) => {
-          const { sourceId, maxEvents, maxDays } = event as Retention;
-          return { sourceId, maxEvents, maxDays };
+          assertEvent(event, 'inspection.setRetention');
+          return { sourceId: event.sourceId, maxEvents: event.maxEvents, maxDays: event.maxDays };
         },
         onDone: [
           {
-            guard: ({ event }) => event.output.ok,
+            guard: { type: 'refused', params: ({ event }) => event.output },
             target: 'idle',
-            actions: [
-              { type: 'setRetention', params: ({ event }) => (event.output as { ok: true; value: Retention }).value },
-              assign({ error: null }),
-            ],
+            actions: { type: 'showRefusal', params: ({ event }) => event.output },
           },
-          {
-            target: 'idle',
-            actions: assign({ error: ({ event }) => (event.output as { ok: false; message: string }).message }),
-          },
+          { target: 'idle', actions: { type: 'keepRetention', params: ({ event }) => event.output } },
         ],
-        onError: { target: 'idle', actions: assign({ error: 'What is kept could not be changed.' }) },
+        onError: { target: 'idle', actions: { type: 'showFailure', params: 'What is kept could not be changed.' } },
       },
     },
   },

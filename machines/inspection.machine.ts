@@ -1,5 +1,5 @@
-import { assign, enqueueActions, fromEventObservable, fromPromise, sendTo, setup } from 'xstate';
-import { EMPTY } from 'rxjs';
+import { assertEvent, assign, enqueueActions, fromEventObservable, fromPromise, sendTo, setup } from 'xstate';
+import { throwError } from 'rxjs';
 import type { StoredInspectionEvent } from '../src/lib/inspection/protocol.ts';
 import type { InspectionLook } from '../src/lib/ports/inspection-follow.ts';
 import type {
@@ -61,6 +61,9 @@ export type InspectionIntent =
 /** Every event the machine takes: intents, feed facts, follow mode's looks and the session machine's reports. */
 export type InspectionMachineEvent = InspectionIntent | InspectionFeedEvent | FollowedLook | InspectionSessionReport;
 
+/** What the page branches on. */
+export type InspectionTag = 'loading' | 'failed' | 'ready';
+
 type Loaded = { sources: InspectionSource[]; sessions: InspectionSession[] };
 
 /** What this person looks at, as follow mode shares it. */
@@ -117,11 +120,12 @@ export function countLive(
   return [...added, ...counted];
 }
 
-export const inspectionMachine = setup({
+const inspectionSetup = setup({
   types: {
     context: {} as InspectionContext,
     input: {} as InspectionInput,
     events: {} as InspectionMachineEvent,
+    tags: {} as InspectionTag,
   },
   actors: {
     follow: inspectionFollowMachine,
@@ -131,9 +135,16 @@ export const inspectionMachine = setup({
     load: fromPromise<InspectionResult<Loaded>, { projectId: string }>(() =>
       Promise.reject(notProvided('inspection', 'load')),
     ),
-    feed: fromEventObservable<InspectionFeedEvent, { projectId: string }>(() => EMPTY),
+    feed: fromEventObservable<InspectionFeedEvent, { projectId: string }>(() =>
+      throwError(() => notProvided('inspection', 'feed')),
+    ),
   },
   guards: {
+    refused: (_, result: InspectionResult<unknown>) => !result.ok,
+    /** Live events pick their session when none is picked yet. */
+    picksSession: ({ context, event }) =>
+      context.sessionId === null && event.type === 'inspection.eventsReceived' && event.events.length > 0,
+    canPresent: ({ context }) => context.userId !== undefined,
     otherSession: ({ context, event }) => {
       const { look } = event as FollowedLook;
       return look.sessionId !== null && look.sessionId !== context.sessionId;
@@ -174,8 +185,58 @@ export const inspectionMachine = setup({
     addSession: assign(({ context }, params: { session: InspectionSession }) => ({
       sessions: [params.session, ...context.sessions.filter((s) => s.id !== params.session.id)],
     })),
+    showLoaded: assign((_, result: InspectionResult<Loaded>) =>
+      result.ok ? { loadedSources: result.value.sources, sessions: result.value.sessions, error: null } : {},
+    ),
+    showRefusal: assign((_, result: InspectionResult<unknown>) => (result.ok ? {} : { error: result.message })),
+    showLoadFailure: assign({ error: 'Inspection could not be loaded.' }),
+    pickLiveSession: assign(({ event }) => {
+      assertEvent(event, 'inspection.eventsReceived');
+      return { sessionId: event.events[0]!.session_id };
+    }),
+    /** A live batch of the picked session's source goes to the session machine. */
+    toSessionIfPicked: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, 'inspection.eventsReceived');
+      if (concernsPicked(context, event.events))
+        enqueue.sendTo('session', { type: 'inspection.eventsReceived', events: event.events });
+    }),
+    /** A batch too big for one message: the database's count for the list. */
+    countStored: assign(({ context, event }) => {
+      assertEvent(event, 'inspection.eventsStored');
+      const { eventCount } = event;
+      if (eventCount === undefined) return {};
+      return { sessions: context.sessions.map((s) => (s.id === event.sessionId ? { ...s, eventCount } : s)) };
+    }),
+    feedUp: assign({ feedDown: false }),
+    feedDown: assign({ feedDown: true }),
+    clearError: assign({ error: null }),
+    rememberLook: assign(({ event }) => {
+      assertEvent(event, 'inspection.lookChanged');
+      return { actorId: event.actorId, position: event.position };
+    }),
+    drawActor: sendTo('diagram', ({ event }) => {
+      assertEvent(event, 'inspection.drawActor');
+      return { type: 'diagram.show' as const, actorId: event.actorId, config: event.config };
+    }),
+    /** A followed presenter's actor and position in the session shown here. */
+    takeFollowedLook: enqueueActions(({ context, event, enqueue }) => {
+      const { look } = event as FollowedLook;
+      const actorId = look.actorId ?? context.actorId;
+      enqueue.assign({ actorId, position: look.position });
+      if (context.sessionId !== null)
+        enqueue.sendTo('session', { type: 'session.lookFollowed', actorId, position: look.position });
+    }),
+    present: sendTo('follow', ({ context }): FollowIntent => ({ type: 'follow.present', look: lookOf(context) })),
+    stopPresenting: sendTo('follow', { type: 'follow.stopPresenting' } satisfies FollowIntent),
+    follow: sendTo('follow', ({ event }): FollowIntent => {
+      assertEvent(event, 'inspection.follow');
+      return { type: 'follow.follow', userId: event.userId };
+    }),
+    unfollow: sendTo('follow', { type: 'follow.unfollow' } satisfies FollowIntent),
   },
-}).createMachine({
+});
+
+export const inspectionMachine = inspectionSetup.createMachine({
   id: 'inspection',
   context: ({ input }) => ({
     ...input,
@@ -191,29 +252,25 @@ export const inspectionMachine = setup({
   initial: 'loading',
   states: {
     loading: {
+      tags: ['loading'],
       invoke: {
         id: 'load',
         src: 'load',
         input: ({ context }) => ({ projectId: context.projectId }),
         onDone: [
           {
-            guard: ({ event }) => event.output.ok,
-            target: 'ready',
-            actions: assign(({ event }) => {
-              const { sources, sessions } = (event.output as { ok: true; value: Loaded }).value;
-              return { loadedSources: sources, sessions, error: null };
-            }),
-          },
-          {
+            guard: { type: 'refused', params: ({ event }) => event.output },
             target: 'failed',
-            actions: assign({ error: ({ event }) => (event.output as { ok: false; message: string }).message }),
+            actions: { type: 'showRefusal', params: ({ event }) => event.output },
           },
+          { target: 'ready', actions: { type: 'showLoaded', params: ({ event }) => event.output } },
         ],
-        onError: { target: 'failed', actions: assign({ error: 'Inspection could not be loaded.' }) },
+        onError: { target: 'failed', actions: 'showLoadFailure' },
       },
     },
-    failed: { on: { 'inspection.retry': 'loading' } },
+    failed: { tags: ['failed'], on: { 'inspection.retry': 'loading' } },
     ready: {
+      tags: ['ready'],
       invoke: [
         { id: 'feed', src: 'feed', input: ({ context }) => ({ projectId: context.projectId }) },
         {
@@ -238,38 +295,14 @@ export const inspectionMachine = setup({
         'inspection.eventsReceived': [
           {
             // Live events pick their session when none is picked yet; it is read from its start.
-            guard: ({ context, event }) => context.sessionId === null && event.events.length > 0,
+            guard: 'picksSession',
             target: '.watching',
-            actions: [
-              'countLive',
-              assign({ sessionId: ({ event }) => event.events[0]!.session_id }),
-              { type: 'tellLook', params: { chosen: false } },
-            ],
+            actions: ['countLive', 'pickLiveSession', { type: 'tellLook', params: { chosen: false } }],
           },
-          {
-            actions: [
-              'countLive',
-              enqueueActions(({ context, event, enqueue }) => {
-                if (concernsPicked(context, event.events))
-                  enqueue.sendTo('session', { type: 'inspection.eventsReceived', events: event.events });
-              }),
-            ],
-          },
+          { actions: ['countLive', 'toSessionIfPicked'] },
         ],
         // A batch too big for one message: the database's count for the list, the rows read back.
-        'inspection.eventsStored': {
-          actions: [
-            assign(({ context, event }) => ({
-              sessions:
-                event.eventCount === undefined
-                  ? context.sessions
-                  : context.sessions.map((s) =>
-                      s.id === event.sessionId ? { ...s, eventCount: event.eventCount! } : s,
-                    ),
-            })),
-            'toSession',
-          ],
-        },
+        'inspection.eventsStored': { actions: ['countStored', 'toSession'] },
         'inspection.sessionOpened': {
           actions: { type: 'addSession', params: ({ event }) => ({ session: event.session }) },
         },
@@ -283,56 +316,27 @@ export const inspectionMachine = setup({
         'inspection.setRetention': { actions: 'toSources' },
         'inspection.dismissKey': { actions: 'toSources' },
         'inspection.saveMachine': { actions: 'toDiagram' },
-        'inspection.feedJoined': { actions: [assign({ feedDown: false }), 'toSession'] },
-        'inspection.feedLost': { actions: assign({ feedDown: true }) },
-        'inspection.dismissError': { actions: [assign({ error: null }), 'toSources', 'toDiagram', 'toSession'] },
+        'inspection.feedJoined': { actions: ['feedUp', 'toSession'] },
+        'inspection.feedLost': { actions: 'feedDown' },
+        'inspection.dismissError': { actions: ['clearError', 'toSources', 'toDiagram', 'toSession'] },
         'inspection.selectSession': { target: '.watching', actions: 'pickSession' },
         'inspection.selectActor': { actions: 'toSession' },
         'inspection.scrub': { actions: 'toSession' },
         'inspection.followLive': { actions: 'toSession' },
         // The session machine's reports: the look changed by this person's choice; an actor to draw.
         'inspection.lookChanged': {
-          actions: [
-            assign(({ event }) => ({ actorId: event.actorId, position: event.position })),
-            { type: 'tellLook', params: { chosen: true } },
-          ],
+          actions: ['rememberLook', { type: 'tellLook', params: { chosen: true } }],
         },
-        'inspection.drawActor': {
-          actions: sendTo('diagram', ({ event }) => ({
-            type: 'diagram.show' as const,
-            actorId: event.actorId,
-            config: event.config,
-          })),
-        },
+        'inspection.drawActor': { actions: 'drawActor' },
         // Following a presenter: their session (read from its start), or their actor and position in it.
         'inspection.lookFollowed': [
           { guard: 'otherSession', target: '.watching', actions: 'takeFollowedSession' },
-          {
-            actions: [
-              assign(({ context, event }) => ({
-                actorId: event.look.actorId ?? context.actorId,
-                position: event.look.position,
-              })),
-              enqueueActions(({ context, enqueue }) => {
-                if (context.sessionId !== null)
-                  enqueue.sendTo('session', {
-                    type: 'session.lookFollowed',
-                    actorId: context.actorId,
-                    position: context.position,
-                  });
-              }),
-            ],
-          },
+          { actions: 'takeFollowedLook' },
         ],
-        'inspection.present': {
-          guard: ({ context }) => context.userId !== undefined,
-          actions: sendTo('follow', ({ context }): FollowIntent => ({ type: 'follow.present', look: lookOf(context) })),
-        },
-        'inspection.stopPresenting': { actions: sendTo('follow', { type: 'follow.stopPresenting' }) },
-        'inspection.follow': {
-          actions: sendTo('follow', ({ event }): FollowIntent => ({ type: 'follow.follow', userId: event.userId })),
-        },
-        'inspection.unfollow': { actions: sendTo('follow', { type: 'follow.unfollow' }) },
+        'inspection.present': { guard: 'canPresent', actions: 'present' },
+        'inspection.stopPresenting': { actions: 'stopPresenting' },
+        'inspection.follow': { actions: 'follow' },
+        'inspection.unfollow': { actions: 'unfollow' },
       },
       states: {
         idle: {},

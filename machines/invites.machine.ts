@@ -57,12 +57,12 @@ export const invitesMachine = setup({
         error: null,
       };
     }),
-    showFailure: assign({ error: (_, result: Result<unknown>) => (result.ok ? null : result.error.message) }),
+    showRefusal: assign({ error: (_, result: Result<unknown>) => (result.ok ? null : result.error.message) }),
     showUnexpected: assign({ error: UNEXPECTED }),
     clearError: assign({ error: null }),
   },
   guards: {
-    failed: (_, result: Result<unknown>) => !result.ok,
+    refused: (_, result: Result<unknown>) => !result.ok,
   },
 }).createMachine({
   id: 'invites',
@@ -78,9 +78,9 @@ export const invitesMachine = setup({
         input: ({ context }) => ({ projectId: context.projectId }),
         onDone: [
           {
-            guard: { type: 'failed', params: ({ event }) => event.output },
+            guard: { type: 'refused', params: ({ event }) => event.output },
             target: 'loadFailed',
-            actions: { type: 'showFailure', params: ({ event }) => event.output },
+            actions: { type: 'showRefusal', params: ({ event }) => event.output },
           },
           { target: 'ready', actions: { type: 'setInvites', params: ({ event }) => event.output } },
         ],
@@ -111,9 +111,9 @@ export const invitesMachine = setup({
         },
         onDone: [
           {
-            guard: { type: 'failed', params: ({ event }) => event.output },
+            guard: { type: 'refused', params: ({ event }) => event.output },
             target: 'ready',
-            actions: { type: 'showFailure', params: ({ event }) => event.output },
+            actions: { type: 'showRefusal', params: ({ event }) => event.output },
           },
           { target: 'ready', actions: { type: 'addInvite', params: ({ event }) => event.output } },
         ],
@@ -132,9 +132,9 @@ export const invitesMachine = setup({
         },
         onDone: [
           {
-            guard: { type: 'failed', params: ({ event }) => event.output },
+            guard: { type: 'refused', params: ({ event }) => event.output },
             target: 'ready',
-            actions: { type: 'showFailure', params: ({ event }) => event.output },
+            actions: { type: 'showRefusal', params: ({ event }) => event.output },
           },
           { target: 'ready', actions: { type: 'dropInvite', params: ({ event }) => event.output } },
         ],

@@ -110,7 +110,7 @@ export const machineListMachine = setup({
     clearError: assign({ error: null }),
   },
   guards: {
-    failed: (_, result: Result<unknown>) => !result.ok,
+    refused: (_, result: Result<unknown>) => !result.ok,
     noRequestRunning: stateIn({ ready: 'idle' }),
     reloadDue: ({ context }) => context.reloadDue,
     hasMachines: ({ event }) => event.type === 'list.create' && event.machines.length > 0,
@@ -142,7 +142,7 @@ export const machineListMachine = setup({
         input: ({ context }) => ({ projectId: context.projectId }),
         onDone: [
           {
-            guard: { type: 'failed', params: ({ event }) => event.output },
+            guard: { type: 'refused', params: ({ event }) => event.output },
             target: 'failed',
             actions: { type: 'showRefusal', params: ({ event }) => event.output },
           },
@@ -180,7 +180,7 @@ export const machineListMachine = setup({
             },
             onDone: [
               {
-                guard: { type: 'failed', params: ({ event }) => event.output },
+                guard: { type: 'refused', params: ({ event }) => event.output },
                 target: 'idle',
                 actions: { type: 'showRefusal', params: ({ event }) => event.output },
               },
@@ -206,7 +206,7 @@ export const machineListMachine = setup({
             },
             onDone: [
               {
-                guard: { type: 'failed', params: ({ event }) => event.output },
+                guard: { type: 'refused', params: ({ event }) => event.output },
                 target: 'idle',
                 actions: { type: 'showRefusal', params: ({ event }) => event.output },
               },
@@ -226,7 +226,7 @@ export const machineListMachine = setup({
             },
             onDone: [
               {
-                guard: { type: 'failed', params: ({ event }) => event.output },
+                guard: { type: 'refused', params: ({ event }) => event.output },
                 target: 'idle',
                 actions: { type: 'showRefusal', params: ({ event }) => event.output },
               },

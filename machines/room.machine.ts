@@ -1,20 +1,6 @@
-import {
-  assertEvent,
-  assign,
-  enqueueActions,
-  fromCallback,
-  fromPromise,
-  not,
-  sendTo,
-  setup,
-  type SnapshotFrom,
-} from 'xstate';
-import type { Result, Role, RoomData } from '../src/lib/ports/room.ts';
-import { applyChange, EMPTY_ROOM, mergeSnapshot } from '../src/lib/room-merge.ts';
-import { invitesMachine } from './invites.machine.ts';
-import { machineListMachine } from './machine-list.machine.ts';
-import { openMachineMachine } from './open-machine.machine.ts';
-import { notProvided, UNEXPECTED } from './shared.ts';
+import { assertEvent, not } from 'xstate';
+import type { Result } from '../src/lib/ports/room.ts';
+import { EMPTY_ROOM } from '../src/lib/room-merge.ts';
 
 /**
  * One open project. The room's channel (`roomChannel`, a two-way callback actor) is
@@ -30,24 +16,9 @@ import { notProvided, UNEXPECTED } from './shared.ts';
  * `openMachine`, which tells presence which machine this person is on).
  */
 
-import {
-  canEditIn,
-  canSendIn,
-  isOwnerIn,
-  lookingAtMachine,
-  type RoomChannelCommand,
-  type RoomChannelInput,
-  type RoomContext,
-  type RoomEvent,
-  type RoomInput,
-  type RoomTag,
-} from './room-types.ts';
+import { canEditIn, canSendIn, roomSetup } from './room.setup.ts';
 
-export * from './room-types.ts';
-
-const JOIN_TIMEOUT = "Couldn't connect to this room's live updates. Check your connection and try again.";
-
-const failureOf = (result: Result<unknown>): string | null => (result.ok ? null : result.error.message);
+export * from './room.setup.ts';
 
 /** The admin requests an owner or editor starts, from `admin.idle` or `admin.failed`. */
 const ADMIN_STARTS = {
@@ -60,10 +31,10 @@ const ADMIN_STARTS = {
 const ADMIN_OUTCOME = {
   onDone: [
     {
-      guard: { type: 'failed', params: ({ event }: { event: { output: Result<null> } }) => event.output },
+      guard: { type: 'refused', params: ({ event }: { event: { output: Result<null> } }) => event.output },
       target: 'failed',
       actions: {
-        type: 'showAdminFailure',
+        type: 'showAdminRefusal',
         params: ({ event }: { event: { output: Result<null> } }) => event.output,
       },
     },
@@ -72,143 +43,7 @@ const ADMIN_OUTCOME = {
   onError: { target: 'failed', actions: 'showAdminUnexpected' },
 } as const;
 
-export const roomMachine = setup({
-  types: {
-    context: {} as RoomContext,
-    events: {} as RoomEvent,
-    input: {} as RoomInput,
-    tags: {} as RoomTag,
-    children: {} as {
-      channel: 'roomChannel';
-      loadSnapshot: 'loadSnapshot';
-      renameProject: 'renameProject';
-      changeRole: 'changeRole';
-      removeMember: 'removeMember';
-      machineList: 'machineList';
-      invites: 'invites';
-      openMachine: 'openMachine';
-    },
-  },
-  actors: {
-    // The bare child machines: the composition root provides them wired to real adapters.
-    machineList: machineListMachine,
-    invites: invitesMachine,
-    openMachine: openMachineMachine,
-    roomChannel: fromCallback<RoomChannelCommand, RoomChannelInput>(() => {
-      throw notProvided('room', 'roomChannel');
-    }),
-    loadSnapshot: fromPromise<Result<RoomData>, { projectId: string }>(() =>
-      Promise.reject(notProvided('room', 'loadSnapshot')),
-    ),
-    renameProject: fromPromise<Result<null>, { projectId: string; name: string }>(() =>
-      Promise.reject(notProvided('room', 'renameProject')),
-    ),
-    changeRole: fromPromise<Result<null>, { projectId: string; userId: string; role: Role }>(() =>
-      Promise.reject(notProvided('room', 'changeRole')),
-    ),
-    removeMember: fromPromise<Result<null>, { projectId: string; userId: string }>(() =>
-      Promise.reject(notProvided('room', 'removeMember')),
-    ),
-  },
-  delays: {
-    joinTimeout: 15_000,
-  },
-  actions: {
-    bufferChange: assign({
-      buffer: ({ context, event }) => {
-        assertEvent(event, 'change.received');
-        return [...context.buffer, event.change];
-      },
-    }),
-    clearBuffer: assign({ buffer: [] }),
-    applyChange: assign(({ context, event }) => {
-      assertEvent(event, 'change.received');
-      const data = applyChange(context.data, event.change);
-      return { data, wasMember: context.wasMember || data.members[context.userId] !== undefined };
-    }),
-    mergeSnapshot: assign(({ context }, result: Result<RoomData>) => {
-      if (!result.ok) return {};
-      const data = mergeSnapshot(result.value, context.buffer);
-      return {
-        data,
-        buffer: [],
-        error: null,
-        wasMember: context.wasMember || data.members[context.userId] !== undefined,
-      };
-    }),
-    showFailure: assign({ error: (_, result: Result<unknown>) => failureOf(result) ?? UNEXPECTED }),
-    showUnexpected: assign({ error: UNEXPECTED }),
-    showJoinTimeout: assign({ error: JOIN_TIMEOUT }),
-    clearError: assign({ error: null }),
-    setPeers: assign({
-      peers: ({ event }) => {
-        assertEvent(event, 'presence.synced');
-        return event.peers;
-      },
-    }),
-    rememberLooking: assign({
-      looking: ({ event }) => {
-        assertEvent(event, 'room.look');
-        return event.looking;
-      },
-    }),
-    trackPresence: sendTo('channel', ({ context }): RoomChannelCommand => ({
-      type: 'presence.track',
-      looking: context.looking,
-    })),
-    rememberMachine: assign(({ event }) => {
-      assertEvent(event, 'room.openMachine');
-      return { machineId: event.machineId, looking: lookingAtMachine(event.machineId) };
-    }),
-    forgetMachine: assign({ machineId: null, looking: null }),
-    /** The open machine hears whenever what this person may do could have changed. */
-    tellEditable: enqueueActions(({ context, enqueue, self }) => {
-      // No snapshot yet while a graph is only being traversed (xstate/graph): nothing to tell.
-      const openMachine = (self.getSnapshot() as SnapshotFrom<typeof self> | undefined)?.children?.openMachine;
-      if (openMachine)
-        enqueue.sendTo(openMachine, {
-          type: 'machine.editableChanged',
-          canEdit: canEditIn(context),
-          canSend: canSendIn(context),
-        });
-    }),
-    explainRemoval: assign({
-      removedReason: ({ context }) =>
-        context.data.project === null
-          ? 'This project was deleted.'
-          : 'You were removed from this project. Ask an owner to invite you again.',
-      peers: [],
-    }),
-    explainLostAccess: assign({
-      removedReason: 'You no longer have access to this project: it was deleted, or you were removed.',
-      peers: [],
-    }),
-    startAdmin: assign({
-      adminError: null,
-      adminTarget: ({ event }) =>
-        event.type === 'room.changeRole' || event.type === 'room.removeMember' ? event.userId : null,
-    }),
-    showAdminFailure: assign({
-      adminError: (_, result: Result<unknown>) => failureOf(result) ?? UNEXPECTED,
-      adminTarget: null,
-    }),
-    showAdminUnexpected: assign({ adminError: UNEXPECTED, adminTarget: null }),
-    finishAdmin: assign({ adminTarget: null }),
-    clearAdminError: assign({ adminError: null }),
-  },
-  guards: {
-    failed: (_, result: Result<unknown>) => !result.ok,
-    /** Presence is republished only when what this person looks at actually changes. */
-    lookingChanged: ({ context, event }) => event.type === 'room.look' && event.looking !== context.looking,
-    isOwner: ({ context }) => isOwnerIn(context),
-    /** A member reloading after a drop finds the project hidden: access went while we were away. */
-    accessGone: ({ context }, result: Result<unknown>) =>
-      context.wasMember && !result.ok && result.error.code === 'not_found',
-    /** Gone from the room: our membership was deleted, or the project itself. */
-    lostAccess: ({ context }) =>
-      context.data.project === null || (context.wasMember && context.data.members[context.userId] === undefined),
-  },
-}).createMachine({
+export const roomMachine = roomSetup.createMachine({
   id: 'room',
   context: ({ input }) => ({
     ...input,
@@ -262,9 +97,9 @@ export const roomMachine = setup({
                     actions: 'explainLostAccess',
                   },
                   {
-                    guard: { type: 'failed', params: ({ event }) => event.output },
+                    guard: { type: 'refused', params: ({ event }) => event.output },
                     target: '#room.failed',
-                    actions: { type: 'showFailure', params: ({ event }) => event.output },
+                    actions: { type: 'showRefusal', params: ({ event }) => event.output },
                   },
                   { target: 'live', actions: { type: 'mergeSnapshot', params: ({ event }) => event.output } },
                 ],

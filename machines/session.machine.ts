@@ -118,7 +118,7 @@ const sessionSetup = setup({
       result.ok ? { user: result.session.user, expiresAt: result.session.expiresAt } : {},
     ),
     clearMessages: assign({ error: null, notice: null }),
-    showFailure: assign((_, result: AuthResult | SignUpResult) => ({ error: result.ok ? null : result.error.message })),
+    showRefusal: assign((_, result: AuthResult | SignUpResult) => ({ error: result.ok ? null : result.error.message })),
     showUnexpected: assign({ error: UNEXPECTED }),
     showConfirmationSent: assign((_, result: SignUpResult) => ({
       notice:
@@ -140,7 +140,10 @@ const sessionSetup = setup({
       assertEvent(event, ['auth.signedIn', 'auth.userUpdated']);
       return event.session.user.id !== context.user?.id;
     },
-    failed: (_, result: AuthResult | SignUpResult) => !result.ok,
+    /** The server said no (bad credentials, sign-ups closed...). */
+    refused: (_, result: AuthResult | SignUpResult) => !result.ok,
+    /** A refresh that did not work and is not an expiry: the network, most likely; try again. */
+    refreshFailed: (_, result: AuthResult) => !result.ok,
     expired: (_, result: AuthResult) => !result.ok && result.error.code === 'session_expired',
     confirmationSent: (_, result: SignUpResult) => result.ok && result.session === null,
   },
@@ -169,7 +172,7 @@ const tokenLife = sessionSetup.createStateConfig({
             target: '#session.signedOut',
             actions: 'noticeExpired',
           },
-          { guard: { type: 'failed', params: ({ event }) => event.output }, target: 'waitingToRetry' },
+          { guard: { type: 'refreshFailed', params: ({ event }) => event.output }, target: 'waitingToRetry' },
           { target: 'active', actions: { type: 'rememberRefreshed', params: ({ event }) => event.output } },
         ],
         onError: 'waitingToRetry',
@@ -220,9 +223,9 @@ const formRequests = {
 const requesting = sessionSetup.createStateConfig({ tags: ['pending'], entry: 'clearMessages' });
 const requestOutput = ({ event }: { event: { output: AuthResult | SignUpResult } }) => event.output;
 const refused = {
-  guard: { type: 'failed', params: requestOutput },
+  guard: { type: 'refused', params: requestOutput },
   target: 'failed',
-  actions: { type: 'showFailure', params: requestOutput },
+  actions: { type: 'showRefusal', params: requestOutput },
 } as const;
 const crashed = { target: 'failed', actions: 'showUnexpected' } as const;
 

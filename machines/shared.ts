@@ -8,5 +8,5 @@
 export const UNEXPECTED = 'Something went wrong. Try again.';
 
 export function notProvided(machine: string, actor: string): Error {
-  return new Error(`${machine} machine: provide the "${actor}" actor (see src/app/)`);
+  return new Error(`${machine} machine: the "${actor}" actor must be provided (see src/app/)`);
 }

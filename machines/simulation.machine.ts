@@ -1,26 +1,7 @@
-import { throwError } from 'rxjs';
-import { assertEvent, assign, enqueueActions, fromEventObservable, fromPromise, setup } from 'xstate';
-import type {
-  SendRequest,
-  SimListStreamEvent,
-  SimLogStreamEvent,
-  SimResult,
-  SimulationRecord,
-} from '../src/lib/ports/simulation.ts';
-import type { JsonObject } from '../src/lib/model/types.ts';
-import { emptyLog, hasGap, type GuardValues, type SimLogEntry } from '../src/lib/simulation/index.ts';
-import { sameLook } from './replay-follow.ts';
-import { notProvided } from './shared.ts';
-import {
-  failure,
-  lastStep,
-  opened,
-  received,
-  refusal,
-  type SimulationContext,
-  type SimulationInput,
-  type SimulationIntent,
-} from './simulation.setup.ts';
+import { assertEvent } from 'xstate';
+import type { SendRequest } from '../src/lib/ports/simulation.ts';
+import { emptyLog } from '../src/lib/simulation/index.ts';
+import { failure, lastStep, refusal, simulationSetup } from './simulation.setup.ts';
 
 export type { SimulationContext, SimulationHost, SimulationInput, SimulationIntent } from './simulation.setup.ts';
 
@@ -37,99 +18,7 @@ export type { SimulationContext, SimulationHost, SimulationInput, SimulationInte
  * `host` (the open machine) is told `machine.replayChosen` so the whole follow mode ends.
  */
 
-export const simulationMachine = setup({
-  types: {
-    input: {} as SimulationInput,
-    context: {} as SimulationContext,
-    events: {} as SimulationIntent | SimLogStreamEvent | SimListStreamEvent,
-    tags: {} as 'loading' | 'idle' | 'open' | 'live' | 'syncing' | 'sending' | 'playing' | 'busy',
-  },
-  actors: {
-    simulationEvents: fromEventObservable<SimListStreamEvent, { machineId: string }>(() =>
-      throwError(() => notProvided('simulation', 'simulationEvents')),
-    ),
-    logEvents: fromEventObservable<SimLogStreamEvent, { simulationId: string }>(() =>
-      throwError(() => notProvided('simulation', 'logEvents')),
-    ),
-    listSimulations: fromPromise<SimResult<SimulationRecord[]>, { machineId: string }>(() =>
-      Promise.reject(notProvided('simulation', 'listSimulations')),
-    ),
-    startSimulation: fromPromise<
-      SimResult<SimulationRecord>,
-      { machineId: string; context: JsonObject | null; guards: GuardValues }
-    >(() => Promise.reject(notProvided('simulation', 'startSimulation'))),
-    loadLog: fromPromise<SimResult<SimLogEntry[]>, { simulationId: string; after: number }>(() =>
-      Promise.reject(notProvided('simulation', 'loadLog')),
-    ),
-    sendEvent: fromPromise<SimResult<{ seq: number }>, SendRequest>(() =>
-      Promise.reject(notProvided('simulation', 'sendEvent')),
-    ),
-    forkSimulation: fromPromise<
-      SimResult<SimulationRecord>,
-      { simulationId: string; uptoSeq: number; latest: boolean }
-    >(() => Promise.reject(notProvided('simulation', 'forkSimulation'))),
-  },
-  actions: {
-    openSimulation: assign(({ context }, params: { simulation: SimulationRecord | null }) =>
-      params.simulation ? opened(params.simulation, context.followed) : {},
-    ),
-    /** Show the followed step if it is of this simulation (another one: once it opens here). */
-    follow: assign(({ context, event }) => {
-      assertEvent(event, 'sim.followed');
-      const { replay } = event;
-      return replay && context.simulation?.id === replay.simulationId
-        ? { followed: replay, position: replay.position }
-        : { followed: replay };
-    }),
-    /** This person chose a step (or sent): stop following, and tell the host so follow mode ends. */
-    choose: enqueueActions(({ context, enqueue }) => {
-      if (!context.followed) return;
-      enqueue.assign({ followed: null });
-      if (context.host) enqueue.sendTo(context.host, { type: 'machine.replayChosen' });
-    }),
-    updateSimulation: assign(({ context, event }) => {
-      assertEvent(event, 'sims.updated');
-      return context.simulation?.id === event.simulation.id
-        ? { simulation: { ...context.simulation, status: event.simulation.status } }
-        : {};
-    }),
-    receive: assign(({ context, event }) => {
-      assertEvent(event, 'simlog.received');
-      return received(context, event.entries);
-    }),
-    queue: assign(({ context, event }) => {
-      assertEvent(event, ['sim.send', 'sim.advanceTime']);
-      if (!context.simulation) return {};
-      const base = { simulationId: context.simulation.id, payload: {}, guards: { ...context.guards } };
-      const request: SendRequest =
-        event.type === 'sim.send'
-          ? { ...base, kind: 'event', type: event.eventType, payload: event.payload }
-          : { ...base, kind: 'time', type: null };
-      return { outbox: [...context.outbox, request], position: null };
-    }),
-    stepBack: assign(({ context }) => ({ position: Math.max(0, (context.position ?? lastStep(context)) - 1) })),
-    stepForward: assign(({ context }) => {
-      const next = (context.position ?? lastStep(context)) + 1;
-      return { position: next >= lastStep(context) ? null : next };
-    }),
-    setError: assign((_, params: { error: string | null }) => ({ error: params.error })),
-  },
-  guards: {
-    canSend: ({ context }) => context.canSend && context.simulation !== null && context.simulation.status === 'running',
-    canStart: ({ context }) => context.canSend,
-    isOtherSimulation: ({ context, event }) => {
-      assertEvent(event, 'sims.started');
-      return context.simulation?.id !== event.simulation.id;
-    },
-    succeeded: ({ event }) => (event as unknown as { output: SimResult<unknown> }).output.ok,
-    hasGap: ({ context }) => hasGap(context.log),
-    outboxWaiting: ({ context }) => context.outbox.length > 0,
-    replaying: ({ context }) => context.position !== null,
-    hasSteps: ({ context }) => lastStep(context) > 0,
-    followedMoved: ({ context, event }) => event.type === 'sim.followed' && !sameLook(context.followed, event.replay),
-  },
-  delays: { playStep: 600, retryDelay: 2000 },
-}).createMachine({
+export const simulationMachine = simulationSetup.createMachine({
   id: 'simulation',
   context: ({ input }) => ({
     machineId: input.machineId,
@@ -155,7 +44,7 @@ export const simulationMachine = setup({
     },
     'sims.updated': { actions: 'updateSimulation' },
     'sim.setGuard': {
-      actions: assign(({ context, event }) => ({ guards: { ...context.guards, [event.name]: event.value } })),
+      actions: 'setGuard',
     },
     'sim.start': { guard: 'canStart', target: '.starting' },
     // A send the open simulation's outbox refused (a guest, no simulation, an ended one):
@@ -163,7 +52,7 @@ export const simulationMachine = setup({
     'sim.send': { actions: { type: 'setError', params: ({ context }) => ({ error: refusal(context) }) } },
     'sim.advanceTime': { actions: { type: 'setError', params: ({ context }) => ({ error: refusal(context) }) } },
     'sim.dismissError': { actions: { type: 'setError', params: { error: null } } },
-    'sim.canSendChanged': { actions: assign(({ event }) => ({ canSend: event.canSend })) },
+    'sim.canSendChanged': { actions: 'setCanSend' },
     'sim.followed': { guard: 'followedMoved', actions: 'follow' },
   },
   initial: 'loading',
@@ -175,7 +64,7 @@ export const simulationMachine = setup({
         input: ({ context }) => ({ machineId: context.machineId }),
         onDone: [
           {
-            guard: ({ event }) => event.output.ok && event.output.value.some((s) => s.status === 'running'),
+            guard: { type: 'runningListed', params: ({ event }) => event.output },
             target: 'open',
             actions: {
               type: 'openSimulation',
@@ -264,9 +153,7 @@ export const simulationMachine = setup({
                   {
                     guard: 'succeeded',
                     target: 'live',
-                    actions: assign(({ context, event }) =>
-                      event.output.ok ? received(context, event.output.value) : {},
-                    ),
+                    actions: { type: 'receiveLog', params: ({ event }) => event.output },
                   },
                   {
                     target: 'waiting',
@@ -306,17 +193,11 @@ export const simulationMachine = setup({
                 input: ({ context }) => context.outbox[0] as SendRequest,
                 onDone: {
                   target: 'idle',
-                  actions: [
-                    assign(({ context }) => ({ outbox: context.outbox.slice(1) })),
-                    { type: 'setError', params: ({ event }) => ({ error: failure(event.output) }) },
-                  ],
+                  actions: ['dequeue', { type: 'setError', params: ({ event }) => ({ error: failure(event.output) }) }],
                 },
                 onError: {
                   target: 'idle',
-                  actions: [
-                    assign(({ context }) => ({ outbox: context.outbox.slice(1) })),
-                    { type: 'setError', params: { error: "Couldn't send the event." } },
-                  ],
+                  actions: ['dequeue', { type: 'setError', params: { error: "Couldn't send the event." } }],
                 },
               },
             },
@@ -329,12 +210,7 @@ export const simulationMachine = setup({
             'sim.stepForward': { guard: 'replaying', target: '.paused', actions: ['choose', 'stepForward'] },
             'sim.scrub': {
               target: '.paused',
-              actions: [
-                'choose',
-                assign(({ context, event }) => ({
-                  position: event.step >= lastStep(context) ? null : Math.max(0, Math.floor(event.step)),
-                })),
-              ],
+              actions: ['choose', 'scrub'],
             },
           },
           states: {
@@ -343,13 +219,13 @@ export const simulationMachine = setup({
                 'sim.play': {
                   guard: 'hasSteps',
                   target: 'playing',
-                  actions: ['choose', assign(({ context }) => ({ position: context.position ?? 0 }))],
+                  actions: ['choose', 'playFromShown'],
                 },
               },
             },
             playing: {
               tags: ['playing'],
-              always: { guard: ({ context }) => context.position === null, target: 'paused' },
+              always: { guard: 'atLiveEnd', target: 'paused' },
               after: { playStep: { target: 'playing', reenter: true, actions: 'stepForward' } },
               on: {
                 'sim.pause': 'paused',

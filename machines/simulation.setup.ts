@@ -1,9 +1,17 @@
-import type { AnyActorRef } from 'xstate';
+import { throwError } from 'rxjs';
+import { assertEvent, assign, enqueueActions, fromEventObservable, fromPromise, setup, type AnyActorRef } from 'xstate';
 import type { JsonObject } from '../src/lib/model/types.ts';
 import type { ReplayLook } from '../src/lib/ports/canvas-presence.ts';
-import type { SendRequest, SimResult, SimulationRecord } from '../src/lib/ports/simulation.ts';
+import type {
+  SendRequest,
+  SimListStreamEvent,
+  SimLogStreamEvent,
+  SimResult,
+  SimulationRecord,
+} from '../src/lib/ports/simulation.ts';
 import {
   emptyLog,
+  hasGap,
   mergeEntries,
   readyEntries,
   traceOf,
@@ -13,8 +21,13 @@ import {
   type SimSetup,
   type Trace,
 } from '../src/lib/simulation/index.ts';
+import { sameLook } from './replay-follow.ts';
+import { notProvided } from './shared.ts';
 
-/** The simulation machine's intents, input and context, and the pure steps its actions take. */
+/**
+ * The simulation machine's types (intents, input, context), the pure steps its actions take,
+ * and its `setup` (actors, actions, guards, delays); its chart is simulation.machine.ts.
+ */
 
 export type SimulationIntent =
   | { type: 'sim.start'; context: JsonObject | null }
@@ -100,3 +113,120 @@ export function refusal(c: SimulationContext): string {
   if (!c.simulation) return 'No simulation is running: press Simulate first.';
   return 'This simulation has ended: fork it to go on.';
 }
+
+export const simulationSetup = setup({
+  types: {
+    input: {} as SimulationInput,
+    context: {} as SimulationContext,
+    events: {} as SimulationIntent | SimLogStreamEvent | SimListStreamEvent,
+    tags: {} as 'loading' | 'idle' | 'open' | 'live' | 'syncing' | 'sending' | 'playing' | 'busy',
+  },
+  actors: {
+    simulationEvents: fromEventObservable<SimListStreamEvent, { machineId: string }>(() =>
+      throwError(() => notProvided('simulation', 'simulationEvents')),
+    ),
+    logEvents: fromEventObservable<SimLogStreamEvent, { simulationId: string }>(() =>
+      throwError(() => notProvided('simulation', 'logEvents')),
+    ),
+    listSimulations: fromPromise<SimResult<SimulationRecord[]>, { machineId: string }>(() =>
+      Promise.reject(notProvided('simulation', 'listSimulations')),
+    ),
+    startSimulation: fromPromise<
+      SimResult<SimulationRecord>,
+      { machineId: string; context: JsonObject | null; guards: GuardValues }
+    >(() => Promise.reject(notProvided('simulation', 'startSimulation'))),
+    loadLog: fromPromise<SimResult<SimLogEntry[]>, { simulationId: string; after: number }>(() =>
+      Promise.reject(notProvided('simulation', 'loadLog')),
+    ),
+    sendEvent: fromPromise<SimResult<{ seq: number }>, SendRequest>(() =>
+      Promise.reject(notProvided('simulation', 'sendEvent')),
+    ),
+    forkSimulation: fromPromise<
+      SimResult<SimulationRecord>,
+      { simulationId: string; uptoSeq: number; latest: boolean }
+    >(() => Promise.reject(notProvided('simulation', 'forkSimulation'))),
+  },
+  actions: {
+    openSimulation: assign(({ context }, params: { simulation: SimulationRecord | null }) =>
+      params.simulation ? opened(params.simulation, context.followed) : {},
+    ),
+    /** Show the followed step if it is of this simulation (another one: once it opens here). */
+    follow: assign(({ context, event }) => {
+      assertEvent(event, 'sim.followed');
+      const { replay } = event;
+      return replay && context.simulation?.id === replay.simulationId
+        ? { followed: replay, position: replay.position }
+        : { followed: replay };
+    }),
+    /** This person chose a step (or sent): stop following, and tell the host so follow mode ends. */
+    choose: enqueueActions(({ context, enqueue }) => {
+      if (!context.followed) return;
+      enqueue.assign({ followed: null });
+      if (context.host) enqueue.sendTo(context.host, { type: 'machine.replayChosen' });
+    }),
+    updateSimulation: assign(({ context, event }) => {
+      assertEvent(event, 'sims.updated');
+      return context.simulation?.id === event.simulation.id
+        ? { simulation: { ...context.simulation, status: event.simulation.status } }
+        : {};
+    }),
+    receive: assign(({ context, event }) => {
+      assertEvent(event, 'simlog.received');
+      return received(context, event.entries);
+    }),
+    queue: assign(({ context, event }) => {
+      assertEvent(event, ['sim.send', 'sim.advanceTime']);
+      if (!context.simulation) return {};
+      const base = { simulationId: context.simulation.id, payload: {}, guards: { ...context.guards } };
+      const request: SendRequest =
+        event.type === 'sim.send'
+          ? { ...base, kind: 'event', type: event.eventType, payload: event.payload }
+          : { ...base, kind: 'time', type: null };
+      return { outbox: [...context.outbox, request], position: null };
+    }),
+    stepBack: assign(({ context }) => ({ position: Math.max(0, (context.position ?? lastStep(context)) - 1) })),
+    stepForward: assign(({ context }) => {
+      const next = (context.position ?? lastStep(context)) + 1;
+      return { position: next >= lastStep(context) ? null : next };
+    }),
+    setError: assign((_, params: { error: string | null }) => ({ error: params.error })),
+    setGuard: assign(({ context, event }) => {
+      assertEvent(event, 'sim.setGuard');
+      return { guards: { ...context.guards, [event.name]: event.value } };
+    }),
+    setCanSend: assign(({ event }) => {
+      assertEvent(event, 'sim.canSendChanged');
+      return { canSend: event.canSend };
+    }),
+    receiveLog: assign(({ context }, result: SimResult<SimLogEntry[]>) =>
+      result.ok ? received(context, result.value) : {},
+    ),
+    /** The request at the head of the outbox is answered (or failed): the next one goes. */
+    dequeue: assign(({ context }) => ({ outbox: context.outbox.slice(1) })),
+    scrub: assign(({ context, event }) => {
+      assertEvent(event, 'sim.scrub');
+      return { position: event.step >= lastStep(context) ? null : Math.max(0, Math.floor(event.step)) };
+    }),
+    /** Play from the step shown, or from the start at the live end. */
+    playFromShown: assign(({ context }) => ({ position: context.position ?? 0 })),
+  },
+  guards: {
+    canSend: ({ context }) => context.canSend && context.simulation !== null && context.simulation.status === 'running',
+    canStart: ({ context }) => context.canSend,
+    isOtherSimulation: ({ context, event }) => {
+      assertEvent(event, 'sims.started');
+      return context.simulation?.id !== event.simulation.id;
+    },
+    succeeded: ({ event }) => (event as unknown as { output: SimResult<unknown> }).output.ok,
+    hasGap: ({ context }) => hasGap(context.log),
+    outboxWaiting: ({ context }) => context.outbox.length > 0,
+    replaying: ({ context }) => context.position !== null,
+    hasSteps: ({ context }) => lastStep(context) > 0,
+    atLiveEnd: ({ context }) => context.position === null,
+    /** The list holds a running simulation (the newest first), which opens at once. */
+    runningListed: (_, result: SimResult<SimulationRecord[]>) =>
+      result.ok && result.value.some((s) => s.status === 'running'),
+    followedMoved: ({ context, event }) => event.type === 'sim.followed' && !sameLook(context.followed, event.replay),
+  },
+  delays: { playStep: 600, retryDelay: 2000 },
+});

@@ -1,7 +1,15 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { sendJson, type RequestContext } from '../gateway/http.ts';
+import { sendJson } from '../gateway/http.ts';
 import { optionalBoolean, optionalInteger, optionalString, readJson, requiredString, type Json } from './body.ts';
-import { asCaller, callerOf, ownerOf, withIsoTimes, type BucketRow, type Storage } from './context.ts';
+import {
+  asCaller,
+  callerOf,
+  ownerOf,
+  withIsoTimes,
+  type BucketRow,
+  type Storage,
+  type BucketCall,
+  type StorageCall,
+} from './context.ts';
 import { errors } from './errors.ts';
 import { mustBeValidBucketName } from './paths.ts';
 import { deleteRows } from './remove.ts';
@@ -56,12 +64,7 @@ function settings(body: Json, storage: Storage) {
   };
 }
 
-export async function createBucket(
-  storage: Storage,
-  req: IncomingMessage,
-  res: ServerResponse,
-  ctx: RequestContext,
-): Promise<void> {
+export async function createBucket({ storage, req, res, ctx }: StorageCall): Promise<void> {
   const body = await readJson(req, storage.deps.config.maxBodyBytes);
   const name = requiredString(body, 'name');
   const id = optionalString(body, 'id') || name;
@@ -87,7 +90,7 @@ export async function createBucket(
   sendJson(res, 200, { name });
 }
 
-export async function getBucket(storage: Storage, res: ServerResponse, ctx: RequestContext, id: string): Promise<void> {
+export async function getBucket({ storage, res, ctx, bucket: id }: BucketCall): Promise<void> {
   const rows = await asCaller(storage, callerOf(ctx), (client) =>
     client.query<BucketRow>(`select ${ONE_BUCKET_COLUMNS} from storage.buckets where id = $1`, [id]),
   );
@@ -98,7 +101,7 @@ export async function getBucket(storage: Storage, res: ServerResponse, ctx: Requ
 
 const SORT_COLUMNS = new Set(['id', 'name', 'created_at', 'updated_at']);
 
-export async function listBuckets(storage: Storage, res: ServerResponse, ctx: RequestContext): Promise<void> {
+export async function listBuckets({ storage, res, ctx }: StorageCall): Promise<void> {
   const query = ctx.url.searchParams;
   const limit = optionalInteger(query.get('limit') ?? undefined, 'limit', 1);
   const offset = optionalInteger(query.get('offset') ?? undefined, 'offset', 0);
@@ -127,13 +130,7 @@ export async function listBuckets(storage: Storage, res: ServerResponse, ctx: Re
   sendJson(res, 200, rows.rows.map(render));
 }
 
-export async function updateBucket(
-  storage: Storage,
-  req: IncomingMessage,
-  res: ServerResponse,
-  ctx: RequestContext,
-  id: string,
-): Promise<void> {
+export async function updateBucket({ storage, req, res, ctx, bucket: id }: BucketCall): Promise<void> {
   const body = await readJson(req, storage.deps.config.maxBodyBytes);
   const { isPublic, fileSizeLimit, allowedMimeTypes } = settings(body, storage);
   const sets: string[] = [];
@@ -158,12 +155,7 @@ export async function updateBucket(
 }
 
 /** Deletes an empty bucket; objects the caller cannot even see still count, as hosted. */
-export async function deleteBucket(
-  storage: Storage,
-  res: ServerResponse,
-  ctx: RequestContext,
-  id: string,
-): Promise<void> {
+export async function deleteBucket({ storage, res, ctx, bucket: id }: BucketCall): Promise<void> {
   const exists = await storage.deps.pool.query('select 1 from storage.buckets where id = $1', [id]);
   if (!exists.rowCount) throw errors.noSuchBucket();
   const used = await storage.deps.pool.query('select 1 from storage.objects where bucket_id = $1 limit 1', [id]);
@@ -180,12 +172,7 @@ export async function deleteBucket(
  * Empties a bucket the caller can see. Unlike hosted (which queues an admin job), the
  * objects are deleted at once and through the caller's DELETE policies.
  */
-export async function emptyBucket(
-  storage: Storage,
-  res: ServerResponse,
-  ctx: RequestContext,
-  id: string,
-): Promise<void> {
+export async function emptyBucket({ storage, res, ctx, bucket: id }: BucketCall): Promise<void> {
   const caller = callerOf(ctx);
   const visible = await asCaller(storage, caller, (client) =>
     client.query('select 1 from storage.buckets where id = $1', [id]),

@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type pg from 'pg';
 import type { RequestContext } from '../gateway/http.ts';
 import { withClaims, type RequestClaims } from '../postgres/pool.ts';
@@ -9,6 +10,24 @@ import { errors } from './errors.ts';
 export interface Storage {
   deps: BackendDeps;
   files: ObjectFiles;
+}
+
+/** One request as every route handler takes it: one object, named fields. */
+export interface StorageCall {
+  storage: Storage;
+  req: IncomingMessage;
+  res: ServerResponse;
+  ctx: RequestContext;
+}
+
+/** A request on one bucket. */
+export interface BucketCall extends StorageCall {
+  bucket: string;
+}
+
+/** A request on one object of a bucket. */
+export interface ObjectCall extends BucketCall {
+  key: string;
 }
 
 export interface BucketRow {

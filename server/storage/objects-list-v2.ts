@@ -1,7 +1,6 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { sendJson, type RequestContext } from '../gateway/http.ts';
+import { sendJson } from '../gateway/http.ts';
 import { optionalBoolean, optionalInteger, readJson, type Json } from './body.ts';
-import { asCaller, callerOf, withIsoTimes, type Storage } from './context.ts';
+import { asCaller, callerOf, withIsoTimes, type BucketCall } from './context.ts';
 import { errors } from './errors.ts';
 
 const SORT_COLUMNS = new Set(['name', 'updated_at', 'created_at']);
@@ -32,13 +31,7 @@ function decodeCursor(raw: unknown): number {
  * keys; with `with_delimiter` the next `/`-level is folded into folders (listed first).
  * Pages of `limit` (at most 1000) with `hasNext` and an opaque `nextCursor`. RLS decides.
  */
-export async function listObjectsV2(
-  storage: Storage,
-  req: IncomingMessage,
-  res: ServerResponse,
-  ctx: RequestContext,
-  bucketId: string,
-): Promise<void> {
+export async function listObjectsV2({ storage, req, res, ctx, bucket: bucketId }: BucketCall): Promise<void> {
   const body: Json = await readJson(req, storage.deps.config.maxBodyBytes);
   if (body.prefix !== undefined && body.prefix !== null && typeof body.prefix !== 'string')
     throw errors.invalidRequest('body/prefix must be string');

@@ -1,4 +1,3 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendJson, type RequestContext } from '../gateway/http.ts';
 import { optionalInteger, readJson, type Json } from './body.ts';
 import {
@@ -9,7 +8,8 @@ import {
   objectAsAdmin,
   withIsoTimes,
   type ObjectRow,
-  type Storage,
+  type BucketCall,
+  type ObjectCall,
 } from './context.ts';
 import { infoBody, sendHead, sendObject } from './download.ts';
 import { errors, StorageError } from './errors.ts';
@@ -22,17 +22,14 @@ export function isAuthenticated(ctx: RequestContext): boolean {
   return ctx.token !== null && ctx.authError === null;
 }
 
+/** A read of one object, in one of hosted's read modes. */
+export type ReadCall = ObjectCall & { mode: ReadMode };
+
 /**
  * Finds the object a read names, with hosted's rules: public buckets serve anyone and
  * skip RLS; private buckets need a verified JWT and an RLS SELECT on the object.
  */
-export async function findReadable(
-  storage: Storage,
-  ctx: RequestContext,
-  bucketId: string,
-  key: string,
-  mode: ReadMode,
-): Promise<ObjectRow> {
+export async function findReadable({ storage, ctx, bucket: bucketId, key, mode }: ReadCall): Promise<ObjectRow> {
   const bucket = await bucketSettings(storage, bucketId).catch((error: unknown) => {
     if (error instanceof StorageError && error.code === 'NoSuchBucket') return null;
     throw error;
@@ -53,16 +50,9 @@ export async function findReadable(
   return row;
 }
 
-export async function downloadObject(
-  storage: Storage,
-  req: IncomingMessage,
-  res: ServerResponse,
-  ctx: RequestContext,
-  bucketId: string,
-  key: string,
-  mode: ReadMode,
-): Promise<void> {
-  const row = await findReadable(storage, ctx, bucketId, key, mode);
+export async function downloadObject(call: ReadCall): Promise<void> {
+  const { storage, req, res, ctx } = call;
+  const row = await findReadable(call);
   if (req.method === 'HEAD') {
     sendHead(res, row);
     return;
@@ -70,15 +60,9 @@ export async function downloadObject(
   await sendObject(storage, req, res, row, { download: ctx.url.searchParams.get('download') });
 }
 
-export async function objectInfo(
-  storage: Storage,
-  res: ServerResponse,
-  ctx: RequestContext,
-  bucketId: string,
-  key: string,
-  mode: ReadMode,
-): Promise<void> {
-  const row = await findReadable(storage, ctx, bucketId, key, mode);
+export async function objectInfo(call: ReadCall): Promise<void> {
+  const { res } = call;
+  const row = await findReadable(call);
   const headers: Record<string, string> = {};
   const meta = row.metadata ?? {};
   if (typeof meta.eTag === 'string') headers.etag = meta.eTag;
@@ -98,13 +82,7 @@ function escapeLike(text: string): string {
  * entry per name, id null), then files, names relative to the prefix; `search` narrows
  * the names at that level by a case-insensitive prefix. RLS SELECT decides what shows.
  */
-export async function listObjects(
-  storage: Storage,
-  req: IncomingMessage,
-  res: ServerResponse,
-  ctx: RequestContext,
-  bucketId: string,
-): Promise<void> {
+export async function listObjects({ storage, req, res, ctx, bucket: bucketId }: BucketCall): Promise<void> {
   const body: Json = await readJson(req, storage.deps.config.maxBodyBytes);
   let prefix = typeof body.prefix === 'string' ? body.prefix : '';
   if (body.prefix !== undefined && body.prefix !== null && typeof body.prefix !== 'string')

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { sendJson, type RequestContext } from '../gateway/http.ts';
+import type { IncomingMessage } from 'node:http';
+import { sendJson } from '../gateway/http.ts';
 import { optionalBoolean, optionalString, readJson, requiredString, stringArray } from './body.ts';
 import {
   asCaller,
@@ -13,6 +13,9 @@ import {
   withIsoTimes,
   type ObjectRow,
   type Storage,
+  type BucketCall,
+  type ObjectCall,
+  type StorageCall,
 } from './context.ts';
 import { errors } from './errors.ts';
 import { mustBeValidBucketName, mustBeValidKey } from './paths.ts';
@@ -33,14 +36,7 @@ function userMetadataFrom(header: string | undefined): Record<string, unknown> |
 }
 
 /** POST (x-upsert decides) and PUT (always overwrite) /object/:bucket/*key. */
-export async function uploadObject(
-  storage: Storage,
-  req: IncomingMessage,
-  res: ServerResponse,
-  ctx: RequestContext,
-  bucketId: string,
-  key: string,
-): Promise<void> {
+export async function uploadObject({ storage, req, res, ctx, bucket: bucketId, key }: ObjectCall): Promise<void> {
   const bucket = await bucketSettings(storage, bucketId);
   const upsert = req.method === 'PUT' || ctx.headers['x-upsert'] === 'true';
   const id = await receiveUpload(storage, req, { bucket, key, upsert, caller: callerOf(ctx) });
@@ -48,13 +44,7 @@ export async function uploadObject(
 }
 
 /** DELETE /object/:bucket/*key: 404 when absent, 403 when RLS refuses, as hosted. */
-export async function deleteObject(
-  storage: Storage,
-  res: ServerResponse,
-  ctx: RequestContext,
-  bucketId: string,
-  key: string,
-): Promise<void> {
+export async function deleteObject({ storage, res, ctx, bucket: bucketId, key }: ObjectCall): Promise<void> {
   const exists = await storage.deps.pool.query('select 1 from storage.objects where bucket_id = $1 and name = $2', [
     bucketId,
     key,
@@ -66,13 +56,7 @@ export async function deleteObject(
 }
 
 /** DELETE /object/:bucket {prefixes}: removes what the caller may delete, returns those rows. */
-export async function deleteObjects(
-  storage: Storage,
-  req: IncomingMessage,
-  res: ServerResponse,
-  ctx: RequestContext,
-  bucketId: string,
-): Promise<void> {
+export async function deleteObjects({ storage, req, res, ctx, bucket: bucketId }: BucketCall): Promise<void> {
   const body = await readJson(req, storage.deps.config.maxBodyBytes);
   const prefixes = stringArray(body, 'prefixes');
   if (prefixes.length < 1 || prefixes.length > 1000)
@@ -126,12 +110,7 @@ async function readTransfer(storage: Storage, req: IncomingMessage): Promise<Tra
  * the row (UPDATE, new owner = caller); the file is renamed inside it and renamed back
  * if the transaction fails. An existing destination is a 409.
  */
-export async function moveObject(
-  storage: Storage,
-  req: IncomingMessage,
-  res: ServerResponse,
-  ctx: RequestContext,
-): Promise<void> {
+export async function moveObject({ storage, req, res, ctx }: StorageCall): Promise<void> {
   const t = await readTransfer(storage, req);
   const caller = callerOf(ctx);
   if (t.bucketId === t.destinationBucket && t.sourceKey === t.destinationKey) {
@@ -185,12 +164,7 @@ export async function moveObject(
  * file beside the destination, then writes the destination like an upload (INSERT, or
  * upsert with x-upsert) through commitFile.
  */
-export async function copyObject(
-  storage: Storage,
-  req: IncomingMessage,
-  res: ServerResponse,
-  ctx: RequestContext,
-): Promise<void> {
+export async function copyObject({ storage, req, res, ctx }: StorageCall): Promise<void> {
   const t = await readTransfer(storage, req);
   const caller = callerOf(ctx);
   const found = await asCaller(storage, caller, (client) =>

@@ -1,10 +1,9 @@
 import fs from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import sharp, { type Metadata } from 'sharp';
-import type { RequestContext } from '../gateway/http.ts';
 import type { ObjectRow, Storage } from './context.ts';
 import { errors } from './errors.ts';
-import { findReadable, type ReadMode } from './objects-read.ts';
+import { findReadable, type ReadCall } from './objects-read.ts';
 
 /** Image transformation options as storage-js sends them (query string or signed-URL body). */
 export interface Transform {
@@ -109,16 +108,9 @@ export async function sendTransformed(
 }
 
 /** GET /render/image/{public,authenticated}/:bucket/*key?width&height&resize&quality&format */
-export async function renderImage(
-  storage: Storage,
-  req: IncomingMessage,
-  res: ServerResponse,
-  ctx: RequestContext,
-  bucket: string,
-  key: string,
-  mode: ReadMode,
-): Promise<void> {
+export async function renderImage(call: ReadCall): Promise<void> {
+  const { storage, req, res, ctx } = call;
   const t = parseTransform(Object.fromEntries(ctx.url.searchParams));
-  const row = await findReadable(storage, ctx, bucket, key, mode);
+  const row = await findReadable(call);
   await sendTransformed(storage, req, res, row, t);
 }

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestContext } from '../gateway/http.ts';
 import { createBucket, deleteBucket, emptyBucket, getBucket, listBuckets, updateBucket } from './buckets.ts';
-import type { Storage } from './context.ts';
+import type { Storage, StorageCall } from './context.ts';
 import { errors, jwtFailureMessage } from './errors.ts';
 import { downloadObject, listObjects, objectInfo } from './objects-read.ts';
 import { listObjectsV2 } from './objects-list-v2.ts';
@@ -36,36 +36,26 @@ function target(segments: string[]): { bucket: string; key: string } {
   return { bucket: bucketOf(segments[0]), key: keyFromRawSegments(segments.slice(1)) };
 }
 
-function bucketRoutes(
-  s: Storage,
-  req: IncomingMessage,
-  res: ServerResponse,
-  ctx: RequestContext,
-  rest: string[],
-): Handler | null {
+function bucketRoutes(call: StorageCall, rest: string[]): Handler | null {
+  const { ctx } = call;
   const m = ctx.method;
   if (rest.length === 0) {
-    if (m === 'GET') return () => listBuckets(s, res, ctx);
-    if (m === 'POST') return () => createBucket(s, req, res, ctx);
+    if (m === 'GET') return () => listBuckets(call);
+    if (m === 'POST') return () => createBucket(call);
     return null;
   }
   const id = decodeSegment(rest[0]!);
   if (rest.length === 1) {
-    if (m === 'GET') return () => getBucket(s, res, ctx, id);
-    if (m === 'PUT') return () => updateBucket(s, req, res, ctx, id);
-    if (m === 'DELETE') return () => deleteBucket(s, res, ctx, id);
+    if (m === 'GET') return () => getBucket({ ...call, bucket: id });
+    if (m === 'PUT') return () => updateBucket({ ...call, bucket: id });
+    if (m === 'DELETE') return () => deleteBucket({ ...call, bucket: id });
   }
-  if (rest.length === 2 && rest[1] === 'empty' && m === 'POST') return () => emptyBucket(s, res, ctx, id);
+  if (rest.length === 2 && rest[1] === 'empty' && m === 'POST') return () => emptyBucket({ ...call, bucket: id });
   return null;
 }
 
-function objectRoutes(
-  s: Storage,
-  req: IncomingMessage,
-  res: ServerResponse,
-  ctx: RequestContext,
-  rest: string[],
-): Handler | null {
+function objectRoutes(call: StorageCall, rest: string[]): Handler | null {
+  const { ctx } = call;
   const m = ctx.method;
   const read = m === 'GET' || m === 'HEAD';
   const [first, second] = rest;
@@ -78,80 +68,52 @@ function objectRoutes(
   if (m === 'POST' && first === 'upload' && second === 'sign') requireValidToken(ctx);
   switch (first) {
     case 'list':
-      if (m === 'POST' && rest.length === 2) return () => listObjects(s, req, res, ctx, bucketOf(second));
+      if (m === 'POST' && rest.length === 2) return () => listObjects({ ...call, bucket: bucketOf(second) });
       return null;
     case 'list-v2':
-      if (m === 'POST' && rest.length === 2) return () => listObjectsV2(s, req, res, ctx, bucketOf(second));
+      if (m === 'POST' && rest.length === 2) return () => listObjectsV2({ ...call, bucket: bucketOf(second) });
       return null;
     case 'move':
-      return m === 'POST' && rest.length === 1 ? () => moveObject(s, req, res, ctx) : null;
+      return m === 'POST' && rest.length === 1 ? () => moveObject(call) : null;
     case 'copy':
-      return m === 'POST' && rest.length === 1 ? () => copyObject(s, req, res, ctx) : null;
+      return m === 'POST' && rest.length === 1 ? () => copyObject(call) : null;
     case 'sign': {
       const t = rest.slice(1);
-      if (m === 'GET')
-        return () => {
-          const { bucket, key } = target(t);
-          return downloadSigned(s, req, res, ctx, bucket, key);
-        };
+      if (m === 'GET') return () => downloadSigned({ ...call, ...target(t) });
       if (m !== 'POST') return null;
-      if (t.length === 1) return () => signUrls(s, req, res, ctx, bucketOf(t[0]));
-      return () => {
-        const { bucket, key } = target(t);
-        return signUrl(s, req, res, ctx, bucket, key);
-      };
+      if (t.length === 1) return () => signUrls({ ...call, bucket: bucketOf(t[0]) });
+      return () => signUrl({ ...call, ...target(t) });
     }
     case 'upload':
       if (second !== 'sign') break;
-      if (m === 'POST')
-        return () => {
-          const { bucket, key } = target(rest.slice(2));
-          return signUploadUrl(s, res, ctx, bucket, key);
-        };
-      if (m === 'PUT')
-        return () => {
-          const { bucket, key } = target(rest.slice(2));
-          return uploadSigned(s, req, res, ctx, bucket, key);
-        };
+      if (m === 'POST') return () => signUploadUrl({ ...call, ...target(rest.slice(2)) });
+      if (m === 'PUT') return () => uploadSigned({ ...call, ...target(rest.slice(2)) });
       return null;
     case 'public':
       if (!read) break;
-      return () => {
-        const { bucket, key } = target(rest.slice(1));
-        return downloadObject(s, req, res, ctx, bucket, key, 'public');
-      };
+      return () => downloadObject({ ...call, ...target(rest.slice(1)), mode: 'public' });
     case 'authenticated':
       if (!read) break;
       requireValidToken(ctx);
-      return () => {
-        const { bucket, key } = target(rest.slice(1));
-        return downloadObject(s, req, res, ctx, bucket, key, 'authenticated');
-      };
+      return () => downloadObject({ ...call, ...target(rest.slice(1)), mode: 'authenticated' });
     case 'info': {
       if (m !== 'GET') break;
       const mode = second === 'public' ? 'public' : second === 'authenticated' ? 'authenticated' : 'default';
       if (mode === 'authenticated') requireValidToken(ctx);
-      return () => {
-        const { bucket, key } = target(rest.slice(mode === 'default' ? 1 : 2));
-        return objectInfo(s, res, ctx, bucket, key, mode);
-      };
+      return () => objectInfo({ ...call, ...target(rest.slice(mode === 'default' ? 1 : 2)), mode });
     }
   }
   if (rest.length === 1 && m === 'DELETE') {
     requireValidToken(ctx);
-    return () => deleteObjects(s, req, res, ctx, bucketOf(first));
+    return () => deleteObjects({ ...call, bucket: bucketOf(first) });
   }
   if (rest.length < 2) return null;
-  if (read)
-    return () => {
-      const { bucket, key } = target(rest);
-      return downloadObject(s, req, res, ctx, bucket, key, 'default');
-    };
+  if (read) return () => downloadObject({ ...call, ...target(rest), mode: 'default' });
   if (m === 'POST' || m === 'PUT' || m === 'DELETE') {
     requireValidToken(ctx);
     const { bucket, key } = target(rest);
-    if (m === 'DELETE') return () => deleteObject(s, res, ctx, bucket, key);
-    return () => uploadObject(s, req, res, ctx, bucket, key);
+    if (m === 'DELETE') return () => deleteObject({ ...call, bucket, key });
+    return () => uploadObject({ ...call, bucket, key });
   }
   return null;
 }
@@ -171,21 +133,16 @@ function rawServicePath(req: IncomingMessage): string {
 }
 
 /** /render/image/{public,authenticated,sign}/:bucket/*key: image transformations (sharp). */
-function renderRoutes(
-  s: Storage,
-  req: IncomingMessage,
-  res: ServerResponse,
-  ctx: RequestContext,
-  rest: string[],
-): Handler | null {
+function renderRoutes(call: StorageCall, rest: string[]): Handler | null {
+  const { ctx } = call;
   const [mode, ...path] = rest;
   if (path.length < 2) return null;
   const { bucket, key } = target(path);
-  if (mode === 'sign') return () => renderSigned(s, req, res, ctx, bucket, key);
-  if (mode === 'public') return () => renderImage(s, req, res, ctx, bucket, key, 'public');
+  if (mode === 'sign') return () => renderSigned({ ...call, bucket, key });
+  if (mode === 'public') return () => renderImage({ ...call, bucket, key, mode: 'public' });
   if (mode === 'authenticated') {
     requireValidToken(ctx);
-    return () => renderImage(s, req, res, ctx, bucket, key, 'authenticated');
+    return () => renderImage({ ...call, bucket, key, mode: 'authenticated' });
   }
   return null;
 }
@@ -195,18 +152,19 @@ export async function route(s: Storage, req: IncomingMessage, res: ServerRespons
   const segments = rawServicePath(req).split('/').slice(1);
   if (segments.length > 1 && segments[segments.length - 1] === '' && segments[0] === 'bucket') segments.pop();
   const [area, ...rest] = segments;
+  const call: StorageCall = { storage: s, req, res, ctx };
   let handler: Handler | null = null;
   if (area === 'bucket') {
     requireSomeToken(ctx);
     requireValidToken(ctx);
-    handler = bucketRoutes(s, req, res, ctx, rest);
+    handler = bucketRoutes(call, rest);
   } else if (area === 'render' && rest[0] === 'image' && (ctx.method === 'GET' || ctx.method === 'HEAD')) {
-    handler = renderRoutes(s, req, res, ctx, rest.slice(1));
+    handler = renderRoutes(call, rest.slice(1));
   } else if (area === 'object') {
     const signedUpload = rest[0] === 'upload' && rest[1] === 'sign' && ctx.method === 'PUT';
     const write = ctx.method === 'POST' || ctx.method === 'PUT' || ctx.method === 'DELETE';
     if (write && !signedUpload) requireSomeToken(ctx);
-    handler = objectRoutes(s, req, res, ctx, rest);
+    handler = objectRoutes(call, rest);
   }
   if (!handler) throw errors.routeNotFound(ctx.method, ctx.path);
   await handler();

@@ -1,8 +1,17 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { sendJson, type RequestContext } from '../gateway/http.ts';
+import { sendJson } from '../gateway/http.ts';
 import { JwtError, signJwt, verifyJwt, type JwtClaims } from '../jwt.ts';
 import { expiresInSeconds, readJson, stringArray } from './body.ts';
-import { asCaller, bucketSettings, callerOf, objectAsAdmin, ownerOf, serviceRoleFor, type Storage } from './context.ts';
+import {
+  asCaller,
+  bucketSettings,
+  callerOf,
+  objectAsAdmin,
+  ownerOf,
+  serviceRoleFor,
+  type Storage,
+  type BucketCall,
+  type ObjectCall,
+} from './context.ts';
 import { sendObject } from './download.ts';
 import { errors, jwtFailureMessage } from './errors.ts';
 import { parseTransform, sendTransformed } from './render.ts';
@@ -45,14 +54,7 @@ export function verifyToken(
 }
 
 /** POST /object/sign/:bucket/*key {expiresIn} -> {signedURL}; the caller must be able to SELECT it. */
-export async function signUrl(
-  storage: Storage,
-  req: IncomingMessage,
-  res: ServerResponse,
-  ctx: RequestContext,
-  bucket: string,
-  key: string,
-): Promise<void> {
+export async function signUrl({ storage, req, res, ctx, bucket, key }: ObjectCall): Promise<void> {
   const body = await readJson(req, storage.deps.config.maxBodyBytes);
   const seconds = expiresInSeconds(body);
   const found = await asCaller(storage, callerOf(ctx), (client) =>
@@ -74,14 +76,7 @@ export async function signUrl(
 }
 
 /** GET /render/image/sign/:bucket/*key?token=...: the transform signed into the token, applied. */
-export async function renderSigned(
-  storage: Storage,
-  req: IncomingMessage,
-  res: ServerResponse,
-  ctx: RequestContext,
-  bucket: string,
-  key: string,
-): Promise<void> {
+export async function renderSigned({ storage, req, res, ctx, bucket, key }: ObjectCall): Promise<void> {
   const claims = verifyToken(storage, ctx.url.searchParams.get('token'), bucket, key, 'download');
   const row = await objectAsAdmin(storage, bucket, key);
   const t =
@@ -94,13 +89,7 @@ export async function renderSigned(
 }
 
 /** POST /object/sign/:bucket {expiresIn, paths} -> one entry per path, an error for unseen ones. */
-export async function signUrls(
-  storage: Storage,
-  req: IncomingMessage,
-  res: ServerResponse,
-  ctx: RequestContext,
-  bucket: string,
-): Promise<void> {
+export async function signUrls({ storage, req, res, ctx, bucket }: BucketCall): Promise<void> {
   const body = await readJson(req, storage.deps.config.maxBodyBytes);
   const seconds = expiresInSeconds(body);
   const paths = stringArray(body, 'paths');
@@ -127,14 +116,7 @@ export async function signUrls(
 }
 
 /** GET /object/sign/:bucket/*key?token=...: the token is the only credential. */
-export async function downloadSigned(
-  storage: Storage,
-  req: IncomingMessage,
-  res: ServerResponse,
-  ctx: RequestContext,
-  bucket: string,
-  key: string,
-): Promise<void> {
+export async function downloadSigned({ storage, req, res, ctx, bucket, key }: ObjectCall): Promise<void> {
   const claims = verifyToken(storage, ctx.url.searchParams.get('token'), bucket, key, 'download');
   const row = await objectAsAdmin(storage, bucket, key);
   const expires = typeof claims.exp === 'number' ? new Date(claims.exp * 1000).toUTCString() : undefined;
@@ -148,13 +130,7 @@ export async function downloadSigned(
  * POST /object/upload/sign/:bucket/*key -> {url, token}. The caller's INSERT (or upsert,
  * with x-upsert) permission is checked now; the token carries owner and upsert.
  */
-export async function signUploadUrl(
-  storage: Storage,
-  res: ServerResponse,
-  ctx: RequestContext,
-  bucketId: string,
-  key: string,
-): Promise<void> {
+export async function signUploadUrl({ storage, res, ctx, bucket: bucketId, key }: ObjectCall): Promise<void> {
   const bucket = await bucketSettings(storage, bucketId);
   const caller = callerOf(ctx);
   const upsert = ctx.headers['x-upsert'] === 'true';
@@ -169,14 +145,7 @@ export async function signUploadUrl(
 }
 
 /** PUT /object/upload/sign/:bucket/*key?token=...: uploads with the signer's permission, no auth. */
-export async function uploadSigned(
-  storage: Storage,
-  req: IncomingMessage,
-  res: ServerResponse,
-  ctx: RequestContext,
-  bucketId: string,
-  key: string,
-): Promise<void> {
+export async function uploadSigned({ storage, req, res, ctx, bucket: bucketId, key }: ObjectCall): Promise<void> {
   const claims = verifyToken(storage, ctx.url.searchParams.get('token'), bucketId, key, 'upload');
   const bucket = await bucketSettings(storage, bucketId);
   const owner = typeof claims.owner === 'string' ? claims.owner : undefined;

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor } from 'xstate';
 import { documentMachine } from '../../machines/document.machine.ts';
 import { chartroomModel } from '../../src/lib/collab/chartroom.ts';
+import { receive } from '../../src/lib/collab/doc.ts';
 import { fakeDocumentBackend, flush, MACHINE_ID, rename, renameModel } from './document.fakes.ts';
 
 /** The document statechart with fake actors and fake timers: arrange, act, assert. */
@@ -17,8 +18,10 @@ let batch = 0;
 const input = () => ({ machineId: MACHINE_ID, clientId: 'me', model: renameModel, newBatchId: () => `b${++batch}` });
 
 /** A document opened from the server and caught up: online and idle. */
-async function opened(backend = fakeDocumentBackend()) {
-  const actor = createActor(documentMachine.provide({ actors: backend.actors }), { input: input() }).start();
+async function opened(backend = fakeDocumentBackend(), model = renameModel) {
+  const actor = createActor(documentMachine.provide({ actors: backend.actors }), {
+    input: { ...input(), model },
+  }).start();
   await backend.serve('loadQueue');
   await backend.serve('loadMachine');
   await backend.serve('fetchOps');
@@ -133,6 +136,33 @@ describe('document machine', () => {
     await vi.advanceTimersByTimeAsync(1);
     expect(local(actor)?.name).toBe('door');
     expect(actor.getSnapshot().context.doc?.remote).toEqual([]);
+  });
+
+  it('rebases a remote delivery onto the queue once: the gap check and the apply share one rebase', async () => {
+    let applies = 0;
+    const counting: typeof renameModel = {
+      ...renameModel,
+      apply: (def, op) => {
+        applies += 1;
+        return renameModel.apply(def, op);
+      },
+    };
+    const { actor, backend } = await opened(fakeDocumentBackend(undefined, counting), counting);
+    actor.send({ type: 'connection.lost' });
+    actor.send({ type: 'doc.edit', ops: [rename('a')] });
+    actor.send({ type: 'doc.edit', ops: [rename('b')] });
+    const before = actor.getSnapshot().context.doc;
+    const ops = backend.commitFromElsewhere([rename('theirs')]);
+    // What one rebase of this delivery costs, measured on the same document outside the machine.
+    applies = 0;
+    if (before) receive(counting, before, ops);
+    const once = applies;
+    applies = 0;
+    backend.emit({ type: 'ops.received', ops });
+    await flush();
+    expect(once).toBeGreaterThan(0);
+    expect(applies).toBe(once);
+    expect(local(actor)?.name).toBe('b');
   });
 
   it('resyncs from the log when the stream skips a seq', async () => {

@@ -1,5 +1,6 @@
 import { Subject } from 'rxjs';
-import { createActor, fromEventObservable, type SnapshotFrom } from 'xstate';
+import { createActor, fromCallback, fromEventObservable, type SnapshotFrom } from 'xstate';
+import { inspectionFollowMachine } from '../../machines/inspection-follow.machine.ts';
 import { inspectionSessionMachine } from '../../machines/inspection-session.machine.ts';
 import {
   inspectionMachine,
@@ -146,6 +147,8 @@ async function replay(steps: readonly GraphEvent[]) {
       load: held.request('load'),
       feed: fromEventObservable<InspectionFeedEvent, { projectId: string }>(() => feed.asObservable()),
       session: inspectionSessionMachine.provide({ actors: { loadEvents: held.request('loadEvents') as never } }),
+      // Follow mode's channel stays silent here (its own test drives it).
+      follow: inspectionFollowMachine.provide({ actors: { channel: fromCallback(() => undefined) } }),
     } as never,
   });
   const actor = createActor(logic, { input: INPUT }).start();

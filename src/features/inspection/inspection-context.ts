@@ -31,7 +31,7 @@ export const useInspectionSend = () => {
 };
 export const useInspectionStatus = () =>
   InspectionContext.useSelector((s: Snapshot) =>
-    s.matches('loading') ? 'loading' : s.matches('failed') ? 'failed' : 'ready',
+    s.hasTag('loading') ? 'loading' : s.hasTag('failed') ? 'failed' : 'ready',
   );
 export const useInspection = <T>(pick: (c: Snapshot['context']) => T, compare?: (a: T, b: T) => boolean) =>
   InspectionContext.useSelector((s: Snapshot) => pick(s.context), compare);
