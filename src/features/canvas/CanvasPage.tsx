@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useMemo, useState, type KeyboardEvent } from 'react';
 import { createPortal } from 'react-dom';
 import type { CanvasIntent } from '../../../machines/canvas.machine.ts';
 import { randomIds } from '../../lib/model/ids.ts';
@@ -32,7 +32,7 @@ import { PeerCursors, type PeerCursor } from './PeerCursors.tsx';
 import { ReplaceConfirm } from './ReplaceConfirm.tsx';
 import { DiscardedEdit } from '../room/DiscardedEdit.tsx';
 import type { PeerMark } from './shapes.tsx';
-import { useCollapsed } from './useCollapsed.ts';
+import { useCollapsed, type PaneSize } from './useCollapsed.ts';
 import { useDiscardedEdit } from './useDiscardedEdit.ts';
 import { useFind } from './useFind.ts';
 import { useStage } from './useStage.ts';
@@ -95,7 +95,9 @@ export function CanvasPage({ definition, peers = [], onCreate, toolbarHost }: Ca
     [marksKey],
   );
 
-  const { collapsed, hidden, setOpen, toggle } = useCollapsed(definition);
+  // The pane's size, once the stage is measured: Fit's overview is chosen for it.
+  const [paneSize, setPaneSize] = useState<PaneSize | null>(null);
+  const { collapsed, hidden, setOpen, toggle, overview } = useCollapsed(definition, paneSize);
   const [discarded, dismissDiscarded] = useDiscardedEdit(canEdit, mode);
 
   const send = useCallback(
@@ -105,7 +107,10 @@ export function CanvasPage({ definition, peers = [], onCreate, toolbarHost }: Ca
     },
     [canvasSend, onUserMove],
   );
-  const stage = useStage(layout, viewport, send, onUserMove, null);
+  const stage = useStage(layout, viewport, send, onUserMove, null, overview);
+  useEffect(() => {
+    if (stage.size.width > 0 && stage.size.height > 0) setPaneSize(stage.size);
+  }, [stage.size]);
   const find = useFind(definition, layout, collapsed, setOpen, stage.frame);
   const fitByUser = () => {
     onUserMove();

@@ -1,7 +1,14 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { collapsedFor, collapseView } from '../../lib/layout/collapse.ts';
+import { collapsedFor, collapseView, fitCollapsed } from '../../lib/layout/collapse.ts';
 import type { MachineDefinition, StateId } from '../../lib/model/types.ts';
 import { useOpenMachineSend } from './open-machine-context.ts';
+
+export interface PaneSize {
+  width: number;
+  height: number;
+}
+
+const PANE_STEP = 40;
 
 export interface Collapsed {
   /** The compounds shown closed in this view. */
@@ -12,26 +19,39 @@ export interface Collapsed {
   setOpen: (ids: string[], open: boolean) => void;
   /** Open a closed compound, or close an open one. */
   toggle: (id: string) => void;
+  /** The compounds Fit's overview collapses in this pane, as one key ('' for none): a new one is fitted. */
+  overview: string;
 }
 
 /**
- * Big charts open with their deeper compounds collapsed; each person opens and closes
+ * Big charts open with their deeper compounds collapsed, and a chart too big to read
+ * whole in the diagram's pane (`paneSize`, once measured) opens as Fit's overview
+ * (`fitCollapsed`); each person opens and closes
  * states for themselves. Only what shows is laid out and drawn (src/lib/layout/collapse.ts):
  * what this person opened and closed is this view's state, told to the open machine, which
  * lays out the definition as shown by the same rule (`collapsedFor`).
  */
-export function useCollapsed(definition: MachineDefinition): Collapsed {
+export function useCollapsed(definition: MachineDefinition, paneSize: PaneSize | null = null): Collapsed {
   const openSend = useOpenMachineSend();
   const [opened, setOpened] = useState<ReadonlySet<string>>(() => new Set());
   const [closed, setClosed] = useState<ReadonlySet<string>>(() => new Set());
+  // Fit's overview follows the pane in steps, so a panel sliding open re-lays out once, not per frame.
+  const paneW = paneSize ? Math.round(paneSize.width / PANE_STEP) * PANE_STEP : 0;
+  const paneH = paneSize ? Math.round(paneSize.height / PANE_STEP) * PANE_STEP : 0;
+  const pane = useMemo(() => (paneW > 0 && paneH > 0 ? { width: paneW, height: paneH } : undefined), [paneW, paneH]);
   const collapsed = useMemo(
-    () => collapsedFor(definition, { opened: [...opened], closed: [...closed] }),
-    [definition, opened, closed],
+    () => collapsedFor(definition, { opened: [...opened], closed: [...closed], ...(pane ? { pane } : {}) }),
+    [definition, opened, closed, pane],
+  );
+  const overview = useMemo(
+    () => (pane ? [...fitCollapsed(definition, pane)].sort().join(' ') : ''),
+    [definition, pane],
   );
   const { hidden } = useMemo(() => collapseView(definition, collapsed), [definition, collapsed]);
   useEffect(
-    () => openSend({ type: 'machine.viewChanged', opened: [...opened], closed: [...closed] }),
-    [openSend, opened, closed],
+    () =>
+      openSend({ type: 'machine.viewChanged', opened: [...opened], closed: [...closed], ...(pane ? { pane } : {}) }),
+    [openSend, opened, closed, pane],
   );
   const setOpen = useCallback((ids: string[], open: boolean) => {
     const edit = (add: boolean) => (prev: ReadonlySet<string>) => {
@@ -45,5 +65,5 @@ export function useCollapsed(definition: MachineDefinition): Collapsed {
     setClosed(edit(!open));
   }, []);
   const toggle = useCallback((id: string) => setOpen([id], collapsed.has(id)), [collapsed, setOpen]);
-  return { collapsed, hidden, setOpen, toggle };
+  return { collapsed, hidden, setOpen, toggle, overview };
 }

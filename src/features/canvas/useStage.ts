@@ -30,6 +30,7 @@ export function useStage(
   send: (intent: CanvasIntent) => void,
   onUserMove: () => void,
   remeasure: unknown,
+  overview: string = '',
 ): Stage {
   const canvasSend = useCanvasSend();
   const presenceSend = usePresenceSend();
@@ -58,12 +59,23 @@ export function useStage(
   // Fit when the first layout arrives, and again when the chart's extent changes a lot
   // (a peer's big paste) while the view is still the fit's: a view the person moved stays.
   const fitted = useRef(false);
+  // Fit's overview changed (the pane was measured, or resized, and the chart shows more or
+  // less collapsed): the layout that follows is fitted, unless the view was moved.
+  const overviewFitted = useRef(overview);
   useEffect(() => {
     if (!layout) return;
     if (!fitted.current) {
       fitted.current = true;
+      overviewFitted.current = overview;
       fit();
-    } else if (!touched.current && fittedExtent.current && extentChanged(fittedExtent.current, layout)) fit();
+    } else if (
+      !touched.current &&
+      ((fittedExtent.current && extentChanged(fittedExtent.current, layout)) || overviewFitted.current !== overview)
+    ) {
+      overviewFitted.current = overview;
+      fit();
+    }
+    // `overview` is read when its layout arrives, not when it changes.
   }, [layout, fit]);
 
   useEffect(() => {

@@ -2,7 +2,7 @@ import type { ElkExtendedEdge, ElkNode } from 'elkjs/lib/elk-api.js';
 import { stateOf } from '../model/tree.ts';
 import type { MachineDefinition } from '../model/types.ts';
 import { routeOf } from './segments.ts';
-import { headerHeight } from './sizes.ts';
+import { headerHeight, LABEL_ROOM } from './sizes.ts';
 import type { Layout, LayoutEdge, LayoutNode, Point } from './types.ts';
 
 /** An ELK edge with the offset of the graph that holds it (ELK's coordinates are relative). */
@@ -88,14 +88,18 @@ function joined(pieces: (Placed | undefined)[], labelId: string | null): Pick<La
       add(section.endPoint);
     }
     const l = labelId === null ? undefined : edge.labels?.find((x) => x.id === labelId);
-    if (l)
+    if (l) {
+      // ELK placed the label with room around it (elk-input.ts): the pill is the middle.
+      const width = (l.width ?? 0) / LABEL_ROOM;
+      const height = (l.height ?? 0) / LABEL_ROOM;
       label = {
         text: l.text ?? '',
-        x: (l.x ?? 0) + dx,
-        y: (l.y ?? 0) + dy,
-        width: l.width ?? 0,
-        height: l.height ?? 0,
+        x: (l.x ?? 0) + dx + ((l.width ?? 0) - width) / 2,
+        y: (l.y ?? 0) + dy + ((l.height ?? 0) - height) / 2,
+        width,
+        height,
       };
+    }
   }
   return { points, label };
 }

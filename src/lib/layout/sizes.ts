@@ -75,3 +75,10 @@ export const COLLAPSED_CAPTION = '9,999 states inside';
 export function headerHeight(s: StateNode): number {
   return GEOMETRY.titleHeight + lineCount(s) * GEOMETRY.lineHeight;
 }
+
+/**
+ * How far a transition label may grow about its centre toward the readable floor when
+ * zoomed out (Diagram.tsx, readability.ts): ELK is handed each label this much larger
+ * both ways, so labels stacked between the same states leave each other that room.
+ */
+export const LABEL_ROOM = 1.35;
