@@ -15,8 +15,8 @@ import type { BenchContext } from '../lib.ts';
  * tests/e2e/fit-examples.test.ts reads the same from the drawn SVG in Chromium.
  */
 const PANES = [
-  { window: '1280x800', width: 1240, height: 728 },
-  { window: '1600x1000', width: 1560, height: 928 },
+  { window: '1280x800', width: 1240, height: 760 },
+  { window: '1600x1000', width: 1560, height: 960 },
 ];
 
 export async function run(ctx: BenchContext): Promise<void> {

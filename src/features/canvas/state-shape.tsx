@@ -2,6 +2,7 @@ import { detailLines, tagLine } from '../../lib/layout/sizes.ts';
 import type { LayoutNode } from '../../lib/layout/types.ts';
 import { keyPathOf } from '../../lib/model/tree.ts';
 import type { MachineDefinition } from '../../lib/model/types.ts';
+import { titleY as titleYOf } from '../../lib/layout/readability.ts';
 import { nameRoom } from './name-room.ts';
 
 /** A state as drawn: its box, name, tag and detail lines, switch, handle and peers' outlines. */
@@ -103,7 +104,7 @@ export function StateShape({
   const tags = tagLine(s);
   const lines = tags === null ? detailLines(s) : [tags, ...detailLines(s)];
   if (collapsed) lines.push(`${hiddenCount.toLocaleString('en-US')} state${hiddenCount === 1 ? '' : 's'} inside`);
-  const titleY = compound ? 22 : 23;
+  const titleY = titleYOf(compound);
   return (
     <g
       className={cls}

@@ -19,8 +19,13 @@ import type { Layout, LayoutDirection, LayoutHints } from './types.ts';
 /** A picture whose aspect is this many times the pane's (or its inverse) tries the other direction. */
 export const ASPECT_MISMATCH = 2;
 
-/** A change of at least this many states, and by at least half or double, chooses the direction again. */
-export const BIG_CHANGE_STATES = 20;
+/**
+ * A change of at least this many states, and by at least half or double, chooses the
+ * direction again: a paste, a peer's new chart, or Fit's overview collapsing a chart's
+ * compounds (the session example shows 6 of its 18 states, and its overview reads best
+ * the other way).
+ */
+export const BIG_CHANGE_STATES = 10;
 
 /** The zoom a Fit would give a `width` × `height` picture in a pane of this aspect, 1 unit tall. */
 export function fitScale(size: { width: number; height: number }, aspect: number): number {

@@ -4,7 +4,7 @@ import type { MachineDefinition, StateId } from '../model/types.ts';
 import type { TextMeasure } from '../ports/layout.ts';
 import { transitionLabel, wrapLabel } from './labels.ts';
 import { portId, routeOf, WRAPPER_ID, type PortKind } from './segments.ts';
-import { GEOMETRY, headerHeight, LABEL_ROOM, leafSize } from './sizes.ts';
+import { GEOMETRY, headerHeight, labelRoom, leafSize } from './sizes.ts';
 import type { LayoutDirection, LayoutHints } from './types.ts';
 
 export { WRAPPER_ID };
@@ -61,6 +61,7 @@ export function buildElkGraph(
     direction === 'DOWN'
       ? { ...GRAPH_OPTIONS, 'elk.direction': direction, 'elk.layered.nodePlacement.strategy': 'NETWORK_SIMPLEX' }
       : { ...GRAPH_OPTIONS, 'elk.direction': direction };
+  const room = labelRoom(direction);
   const bySource = transitionsBySource(def);
   const edgesIn = new Map<StateId, ElkExtendedEdge[]>();
   const portsOn = new Map<StateId, Set<PortKind>>();
@@ -95,8 +96,8 @@ export function buildElkGraph(
               id: t.id,
               text,
               // With room to grow (sizes.ts); elk-output.ts keeps the middle as the pill.
-              width: labelWidth * LABEL_ROOM,
-              height: labelHeight * LABEL_ROOM,
+              width: labelWidth * room.x,
+              height: labelHeight * room.y,
             });
         }
       });

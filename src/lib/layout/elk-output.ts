@@ -2,8 +2,8 @@ import type { ElkExtendedEdge, ElkNode } from 'elkjs/lib/elk-api.js';
 import { stateOf } from '../model/tree.ts';
 import type { MachineDefinition } from '../model/types.ts';
 import { routeOf } from './segments.ts';
-import { headerHeight, LABEL_ROOM } from './sizes.ts';
-import type { Layout, LayoutEdge, LayoutNode, Point } from './types.ts';
+import { headerHeight, labelRoom } from './sizes.ts';
+import type { Layout, LayoutDirection, LayoutEdge, LayoutNode, Point } from './types.ts';
 
 /** An ELK edge with the offset of the graph that holds it (ELK's coordinates are relative). */
 interface Placed {
@@ -12,8 +12,9 @@ interface Placed {
   dy: number;
 }
 
-/** ELK's result -> the positioned diagram the view draws, absolute, the root at 0,0. */
-export function mapElkResult(def: MachineDefinition, graph: ElkNode): Layout {
+/** ELK's result (laid out flowing `direction`) -> the positioned diagram the view draws, absolute, the root at 0,0. */
+export function mapElkResult(def: MachineDefinition, graph: ElkNode, direction: LayoutDirection = 'RIGHT'): Layout {
+  const room = labelRoom(direction);
   const rootElk = graph.children?.[0];
   if (!rootElk) throw new Error('layout result has no root node');
   const nodes: Record<string, LayoutNode> = {};
@@ -55,7 +56,7 @@ export function mapElkResult(def: MachineDefinition, graph: ElkNode): Layout {
       const id = i === 0 ? t.id : `${t.id}#${i}`;
       const pieces = routeOf(def, t.source, target).pieces.map((p) => elkEdges.get(p.id));
       edges[id] = {
-        ...joined(pieces, i === 0 ? t.id : null),
+        ...joined(pieces, i === 0 ? t.id : null, room),
         id,
         transition: t.id,
         source: t.source,
@@ -69,7 +70,11 @@ export function mapElkResult(def: MachineDefinition, graph: ElkNode): Layout {
 }
 
 /** A drawn edge's pieces joined end to end (they meet at border ports), with its label. */
-function joined(pieces: (Placed | undefined)[], labelId: string | null): Pick<LayoutEdge, 'points' | 'label'> {
+function joined(
+  pieces: (Placed | undefined)[],
+  labelId: string | null,
+  room: { x: number; y: number },
+): Pick<LayoutEdge, 'points' | 'label'> {
   const points: Point[] = [];
   let label: LayoutEdge['label'] = null;
   for (const piece of pieces) {
@@ -90,8 +95,8 @@ function joined(pieces: (Placed | undefined)[], labelId: string | null): Pick<La
     const l = labelId === null ? undefined : edge.labels?.find((x) => x.id === labelId);
     if (l) {
       // ELK placed the label with room around it (elk-input.ts): the pill is the middle.
-      const width = (l.width ?? 0) / LABEL_ROOM;
-      const height = (l.height ?? 0) / LABEL_ROOM;
+      const width = (l.width ?? 0) / room.x;
+      const height = (l.height ?? 0) / room.y;
       label = {
         text: l.text ?? '',
         x: (l.x ?? 0) + dx + ((l.width ?? 0) - width) / 2,
