@@ -150,14 +150,16 @@ describe('Fit on every bundled example, the canvas alone', () => {
 
     for (const size of SIZES) {
       const { context, page } = await app.signIn(owner.email, { viewport: size });
+      // The canvas alone: the side panel collapsed to its strip first (remembered from then
+      // on), so each example opens in the pane it is read in.
+      await page.goto(`${app.url}/p/${project.id}/m/${machines[0]?.id ?? ''}`);
+      await page.getByRole('button', { name: 'Collapse panel' }).click();
+      await page.locator('.machine-dock[data-open="none"]').waitFor();
       const seen: Record<string, Facts> = {};
       for (const machine of machines) {
         await page.goto(`${app.url}/p/${project.id}/m/${machine.id}`);
         await page.locator('[data-sync="synced"]').waitFor({ timeout: 60_000 });
         await page.locator('.st').first().waitFor({ timeout: 60_000 });
-        // The canvas alone: the side panel collapsed to its strip (remembered from then on).
-        const collapse = page.getByRole('button', { name: 'Collapse panel' });
-        if (await collapse.isVisible()) await collapse.click();
         await page.locator('.machine-dock[data-open="none"]').waitFor();
         // The picture is final: no layout under way (a chart may be laid out again for the pane).
         await page.locator('.canvas-stage[data-layout="ready"]').waitFor({ timeout: 60_000 });

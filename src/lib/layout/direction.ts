@@ -62,7 +62,10 @@ export async function layoutForPane(
   cache: LayoutCache | null,
   aspect: number | null,
 ): Promise<Layout> {
-  const first = hints?.direction ?? 'RIGHT';
+  // Choosing again starts afresh, left to right (a chart turned before, now shown as an
+  // overview, may read best the other way); otherwise the previous flow is kept.
+  const choosing = aspect !== null && aspect > 0 && mayChooseDirection(def, hints);
+  const first = choosing ? 'RIGHT' : (hints?.direction ?? 'RIGHT');
   const layout = await layoutDefinition(elk, def, measure, hints, cache, first);
   if (aspect === null || !(aspect > 0)) {
     if (hints?.direction) return layout;
@@ -70,7 +73,7 @@ export async function layoutForPane(
     const { direction: _unchosen, ...rest } = layout;
     return rest;
   }
-  if (!mayChooseDirection(def, hints) || !mismatched(layout, aspect)) return layout;
+  if (!choosing || !mismatched(layout, aspect)) return layout;
   const turned = await layoutDefinition(elk, def, measure, hints, cache, other(first), true);
   return fitScale(turned, aspect) > fitScale(layout, aspect) ? turned : layout;
 }
