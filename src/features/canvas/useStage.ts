@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
 import type { CanvasIntent, Viewport } from '../../../machines/canvas.machine.ts';
 import { extentChanged } from '../../lib/layout/fit.ts';
-import type { Box, Layout } from '../../lib/layout/types.ts';
+import { extentOf, type Box, type Layout } from '../../lib/layout/types.ts';
 import { useCanvasSend, useFollowView, usePaneShapeSend, usePresenceSend } from './open-machine-context.ts';
 
 export interface Stage {
@@ -51,7 +51,7 @@ export function useStage(
     fittedExtent.current = { width: layout.width, height: layout.height };
     canvasSend({
       type: 'canvas.fit',
-      bounds: { x: 0, y: 0, width: layout.width, height: layout.height },
+      bounds: extentOf(layout),
       width: el.clientWidth,
       height: el.clientHeight,
     });

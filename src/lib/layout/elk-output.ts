@@ -66,7 +66,27 @@ export function mapElkResult(def: MachineDefinition, graph: ElkNode, direction: 
       };
     });
   }
-  return { nodes, edges, width: rootElk.width ?? 0, height: rootElk.height ?? 0 };
+  const width = rootElk.width ?? 0;
+  const height = rootElk.height ?? 0;
+  // The root's own loops run around its box: the extent takes them and their labels in.
+  let [x0, y0, x1, y1] = [0, 0, width, height];
+  for (const e of Object.values(edges))
+    for (const p of e.label
+      ? [...e.points, e.label, { x: e.label.x + e.label.width, y: e.label.y + e.label.height }]
+      : e.points) {
+      x0 = Math.min(x0, p.x);
+      y0 = Math.min(y0, p.y);
+      x1 = Math.max(x1, p.x);
+      y1 = Math.max(y1, p.y);
+    }
+  const outside = x0 < 0 || y0 < 0 || x1 > width || y1 > height;
+  return {
+    nodes,
+    edges,
+    width,
+    height,
+    ...(outside ? { extent: { x: x0, y: y0, width: x1 - x0, height: y1 - y0 } } : {}),
+  };
 }
 
 /** A drawn edge's pieces joined end to end (they meet at border ports), with its label. */

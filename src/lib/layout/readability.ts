@@ -4,7 +4,7 @@ import { fitViewport } from './fit.ts';
 import { labelGrowthRoom } from './label-room.ts';
 import { stateTitle } from './labels.ts';
 import { detailLines, GEOMETRY, tagLine } from './sizes.ts';
-import type { Box, Layout, LayoutNode, Point } from './types.ts';
+import { extentOf, type Box, type Layout, type LayoutNode, type Point } from './types.ts';
 
 /**
  * How the diagram degrades with zoom (Diagram.tsx draws by these numbers), and the
@@ -86,7 +86,7 @@ export function readability(
   pane: { width: number; height: number },
   texts?: { def: MachineDefinition; measure: TextMeasure },
 ): Readability {
-  const { zoom } = fitViewport({ x: 0, y: 0, width: layout.width, height: layout.height }, pane.width, pane.height);
+  const { zoom } = fitViewport(extentOf(layout), pane.width, pane.height);
   const edges = Object.values(layout.edges);
   const labels = edges.filter((e) => e.label).length;
   const drawn = zoom >= labelsOffBelow(layoutLabelRoom(layout)) ? labels : 0;

@@ -14,7 +14,7 @@ import type { MachineDefinition } from '../../../src/lib/model/types.ts';
  * room to grow to the floor. Figures from readability.ts, the same the fit bench prints.
  */
 const elk = new ELK();
-const PANE = { width: 1240, height: 760 };
+const PANE = { width: 1239, height: 756 };
 
 const example = (name: string): MachineDefinition => {
   const def = loadExample(name);
