@@ -46,7 +46,9 @@ export type CanvasIntent =
   | { type: 'canvas.labelStart'; id: string }
   | { type: 'canvas.labelCommit'; event: string }
   /** Open (or close) these compounds in this person's view (a view choice, not an edit). */
-  | { type: 'canvas.setOpen'; ids: string[]; open: boolean };
+  | { type: 'canvas.setOpen'; ids: string[]; open: boolean }
+  /** The diagram's pane was measured (a fact from the page's layout, not a person's intent). */
+  | { type: 'canvas.paneSized'; width: number; height: number };
 
 /** Facts from outside: permissions changed, a followed peer's viewport moved. */
 export type CanvasFact =
@@ -81,15 +83,20 @@ export interface CanvasContext {
 export interface ViewChoice {
   opened: string[];
   closed: string[];
+  /** The diagram pane's size (in steps of PANE_STEP px), once measured: Fit's overview is chosen for it. */
+  pane?: { width: number; height: number };
 }
+
+/** The pane is followed in steps, so a panel sliding open re-lays out once, not per frame. */
+export const PANE_STEP = 40;
 
 /** The choice with `ids` opened (or closed): each id in one list only. */
 export function withOpen(choice: ViewChoice, ids: readonly string[], open: boolean): ViewChoice {
   const drop = (list: string[]) => list.filter((id) => !ids.includes(id));
   const add = (list: string[]) => [...drop(list), ...ids];
   return open
-    ? { opened: add(choice.opened), closed: drop(choice.closed) }
-    : { opened: drop(choice.opened), closed: add(choice.closed) };
+    ? { ...choice, opened: add(choice.opened), closed: drop(choice.closed) }
+    : { ...choice, opened: drop(choice.opened), closed: add(choice.closed) };
 }
 
 export interface DragLine {
@@ -105,6 +112,7 @@ export interface DragLine {
 export const MIN_ZOOM = 0.1;
 export const MAX_ZOOM = 4;
 const clampZoom = (z: number): number => Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, z));
+const stepOf = (px: number): number => Math.round(px / PANE_STEP) * PANE_STEP;
 
 export type CanvasTag = 'idle' | 'panning' | 'editing' | 'renaming' | 'labelling' | 'connecting' | 'retargeting';
 
@@ -130,6 +138,13 @@ export const canvasMachine = setup({
   },
   guards: {
     canEdit: ({ context }) => context.canEdit,
+    /** A measured pane whose size, in steps, differs from the one the choice holds. */
+    paneChanged: ({ context, event }) => {
+      assertEvent(event, 'canvas.paneSized');
+      if (!(event.width > 0 && event.height > 0)) return false;
+      const pane = context.choice.pane;
+      return !pane || pane.width !== stepOf(event.width) || pane.height !== stepOf(event.height);
+    },
     hasSelection: ({ context }) => context.canEdit && context.selection.length > 0,
     hasOneSelected: ({ context }) => context.canEdit && context.selection.length === 1,
     hasTarget: ({ event }) => event.type === 'canvas.connectEnd' && event.target !== null,
@@ -232,6 +247,11 @@ export const canvasMachine = setup({
       assertEvent(event, 'canvas.setOpen');
       return { choice: withOpen(context.choice, event.ids, event.open) };
     }),
+    setPane: assign(({ context, event }) => {
+      assertEvent(event, 'canvas.paneSized');
+      const pane = { width: stepOf(event.width), height: stepOf(event.height) };
+      return { choice: { ...context.choice, pane } };
+    }),
     /** The editor lays out what shows by this choice. */
     tellView: enqueueActions(({ context, enqueue }) => {
       if (context.editor) enqueue.sendTo(context.editor, { type: 'machine.viewChanged', ...context.choice });
@@ -251,6 +271,7 @@ export const canvasMachine = setup({
   initial: 'idle',
   on: {
     'canvas.setOpen': { actions: ['setOpen', 'tellView'] },
+    'canvas.paneSized': { guard: 'paneChanged', actions: ['setPane', 'tellView'] },
     'canvas.zoomAt': { actions: 'zoomAt' },
     'canvas.fit': { actions: 'fit' },
     'canvas.editableChanged': [

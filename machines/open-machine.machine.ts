@@ -202,7 +202,12 @@ export const openMachineMachine = setup({
     }),
     changeView: enqueueActions(({ context, event, enqueue }) => {
       assertEvent(event, 'machine.viewChanged');
-      const choice: CollapseChoice = { opened: event.opened, closed: event.closed, budget: event.budget };
+      const choice: CollapseChoice = {
+        opened: event.opened,
+        closed: event.closed,
+        budget: event.budget,
+        pane: event.pane,
+      };
       const shown = context.definition ? newlyShown(context.shownKey, context.definition, choice) : null;
       enqueue.assign(shown ? { choice, shownKey: shown.key } : { choice });
       if (shown) enqueue.sendTo('layout', { type: 'layout.request', definition: shown.definition });

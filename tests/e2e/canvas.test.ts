@@ -314,6 +314,9 @@ describe('canvas', () => {
     if (!parent) throw new Error('no parent');
     await page.getByRole('button', { name: `Collapse ${parent.key}`, exact: true }).click();
     await stateBox(page, deep.key).waitFor({ state: 'detached' });
+    // Collapsed, it is laid out smaller and may move out of the view: find brings it back.
+    await page.getByLabel('Find a state').fill(parent.key);
+    await page.getByLabel('Find a state').press('Enter');
     await page.getByRole('button', { name: `Expand ${parent.key}`, exact: true }).click();
     await stateBox(page, deep.key).waitFor();
     await page.getByLabel('Find a state').fill('no-such-state');

@@ -97,7 +97,8 @@ export function CanvasPage({ definition, peers = [], onCreate, toolbarHost }: Ca
     [marksKey],
   );
 
-  const { collapsed, hidden, setOpen, toggle } = useCollapsed(definition);
+  // Fit's overview is chosen for the pane's size, which useStage tells the canvas machine.
+  const { collapsed, hidden, setOpen, toggle, overview } = useCollapsed(definition);
   const [discarded, dismissDiscarded] = useDiscardedEdit(canEdit, mode);
 
   const send = useCallback(
@@ -107,7 +108,7 @@ export function CanvasPage({ definition, peers = [], onCreate, toolbarHost }: Ca
     },
     [canvasSend, onUserMove],
   );
-  const stage = useStage(layout, viewport, send, onUserMove, null);
+  const stage = useStage(layout, viewport, send, onUserMove, null, overview);
   const find = useFind(definition, layout, collapsed, setOpen, stage.frame);
   const fitByUser = () => {
     onUserMove();

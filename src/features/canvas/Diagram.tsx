@@ -11,8 +11,15 @@ import {
 import type { CanvasIntent, DragLine, Viewport } from '../../../machines/canvas.machine.ts';
 import { keyProblem } from '../../lib/canvas-ops/edits.ts';
 import type { DiagramSim } from '../simulation/simulation-selectors.ts';
-import { labelGrowthRoom } from '../../lib/layout/label-room.ts';
-import type { Box, Layout } from '../../lib/layout/types.ts';
+import {
+  FAR,
+  LABELS_GROWN,
+  labelsOffBelow,
+  layoutLabelRoom,
+  nameScale,
+  pillScale,
+} from '../../lib/layout/readability.ts';
+import type { Layout } from '../../lib/layout/types.ts';
 import { randomIds } from '../../lib/model/ids.ts';
 import type { MachineDefinition } from '../../lib/model/types.ts';
 import { RetargetOverlay } from './RetargetOverlay.tsx';
@@ -51,36 +58,15 @@ export interface DiagramProps {
 
 const NO_HIDDEN: Record<string, number> = {};
 
-/**
- * How tall a state's name is drawn on screen at least, in px (its font is 13 px at zoom
- * 1): 9 px, where the old floor of 7 px blurred letters together.
+/*
+ * How the diagram degrades with zoom (src/lib/layout/readability.ts): below FAR names grow
+ * to stay 9 px tall on screen (each capped by its box, shapes) and details give way
+ * (canvas.css `.far`); transition labels are drawn only while at least 10 px tall, growing
+ * toward that a little below it as far as no grown pill covers another (label-room.ts, and
+ * the layout leaves them that room); below, each arrow between two states shows a badge
+ * with how many labels it carries (canvas.css `.labels-off`), and the labels that can be
+ * sent while simulating stay, grown toward the floor.
  */
-const FAR_NAME_PX = 9;
-/**
- * Below this zoom (about 0.69) names grow to stay FAR_NAME_PX tall, up to four times their
- * size, and details (12 px, under 8.3 px here) give way (canvas.css `.far`).
- */
-const FAR = FAR_NAME_PX / 13;
-const labelScale = (zoom: number): number => Math.max(1, Math.min(4, FAR_NAME_PX / (13 * zoom)));
-/**
- * Transition labels (12 px at zoom 1) are drawn only while at least this tall on screen;
- * below, each arrow between two states shows a badge with how many labels it carries
- * (canvas.css `.labels-off`), and the labels that can be sent while simulating stay,
- * grown toward this height.
- */
-const LABEL_FLOOR_PX = 10;
-/** Below this zoom (about 0.83) labels would be under the floor: they grow to it... */
-const LABELS_GROWN = LABEL_FLOOR_PX / 12;
-/**
- * ...by up to 1.35 times (down to a zoom of about 0.62, where a bundled chart with the
- * side panel open at 1280x800 still shows every label), past which neighbouring pills
- * would cover each other: below it, the badges.
- */
-const LABEL_GROWTH = 1.35;
-/** The zoom below which labels give way to badges: growth goes only as far as they have room (label-room.ts). */
-const labelsOffBelow = (room: number): number => LABEL_FLOOR_PX / (12 * Math.min(LABEL_GROWTH, room));
-// At most 2.5 times: grown further, neighbouring pills covered each other.
-const pillScale = (zoom: number): number => Math.max(1, Math.min(2.5, LABEL_FLOOR_PX / (12 * zoom)));
 /** Badges keep about 16 px across on screen. */
 const badgeScale = (zoom: number): number => Math.max(1, Math.min(6, 1 / zoom));
 
@@ -93,16 +79,7 @@ export function Diagram(props: DiagramProps) {
   const { definition, layout, viewport, selection, editing, mode, connect, canEdit, peers, send } = props;
   const svgRef = useRef<SVGSVGElement>(null);
   // Once per layout: how far labels may grow before one covers another.
-  const labelRoom = useMemo(
-    () =>
-      layout
-        ? labelGrowthRoom(
-            Object.values(layout.edges).flatMap((e): Box[] => (e.label ? [e.label] : [])),
-            LABEL_GROWTH,
-          )
-        : 1,
-    [layout],
-  );
+  const labelRoom = useMemo(() => (layout ? layoutLabelRoom(layout) : 1), [layout]);
   const last = useRef<{ x: number; y: number } | null>(null);
 
   const local = (e: { clientX: number; clientY: number }) => {
@@ -238,7 +215,7 @@ export function Diagram(props: DiagramProps) {
         className={`diagram-svg mode-${mode}${viewport.zoom < FAR ? ' far' : ''}${viewport.zoom < labelsOffBelow(labelRoom) ? ' labels-off' : viewport.zoom < LABELS_GROWN ? ' labels-grown' : ''}${sim && sim.step !== null ? ' simulating' : ''}`}
         style={
           {
-            '--label-scale': labelScale(viewport.zoom).toFixed(2),
+            '--label-scale': nameScale(viewport.zoom).toFixed(2),
             '--pill-scale': (Math.ceil(pillScale(viewport.zoom) * 100) / 100).toFixed(2),
             '--badge-scale': badgeScale(viewport.zoom).toFixed(2),
           } as CSSProperties

@@ -1,5 +1,5 @@
 import { useCallback, useMemo } from 'react';
-import { collapsedFor, collapseView } from '../../lib/layout/collapse.ts';
+import { collapsedFor, collapseView, fitCollapsed } from '../../lib/layout/collapse.ts';
 import type { MachineDefinition, StateId } from '../../lib/model/types.ts';
 import { useCanvasSend, useViewChoice } from './open-machine-context.ts';
 
@@ -12,24 +12,33 @@ export interface Collapsed {
   setOpen: (ids: string[], open: boolean) => void;
   /** Open a closed compound, or close an open one. */
   toggle: (id: string) => void;
+  /** The compounds Fit's overview collapses in this pane, as one key ('' for none): a new one is fitted. */
+  overview: string;
 }
 
 /**
- * Big charts open with their deeper compounds collapsed; each person opens and closes
- * states for themselves. Only what shows is laid out and drawn (src/lib/layout/collapse.ts):
- * what this person opened and closed is the canvas machine's `choice` (`canvas.setOpen`),
- * which it tells the open machine, which lays out the definition as shown by the same rule
+ * Big charts open with their deeper compounds collapsed, and a chart too big to read
+ * whole in the diagram's pane (the canvas machine's `choice.pane`, once measured) opens as
+ * Fit's overview (`fitCollapsed`); each person opens and closes states for themselves.
+ * Only what shows is laid out and drawn (src/lib/layout/collapse.ts): what this person
+ * opened and closed is the canvas machine's `choice` (`canvas.setOpen`), which it tells
+ * the open machine, which lays out the definition as shown by the same rule
  * (`collapsedFor`) this hook draws by.
  */
 export function useCollapsed(definition: MachineDefinition): Collapsed {
   const canvasSend = useCanvasSend();
   const choice = useViewChoice();
   const collapsed = useMemo(() => collapsedFor(definition, choice), [definition, choice]);
+  const pane = choice.pane;
+  const overview = useMemo(
+    () => (pane ? [...fitCollapsed(definition, pane)].sort().join(' ') : ''),
+    [definition, pane],
+  );
   const { hidden } = useMemo(() => collapseView(definition, collapsed), [definition, collapsed]);
   const setOpen = useCallback(
     (ids: string[], open: boolean) => canvasSend({ type: 'canvas.setOpen', ids, open }),
     [canvasSend],
   );
   const toggle = useCallback((id: string) => setOpen([id], collapsed.has(id)), [collapsed, setOpen]);
-  return { collapsed, hidden, setOpen, toggle };
+  return { collapsed, hidden, setOpen, toggle, overview };
 }

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
 import type { CanvasIntent, Viewport } from '../../../machines/canvas.machine.ts';
 import { extentChanged } from '../../lib/layout/fit.ts';
-import type { Box, Layout } from '../../lib/layout/types.ts';
+import { extentOf, type Box, type Layout } from '../../lib/layout/types.ts';
 import { useCanvasSend, useFollowView, usePaneShapeSend, usePresenceSend } from './open-machine-context.ts';
 
 export interface Stage {
@@ -30,6 +30,7 @@ export function useStage(
   send: (intent: CanvasIntent) => void,
   onUserMove: () => void,
   remeasure: unknown,
+  overview: string = '',
 ): Stage {
   const canvasSend = useCanvasSend();
   const presenceSend = usePresenceSend();
@@ -50,7 +51,7 @@ export function useStage(
     fittedExtent.current = { width: layout.width, height: layout.height };
     canvasSend({
       type: 'canvas.fit',
-      bounds: { x: 0, y: 0, width: layout.width, height: layout.height },
+      bounds: extentOf(layout),
       width: el.clientWidth,
       height: el.clientHeight,
     });
@@ -58,12 +59,23 @@ export function useStage(
   // Fit when the first layout arrives, and again when the chart's extent changes a lot
   // (a peer's big paste) while the view is still the fit's: a view the person moved stays.
   const fitted = useRef(false);
+  // Fit's overview changed (the pane was measured, or resized, and the chart shows more or
+  // less collapsed): the layout that follows is fitted, unless the view was moved.
+  const overviewFitted = useRef(overview);
   useEffect(() => {
     if (!layout) return;
     if (!fitted.current) {
       fitted.current = true;
+      overviewFitted.current = overview;
       fit();
-    } else if (!touched.current && fittedExtent.current && extentChanged(fittedExtent.current, layout)) fit();
+    } else if (
+      !touched.current &&
+      ((fittedExtent.current && extentChanged(fittedExtent.current, layout)) || overviewFitted.current !== overview)
+    ) {
+      overviewFitted.current = overview;
+      fit();
+    }
+    // `overview` is read when its layout arrives, not when it changes.
   }, [layout, fit]);
 
   useEffect(() => {
@@ -111,10 +123,13 @@ export function useStage(
     observer.observe(el);
     return () => observer.disconnect();
   }, [remeasure]);
-  // The layout turns a chart far wider (or taller) than the pane: it needs the pane's shape.
+  // The layout turns a chart far wider (or taller) than the pane: it needs the pane's shape;
+  // and Fit's overview (the canvas machine's view choice) needs its size.
   useEffect(() => {
-    if (size.width > 0 && size.height > 0) paneShapeSend(size.width / size.height);
-  }, [size, paneShapeSend]);
+    if (size.width <= 0 || size.height <= 0) return;
+    paneShapeSend(size.width / size.height);
+    canvasSend({ type: 'canvas.paneSized', width: size.width, height: size.height });
+  }, [size, paneShapeSend, canvasSend]);
 
   // The stage changed size (a panel opened under it, the window was resized): a view no
   // one has moved since the fit is fitted again, so the chart stays in view.

@@ -1,4 +1,7 @@
 import type { MachineDefinition, StateId, Transition } from '../model/types.ts';
+import type { TextMeasure } from '../ports/layout.ts';
+import { estimateText, transitionLabel, wrapLabel } from './labels.ts';
+import { GEOMETRY, LABEL_ROOM, leafSize } from './sizes.ts';
 
 /**
  * Collapsed compound states, for big charts. A collapsed state is drawn as one box (its
@@ -37,6 +40,70 @@ export function autoCollapsed(def: MachineDefinition, budget = OPEN_BUDGET): Set
 }
 
 /**
+ * The zoom Fit must reach for every label to be drawn (at the 10 px floor, grown by at
+ * most LABEL_ROOM: readability.ts) with a little to spare.
+ */
+export const READABLE_ZOOM = 0.65;
+/**
+ * A laid-out chart's picture is several times the area of its boxes and label pills
+ * (long edges, layers of uneven height): the bundled examples measure 2.5 to 10. Fit's
+ * overview plans with this much, the most that still opened every example that reads
+ * at Fit in panes of 1280x800 and 1600x1000 windows (bench/sections/fit.ts).
+ */
+export const AREA_SLACK = 10.5;
+
+/** The area of what a definition draws: its leaf boxes (with a margin) and its label pills with their room. */
+function drawnArea(def: MachineDefinition, measure: TextMeasure): number {
+  let area = 0;
+  for (const s of Object.values(def.states))
+    if (s.children.length === 0) {
+      const size = leafSize(def, s, measure, null);
+      area += (size.width + GEOMETRY.pad) * (size.height + GEOMETRY.pad);
+    }
+  for (const t of Object.values(def.transitions)) {
+    const lines = wrapLabel(transitionLabel(def, t));
+    const width = Math.max(...lines.map((l) => measure(l, 'edge'))) + GEOMETRY.edgeLabelPad;
+    const height = GEOMETRY.edgeLabelHeight + (lines.length - 1) * GEOMETRY.edgeLabelLine;
+    area += width * height * LABEL_ROOM * LABEL_ROOM;
+  }
+  return area;
+}
+
+/**
+ * Fit's overview: the compounds to collapse so that the chart as shown fits a `pane`
+ * (the diagram's size in px) at a zoom where every label is drawn at least 10 px tall.
+ * Levels are tried from the deepest compounds up: the chart with everything open, then
+ * with the deepest compounds collapsed, and so on up to the root's children (each shown
+ * as one box saying how many states it holds). The first that is expected to be readable
+ * is kept; a chart readable by none shows the most collapsed. Decided from the
+ * definition and the pane alone, so every view of the same chart in the same pane, and
+ * the layout asked for it, agree.
+ */
+export function fitCollapsed(
+  def: MachineDefinition,
+  pane: { width: number; height: number },
+  measure: TextMeasure = estimateText,
+): Set<StateId> {
+  const depthOf = (id: StateId): number => {
+    let d = 0;
+    for (let cur = def.states[id]?.parent ?? null; cur !== null; cur = def.states[cur]?.parent ?? null) d += 1;
+    return d;
+  };
+  const compounds = Object.values(def.states)
+    .filter((s) => s.children.length > 0 && s.parent !== null)
+    .map((s) => ({ id: s.id, depth: depthOf(s.id) }));
+  const usable = Math.max(1, pane.width - 64) * Math.max(1, pane.height - 64);
+  const deepest = Math.max(0, ...compounds.map((c) => c.depth));
+  let set = new Set<StateId>();
+  for (let depth = deepest + 1; depth >= 1; depth -= 1) {
+    set = new Set(compounds.filter((c) => c.depth >= depth).map((c) => c.id));
+    const area = drawnArea(collapseView(def, set).view, measure) * AREA_SLACK;
+    if (Math.sqrt(usable / area) >= READABLE_ZOOM) return set;
+  }
+  return set;
+}
+
+/**
  * A person's own choices over the default: compounds they opened that start collapsed,
  * and ones they closed; `budget` is how many states their view shows open before the
  * deeper compounds start collapsed (the default when absent).
@@ -45,6 +112,8 @@ export interface CollapseChoice {
   opened: readonly StateId[];
   closed: readonly StateId[];
   budget?: number;
+  /** The diagram pane's size in px: Fit's overview collapses what would not be readable in it (`fitCollapsed`). */
+  pane?: { width: number; height: number };
 }
 
 export const NO_CHOICE: CollapseChoice = { opened: [], closed: [] };
@@ -52,10 +121,12 @@ export const NO_CHOICE: CollapseChoice = { opened: [], closed: [] };
 /**
  * The compounds shown collapsed in `def` for a person's choice: the default for the
  * chart as it is now (a chart that grows past the budget starts collapsed at once, before
- * any view has seen it), plus what they closed, minus what they opened.
+ * any view has seen it) and, with the pane known, Fit's overview for it, plus what they
+ * closed, minus what they opened.
  */
 export function collapsedFor(def: MachineDefinition, choice: CollapseChoice): Set<StateId> {
   const set = autoCollapsed(def, choice.budget);
+  if (choice.pane) for (const id of fitCollapsed(def, choice.pane)) set.add(id);
   for (const id of choice.closed) set.add(id);
   for (const id of choice.opened) set.delete(id);
   return set;

@@ -19,8 +19,13 @@ import type { Layout, LayoutDirection, LayoutHints } from './types.ts';
 /** A picture whose aspect is this many times the pane's (or its inverse) tries the other direction. */
 export const ASPECT_MISMATCH = 2;
 
-/** A change of at least this many states, and by at least half or double, chooses the direction again. */
-export const BIG_CHANGE_STATES = 20;
+/**
+ * A change of at least this many states, and by at least half or double, chooses the
+ * direction again: a paste, a peer's new chart, or Fit's overview collapsing a chart's
+ * compounds (the session example shows 6 of its 18 states, and its overview reads best
+ * the other way).
+ */
+export const BIG_CHANGE_STATES = 10;
 
 /** The zoom a Fit would give a `width` × `height` picture in a pane of this aspect, 1 unit tall. */
 export function fitScale(size: { width: number; height: number }, aspect: number): number {
@@ -57,7 +62,10 @@ export async function layoutForPane(
   cache: LayoutCache | null,
   aspect: number | null,
 ): Promise<Layout> {
-  const first = hints?.direction ?? 'RIGHT';
+  // Choosing again starts afresh, left to right (a chart turned before, now shown as an
+  // overview, may read best the other way); otherwise the previous flow is kept.
+  const choosing = aspect !== null && aspect > 0 && mayChooseDirection(def, hints);
+  const first = choosing ? 'RIGHT' : (hints?.direction ?? 'RIGHT');
   const layout = await layoutDefinition(elk, def, measure, hints, cache, first);
   if (aspect === null || !(aspect > 0)) {
     if (hints?.direction) return layout;
@@ -65,7 +73,7 @@ export async function layoutForPane(
     const { direction: _unchosen, ...rest } = layout;
     return rest;
   }
-  if (!mayChooseDirection(def, hints) || !mismatched(layout, aspect)) return layout;
+  if (!choosing || !mismatched(layout, aspect)) return layout;
   const turned = await layoutDefinition(elk, def, measure, hints, cache, other(first), true);
   return fitScale(turned, aspect) > fitScale(layout, aspect) ? turned : layout;
 }

@@ -4,7 +4,7 @@ import type { MachineDefinition, StateId } from '../model/types.ts';
 import type { TextMeasure } from '../ports/layout.ts';
 import { transitionLabel, wrapLabel } from './labels.ts';
 import { portId, routeOf, WRAPPER_ID, type PortKind } from './segments.ts';
-import { GEOMETRY, headerHeight, leafSize } from './sizes.ts';
+import { GEOMETRY, headerHeight, labelRoom, leafSize } from './sizes.ts';
 import type { LayoutDirection, LayoutHints } from './types.ts';
 
 export { WRAPPER_ID };
@@ -19,9 +19,9 @@ export { WRAPPER_ID };
 export const GRAPH_OPTIONS: Readonly<LayoutOptions> = {
   'elk.algorithm': 'layered',
   'elk.direction': 'RIGHT',
-  'elk.spacing.nodeNode': '28',
-  'elk.layered.spacing.nodeNodeBetweenLayers': '36',
-  'elk.spacing.edgeLabel': '4',
+  'elk.spacing.nodeNode': '16',
+  'elk.layered.spacing.nodeNodeBetweenLayers': '24',
+  'elk.spacing.edgeLabel': '2',
   'elk.edgeLabels.placement': 'CENTER',
   'elk.layered.considerModelOrder.strategy': 'NODES_AND_EDGES',
   'elk.layered.thoroughness': '1',
@@ -61,6 +61,7 @@ export function buildElkGraph(
     direction === 'DOWN'
       ? { ...GRAPH_OPTIONS, 'elk.direction': direction, 'elk.layered.nodePlacement.strategy': 'NETWORK_SIMPLEX' }
       : { ...GRAPH_OPTIONS, 'elk.direction': direction };
+  const room = labelRoom(direction);
   const bySource = transitionsBySource(def);
   const edgesIn = new Map<StateId, ElkExtendedEdge[]>();
   const portsOn = new Map<StateId, Set<PortKind>>();
@@ -94,8 +95,9 @@ export function buildElkGraph(
             edge.labels?.push({
               id: t.id,
               text,
-              width: labelWidth,
-              height: labelHeight,
+              // With room to grow (sizes.ts); elk-output.ts keeps the middle as the pill.
+              width: labelWidth * room.x,
+              height: labelHeight * room.y,
             });
         }
       });

@@ -2,8 +2,8 @@ import type { ElkExtendedEdge, ElkNode } from 'elkjs/lib/elk-api.js';
 import { stateOf } from '../model/tree.ts';
 import type { MachineDefinition } from '../model/types.ts';
 import { routeOf } from './segments.ts';
-import { headerHeight } from './sizes.ts';
-import type { Layout, LayoutEdge, LayoutNode, Point } from './types.ts';
+import { headerHeight, labelRoom } from './sizes.ts';
+import type { Layout, LayoutDirection, LayoutEdge, LayoutNode, Point } from './types.ts';
 
 /** An ELK edge with the offset of the graph that holds it (ELK's coordinates are relative). */
 interface Placed {
@@ -12,8 +12,9 @@ interface Placed {
   dy: number;
 }
 
-/** ELK's result -> the positioned diagram the view draws, absolute, the root at 0,0. */
-export function mapElkResult(def: MachineDefinition, graph: ElkNode): Layout {
+/** ELK's result (laid out flowing `direction`) -> the positioned diagram the view draws, absolute, the root at 0,0. */
+export function mapElkResult(def: MachineDefinition, graph: ElkNode, direction: LayoutDirection = 'RIGHT'): Layout {
+  const room = labelRoom(direction);
   const rootElk = graph.children?.[0];
   if (!rootElk) throw new Error('layout result has no root node');
   const nodes: Record<string, LayoutNode> = {};
@@ -55,7 +56,7 @@ export function mapElkResult(def: MachineDefinition, graph: ElkNode): Layout {
       const id = i === 0 ? t.id : `${t.id}#${i}`;
       const pieces = routeOf(def, t.source, target).pieces.map((p) => elkEdges.get(p.id));
       edges[id] = {
-        ...joined(pieces, i === 0 ? t.id : null),
+        ...joined(pieces, i === 0 ? t.id : null, room),
         id,
         transition: t.id,
         source: t.source,
@@ -65,11 +66,35 @@ export function mapElkResult(def: MachineDefinition, graph: ElkNode): Layout {
       };
     });
   }
-  return { nodes, edges, width: rootElk.width ?? 0, height: rootElk.height ?? 0 };
+  const width = rootElk.width ?? 0;
+  const height = rootElk.height ?? 0;
+  // The root's own loops run around its box: the extent takes them and their labels in.
+  let [x0, y0, x1, y1] = [0, 0, width, height];
+  for (const e of Object.values(edges))
+    for (const p of e.label
+      ? [...e.points, e.label, { x: e.label.x + e.label.width, y: e.label.y + e.label.height }]
+      : e.points) {
+      x0 = Math.min(x0, p.x);
+      y0 = Math.min(y0, p.y);
+      x1 = Math.max(x1, p.x);
+      y1 = Math.max(y1, p.y);
+    }
+  const outside = x0 < 0 || y0 < 0 || x1 > width || y1 > height;
+  return {
+    nodes,
+    edges,
+    width,
+    height,
+    ...(outside ? { extent: { x: x0, y: y0, width: x1 - x0, height: y1 - y0 } } : {}),
+  };
 }
 
 /** A drawn edge's pieces joined end to end (they meet at border ports), with its label. */
-function joined(pieces: (Placed | undefined)[], labelId: string | null): Pick<LayoutEdge, 'points' | 'label'> {
+function joined(
+  pieces: (Placed | undefined)[],
+  labelId: string | null,
+  room: { x: number; y: number },
+): Pick<LayoutEdge, 'points' | 'label'> {
   const points: Point[] = [];
   let label: LayoutEdge['label'] = null;
   for (const piece of pieces) {
@@ -88,14 +113,18 @@ function joined(pieces: (Placed | undefined)[], labelId: string | null): Pick<La
       add(section.endPoint);
     }
     const l = labelId === null ? undefined : edge.labels?.find((x) => x.id === labelId);
-    if (l)
+    if (l) {
+      // ELK placed the label with room around it (elk-input.ts): the pill is the middle.
+      const width = (l.width ?? 0) / room.x;
+      const height = (l.height ?? 0) / room.y;
       label = {
         text: l.text ?? '',
-        x: (l.x ?? 0) + dx,
-        y: (l.y ?? 0) + dy,
-        width: l.width ?? 0,
-        height: l.height ?? 0,
+        x: (l.x ?? 0) + dx + ((l.width ?? 0) - width) / 2,
+        y: (l.y ?? 0) + dy + ((l.height ?? 0) - height) / 2,
+        width,
+        height,
       };
+    }
   }
   return { points, label };
 }

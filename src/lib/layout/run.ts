@@ -28,13 +28,13 @@ export async function layoutDefinition(
   sameRun = false,
 ): Promise<Layout> {
   const graph = buildElkGraph(def, measure, hints, direction);
-  if (!cache) return { ...mapElkResult(def, await elk.layout(graph)), direction };
+  if (!cache) return { ...mapElkResult(def, await elk.layout(graph), direction), direction };
   if (!sameRun) cache.startRun();
   const sigs = signatures(graph);
   const boxed = boxCached(graph, sigs, cache);
   const result = await elk.layout(graph);
   restoreAndStore(result, boxed, sigs, cache);
-  return { ...mapElkResult(def, result), direction };
+  return { ...mapElkResult(def, result, direction), direction };
 }
 
 /** What the next layout of the same machine reuses from this one. */

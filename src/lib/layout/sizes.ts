@@ -75,3 +75,19 @@ export const COLLAPSED_CAPTION = '9,999 states inside';
 export function headerHeight(s: StateNode): number {
   return GEOMETRY.titleHeight + lineCount(s) * GEOMETRY.lineHeight;
 }
+
+/**
+ * How far a transition label may grow about its centre toward the readable floor when
+ * zoomed out (Diagram.tsx, readability.ts): ELK is handed each label this much larger,
+ * so labels stacked between the same states leave each other that room.
+ */
+export const LABEL_ROOM = 1.35;
+
+/**
+ * The factor ELK's label box is larger than the pill, per axis. Left to right, labels
+ * stack in columns (the full room down) and meet across only now and then: a little
+ * room across keeps wide charts narrow (the session overview fits its pane 7% larger).
+ */
+export function labelRoom(direction: 'RIGHT' | 'DOWN'): { x: number; y: number } {
+  return direction === 'RIGHT' ? { x: 1.15, y: LABEL_ROOM } : { x: LABEL_ROOM, y: LABEL_ROOM };
+}

@@ -53,6 +53,11 @@ export interface Layout {
   edges: Record<string, LayoutEdge>;
   width: number;
   height: number;
+  /**
+   * All that is drawn, where it reaches past the root's box (the machine's own loops and
+   * their labels run around it): what Fit frames. Absent: the root's box.
+   */
+  extent?: Box;
   /** The flow chosen for the pane; absent when none was (no pane measured yet): left to right. */
   direction?: LayoutDirection;
 }
@@ -69,3 +74,7 @@ export interface LayoutHints {
   /** The previous layout's flow, kept so an edit does not turn the picture (direction.ts). */
   direction?: LayoutDirection;
 }
+
+/** What Fit frames: the layout's extent, or the root's box. */
+export const extentOf = (layout: Pick<Layout, 'width' | 'height' | 'extent'>): Box =>
+  layout.extent ?? { x: 0, y: 0, width: layout.width, height: layout.height };
