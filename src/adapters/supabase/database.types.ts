@@ -852,6 +852,12 @@ export type Database = {
         }
         Returns: boolean
       }
+      can_send_machine_pending: {
+        Args: {
+          p_topic: string
+        }
+        Returns: boolean
+      }
       can_send_test_play: {
         Args: {
           p_topic: string
@@ -996,6 +1002,12 @@ export type Database = {
       machine_op_problem: {
         Args: {
           op: Json
+        }
+        Returns: string
+      }
+      machine_pending_topic_machine: {
+        Args: {
+          p_topic: string
         }
         Returns: string
       }

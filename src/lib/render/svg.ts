@@ -1,6 +1,6 @@
 import { triggerText, wrapLabel } from '../layout/labels.ts';
 import { detailLines, tagLine } from '../layout/sizes.ts';
-import type { Layout, LayoutEdge, LayoutNode, Point } from '../layout/types.ts';
+import { extentOf, type Layout, type LayoutEdge, type LayoutNode, type Point } from '../layout/types.ts';
 import type { MachineDefinition } from '../model/types.ts';
 
 /**
@@ -120,8 +120,13 @@ function edgeShape(def: MachineDefinition, edge: LayoutEdge): string {
 /** The whole diagram: states outside-in, then initial markers, then transitions over them. */
 export function renderSvg(def: MachineDefinition, layout: Layout): string {
   const nodes = Object.values(layout.nodes).sort((a, b) => a.depth - b.depth);
-  const width = layout.width + 2 * MARGIN;
-  const height = layout.height + 2 * MARGIN;
+  // Everything drawn (loops and labels may reach past the root box), in whole pixels, so a
+  // raster of it has exactly twice, three times ... its size.
+  const extent = extentOf(layout);
+  const left = Math.floor(extent.x - MARGIN);
+  const top = Math.floor(extent.y - MARGIN);
+  const width = Math.ceil(extent.x + extent.width + MARGIN) - left;
+  const height = Math.ceil(extent.y + extent.height + MARGIN) - top;
   const title = def.name || def.machineId || 'machine';
   const body = [
     ...nodes.map((node) => stateShape(def, node)),
@@ -133,10 +138,10 @@ export function renderSvg(def: MachineDefinition, layout: Layout): string {
   ];
   return [
     `<?xml version="1.0" encoding="UTF-8"?>`,
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${n(width)}" height="${n(height)}" viewBox="${n(-MARGIN)} ${n(-MARGIN)} ${n(width)} ${n(height)}">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="${left} ${top} ${width} ${height}">`,
     `<title>${escapeXml(title)}</title>`,
     `<defs><marker id="cr-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" style="fill: ${COLORS.line}"/></marker></defs>`,
-    `<rect x="${n(-MARGIN)}" y="${n(-MARGIN)}" width="${n(width)}" height="${n(height)}" style="fill: ${COLORS.surface}"/>`,
+    `<rect x="${left}" y="${top}" width="${width}" height="${height}" style="fill: ${COLORS.surface}"/>`,
     ...body.filter((part) => part !== ''),
     `</svg>`,
     '',
