@@ -221,6 +221,8 @@ describe('simulating a chart that opens as an overview', () => {
             .join(''),
         );
       expect(line).toBe('▶ trying');
+      // Filled like an active state, not outlined like an active compound.
+      expect(await activeContrast(page, 'paying')).toBeGreaterThanOrEqual(3);
       // trying itself is hidden in the box: no box of its own.
       expect(await diagram(page).locator('[data-state-path="paying.trying"]').count()).toBe(0);
     }
