@@ -38,6 +38,39 @@ const DOOR = {
   },
 };
 
+/**
+ * A chart too big to read whole at 1280×800: Fit's overview shows `paying` as one box
+ * (its eight steps and their long-named transitions inside it hidden).
+ */
+const STEPS = ['trying', 'authorising', 'capturing', 'settling', 'confirming', 'reconciling', 'retrying', 'refunding'];
+const SHOP = {
+  id: 'shop',
+  initial: 'paying',
+  states: {
+    paying: {
+      initial: 'trying',
+      on: { CANCEL: 'failed' },
+      states: Object.fromEntries(
+        STEPS.map((step, i) => [
+          step,
+          {
+            on: {
+              GIVE_UP: '#shop.failed',
+              ...Object.fromEntries(
+                STEPS.filter((_, j) => j !== i && Math.abs(j - i) <= 2).map((to) => [
+                  `WHEN_${step.toUpperCase()}_GOES_${to.toUpperCase()}`,
+                  to,
+                ]),
+              ),
+            },
+          },
+        ]),
+      ),
+    },
+    failed: { on: { AGAIN: 'paying' } },
+  },
+};
+
 const signIn = (email: string) => app.signIn(email, { viewport: { width: 1280, height: 800 } });
 const diagram = (page: Page): Locator => page.locator('.diagram');
 const panel = simulationPanel;
@@ -165,6 +198,43 @@ describe('simulating on the diagram, two browsers', () => {
     await panel(ada.page).getByRole('button', { name: 'Step forward', exact: true }).click();
     await active(ada.page, 'open.light.off').waitFor();
     await labelButton(ada.page, 'CLOSE').waitFor();
+  });
+});
+
+describe('simulating a chart that opens as an overview', () => {
+  it('the collapsed box holding the active state is drawn active and says which; its enabled labels send', async () => {
+    const shopId = await insertMachine(ada.client, projectId, 'Shop', SHOP);
+    await Promise.all([ada.page, bob.page].map((page) => openMachinePage(app, page, projectId, shopId, 'paying')));
+    const box = (page: Page) => diagram(page).locator('[data-state-path="paying"][data-hidden]');
+    await box(ada.page).waitFor();
+    await showPanel(ada.page, 'Simulation');
+    await panel(ada.page).getByRole('button', { name: 'Simulate', exact: true }).click();
+    for (const page of [ada.page, bob.page]) {
+      await box(page).and(page.locator('[data-active="true"]')).waitFor();
+      // The line drawn (its tooltip, a <title>, keeps the count).
+      const line = await box(page)
+        .locator('.st-inside')
+        .evaluate((el) =>
+          [...el.childNodes]
+            .filter((n) => n.nodeType === Node.TEXT_NODE)
+            .map((n) => n.textContent)
+            .join(''),
+        );
+      expect(line).toBe('▶ trying');
+      // Filled like an active state, not outlined like an active compound.
+      expect(await activeContrast(page, 'paying')).toBeGreaterThanOrEqual(3);
+      // trying itself is hidden in the box: no box of its own.
+      expect(await diagram(page).locator('[data-state-path="paying.trying"]').count()).toBe(0);
+    }
+    // GIVE_UP leaves the box from the hidden `trying`: its label is still a button, named by its event.
+    const giveUp = labelButton(ada.page, 'GIVE_UP');
+    await giveUp.waitFor();
+    expect(await giveUp.getAttribute('data-transition-event')).toBe('GIVE_UP');
+    expect(await giveUp.getAttribute('data-source-path')).toBe('paying.trying');
+    await giveUp.click();
+    await active(bob.page, 'failed').waitFor();
+    expect(await box(bob.page).getAttribute('data-active')).toBeNull();
+    expect(await box(bob.page).locator('.st-inside').count()).toBe(0);
   });
 });
 

@@ -1,7 +1,9 @@
-import { detailLines, tagLine } from '../../lib/layout/sizes.ts';
+import { estimateText } from '../../lib/layout/labels.ts';
+import { detailLines, GEOMETRY, tagLine } from '../../lib/layout/sizes.ts';
 import type { LayoutNode } from '../../lib/layout/types.ts';
 import { keyPathOf } from '../../lib/model/tree.ts';
 import type { MachineDefinition } from '../../lib/model/types.ts';
+import { activeInside } from '../../lib/simulation/diagram.ts';
 import { titleY as titleYOf } from '../../lib/layout/readability.ts';
 import { nameRoom } from './name-room.ts';
 import type { DiagramMarks } from './shapes.tsx';
@@ -12,6 +14,18 @@ import type { DiagramMarks } from './shapes.tsx';
 function lineAt(compound: boolean, isTags: boolean, width: number) {
   if (isTags && !compound) return { x: width / 2, textAnchor: 'middle', className: 'st-tags' } as const;
   return { x: compound ? 14 : 12, className: isTags ? 'st-tags' : 'st-detail' } as const;
+}
+
+/**
+ * A collapsed state's line saying which states inside it are active (`▶ retrying`), cut
+ * from the front with an ellipsis to the box's width (the deepest state matters most).
+ */
+export function insideLine(inside: readonly string[], width: number): string {
+  const room = width - 2 * GEOMETRY.pad;
+  let text = inside.join(', ');
+  if (estimateText(`▶ ${text}`, 'edge') <= room) return `▶ ${text}`;
+  while (text.length > 1 && estimateText(`▶ …${text}`, 'edge') > room) text = text.slice(1);
+  return `▶ …${text}`;
 }
 
 /** The expand/collapse switch in a compound state's top-right corner. */
@@ -109,7 +123,11 @@ export function StateShape({
   // The tag line first, under the name (sizes.ts leaves room for it), then entry/exit/invoke.
   const tags = tagLine(s);
   const lines = tags === null ? detailLines(s) : [tags, ...detailLines(s)];
-  if (collapsed) lines.push(`${hiddenCount.toLocaleString('en-US')} state${hiddenCount === 1 ? '' : 's'} inside`);
+  // A collapsed state holding active states is drawn active (its own path is active too)
+  // and, in place of its count, says which (the box has room for one caption line).
+  const inside = collapsed && statePath !== undefined ? activeInside([...active], statePath) : [];
+  const count = collapsed ? `${hiddenCount.toLocaleString('en-US')} state${hiddenCount === 1 ? '' : 's'} inside` : '';
+  if (collapsed && inside.length === 0) lines.push(count);
   const titleY = titleYOf(compound);
   return (
     <g
@@ -154,6 +172,12 @@ export function StateShape({
           {l}
         </text>
       ))}
+      {inside.length > 0 && (
+        <text y={titleY + 18 + lines.length * 16} {...lineAt(false, false, node.width)} className="st-detail st-inside">
+          <title>{`${count}; active: ${inside.join(', ')}`}</title>
+          {insideLine(inside, node.width)}
+        </text>
+      )}
       {peerColors.map((c, i) => (
         <rect
           key={c}

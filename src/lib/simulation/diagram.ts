@@ -115,3 +115,14 @@ export function takenTransitions(
       : (t: Transition) => sendableType(def, t) === entry.type;
   return chosen(def, before.activePaths, matches, entry.guards).map(({ t }) => t.id);
 }
+
+/**
+ * What a collapsed state at `path` hides that is active: the deepest active states inside
+ * it, as paths relative to it (`retrying`, `light.on`), so the overview still says where
+ * the simulation is. Empty when nothing inside is active.
+ */
+export function activeInside(activePaths: readonly string[], path: string): string[] {
+  const prefix = `${path}.`;
+  const inside = activePaths.filter((p) => p.startsWith(prefix));
+  return inside.filter((p) => !inside.some((o) => o.startsWith(`${p}.`))).map((p) => p.slice(prefix.length));
+}
