@@ -13,6 +13,7 @@ import { benchBackend } from '../backend.ts';
 import { measureYjs, type YjsFigures } from '../hocuspocus.ts';
 import { ms, requestTimer, summarize, within, type BenchContext, type LoopLag, type Summary } from '../lib.ts';
 import { runStormInChild } from '../storm-process.ts';
+import { appendInPostgres, installAppend, type AppendBody } from './append-baseline.ts';
 import { measureBreakdown } from './collab-breakdown.ts';
 import { definitionWith, followArrivals, person } from './collab.ts';
 
@@ -213,12 +214,27 @@ export async function run(ctx: BenchContext): Promise<void> {
     // 2 and 3. Bytes and latency per edit by chart size.
     const sizes = [10, 200, 1000];
     const bySize = new Map<number, Awaited<ReturnType<typeof edits>>>();
+    // The same edits with the append's old body in place (20261124000400), just before.
+    const oldBySize = new Map<number, Summary>();
     const machineBySize = new Map<number, string>();
-    for (const size of sizes) {
-      const created = await portA.createMachine({ projectId, name: `bench ${size}`, definition: definitionWith(size) });
-      if (!created.ok) throw new Error(created.error.message);
-      machineBySize.set(size, created.value.id);
-      bySize.set(size, await edits(portA, portB, created.value.id, meterA.counted, meterB.counted));
+    const withBody = async (which: AppendBody, machineId: string) => {
+      await installAppend(backend.pool, which);
+      return edits(portA, portB, machineId, meterA.counted, meterB.counted);
+    };
+    try {
+      for (const size of sizes) {
+        const created = await portA.createMachine({
+          projectId,
+          name: `bench ${size}`,
+          definition: definitionWith(size),
+        });
+        if (!created.ok) throw new Error(created.error.message);
+        machineBySize.set(size, created.value.id);
+        oldBySize.set(size, (await withBody('old', created.value.id)).remote);
+        bySize.set(size, await withBody('new', created.value.id));
+      }
+    } finally {
+      await installAppend(backend.pool, 'new');
     }
     ctx.section('collab protocol: one edit by chart size (A commits one op, B receives it)');
     for (const size of sizes) {
@@ -234,8 +250,10 @@ export async function run(ctx: BenchContext): Promise<void> {
       `x${(Math.max(...http) / Math.min(...http)).toFixed(3)}`,
       'within x1.10',
     );
-    for (const size of sizes)
+    for (const size of sizes) {
       ctx.report(`${size} states: remote edit Node -> Node p50 / p95 / p99`, three(bySize.get(size)!.remote));
+      ctx.report(`${size} states: the same with the old append body, just before`, three(oldBySize.get(size)!));
+    }
     for (const size of sizes) {
       const f = bySize.get(size)!;
       ctx.report(
@@ -283,6 +301,35 @@ export async function run(ctx: BenchContext): Promise<void> {
     ctx.report(
       'what HTTP, the gateway and REST add on the way to B (remote edit - direct append at B), p50',
       ms(parts.remote.p50 - parts.directAtB.p50),
+    );
+    ctx.report(
+      "the same client's rpc: commit_machine_ops answered / a trivial SQL function (select 100) answered, p50",
+      `${ms(parts.committed.p50)} / ${ms(parts.rpcFloor.p50)} (difference ${ms(parts.committed.p50 - parts.rpcFloor.p50)})`,
+    );
+
+    // The append inside PostgreSQL, the old body against the new, same inputs.
+    const sessionA = (await a.client.auth.getSession()).data.session;
+    if (!sessionA) throw new Error('append in PostgreSQL: A has no session');
+    const inPg = await appendInPostgres({
+      adminDatabaseUrl: backend.adminDatabaseUrl,
+      claims: JSON.parse(Buffer.from(sessionA.access_token.split('.')[1]!, 'base64url').toString('utf8')) as object,
+      machineId: machineBySize.get(10)!,
+      rounds: EDITS * 3,
+      warmup: WARMUP,
+    });
+    ctx.section(
+      `collab protocol: the append inside PostgreSQL, old body against new (one op, 10 states, alternating; load average ${loadAverage()})`,
+    );
+    ctx.report('append inside PostgreSQL, old body (20261124000400) p50 / p95 / p99', three(inPg.old));
+    ctx.report('append inside PostgreSQL, new body (20261127000300) p50 / p95 / p99', three(inPg.new));
+    ctx.report('new / old, p50', `x${(inPg.new.p50 / inPg.old.p50).toFixed(2)}`);
+    ctx.report(
+      'append inside PostgreSQL p50 / one durable commit p50 (interleaved above): old / new',
+      `x${(inPg.old.p50 / parts.durable.p50).toFixed(2)} / x${(inPg.new.p50 / parts.durable.p50).toFixed(2)}`,
+    );
+    ctx.report(
+      "A's commit answered - trivial rpc, p50, against the new append inside PostgreSQL + one durable commit, p50",
+      `${ms(parts.committed.p50 - parts.rpcFloor.p50)} against ${ms(inPg.new.p50 + parts.durable.p50)}`,
     );
 
     // 4. Loading a machine with 100,000 ops.

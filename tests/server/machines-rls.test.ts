@@ -167,6 +167,32 @@ describe('machines', () => {
 });
 
 describe('commit_machine_ops', () => {
+  // The append checks rights in one statement of its own (20261127000300_cheaper_append.sql);
+  // it must say what the project's rights functions say, for every caller and visibility.
+  it.each(['private', 'link', 'public'] as const)(
+    'on a %s project, refuses exactly whom can_read_project / can_edit_project refuse',
+    async (visibility) => {
+      const project = await projectFor(t);
+      if (visibility !== 'private') {
+        const set = await t.owner.client.from('projects').update({ visibility }).eq('id', project).select('id');
+        expect(rows(set)).toHaveLength(1);
+      }
+      const machine = await machineIn(t, project);
+      const signedIn = ACTORS.filter((a) => a !== 'anon' && a !== 'service');
+      for (const actor of signedIn) {
+        const canRead = await clients[actor].rpc('can_read_project', { p_project: project } as never);
+        const canEdit = await clients[actor].rpc('can_edit_project', { p_project: project } as never);
+        expect(canRead.error).toBeNull();
+        expect(canEdit.error).toBeNull();
+        const expected = canRead.data !== true ? 'P0002' : canEdit.data !== true ? '42501' : null;
+        const result = await commit(clients[actor], machine, [renameOp(actor)]);
+        expect({ actor, code: result.error?.code ?? null }).toEqual({ actor, code: expected });
+      }
+      // The editor and the owner appended; nobody else did.
+      expect(await logOf(machine)).toEqual([1, 2]);
+    },
+  );
+
   it.each(ACTORS)('append as %s', async (actor) => {
     const { machine } = await fixture();
     const result = await commit(clients[actor], machine, [renameOp('a'), renameOp('b')]);
