@@ -40,6 +40,7 @@ async function ownerWatching(name: string): Promise<{ machine: string; facts: Op
     .subscribe((f) => facts.push(f));
   cleanups.push(() => sub.unsubscribe());
   await until(() => facts.find((f) => f.type === 'ops.subscribed'), 10_000, 'the log channel');
+  await until(() => facts.find((f) => f.type === 'ops.aheadLive'), 10_000, 'the channel for batches sent ahead');
   return { machine, facts };
 }
 
@@ -54,7 +55,11 @@ describe('edits sent ahead of the log', () => {
     const mine: OpStreamEvent[] = [];
     const sub = editor.opEvents$(machine).subscribe((f) => mine.push(f));
     cleanups.push(() => sub.unsubscribe());
-    await until(() => mine.find((f) => f.type === 'ops.subscribed'), 10_000, "the editor's channel");
+    await until(
+      () => mine.find((f) => f.type === 'ops.aheadLive'),
+      10_000,
+      "the editor's channel for batches sent ahead",
+    );
     const batchId = randomUUID();
     const done = await editor.commitOps({
       machineId: machine,

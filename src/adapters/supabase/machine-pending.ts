@@ -67,6 +67,7 @@ export function createPendingLinks(client: Client): PendingLinks {
         return channel.facts$
           .pipe(
             concatMap((fact): Observable<OpStreamEvent> => {
+              if (fact.type === 'status') return fact.status === 'subscribed' ? of({ type: 'ops.aheadLive' }) : EMPTY;
               if (fact.type !== 'broadcast') return EMPTY;
               const batch = pendingBatch(fact.payload);
               return batch ? of({ type: 'ops.seen', batch }) : EMPTY;

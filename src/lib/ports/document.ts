@@ -67,6 +67,8 @@ export type OpStreamEvent =
   | { type: 'ops.received'; ops: CommittedOp<Op>[] }
   /** Another editor's batch, sent to the peers as it went to the server: not in the log yet. */
   | { type: 'ops.seen'; batch: RemoteBatch<Op> }
+  /** Batches sent ahead now reach this document, and its own go out ahead (the channel for them joined). */
+  | { type: 'ops.aheadLive' }
   /** The stream is (again) live: anything committed while it was not is in the log. */
   | { type: 'ops.subscribed' }
   | { type: 'connection.lost' };
