@@ -10,8 +10,9 @@ import type { JsonObject, MachineDefinition } from '../../src/lib/model/types.ts
  * and each field edit is turned into model ops (src/lib/inspector/edits.ts) and emitted as
  * `inspector.ops` for the document; an edit whose text does not read keeps the error and
  * emits nothing. Importing a file is the second region: a read machine is reviewed, then
- * either created as a new machine (`inspector.create`) or, after a confirmation, put in
- * place of this one as ops (so Undo brings the old one back).
+ * either created as a new machine (on `inspector.importAsNew` the view asks the machine
+ * list) or, after a confirmation, put in place of this one as ops (so Undo brings the old
+ * one back).
  * The open machine invokes it (`systemId: 'inspector'`) and tells it the definition, the
  * canvas selection and who may edit; ops go to its `editor` (the open machine) as
  * `machine.edit`, the one road to the document, and are emitted for any other listener.
@@ -46,8 +47,7 @@ export type InspectorEvent =
   | { type: 'inspector.importConfirm' }
   | { type: 'inspector.importCancel' };
 
-export type InspectorEmitted =
-  { type: 'inspector.ops'; ops: Op[] } | { type: 'inspector.create'; name: string; definition: MachineDefinition };
+export type InspectorEmitted = { type: 'inspector.ops'; ops: Op[] };
 
 export interface InspectorContext {
   definition: MachineDefinition | null;
@@ -124,11 +124,6 @@ export const inspectorMachine = setup({
     keepImport: assign({ imported: (_, machine: ImportedMachine) => machine, importError: null }),
     keepImportError: assign({ importError: (_, error: string) => error, imported: null }),
     forgetImport: assign({ imported: null, importError: null }),
-    emitCreate: emit(({ context }) => ({
-      type: 'inspector.create' as const,
-      name: context.imported?.name ?? 'Imported machine',
-      definition: context.imported?.definition as MachineDefinition,
-    })),
     emitReplaceOps: emit(({ context }) => ({ type: 'inspector.ops' as const, ops: replaceOps(context) })),
     tellReplaceOps: enqueueActions(({ context, enqueue }) => {
       const ops = replaceOps(context);
@@ -217,7 +212,7 @@ export const inspectorMachine = setup({
         },
         reviewing: {
           on: {
-            'inspector.importAsNew': { target: 'idle', actions: ['emitCreate', 'forgetImport'] },
+            'inspector.importAsNew': { target: 'idle', actions: 'forgetImport' },
             'inspector.importReplace': { guard: 'canEdit', target: 'confirming' },
             'inspector.importCancel': { target: 'idle', actions: 'forgetImport' },
           },
