@@ -3,9 +3,9 @@ import {
   canvasPresenceMachine,
   type PresenceCommand,
   type PresenceInput,
-} from '../../machines/canvas-presence.machine.ts';
-import { documentMachine, type QueueCommand } from '../../machines/document.machine.ts';
-import { openMachineMachine } from '../../machines/open-machine.machine.ts';
+} from '../../machines/open-machine/canvas-presence.machine.ts';
+import { documentMachine, type QueueCommand } from '../../machines/open-machine/document.machine.ts';
+import { openMachineMachine } from '../../machines/open-machine/open-machine.machine.ts';
 import { layoutLogic, type LayoutEngine } from './layout.ts';
 import type { CanvasPresencePort, PresenceFact } from '../lib/ports/canvas-presence.ts';
 import type { CommitRequest, DocumentPort, QueueStore } from '../lib/ports/document.ts';

@@ -3,11 +3,11 @@ import {
   inspectionFollowMachine,
   type FollowCommand,
   type FollowInput,
-} from '../../machines/inspection-follow.machine.ts';
-import { inspectionDiagramMachine } from '../../machines/inspection-diagram.machine.ts';
-import { inspectionSessionMachine } from '../../machines/inspection-session.machine.ts';
-import { inspectionSourcesMachine } from '../../machines/inspection-sources.machine.ts';
-import { inspectionMachine } from '../../machines/inspection.machine.ts';
+} from '../../machines/inspection/inspection-follow.machine.ts';
+import { inspectionDiagramMachine } from '../../machines/inspection/inspection-diagram.machine.ts';
+import { inspectionSessionMachine } from '../../machines/inspection/inspection-session.machine.ts';
+import { inspectionSourcesMachine } from '../../machines/inspection/inspection-sources.machine.ts';
+import { inspectionMachine } from '../../machines/inspection/inspection.machine.ts';
 import type { InspectionFollowPort } from '../lib/ports/inspection-follow.ts';
 import { inspectedDefinition } from '../lib/inspection/definition.ts';
 import type { LayoutPort } from '../lib/ports/layout.ts';

@@ -1,5 +1,5 @@
 import { fromCallback } from 'xstate';
-import { layoutMachine, type LayoutCommand, type LayoutFact } from '../../machines/layout.machine.ts';
+import { layoutMachine, type LayoutCommand, type LayoutFact } from '../../machines/open-machine/layout.machine.ts';
 import type { LayoutPort } from '../lib/ports/layout.ts';
 
 /** A layout port with the resource behind it (a Web Worker in the browser), and how to free it. */

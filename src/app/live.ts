@@ -2,7 +2,7 @@ import { liveRoomAdapters } from '../adapters/supabase/live.ts';
 import { createQueueStore } from '../adapters/queue-store.ts';
 import { chartroomModel } from '../lib/collab/chartroom.ts';
 import { workerLayoutEngine } from '../features/canvas/layout-port.ts';
-import type { RoomInput } from '../../machines/room.machine.ts';
+import type { RoomInput } from '../../machines/room/room.machine.ts';
 import { openMachineLogic } from './canvas.ts';
 import { inspectionLogic, type InspectionLogic } from './inspection.ts';
 import { machineListLogic } from './machine-list.ts';

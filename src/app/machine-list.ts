@@ -1,5 +1,5 @@
 import { fromEventObservable, fromPromise } from 'xstate';
-import { machineListMachine, type NewMachine } from '../../machines/machine-list.machine.ts';
+import { machineListMachine, type NewMachine } from '../../machines/room/machine-list.machine.ts';
 import type { DocumentPort, MachineListEvent, MachineSummary, Result } from '../lib/ports/document.ts';
 
 /** Creates machines one after another; the first failure stops and is the answer. */

@@ -1,7 +1,7 @@
 import { fromEventObservable, fromPromise } from 'xstate';
-import { joinMachine, type JoinInput } from '../../machines/join.machine.ts';
-import { profileMachine } from '../../machines/profile.machine.ts';
-import { projectsMachine } from '../../machines/projects.machine.ts';
+import { joinMachine, type JoinInput } from '../../machines/account/join.machine.ts';
+import { profileMachine } from '../../machines/account/profile.machine.ts';
+import { projectsMachine } from '../../machines/account/projects.machine.ts';
 import type { AvatarFile, OwnProfile, ProfileEdit, ProfilePort, UploadFact } from '../lib/ports/profile.ts';
 import type { NewProject, ProjectEdit, ProjectsFact, ProjectsPort, ProjectSummary } from '../lib/ports/projects.ts';
 import type { AcceptedInvite, MembersPort, Result } from '../lib/ports/room.ts';

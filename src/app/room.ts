@@ -1,8 +1,8 @@
 import { fromCallback, fromEventObservable, fromPromise } from 'xstate';
-import { connectionMachine } from '../../machines/connection.machine.ts';
-import { roomMachine, type RoomChannelCommand, type RoomChannelInput } from '../../machines/room.machine.ts';
+import { connectionMachine } from '../../machines/account/connection.machine.ts';
+import { roomMachine, type RoomChannelCommand, type RoomChannelInput } from '../../machines/room/room.machine.ts';
 import type { ConnectionPort, SocketEvent, SocketState } from '../lib/ports/realtime.ts';
-import { invitesMachine } from '../../machines/invites.machine.ts';
+import { invitesMachine } from '../../machines/room/invites.machine.ts';
 import type { OpenMachineLogic } from './canvas.ts';
 import type { MachineListLogic } from './machine-list.ts';
 import type { Invite, InviteRequest, MembersPort, Result, Role, RoomData, RoomPort } from '../lib/ports/room.ts';

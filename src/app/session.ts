@@ -1,5 +1,5 @@
 import { fromEventObservable, fromPromise } from 'xstate';
-import { sessionMachine } from '../../machines/session.machine.ts';
+import { sessionMachine } from '../../machines/account/session.machine.ts';
 import type { AuthEvent, AuthPort, AuthResult, Credentials, SignUpResult } from '../lib/ports/auth.ts';
 import type { OwnProfileFact, ProfilePort } from '../lib/ports/profile.ts';
 

@@ -1,5 +1,5 @@
 import { fromEventObservable, fromPromise } from 'xstate';
-import { simulationMachine } from '../../machines/simulation.machine.ts';
+import { simulationMachine } from '../../machines/open-machine/simulation.machine.ts';
 import type { JsonObject } from '../lib/model/types.ts';
 import type { SendRequest, SimulationPort } from '../lib/ports/simulation.ts';
 import type { GuardValues } from '../lib/simulation/types.ts';

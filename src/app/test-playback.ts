@@ -1,5 +1,9 @@
 import { fromCallback } from 'xstate';
-import { testPlaybackMachine, type PlaybackCommand, type PlaybackInput } from '../../machines/test-playback.machine.ts';
+import {
+  testPlaybackMachine,
+  type PlaybackCommand,
+  type PlaybackInput,
+} from '../../machines/open-machine/test-playback.machine.ts';
 import type { PlaybackFact, TestPlaybackPort } from '../lib/ports/test-playback.ts';
 
 /** The test playback machine over the playback port: facts in, what this person plays out. */

@@ -5,7 +5,7 @@ import {
   type GeneratedPaths,
   type GenerateRequest,
   type SimulationRecordedEvent,
-} from '../../machines/tests.machine.ts';
+} from '../../machines/open-machine/tests.machine.ts';
 import type {
   MachineTestsPort,
   RecordRunRequest,

@@ -1,5 +1,5 @@
 import { fromEventObservable, fromPromise } from 'xstate';
-import { timelineMachine } from '../../machines/timeline.machine.ts';
+import { timelineMachine } from '../../machines/open-machine/timeline.machine.ts';
 import type { TimelinePort } from '../lib/ports/timeline.ts';
 import { layoutLogic, type LayoutEngine } from './layout.ts';
 

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { tap } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActor, fromEventObservable, type ActorRefFrom } from 'xstate';
-import type { inspectionSessionMachine } from '../../machines/inspection-session.machine.ts';
+import type { inspectionSessionMachine } from '../../machines/inspection/inspection-session.machine.ts';
 import { createInspectionFollowAdapter } from '../../src/adapters/supabase/inspection-follow.ts';
 import { createInspectionAdapter } from '../../src/adapters/supabase/inspection.ts';
 import { inspectionLogic } from '../../src/app/inspection.ts';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createActor, waitFor, type Actor } from 'xstate';
-import { documentMachine } from '../../machines/document.machine.ts';
+import { documentMachine } from '../../machines/open-machine/document.machine.ts';
 import { createQueueStore } from '../../src/adapters/queue-store.ts';
 import { chartroomModel } from '../../src/lib/collab/chartroom.ts';
 import { createDoc, receive } from '../../src/lib/collab/doc.ts';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { AnyStateMachine } from 'xstate';
-import { roomMachine } from '../../machines/room.machine.ts';
+import { roomMachine } from '../../machines/room/room.machine.ts';
 
 /**
  * machines/CONTEXT.md draws the actor tree; this reads that drawing and the machines'

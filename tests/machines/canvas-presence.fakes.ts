@@ -1,4 +1,4 @@
-import type { PresenceCommand, PresenceInput } from '../../machines/canvas-presence.machine.ts';
+import type { PresenceCommand, PresenceInput } from '../../machines/open-machine/canvas-presence.machine.ts';
 import type { CanvasPeerState, PresenceFact } from '../../src/lib/ports/canvas-presence.ts';
 import { fakeChannel } from './channel.fakes.ts';
 

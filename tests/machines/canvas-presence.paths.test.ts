@@ -1,5 +1,5 @@
 import { createActor, type SnapshotFrom } from 'xstate';
-import { canvasPresenceMachine, type PresenceEvent } from '../../machines/canvas-presence.machine.ts';
+import { canvasPresenceMachine, type PresenceEvent } from '../../machines/open-machine/canvas-presence.machine.ts';
 import type { PresenceFact } from '../../src/lib/ports/canvas-presence.ts';
 import { describeMachinePaths } from './machine-paths.ts';
 import { BOB, fakeCanvasChannel, MACHINE, ME, peer } from './canvas-presence.fakes.ts';

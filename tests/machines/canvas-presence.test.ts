@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
-import { canvasPresenceMachine } from '../../machines/canvas-presence.machine.ts';
+import { canvasPresenceMachine } from '../../machines/open-machine/canvas-presence.machine.ts';
 import { BOB, EVE, fakeCanvasChannel, MACHINE, ME, peer } from './canvas-presence.fakes.ts';
 
 /** The canvas presence machine with a fake channel: arrange, act, assert. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromCallback, type SnapshotFrom } from 'xstate';
 import { getShortestPaths, getStateNodes } from 'xstate/graph';
-import { canvasMachine, type CanvasEdit, type CanvasEvent } from '../../machines/canvas.machine.ts';
+import { canvasMachine, type CanvasEdit, type CanvasEvent } from '../../machines/open-machine/canvas.machine.ts';
 
 type Snapshot = SnapshotFrom<typeof canvasMachine>;
 

@@ -1,5 +1,5 @@
 import { createActor, type SnapshotFrom } from 'xstate';
-import { codeViewMachine, configText, type CodeViewEvent } from '../../machines/code-view.machine.ts';
+import { codeViewMachine, configText, type CodeViewEvent } from '../../machines/open-machine/code-view.machine.ts';
 import { counterIds, importXState } from '../../src/lib/model/index.ts';
 import { describeMachinePaths, type MachinePaths } from './machine-paths.ts';
 

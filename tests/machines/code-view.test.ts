@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, createMachine, type AnyEventObject } from 'xstate';
-import { codeViewMachine, configText } from '../../machines/code-view.machine.ts';
+import { codeViewMachine, configText } from '../../machines/open-machine/code-view.machine.ts';
 import { counterIds, importXState } from '../../src/lib/model/index.ts';
 
 const v1 = importXState({ id: 'm', initial: 'a', states: { a: {} } }, { ids: counterIds('m') });

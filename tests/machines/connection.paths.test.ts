@@ -1,6 +1,6 @@
 import { vi } from 'vitest';
 import { createActor, type SnapshotFrom } from 'xstate';
-import { backoffDelay, connectionMachine, type ConnectionEvent } from '../../machines/connection.machine.ts';
+import { backoffDelay, connectionMachine, type ConnectionEvent } from '../../machines/account/connection.machine.ts';
 import type { SocketEvent } from '../../src/lib/ports/realtime.ts';
 import { fakeSocket, settle } from './connection.fakes.ts';
 import { describeMachinePaths } from './machine-paths.ts';

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor } from 'xstate';
-import { backoffDelay, connectionMachine, MAX_ATTEMPTS } from '../../machines/connection.machine.ts';
+import { backoffDelay, connectionMachine, MAX_ATTEMPTS } from '../../machines/account/connection.machine.ts';
 import { fakeSocket, settle } from './connection.fakes.ts';
 
 function start() {

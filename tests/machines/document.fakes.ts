@@ -1,6 +1,6 @@
 import { Subject } from 'rxjs';
 import { fromCallback, fromEventObservable } from 'xstate';
-import type { QueueCommand } from '../../machines/document.machine.ts';
+import type { QueueCommand } from '../../machines/open-machine/document.machine.ts';
 import { checkpoint, headOf, opsSince, serverAppend, type ServerDoc } from '../../src/lib/collab/server-model.ts';
 import type { CommittedOp, OpModel, QueueSnapshot } from '../../src/lib/collab/types.ts';
 import type { Op } from '../../src/lib/model/op-types.ts';

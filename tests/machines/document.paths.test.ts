@@ -1,6 +1,6 @@
 import { vi } from 'vitest';
 import { createActor, type SnapshotFrom } from 'xstate';
-import { documentMachine, type DocumentEvent } from '../../machines/document.machine.ts';
+import { documentMachine, type DocumentEvent } from '../../machines/open-machine/document.machine.ts';
 import { hasUnsent } from '../../src/lib/collab/doc.ts';
 import type { CommittedOp } from '../../src/lib/collab/types.ts';
 import type { Op } from '../../src/lib/model/op-types.ts';

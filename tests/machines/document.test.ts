@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor } from 'xstate';
-import { documentMachine } from '../../machines/document.machine.ts';
+import { documentMachine } from '../../machines/open-machine/document.machine.ts';
 import { chartroomModel } from '../../src/lib/collab/chartroom.ts';
 import { receive } from '../../src/lib/collab/doc.ts';
 import { fakeDocumentBackend, flush, MACHINE_ID, rename, renameModel } from './document.fakes.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countLive } from '../../machines/inspection.machine.ts';
+import { countLive } from '../../machines/inspection/inspection.machine.ts';
 import type { InspectionSession } from '../../src/lib/ports/inspection.ts';
 import { stored } from './inspection-session.fakes.ts';
 

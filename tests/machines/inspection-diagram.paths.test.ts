@@ -1,5 +1,8 @@
 import { createActor, type SnapshotFrom } from 'xstate';
-import { inspectionDiagramMachine, type InspectionDiagramEvent } from '../../machines/inspection-diagram.machine.ts';
+import {
+  inspectionDiagramMachine,
+  type InspectionDiagramEvent,
+} from '../../machines/inspection/inspection-diagram.machine.ts';
 import { heldRequests } from './held-requests.ts';
 import { describeMachinePaths, settleRequest } from './machine-paths.ts';
 

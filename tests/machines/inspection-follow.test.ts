@@ -5,10 +5,10 @@ import {
   inspectionFollowMachine,
   type FollowCommand,
   type FollowInput,
-} from '../../machines/inspection-follow.machine.ts';
-import { inspectionDiagramMachine } from '../../machines/inspection-diagram.machine.ts';
-import { inspectionSessionMachine } from '../../machines/inspection-session.machine.ts';
-import { inspectionMachine } from '../../machines/inspection.machine.ts';
+} from '../../machines/inspection/inspection-follow.machine.ts';
+import { inspectionDiagramMachine } from '../../machines/inspection/inspection-diagram.machine.ts';
+import { inspectionSessionMachine } from '../../machines/inspection/inspection-session.machine.ts';
+import { inspectionMachine } from '../../machines/inspection/inspection.machine.ts';
 import type { StoredInspectionEvent } from '../../src/lib/inspection/protocol.ts';
 import type { FollowFact, InspectionLook } from '../../src/lib/ports/inspection-follow.ts';
 import type { Layout } from '../../src/lib/layout/types.ts';

@@ -4,7 +4,7 @@ import {
   type InspectionSessionEvent,
   type InspectionSessionInput,
   type InspectionSessionReport,
-} from '../../machines/inspection-session.machine.ts';
+} from '../../machines/inspection/inspection-session.machine.ts';
 import type { StoredInspectionEvent } from '../../src/lib/inspection/protocol.ts';
 import { heldRequests } from './held-requests.ts';
 

@@ -1,5 +1,8 @@
 import type { SnapshotFrom } from 'xstate';
-import { inspectionSessionMachine, type InspectionSessionEvent } from '../../machines/inspection-session.machine.ts';
+import {
+  inspectionSessionMachine,
+  type InspectionSessionEvent,
+} from '../../machines/inspection/inspection-session.machine.ts';
 import { describeMachinePaths, settleRequest } from './machine-paths.ts';
 import { flush, ok, runSession, seqs, SESSION_INPUT, stored } from './inspection-session.fakes.ts';
 

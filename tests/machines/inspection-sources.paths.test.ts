@@ -3,7 +3,7 @@ import {
   inspectionSourcesMachine,
   type InspectionSourcesEvent,
   type InspectionSourcesInput,
-} from '../../machines/inspection-sources.machine.ts';
+} from '../../machines/inspection/inspection-sources.machine.ts';
 import type { InspectionSource } from '../../src/lib/ports/inspection.ts';
 import { heldRequests } from './held-requests.ts';
 import { describeMachinePaths, settleRequest } from './machine-paths.ts';

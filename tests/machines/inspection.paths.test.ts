@@ -1,12 +1,12 @@
 import { Subject } from 'rxjs';
 import { createActor, fromCallback, fromEventObservable, type SnapshotFrom } from 'xstate';
-import { inspectionFollowMachine } from '../../machines/inspection-follow.machine.ts';
-import { inspectionSessionMachine } from '../../machines/inspection-session.machine.ts';
+import { inspectionFollowMachine } from '../../machines/inspection/inspection-follow.machine.ts';
+import { inspectionSessionMachine } from '../../machines/inspection/inspection-session.machine.ts';
 import {
   inspectionMachine,
   type InspectionInput,
   type InspectionMachineEvent,
-} from '../../machines/inspection.machine.ts';
+} from '../../machines/inspection/inspection.machine.ts';
 import type { StoredInspectionEvent } from '../../src/lib/inspection/protocol.ts';
 import type { InspectionFeedEvent, InspectionSession, InspectionSource } from '../../src/lib/ports/inspection.ts';
 import { heldRequests } from './held-requests.ts';

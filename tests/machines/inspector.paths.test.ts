@@ -1,5 +1,9 @@
 import { createActor, type SnapshotFrom } from 'xstate';
-import { inspectorMachine, type InspectorEmitted, type InspectorEvent } from '../../machines/inspector.machine.ts';
+import {
+  inspectorMachine,
+  type InspectorEmitted,
+  type InspectorEvent,
+} from '../../machines/open-machine/inspector.machine.ts';
 import { counterIds, exportXState, importXState } from '../../src/lib/model/index.ts';
 import { describeMachinePaths, type MachinePaths } from './machine-paths.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromCallback } from 'xstate';
-import { inspectorMachine, type InspectorEmitted } from '../../machines/inspector.machine.ts';
+import { inspectorMachine, type InspectorEmitted } from '../../machines/open-machine/inspector.machine.ts';
 import { applyOps, counterIds, exportXState, importXState } from '../../src/lib/model/index.ts';
 
 const def = importXState(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, type SnapshotFrom } from 'xstate';
-import { invitesMachine, type InvitesEvent } from '../../machines/invites.machine.ts';
+import { invitesMachine, type InvitesEvent } from '../../machines/room/invites.machine.ts';
 import type { Invite, InviteRequest, Result } from '../../src/lib/ports/room.ts';
 import { heldRequests } from './held-requests.ts';
 import { describeMachinePaths, settleRequest } from './machine-paths.ts';

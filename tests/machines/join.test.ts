@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, type SnapshotFrom } from 'xstate';
-import { joinMachine, type JoinEvent, type JoinInput } from '../../machines/join.machine.ts';
+import { joinMachine, type JoinEvent, type JoinInput } from '../../machines/account/join.machine.ts';
 import type { Result } from '../../src/lib/ports/room.ts';
 import { describeMachinePaths, settleRequest } from './machine-paths.ts';
 

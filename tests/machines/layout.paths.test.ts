@@ -1,5 +1,5 @@
 import { createActor, type SnapshotFrom } from 'xstate';
-import { layoutMachine, type LayoutEvent } from '../../machines/layout.machine.ts';
+import { layoutMachine, type LayoutEvent } from '../../machines/open-machine/layout.machine.ts';
 import { layoutLogic } from '../../src/app/layout.ts';
 import { applyOps, counterIds, importXState, type MachineDefinition } from '../../src/lib/model/index.ts';
 import type { LayoutRequest, LayoutResult } from '../../src/lib/ports/layout.ts';

@@ -1,7 +1,7 @@
 import ELK from 'elkjs/lib/elk.bundled.js';
 import { describe, expect, it } from 'vitest';
 import { createActor, fromCallback, waitFor } from 'xstate';
-import { layoutMachine } from '../../machines/layout.machine.ts';
+import { layoutMachine } from '../../machines/open-machine/layout.machine.ts';
 import { estimateText, layoutDefinition } from '../../src/lib/layout/index.ts';
 import { applyOps, counterIds, importXState, type MachineDefinition } from '../../src/lib/model/index.ts';
 import type { LayoutRequest, LayoutResult } from '../../src/lib/ports/layout.ts';

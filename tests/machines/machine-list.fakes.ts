@@ -1,6 +1,6 @@
 import { Observable, Subject } from 'rxjs';
 import { fromEventObservable } from 'xstate';
-import type { NewMachine } from '../../machines/machine-list.machine.ts';
+import type { NewMachine } from '../../machines/room/machine-list.machine.ts';
 import { emptyMachine } from '../../src/lib/model/empty.ts';
 import type { MachineListEvent, MachineSummary, Result } from '../../src/lib/ports/document.ts';
 import { heldRequests } from './held-requests.ts';

@@ -1,5 +1,5 @@
 import { createActor, type SnapshotFrom } from 'xstate';
-import { machineListMachine, type MachineListIntent } from '../../machines/machine-list.machine.ts';
+import { machineListMachine, type MachineListIntent } from '../../machines/room/machine-list.machine.ts';
 import type { MachineListEvent, Result } from '../../src/lib/ports/document.ts';
 import { describeMachinePaths, settleRequest, type MachinePaths } from './machine-paths.ts';
 import {

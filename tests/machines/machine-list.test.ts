@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
-import { machineListMachine, type MachineListEmitted } from '../../machines/machine-list.machine.ts';
+import { machineListMachine, type MachineListEmitted } from '../../machines/room/machine-list.machine.ts';
 import { fakeMachineList, newMachine, ok, PROJECT, refused, summary } from './machine-list.fakes.ts';
 
 /** The machine list with a fake port: arrange, act, assert. */

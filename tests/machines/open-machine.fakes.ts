@@ -1,14 +1,14 @@
 import { assign, createActor, createMachine, fromCallback, type AnyEventObject } from 'xstate';
-import type { canvasPresenceMachine } from '../../machines/canvas-presence.machine.ts';
-import type { documentMachine } from '../../machines/document.machine.ts';
-import type { layoutMachine } from '../../machines/layout.machine.ts';
-import type { simulationMachine } from '../../machines/simulation.machine.ts';
-import type { timelineMachine } from '../../machines/timeline.machine.ts';
-import type { inspectorMachine } from '../../machines/inspector.machine.ts';
-import type { testPlaybackMachine } from '../../machines/test-playback.machine.ts';
-import type { testsMachine } from '../../machines/tests.machine.ts';
+import type { canvasPresenceMachine } from '../../machines/open-machine/canvas-presence.machine.ts';
+import type { documentMachine } from '../../machines/open-machine/document.machine.ts';
+import type { layoutMachine } from '../../machines/open-machine/layout.machine.ts';
+import type { simulationMachine } from '../../machines/open-machine/simulation.machine.ts';
+import type { timelineMachine } from '../../machines/open-machine/timeline.machine.ts';
+import type { inspectorMachine } from '../../machines/open-machine/inspector.machine.ts';
+import type { testPlaybackMachine } from '../../machines/open-machine/test-playback.machine.ts';
+import type { testsMachine } from '../../machines/open-machine/tests.machine.ts';
 import type { PlayShown } from '../../src/lib/ports/test-playback.ts';
-import { openMachineMachine, type OpenMachineInput } from '../../machines/open-machine.machine.ts';
+import { openMachineMachine, type OpenMachineInput } from '../../machines/open-machine/open-machine.machine.ts';
 import { counterIds, importXState } from '../../src/lib/model/index.ts';
 import type { MachineDefinition } from '../../src/lib/model/types.ts';
 

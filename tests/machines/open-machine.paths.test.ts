@@ -1,5 +1,5 @@
 import { createActor, type SnapshotFrom } from 'xstate';
-import { openMachineMachine, type OpenMachineEvent } from '../../machines/open-machine.machine.ts';
+import { openMachineMachine, type OpenMachineEvent } from '../../machines/open-machine/open-machine.machine.ts';
 import { counterIds, importXState } from '../../src/lib/model/index.ts';
 import { describeMachinePaths } from './machine-paths.ts';
 import { fakeOpenMachine, OPEN_INPUT } from './open-machine.fakes.ts';

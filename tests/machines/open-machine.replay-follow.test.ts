@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
-import { canvasPresenceMachine } from '../../machines/canvas-presence.machine.ts';
-import { simulationMachine } from '../../machines/simulation.machine.ts';
+import { canvasPresenceMachine } from '../../machines/open-machine/canvas-presence.machine.ts';
+import { simulationMachine } from '../../machines/open-machine/simulation.machine.ts';
 import type { ReplayLook } from '../../src/lib/ports/canvas-presence.ts';
 import { BOB, fakeCanvasChannel, ME, peer } from './canvas-presence.fakes.ts';
 import { fakeOpenMachine, OPEN_INPUT } from './open-machine.fakes.ts';

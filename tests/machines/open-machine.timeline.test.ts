@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { assign, createActor, createMachine, type AnyEventObject } from 'xstate';
-import type { canvasPresenceMachine } from '../../machines/canvas-presence.machine.ts';
-import type { documentMachine } from '../../machines/document.machine.ts';
+import type { canvasPresenceMachine } from '../../machines/open-machine/canvas-presence.machine.ts';
+import type { documentMachine } from '../../machines/open-machine/document.machine.ts';
 import { counterIds, importXState } from '../../src/lib/model/index.ts';
 import { fakeOpenMachine, OPEN_INPUT } from './open-machine.fakes.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, type SnapshotFrom } from 'xstate';
-import { profileMachine, type ProfileEvent } from '../../machines/profile.machine.ts';
+import { profileMachine, type ProfileEvent } from '../../machines/account/profile.machine.ts';
 import type { UploadFact } from '../../src/lib/ports/profile.ts';
 import { describeMachinePaths, settleRequest } from './machine-paths.ts';
 import { ada, fakeProfile, flush, png, type ProfileRequest } from './profile.fakes.ts';

@@ -1,6 +1,6 @@
 import { vi } from 'vitest';
 import { createActor, type SnapshotFrom } from 'xstate';
-import { projectsMachine, type ProjectsEvent } from '../../machines/projects.machine.ts';
+import { projectsMachine, type ProjectsEvent } from '../../machines/account/projects.machine.ts';
 import type { ProjectsFact } from '../../src/lib/ports/projects.ts';
 import { describeMachinePaths, settleRequest } from './machine-paths.ts';
 import { fakeProjects, project, refused, type ProjectsRequest } from './projects.fakes.ts';

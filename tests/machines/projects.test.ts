@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor } from 'xstate';
-import { projectsMachine } from '../../machines/projects.machine.ts';
+import { projectsMachine } from '../../machines/account/projects.machine.ts';
 import { fakeProjects, flush, project, refused } from './projects.fakes.ts';
 
 /** The projects machine with a fake adapter: arrange, act, assert. */

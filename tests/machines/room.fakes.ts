@@ -1,9 +1,9 @@
 import { Subject } from 'rxjs';
 import { fromCallback, type AnyEventObject } from 'xstate';
-import type { invitesMachine } from '../../machines/invites.machine.ts';
-import type { machineListMachine } from '../../machines/machine-list.machine.ts';
-import type { OpenMachineInput, openMachineMachine } from '../../machines/open-machine.machine.ts';
-import type { RoomChannelCommand, RoomChannelInput } from '../../machines/room.machine.ts';
+import type { invitesMachine } from '../../machines/room/invites.machine.ts';
+import type { machineListMachine } from '../../machines/room/machine-list.machine.ts';
+import type { OpenMachineInput, openMachineMachine } from '../../machines/open-machine/open-machine.machine.ts';
+import type { RoomChannelCommand, RoomChannelInput } from '../../machines/room/room.machine.ts';
 import type { Member, Profile, Project, Result, Role, RoomData, RoomFact } from '../../src/lib/ports/room.ts';
 import { heldRequests } from './held-requests.ts';
 

@@ -1,6 +1,6 @@
 import { vi } from 'vitest';
 import { createActor, type SnapshotFrom } from 'xstate';
-import { roomMachine, type RoomEvent } from '../../machines/room.machine.ts';
+import { roomMachine, type RoomEvent } from '../../machines/room/room.machine.ts';
 import type { Result, RoomData, RoomFact } from '../../src/lib/ports/room.ts';
 import { describeMachinePaths, settleRequest } from './machine-paths.ts';
 import {

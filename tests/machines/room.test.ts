@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor } from 'xstate';
-import { roomMachine } from '../../machines/room.machine.ts';
+import { roomMachine } from '../../machines/room/room.machine.ts';
 import {
   accepted,
   at,

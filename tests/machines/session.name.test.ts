@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { throwError } from 'rxjs';
 import { createActor, fromEventObservable } from 'xstate';
-import { sessionMachine } from '../../machines/session.machine.ts';
+import { sessionMachine } from '../../machines/account/session.machine.ts';
 import type { OwnProfileFact } from '../../src/lib/ports/profile.ts';
 import { fakeAuth, guest, member, named, otherMember } from './session.fakes.ts';
 

@@ -1,5 +1,5 @@
 import { createActor, type SnapshotFrom } from 'xstate';
-import { sessionMachine, type SessionEvent } from '../../machines/session.machine.ts';
+import { sessionMachine, type SessionEvent } from '../../machines/account/session.machine.ts';
 import type { AuthEvent, AuthResult, SignUpResult } from '../../src/lib/ports/auth.ts';
 import { describeMachinePaths, settleRequest } from './machine-paths.ts';
 import { fakeAuth, flush, guest, member, named, otherMember, wrongPassword } from './session.fakes.ts';

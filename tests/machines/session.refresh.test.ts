@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor } from 'xstate';
-import { sessionMachine } from '../../machines/session.machine.ts';
+import { sessionMachine } from '../../machines/account/session.machine.ts';
 import { fakeAuth, guest, member } from './session.fakes.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
-import { sessionMachine } from '../../machines/session.machine.ts';
+import { sessionMachine } from '../../machines/account/session.machine.ts';
 import { fakeAuth, guest, member, otherMember, wrongPassword } from './session.fakes.ts';
 
 function start() {

@@ -1,6 +1,6 @@
 import { vi } from 'vitest';
 import { createActor, type SnapshotFrom } from 'xstate';
-import { simulationMachine, type SimulationIntent } from '../../machines/simulation.machine.ts';
+import { simulationMachine, type SimulationIntent } from '../../machines/open-machine/simulation.machine.ts';
 import type { SimListStreamEvent, SimLogStreamEvent, SimResult } from '../../src/lib/ports/simulation.ts';
 import { describeMachinePaths, requestOutcome, type MachinePaths } from './machine-paths.ts';
 import {

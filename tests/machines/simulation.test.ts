@@ -1,6 +1,6 @@
 import { createActor, fromCallback } from 'xstate';
 import { describe, expect, it } from 'vitest';
-import { simulationMachine } from '../../machines/simulation.machine.ts';
+import { simulationMachine } from '../../machines/open-machine/simulation.machine.ts';
 import { entry, fakeSimulationPort, MACHINE, ok, refused, settle, simulation } from './simulation.fakes.ts';
 
 /** The simulation statechart with a fake port: arrange, act, assert. */

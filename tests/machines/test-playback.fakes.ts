@@ -1,4 +1,4 @@
-import type { PlaybackCommand, PlaybackInput } from '../../machines/test-playback.machine.ts';
+import type { PlaybackCommand, PlaybackInput } from '../../machines/open-machine/test-playback.machine.ts';
 import type { PlaybackFact, PlayShown, RoomPlay } from '../../src/lib/ports/test-playback.ts';
 import { fakeChannel } from './channel.fakes.ts';
 

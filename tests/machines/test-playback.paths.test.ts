@@ -1,5 +1,5 @@
 import { createActor, type SnapshotFrom } from 'xstate';
-import { testPlaybackMachine, type PlaybackEvent } from '../../machines/test-playback.machine.ts';
+import { testPlaybackMachine, type PlaybackEvent } from '../../machines/open-machine/test-playback.machine.ts';
 import type { PlaybackFact } from '../../src/lib/ports/test-playback.ts';
 import { describeMachinePaths } from './machine-paths.ts';
 import { BOB, fakePlaybackChannel, MACHINE, ME, playOf, shown } from './test-playback.fakes.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
-import { MAX_PLAYERS, testPlaybackMachine, watchedPlay } from '../../machines/test-playback.machine.ts';
+import { MAX_PLAYERS, testPlaybackMachine, watchedPlay } from '../../machines/open-machine/test-playback.machine.ts';
 import { BOB, EVE, fakePlaybackChannel, MACHINE, ME, playOf, shown } from './test-playback.fakes.ts';
 
 /** The test playback machine with a fake channel: arrange, act, assert. */

@@ -9,7 +9,11 @@ import type {
   TestsResult,
   TestsStreamEvent,
 } from '../../src/lib/ports/machine-tests.ts';
-import type { GeneratedPaths, GenerateRequest, SimulationRecordedEvent } from '../../machines/tests.machine.ts';
+import type {
+  GeneratedPaths,
+  GenerateRequest,
+  SimulationRecordedEvent,
+} from '../../machines/open-machine/tests.machine.ts';
 import { heldRequests } from './held-requests.ts';
 
 /** A fake saved-tests port: the test pushes stream events with `emit` and settles requests. */

@@ -1,5 +1,9 @@
 import { createActor, type SnapshotFrom } from 'xstate';
-import { testsMachine, type SimulationRecordedEvent, type TestsIntent } from '../../machines/tests.machine.ts';
+import {
+  testsMachine,
+  type SimulationRecordedEvent,
+  type TestsIntent,
+} from '../../machines/open-machine/tests.machine.ts';
 import type { TestsStreamEvent } from '../../src/lib/ports/machine-tests.ts';
 import { describeMachinePaths, settleRequest } from './machine-paths.ts';
 import { fakeTestsPort, MACHINE, ok, refused, savedTest, settle, testRun, toggle } from './tests.fakes.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
-import { testsMachine } from '../../machines/tests.machine.ts';
+import { testsMachine } from '../../machines/open-machine/tests.machine.ts';
 import { applyOps } from '../../src/lib/model/index.ts';
 import { fakeTestsPort, MACHINE, ok, savedTest, settle, testRun, toggle } from './tests.fakes.ts';
 

@@ -1,6 +1,6 @@
 import { Subject } from 'rxjs';
 import { createMachine, fromEventObservable, type AnyEventObject } from 'xstate';
-import type { layoutMachine } from '../../machines/layout.machine.ts';
+import type { layoutMachine } from '../../machines/open-machine/layout.machine.ts';
 import { counterIds, importXState } from '../../src/lib/model/index.ts';
 import type { TimelineFact, TimelineResult } from '../../src/lib/ports/timeline.ts';
 import type { AuthoredOp, SimulationMark, SimulationStart } from '../../src/lib/timeline/index.ts';

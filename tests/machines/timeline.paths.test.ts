@@ -1,5 +1,5 @@
 import { createActor, createMachine, type ActorRefFrom, type SnapshotFrom } from 'xstate';
-import { timelineMachine, type TimelineEvent } from '../../machines/timeline.machine.ts';
+import { timelineMachine, type TimelineEvent } from '../../machines/open-machine/timeline.machine.ts';
 import type { TimelineFact } from '../../src/lib/ports/timeline.ts';
 import { describeMachinePaths, settleRequest, type MachinePaths } from './machine-paths.ts';
 import { fakeTimelinePort, MACHINE, MARK, ok, OPS, refused, settle, START } from './timeline.fakes.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, createMachine, type ActorRefFrom, type AnyEventObject } from 'xstate';
-import { timelineMachine } from '../../machines/timeline.machine.ts';
+import { timelineMachine } from '../../machines/open-machine/timeline.machine.ts';
 import { mergeSorted } from '../../src/lib/timeline/index.ts';
 import { door, fakeTimelinePort, idleId, MACHINE, MARK, ok, OPS, refused, START } from './timeline.fakes.ts';
 

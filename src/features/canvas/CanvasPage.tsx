@@ -1,6 +1,6 @@
 import { useCallback, useMemo, useState, type KeyboardEvent } from 'react';
 import { createPortal } from 'react-dom';
-import type { CanvasIntent } from '../../../machines/canvas.machine.ts';
+import type { CanvasIntent } from '../../../machines/open-machine/canvas.machine.ts';
 import { randomIds } from '../../lib/model/ids.ts';
 import type { MachineDefinition } from '../../lib/model/types.ts';
 import { CanvasToolbar } from './CanvasToolbar.tsx';

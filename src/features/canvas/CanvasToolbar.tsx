@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { CanvasIntent } from '../../../machines/canvas.machine.ts';
+import type { CanvasIntent } from '../../../machines/open-machine/canvas.machine.ts';
 import { randomIds } from '../../lib/model/ids.ts';
 import { EXAMPLE_NAMES } from './examples.ts';
 import { FindForm } from './FindForm.tsx';

@@ -24,7 +24,7 @@ function diagnostics(result: CheckResult, length: number): Diagnostic[] {
 /**
  * The XState v5 JSON config in CodeMirror 6. The model's checks (syntax, duplicate keys,
  * import, validation) are inline diagnostics. Its modes (following the definition, edited,
- * invalid) are the open machine's `code` child (machines/code-view.machine.ts): the editor
+ * invalid) are the open machine's `code` child (machines/open-machine/code-view.machine.ts): the editor
  * reports what is typed, the machine says what to show, and "Apply" sends the text, which
  * it checks and hands on as a replaced definition (with errors nothing changes).
  */

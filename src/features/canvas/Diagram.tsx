@@ -8,7 +8,7 @@ import {
   type ReactNode,
   type WheelEvent,
 } from 'react';
-import type { CanvasIntent, DragLine, Viewport } from '../../../machines/canvas.machine.ts';
+import type { CanvasIntent, DragLine, Viewport } from '../../../machines/open-machine/canvas.machine.ts';
 import { keyProblem } from '../../lib/canvas-ops/edits.ts';
 import type { DiagramSim } from '../simulation/simulation-selectors.ts';
 import {

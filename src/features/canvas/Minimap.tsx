@@ -1,5 +1,5 @@
 import { memo, type PointerEvent } from 'react';
-import type { Viewport } from '../../../machines/canvas.machine.ts';
+import type { Viewport } from '../../../machines/open-machine/canvas.machine.ts';
 import type { Layout } from '../../lib/layout/types.ts';
 
 const W = 180;

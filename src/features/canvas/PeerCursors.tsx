@@ -1,4 +1,4 @@
-import type { Viewport } from '../../../machines/canvas.machine.ts';
+import type { Viewport } from '../../../machines/open-machine/canvas.machine.ts';
 import type { Layout } from '../../lib/layout/types.ts';
 
 export interface PeerCursor {

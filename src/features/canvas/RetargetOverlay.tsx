@@ -1,4 +1,4 @@
-import type { DragLine } from '../../../machines/canvas.machine.ts';
+import type { DragLine } from '../../../machines/open-machine/canvas.machine.ts';
 import type { Layout } from '../../lib/layout/types.ts';
 import type { MachineDefinition } from '../../lib/model/types.ts';
 

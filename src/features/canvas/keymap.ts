@@ -1,4 +1,4 @@
-import type { CanvasIntent } from '../../../machines/canvas.machine.ts';
+import type { CanvasIntent } from '../../../machines/open-machine/canvas.machine.ts';
 
 export type KeyAction =
   | CanvasIntent

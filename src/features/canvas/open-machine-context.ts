@@ -1,14 +1,14 @@
 import { useSelector } from '@xstate/react';
 import { createContext, useCallback, useContext } from 'react';
 import type { ActorRefFrom, SnapshotFrom } from 'xstate';
-import type { CanvasIntent, ViewChoice, Viewport } from '../../../machines/canvas.machine.ts';
-import type { PresenceIntent, CanvasPeer } from '../../../machines/canvas-presence.machine.ts';
-import type { DocumentIntent } from '../../../machines/document.machine.ts';
+import type { CanvasIntent, ViewChoice, Viewport } from '../../../machines/open-machine/canvas.machine.ts';
+import type { PresenceIntent, CanvasPeer } from '../../../machines/open-machine/canvas-presence.machine.ts';
+import type { DocumentIntent } from '../../../machines/open-machine/document.machine.ts';
 import {
   documentDefinition,
   type openMachineMachine,
   type OpenMachineEvent,
-} from '../../../machines/open-machine.machine.ts';
+} from '../../../machines/open-machine/open-machine.machine.ts';
 import type { Layout } from '../../lib/layout/types.ts';
 import type { Issue, MachineDefinition } from '../../lib/model/types.ts';
 import type { View } from '../../lib/ports/canvas-presence.ts';

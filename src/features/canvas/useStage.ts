@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
-import type { CanvasIntent, Viewport } from '../../../machines/canvas.machine.ts';
+import type { CanvasIntent, Viewport } from '../../../machines/open-machine/canvas.machine.ts';
 import { extentChanged } from '../../lib/layout/fit.ts';
 import { extentOf, type Box, type Layout } from '../../lib/layout/types.ts';
 import { useCanvasSend, useFollowView, usePaneShapeSend, usePresenceSend } from './open-machine-context.ts';

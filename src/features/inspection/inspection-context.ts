@@ -1,11 +1,11 @@
 import { createActorContext, useSelector } from '@xstate/react';
 import { useEffect, useMemo, useRef } from 'react';
 import type { ActorRefFrom, SnapshotFrom } from 'xstate';
-import type { inspectionDiagramMachine } from '../../../machines/inspection-diagram.machine.ts';
-import type { inspectionFollowMachine } from '../../../machines/inspection-follow.machine.ts';
-import type { inspectionSessionMachine } from '../../../machines/inspection-session.machine.ts';
-import type { inspectionSourcesMachine } from '../../../machines/inspection-sources.machine.ts';
-import { inspectionMachine } from '../../../machines/inspection.machine.ts';
+import type { inspectionDiagramMachine } from '../../../machines/inspection/inspection-diagram.machine.ts';
+import type { inspectionFollowMachine } from '../../../machines/inspection/inspection-follow.machine.ts';
+import type { inspectionSessionMachine } from '../../../machines/inspection/inspection-session.machine.ts';
+import type { inspectionSourcesMachine } from '../../../machines/inspection/inspection-sources.machine.ts';
+import { inspectionMachine } from '../../../machines/inspection/inspection.machine.ts';
 import { parseDefinitionText } from '../../lib/inspection/actor-config.ts';
 import type { Presenter } from '../../lib/ports/inspection-follow.ts';
 import { EMPTY_FOLD, foldOnward, type LiveFold } from '../../lib/inspection/live-fold.ts';

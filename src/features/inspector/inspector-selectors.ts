@@ -5,7 +5,7 @@ import type {
   InspectorEvent,
   InspectorTag,
   inspectorMachine,
-} from '../../../machines/inspector.machine.ts';
+} from '../../../machines/open-machine/inspector.machine.ts';
 import { useChildSelector } from '../actor-hooks.ts';
 import { useInspectorRef } from '../canvas/open-machine-context.ts';
 

@@ -1,5 +1,5 @@
 import { createActorContext } from '@xstate/react';
-import { joinMachine } from '../../../machines/join.machine.ts';
+import { joinMachine } from '../../../machines/account/join.machine.ts';
 import type { Failure } from '../../lib/ports/room.ts';
 
 /** One link being joined; read through the hooks below. */

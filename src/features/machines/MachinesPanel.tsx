@@ -1,5 +1,5 @@
 import { useCallback, useState, type FormEvent } from 'react';
-import { lookingAtMachine } from '../../../machines/room.machine.ts';
+import { lookingAtMachine } from '../../../machines/room/room.machine.ts';
 import type { MachineSummary } from '../../lib/ports/document.ts';
 import { navigate } from '../navigation/router.ts';
 import { EXAMPLE_NAMES } from '../canvas/example-names.ts';

@@ -1,5 +1,5 @@
 import { useCallback, useEffect } from 'react';
-import type { MachineListIntent } from '../../../machines/machine-list.machine.ts';
+import type { MachineListIntent } from '../../../machines/room/machine-list.machine.ts';
 import type { MachineSummary } from '../../lib/ports/document.ts';
 import { useChildSelector } from '../actor-hooks.ts';
 import { useMachineListRef } from '../room/room-context.ts';

@@ -1,6 +1,6 @@
 import { createActorContext } from '@xstate/react';
 import { useCallback } from 'react';
-import { profileMachine, type ProfileIntent } from '../../../machines/profile.machine.ts';
+import { profileMachine, type ProfileIntent } from '../../../machines/account/profile.machine.ts';
 import type { OwnProfile } from '../../lib/ports/profile.ts';
 
 /** The profile actor for the React tree, read through one-slice hooks. */

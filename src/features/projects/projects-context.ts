@@ -1,6 +1,6 @@
 import { createActorContext } from '@xstate/react';
 import { useCallback } from 'react';
-import { projectsMachine, type ProjectsIntent } from '../../../machines/projects.machine.ts';
+import { projectsMachine, type ProjectsIntent } from '../../../machines/account/projects.machine.ts';
 import type { ProjectSummary } from '../../lib/ports/projects.ts';
 
 /** The projects actor for the React tree, read through one-slice hooks. */

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { lookingAtMachine } from '../../../machines/room.machine.ts';
+import { lookingAtMachine } from '../../../machines/room/room.machine.ts';
 import type { Role } from '../../lib/ports/room.ts';
 import { useMachines } from '../machines/machine-list-context.ts';
 import { Avatar } from './Avatar.tsx';

@@ -1,6 +1,6 @@
 import { createActorContext } from '@xstate/react';
 import { useCallback } from 'react';
-import { connectionMachine, type ConnectionIntent } from '../../../machines/connection.machine.ts';
+import { connectionMachine, type ConnectionIntent } from '../../../machines/account/connection.machine.ts';
 
 /**
  * The app's one connection actor (the realtime socket's life), provided by the

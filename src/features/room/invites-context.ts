@@ -1,5 +1,5 @@
 import { useCallback } from 'react';
-import type { InvitesEvent } from '../../../machines/invites.machine.ts';
+import type { InvitesEvent } from '../../../machines/room/invites.machine.ts';
 import type { Invite } from '../../lib/ports/room.ts';
 import { useChildSelector } from '../actor-hooks.ts';
 import { useInvitesRef } from './room-context.ts';

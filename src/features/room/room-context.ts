@@ -1,7 +1,7 @@
 import { createActorContext } from '@xstate/react';
 import { useCallback } from 'react';
 import type { SnapshotFrom } from 'xstate';
-import { canEditIn, roomMachine, type RoomIntent } from '../../../machines/room.machine.ts';
+import { canEditIn, roomMachine, type RoomIntent } from '../../../machines/room/room.machine.ts';
 import { PALETTE } from '../../lib/ports/profile.ts';
 import type { Role } from '../../lib/ports/room.ts';
 import { distinctColors } from '../../lib/room-colors.ts';

@@ -1,6 +1,6 @@
 import { createActorContext } from '@xstate/react';
 import { useCallback } from 'react';
-import { sessionMachine, type SessionIntent } from '../../../machines/session.machine.ts';
+import { sessionMachine, type SessionIntent } from '../../../machines/account/session.machine.ts';
 import type { SessionUser } from '../../lib/ports/auth.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { useSelector } from '@xstate/react';
 import type { ActorRefFrom, SnapshotFrom } from 'xstate';
-import type { simulationMachine } from '../../../machines/simulation.machine.ts';
+import type { simulationMachine } from '../../../machines/open-machine/simulation.machine.ts';
 import {
   definitionNames,
   enabledTransitions,

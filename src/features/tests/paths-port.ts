@@ -1,4 +1,4 @@
-import type { GeneratedPaths, GenerateRequest } from '../../../machines/tests.machine.ts';
+import type { GeneratedPaths, GenerateRequest } from '../../../machines/open-machine/tests.machine.ts';
 
 /**
  * The browser's path generator: a Web Worker (paths.worker.ts) per request, ended when

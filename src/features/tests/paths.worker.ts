@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
 import { generatePaths } from '../../lib/testing/generate.ts';
-import type { GenerateRequest } from '../../../machines/tests.machine.ts';
+import type { GenerateRequest } from '../../../machines/open-machine/tests.machine.ts';
 
 /** Path generation off the page's thread: one request in, its paths (or refusal) out. */
 self.addEventListener('message', (e: MessageEvent<{ id: number; request: GenerateRequest }>) => {

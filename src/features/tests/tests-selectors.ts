@@ -1,8 +1,8 @@
 import { useCallback, useMemo } from 'react';
 import type { SnapshotFrom } from 'xstate';
-import type { PlaybackIntent, testPlaybackMachine } from '../../../machines/test-playback.machine.ts';
-import { watchedPlay } from '../../../machines/test-playback.machine.ts';
-import type { TestsIntent, testsMachine } from '../../../machines/tests.machine.ts';
+import type { PlaybackIntent, testPlaybackMachine } from '../../../machines/open-machine/test-playback.machine.ts';
+import { watchedPlay } from '../../../machines/open-machine/test-playback.machine.ts';
+import type { TestsIntent, testsMachine } from '../../../machines/open-machine/tests.machine.ts';
 import type { SavedTest, TestRun } from '../../lib/ports/machine-tests.ts';
 import type { PlayShown, RoomPlay } from '../../lib/ports/test-playback.ts';
 import type { Coverage, CoverageSources, Staleness, TestPath } from '../../lib/testing/index.ts';

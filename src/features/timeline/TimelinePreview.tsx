@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import type { TimelinePreview as Preview } from '../../../machines/timeline.machine.ts';
+import type { TimelinePreview as Preview } from '../../../machines/open-machine/timeline.machine.ts';
 import type { Layout } from '../../lib/layout/types.ts';
 import { DiagramShapes, type PeerMark } from '../canvas/shapes.tsx';
 

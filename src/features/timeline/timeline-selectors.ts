@@ -1,7 +1,7 @@
 import { useSelector } from '@xstate/react';
 import { useMemo } from 'react';
 import type { ActorRefFrom, SnapshotFrom } from 'xstate';
-import type { timelineMachine, TimelinePreview } from '../../../machines/timeline.machine.ts';
+import type { timelineMachine, TimelinePreview } from '../../../machines/open-machine/timeline.machine.ts';
 import type { Layout } from '../../lib/layout/types.ts';
 import { mergeSorted, type TimelineEntry, type TimelineFilter } from '../../lib/timeline/index.ts';
 

@@ -12,7 +12,7 @@ import type {
 
 /**
  * The client side of the append protocol as pure transitions over `DocState`. The
- * document statechart (machines/document.machine.ts) decides when each runs; these
+ * document statechart (machines/open-machine/document.machine.ts) decides when each runs; these
  * functions decide what it does to the document. Invariants:
  * - `confirmed` is the log's ops 1..`version` resolved in seq order (`resolveWith`), the
  *   same fold every client and the checkpoint replay compute;

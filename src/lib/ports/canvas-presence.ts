@@ -4,7 +4,7 @@ import type { Observable } from 'rxjs';
  * Presence on one machine's canvas: who is here with what selected (presence), where
  * their pointer is and what part of the diagram they are looking at (broadcasts, at most
  * 20 a second each). src/adapters/supabase/canvas-presence.ts implements it over a private
- * realtime channel; machines/canvas-presence.machine.ts decides what to do with it.
+ * realtime channel; machines/open-machine/canvas-presence.machine.ts decides what to do with it.
  */
 
 export interface Point {

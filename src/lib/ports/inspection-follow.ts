@@ -4,7 +4,7 @@ import type { Observable } from 'rxjs';
  * Follow mode on the inspection page: a member presents what they look at (the
  * session, the actor and the replay position), and members who follow them see the same,
  * live. Nothing is stored: broadcasts on the private channel `inspect-follow:<project>`
- * (src/adapters/supabase/inspection-follow.ts); machines/inspection-follow.machine.ts
+ * (src/adapters/supabase/inspection-follow.ts); machines/inspection/inspection-follow.machine.ts
  * decides what to show.
  */
 

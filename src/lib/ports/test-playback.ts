@@ -7,7 +7,7 @@ import type { TestScript } from '../testing/types.ts';
  * everyone's diagram shows it with who plays it. Nothing is stored: the facts are
  * broadcasts on a private channel per machine, and a player's presence there ends their
  * play for everyone when they leave (src/adapters/supabase/test-playback.ts);
- * machines/test-playback.machine.ts decides what to show.
+ * machines/open-machine/test-playback.machine.ts decides what to show.
  */
 
 /** What one person plays: a name for it, the script, and the step shown (0 = the start). */

@@ -6,7 +6,7 @@ import { staleness, type Staleness } from './staleness.ts';
 import type { TestPath, TestScript } from './types.ts';
 
 /**
- * The Tests panel's pure steps over what its machine holds (machines/tests.machine.ts):
+ * The Tests panel's pure steps over what its machine holds (machines/open-machine/tests.machine.ts):
  * which saved tests are stale on this version, what is played (a generated path or a
  * saved test, at the step shown) and which states that step shows.
  */

@@ -33,7 +33,7 @@ function wellFormed(result: ConvertResult, text: string): void {
   else expect(integrityProblems(result.definition)).toEqual([]);
 }
 
-const SOURCES = ['session', 'document', 'canvas'].map((m) =>
+const SOURCES = ['account/session', 'open-machine/document', 'open-machine/canvas'].map((m) =>
   fs.readFileSync(path.resolve('machines', `${m}.machine.ts`), 'utf8'),
 );
 

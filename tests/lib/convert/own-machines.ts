@@ -2,11 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { MachineLike } from '../../../src/lib/model/index.ts';
 
-/** Chartroom's own machines (machines/*.machine.ts): every exported machine object, with its file. */
+/** Chartroom's own machines (every *.machine.ts under machines/): every exported machine object, with its file. */
 export async function ownMachines(): Promise<{ file: string; name: string; machine: MachineLike }[]> {
   const dir = path.resolve('machines');
   const files = fs
-    .readdirSync(dir)
+    .readdirSync(dir, { recursive: true, encoding: 'utf8' })
     .filter((f) => f.endsWith('.machine.ts'))
     .sort();
   const out: { file: string; name: string; machine: MachineLike }[] = [];

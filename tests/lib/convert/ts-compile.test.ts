@@ -16,7 +16,7 @@ afterAll(() => fs.rmSync(OUT, { recursive: true, force: true }));
 
 const cases = [
   ...(await ownMachines()).map(({ file, machine }) => ({
-    name: file.replace('.machine.ts', ''),
+    name: path.basename(file, '.machine.ts'),
     config: fromMachine(machine),
   })),
   ...fixtures().map(({ name, config }) => ({ name: `fixture-${name.replace('.json', '')}`, config })),

@@ -42,7 +42,7 @@ describe("TypeScript round trip over Chartroom's own machines", () => {
         expect(withoutSources(exportXState(read.definition!))).toStrictEqual(withoutSources(fromMachine(machine)));
       } else {
         // Only a value imported from another file is out of reach (projects: UNEXPECTED from shared.ts).
-        expect(file).toBe('projects.machine.ts');
+        expect(file).toBe('account/projects.machine.ts');
         const lines = text.split('\n');
         for (const issue of leftOut) {
           expect(issue.at).toBeDefined();

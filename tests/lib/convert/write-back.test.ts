@@ -94,7 +94,7 @@ describe('write-back into the file a machine came from', () => {
 
 /** Chartroom's own machines, as real files with setup(), comments and inline functions. */
 const FILES = fs
-  .readdirSync(path.resolve('machines'))
+  .readdirSync(path.resolve('machines'), { recursive: true, encoding: 'utf8' })
   .filter((f) => f.endsWith('.machine.ts'))
   .sort()
   .map((f) => ({ file: f, text: fs.readFileSync(path.resolve('machines', f), 'utf8') }));

@@ -63,10 +63,10 @@ describe('round trip over the hand-written corpus (tests/fixtures/machines)', ()
   });
 });
 
-describe("round trip over Chartroom's own machines (machines/*.machine.ts)", async () => {
+describe("round trip over Chartroom's own machines (machines/**/*.machine.ts)", async () => {
   const dir = path.resolve('machines');
   const files = fs
-    .readdirSync(dir)
+    .readdirSync(dir, { recursive: true, encoding: 'utf8' })
     .filter((f) => f.endsWith('.machine.ts'))
     .sort();
   const machines: { file: string; name: string; machine: MachineLike }[] = [];

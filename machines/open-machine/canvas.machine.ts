@@ -1,0 +1,344 @@
+import { assertEvent, assign, enqueueActions, setup, type AnyActorRef } from 'xstate';
+import type { CanvasEdit } from '../../src/lib/canvas-ops/gestures.ts';
+import { fitViewport } from '../../src/lib/layout/fit.ts';
+import type { Box } from '../../src/lib/layout/types.ts';
+
+/**
+ * One diagram on screen: the viewport, the selection and the editing gesture under way.
+ * Modes are states: `idle`, `panning`, `renaming` (an input over a state), `connecting`
+ * (dragging from a state's handle), `retargeting` (dragging the end of a selected
+ * transition's arrow onto another state), `labelling` (naming a new transition's event). The
+ * machine never touches the definition: it tells what a gesture means (`edit.*`) to its
+ * `editor` (the open machine, which turns it into model ops with src/lib/canvas-ops for
+ * the document) and emits it for any other listener. New ids come in with the intent, so
+ * the machine stays deterministic under test. Views branch on the tags, never on states.
+ * It also keeps which compounds this person opened and closed (`choice`, over the default
+ * of src/lib/layout/collapse.ts) and tells each change to its editor as
+ * `machine.viewChanged`, which lays out the definition as shown.
+ */
+
+export interface Viewport {
+  /** Screen = world * zoom + (x, y). */
+  x: number;
+  y: number;
+  zoom: number;
+}
+
+export type CanvasIntent =
+  | { type: 'canvas.select'; id: string; additive: boolean }
+  | { type: 'canvas.clearSelection' }
+  | { type: 'canvas.panStart' }
+  | { type: 'canvas.panBy'; dx: number; dy: number }
+  | { type: 'canvas.panEnd' }
+  | { type: 'canvas.zoomAt'; factor: number; x: number; y: number }
+  | { type: 'canvas.fit'; bounds: Box; width: number; height: number }
+  | { type: 'canvas.renameStart'; id: string }
+  | { type: 'canvas.renameCommit'; key: string }
+  | { type: 'canvas.cancel' }
+  | { type: 'canvas.addChild'; id: string }
+  | { type: 'canvas.addSibling'; id: string }
+  | { type: 'canvas.delete' }
+  | { type: 'canvas.connectStart'; source: string; x: number; y: number }
+  /** `over`: the state under the pointer, shown as the drop target. */
+  | { type: 'canvas.connectMove'; x: number; y: number; over?: string | null }
+  | { type: 'canvas.connectEnd'; target: string | null; transitionId: string }
+  | { type: 'canvas.retargetStart'; transition: string; index: number; source: string; x: number; y: number }
+  | { type: 'canvas.labelStart'; id: string }
+  | { type: 'canvas.labelCommit'; event: string }
+  /** Open (or close) these compounds in this person's view (a view choice, not an edit). */
+  | { type: 'canvas.setOpen'; ids: string[]; open: boolean }
+  /** The diagram's pane was measured (a fact from the page's layout, not a person's intent). */
+  | { type: 'canvas.paneSized'; width: number; height: number };
+
+/** Facts from outside: permissions changed, a followed peer's viewport moved. */
+export type CanvasFact =
+  { type: 'canvas.editableChanged'; canEdit: boolean } | { type: 'canvas.viewportFollowed'; viewport: Viewport };
+
+export type CanvasEvent = CanvasIntent | CanvasFact;
+
+/** What a gesture means (defined with its meaning as ops, in src/lib/canvas-ops). */
+export type { CanvasEdit };
+
+/** Who is told each edit: the actor that owns the document (the open machine). */
+export type CanvasEditor = AnyActorRef;
+
+export interface CanvasInput {
+  canEdit: boolean;
+  editor?: CanvasEditor | null;
+}
+
+export interface CanvasContext {
+  canEdit: boolean;
+  editor: CanvasEditor | null;
+  viewport: Viewport;
+  selection: string[];
+  /** The state being renamed or the transition being labelled. */
+  editing: string | null;
+  /** The drag line while connecting or retargeting, in world coordinates. */
+  connect: DragLine | null;
+  /** The compounds this person opened and closed (src/lib/layout/collapse.ts). */
+  choice: ViewChoice;
+}
+
+export interface ViewChoice {
+  opened: string[];
+  closed: string[];
+  /** The diagram pane's size (in steps of PANE_STEP px), once measured: Fit's overview is chosen for it. */
+  pane?: { width: number; height: number };
+}
+
+/** The pane is followed in steps, so a panel sliding open re-lays out once, not per frame. */
+export const PANE_STEP = 40;
+
+/** The choice with `ids` opened (or closed): each id in one list only. */
+export function withOpen(choice: ViewChoice, ids: readonly string[], open: boolean): ViewChoice {
+  const drop = (list: string[]) => list.filter((id) => !ids.includes(id));
+  const add = (list: string[]) => [...drop(list), ...ids];
+  return open
+    ? { ...choice, opened: add(choice.opened), closed: drop(choice.closed) }
+    : { ...choice, opened: drop(choice.opened), closed: add(choice.closed) };
+}
+
+export interface DragLine {
+  source: string;
+  x: number;
+  y: number;
+  /** The state under the pointer (the drop target), if any. */
+  over?: string | null;
+  /** While retargeting: which arrow of which transition is being moved. */
+  retarget?: { transition: string; index: number };
+}
+
+export const MIN_ZOOM = 0.1;
+export const MAX_ZOOM = 4;
+const clampZoom = (z: number): number => Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, z));
+const stepOf = (px: number): number => Math.round(px / PANE_STEP) * PANE_STEP;
+
+export type CanvasTag = 'idle' | 'panning' | 'editing' | 'renaming' | 'labelling' | 'connecting' | 'retargeting';
+
+type EditOf = (args: { context: CanvasContext; event: CanvasEvent }) => CanvasEdit;
+
+/** Tells the editor what a gesture means, and emits it for other listeners. */
+const tell = (editOf: EditOf) =>
+  enqueueActions<CanvasContext, CanvasEvent, undefined, CanvasEvent, never, never, never, never, CanvasEdit>(
+    ({ context, event, enqueue }) => {
+      const edit = editOf({ context, event });
+      if (context.editor) enqueue.sendTo(context.editor, edit);
+      enqueue.emit(edit);
+    },
+  );
+
+export const canvasMachine = setup({
+  types: {
+    context: {} as CanvasContext,
+    events: {} as CanvasEvent,
+    input: {} as CanvasInput,
+    emitted: {} as CanvasEdit,
+    tags: {} as CanvasTag,
+  },
+  guards: {
+    canEdit: ({ context }) => context.canEdit,
+    /** A measured pane whose size, in steps, differs from the one the choice holds. */
+    paneChanged: ({ context, event }) => {
+      assertEvent(event, 'canvas.paneSized');
+      if (!(event.width > 0 && event.height > 0)) return false;
+      const pane = context.choice.pane;
+      return !pane || pane.width !== stepOf(event.width) || pane.height !== stepOf(event.height);
+    },
+    hasSelection: ({ context }) => context.canEdit && context.selection.length > 0,
+    hasOneSelected: ({ context }) => context.canEdit && context.selection.length === 1,
+    hasTarget: ({ event }) => event.type === 'canvas.connectEnd' && event.target !== null,
+    lostEdit: ({ event }) => event.type === 'canvas.editableChanged' && !event.canEdit,
+  },
+  actions: {
+    select: assign(({ context, event }) => {
+      assertEvent(event, 'canvas.select');
+      if (!event.additive) return { selection: [event.id] };
+      const has = context.selection.includes(event.id);
+      return { selection: has ? context.selection.filter((s) => s !== event.id) : [...context.selection, event.id] };
+    }),
+    clearSelection: assign({ selection: [] }),
+    panBy: assign(({ context, event }) => {
+      assertEvent(event, 'canvas.panBy');
+      return { viewport: { ...context.viewport, x: context.viewport.x + event.dx, y: context.viewport.y + event.dy } };
+    }),
+    zoomAt: assign(({ context, event }) => {
+      assertEvent(event, 'canvas.zoomAt');
+      const { x, y, zoom } = context.viewport;
+      const next = clampZoom(zoom * event.factor);
+      const k = next / zoom;
+      return { viewport: { zoom: next, x: event.x - (event.x - x) * k, y: event.y - (event.y - y) * k } };
+    }),
+    fit: assign(({ event }) => {
+      assertEvent(event, 'canvas.fit');
+      return { viewport: fitViewport(event.bounds, event.width, event.height) };
+    }),
+    follow: assign(({ event }) => {
+      assertEvent(event, 'canvas.viewportFollowed');
+      return { viewport: event.viewport };
+    }),
+    setEditable: assign(({ event }) => {
+      assertEvent(event, 'canvas.editableChanged');
+      return { canEdit: event.canEdit };
+    }),
+    startRename: assign(({ event }) => {
+      assertEvent(event, 'canvas.renameStart');
+      return { editing: event.id, selection: [event.id] };
+    }),
+    editSelected: assign(({ context }) => ({ editing: context.selection[0] ?? null })),
+    stopEditing: assign({ editing: null, connect: null }),
+    emitRename: tell(({ context, event }) => {
+      assertEvent(event, 'canvas.renameCommit');
+      return { type: 'edit.rename', id: context.editing ?? '', key: event.key };
+    }),
+    addChild: tell(({ context, event }) => {
+      assertEvent(event, 'canvas.addChild');
+      return { type: 'edit.addChild', parent: context.selection[0] ?? '', id: event.id };
+    }),
+    addSibling: tell(({ context, event }) => {
+      assertEvent(event, 'canvas.addSibling');
+      return { type: 'edit.addSibling', sibling: context.selection[0] ?? '', id: event.id };
+    }),
+    editNew: assign(({ event }) => {
+      assertEvent(event, ['canvas.addChild', 'canvas.addSibling']);
+      return { editing: event.id, selection: [event.id] };
+    }),
+    emitDelete: tell(({ context }) => ({ type: 'edit.delete', ids: context.selection })),
+    startConnect: assign(({ event }) => {
+      assertEvent(event, 'canvas.connectStart');
+      return { connect: { source: event.source, x: event.x, y: event.y } };
+    }),
+    moveConnect: assign(({ context, event }) => {
+      assertEvent(event, 'canvas.connectMove');
+      return { connect: context.connect ? { ...context.connect, x: event.x, y: event.y, over: event.over } : null };
+    }),
+    emitConnect: tell(({ context, event }) => {
+      assertEvent(event, 'canvas.connectEnd');
+      return {
+        type: 'edit.connect',
+        source: context.connect?.source ?? '',
+        target: event.target ?? '',
+        id: event.transitionId,
+      };
+    }),
+    startRetarget: assign(({ event }) => {
+      assertEvent(event, 'canvas.retargetStart');
+      const { transition, index, source, x, y } = event;
+      return { connect: { source, x, y, retarget: { transition, index } } };
+    }),
+    emitRetarget: tell(({ context, event }) => {
+      assertEvent(event, 'canvas.connectEnd');
+      const r = context.connect?.retarget;
+      return { type: 'edit.retarget', id: r?.transition ?? '', index: r?.index ?? 0, target: event.target ?? '' };
+    }),
+    labelNew: assign(({ event }) => {
+      assertEvent(event, 'canvas.connectEnd');
+      return { editing: event.transitionId, selection: [event.transitionId], connect: null };
+    }),
+    startLabel: assign(({ event }) => {
+      assertEvent(event, 'canvas.labelStart');
+      return { editing: event.id, selection: [event.id] };
+    }),
+    emitEvent: tell(({ context, event }) => {
+      assertEvent(event, 'canvas.labelCommit');
+      return { type: 'edit.event', id: context.editing ?? '', event: event.event };
+    }),
+    setOpen: assign(({ context, event }) => {
+      assertEvent(event, 'canvas.setOpen');
+      return { choice: withOpen(context.choice, event.ids, event.open) };
+    }),
+    setPane: assign(({ context, event }) => {
+      assertEvent(event, 'canvas.paneSized');
+      const pane = { width: stepOf(event.width), height: stepOf(event.height) };
+      return { choice: { ...context.choice, pane } };
+    }),
+    /** The editor lays out what shows by this choice. */
+    tellView: enqueueActions(({ context, enqueue }) => {
+      if (context.editor) enqueue.sendTo(context.editor, { type: 'machine.viewChanged', ...context.choice });
+    }),
+  },
+}).createMachine({
+  id: 'canvas',
+  context: ({ input }) => ({
+    canEdit: input.canEdit,
+    editor: input.editor ?? null,
+    viewport: { x: 24, y: 24, zoom: 1 },
+    selection: [],
+    editing: null,
+    connect: null,
+    choice: { opened: [], closed: [] },
+  }),
+  initial: 'idle',
+  on: {
+    'canvas.setOpen': { actions: ['setOpen', 'tellView'] },
+    'canvas.paneSized': { guard: 'paneChanged', actions: ['setPane', 'tellView'] },
+    'canvas.zoomAt': { actions: 'zoomAt' },
+    'canvas.fit': { actions: 'fit' },
+    'canvas.editableChanged': [
+      { guard: 'lostEdit', target: '.idle', actions: ['setEditable', 'stopEditing'] },
+      { actions: 'setEditable' },
+    ],
+  },
+  states: {
+    idle: {
+      tags: ['idle'],
+      on: {
+        'canvas.select': { actions: 'select' },
+        'canvas.clearSelection': { actions: 'clearSelection' },
+        'canvas.panStart': 'panning',
+        'canvas.viewportFollowed': { actions: 'follow' },
+        'canvas.renameStart': { guard: 'canEdit', target: 'renaming', actions: 'startRename' },
+        'canvas.labelStart': { guard: 'canEdit', target: 'labelling', actions: 'startLabel' },
+        'canvas.addChild': { guard: 'hasOneSelected', target: 'renaming', actions: ['addChild', 'editNew'] },
+        'canvas.addSibling': { guard: 'hasOneSelected', target: 'renaming', actions: ['addSibling', 'editNew'] },
+        'canvas.delete': { guard: 'hasSelection', actions: ['emitDelete', 'clearSelection'] },
+        'canvas.connectStart': { guard: 'canEdit', target: 'connecting', actions: 'startConnect' },
+        'canvas.retargetStart': { guard: 'canEdit', target: 'retargeting', actions: 'startRetarget' },
+      },
+    },
+    panning: {
+      tags: ['panning'],
+      on: {
+        'canvas.panBy': { actions: 'panBy' },
+        'canvas.panEnd': 'idle',
+      },
+    },
+    renaming: {
+      tags: ['editing', 'renaming'],
+      on: {
+        'canvas.renameCommit': { target: 'idle', actions: ['emitRename', 'stopEditing'] },
+        'canvas.cancel': { target: 'idle', actions: 'stopEditing' },
+      },
+    },
+    connecting: {
+      tags: ['connecting'],
+      on: {
+        'canvas.connectMove': { actions: 'moveConnect' },
+        'canvas.connectEnd': [
+          { guard: 'hasTarget', target: 'labelling', actions: ['emitConnect', 'labelNew'] },
+          { target: 'idle', actions: 'stopEditing' },
+        ],
+        'canvas.cancel': { target: 'idle', actions: 'stopEditing' },
+      },
+    },
+    // The same drag as connecting (the line from the source, the drop on a state), ending in an edit of the arrow.
+    retargeting: {
+      tags: ['connecting', 'retargeting'],
+      on: {
+        'canvas.connectMove': { actions: 'moveConnect' },
+        'canvas.connectEnd': [
+          { guard: 'hasTarget', target: 'idle', actions: ['emitRetarget', 'stopEditing'] },
+          { target: 'idle', actions: 'stopEditing' },
+        ],
+        'canvas.cancel': { target: 'idle', actions: 'stopEditing' },
+      },
+    },
+    labelling: {
+      tags: ['editing', 'labelling'],
+      on: {
+        'canvas.labelCommit': { target: 'idle', actions: ['emitEvent', 'stopEditing'] },
+        'canvas.cancel': { target: 'idle', actions: 'stopEditing' },
+      },
+    },
+  },
+});

@@ -1,0 +1,349 @@
+import { assertEvent, assign, enqueueActions, sendTo, setup, type SnapshotFrom } from 'xstate';
+import { diffToOps } from '../../src/lib/canvas-ops/diff.ts';
+import { opsForEdit, type CanvasEdit } from '../../src/lib/canvas-ops/gestures.ts';
+import { collapsedFor, collapseView, NO_CHOICE, type CollapseChoice } from '../../src/lib/layout/collapse.ts';
+import type { Op } from '../../src/lib/model/op-types.ts';
+import type { MachineDefinition } from '../../src/lib/model/types.ts';
+import type { ReplayLook } from '../../src/lib/ports/canvas-presence.ts';
+import type { PlayShown } from '../../src/lib/ports/test-playback.ts';
+import { samePlay, sharedPlay } from '../../src/lib/testing/panel.ts';
+import { canvasPresenceMachine } from './canvas-presence.machine.ts';
+import { canvasMachine } from './canvas.machine.ts';
+import { codeViewMachine } from './code-view.machine.ts';
+import { documentMachine, type DocumentInput } from './document.machine.ts';
+import { inspectorMachine } from './inspector.machine.ts';
+import { shownKey } from '../../src/lib/layout/shown-key.ts';
+import { layoutMachine } from './layout.machine.ts';
+import { simulationMachine } from './simulation.machine.ts';
+import { testPlaybackMachine } from './test-playback.machine.ts';
+import { testsMachine } from './tests.machine.ts';
+import { timelineMachine } from './timeline.machine.ts';
+import { followedReplay, NO_ROUTE, replayLook, sameLook, type ReplayRoute } from './replay-follow.ts';
+
+/**
+ * One machine open in a room: the parent of its `document` (edits, commits, offline
+ * queue), `presence` (who else is on it), `layout` (the diagram's positions), `canvas`
+ * (viewport, selection, gestures), `code` (the code view's modes), `simulation` (the
+ * room's shared simulation of this machine), `timeline` (everything that happened to it),
+ * `inspector` (the Inspector's fields and import), `tests` (the Tests panel) and
+ * `testPlayback` (test paths played for the room), each invoked for as long as the machine
+ * is open and registered in the actor system under its id. It routes between them, so no
+ * view has to: every new definition from the document goes to the layout, the code view,
+ * the Inspector and the tests; every edit (a canvas gesture, the Inspector's ops, a code
+ * edit) reaches the document here and only here; the canvas's selection goes to presence
+ * and the Inspector; the room's say on who may edit and send reaches the canvas, the
+ * Inspector and the simulation; the play selected in the tests goes to the room.
+ * The layout gets the definition as shown: a big chart's collapsed compounds closed
+ * (src/lib/layout/collapse.ts): the deeper ones by default, as the view's choices say
+ * otherwise. A definition that shows the same as the last one asked for (a rebase, an
+ * acknowledged batch, an edit inside a collapsed state) is not laid out again.
+ * The room invokes it; views read its children through named selector hooks.
+ */
+
+/** Intents and facts from outside: the room (permissions) and the code view or examples. */
+export type OpenMachineEvent =
+  /** Who may edit (owners, editors) and send simulation events (members, not guests). */
+  | { type: 'machine.editableChanged'; canEdit: boolean; canSend?: boolean }
+  /** Ops an editing surface made (the Inspector's fields and import): sent to the document as they are. */
+  | { type: 'machine.edit'; ops: Op[] }
+  /** Replace the whole definition (a code edit, an example): sent as the ops between the two. */
+  | { type: 'machine.replace'; definition: MachineDefinition }
+  /** The view's choices over which compounds show collapsed (each person's own): only what shows is laid out. */
+  | ({ type: 'machine.viewChanged' } & CollapseChoice)
+  /** The person chose a replay step themselves (from the simulation): follow mode ends. */
+  | { type: 'machine.replayChosen' }
+  | CanvasEdit;
+
+export interface OpenMachineInput {
+  machineId: string;
+  userId: string;
+  canEdit: boolean;
+  /** Whether this person may send simulation events (a member, not a guest); false when absent. */
+  canSend?: boolean;
+  /** The document's settings from the composition root: this tab's client id, the op model, batch ids. */
+  document: Omit<DocumentInput, 'machineId'>;
+}
+
+export interface OpenMachineContext extends OpenMachineInput {
+  /** The document's current definition (what gestures are applied against); null until loaded. */
+  definition: MachineDefinition | null;
+  /** The view's choices over the default collapsed compounds (src/lib/layout/collapse.ts). */
+  choice: CollapseChoice;
+  /** What the layout was last asked for, as text (keys sorted): the same picture is not asked for twice. */
+  shownKey: string | null;
+  /** The replay steps last routed (src: machines/open-machine/replay-follow.ts): each is passed on only when it changes. */
+  replay: ReplayRoute;
+  canSend: boolean;
+  /** The document's version and definition last told to the tests. */
+  version: number | null;
+  toldTests: MachineDefinition | null;
+  /** The canvas selection last told to the Inspector. */
+  selection: string[];
+  /** The play last shared with the room (null: none). */
+  played: PlayShown | null;
+}
+
+const sameStrings = (a: readonly string[], b: readonly string[]): boolean =>
+  a.length === b.length && a.every((x, i) => x === b[i]);
+
+type DocumentSnapshot = SnapshotFrom<typeof documentMachine>;
+
+/** The definition a document snapshot shows: the one place outside the document that knows where it lives. */
+export const documentDefinition = (snapshot: DocumentSnapshot): MachineDefinition | null =>
+  snapshot.context.doc?.local ?? null;
+
+/** The document's version (the log's head it has applied), or null before it loads. */
+export const documentVersion = (snapshot: DocumentSnapshot): number | null => snapshot.context.doc?.version ?? null;
+
+/** What the layout is asked for: the definition with its collapsed compounds closed. */
+export const shownDefinition = (definition: MachineDefinition, choice: CollapseChoice): MachineDefinition =>
+  collapseView(definition, collapsedFor(definition, choice)).view;
+
+/** The definition as shown and its text, unless it shows as the last one asked for did (`lastKey`). */
+function newlyShown(
+  lastKey: string | null,
+  definition: MachineDefinition,
+  choice: CollapseChoice,
+): { definition: MachineDefinition; key: string } | null {
+  const shown = shownDefinition(definition, choice);
+  const key = shownKey(shown);
+  return key === lastKey ? null : { definition: shown, key };
+}
+
+export const openMachineMachine = setup({
+  types: {
+    input: {} as OpenMachineInput,
+    context: {} as OpenMachineContext,
+    events: {} as OpenMachineEvent,
+    children: {} as {
+      document: 'document';
+      presence: 'presence';
+      layout: 'layout';
+      canvas: 'canvas';
+      code: 'code';
+      simulation: 'simulation';
+      timeline: 'timeline';
+      inspector: 'inspector';
+      tests: 'tests';
+      testPlayback: 'testPlayback';
+    },
+    tags: {} as 'open',
+  },
+  // The bare machines: the composition root provides them wired to real adapters, tests to fakes.
+  actors: {
+    document: documentMachine,
+    presence: canvasPresenceMachine,
+    layout: layoutMachine,
+    canvas: canvasMachine,
+    code: codeViewMachine,
+    simulation: simulationMachine,
+    timeline: timelineMachine,
+    inspector: inspectorMachine,
+    tests: testsMachine,
+    testPlayback: testPlaybackMachine,
+  },
+  actions: {
+    followDocument: enqueueActions(({ context, enqueue }, definition: MachineDefinition | null) => {
+      if (!definition || definition === context.definition) return;
+      enqueue.assign({ definition });
+      const shown = newlyShown(context.shownKey, definition, context.choice);
+      if (shown) {
+        enqueue.assign({ shownKey: shown.key });
+        enqueue.sendTo('layout', { type: 'layout.request', definition: shown.definition });
+      }
+      enqueue.sendTo('code', { type: 'code.definitionChanged', definition });
+      enqueue.sendTo('inspector', { type: 'inspector.definitionChanged', definition });
+    }),
+    /** The tests judge staleness and run against the definition at its version (anyone's edit, or an acknowledgement). */
+    tellTestsDefinition: enqueueActions(({ context, enqueue }, version: number | null) => {
+      if (!context.definition || (version === context.version && context.definition === context.toldTests)) return;
+      enqueue.assign({ version, toldTests: context.definition });
+      enqueue.sendTo('tests', {
+        type: 'tests.definitionChanged',
+        definition: context.definition,
+        version: version ?? 0,
+      });
+    }),
+    /** The timeline reads the log (with authors) up to the head the document has seen. */
+    tellTimelineHead: enqueueActions(({ enqueue }, version: number | null) => {
+      if (version !== null) enqueue.sendTo('timeline', { type: 'timeline.headMoved', version });
+    }),
+    tellTimelinePeers: enqueueActions(({ enqueue }, userIds: string[]) => {
+      enqueue.sendTo('timeline', { type: 'timeline.peersChanged', userIds, at: new Date().toISOString() });
+    }),
+    shareSelection: enqueueActions(({ context, enqueue }, selection: string[]) => {
+      if (sameStrings(selection, context.selection)) return;
+      enqueue.assign({ selection });
+      enqueue.sendTo('presence', { type: 'presence.select', selection });
+      enqueue.sendTo('inspector', { type: 'inspector.selectionChanged', selection });
+    }),
+    /** What this person plays in the tests goes to the room, when it changes (a script too long plays only here). */
+    sharePlay: enqueueActions(({ context, enqueue }, play: PlayShown | null) => {
+      const shared = sharedPlay(play);
+      if (samePlay(context.played, shared)) return;
+      enqueue.assign({ played: shared });
+      enqueue.sendTo('testPlayback', { type: 'playback.show', play: shared });
+    }),
+    applyOps: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, 'machine.edit');
+      if (context.canEdit && event.ops.length > 0) enqueue.sendTo('document', { type: 'doc.edit', ops: event.ops });
+    }),
+    unfollow: sendTo('presence', { type: 'presence.unfollow' }),
+    applyGesture: enqueueActions(({ context, event, enqueue }) => {
+      if (!context.definition || !event.type.startsWith('edit.')) return;
+      const ops = opsForEdit(context.definition, event as CanvasEdit);
+      if (ops.length > 0) enqueue.sendTo('document', { type: 'doc.edit', ops });
+    }),
+    replaceDefinition: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, 'machine.replace');
+      if (!context.definition || !context.canEdit) return;
+      const ops = diffToOps(context.definition, event.definition);
+      if (ops.length > 0) enqueue.sendTo('document', { type: 'doc.edit', ops });
+    }),
+    changeView: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, 'machine.viewChanged');
+      const choice: CollapseChoice = {
+        opened: event.opened,
+        closed: event.closed,
+        budget: event.budget,
+        pane: event.pane,
+      };
+      const shown = context.definition ? newlyShown(context.shownKey, context.definition, choice) : null;
+      enqueue.assign(shown ? { choice, shownKey: shown.key } : { choice });
+      if (shown) enqueue.sendTo('layout', { type: 'layout.request', definition: shown.definition });
+    }),
+    /** Each person's replay step goes out on presence. */
+    shareReplay: enqueueActions(({ context, enqueue }, replay: ReplayLook | null) => {
+      if (sameLook(context.replay.shared, replay)) return;
+      enqueue.assign({ replay: { ...context.replay, shared: replay } });
+      enqueue.sendTo('presence', { type: 'presence.replay', replay });
+    }),
+    /** The followed person's step goes to the simulation. */
+    followReplay: enqueueActions(({ context, enqueue }, replay: ReplayLook | null) => {
+      if (sameLook(context.replay.followed, replay)) return;
+      enqueue.assign({ replay: { ...context.replay, followed: replay } });
+      enqueue.sendTo('simulation', { type: 'sim.followed', replay });
+    }),
+    setEditable: assign(({ context, event }) => {
+      assertEvent(event, 'machine.editableChanged');
+      return { canEdit: event.canEdit, canSend: event.canSend ?? context.canSend };
+    }),
+    tellEditable: enqueueActions(({ context, enqueue }) => {
+      enqueue.sendTo('canvas', { type: 'canvas.editableChanged', canEdit: context.canEdit });
+      enqueue.sendTo('inspector', { type: 'inspector.editableChanged', canEdit: context.canEdit });
+      enqueue.sendTo('simulation', { type: 'sim.canSendChanged', canSend: context.canSend });
+    }),
+  },
+}).createMachine({
+  id: 'openMachine',
+  context: ({ input }) => ({
+    ...input,
+    canSend: input.canSend ?? false,
+    definition: null,
+    choice: NO_CHOICE,
+    shownKey: null,
+    replay: NO_ROUTE,
+    version: null,
+    toldTests: null,
+    selection: [],
+    played: null,
+  }),
+  invoke: [
+    {
+      id: 'document',
+      systemId: 'document',
+      src: 'document',
+      input: ({ context }) => ({ ...context.document, machineId: context.machineId }),
+      onSnapshot: {
+        actions: [
+          { type: 'followDocument', params: ({ event }) => documentDefinition(event.snapshot) },
+          { type: 'tellTestsDefinition', params: ({ event }) => documentVersion(event.snapshot) },
+          { type: 'tellTimelineHead', params: ({ event }) => documentVersion(event.snapshot) },
+        ],
+      },
+    },
+    {
+      id: 'presence',
+      systemId: 'presence',
+      src: 'presence',
+      input: ({ context }) => ({ machineId: context.machineId, userId: context.userId }),
+      onSnapshot: {
+        actions: [
+          { type: 'tellTimelinePeers', params: ({ event }) => Object.keys(event.snapshot.context.peers) },
+          { type: 'followReplay', params: ({ event }) => followedReplay(event.snapshot.context) },
+        ],
+      },
+    },
+    { id: 'layout', systemId: 'layout', src: 'layout' },
+    {
+      id: 'canvas',
+      systemId: 'canvas',
+      src: 'canvas',
+      input: ({ context, self }) => ({ canEdit: context.canEdit, editor: self }),
+      onSnapshot: { actions: { type: 'shareSelection', params: ({ event }) => event.snapshot.context.selection } },
+    },
+    {
+      id: 'code',
+      systemId: 'code',
+      src: 'code',
+      input: ({ context, self }) => ({ definition: context.definition, editor: self }),
+    },
+    // Who may send is the room's to say (members, not guests); the database enforces it too.
+    {
+      id: 'simulation',
+      systemId: 'simulation',
+      src: 'simulation',
+      input: ({ context, self }) => ({ machineId: context.machineId, canSend: context.canSend, host: self }),
+      onSnapshot: { actions: { type: 'shareReplay', params: ({ event }) => replayLook(event.snapshot.context) } },
+    },
+    {
+      id: 'timeline',
+      systemId: 'timeline',
+      src: 'timeline',
+      // Restoring a version comes back here as `machine.replace`: ordinary, undoable ops.
+      input: ({ context, self }) => ({ machineId: context.machineId, editor: self }),
+    },
+    // The Inspector's edits and imports come back here as `machine.edit`.
+    {
+      id: 'inspector',
+      systemId: 'inspector',
+      src: 'inspector',
+      input: ({ context, self }) => ({ definition: context.definition, canEdit: context.canEdit, editor: self }),
+    },
+    {
+      id: 'tests',
+      systemId: 'tests',
+      src: 'tests',
+      input: ({ context }) => ({ machineId: context.machineId, definition: context.definition, version: 0 }),
+      onSnapshot: { actions: { type: 'sharePlay', params: ({ event }) => event.snapshot.context.play } },
+    },
+    {
+      id: 'testPlayback',
+      systemId: 'testPlayback',
+      src: 'testPlayback',
+      input: ({ context }) => ({ machineId: context.machineId, userId: context.userId }),
+    },
+  ],
+  initial: 'open',
+  states: {
+    open: {
+      tags: ['open'],
+      on: {
+        'machine.editableChanged': { actions: ['setEditable', 'tellEditable'] },
+        'machine.edit': { actions: 'applyOps' },
+        'machine.replace': { actions: 'replaceDefinition' },
+        'machine.viewChanged': { actions: 'changeView' },
+        'machine.replayChosen': { actions: 'unfollow' },
+        'edit.addChild': { actions: 'applyGesture' },
+        'edit.addSibling': { actions: 'applyGesture' },
+        'edit.rename': { actions: 'applyGesture' },
+        'edit.delete': { actions: 'applyGesture' },
+        'edit.connect': { actions: 'applyGesture' },
+        'edit.event': { actions: 'applyGesture' },
+        'edit.retarget': { actions: 'applyGesture' },
+      },
+    },
+  },
+});
+
+export type OpenMachineMachine = typeof openMachineMachine;
