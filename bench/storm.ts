@@ -3,7 +3,7 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import type { Database } from '../src/adapters/supabase/database.types.ts';
 import { createMachinesAdapter } from '../src/adapters/supabase/machines.ts';
 import { chartroomModel } from '../src/lib/collab/chartroom.ts';
-import { committed, createDoc, edit, receive, takeBatch } from '../src/lib/collab/doc.ts';
+import { committed, createDoc, edit, forget, receive, seen, takeBatch } from '../src/lib/collab/doc.ts';
 import type { CommittedOp, DocState } from '../src/lib/collab/types.ts';
 import type { Op } from '../src/lib/model/op-types.ts';
 import type { MachineDefinition } from '../src/lib/model/types.ts';
@@ -37,6 +37,10 @@ export interface StormFigures {
   streamGaps: number;
   /** From the sender starting its commit to the batch reaching the dedicated observer (own process); n = 0 without one. */
   observerDelivery: Summary;
+  /** From the sender starting its commit to each other editor showing it, sent ahead of the log (before it is durable). */
+  aheadDelivery: Summary;
+  /** Batches an editor showed ahead of the log that the log never confirmed there (rolled back by the time-out). */
+  rolledBack: number;
 }
 
 interface Editor {
@@ -114,6 +118,7 @@ export async function runStorm(options: {
   let edits = 0;
   let receiptGaps = 0;
   let streamGaps = 0;
+  const ahead: number[] = [];
 
   const editors: Editor[] = people.map((p, i) => ({
     id: `storm-${i}`,
@@ -175,8 +180,17 @@ export async function runStorm(options: {
     editors.map(
       (e) =>
         new Promise<{ unsubscribe(): void }>((resolve) => {
+          // Live once both the log's channel and the one for batches sent ahead have joined.
+          let live = 0;
           const sub = e.port.opEvents$(machineId).subscribe((event) => {
-            if (event.type === 'ops.subscribed') resolve(sub);
+            if (event.type === 'ops.subscribed' || event.type === 'ops.aheadLive') if (++live === 2) resolve(sub);
+            if (event.type === 'ops.seen') {
+              // Shown at once, as the app's document does.
+              const t0 = sentAt.get(event.batch.batchId);
+              if (t0 !== undefined) ahead.push(now() - t0);
+              e.doc = seen(chartroomModel, e.doc, event.batch);
+              return;
+            }
             if (event.type !== 'ops.received') return;
             const at = now();
             for (const op of event.ops) {
@@ -234,6 +248,13 @@ export async function runStorm(options: {
   while (editors.some((e) => e.doc.version < head) && Date.now() < deadline) await sleep(50);
   for (const e of editors) if (e.doc.version < head) await catchUp(e);
   for (const s of subscriptions) s.unsubscribe();
+  // What the time-out would roll back: batches shown ahead that the log never confirmed.
+  let rolledBack = 0;
+  for (const e of editors)
+    for (const batch of e.doc.remote ?? []) {
+      rolledBack++;
+      e.doc = forget(chartroomModel, e.doc, batch.batchId).state;
+    }
   const observed: number[] = [];
   if (options.observer) {
     for (const [batchId, at] of await options.observer.finish()) {
@@ -265,5 +286,7 @@ export async function runStorm(options: {
     receiptGaps,
     streamGaps,
     observerDelivery: summarize(observed),
+    aheadDelivery: summarize(ahead),
+    rolledBack,
   };
 }

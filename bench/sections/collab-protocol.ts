@@ -190,6 +190,15 @@ export async function run(ctx: BenchContext): Promise<void> {
     ctx.report('op delivery to each other editor p50 / p95 / p99', three(storm.delivery), 'p99 < 250 ms');
     ctx.report('deliveries measured', `${storm.delivery.n}`);
     ctx.report(
+      'sent ahead of the log to each other editor (shown before durable) p50 / p95 / p99',
+      storm.aheadDelivery.n > 0 ? three(storm.aheadDelivery) : 'n/a',
+    );
+    ctx.report(
+      'batches shown ahead but never confirmed (rolled back), per 1,000 edits',
+      storm.edits > 0 ? ((storm.rolledBack * 1000) / storm.edits).toFixed(2) : 'n/a',
+      '0',
+    );
+    ctx.report(
       'op delivery to a dedicated observer (own process) p50 / p95 / p99',
       storm.observerDelivery.n > 0 ? three(storm.observerDelivery) : 'n/a',
       'p99 < 250 ms',
