@@ -67,14 +67,19 @@ beforeAll(async () => {
   projectId = await createProject(ada.client, 'Pending room', [{ id: bo.id, role: 'editor' }]);
 }, 240_000);
 
+/** A new machine open in both browsers, synced, and the log's length before anyone edits. */
+async function bothOn(name: string) {
+  const machineId = await insertMachine(owner, projectId, name, LIGHT);
+  const [a, b] = await Promise.all([signIn(adaEmail), signIn(boEmail)]);
+  await openMachinePage(app, a.page, projectId, machineId, 'green');
+  await openMachinePage(app, b.page, projectId, machineId, 'green');
+  await Promise.all([synced(a.page), synced(b.page)]);
+  return { machineId, a, b, before: await logLength(machineId) };
+}
+
 describe('edits sent ahead of the log', () => {
   it("B shows A's edit while A's append is still held on the network; the log then confirms it", async () => {
-    const machineId = await insertMachine(owner, projectId, 'Light', LIGHT);
-    const [a, b] = await Promise.all([signIn(adaEmail), signIn(boEmail)]);
-    await openMachinePage(app, a.page, projectId, machineId, 'green');
-    await openMachinePage(app, b.page, projectId, machineId, 'green');
-    await Promise.all([synced(a.page), synced(b.page)]);
-    const before = await logLength(machineId);
+    const { machineId, a, b, before } = await bothOn('Light');
 
     const appends = await holdAppends(a.page);
     await rename(a.page, 'green', 'go');
@@ -92,12 +97,7 @@ describe('edits sent ahead of the log', () => {
   });
 
   it('B rolls back an edit whose append never reached the server, and its own edits stay', async () => {
-    const machineId = await insertMachine(owner, projectId, 'Light 2', LIGHT);
-    const [a, b] = await Promise.all([signIn(adaEmail), signIn(boEmail)]);
-    await openMachinePage(app, a.page, projectId, machineId, 'green');
-    await openMachinePage(app, b.page, projectId, machineId, 'green');
-    await Promise.all([synced(a.page), synced(b.page)]);
-    const before = await logLength(machineId);
+    const { machineId, a, b, before } = await bothOn('Light 2');
 
     const appends = await holdAppends(a.page);
     await rename(a.page, 'green', 'ghost');
