@@ -1,6 +1,6 @@
 import { assertEvent, assign, enqueueActions, setup, type AnyActorRef } from 'xstate';
 import type { CanvasEdit } from '../../src/lib/canvas-ops/gestures.ts';
-import { fitViewport } from '../../src/lib/layout/fit.ts';
+import { fitViewport, fitZoomFloor } from '../../src/lib/layout/fit.ts';
 import type { Box } from '../../src/lib/layout/types.ts';
 
 /**
@@ -31,7 +31,8 @@ export type CanvasIntent =
   | { type: 'canvas.panBy'; dx: number; dy: number }
   | { type: 'canvas.panEnd' }
   | { type: 'canvas.zoomAt'; factor: number; x: number; y: number }
-  | { type: 'canvas.fit'; bounds: Box; width: number; height: number }
+  /** `focus`: the box Fit keeps in view when the chart cannot show whole (the initial state). */
+  | { type: 'canvas.fit'; bounds: Box; width: number; height: number; focus?: Box | null }
   | { type: 'canvas.renameStart'; id: string }
   | { type: 'canvas.renameCommit'; key: string }
   | { type: 'canvas.cancel' }
@@ -169,9 +170,11 @@ export const canvasMachine = setup({
       const k = next / zoom;
       return { viewport: { zoom: next, x: event.x - (event.x - x) * k, y: event.y - (event.y - y) * k } };
     }),
+    /** The whole chart in view; on a phone no smaller than readable names, showing the chart's start. */
     fit: assign(({ event }) => {
       assertEvent(event, 'canvas.fit');
-      return { viewport: fitViewport(event.bounds, event.width, event.height) };
+      const floor = fitZoomFloor(event.width);
+      return { viewport: fitViewport(event.bounds, event.width, event.height, 32, floor, event.focus ?? null) };
     }),
     follow: assign(({ event }) => {
       assertEvent(event, 'canvas.viewportFollowed');

@@ -126,46 +126,75 @@ const SIZES = [
   { width: 1600, height: 1000 },
 ];
 
-describe('Fit on every bundled example, the canvas alone', () => {
-  it('draws every label shown at 10 px or more, as an overview where the chart is too big', async () => {
-    const owner = await signUpPerson('fit', 'Fitter');
-    const { data: project, error } = await owner.client
-      .from('projects')
-      .insert({ name: 'Examples' })
+/** A person who owns a project with every bundled example, and the machines' ids, state counts and initial states. */
+async function examplesProject() {
+  const owner = await signUpPerson('fit', 'Fitter');
+  const { data: project, error } = await owner.client
+    .from('projects')
+    .insert({ name: 'Examples' })
+    .select('id')
+    .single();
+  if (error) throw error;
+  const machines: { name: string; id: string; states: number; initial: string }[] = [];
+  for (const name of EXAMPLE_NAMES) {
+    const definition = loadExample(name);
+    if (!definition) throw new Error(`no example ${name}`);
+    const { data, error: insertError } = await owner.client
+      .from('machines')
+      .insert({ project_id: project.id, name, definition: definition as unknown as Json })
       .select('id')
       .single();
-    if (error) throw error;
-    const machines: { name: string; id: string; states: number }[] = [];
-    for (const name of EXAMPLE_NAMES) {
-      const definition = loadExample(name);
-      if (!definition) throw new Error(`no example ${name}`);
-      const { data, error: insertError } = await owner.client
-        .from('machines')
-        .insert({ project_id: project.id, name, definition: definition as unknown as Json })
-        .select('id')
-        .single();
-      if (insertError) throw insertError;
-      machines.push({ name, id: data.id, states: Object.keys(definition.states).length });
-    }
+    if (insertError) throw insertError;
+    const initial = definition.states[definition.states[definition.root]?.initial ?? '']?.key ?? '';
+    machines.push({ name, id: data.id, states: Object.keys(definition.states).length, initial });
+  }
+  return { owner, projectId: project.id, machines };
+}
 
+/** Opens each machine, fits it, and reads what Fit left on screen. */
+async function fitEach(page: Page, projectId: string, machines: { name: string; id: string }[]) {
+  const seen: Record<string, Facts> = {};
+  for (const machine of machines) {
+    await page.goto(`${app.url}/p/${projectId}/m/${machine.id}`);
+    await page.locator('[data-sync="synced"]').waitFor({ timeout: 60_000 });
+    await page.locator('.st').first().waitFor({ timeout: 60_000 });
+    await page.locator('.machine-dock[data-open="none"]').waitFor();
+    // The picture is final: no layout under way (a chart may be laid out again for the pane).
+    await page.locator('.canvas-stage[data-layout="ready"]').waitFor({ timeout: 60_000 });
+    await page.getByRole('button', { name: 'Zoom to fit' }).click();
+    seen[machine.name] = await facts(page);
+  }
+  return seen;
+}
+
+describe('Fit on every bundled example, the canvas alone', () => {
+  it('on a phone, keeps every name readable and shows where the chart starts; the rest is a pan away', async () => {
+    const { owner, projectId, machines } = await examplesProject();
+    const { context, page } = await app.signIn(owner.email, { viewport: { width: 390, height: 844 } });
+    const seen = await fitEach(page, projectId, machines);
+    for (const machine of machines) {
+      const f = seen[machine.name];
+      if (!f) throw new Error(`no facts for ${machine.name}`);
+      const at = `${machine.name} at 390x844 (zoom ${f.zoom.toFixed(3)})`;
+      expect(f.smallest.px, `${at}: "${f.smallest.name}" drawn this tall`).toBeGreaterThanOrEqual(NAME_FLOOR_PX);
+      expect(f.outside, `${at}: the initial state in view`).not.toContain(machine.initial);
+      expect(f.smallestLabel, `${at}: smallest label on screen`).toBeGreaterThanOrEqual(LABEL_FLOOR_PX);
+      expect(f.overflowing, `${at}: text out of its box`).toEqual([]);
+      expect(f.overlapping, `${at}: overlapping state boxes`).toEqual([]);
+    }
+    await context.close();
+  }, 300_000);
+
+  it('draws every label shown at 10 px or more, as an overview where the chart is too big', async () => {
+    const { owner, projectId, machines } = await examplesProject();
     for (const size of SIZES) {
       const { context, page } = await app.signIn(owner.email, { viewport: size });
       // The canvas alone: the side panel collapsed to its strip first (remembered from then
       // on), so each example opens in the pane it is read in.
-      await page.goto(`${app.url}/p/${project.id}/m/${machines[0]?.id ?? ''}`);
+      await page.goto(`${app.url}/p/${projectId}/m/${machines[0]?.id ?? ''}`);
       await page.getByRole('button', { name: 'Collapse panel' }).click();
       await page.locator('.machine-dock[data-open="none"]').waitFor();
-      const seen: Record<string, Facts> = {};
-      for (const machine of machines) {
-        await page.goto(`${app.url}/p/${project.id}/m/${machine.id}`);
-        await page.locator('[data-sync="synced"]').waitFor({ timeout: 60_000 });
-        await page.locator('.st').first().waitFor({ timeout: 60_000 });
-        await page.locator('.machine-dock[data-open="none"]').waitFor();
-        // The picture is final: no layout under way (a chart may be laid out again for the pane).
-        await page.locator('.canvas-stage[data-layout="ready"]').waitFor({ timeout: 60_000 });
-        await page.getByRole('button', { name: 'Zoom to fit' }).click();
-        seen[machine.name] = await facts(page);
-      }
+      const seen = await fitEach(page, projectId, machines);
       console.log(
         `${size.width}x${size.height}, canvas alone:\n` +
           Object.entries(seen)

@@ -32,8 +32,15 @@ function takesClick(control: Locator): Promise<boolean> {
 /** What the window shows: sideways overflow, and how much of the diagram pane is visible and uncovered. */
 function pageFacts(page: Page) {
   return page.evaluate(() => {
-    const wide = Array.from(document.querySelectorAll<HTMLElement>('body *'))
-      .filter((el) => el.offsetParent !== null && el.getBoundingClientRect().right > window.innerWidth + 1)
+    // The page's boxes, not the diagram's drawing: a chart larger than its pane (Fit on a
+    // phone keeps names readable) is clipped by the pane and panned, it does not widen the page.
+    const wide = Array.from(document.querySelectorAll('body *'))
+      .filter(
+        (el): el is HTMLElement =>
+          el instanceof HTMLElement &&
+          el.offsetParent !== null &&
+          el.getBoundingClientRect().right > window.innerWidth + 1,
+      )
       .map((el) => `${el.tagName.toLowerCase()}.${el.className}`.slice(0, 60));
     const stage = document.querySelector('.canvas-stage');
     const r = stage?.getBoundingClientRect();

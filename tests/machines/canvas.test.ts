@@ -64,11 +64,20 @@ describe('canvas machine', () => {
 
   it('fits a box into the screen, centred', () => {
     const { actor } = start();
-    actor.send({ type: 'canvas.fit', bounds: { x: 0, y: 0, width: 1000, height: 500 }, width: 564, height: 600 });
+    actor.send({ type: 'canvas.fit', bounds: { x: 0, y: 0, width: 1400, height: 500 }, width: 764, height: 600 });
     const v = actor.getSnapshot().context.viewport;
     expect(v.zoom).toBeCloseTo(0.5);
-    expect(v.x + 500 * v.zoom).toBeCloseTo(564 / 2);
+    expect(v.x + 700 * v.zoom).toBeCloseTo(764 / 2);
     expect(v.y + 250 * v.zoom).toBeCloseTo(300);
+  });
+
+  it('on a phone, fits no smaller than readable names (8 px), from the chart start across', () => {
+    const { actor } = start();
+    actor.send({ type: 'canvas.fit', bounds: { x: 0, y: 0, width: 1400, height: 500 }, width: 390, height: 700 });
+    const v = actor.getSnapshot().context.viewport;
+    expect(v.zoom * 13).toBeCloseTo(8);
+    expect(v.x).toBeCloseTo(32);
+    expect(v.y + 250 * v.zoom).toBeCloseTo(350);
   });
 
   it('renames in place: emits edit.rename with the key and returns to idle', () => {

@@ -49,11 +49,15 @@ export function useStage(
     expectFit.current = true;
     touched.current = false;
     fittedExtent.current = { width: layout.width, height: layout.height };
+    // Where the chart starts: the root's initial state, kept in view when the chart cannot show whole (a phone).
+    const root = Object.values(layout.nodes).find((n) => n.parent === null);
+    const initial = root?.initial ? layout.nodes[root.initial] : undefined;
     canvasSend({
       type: 'canvas.fit',
       bounds: extentOf(layout),
       width: el.clientWidth,
       height: el.clientHeight,
+      focus: initial ? { x: initial.x, y: initial.y, width: initial.width, height: initial.height } : null,
     });
   }, [canvasSend, layout]);
   // Fit when the first layout arrives, and again when the chart's extent changes a lot

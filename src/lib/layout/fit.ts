@@ -10,15 +10,32 @@ export interface FitViewport {
 export const FIT_MIN_ZOOM = 0.1;
 export const FIT_MAX_ZOOM = 4;
 
+/** Panes narrower than this are a phone's: Fit keeps names readable there rather than the whole chart in view. */
+export const NARROW_PANE_PX = 600;
+/** The zoom at which a state's 13 px name is drawn 8 px tall: the smallest Fit shows on a phone. */
+export const READABLE_FIT_ZOOM = 8 / 13;
+
+/** The smallest zoom Fit may choose in a pane this wide: readable names on a phone, anything elsewhere. */
+export const fitZoomFloor = (width: number): number => (width < NARROW_PANE_PX ? READABLE_FIT_ZOOM : FIT_MIN_ZOOM);
+
 /**
  * The viewport that shows `bounds` whole and centred in a `width` × `height` stage, with
- * a margin, never zoomed in past 1.25 nor out of [FIT_MIN_ZOOM, FIT_MAX_ZOOM].
+ * a margin, never zoomed in past 1.25 nor out of [`minZoom`, FIT_MAX_ZOOM]. When `minZoom`
+ * keeps the chart larger than the stage along an axis, that axis centres `focus` (the
+ * initial state) as far as the chart's edges allow, or shows the chart's start without one.
  */
-export function fitViewport(bounds: Box, width: number, height: number, margin = 32): FitViewport {
+export function fitViewport(
+  bounds: Box,
+  width: number,
+  height: number,
+  margin = 32,
+  minZoom = FIT_MIN_ZOOM,
+  focus: Box | null = null,
+): FitViewport {
   const zoom = Math.min(
     FIT_MAX_ZOOM,
     Math.max(
-      FIT_MIN_ZOOM,
+      minZoom,
       Math.min(
         1.25,
         (width - 2 * margin) / Math.max(1, bounds.width),
@@ -26,10 +43,17 @@ export function fitViewport(bounds: Box, width: number, height: number, margin =
       ),
     ),
   );
+  const place = (size: number, start: number, extent: number, at: number | null): number => {
+    if (extent * zoom <= size - 2 * margin) return (size - extent * zoom) / 2 - start * zoom;
+    const first = margin - start * zoom;
+    if (at === null) return first;
+    const last = size - margin - (start + extent) * zoom;
+    return Math.min(first, Math.max(last, size / 2 - at * zoom));
+  };
   return {
     zoom,
-    x: (width - bounds.width * zoom) / 2 - bounds.x * zoom,
-    y: (height - bounds.height * zoom) / 2 - bounds.y * zoom,
+    x: place(width, bounds.x, bounds.width, focus ? focus.x + focus.width / 2 : null),
+    y: place(height, bounds.y, bounds.height, focus ? focus.y + focus.height / 2 : null),
   };
 }
 
