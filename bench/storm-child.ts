@@ -16,6 +16,7 @@ interface Options {
   anonKey: string;
   editors: number;
   seconds: number;
+  rate?: number;
 }
 
 const options = JSON.parse(process.env.CHARTROOM_STORM ?? '{}') as Options;

@@ -90,6 +90,8 @@ export async function runStormInChild(options: {
   anonKey: string;
   editors: number;
   seconds: number;
+  /** Edits each editor makes a second (default 1). */
+  rate?: number;
   /** The backend's pool (a superuser's), to find its PostgreSQL's processes and time the append function. */
   pool?: pg.Pool;
   /** Fed by the backend's request log: times each append at the server. */

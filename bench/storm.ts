@@ -41,7 +41,21 @@ export interface StormFigures {
   aheadDelivery: Summary;
   /** Batches an editor showed ahead of the log that the log never confirmed there (rolled back by the time-out). */
   rolledBack: number;
+  /** From the edit being made (it may wait for the batch before it) to each other editor applying it from the stream. */
+  editDelivery: Summary;
+  /** From the edit being made to each other editor showing it, sent ahead of the log. */
+  editAhead: Summary;
+  /** Edits appended times the other editors: what `editDelivery` would count if every edit reached everyone live. */
+  expectedDeliveries: number;
 }
+
+/** An op the storm made, named by what only that edit writes. */
+const editKey = (op: Op): string | null =>
+  op.type === 'state.add'
+    ? op.id
+    : op.type === 'state.update' && typeof op.changes.description === 'string'
+      ? op.changes.description
+      : null;
 
 interface Editor {
   id: string;
@@ -63,6 +77,8 @@ export async function runStorm(options: {
   projectId: string;
   editors: number;
   seconds: number;
+  /** Edits each editor makes a second (default 1). */
+  rate?: number;
   /** Called once everyone is signed up, joined and caught up, as the first edits start. */
   onStart?: () => void;
   /** A client following the machine in a process of its own (made a member here). */
@@ -119,6 +135,9 @@ export async function runStorm(options: {
   let receiptGaps = 0;
   let streamGaps = 0;
   const ahead: number[] = [];
+  const madeAt = new Map<string, number>();
+  const editDelivery: number[] = [];
+  const editAhead: number[] = [];
 
   const editors: Editor[] = people.map((p, i) => ({
     id: `storm-${i}`,
@@ -187,7 +206,12 @@ export async function runStorm(options: {
             if (event.type === 'ops.seen') {
               // Shown at once, as the app's document does.
               const t0 = sentAt.get(event.batch.batchId);
-              if (t0 !== undefined) ahead.push(now() - t0);
+              const at = now();
+              if (t0 !== undefined) ahead.push(at - t0);
+              for (const op of event.batch.ops) {
+                const made = madeAt.get(editKey(op) ?? '');
+                if (made !== undefined) editAhead.push(at - made);
+              }
               e.doc = seen(chartroomModel, e.doc, event.batch);
               return;
             }
@@ -195,7 +219,10 @@ export async function runStorm(options: {
             const at = now();
             for (const op of event.ops) {
               const t0 = sentAt.get(op.batchId);
-              if (t0 !== undefined && op.clientId !== e.id && op.seq > e.doc.version) delivery.push(at - t0);
+              if (t0 === undefined || op.clientId === e.id || op.seq <= e.doc.version) continue;
+              delivery.push(at - t0);
+              const made = madeAt.get(editKey(op.op) ?? '');
+              if (made !== undefined) editDelivery.push(at - made);
             }
             if (apply(e, event.ops)) {
               streamGaps++;
@@ -207,14 +234,15 @@ export async function runStorm(options: {
   );
   for (const e of editors) await catchUp(e);
 
-  // Each editor ticks once a second, staggered across the second.
+  // Each editor ticks `rate` times a second, staggered across the interval.
   options.onStart?.();
+  const interval = 1000 / (options.rate ?? 1);
   const stopAt = Date.now() + options.seconds * 1000;
   await Promise.all(
     editors.map(async (e, i) => {
-      await sleep((1000 / editors.length) * i);
+      await sleep((interval / editors.length) * i);
       for (let tick = 0; Date.now() < stopAt; tick++) {
-        const next = Date.now() + 1000;
+        const next = Date.now() + interval;
         const op: Op =
           tick % 10 === 9
             ? {
@@ -230,6 +258,7 @@ export async function runStorm(options: {
         if (result.ok) {
           e.doc = result.state;
           edits++;
+          madeAt.set(editKey(op)!, now());
         }
         void send(e);
         await sleep(Math.max(0, next - Date.now()));
@@ -274,9 +303,10 @@ export async function runStorm(options: {
       JSON.stringify(e.doc.local) === JSON.stringify(replay),
   ).length;
   await Promise.all(people.map((p) => p.client.removeAllChannels()));
+  const appendedOps = log.value.filter((x) => x.clientId.startsWith('storm-')).length;
   return {
     edits,
-    appendedOps: log.value.filter((x) => x.clientId.startsWith('storm-')).length,
+    appendedOps,
     refusedBehind,
     refusedOther,
     converged,
@@ -288,5 +318,8 @@ export async function runStorm(options: {
     observerDelivery: summarize(observed),
     aheadDelivery: summarize(ahead),
     rolledBack,
+    editDelivery: summarize(editDelivery),
+    editAhead: summarize(editAhead),
+    expectedDeliveries: appendedOps * (editors.length - 1),
   };
 }

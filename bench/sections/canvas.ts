@@ -148,6 +148,37 @@ export async function pointerToCursor(
   return out;
 }
 
+/**
+ * A renames the state `first` in place, again and again (`nextName(i)` each round); each
+ * sample runs from A's Enter keydown to the new name in B's DOM, in ms.
+ */
+export async function renameRounds(
+  pageA: Page,
+  pageB: Page,
+  first: string,
+  nextName: (i: number) => string,
+  warmup: number,
+  samples: number,
+): Promise<number[]> {
+  const out: number[] = [];
+  let name = first;
+  for (let i = 0; i < warmup + samples; i++) {
+    const next = nextName(i);
+    await pageA.getByRole('button', { name: `state ${name}`, exact: true }).dblclick();
+    const input = pageA.getByRole('textbox', { name: 'State name' });
+    await input.fill(next);
+    const seen = watch(pageB, `[aria-label="state ${next}"]`, null, null);
+    await stampNext(pageA, 'keydown');
+    await input.press('Enter');
+    const t1 = await seen;
+    const t0 = await stamp(pageA);
+    if (i >= warmup) out.push(t1 - t0);
+    await pageA.locator('[data-sync="synced"]').waitFor();
+    name = next;
+  }
+  return out;
+}
+
 export async function run(ctx: BenchContext): Promise<void> {
   const bench = await benchApp();
   try {
@@ -159,20 +190,7 @@ export async function run(ctx: BenchContext): Promise<void> {
     await pageA.getByRole('button', { name: 'state r0', exact: true }).waitFor();
 
     // Remote edit: rename r<i> to r<i+1> in A, see it in B.
-    const edits: number[] = [];
-    for (let i = 0; i < WARMUP + SAMPLES; i++) {
-      const next = `r${i + 1}`;
-      await pageA.getByRole('button', { name: `state r${i}`, exact: true }).dblclick();
-      const input = pageA.getByRole('textbox', { name: 'State name' });
-      await input.fill(next);
-      const seen = watch(pageB, `[aria-label="state ${next}"]`, null, null);
-      await stampNext(pageA, 'keydown');
-      await input.press('Enter');
-      const t1 = await seen;
-      const t0 = await stamp(pageA);
-      if (i >= WARMUP) edits.push(t1 - t0);
-      await pageA.locator('[data-sync="synced"]').waitFor();
-    }
+    const edits = await renameRounds(pageA, pageB, 'r0', (i) => `r${i + 1}`, WARMUP, SAMPLES);
 
     // Baseline: A's pointer to A's cursor on B's screen.
     const pointer = await pointerToCursor(pageA, pageB, a.id, WARMUP, SAMPLES);

@@ -1,11 +1,9 @@
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import { createClient } from '@supabase/supabase-js';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
-import { startBackend, type Backend } from '../../server/backend.ts';
-import { freePort } from '../setup/ports.ts';
+import type { Backend } from '../../server/backend.ts';
+import { crashBackend } from './crash-helpers.ts';
 import { until } from './realtime-helpers.ts';
 
 /**
@@ -18,20 +16,13 @@ import { until } from './realtime-helpers.ts';
 
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 180_000 });
 
+let crash: Awaited<ReturnType<typeof crashBackend>>;
 let backend: Backend;
-let dataDir: string;
-const logs: string[] = [];
+let logs: string[];
 
 beforeAll(async () => {
-  await fs.mkdir(path.resolve('tests/.tmp'), { recursive: true });
-  dataDir = await fs.mkdtemp(path.resolve('tests/.tmp/crash-'));
-  backend = await startBackend({
-    port: 0,
-    dbPort: await freePort(),
-    dataDir,
-    logRequests: false,
-    log: (line) => logs.push(line),
-  });
+  crash = await crashBackend('crash');
+  ({ backend, logs } = crash);
   const admin = new pg.Client({ connectionString: backend.databaseUrl });
   await admin.connect();
   await admin.query(`create table public.crash_notes (id int primary key, body text not null);
@@ -42,25 +33,11 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await backend?.stop();
-  if (dataDir) await fs.rm(dataDir, { recursive: true, force: true });
+  await crash?.cleanup();
 });
 
-async function postmasterPid(): Promise<number> {
-  return Number((await fs.readFile(path.join(dataDir, 'db', 'postmaster.pid'), 'utf8')).split('\n')[0]);
-}
-
-async function health(): Promise<number> {
-  return (await fetch(`${backend.url}/auth/v1/health`)).status;
-}
-
-/** Polls a fact (health's status) until it holds; bounded by the test timeout, not by timing. */
-async function healthBecomes(status: number): Promise<void> {
-  for (;;) {
-    if ((await health().catch(() => 0)) === status) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const health = () => crash.health();
+const healthBecomes = (status: number) => crash.healthBecomes(status);
 
 describe('PostgreSQL crash', () => {
   it('survives a kill under load: 503 while down, restarted, nothing acknowledged lost, realtime resumes', async () => {
@@ -95,7 +72,7 @@ describe('PostgreSQL crash', () => {
     const writers = Array.from({ length: 6 }, writer);
     await until(() => acknowledged.length >= 30, 30_000, 'writes before the kill');
 
-    process.kill(await postmasterPid(), 'SIGKILL');
+    await crash.killPostgres();
     await healthBecomes(503);
     await healthBecomes(200);
     await until(() => acknowledged.length >= 60, 60_000, 'writes after the restart');
@@ -122,7 +99,7 @@ describe('PostgreSQL crash', () => {
 
   it('answers 503 while the database is down when idle, and 200 once it is back', async () => {
     expect(await health()).toBe(200);
-    process.kill(await postmasterPid(), 'SIGKILL');
+    await crash.killPostgres();
     await healthBecomes(503);
     await healthBecomes(200);
     const up = await fetch(`${backend.url}/rest/v1/crash_notes?select=id&limit=1`, {

@@ -1,0 +1,46 @@
+import { generateChart } from '../../src/lib/layout/generate.ts';
+import type { MachineDefinition } from '../../src/lib/model/types.ts';
+import { ms, summarize, type BenchContext, type Summary } from '../lib.ts';
+import { benchApp } from '../served-app.ts';
+import { renameRounds, twoOnOneMachine } from './canvas.ts';
+
+/**
+ * A remote edit down to the peer's diagram as the chart grows: two Chromium contexts on
+ * the built app, A renames a top-level state in place, and the time runs from A's Enter
+ * to the new name in B's DOM, on a 10-state chart and on a 1,000-state one (generated,
+ * compounds nested; B's Fit may show it as an overview, the renamed state is always
+ * shown). The ratio is the figure: applying a remote edit should not grow with the chart.
+ */
+
+const SAMPLES = 15;
+const WARMUP = 3;
+
+const topLevelKey = (def: MachineDefinition): string => {
+  const first = def.states[def.root]!.children[0]!;
+  return def.states[first]!.key;
+};
+
+export async function run(ctx: BenchContext): Promise<void> {
+  const bench = await benchApp();
+  try {
+    const figures = new Map<number, Summary>();
+    for (const size of [10, 1000]) {
+      const definition = generateChart(size);
+      const { pageA, pageB } = await twoOnOneMachine(bench, `scale-${size}`, definition);
+      const key = topLevelKey(definition);
+      for (const page of [pageA, pageB])
+        await page.getByRole('button', { name: `state ${key}`, exact: true }).waitFor({ timeout: 60_000 });
+      figures.set(size, summarize(await renameRounds(pageA, pageB, key, (i) => `${key}x${i}`, WARMUP, SAMPLES)));
+      await pageA.context().close();
+      await pageB.context().close();
+    }
+    ctx.section("canvas at scale: a rename in A -> the new name in B's diagram, by chart size (two Chromium contexts)");
+    for (const [size, s] of figures)
+      ctx.report(`${size} states: p50 / p95 (n = ${s.n})`, `${ms(s.p50)} / ${ms(s.p95)}`);
+    const small = figures.get(10)!;
+    const big = figures.get(1000)!;
+    ctx.report('1,000 states / 10 states, p50', `x${(big.p50 / small.p50).toFixed(2)}`, 'x1.20 or less');
+  } finally {
+    await bench.close();
+  }
+}
