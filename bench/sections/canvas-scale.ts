@@ -30,7 +30,7 @@ export async function run(ctx: BenchContext): Promise<void> {
       const key = topLevelKey(definition);
       for (const page of [pageA, pageB])
         await page.getByRole('button', { name: `state ${key}`, exact: true }).waitFor({ timeout: 60_000 });
-      figures.set(size, summarize(await renameRounds(pageA, pageB, key, (i) => `${key}x${i}`, WARMUP, SAMPLES)));
+      figures.set(size, summarize(await renameRounds(pageA, pageB, key, (i) => `${key}x${i}`, WARMUP, SAMPLES, true)));
       await pageA.context().close();
       await pageB.context().close();
     }
