@@ -54,6 +54,7 @@ export function canvasPresenceLogic(port: CanvasPresencePort) {
           if (command.type === 'send.selection') channel.trackSelection(command.selection);
           else if (command.type === 'send.replay') channel.trackReplay(command.replay);
           else if (command.type === 'send.cursor') channel.moveCursor(command.at);
+          else if (command.type === 'send.offer') channel.trackOffer(command.offer);
           else channel.moveView(command.view);
         });
         return () => subscription.unsubscribe();

@@ -15,6 +15,18 @@ function start() {
   return { channel, actor, snap, peers };
 }
 
+/** A peer as the machine keeps them, just joined with nothing selected. */
+const fresh = (userId: string) => ({
+  userId,
+  agent: false,
+  selection: [],
+  cursor: null,
+  view: null,
+  replay: null,
+  followable: true,
+  spotlight: false,
+});
+
 /** Joined, with Bob and Eve on the canvas. */
 function live() {
   const started = start();
@@ -46,8 +58,10 @@ describe('canvas presence machine', () => {
       cursor: null,
       view: null,
       replay: null,
+      followable: true,
+      spotlight: false,
     });
-    expect(peers()[EVE]).toEqual({ userId: EVE, agent: false, selection: [], cursor: null, view: null, replay: null });
+    expect(peers()[EVE]).toEqual(fresh(EVE));
   });
 
   it('moves cursors and views of known peers only', () => {
@@ -81,6 +95,8 @@ describe('canvas presence machine', () => {
       cursor: { x: 5, y: 6 },
       view: { x: 7, y: 8, zoom: 2 },
       replay: null,
+      followable: true,
+      spotlight: false,
     });
   });
 
@@ -101,7 +117,7 @@ describe('canvas presence machine', () => {
     // Coming back is a fresh peer: nothing remembered from before.
     channel.emit({ type: 'cursor.moved', userId: BOB, at: { x: 1, y: 1 } });
     channel.emit({ type: 'presence.synced', peers: [peer(BOB)] });
-    expect(peers()[BOB]).toEqual({ userId: BOB, agent: false, selection: [], cursor: null, view: null, replay: null });
+    expect(peers()[BOB]).toEqual(fresh(BOB));
     expect(snap().context.following).toBeNull();
   });
 
@@ -220,6 +236,8 @@ describe('canvas presence machine', () => {
       cursor: { x: 3, y: 4 },
       view: null,
       replay: null,
+      followable: true,
+      spotlight: false,
     });
     actor.send({ type: 'presence.follow', userId: 'constructor' });
     expect(snap().context.following).toBe('constructor');
@@ -251,5 +269,80 @@ describe('canvas presence machine', () => {
     expect(peers()[BOB]?.cursor).toBeNull();
     // The same channel actor throughout: the adapter reconnects, the machine does not reopen.
     expect(channel.channels).toEqual({ opened: 1, closed: 0 });
+  });
+});
+
+describe('observe controls', () => {
+  const offered = (userId: string, offer: { followable?: boolean; spotlight?: boolean }, selection: string[] = []) => ({
+    ...peer(userId, selection),
+    ...offer,
+  });
+
+  it('refuses to follow someone who does not let others follow, and stops following when they turn it off', () => {
+    const { channel, actor, snap } = live();
+    channel.emit({ type: 'presence.synced', peers: [peer(ME), offered(BOB, { followable: false }), peer(EVE)] });
+    actor.send({ type: 'presence.follow', userId: BOB });
+    expect(snap().context.following).toBeNull();
+    actor.send({ type: 'presence.follow', userId: EVE });
+    expect(snap().context.following).toBe(EVE);
+    channel.emit({
+      type: 'presence.synced',
+      peers: [peer(ME), offered(BOB, { followable: false }), offered(EVE, { followable: false })],
+    });
+    expect(snap().context.following).toBeNull();
+  });
+
+  it("publishes this person's offer on joining and on each change; refusing ends a spotlight, spotlighting allows following", () => {
+    const { channel, actor } = start();
+    const offers = () => channel.commands.flatMap((c) => (c.type === 'send.offer' ? [c.offer] : []));
+    channel.emit({ type: 'presence.joined' });
+    actor.send({ type: 'presence.allowFollow', followable: false });
+    actor.send({ type: 'presence.spotlight', on: true });
+    actor.send({ type: 'presence.allowFollow', followable: false });
+    expect(offers()).toEqual([
+      { followable: true, spotlight: false },
+      { followable: false, spotlight: false },
+      { followable: true, spotlight: true },
+      { followable: false, spotlight: false },
+    ]);
+  });
+
+  it('asks once when a presenter spotlights; following them answers it, and it ends with their spotlight', () => {
+    const { channel, actor, snap } = live();
+    channel.emit({ type: 'presence.synced', peers: [peer(ME), offered(BOB, { spotlight: true }), peer(EVE)] });
+    expect(snap().context.asked).toBe(BOB);
+    actor.send({ type: 'presence.acceptSpotlight' });
+    expect(snap().context).toMatchObject({ following: BOB, asked: null });
+    // A re-sync with the spotlight still on asks nothing more.
+    channel.emit({ type: 'presence.synced', peers: [peer(ME), offered(BOB, { spotlight: true }, ['x']), peer(EVE)] });
+    expect(snap().context).toMatchObject({ following: BOB, asked: null });
+    channel.emit({ type: 'presence.synced', peers: [peer(ME), peer(BOB), peer(EVE)] });
+    expect(snap().context).toMatchObject({ following: null, asked: null });
+  });
+
+  it('a declined spotlight is not asked again until the presenter starts a new one', () => {
+    const { channel, actor, snap } = live();
+    const lit = () =>
+      channel.emit({ type: 'presence.synced', peers: [peer(ME), offered(BOB, { spotlight: true }), peer(EVE)] });
+    lit();
+    actor.send({ type: 'presence.declineSpotlight' });
+    expect(snap().context).toMatchObject({ asked: null, following: null, declined: [BOB] });
+    lit();
+    expect(snap().context.asked).toBeNull();
+    actor.send({ type: 'presence.acceptSpotlight' });
+    expect(snap().context.following).toBeNull();
+    channel.emit({ type: 'presence.synced', peers: [peer(ME), peer(BOB), peer(EVE)] });
+    expect(snap().context.declined).toEqual([]);
+    lit();
+    expect(snap().context.asked).toBe(BOB);
+  });
+
+  it("never takes an agent's or this person's own spotlight for a presenter", () => {
+    const { channel, snap } = live();
+    channel.emit({
+      type: 'presence.synced',
+      peers: [offered(ME, { spotlight: true }), { ...peer(BOB, [], 1, true), spotlight: true }],
+    });
+    expect(snap().context.asked).toBeNull();
   });
 });

@@ -7,6 +7,7 @@ import type {
   CanvasPresencePort,
   Point,
   PresenceFact,
+  PresenterOffer,
   ReplayLook,
   View,
 } from '../../src/lib/ports/canvas-presence.ts';
@@ -21,11 +22,18 @@ import { BOB, MACHINE, ME, peer } from './canvas-presence.fakes.ts';
 function fakePort() {
   const facts = new Subject<PresenceFact>();
   const opened: [string, string][] = [];
-  const sent: { selection: string[][]; cursor: (Point | null)[]; view: View[]; replay: (ReplayLook | null)[] } = {
+  const sent: {
+    selection: string[][];
+    cursor: (Point | null)[];
+    view: View[];
+    replay: (ReplayLook | null)[];
+    offer: PresenterOffer[];
+  } = {
     selection: [],
     cursor: [],
     view: [],
     replay: [],
+    offer: [],
   };
   const port: CanvasPresencePort = {
     open(machineId, userId): CanvasChannel {
@@ -34,6 +42,7 @@ function fakePort() {
         facts$: facts,
         trackSelection: (selection) => sent.selection.push(selection),
         trackReplay: (replay) => sent.replay.push(replay),
+        trackOffer: (offer) => sent.offer.push(offer),
         moveCursor: (at) => sent.cursor.push(at),
         moveView: (view) => sent.view.push(view),
       };
@@ -63,10 +72,12 @@ describe('canvas presence wiring', () => {
       cursor: { x: 1, y: 2 },
       view: null,
       replay: null,
+      followable: true,
+      spotlight: false,
     });
   });
 
-  it('sends selection, pointer and view through the channel’s own methods', () => {
+  it('sends selection, pointer, view and the presenter offer through the channel’s own methods', () => {
     const { facts, actor, sent } = start();
     facts.next({ type: 'presence.joined' });
     actor.send({ type: 'presence.select', selection: ['a'] });
@@ -74,11 +85,17 @@ describe('canvas presence wiring', () => {
     actor.send({ type: 'presence.point', at: null });
     actor.send({ type: 'presence.look', view: { x: 5, y: 6, zoom: 2 } });
     actor.send({ type: 'presence.replay', replay: { simulationId: 's-1', position: 3 } });
+    actor.send({ type: 'presence.spotlight', on: true });
     expect(sent).toEqual({
       selection: [[], ['a']],
       cursor: [{ x: 3, y: 4 }, null],
       view: [{ x: 5, y: 6, zoom: 2 }],
       replay: [{ simulationId: 's-1', position: 3 }],
+      // Sent on joining, then with the spotlight.
+      offer: [
+        { followable: true, spotlight: false },
+        { followable: true, spotlight: true },
+      ],
     });
   });
 

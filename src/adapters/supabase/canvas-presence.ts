@@ -33,6 +33,10 @@ interface SelectionMeta {
   replay: ReplayLook | null;
   /** Set by `chartroom mcp`: this connection is the person's coding agent. */
   agent?: boolean;
+  /** False: this person does not let others follow them. */
+  followable?: boolean;
+  /** This person asks everyone to follow them. */
+  spotlight?: boolean;
 }
 
 type Broadcast = Record<string, unknown>;
@@ -97,6 +101,8 @@ function peerStates(peer: Peer<SelectionMeta>): CanvasPeerState[] {
         selection: selectionOf(newest),
         replay: agent ? null : replayOf(newest),
         connections: mine.length,
+        followable: newest.followable !== false,
+        spotlight: newest.spotlight === true,
       });
   }
   return out;
@@ -163,6 +169,11 @@ export function createCanvasPresenceAdapter(client: Client): CanvasPresencePort 
         },
         trackReplay: (replay) => {
           meta.replay = replay;
+          channel.track({ ...meta });
+        },
+        trackOffer: (offer) => {
+          meta.followable = offer.followable;
+          meta.spotlight = offer.spotlight;
           channel.track({ ...meta });
         },
         moveCursor: (at) => cursor$.next(at),

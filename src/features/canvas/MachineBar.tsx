@@ -13,7 +13,7 @@ const ROLE_TEXT = {
 } as const;
 
 /** Closes a popover on Escape or on a click outside `ref`. */
-function useDismiss(open: boolean, ref: RefObject<HTMLElement | null>, close: () => void): void {
+export function useDismiss(open: boolean, ref: RefObject<HTMLElement | null>, close: () => void): void {
   useEffect(() => {
     if (!open) return;
     const onDown = (e: PointerEvent) => {

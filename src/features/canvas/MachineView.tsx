@@ -12,6 +12,7 @@ import { CodeView } from './CodeView.tsx';
 import { MachineBar } from './MachineBar.tsx';
 import { MachineDock } from './MachineDock.tsx';
 import { PanelBoundary } from './PanelBoundary.tsx';
+import { PresentMenu, SpotlightAsk } from './Presenting.tsx';
 import {
   OpenMachineRefContext,
   useCanvasPeers,
@@ -22,6 +23,7 @@ import {
   useCanEditCanvas,
   useCanSendSim,
   useFollowing,
+  useSpotlightAsk,
   usePresenceSend,
   useSimulationRef,
   useTimelineRef,
@@ -108,11 +110,15 @@ function OpenMachine({ machineId }: { machineId: string }) {
           cursor: p.cursor,
           selection: p.selection,
           agent: p.agent,
+          followable: p.followable,
+          spotlight: p.spotlight,
         };
       }),
     [peersById, people],
   );
   const followed = following ? people.get(following) : undefined;
+  const askedBy = useSpotlightAsk();
+  const asking = askedBy ? people.get(askedBy) : undefined;
   const onUserMove = useCallback(() => presenceSend({ type: 'presence.unfollow' }), [presenceSend]);
 
   return (
@@ -134,46 +140,59 @@ function OpenMachine({ machineId }: { machineId: string }) {
           </span>
         }
         people={
-          <ul className="machine-peers" aria-label="On this machine">
-            {peers.map((p) => {
-              const m = people.get(p.id);
-              // An agent has no view to follow: it shows as who it works for, marked as an agent.
-              if (p.agent)
+          <>
+            <ul className="machine-peers" aria-label="On this machine">
+              {peers.map((p) => {
+                const m = people.get(p.id);
+                // An agent has no view to follow: it shows as who it works for, marked as an agent.
+                if (p.agent)
+                  return (
+                    <li key={p.id} className="machine-peer-agent" title={p.name}>
+                      <Avatar name="✦" color={p.color} avatarUrl={null} online label={p.name} size={26} />
+                    </li>
+                  );
+                // Someone who does not let others follow shows, but cannot be followed.
+                const label = !p.followable
+                  ? `${p.name} is not sharing their view`
+                  : following === p.id
+                    ? `Stop following ${p.name}`
+                    : `Follow ${p.name}${p.spotlight ? ' (presenting)' : ''}`;
                 return (
-                  <li key={p.id} className="machine-peer-agent" title={p.name}>
-                    <Avatar name="✦" color={p.color} avatarUrl={null} online label={p.name} size={26} />
+                  <li key={p.id} className={p.spotlight ? 'machine-peer-presenting' : undefined}>
+                    <button
+                      type="button"
+                      disabled={!p.followable}
+                      aria-pressed={following === p.id}
+                      title={label}
+                      aria-label={label}
+                      onClick={() =>
+                        presenceSend(
+                          following === p.id
+                            ? { type: 'presence.unfollow' }
+                            : { type: 'presence.follow', userId: p.id },
+                        )
+                      }
+                    >
+                      <Avatar
+                        name={p.name}
+                        color={p.color}
+                        avatarUrl={m?.avatarUrl ?? null}
+                        online
+                        label={p.name}
+                        size={26}
+                      />
+                    </button>
                   </li>
                 );
-              return (
-                <li key={p.id}>
-                  <button
-                    type="button"
-                    aria-pressed={following === p.id}
-                    title={following === p.id ? `Stop following ${p.name}` : `Follow ${p.name}`}
-                    aria-label={following === p.id ? `Stop following ${p.name}` : `Follow ${p.name}`}
-                    onClick={() =>
-                      presenceSend(
-                        following === p.id ? { type: 'presence.unfollow' } : { type: 'presence.follow', userId: p.id },
-                      )
-                    }
-                  >
-                    <Avatar
-                      name={p.name}
-                      color={p.color}
-                      avatarUrl={m?.avatarUrl ?? null}
-                      online
-                      label={p.name}
-                      size={26}
-                    />
-                  </button>
-                </li>
-              );
-            })}
-          </ul>
+              })}
+            </ul>
+            <PresentMenu />
+          </>
         }
       />
       <div className="machine-body">
         <div className="machine-notes">
+          {askedBy && <SpotlightAsk name={asking?.name ?? 'Someone'} color={asking?.color ?? '#978365'} />}
           {followed && (
             <p className="machine-following" role="status" style={{ color: followed.color }}>
               Following {followed.name}. Pan or zoom to stop.

@@ -11,6 +11,10 @@ export interface PeerCursor {
   selection: string[];
   /** A person's coding agent: it has no pointer, so its cursor sits on what it last changed. */
   agent?: boolean;
+  /** Others may follow their view. */
+  followable?: boolean;
+  /** They ask everyone to follow them. */
+  spotlight?: boolean;
 }
 
 /**

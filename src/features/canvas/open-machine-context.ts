@@ -11,7 +11,7 @@ import {
 } from '../../../machines/open-machine/open-machine.machine.ts';
 import type { Layout } from '../../lib/layout/types.ts';
 import type { Issue, MachineDefinition } from '../../lib/model/types.ts';
-import type { View } from '../../lib/ports/canvas-presence.ts';
+import type { PresenterOffer, View } from '../../lib/ports/canvas-presence.ts';
 import { sameStrings, useChildSelector } from '../actor-hooks.ts';
 import {
   diagramSimOf,
@@ -108,6 +108,14 @@ export const useFollowView = (): View | null =>
     (s) => (s.context.following ? (peerOf(s.context.peers, s.context.following)?.view ?? null) : null),
     null,
   );
+
+const OPEN_OFFER: PresenterOffer = { followable: true, spotlight: false };
+/** What this person offers the room: may others follow them, do they spotlight. */
+export const usePresenterOffer = (): PresenterOffer =>
+  useChildSelector(useChild('presence'), (s) => s.context.offer, OPEN_OFFER);
+/** The presenter asking this person to follow them, not yet answered (null: nobody). */
+export const useSpotlightAsk = (): string | null =>
+  useChildSelector(useChild('presence'), (s) => s.context.asked, null);
 
 export function usePresenceSend(): (intent: PresenceIntent) => void {
   const presence = useChild('presence');

@@ -45,6 +45,16 @@ export interface CanvasPeerState {
   replay?: ReplayLook | null;
   /** Open tabs of this person on this machine. */
   connections: number;
+  /** Others may follow their view (absent: an older client, which could always be followed). */
+  followable?: boolean;
+  /** They ask everyone here to follow them ("Spotlight"). */
+  spotlight?: boolean;
+}
+
+/** What a person offers the room: whether they may be followed, and whether they ask to be. */
+export interface PresenterOffer {
+  followable: boolean;
+  spotlight: boolean;
 }
 
 /** Facts from the channel, past tense. */
@@ -62,6 +72,8 @@ export interface CanvasChannel {
   trackSelection(selection: string[]): void;
   /** Publishes this person's simulation replay step, tracked with the selection. */
   trackReplay(replay: ReplayLook | null): void;
+  /** Publishes whether this person may be followed and whether they spotlight, tracked with the selection. */
+  trackOffer(offer: PresenterOffer): void;
   /** Sends the pointer position; throttled to 20 a second, the last position always sent. */
   moveCursor(at: Point | null): void;
   /** Sends the view; throttled like the cursor. */
