@@ -82,7 +82,12 @@ export function useStage(
     // `overview` is read when its layout arrives, not when it changes.
   }, [layout, fit]);
 
+  // The viewport the stage last saw: the effect's first run (the mount, the same commit as a
+  // first fit) is no change, so the fit's own change, when it comes, is the one expected.
+  const seenViewport = useRef(viewport);
   useEffect(() => {
+    if (viewport === seenViewport.current) return;
+    seenViewport.current = viewport;
     if (!fitted.current) return;
     if (expectFit.current) expectFit.current = false;
     else touched.current = true;
