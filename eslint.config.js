@@ -88,12 +88,15 @@ export default tseslint.config(
           selector: "CallExpression[callee.name='useMachine']",
           message: 'Views create no actors: a parent machine invokes it (machines/CONTEXT.md, the actor tree).',
         },
+        // `actor.send(...)`, a sender named `send`, or any sender whose name ends in `Send`
+        // (`roomSend`, `canvasSend`, `paneShapeSend`, the hooks in the *-context.ts files).
         {
-          selector: "CallExpression[callee.name='useEffect'] CallExpression[callee.property.name='send']",
+          selector:
+            'CallExpression[callee.name=/^use(Layout)?Effect$/] CallExpression[callee.property.name=/^send$|Send$/]',
           message: 'No effect sends an actor an event: the parent machine routes what changed (machines/CONTEXT.md).',
         },
         {
-          selector: "CallExpression[callee.name='useEffect'] CallExpression[callee.name='send']",
+          selector: 'CallExpression[callee.name=/^use(Layout)?Effect$/] CallExpression[callee.name=/^send$|Send$/]',
           message: 'No effect sends an actor an event: the parent machine routes what changed (machines/CONTEXT.md).',
         },
       ],

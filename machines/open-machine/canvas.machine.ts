@@ -2,6 +2,7 @@ import { assertEvent, assign, enqueueActions, setup, type AnyActorRef } from 'xs
 import type { CanvasEdit } from '../../src/lib/canvas-ops/gestures.ts';
 import { fitViewport, fitZoomFloor } from '../../src/lib/layout/fit.ts';
 import type { Box } from '../../src/lib/layout/types.ts';
+import type { View } from '../../src/lib/ports/canvas-presence.ts';
 
 /**
  * One diagram on screen: the viewport, the selection and the editing gesture under way.
@@ -51,9 +52,15 @@ export type CanvasIntent =
   /** The diagram's pane was measured (a fact from the page's layout, not a person's intent). */
   | { type: 'canvas.paneSized'; width: number; height: number };
 
-/** Facts from outside: permissions changed, a followed peer's viewport moved. */
+/**
+ * Facts from outside: permissions changed, the view moved to a point (a minimap click), the
+ * person followed looks somewhere else (`view`: the world point at the centre of their
+ * stage, shown here at the centre of this one).
+ */
 export type CanvasFact =
-  { type: 'canvas.editableChanged'; canEdit: boolean } | { type: 'canvas.viewportFollowed'; viewport: Viewport };
+  | { type: 'canvas.editableChanged'; canEdit: boolean }
+  | { type: 'canvas.viewportFollowed'; viewport: Viewport }
+  | { type: 'canvas.viewFollowed'; view: View };
 
 export type CanvasEvent = CanvasIntent | CanvasFact;
 
@@ -79,6 +86,8 @@ export interface CanvasContext {
   connect: DragLine | null;
   /** The compounds this person opened and closed (src/lib/layout/collapse.ts). */
   choice: ViewChoice;
+  /** The stage's size in pixels as last measured (null before): what this person looks at, and how a followed view shows. */
+  stage: { width: number; height: number } | null;
 }
 
 export interface ViewChoice {
@@ -180,6 +189,12 @@ export const canvasMachine = setup({
       assertEvent(event, 'canvas.viewportFollowed');
       return { viewport: event.viewport };
     }),
+    followView: assign(({ context, event }) => {
+      assertEvent(event, 'canvas.viewFollowed');
+      const { x, y, zoom } = event.view;
+      const stage = context.stage ?? { width: 0, height: 0 };
+      return { viewport: { zoom, x: stage.width / 2 - x * zoom, y: stage.height / 2 - y * zoom } };
+    }),
     setEditable: assign(({ event }) => {
       assertEvent(event, 'canvas.editableChanged');
       return { canEdit: event.canEdit };
@@ -250,6 +265,10 @@ export const canvasMachine = setup({
       assertEvent(event, 'canvas.setOpen');
       return { choice: withOpen(context.choice, event.ids, event.open) };
     }),
+    setStage: assign(({ event }) => {
+      assertEvent(event, 'canvas.paneSized');
+      return { stage: { width: event.width, height: event.height } };
+    }),
     setPane: assign(({ context, event }) => {
       assertEvent(event, 'canvas.paneSized');
       const pane = { width: stepOf(event.width), height: stepOf(event.height) };
@@ -270,11 +289,15 @@ export const canvasMachine = setup({
     editing: null,
     connect: null,
     choice: { opened: [], closed: [] },
+    stage: null,
   }),
   initial: 'idle',
   on: {
     'canvas.setOpen': { actions: ['setOpen', 'tellView'] },
-    'canvas.paneSized': { guard: 'paneChanged', actions: ['setPane', 'tellView'] },
+    'canvas.paneSized': [
+      { guard: 'paneChanged', actions: ['setStage', 'setPane', 'tellView'] },
+      { actions: 'setStage' },
+    ],
     'canvas.zoomAt': { actions: 'zoomAt' },
     'canvas.fit': { actions: 'fit' },
     'canvas.editableChanged': [
@@ -290,6 +313,7 @@ export const canvasMachine = setup({
         'canvas.clearSelection': { actions: 'clearSelection' },
         'canvas.panStart': 'panning',
         'canvas.viewportFollowed': { actions: 'follow' },
+        'canvas.viewFollowed': { actions: 'followView' },
         'canvas.renameStart': { guard: 'canEdit', target: 'renaming', actions: 'startRename' },
         'canvas.labelStart': { guard: 'canEdit', target: 'labelling', actions: 'startLabel' },
         'canvas.addChild': { guard: 'hasOneSelected', target: 'renaming', actions: ['addChild', 'editNew'] },

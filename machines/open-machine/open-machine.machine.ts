@@ -19,6 +19,8 @@ import { testPlaybackMachine } from './test-playback.machine.ts';
 import { testsMachine } from './tests.machine.ts';
 import { timelineMachine } from './timeline.machine.ts';
 import { followedReplay, NO_ROUTE, replayLook, sameLook, type ReplayRoute } from './replay-follow.ts';
+import { canvasLook, followedView, NO_VIEW_ROUTE, sameView, type ViewRoute } from './view-follow.ts';
+import type { View } from '../../src/lib/ports/canvas-presence.ts';
 
 /**
  * One machine open in a room: the parent of its `document` (edits, commits, offline
@@ -73,6 +75,8 @@ export interface OpenMachineContext extends OpenMachineInput {
   shownKey: string | null;
   /** The replay steps last routed (src: machines/open-machine/replay-follow.ts): each is passed on only when it changes. */
   replay: ReplayRoute;
+  /** The views last routed (machines/open-machine/view-follow.ts): each is passed on only when it changes. */
+  view: ViewRoute;
   canSend: boolean;
   /** The document's version and definition last told to the tests. */
   version: number | null;
@@ -218,6 +222,18 @@ export const openMachineMachine = setup({
       enqueue.assign({ replay: { ...context.replay, shared: replay } });
       enqueue.sendTo('presence', { type: 'presence.replay', replay });
     }),
+    /** What this person looks at goes out on presence. */
+    shareLook: enqueueActions(({ context, enqueue }, look: View | null) => {
+      if (look === null || sameView(context.view.look, look)) return;
+      enqueue.assign({ view: { ...context.view, look } });
+      enqueue.sendTo('presence', { type: 'presence.look', view: look });
+    }),
+    /** The followed person's view goes to the canvas. */
+    followView: enqueueActions(({ context, enqueue }, view: View | null) => {
+      if (sameView(context.view.followed, view)) return;
+      enqueue.assign({ view: { ...context.view, followed: view } });
+      if (view) enqueue.sendTo('canvas', { type: 'canvas.viewFollowed', view });
+    }),
     /** The followed person's step goes to the simulation. */
     followReplay: enqueueActions(({ context, enqueue }, replay: ReplayLook | null) => {
       if (sameLook(context.replay.followed, replay)) return;
@@ -243,6 +259,7 @@ export const openMachineMachine = setup({
     choice: NO_CHOICE,
     shownKey: null,
     replay: NO_ROUTE,
+    view: NO_VIEW_ROUTE,
     version: null,
     toldTests: null,
     selection: [],
@@ -271,6 +288,7 @@ export const openMachineMachine = setup({
         actions: [
           { type: 'tellTimelinePeers', params: ({ event }) => Object.keys(event.snapshot.context.peers) },
           { type: 'followReplay', params: ({ event }) => followedReplay(event.snapshot.context) },
+          { type: 'followView', params: ({ event }) => followedView(event.snapshot.context) },
         ],
       },
     },
@@ -280,7 +298,12 @@ export const openMachineMachine = setup({
       systemId: 'canvas',
       src: 'canvas',
       input: ({ context, self }) => ({ canEdit: context.canEdit, editor: self }),
-      onSnapshot: { actions: { type: 'shareSelection', params: ({ event }) => event.snapshot.context.selection } },
+      onSnapshot: {
+        actions: [
+          { type: 'shareSelection', params: ({ event }) => event.snapshot.context.selection },
+          { type: 'shareLook', params: ({ event }) => canvasLook(event.snapshot.context) },
+        ],
+      },
     },
     {
       id: 'code',

@@ -12,8 +12,9 @@ import { EMPTY_ROOM } from '../../src/lib/room-merge.ts';
  * change on the channel like anyone else's.
  * The room is the parent of what lives in it: the project's `machineList` (invoked while
  * open), the owner's `invites` (region `invites`: only while this person is an owner)
- * and the machine open in it (region `machine`: `room.openMachine` invokes
- * `openMachine`, which tells presence which machine this person is on).
+ * and the machine open in it (region `machine`: the `route` actor's `route.entered`
+ * invokes `openMachine`, which tells presence which machine this person is on, and
+ * `route.left` stops it: the machine open is the one the page's address names).
  */
 
 import { canEditIn, canSendIn, roomSetup } from './room.setup.ts';
@@ -69,6 +70,7 @@ export const roomMachine = roomSetup.createMachine({
           input: ({ context }) => ({ projectId: context.projectId, userId: context.userId, looking: context.looking }),
         },
         { id: 'machineList', src: 'machineList', input: ({ context }) => ({ projectId: context.projectId }) },
+        { id: 'route', src: 'route', input: ({ context }) => ({ projectId: context.projectId }) },
       ],
       on: {
         'presence.synced': { actions: 'setPeers' },
@@ -189,7 +191,7 @@ export const roomMachine = roomSetup.createMachine({
           initial: 'closed',
           states: {
             closed: {
-              on: { 'room.openMachine': { target: 'open', actions: ['rememberMachine', 'trackPresence'] } },
+              on: { 'route.entered': { target: 'open', actions: ['rememberMachine', 'trackPresence'] } },
             },
             open: {
               invoke: {
@@ -203,9 +205,9 @@ export const roomMachine = roomSetup.createMachine({
                   document: context.document,
                 }),
               },
-              // One machine at a time, closed before the next opens (the view keys it by id): its
-              // children's systemIds are free again only once the old one has stopped.
-              on: { 'room.closeMachine': { target: 'closed', actions: ['forgetMachine', 'trackPresence'] } },
+              // One machine at a time, closed before the next opens (the route says `route.left`
+              // first): its children's systemIds are free again only once the old one has stopped.
+              on: { 'route.left': { target: 'closed', actions: ['forgetMachine', 'trackPresence'] } },
             },
           },
         },

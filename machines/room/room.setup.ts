@@ -24,14 +24,25 @@ import type { DocumentInput } from '../open-machine/document.machine.ts';
 export type RoomIntent =
   | { type: 'room.retry' }
   | { type: 'room.look'; looking: string | null }
-  | { type: 'room.openMachine'; machineId: string }
-  | { type: 'room.closeMachine' }
   | { type: 'room.rename'; name: string }
   | { type: 'room.changeRole'; userId: string; role: Role }
   | { type: 'room.removeMember'; userId: string }
   | { type: 'room.dismissError' };
 
-export type RoomEvent = RoomFact | RoomIntent;
+/**
+ * The page's route, as the `route` actor tells it: this project's machine page was entered
+ * (its machine opens) or left (it closes). A move from one machine straight to another is
+ * told as `route.left` then `route.entered`, two events, so the old open machine has
+ * stopped (its children's systemIds free) before the next one starts.
+ */
+export type RouteFact = { type: 'route.entered'; machineId: string } | { type: 'route.left' };
+
+export type RoomEvent = RoomFact | RouteFact | RoomIntent;
+
+/** Which project's machine pages the `route` actor reports. */
+export interface RouteInput {
+  projectId: string;
+}
 
 /** Whose channel to open, and what this person is looking at when it joins. */
 export interface RoomChannelInput {
@@ -99,6 +110,7 @@ export const roomSetup = setup({
     tags: {} as RoomTag,
     children: {} as {
       channel: 'roomChannel';
+      route: 'route';
       loadSnapshot: 'loadSnapshot';
       renameProject: 'renameProject';
       changeRole: 'changeRole';
@@ -115,6 +127,9 @@ export const roomSetup = setup({
     openMachine: openMachineMachine,
     roomChannel: fromCallback<RoomChannelCommand, RoomChannelInput>(() => {
       throw notProvided('room', 'roomChannel');
+    }),
+    route: fromCallback<RouteFact, RouteInput>(() => {
+      throw notProvided('room', 'route');
     }),
     loadSnapshot: fromPromise<Result<RoomData>, { projectId: string }>(() =>
       Promise.reject(notProvided('room', 'loadSnapshot')),
@@ -176,7 +191,7 @@ export const roomSetup = setup({
       looking: context.looking,
     })),
     rememberMachine: assign(({ event }) => {
-      assertEvent(event, 'room.openMachine');
+      assertEvent(event, 'route.entered');
       return { machineId: event.machineId, looking: lookingAtMachine(event.machineId) };
     }),
     forgetMachine: assign({ machineId: null, looking: null }),

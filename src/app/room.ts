@@ -1,6 +1,13 @@
 import { fromCallback, fromEventObservable, fromPromise } from 'xstate';
 import { connectionMachine } from '../../machines/account/connection.machine.ts';
-import { roomMachine, type RoomChannelCommand, type RoomChannelInput } from '../../machines/room/room.machine.ts';
+import {
+  roomMachine,
+  type RoomChannelCommand,
+  type RoomChannelInput,
+  type RouteFact,
+  type RouteInput,
+} from '../../machines/room/room.machine.ts';
+import { watchRoute } from '../features/navigation/router.ts';
 import type { ConnectionPort, SocketEvent, SocketState } from '../lib/ports/realtime.ts';
 import { invitesMachine } from '../../machines/room/invites.machine.ts';
 import type { OpenMachineLogic } from './canvas.ts';
@@ -36,6 +43,18 @@ export function roomLogic(room: RoomPort, members: MembersPort, children: RoomCh
           subscription.unsubscribe();
           channel.close();
         };
+      }),
+      // The machine open in the room is the one the address names: entering its page opens
+      // it, leaving closes it (a move between two machines closes the first, then opens the next).
+      route: fromCallback<RouteFact, RouteInput>(({ input, sendBack }) => {
+        let open: string | null = null;
+        return watchRoute((route) => {
+          const machineId = route.name === 'machine' && route.projectId === input.projectId ? route.machineId : null;
+          if (machineId === open) return;
+          if (open !== null) sendBack({ type: 'route.left' });
+          open = machineId;
+          if (machineId !== null) sendBack({ type: 'route.entered', machineId });
+        });
       }),
       loadSnapshot: fromPromise<Result<RoomData>, { projectId: string }>(({ input }) =>
         room.loadSnapshot(input.projectId),

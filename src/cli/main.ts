@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { readModule } from './modules.ts';
 import { detectFormat, exportJson, exportScxml, exportTypeScript, importText } from '../lib/convert/index.ts';
 import { writeBackTypeScript } from '../lib/convert/ts-write-back.ts';
 import { describeDiff } from '../lib/canvas-ops/describe-diff.ts';
@@ -114,7 +115,8 @@ const inCwd = (io: Io, file: string): string => path.resolve(io.cwd, file);
 
 async function importFile(file: string, io: Io): Promise<MachineDefinition> {
   const text = await readText(inCwd(io, file));
-  const result = importText(text, file);
+  // Helpers and constants the file imports from its own folder are read there.
+  const result = importText(text, inCwd(io, file), { resolveModule: readModule });
   const errors = result.issues.filter((i) => i.severity === 'error');
   if (result.definition === null || errors.length > 0) {
     const first = errors[0];

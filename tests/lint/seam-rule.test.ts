@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
@@ -52,6 +53,52 @@ export function Panel({ send, value }: { send: (e: { type: string }) => void; va
 }
 `;
 
+// Senders named for what they reach (the hooks in the *-context.ts files), on mount, on
+// unmount and in a layout effect: each is an effect-send all the same.
+const EFFECT_SENDS_NAMED = `import { useEffect, useLayoutEffect } from 'react';
+
+export function Panel({
+  roomSend,
+  canvasSend,
+  paneShapeSend,
+  machineId,
+}: {
+  roomSend: (e: { type: string; machineId?: string }) => void;
+  canvasSend: (e: { type: string }) => void;
+  paneShapeSend: (aspect: number) => void;
+  machineId: string;
+}) {
+  useEffect(() => {
+    roomSend({ type: 'room.openMachine', machineId });
+    return () => roomSend({ type: 'room.closeMachine' });
+  }, [roomSend, machineId]);
+  useLayoutEffect(() => {
+    paneShapeSend(1.5);
+    canvasSend({ type: 'canvas.paneSized' });
+  }, [paneShapeSend, canvasSend]);
+  return <p>{machineId}</p>;
+}
+`;
+
+// A sender called from a ResizeObserver set up by a ref callback (not an effect), and a
+// function whose name merely contains "send" inside an effect: both allowed.
+const MEASURED_BY_REF = `import { useCallback, useEffect } from 'react';
+
+export function Panel({ canvasSend, sender }: { canvasSend: (e: { type: string }) => void; sender: () => void }) {
+  const ref = useCallback(
+    (el: HTMLDivElement | null) => {
+      if (!el) return;
+      const observer = new ResizeObserver(() => canvasSend({ type: 'canvas.paneSized' }));
+      observer.observe(el);
+      return () => observer.disconnect();
+    },
+    [canvasSend],
+  );
+  useEffect(() => sender(), [sender]);
+  return <div ref={ref} />;
+}
+`;
+
 const CLEAN = `import { useEffect, useRef } from 'react';
 import type { AnyActorRef } from 'xstate';
 
@@ -85,8 +132,24 @@ describe('the seam rule (eslint.config.js, src/features)', () => {
     ]);
   }, 60_000);
 
+  it('refuses an effect that calls any sender named `…Send`, on mount, on unmount or in a layout effect', async () => {
+    expect(await seamErrors(EFFECT_SENDS_NAMED)).toEqual(
+      Array(4).fill('No effect sends an actor an event: the parent machine routes what changed (machines/CONTEXT.md).'),
+    );
+  }, 60_000);
+
   it('lets a view send intents from its handlers and keep effects to itself', async () => {
     expect(await seamErrors(CLEAN)).toEqual([]);
+    expect(await seamErrors(MEASURED_BY_REF)).toEqual([]);
+  }, 60_000);
+
+  it('passes the canvas stage and the machine page as they are written', async () => {
+    for (const file of ['src/features/canvas/useStage.ts', 'src/features/canvas/MachineView.tsx']) {
+      const code = fs.readFileSync(file, 'utf8');
+      // The files still send: from handlers and the stage's ResizeObserver, never from an effect.
+      expect(code).toMatch(/Send\(/);
+      expect(await seamErrors(code, file)).toEqual([]);
+    }
   }, 60_000);
 
   it('holds only under src/features: the composition root creates the root actors', async () => {

@@ -3,7 +3,7 @@ import { fromCallback, type AnyEventObject } from 'xstate';
 import type { invitesMachine } from '../../machines/room/invites.machine.ts';
 import type { machineListMachine } from '../../machines/room/machine-list.machine.ts';
 import type { OpenMachineInput, openMachineMachine } from '../../machines/open-machine/open-machine.machine.ts';
-import type { RoomChannelCommand, RoomChannelInput } from '../../machines/room/room.machine.ts';
+import type { RoomChannelCommand, RoomChannelInput, RouteFact, RouteInput } from '../../machines/room/room.machine.ts';
 import type { Member, Profile, Project, Result, Role, RoomData, RoomFact } from '../../src/lib/ports/room.ts';
 import { heldRequests } from './held-requests.ts';
 
@@ -29,6 +29,7 @@ function recorder<TLogic>(log: { started: unknown[]; stopped: number; received: 
 
 export function fakeRoom() {
   const facts = new Subject<RoomFact>();
+  const routes = new Subject<RouteFact>();
   const children = {
     machineList: { started: [] as unknown[], stopped: 0, received: [] as AnyEventObject[] },
     invites: { started: [] as unknown[], stopped: 0, received: [] as AnyEventObject[] },
@@ -49,6 +50,11 @@ export function fakeRoom() {
           subscription.unsubscribe();
         };
       }),
+      // The page's address: the test says which machine page is entered or left.
+      route: fromCallback<RouteFact, RouteInput>(({ sendBack }) => {
+        const subscription = routes.subscribe((fact) => sendBack(fact));
+        return () => subscription.unsubscribe();
+      }),
       loadSnapshot: request<Result<RoomData>, { projectId: string }>('loadSnapshot'),
       renameProject: request<Result<null>, { projectId: string; name: string }>('renameProject'),
       changeRole: request<Result<null>, { projectId: string; userId: string; role: Role }>('changeRole'),
@@ -63,6 +69,7 @@ export function fakeRoom() {
     calls,
     isOpen: (name: RoomRequest) => pending.has(name),
     emit: (fact: RoomFact) => facts.next(fact),
+    route: (fact: RouteFact) => routes.next(fact),
     async settle(name: RoomRequest, output: unknown) {
       take(name).resolve(output);
       await settle();

@@ -1,6 +1,6 @@
 import { vi } from 'vitest';
 import { createActor, type SnapshotFrom } from 'xstate';
-import { roomMachine, type RoomEvent } from '../../machines/room/room.machine.ts';
+import { roomMachine, type RoomEvent, type RouteFact } from '../../machines/room/room.machine.ts';
 import type { Result, RoomData, RoomFact } from '../../src/lib/ports/room.ts';
 import { describeMachinePaths, settleRequest } from './machine-paths.ts';
 import {
@@ -60,8 +60,8 @@ const events: GraphEvent[] = [
   { type: 'presence.synced', peers: [{ userId: BOB, looking: null, connections: 1 }] },
   { type: 'room.retry' },
   { type: 'room.look', looking: 'members' },
-  { type: 'room.openMachine', machineId: 'm-1' },
-  { type: 'room.closeMachine' },
+  { type: 'route.entered', machineId: 'm-1' },
+  { type: 'route.left' },
   { type: 'room.rename', name: 'Crossing' },
   { type: 'room.changeRole', userId: BOB, role: 'viewer' },
   { type: 'room.removeMember', userId: BOB },
@@ -102,7 +102,7 @@ const traversal = {
     if (event.type === 'presence.synced' || event.type === 'room.look')
       return snapshot.hasTag('live') && pristine && adminIdle;
     // A machine opens and closes in an otherwise untouched live room.
-    if (event.type === 'room.openMachine' || event.type === 'room.closeMachine')
+    if (event.type === 'route.entered' || event.type === 'route.left')
       return snapshot.hasTag('live') && pristine && adminIdle && context.peers.length === 0;
     return true;
   },
@@ -135,6 +135,7 @@ async function replay(steps: readonly GraphEvent[]) {
     if (await settleRequest(room, event)) return;
     if (event.type === JOIN_TIMEOUT) await vi.advanceTimersByTimeAsync(15_000);
     else if (event.type.startsWith('room.')) actor.send(event as RoomEvent);
+    else if (event.type === 'route.entered' || event.type === 'route.left') room.route(event as RouteFact);
     else room.emit(event as RoomFact);
   };
   for (const event of steps) {

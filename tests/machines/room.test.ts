@@ -188,11 +188,11 @@ describe('room machine', () => {
   });
 
   it("is the parent of its machine list, an owner's invites, and the machine open in it", async () => {
-    const { room, actor, snap } = await live();
+    const { room, snap } = await live();
     expect(room.children.machineList.started).toEqual([{ projectId: PROJECT }]);
     // Ada owns the project, so her invites are open; demoted, they close.
     expect(room.children.invites.started).toEqual([{ projectId: PROJECT }]);
-    actor.send({ type: 'room.openMachine', machineId: 'm-1' });
+    room.route({ type: 'route.entered', machineId: 'm-1' });
     expect(room.children.openMachine.started).toEqual([
       { machineId: 'm-1', userId: ME, canEdit: true, canSend: true, document: ROOM_INPUT.document },
     ]);
@@ -208,7 +208,7 @@ describe('room machine', () => {
       canSend: true,
     });
     expect(room.children.invites.stopped).toBe(1);
-    actor.send({ type: 'room.closeMachine' });
+    room.route({ type: 'route.left' });
     expect(room.children.openMachine.stopped).toBe(1);
     expect(room.tracked.at(-1)).toBeNull();
   });

@@ -108,7 +108,7 @@ export function CanvasPage({ definition, peers = [], onCreate, toolbarHost }: Ca
     },
     [canvasSend, onUserMove],
   );
-  const stage = useStage(layout, viewport, send, onUserMove, null, overview);
+  const stage = useStage(layout, viewport, send, onUserMove, overview);
   const find = useFind(definition, layout, collapsed, setOpen, stage.frame);
   const fitByUser = () => {
     onUserMove();

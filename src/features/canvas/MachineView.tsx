@@ -1,7 +1,7 @@
-import { useCallback, useDeferredValue, useEffect, useMemo, useState } from 'react';
+import { useCallback, useDeferredValue, useMemo, useState } from 'react';
 import { useMachineName } from '../machines/machine-list-context.ts';
 import { Avatar } from '../room/Avatar.tsx';
-import { useCanEdit, useMembers, useOpenMachineRef, useRoomSend } from '../room/room-context.ts';
+import { useCanEdit, useMembers, useOpenMachineRef } from '../room/room-context.ts';
 import { useCurrentUser } from '../session/session-context.ts';
 import { Inspector } from '../inspector/index.ts';
 import { SimulationPanel } from '../simulation/index.ts';
@@ -44,18 +44,13 @@ const SYNC_TEXT: Record<SyncStatus, string> = {
 };
 
 /**
- * One machine open in the room, at /p/:projectId/m/:machineId. Opening it asks the room
- * (`room.openMachine`), which invokes the open machine (document, presence, layout and
- * canvas); leaving closes it. Everything below reads that actor through named hooks.
+ * One machine open in the room, at /p/:projectId/m/:machineId. The room opens it from the
+ * address (its `route` actor), invoking the open machine (document, presence, layout and
+ * canvas), and closes it when the address leaves it. Everything below reads that actor
+ * through named hooks.
  */
 export function MachineView({ machineId }: { machineId: string }) {
-  const roomSend = useRoomSend();
   const open = useOpenMachineRef();
-
-  useEffect(() => {
-    roomSend({ type: 'room.openMachine', machineId });
-    return () => roomSend({ type: 'room.closeMachine' });
-  }, [roomSend, machineId]);
 
   if (!open || open.getSnapshot().context.machineId !== machineId) {
     return (

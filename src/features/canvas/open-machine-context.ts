@@ -11,7 +11,7 @@ import {
 } from '../../../machines/open-machine/open-machine.machine.ts';
 import type { Layout } from '../../lib/layout/types.ts';
 import type { Issue, MachineDefinition } from '../../lib/model/types.ts';
-import type { PresenterOffer, View } from '../../lib/ports/canvas-presence.ts';
+import type { PresenterOffer } from '../../lib/ports/canvas-presence.ts';
 import { sameStrings, useChildSelector } from '../actor-hooks.ts';
 import {
   diagramSimOf,
@@ -93,21 +93,11 @@ export function useDocumentSend(): (intent: DocumentIntent) => void {
 // Presence.
 
 const NO_PEERS: Record<string, CanvasPeer> = {};
-// Peer ids come from other browsers: own keys only (as the presence machine looks them up).
-const peerOf = (peers: Record<string, CanvasPeer>, userId: string): CanvasPeer | undefined =>
-  Object.hasOwn(peers, userId) ? peers[userId] : undefined;
 
 export const useCanvasPeers = (): Record<string, CanvasPeer> =>
   useChildSelector(useChild('presence'), (s) => s.context.peers, NO_PEERS);
 export const useFollowing = (): string | null =>
   useChildSelector(useChild('presence'), (s) => s.context.following, null);
-/** The view of the person being followed, or null when following no one. */
-export const useFollowView = (): View | null =>
-  useChildSelector(
-    useChild('presence'),
-    (s) => (s.context.following ? (peerOf(s.context.peers, s.context.following)?.view ?? null) : null),
-    null,
-  );
 
 const OPEN_OFFER: PresenterOffer = { followable: true, spotlight: false };
 /** What this person offers the room: may others follow them, do they spotlight. */

@@ -1,12 +1,12 @@
-import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
+import { useCallback, useEffect, useRef, useState, type RefCallback } from 'react';
 import type { CanvasIntent, Viewport } from '../../../machines/open-machine/canvas.machine.ts';
 import { extentChanged } from '../../lib/layout/fit.ts';
 import { extentOf, type Box, type Layout } from '../../lib/layout/types.ts';
-import { useCanvasSend, useFollowView, usePaneShapeSend, usePresenceSend } from './open-machine-context.ts';
+import { useCanvasSend, usePaneShapeSend } from './open-machine-context.ts';
 
 export interface Stage {
-  /** The element the diagram is drawn in; its size frames every fit and jump. */
-  ref: RefObject<HTMLDivElement | null>;
+  /** Put on the element the diagram is drawn in: its size frames every fit and jump, and is measured as it changes. */
+  ref: RefCallback<HTMLDivElement>;
   /** Its size in pixels, kept current (the minimap's view box). */
   size: { width: number; height: number };
   /** Fit the whole layout in the stage. */
@@ -21,22 +21,22 @@ export interface Stage {
 
 /**
  * The stage's view and the world outside it: fits when the first layout arrives, and
- * again when the chart's extent changes a lot while no one has moved the view, tells presence what this person looks at, and follows the followed person's view.
- * Gestures that move the view send through `send`, which unfollows.
+ * again when the chart's extent changes a lot while no one has moved the view. The stage's
+ * size goes to the canvas (`canvas.paneSized`) and the layout (its shape) from a
+ * ResizeObserver as it changes; from it the open machine tells presence what this person
+ * looks at and shows the followed person's view. Gestures that move the view send through
+ * `send`, which unfollows.
  */
 export function useStage(
   layout: Layout | null,
   viewport: Viewport,
   send: (intent: CanvasIntent) => void,
   onUserMove: () => void,
-  remeasure: unknown,
   overview: string = '',
 ): Stage {
   const canvasSend = useCanvasSend();
-  const presenceSend = usePresenceSend();
-  const followView = useFollowView();
   const paneShapeSend = usePaneShapeSend();
-  const ref = useRef<HTMLDivElement>(null);
+  const stageRef = useRef<HTMLDivElement>(null);
   // Whether the view is still the one a fit gave: a fit's own viewport change is expected;
   // any other (a pan, a zoom, following someone) means the person chose the view.
   const expectFit = useRef(false);
@@ -44,7 +44,7 @@ export function useStage(
   // The extent of the chart the last fit framed.
   const fittedExtent = useRef<{ width: number; height: number } | null>(null);
   const fit = useCallback(() => {
-    const el = ref.current;
+    const el = stageRef.current;
     if (!el || !layout) return;
     expectFit.current = true;
     touched.current = false;
@@ -82,58 +82,43 @@ export function useStage(
     // `overview` is read when its layout arrives, not when it changes.
   }, [layout, fit]);
 
+  // The viewport the stage last saw: the effect's first run (the mount, the same commit as a
+  // first fit) is no change, so the fit's own change, when it comes, is the one expected.
+  const seenViewport = useRef(viewport);
   useEffect(() => {
+    if (viewport === seenViewport.current) return;
+    seenViewport.current = viewport;
     if (!fitted.current) return;
     if (expectFit.current) expectFit.current = false;
     else touched.current = true;
   }, [viewport]);
 
-  // What this person looks at goes to presence; a followed person's view comes back (both need the stage's size).
-  useEffect(() => {
-    const el = ref.current;
-    if (!el) return;
-    presenceSend({
-      type: 'presence.look',
-      view: {
-        x: (el.clientWidth / 2 - viewport.x) / viewport.zoom,
-        y: (el.clientHeight / 2 - viewport.y) / viewport.zoom,
-        zoom: viewport.zoom,
-      },
-    });
-  }, [viewport, presenceSend]);
-  useEffect(() => {
-    const el = ref.current;
-    if (!el || !followView) return;
-    const { x, y, zoom } = followView;
-    canvasSend({
-      type: 'canvas.viewportFollowed',
-      viewport: { zoom, x: el.clientWidth / 2 - x * zoom, y: el.clientHeight / 2 - y * zoom },
-    });
-  }, [canvasSend, followView]);
-
-  // The stage's size, for the minimap's view box.
+  // The stage's size, measured as it changes: for the minimap's view box; the layout turns a
+  // chart far wider (or taller) than the pane, so it needs the pane's shape; Fit's overview
+  // (the canvas machine's view choice), this person's look and a followed view need its size.
   const [size, setSize] = useState({ width: 0, height: 0 });
-  useEffect(() => {
-    const el = ref.current;
-    if (!el) return;
-    const measure = () =>
-      setSize((s) =>
-        s.width === el.clientWidth && s.height === el.clientHeight
-          ? s
-          : { width: el.clientWidth, height: el.clientHeight },
-      );
-    measure();
-    const observer = new ResizeObserver(measure);
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, [remeasure]);
-  // The layout turns a chart far wider (or taller) than the pane: it needs the pane's shape;
-  // and Fit's overview (the canvas machine's view choice) needs its size.
-  useEffect(() => {
-    if (size.width <= 0 || size.height <= 0) return;
-    paneShapeSend(size.width / size.height);
-    canvasSend({ type: 'canvas.paneSized', width: size.width, height: size.height });
-  }, [size, paneShapeSend, canvasSend]);
+  const ref = useCallback(
+    (el: HTMLDivElement | null) => {
+      stageRef.current = el;
+      if (!el) return;
+      const measure = () => {
+        const width = el.clientWidth;
+        const height = el.clientHeight;
+        setSize((s) => (s.width === width && s.height === height ? s : { width, height }));
+        if (width <= 0 || height <= 0) return;
+        paneShapeSend(width / height);
+        canvasSend({ type: 'canvas.paneSized', width, height });
+      };
+      // The observer reports the element's size when it starts observing, then each change.
+      const observer = new ResizeObserver(measure);
+      observer.observe(el);
+      return () => {
+        observer.disconnect();
+        stageRef.current = null;
+      };
+    },
+    [paneShapeSend, canvasSend],
+  );
 
   // The stage changed size (a panel opened under it, the window was resized): a view no
   // one has moved since the fit is fitted again, so the chart stays in view.
@@ -154,12 +139,12 @@ export function useStage(
     });
   };
   const zoom = (factor: number) => {
-    const el = ref.current;
+    const el = stageRef.current;
     send({ type: 'canvas.zoomAt', factor, x: (el?.clientWidth ?? 0) / 2, y: (el?.clientHeight ?? 0) / 2 });
   };
   const frame = useCallback(
     (box: Box): boolean => {
-      const el = ref.current;
+      const el = stageRef.current;
       if (!el) return false;
       onUserMove();
       const pad = { x: Math.max(160, el.clientWidth / 3), y: Math.max(120, el.clientHeight / 3) };

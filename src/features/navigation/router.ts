@@ -33,6 +33,17 @@ export function useRoute(): Route {
   return parseRoute(path);
 }
 
+/** Calls `onRoute` with the current route and again on every change of path. Returns the remover. */
+export function watchRoute(onRoute: (route: Route) => void): () => void {
+  let path = currentPath();
+  onRoute(parseRoute(path));
+  return subscribe(() => {
+    if (currentPath() === path) return;
+    path = currentPath();
+    onRoute(parseRoute(path));
+  });
+}
+
 /** Turns clicks on same-origin links into History navigation. Returns the remover. */
 export function followLinks(root: Document = document): () => void {
   const onClick = (event: MouseEvent) => {

@@ -1,6 +1,7 @@
 import { spanFor } from '../model/check.ts';
 import { at } from '../model/json-text.ts';
 import { readXState, type ImportOptions } from '../model/import.ts';
+import type { ModuleResolver } from './ts-reader.ts';
 import type { Issue, JsonObject, MachineDefinition } from '../model/types.ts';
 import { validateDefinition } from '../model/validate.ts';
 
@@ -27,7 +28,15 @@ export interface ConvertResult {
 }
 
 /** What an importer may be told besides the model's options: the file's name picks its syntax. */
-export type ConvertOptions = ImportOptions & { fileName?: string };
+export type ConvertOptions = ImportOptions & {
+  fileName?: string;
+  /**
+   * TypeScript only: gives the source of a module the file imports, so a helper or constant
+   * imported from it (`...request({...})` from '../shared.ts') is read there; without it
+   * (the browser) such a part is left out and counted. See ModuleResolver in ts-reader.ts.
+   */
+  resolveModule?: ModuleResolver;
+};
 
 /** "4 states, 2 transitions, 1 part of unknown size": what an import left out, counted. */
 export function leftOutCounts(left: LeftOut): string {

@@ -18,7 +18,9 @@ export { ACTOR_SOURCES } from './ts-reader.ts';
  * - an inline actor (`src: fromPromise(...)`) becomes a named placeholder `src`, its source
  *   kept in the state's `meta["chartroom.actors"]`;
  * - an identifier is followed to a top-level `const` or `enum` in the same file, and a call
- *   to a helper of this file that returns an expression is read with its arguments;
+ *   (or spread of a call) to a helper of this file that returns an expression is read with
+ *   its arguments; given `resolveModule`, a helper or constant imported from another file
+ *   is read there the same way (reported where this file uses it);
  * - anything else (spreads, computed keys, template substitutions, ...) is reported with its
  *   line and column and left out; the rest imports. States and transitions left out are
  *   counted, with why, in the result's `leftOut`.
@@ -32,7 +34,7 @@ function fail(text: string, message: string, start = 0, end = start): ConvertRes
 /** Read a machine from TypeScript/JavaScript source. Never throws for bad input; never runs it. */
 export function importTypeScript(text: string, options: ConvertOptions = {}): ConvertResult {
   if (text.length > MAX_SOURCE) return fail('', `the file is too large to import (over ${MAX_SOURCE} characters)`);
-  const { fileName = '', ...importOptions } = options;
+  const { fileName = '', resolveModule, ...importOptions } = options;
   let file: ts.SourceFile;
   try {
     file = parse(text, fileName);
@@ -68,7 +70,7 @@ export function importTypeScript(text: string, options: ConvertOptions = {}): Co
       );
     const arg = first.arguments[0];
     if (!arg) return fail(text, 'createMachine() has no config argument', first.getStart(file), first.getEnd());
-    const reader = new Reader(text, file);
+    const reader = new Reader(text, file, fileName, resolveModule ?? null);
     if (calls.length > 1) {
       reader.warn(
         '',

@@ -2,11 +2,15 @@ import ts from 'typescript';
 import { indexPath, keyPath } from '../model/paths.ts';
 import type { Json, JsonObject } from '../model/types.ts';
 import { countTransitions, propertyName, unwrap, unwrapParent } from './ts-syntax.ts';
-import { SourceScope } from './ts-scope.ts';
+import { MAX_SOURCE } from './issues.ts';
+import { moduleScope, SourceScope, type ModuleScope } from './ts-scope.ts';
+import { parse, syntaxErrors } from './ts-syntax.ts';
 
 /**
  * Reads a machine config's object literal as JSON, expression by expression (see
- * ts-import.ts for what becomes of what is not data).
+ * ts-import.ts for what becomes of what is not data). With a `ModuleResolver`, a helper or
+ * constant imported from another file is read in that file's top level, and whatever it
+ * reports is placed where this file uses it.
  */
 
 const EXPRESSION_KEYS = new Set(['params', 'input', 'context', 'output']);
@@ -20,15 +24,42 @@ const TRANSITION_MAPS = new Set(['on', 'after']);
 /** Meta key holding the source of a state's inline actors, by placeholder name. */
 export const ACTOR_SOURCES = 'chartroom.actors';
 
-/** An argument bound to a helper's parameter, read where the call stands. */
+/** An argument bound to a helper's parameter, read where the call stands (in that file). */
 interface Binding {
   expr: ts.Expression;
   scope: Map<string, Binding>;
+  mod: ModuleScope;
+}
+
+/**
+ * Gives the source of a module another file imports (`specifier` as written there, `fromPath`
+ * that file's path), or null when it cannot: the importer then reads helpers and constants
+ * imported from it. Without one (the browser), what comes from another file is left out.
+ */
+export type ModuleResolver = (specifier: string, fromPath: string) => { path: string; text: string } | null;
+
+/** A top-level function or constant of another file, and that file's top level. */
+interface Imported {
+  mod: ModuleScope;
+  fn?: ts.FunctionLikeDeclaration;
+  init?: ts.Expression;
 }
 const MAX_DEPTH = 200;
 
 export class Reader extends SourceScope {
   private readonly following = new Set<string>();
+  /** Files read for what this one imports, by path (null: could not be read). */
+  private readonly modules = new Map<string, ModuleScope | null>();
+
+  constructor(
+    text: string,
+    file: ts.SourceFile,
+    fileName = '',
+    private readonly resolve: ModuleResolver | null = null,
+  ) {
+    super(text, file, fileName);
+  }
+
   private scope = new Map<string, Binding>();
   /** The state whose `invoke` is being read: its path and key. */
   private owner: { path: string; key: string } | null = null;
@@ -40,7 +71,8 @@ export class Reader extends SourceScope {
       return undefined;
     }
     const e = unwrap(node);
-    this.spans.set(path, { start: e.getStart(this.file), end: e.getEnd() });
+    const at = this.here(e);
+    this.spans.set(path, { start: at.getStart(this.file), end: at.getEnd() });
     if (ts.isStringLiteral(e) || ts.isNoSubstitutionTemplateLiteral(e)) return e.text;
     if (ts.isNumericLiteral(e)) return Number(e.text);
     if (e.kind === ts.SyntaxKind.TrueKeyword) return true;
@@ -232,11 +264,10 @@ export class Reader extends SourceScope {
     key: string,
     depth: number,
   ): Json | undefined | null {
-    if (this.following.has(name)) return null;
-    const init = this.consts.get(name);
-    const fn =
-      this.functions.get(name) ??
-      (init && (ts.isArrowFunction(init) || ts.isFunctionExpression(init)) ? init : undefined);
+    const found = this.lookUp(name);
+    if (!found || this.following.has(`${found.mod.path}#${name}`)) return null;
+    const { mod, init } = found;
+    const fn = found.fn ?? (init && (ts.isArrowFunction(init) || ts.isFunctionExpression(init)) ? init : undefined);
     if (!fn?.body) return null;
     let body: ts.Expression | undefined;
     if (!ts.isBlock(fn.body)) body = fn.body;
@@ -248,18 +279,65 @@ export class Reader extends SourceScope {
     const scope = new Map<string, Binding>();
     fn.parameters.forEach((param, i) => {
       if (!ts.isIdentifier(param.name)) return;
-      const arg = e.arguments[i] ?? param.initializer;
-      if (arg !== undefined) scope.set(param.name.text, { expr: arg, scope: this.scope });
+      const arg = e.arguments[i];
+      if (arg !== undefined) scope.set(param.name.text, { expr: arg, scope: this.scope, mod: this.mod });
+      else if (param.initializer) scope.set(param.name.text, { expr: param.initializer, scope: new Map(), mod });
     });
     const saved = this.scope;
     this.scope = scope;
-    this.following.add(name);
+    return this.within(mod, e, `${mod.path}#${name}`, () => {
+      try {
+        return this.read(body, path, key, depth + 1);
+      } finally {
+        this.scope = saved;
+      }
+    });
+  }
+
+  /** Reads in another file's top level (or this one's), reported at `use` in this file, guarding against cycles. */
+  private within<T>(mod: ModuleScope, use: ts.Node, key: string, f: () => T): T {
+    const saved = { mod: this.mod, anchor: this.anchor };
+    if (mod !== this.mod && this.anchor === null) this.anchor = use;
+    this.mod = mod;
+    this.following.add(key);
     try {
-      return this.read(body, path, key, depth + 1);
+      return f();
     } finally {
-      this.scope = saved;
-      this.following.delete(name);
+      this.following.delete(key);
+      this.mod = saved.mod;
+      this.anchor = saved.anchor;
     }
+  }
+
+  /** A top-level function or constant named `name`: in the file being read, else in the module it is imported from. */
+  private lookUp(name: string): Imported | null {
+    const local = this.mod.functions.get(name);
+    if (local) return { mod: this.mod, fn: local };
+    const init = this.mod.consts.get(name);
+    if (init) return { mod: this.mod, init };
+    const imported = this.mod.imports.get(name);
+    if (!imported || imported.name === null) return null;
+    const mod = this.module(imported.from);
+    if (!mod) return null;
+    const fn = mod.functions.get(imported.name);
+    if (fn) return { mod, fn };
+    const constant = mod.consts.get(imported.name);
+    return constant ? { mod, init: constant } : null;
+  }
+
+  /** The top level of a module the current file imports, read once; null without a resolver or a readable file. */
+  private module(specifier: string): ModuleScope | null {
+    if (!this.resolve) return null;
+    const found = this.resolve(specifier, this.mod.path);
+    if (!found) return null;
+    if (this.modules.has(found.path)) return this.modules.get(found.path) ?? null;
+    let mod: ModuleScope | null = null;
+    if (found.text.length <= MAX_SOURCE) {
+      const file = parse(found.text, found.path);
+      if (syntaxErrors(file).length === 0) mod = moduleScope(file, found.path);
+    }
+    this.modules.set(found.path, mod);
+    return mod;
   }
 
   /** A state key written `[States.Idle]` or `[KEY]`: the constant's value when this file has it. */
@@ -283,7 +361,7 @@ export class Reader extends SourceScope {
     const e = unwrap(value);
     if (ts.isStringLiteral(e) || ts.isNoSubstitutionTemplateLiteral(e) || this.owner === null)
       return this.read(value, path, 'src', depth + 1);
-    if (ts.isIdentifier(e) && !this.consts.has(e.text) && !this.scope.has(e.text)) {
+    if (ts.isIdentifier(e) && !this.mod.consts.has(e.text) && !this.scope.has(e.text)) {
       this.warn(
         path,
         e,
@@ -329,9 +407,12 @@ export class Reader extends SourceScope {
   private spread(e: ts.Expression, path: string, key: string, depth: number): Json | undefined {
     const inner = unwrap(e);
     if (ts.isPropertyAccessExpression(inner)) return this.member(inner, path, key, depth);
+    // `...request({...})`: a helper of this file, or of a file it imports, that returns a config.
+    if (ts.isCallExpression(inner) && ts.isIdentifier(inner.expression))
+      return this.helper(inner, inner.expression.text, path, key, depth) ?? undefined;
     if (!ts.isIdentifier(inner)) return undefined;
-    const init = this.consts.get(inner.text);
-    if (init === undefined || this.following.has(inner.text)) return undefined;
+    const init = this.lookUp(inner.text)?.init;
+    if (init === undefined || this.following.has(`${this.mod.path}#${inner.text}`)) return undefined;
     const target = unwrap(init);
     if (!ts.isObjectLiteralExpression(target) && !ts.isArrayLiteralExpression(target)) return undefined;
     return this.identifier(inner, path, key, depth + 1);
@@ -341,8 +422,8 @@ export class Reader extends SourceScope {
   private member(e: ts.PropertyAccessExpression, path: string, key: string, depth: number): Json | undefined {
     const base = unwrap(e.expression);
     const value = this.quiet((): Json | undefined => {
-      if (ts.isIdentifier(base) && this.enums.has(base.text)) return this.enums.get(base.text);
-      if (ts.isIdentifier(base) && (this.consts.has(base.text) || this.scope.has(base.text)))
+      if (ts.isIdentifier(base) && this.mod.enums.has(base.text)) return this.mod.enums.get(base.text);
+      if (ts.isIdentifier(base) && (this.mod.consts.has(base.text) || this.scope.has(base.text)))
         return this.identifier(base, path, '', depth + 1);
       if (ts.isPropertyAccessExpression(base)) return this.member(base, path, '', depth + 1);
       return undefined;
@@ -355,26 +436,24 @@ export class Reader extends SourceScope {
     if (e.text === 'undefined') return undefined;
     const bound = this.scope.get(e.text);
     if (bound) {
-      const saved = this.scope;
+      const saved = { scope: this.scope, mod: this.mod };
       this.scope = bound.scope;
+      this.mod = bound.mod;
       try {
         return this.read(bound.expr, path, key, depth + 1);
       } finally {
-        this.scope = saved;
+        this.scope = saved.scope;
+        this.mod = saved.mod;
       }
     }
-    const init = this.consts.get(e.text);
-    if (init === undefined || this.following.has(e.text)) {
+    const found = this.lookUp(e.text);
+    const init = found?.init;
+    if (!found || init === undefined || this.following.has(`${found.mod.path}#${e.text}`)) {
       if (EXPRESSION_KEYS.has(key)) return { $expr: e.text };
       this.warn(path, e, `"${e.text}" is not a constant in this file; left out`);
       return undefined;
     }
-    this.following.add(e.text);
-    try {
-      return this.read(init, path, key, depth + 1);
-    } finally {
-      this.following.delete(e.text);
-    }
+    return this.within(found.mod, e, `${found.mod.path}#${e.text}`, () => this.read(init, path, key, depth + 1));
   }
 }
 
