@@ -127,6 +127,7 @@ export const openMachineMachine = setup({
       inspector: 'inspector';
       tests: 'tests';
       testPlayback: 'testPlayback';
+      versions: 'versions';
     },
     tags: {} as 'open',
   },
