@@ -84,6 +84,9 @@ export interface VersionsContext {
 
 type Definitions = VersionsResult<MachineDefinition[]>;
 
+/** The shape (width / height) of the box a version or diff is drawn in (the Versions panel's stage). */
+const VIEW_ASPECT = 1;
+
 const bySeq = (a: SavedVersion, b: SavedVersion): number => a.seq - b.seq || a.createdAt.localeCompare(b.createdAt);
 
 const withVersion = (list: SavedVersion[], v: SavedVersion): SavedVersion[] =>
@@ -167,7 +170,10 @@ export const versionsMachine = setup({
       if (definition && context.editor) enqueue.sendTo(context.editor, { type: 'machine.replace', definition });
     }),
     layOutView: enqueueActions(({ context, enqueue }) => {
-      if (context.view) enqueue.sendTo('viewLayout', { type: 'layout.request', definition: context.view.definition });
+      if (!context.view) return;
+      // Drawn in the side panel's box, about as tall as wide: a wide chart is laid out downwards too, and the better fit kept.
+      enqueue.sendTo('viewLayout', { type: 'layout.paneSized', aspect: VIEW_ASPECT });
+      enqueue.sendTo('viewLayout', { type: 'layout.request', definition: context.view.definition });
     }),
     select: assign(({ event }) => {
       assertEvent(event, 'versions.select');

@@ -90,7 +90,7 @@ describe('named versions and the visual diff, two browsers', { timeout: 90_000 }
     const changes = diff.getByRole('list', { name: 'Changes' });
     await expect
       .poll(() => changes.getByRole('listitem').allInnerTexts())
-      .toEqual(['Changed shut renamed from closed']);
+      .toEqual([expect.stringMatching(/^~\s*shut renamed from closed$/)]);
     await changes.getByRole('button', { name: /shut renamed from closed/ }).click();
     await diff.locator('.st.is-selected[data-state-path="shut"]').waitFor();
 

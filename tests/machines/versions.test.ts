@@ -109,7 +109,10 @@ describe('versions machine', () => {
     await held.settle('readDefinitions', ok([door]));
     const view = actor.getSnapshot().context.view;
     expect(view).toMatchObject({ kind: 'open', diff: null, definition: door });
-    expect(laidOut).toEqual([{ type: 'layout.request', definition: door }]);
+    expect(laidOut).toEqual([
+      { type: 'layout.paneSized', aspect: 1 },
+      { type: 'layout.request', definition: door },
+    ]);
     actor.send({ type: 'versions.close' });
     expect(actor.getSnapshot().context.view).toBeNull();
   });

@@ -15,7 +15,7 @@ interface Props {
 
 const NONE: Record<string, number> = {};
 const NO_PEERS: never[] = [];
-const KIND_WORD = { added: 'Added', removed: 'Removed', changed: 'Changed' } as const;
+const KIND_MARK = { added: '+', removed: '−', changed: '~' } as const;
 
 /**
  * A version read-only, or a diff: the union of both sides drawn with each element added,
@@ -85,7 +85,10 @@ export function VersionView({ view, layout, selected, canEdit, onSelect, onResto
                 disabled={c.id === null}
                 onClick={() => onSelect(c.id)}
               >
-                <span className="vs-kind">{KIND_WORD[c.kind]}</span> <Words text={c.text} />
+                <span className="vs-kind" aria-hidden="true">
+                  {KIND_MARK[c.kind]}
+                </span>
+                <Words text={c.text} />
               </button>
             </li>
           ))}

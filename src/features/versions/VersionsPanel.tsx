@@ -109,7 +109,7 @@ export function VersionsPanel({ actor }: { actor: VersionsActor }) {
         <>
           {view.kind === 'compare' && versions.length > 1 && (
             <label className="vs-against">
-              Compare {view.version.name} with{' '}
+              <span className="vs-against-name">Compare {view.version.name} with</span>
               <select
                 value={view.against?.id ?? ''}
                 onChange={(e) =>
