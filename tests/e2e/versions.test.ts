@@ -81,6 +81,20 @@ describe('named versions and the visual diff, two browsers', { timeout: 90_000 }
     await versions(a.page).getByRole('alert').filter({ hasText: 'already has a version named "v2"' }).waitFor();
     await versions(a.page).getByRole('button', { name: 'Cancel' }).click();
     expect(await versions(b.page).getByRole('article').count()).toBe(2);
+    // Versions are marks on the timeline too, at the edit each names.
+    await showPanel(b.page, 'Timeline');
+    const timeline = b.page.getByRole('region', { name: 'Timeline' });
+    await timeline
+      .getByRole('listitem')
+      .filter({ hasText: 'Ada renamed closed → shut' })
+      .locator('[data-version-mark="v2"]')
+      .waitFor();
+    await timeline
+      .getByRole('listitem')
+      .filter({ hasText: 'Ada replaced the whole machine' })
+      .locator('[data-version-mark="v1"]')
+      .waitFor();
+    await showPanel(b.page, 'Versions');
   });
 
   it('compares v1 with now: the diagram marks what changed, the Changes list says it, a change picked is selected', async () => {

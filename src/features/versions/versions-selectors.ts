@@ -1,9 +1,10 @@
 import { useSelector } from '@xstate/react';
-import { useContext } from 'react';
+import { useContext, useMemo } from 'react';
 import type { ActorRefFrom, SnapshotFrom } from 'xstate';
 import type { VersionView, versionsMachine } from '../../../machines/open-machine/versions.machine.ts';
 import type { Layout } from '../../lib/layout/types.ts';
 import type { SavedVersion } from '../../lib/ports/versions.ts';
+import type { TimelineEntry } from '../../lib/timeline/index.ts';
 import { OpenMachineRefContext } from '../canvas/open-machine-context.ts';
 
 /** The versions actor (a child of the open machine) and the slices its views read. */
@@ -32,4 +33,20 @@ export function useVersionLayout(a: VersionsActor): Layout | null {
   const layoutRef = useSelector(a, (s) => s.children.viewLayout);
   const view = useVersionView(a);
   return useSelector(layoutRef, (s) => (s && view && s.context.laidOut === view.definition ? s.context.layout : null));
+}
+
+const NO_VERSIONS: readonly SavedVersion[] = [];
+
+/** The timeline's marks: each edit entry's named versions (their names joined), by entry key. */
+export function useVersionMarks(entries: readonly TimelineEntry[]): ReadonlyMap<string, string> {
+  const actor = useVersionsRef();
+  const versions = useSelector(actor ?? undefined, (s) => s?.context.versions ?? NO_VERSIONS);
+  return useMemo(() => {
+    const names = new Map<string, string[]>();
+    for (const v of versions) {
+      const entry = entries.find((e) => e.kind === 'edit' && e.firstSeq <= v.seq && v.seq <= e.lastSeq);
+      if (entry) names.set(entry.key, [...(names.get(entry.key) ?? []), v.name]);
+    }
+    return new Map([...names].map(([key, list]) => [key, list.join(', ')]));
+  }, [versions, entries]);
 }
