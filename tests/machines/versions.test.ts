@@ -1,69 +1,7 @@
-import { Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { createActor, createMachine, fromCallback, fromEventObservable, type AnyEventObject } from 'xstate';
-import type { layoutMachine } from '../../machines/open-machine/layout.machine.ts';
-import { versionsMachine, type VersionsEditor } from '../../machines/open-machine/versions.machine.ts';
-import { renameOps } from '../../src/lib/canvas-ops/index.ts';
-import { applyOps, counterIds, importXState, type MachineDefinition } from '../../src/lib/model/index.ts';
-import type { SavedVersion, VersionsFact, VersionsResult } from '../../src/lib/ports/versions.ts';
-import { heldRequests } from './held-requests.ts';
+import { door, idleId, ok, refused, renamed, start, version } from './versions.fakes.ts';
 
-/**
- * The versions machine with a fake port: reads and saves held until the test settles
- * them, facts pushed on a subject, a view layout and an editor that record what they
- * were told.
- */
-
-type Request = 'listVersions' | 'saveVersion' | 'readDefinitions';
-
-const settle = async () => {
-  for (let i = 0; i < 10; i += 1) await Promise.resolve();
-};
-const ok = <T>(value: T): VersionsResult<T> => ({ ok: true, value });
-const refused = (code: string, message: string): VersionsResult<never> => ({ ok: false, error: { code, message } });
-
-const door = importXState(
-  { id: 'door', initial: 'idle', states: { idle: { on: { GO: 'busy' } }, busy: {} } },
-  { ids: counterIds('d') },
-);
-const idleId = Object.values(door.states).find((s) => s.key === 'idle')!.id;
-const renamed = applyOps(door, renameOps(door, idleId, 'waiting'));
-
-const version = (id: string, name: string, seq: number): SavedVersion => ({
-  id,
-  machineId: 'm-1',
-  name,
-  seq,
-  createdBy: 'u-ada',
-  createdAt: new Date(Date.UTC(2026, 10, 27, 12, 0, seq)).toISOString(),
-});
-
-function start() {
-  const facts = new Subject<VersionsFact>();
-  const held = heldRequests<Request>(settle);
-  const laidOut: AnyEventObject[] = [];
-  const edited: AnyEventObject[] = [];
-  const logic = versionsMachine.provide({
-    actors: {
-      changes: fromEventObservable<VersionsFact, { machineId: string }>(() => facts.asObservable()),
-      listVersions: held.request<VersionsResult<SavedVersion[]>, { machineId: string }>('listVersions'),
-      saveVersion: held.request<VersionsResult<SavedVersion>, { machineId: string; name: string; seq: number }>(
-        'saveVersion',
-      ),
-      readDefinitions: held.request<VersionsResult<MachineDefinition[]>, { machineId: string; seqs: number[] }>(
-        'readDefinitions',
-      ),
-      viewLayout: createMachine({
-        on: { '*': { actions: ({ event }) => laidOut.push(event) } },
-      }) as unknown as typeof layoutMachine,
-    },
-  });
-  const editor = createActor(
-    fromCallback<AnyEventObject>(({ receive }) => receive((e) => edited.push(e))),
-  ).start() as unknown as VersionsEditor;
-  const actor = createActor(logic, { input: { machineId: 'm-1', editor } }).start();
-  return { actor, held, facts, laidOut, edited };
-}
+/** The versions machine with the fake port (tests/machines/versions.fakes.ts). */
 
 describe('versions machine', () => {
   it('lists the versions in log order and adds one that appears live, once', async () => {
