@@ -18,6 +18,7 @@ import { simulationMachine } from './simulation.machine.ts';
 import { testPlaybackMachine } from './test-playback.machine.ts';
 import { testsMachine } from './tests.machine.ts';
 import { timelineMachine } from './timeline.machine.ts';
+import { versionsMachine } from './versions.machine.ts';
 import { followedReplay, NO_ROUTE, replayLook, sameLook, type ReplayRoute } from './replay-follow.ts';
 import { canvasLook, followedView, NO_VIEW_ROUTE, sameView, type ViewRoute } from './view-follow.ts';
 import type { View } from '../../src/lib/ports/canvas-presence.ts';
@@ -130,6 +131,7 @@ export const openMachineMachine = setup({
       inspector: 'inspector';
       tests: 'tests';
       testPlayback: 'testPlayback';
+      versions: 'versions';
     },
     tags: {} as 'open',
   },
@@ -145,6 +147,7 @@ export const openMachineMachine = setup({
     inspector: inspectorMachine,
     tests: testsMachine,
     testPlayback: testPlaybackMachine,
+    versions: versionsMachine,
   },
   actions: {
     followDocument: enqueueActions(({ context, enqueue }, definition: MachineDefinition | null) => {
@@ -171,6 +174,11 @@ export const openMachineMachine = setup({
     /** The timeline reads the log (with authors) up to the head the document has seen. */
     tellTimelineHead: enqueueActions(({ enqueue }, version: number | null) => {
       if (version !== null) enqueue.sendTo('timeline', { type: 'timeline.headMoved', version });
+    }),
+    /** Named versions name the head the document has applied; a diff with now compares this person's definition. */
+    tellVersionsHead: enqueueActions(({ context, enqueue }, version: number | null) => {
+      if (version !== null && context.definition)
+        enqueue.sendTo('versions', { type: 'versions.headMoved', version, definition: context.definition });
     }),
     tellTimelinePeers: enqueueActions(({ enqueue }, userIds: string[]) => {
       enqueue.sendTo('timeline', { type: 'timeline.peersChanged', userIds, at: new Date().toISOString() });
@@ -276,6 +284,7 @@ export const openMachineMachine = setup({
           { type: 'followDocument', params: ({ event }) => documentDefinition(event.snapshot) },
           { type: 'tellTestsDefinition', params: ({ event }) => documentVersion(event.snapshot) },
           { type: 'tellTimelineHead', params: ({ event }) => documentVersion(event.snapshot) },
+          { type: 'tellVersionsHead', params: ({ event }) => documentVersion(event.snapshot) },
         ],
       },
     },
@@ -345,6 +354,13 @@ export const openMachineMachine = setup({
       systemId: 'testPlayback',
       src: 'testPlayback',
       input: ({ context }) => ({ machineId: context.machineId, userId: context.userId }),
+    },
+    // Named versions; restoring one comes back here as `machine.replace`, as the timeline's does.
+    {
+      id: 'versions',
+      systemId: 'versions',
+      src: 'versions',
+      input: ({ context, self }) => ({ machineId: context.machineId, editor: self }),
     },
   ],
   initial: 'open',

@@ -15,6 +15,7 @@ import type { TimelinePort } from '../lib/ports/timeline.ts';
 import type { TestPlaybackLogic } from './test-playback.ts';
 import type { TestsLogic } from './tests.ts';
 import { timelineLogic } from './timeline.ts';
+import type { VersionsLogic } from './versions.ts';
 
 /** The document machine's actors over the document port and a queue store. */
 export function documentActors(port: DocumentPort, store: QueueStore) {
@@ -66,8 +67,9 @@ export type CanvasPresenceLogic = ReturnType<typeof canvasPresenceLogic>;
 
 /**
  * One open machine: its document, presence, layout (with the engine `startLayout` makes),
- * canvas, simulation, timeline, Inspector, tests and test playback, wired (the tests and
- * playback machines come built over their ports: src/app/tests.ts, test-playback.ts).
+ * canvas, simulation, timeline, Inspector, tests, test playback and versions, wired (the
+ * tests, playback and versions machines come built over their ports: src/app/tests.ts,
+ * test-playback.ts, versions.ts).
  */
 export function openMachineLogic(
   port: DocumentPort,
@@ -76,7 +78,7 @@ export function openMachineLogic(
   startLayout: () => LayoutEngine,
   simulations: SimulationPort,
   timeline: TimelinePort,
-  panels: { tests: TestsLogic; testPlayback: TestPlaybackLogic },
+  panels: { tests: TestsLogic; testPlayback: TestPlaybackLogic; versions: VersionsLogic },
 ) {
   return openMachineMachine.provide({
     actors: {
@@ -87,6 +89,7 @@ export function openMachineLogic(
       timeline: timelineLogic(timeline, startLayout),
       tests: panels.tests,
       testPlayback: panels.testPlayback,
+      versions: panels.versions,
     },
   });
 }

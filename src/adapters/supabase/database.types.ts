@@ -405,6 +405,54 @@ export type Database = {
           },
         ]
       }
+      machine_versions: {
+        Row: {
+          created_at: string
+          created_by: string | null
+          id: string
+          machine_id: string
+          name: string
+          project_id: string
+          realtime_key: string
+          seq: number
+        }
+        Insert: {
+          created_at?: string
+          created_by?: string | null
+          id?: string
+          machine_id: string
+          name: string
+          project_id: string
+          realtime_key?: string
+          seq: number
+        }
+        Update: {
+          created_at?: string
+          created_by?: string | null
+          id?: string
+          machine_id?: string
+          name?: string
+          project_id?: string
+          realtime_key?: string
+          seq?: number
+        }
+        Relationships: [
+          {
+            foreignKeyName: "machine_versions_machine_id_fkey"
+            columns: ["machine_id"]
+            isOneToOne: false
+            referencedRelation: "machines"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "machine_versions_project_id_fkey"
+            columns: ["project_id"]
+            isOneToOne: false
+            referencedRelation: "projects"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       machines: {
         Row: {
           created_at: string

@@ -12,6 +12,7 @@ import { createSimulationsAdapter } from './simulations.ts';
 import { createMachineTestsAdapter } from './machine-tests.ts';
 import { createTestPlaybackAdapter } from './test-playback.ts';
 import { createTimelineAdapter } from './timeline.ts';
+import { createVersionsAdapter } from './versions.ts';
 
 /**
  * The live room's adapters over the app's one browser client. The client is created
@@ -30,6 +31,7 @@ export function liveRoomAdapters() {
     tests: createMachineTestsAdapter(client),
     testPlayback: createTestPlaybackAdapter(client),
     timeline: createTimelineAdapter(client),
+    versions: createVersionsAdapter(client),
     inspection: createInspectionAdapter(client, supabaseApiUrl()),
     inspectionFollow: createInspectionFollowAdapter(client),
   };

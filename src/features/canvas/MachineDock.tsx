@@ -1,9 +1,10 @@
 import { useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
+import { VersionsSlot } from '../versions/index.ts';
 import { PanelBoundary } from './PanelBoundary.tsx';
 import './side-panel.css';
 import './dock-sheet.css';
 
-export type DockPanel = 'code' | 'inspector' | 'simulation' | 'tests' | 'timeline';
+export type DockPanel = 'code' | 'inspector' | 'simulation' | 'tests' | 'timeline' | 'versions';
 
 /** A tab's icon: a 16 px line drawing (SVG, so it never depends on a font having the glyph). */
 const icon = (d: string) => (
@@ -28,6 +29,7 @@ export const DOCK_PANELS: readonly { key: DockPanel; title: string; icon: ReactN
   { key: 'simulation', title: 'Simulation', icon: icon('M4.5 3v10l8.5-5z') },
   { key: 'tests', title: 'Tests', icon: icon('M2.5 8.5 6 12l7.5-8') },
   { key: 'timeline', title: 'Timeline', icon: icon('M8 2.5a5.5 5.5 0 1 1 0 11 5.5 5.5 0 0 1 0-11zM8 5v3.2l2.2 1.6') },
+  { key: 'versions', title: 'Versions', icon: icon('M4 2.5h6l2.5 2.5v8.5H4zM6.5 7.5h4M6.5 10h4') },
 ];
 
 /** This person's choice: which tab, whether its panel is open (or collapsed to the strip), how wide. */
@@ -85,7 +87,7 @@ function remember(userId: string | null, prefs: DockPrefs): void {
 
 /**
  * The machine page's one side panel, on the right of the diagram: a strip of tabs (Code,
- * Inspector, Simulation, Tests, Timeline) and at most one open panel beside it, resizable by
+ * Inspector, Simulation, Tests, Timeline, Versions) and at most one open panel beside it, resizable by
  * its edge (drag, or the arrow keys on the focused edge) and collapsible to the strip.
  * Which tab is open, whether it is, and its width are this person's own choice (no one
  * else sees them, and they are remembered across reloads under the signed-in user's id),
@@ -105,6 +107,8 @@ export function MachineDock({
   resetKey?: unknown;
   userId: string | null;
 }) {
+  // Named versions sit beside the timeline: wherever the page has a Timeline, it has Versions.
+  if (panels.timeline && !panels.versions) panels = { ...panels, versions: <VersionsSlot /> };
   const [prefs, setPrefs] = useState<DockPrefs>(() => remembered(userId));
   const update = (next: DockPrefs) => {
     setPrefs(next);

@@ -1,3 +1,4 @@
+import type { DiffKind } from '../../lib/canvas-ops/version-diff.ts';
 import { triggerText, wrapLabel } from '../../lib/layout/labels.ts';
 import type { Layout, LayoutEdge, Point } from '../../lib/layout/types.ts';
 import { keyPathOf } from '../../lib/model/tree.ts';
@@ -62,6 +63,7 @@ export function EdgeShape({
   badge,
   badgeTitle,
   covered,
+  diff,
 }: {
   edge: LayoutEdge;
   selected: boolean;
@@ -77,6 +79,8 @@ export function EdgeShape({
   badgeTitle: string;
   /** Taken by some test or simulation (coverage on), or not; undefined while coverage is off. */
   covered: boolean | undefined;
+  /** In a version diff: added, removed or changed (undefined: the same, or no diff shown). */
+  diff?: DiffKind | undefined;
 }) {
   const d = pathOf(edge.points);
   const cls = [
@@ -97,6 +101,7 @@ export function EdgeShape({
       className={cls}
       data-transition-id={edge.transition}
       data-covered={covered === undefined ? undefined : String(covered)}
+      data-diff={diff}
       role={send ? undefined : 'button'}
       aria-label={send ? undefined : `transition ${name}`}
       aria-pressed={send ? undefined : selected}

@@ -1,4 +1,5 @@
 import { memo } from 'react';
+import type { DiffKind } from '../../lib/canvas-ops/version-diff.ts';
 import type { Layout, LayoutNode } from '../../lib/layout/types.ts';
 import type { MachineDefinition } from '../../lib/model/types.ts';
 import { EdgeShape, eventOf, labelBadges, triggerOf2 } from './edge-shape.tsx';
@@ -16,10 +17,14 @@ export interface PeerMark {
   selection: string[];
 }
 
-/** The tests' marks (drawn as data-covered / data-played): coverage while it is on, the played step's states. */
+/**
+ * The tests' marks (drawn as data-covered / data-played): coverage while it is on, the
+ * played step's states; and a version diff's (data-diff), by state and transition id.
+ */
 export interface DiagramMarks {
   covered: { states: ReadonlySet<string>; transitions: ReadonlySet<string> } | null;
   played: ReadonlySet<string>;
+  diff?: ReadonlyMap<string, DiffKind>;
 }
 
 const NO_MARKS: DiagramMarks = { covered: null, played: new Set() };
@@ -134,6 +139,7 @@ export const DiagramShapes = memo(function DiagramShapes({
             badge={badges.get(e.id)?.count ?? 0}
             badgeTitle={badges.get(e.id)?.title ?? ''}
             covered={marks.covered ? marks.covered.transitions.has(e.transition) : undefined}
+            diff={marks.diff?.get(e.transition)}
           />
         ))}
     </>

@@ -75,6 +75,8 @@ export function StateShape({
     // The tests' contract: covered while coverage is on, played in the step being played.
     'data-covered': statePath !== undefined && marks.covered ? String(marks.covered.states.has(statePath)) : undefined,
     'data-played': statePath !== undefined && marks.played.has(statePath) ? 'true' : undefined,
+    // A version diff's contract: added, removed or changed since the version compared.
+    'data-diff': marks.diff?.get(node.id),
   };
   const name = node.parent === null ? def.name || def.machineId || 'machine' : s.key;
   const label = node.parent === null ? `machine ${name}` : `state ${name}`;

@@ -16,6 +16,8 @@ interface Props {
   /** The edit shown in time travel, if any. */
   openKey: string | null;
   onOpen: (entry: TimelineEntry) => void;
+  /** Named versions, by the key of the edit entry whose ops include the edit each names. */
+  versionMarks?: ReadonlyMap<string, string>;
 }
 
 const clock = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
@@ -26,7 +28,7 @@ const clock = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-d
  * their offset. Ten thousand entries cost the same to scroll as fifty. The list sticks to
  * the newest entry while scrolled to the end, so it reads live.
  */
-export function TimelineList({ entries, nameOf, colorOf, openKey, onOpen }: Props) {
+export function TimelineList({ entries, nameOf, colorOf, openKey, onOpen, versionMarks }: Props) {
   const scroller = useRef<HTMLDivElement>(null);
   // The first row in view, and the scroller's height: the list renders again only when
   // the window of rows moves, not on every pixel scrolled.
@@ -86,6 +88,7 @@ export function TimelineList({ entries, nameOf, colorOf, openKey, onOpen }: Prop
             nameOf={nameOf}
             colorOf={colorOf}
             onOpen={onOpen}
+            versions={versionMarks?.get(entry.key)}
           />
         ))}
       </ul>
@@ -102,13 +105,15 @@ interface RowProps {
   nameOf: (userId: string | null) => string;
   colorOf: (userId: string | null) => string;
   onOpen: (entry: TimelineEntry) => void;
+  /** The names of the versions saved at this edit, if any. */
+  versions?: string | undefined;
 }
 
 /**
  * One row, placed by its own index: a row still in view after a scroll has the same props,
  * so it does not render again; only the rows scrolled in are new.
  */
-const Row = memo(function Row({ entry, index, count, open, nameOf, colorOf, onOpen }: RowProps) {
+const Row = memo(function Row({ entry, index, count, open, nameOf, colorOf, onOpen, versions }: RowProps) {
   return (
     <li
       className={`tl-entry tl-${entry.kind}${open ? ' is-open' : ''}`}
@@ -125,6 +130,11 @@ const Row = memo(function Row({ entry, index, count, open, nameOf, colorOf, onOp
       ) : (
         <span className="tl-text">
           {nameOf(entry.person)} {entry.text}
+        </span>
+      )}
+      {versions && (
+        <span className="tl-version" title={`Version ${versions}`} data-version-mark={versions}>
+          {versions}
         </span>
       )}
       <time className="tl-time" dateTime={entry.at}>

@@ -12,6 +12,7 @@ import {
   useTimelinePreview,
   type TimelineActor,
 } from './timeline-selectors.ts';
+import { useVersionMarks } from '../versions/versions-selectors.ts';
 import './timeline.css';
 
 interface Props {
@@ -43,6 +44,7 @@ export function TimelinePanel({ actor, people, canEdit }: Props) {
   const preview = useTimelinePreview(actor);
   const layout = usePreviewLayout(actor);
   const shown = useMemo(() => filterEntries(entries, filter), [entries, filter]);
+  const versionMarks = useVersionMarks(entries);
   const persons = useMemo(() => peopleIn(entries), [entries]);
   const nameOf = useCallback((id: string | null) => (id && people.get(id)?.name) || 'Someone', [people]);
   const colorOf = useCallback((id: string | null) => (id && people.get(id)?.color) || '#978365', [people]);
@@ -114,6 +116,7 @@ export function TimelinePanel({ actor, people, canEdit }: Props) {
         colorOf={colorOf}
         openKey={preview?.entry.key ?? null}
         onOpen={(entry) => actor.send({ type: 'timeline.open', key: entry.key })}
+        versionMarks={versionMarks}
       />
     </section>
   );

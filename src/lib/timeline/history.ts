@@ -122,3 +122,12 @@ function definitionAtIn(history: History, version: number): MachineDefinition {
 export function definitionAt(history: History, version: number): MachineDefinition {
   return definitionAtIn(history, Math.max(0, version));
 }
+
+/**
+ * The definition after op `seq` of a log read from its start (a named version's), folded
+ * as the timeline folds it; null when the ops do not reach `seq` or have a gap.
+ */
+export function definitionAtSeq(ops: readonly AuthoredOp[], seq: number): MachineDefinition | null {
+  const history = appendOps(emptyHistory(), ops);
+  return history && seq <= history.version ? definitionAt(history, seq) : null;
+}

@@ -1,6 +1,6 @@
 export * from './types.ts';
 export { summarizeOps, batchesOf, foldOps } from './summary.ts';
-export { BARE_DEFINITION, emptyHistory, appendOps, definitionAt, type History } from './history.ts';
+export { BARE_DEFINITION, emptyHistory, appendOps, definitionAt, definitionAtSeq, type History } from './history.ts';
 export {
   simulationEntry,
   eventEntry,

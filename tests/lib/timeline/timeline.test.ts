@@ -5,6 +5,7 @@ import {
   appendOps,
   BARE_DEFINITION,
   definitionAt,
+  definitionAtSeq,
   emptyHistory,
   eventEntry,
   filterEntries,
@@ -84,6 +85,16 @@ describe('edit history', () => {
     expect(last.changed).toEqual([idOf('idle')]);
     const same = appendOps(h, batch('b5', 'ada', [{ type: 'machine.replace', definition: h.head }], 7))!;
     expect(same.entries[same.entries.length - 1]!.text).toBe('replaced the whole machine');
+  });
+
+  it("gives a named version's definition from the log read from its start, in any order; null past its end or over a gap", () => {
+    const ops = log();
+    const whole = appendOps(emptyHistory(), ops)!;
+    expect(definitionAtSeq([...ops].reverse(), 2)).toEqual(definitionAt(whole, 2));
+    expect(definitionAtSeq(ops, 0)).toEqual(BARE_DEFINITION);
+    expect(definitionAtSeq(ops, ops.length)).toEqual(whole.head);
+    expect(definitionAtSeq(ops, ops.length + 1)).toBeNull();
+    expect(definitionAtSeq(ops.slice(1), 3)).toBeNull();
   });
 
   it('gives the definition at every version, the same folded in one go or in pieces', () => {

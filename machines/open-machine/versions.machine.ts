@@ -1,0 +1,339 @@
+import { throwError } from 'rxjs';
+import {
+  assertEvent,
+  assign,
+  enqueueActions,
+  fromEventObservable,
+  fromPromise,
+  setup,
+  type ActorRef,
+  type Snapshot,
+} from 'xstate';
+import { versionDiff, type VersionDiff } from '../../src/lib/canvas-ops/version-diff.ts';
+import type { MachineDefinition } from '../../src/lib/model/types.ts';
+import type { SavedVersion, VersionsFact, VersionsResult } from '../../src/lib/ports/versions.ts';
+import { layoutMachine } from './layout.machine.ts';
+import { notProvided, UNEXPECTED } from '../shared.ts';
+
+/**
+ * A machine's named versions, invoked by the open machine, which tells it where the log's
+ * head is and what the definition is now (`versions.headMoved`, from the document).
+ * Parallel regions:
+ * - `list` reads the versions and keeps them live (`changes`), reading again after a rejoin;
+ * - `naming`: Save version asks for a name (`versions.startNaming`), then names the head;
+ * - `view`: a version opened read-only, or compared with now or with another version (the
+ *   diff in words and per element, drawn as the union of both: src/lib/canvas-ops/
+ *   version-diff.ts), laid out by its own `viewLayout`; `versions.restore` reads a version
+ *   and asks the `editor` (the open machine) to make the machine that again
+ *   (`machine.replace`: ordinary undoable ops, as the timeline's restore does).
+ */
+
+export type VersionsIntent =
+  | { type: 'versions.startNaming' }
+  | { type: 'versions.cancelNaming' }
+  | { type: 'versions.save'; name: string }
+  | { type: 'versions.open'; id: string }
+  /** Compare version `id` with version `against`, or with now when absent. */
+  | { type: 'versions.compare'; id: string; against?: string | null }
+  | { type: 'versions.select'; id: string | null }
+  | { type: 'versions.close' }
+  | { type: 'versions.restore'; id: string }
+  | { type: 'versions.retry' }
+  | { type: 'versions.dismissError' };
+
+export type VersionsNotice = { type: 'versions.headMoved'; version: number; definition: MachineDefinition };
+
+export type VersionsEvent = VersionsIntent | VersionsNotice | VersionsFact;
+
+/** What the view shows: one version read-only, or a diff (`against` null: now). */
+export interface VersionView {
+  kind: 'open' | 'compare';
+  version: SavedVersion;
+  against: SavedVersion | null;
+  /** What is drawn: the version, or the union of both sides of the diff. */
+  definition: MachineDefinition;
+  diff: VersionDiff | null;
+}
+
+interface Wanted {
+  kind: 'open' | 'compare' | 'restore';
+  version: SavedVersion;
+  against: SavedVersion | null;
+}
+
+export type VersionsEditor = ActorRef<Snapshot<unknown>, { type: 'machine.replace'; definition: MachineDefinition }>;
+
+export interface VersionsInput {
+  machineId: string;
+  editor?: VersionsEditor | null;
+}
+
+export interface VersionsContext {
+  machineId: string;
+  editor: VersionsEditor | null;
+  versions: SavedVersion[];
+  /** The log's head the document has applied, and the definition now (with this person's unsent edits). */
+  head: number | null;
+  current: MachineDefinition | null;
+  wanted: Wanted | null;
+  view: VersionView | null;
+  /** The Changes entry chosen: selected on the diagram. */
+  selected: string | null;
+  error: string | null;
+}
+
+type Definitions = VersionsResult<MachineDefinition[]>;
+
+/** The shape (width / height) of the box a version or diff is drawn in (the Versions panel's stage). */
+const VIEW_ASPECT = 1;
+
+const bySeq = (a: SavedVersion, b: SavedVersion): number => a.seq - b.seq || a.createdAt.localeCompare(b.createdAt);
+
+const withVersion = (list: SavedVersion[], v: SavedVersion): SavedVersion[] =>
+  list.some((x) => x.id === v.id) ? list : [...list, v].sort(bySeq);
+
+export const versionsMachine = setup({
+  types: {
+    input: {} as VersionsInput,
+    context: {} as VersionsContext,
+    events: {} as VersionsEvent,
+    children: {} as {
+      changes: 'changes';
+      listVersions: 'listVersions';
+      saveVersion: 'saveVersion';
+      readDefinitions: 'readDefinitions';
+      viewLayout: 'viewLayout';
+    },
+    tags: {} as 'loading' | 'naming' | 'busy' | 'reading' | 'showing' | 'failed',
+  },
+  actors: {
+    changes: fromEventObservable<VersionsFact, { machineId: string }>(() =>
+      throwError(() => notProvided('versions', 'changes')),
+    ),
+    listVersions: fromPromise<VersionsResult<SavedVersion[]>, { machineId: string }>(() =>
+      Promise.reject(notProvided('versions', 'listVersions')),
+    ),
+    saveVersion: fromPromise<VersionsResult<SavedVersion>, { machineId: string; name: string; seq: number }>(() =>
+      Promise.reject(notProvided('versions', 'saveVersion')),
+    ),
+    readDefinitions: fromPromise<Definitions, { machineId: string; seqs: number[] }>(() =>
+      Promise.reject(notProvided('versions', 'readDefinitions')),
+    ),
+    viewLayout: layoutMachine,
+  },
+  guards: {
+    refused: (_, output: VersionsResult<unknown>) => !output.ok,
+    headChanged: ({ context, event }) =>
+      event.type === 'versions.headMoved' && (event.version !== context.head || event.definition !== context.current),
+    knownVersion: ({ context, event }) =>
+      'id' in event && typeof event.id === 'string' && context.versions.some((v) => v.id === event.id),
+    canName: ({ context, event }) =>
+      event.type === 'versions.save' && event.name.trim() !== '' && context.head !== null,
+    wantsRestore: ({ context }) => context.wanted?.kind === 'restore',
+  },
+  actions: {
+    setHead: assign(({ event }) => {
+      assertEvent(event, 'versions.headMoved');
+      return { head: event.version, current: event.definition };
+    }),
+    setVersions: assign((_, output: VersionsResult<SavedVersion[]>) =>
+      output.ok ? { versions: [...output.value].sort(bySeq) } : {},
+    ),
+    addVersion: assign(({ context }, version: SavedVersion) => ({ versions: withVersion(context.versions, version) })),
+    versionAdded: assign(({ context, event }) => {
+      assertEvent(event, 'versions.added');
+      return { versions: withVersion(context.versions, event.version) };
+    }),
+    want: assign(({ context, event }) => {
+      assertEvent(event, ['versions.open', 'versions.compare', 'versions.restore']);
+      const find = (id: string | null | undefined) => context.versions.find((v) => v.id === id) ?? null;
+      const version = find(event.id) as SavedVersion;
+      const kind = event.type === 'versions.open' ? 'open' : event.type === 'versions.compare' ? 'compare' : 'restore';
+      const against = event.type === 'versions.compare' ? find(event.against) : null;
+      return { wanted: { kind, version, against }, error: null };
+    }),
+    showView: assign(({ context }, output: Definitions) => {
+      const wanted = context.wanted;
+      if (!output.ok || !wanted || wanted.kind === 'restore') return {};
+      const [definition, other] = output.value as [MachineDefinition, MachineDefinition | undefined];
+      if (wanted.kind === 'open')
+        return {
+          view: { kind: 'open', version: wanted.version, against: null, definition, diff: null },
+          selected: null,
+        };
+      const now = other ?? context.current ?? definition;
+      const diff = versionDiff(definition, now);
+      return { view: { ...wanted, kind: 'compare', definition: diff.union, diff }, selected: null };
+    }),
+    restore: enqueueActions(({ context, enqueue }, output: Definitions) => {
+      const definition = output.ok ? output.value[0] : undefined;
+      if (definition && context.editor) enqueue.sendTo(context.editor, { type: 'machine.replace', definition });
+    }),
+    layOutView: enqueueActions(({ context, enqueue }) => {
+      if (!context.view) return;
+      // Drawn in the side panel's box, about as tall as wide: a wide chart is laid out downwards too, and the better fit kept.
+      enqueue.sendTo('viewLayout', { type: 'layout.paneSized', aspect: VIEW_ASPECT });
+      enqueue.sendTo('viewLayout', { type: 'layout.request', definition: context.view.definition });
+    }),
+    select: assign(({ event }) => {
+      assertEvent(event, 'versions.select');
+      return { selected: event.id };
+    }),
+    closeView: assign({ view: null, selected: null, wanted: null }),
+    showRefusal: assign((_, output: VersionsResult<unknown>) => ({ error: output.ok ? null : output.error.message })),
+    showUnexpected: assign({ error: UNEXPECTED }),
+    showNameProblem: assign({ error: 'A version needs a name.' }),
+    clearError: assign({ error: null }),
+  },
+}).createMachine({
+  id: 'versions',
+  context: ({ input }) => ({
+    machineId: input.machineId,
+    editor: input.editor ?? null,
+    versions: [],
+    head: null,
+    current: null,
+    wanted: null,
+    view: null,
+    selected: null,
+    error: null,
+  }),
+  invoke: {
+    id: 'changes',
+    src: 'changes',
+    input: ({ context }) => ({ machineId: context.machineId }),
+  },
+  on: {
+    'versions.headMoved': { guard: 'headChanged', actions: 'setHead' },
+    'versions.added': { actions: 'versionAdded' },
+    'versions.dismissError': { actions: 'clearError' },
+  },
+  type: 'parallel',
+  states: {
+    list: {
+      initial: 'loading',
+      states: {
+        loading: {
+          tags: ['loading'],
+          invoke: {
+            id: 'listVersions',
+            src: 'listVersions',
+            input: ({ context }) => ({ machineId: context.machineId }),
+            onDone: [
+              {
+                guard: { type: 'refused', params: ({ event }) => event.output },
+                target: 'failed',
+                actions: { type: 'showRefusal', params: ({ event }) => event.output },
+              },
+              { target: 'live', actions: { type: 'setVersions', params: ({ event }) => event.output } },
+            ],
+            onError: { target: 'failed', actions: 'showUnexpected' },
+          },
+        },
+        live: {
+          // Back after a drop, or a version deleted: the table has what was missed.
+          on: { 'versions.subscribed': 'loading', 'versions.removed': 'loading' },
+        },
+        failed: {
+          tags: ['failed'],
+          on: { 'versions.retry': 'loading', 'versions.subscribed': 'loading' },
+        },
+      },
+    },
+    naming: {
+      initial: 'idle',
+      states: {
+        idle: {
+          on: { 'versions.startNaming': { target: 'asking', actions: 'clearError' } },
+        },
+        asking: {
+          tags: ['naming'],
+          on: {
+            'versions.cancelNaming': { target: 'idle', actions: 'clearError' },
+            'versions.save': [
+              { guard: 'canName', target: 'saving', actions: 'clearError' },
+              { actions: 'showNameProblem' },
+            ],
+          },
+        },
+        saving: {
+          tags: ['naming', 'busy'],
+          invoke: {
+            id: 'saveVersion',
+            src: 'saveVersion',
+            input: ({ context, event }) => {
+              assertEvent(event, 'versions.save');
+              return { machineId: context.machineId, name: event.name.trim(), seq: context.head ?? 0 };
+            },
+            onDone: [
+              {
+                guard: { type: 'refused', params: ({ event }) => event.output },
+                target: 'asking',
+                actions: { type: 'showRefusal', params: ({ event }) => event.output },
+              },
+              {
+                target: 'idle',
+                actions: {
+                  type: 'addVersion',
+                  params: ({ event }) => (event.output as { ok: true; value: SavedVersion }).value,
+                },
+              },
+            ],
+            onError: { target: 'asking', actions: 'showUnexpected' },
+          },
+        },
+      },
+    },
+    view: {
+      initial: 'closed',
+      on: {
+        'versions.open': { guard: 'knownVersion', target: '.reading', actions: 'want' },
+        'versions.compare': { guard: 'knownVersion', target: '.reading', actions: 'want' },
+        'versions.restore': { guard: 'knownVersion', target: '.reading', actions: 'want' },
+      },
+      states: {
+        closed: {},
+        reading: {
+          tags: ['reading'],
+          invoke: {
+            id: 'readDefinitions',
+            src: 'readDefinitions',
+            input: ({ context }) => ({
+              machineId: context.machineId,
+              seqs: context.wanted
+                ? [context.wanted.version.seq, ...(context.wanted.against ? [context.wanted.against.seq] : [])]
+                : [],
+            }),
+            onDone: [
+              {
+                guard: { type: 'refused', params: ({ event }) => event.output },
+                target: 'closed',
+                actions: [{ type: 'showRefusal', params: ({ event }) => event.output }, 'closeView'],
+              },
+              {
+                guard: 'wantsRestore',
+                target: 'closed',
+                actions: [{ type: 'restore', params: ({ event }) => event.output }, 'closeView'],
+              },
+              { target: 'shown', actions: { type: 'showView', params: ({ event }) => event.output } },
+            ],
+            onError: { target: 'closed', actions: ['showUnexpected', 'closeView'] },
+          },
+        },
+        shown: {
+          tags: ['showing'],
+          invoke: { id: 'viewLayout', src: 'viewLayout' },
+          initial: 'drawn',
+          // Entered after the invoke above started, so the layout is there to ask.
+          states: { drawn: { entry: 'layOutView' } },
+          on: {
+            'versions.select': { actions: 'select' },
+            'versions.close': { target: 'closed', actions: 'closeView' },
+          },
+        },
+      },
+    },
+  },
+});
+
+export type VersionsMachine = typeof versionsMachine;

@@ -1,0 +1,1 @@
+export { VersionsPanel, VersionsSlot } from './VersionsPanel.tsx';
