@@ -14,6 +14,7 @@ import { simulationLogic } from './simulation.ts';
 import type { TimelinePort } from '../lib/ports/timeline.ts';
 import type { TestPlaybackLogic } from './test-playback.ts';
 import type { TestsLogic } from './tests.ts';
+import type { CommentsLogic } from './comments.ts';
 import { timelineLogic } from './timeline.ts';
 
 /** The document machine's actors over the document port and a queue store. */
@@ -65,8 +66,8 @@ export type CanvasPresenceLogic = ReturnType<typeof canvasPresenceLogic>;
 
 /**
  * One open machine: its document, presence, layout (with the engine `startLayout` makes),
- * canvas, simulation, timeline, Inspector, tests and test playback, wired (the tests and
- * playback machines come built over their ports: src/app/tests.ts, test-playback.ts).
+ * canvas, simulation, timeline, Inspector, tests, test playback and comments, wired (the
+ * panels' machines come built over their ports: src/app/tests.ts, test-playback.ts, comments.ts).
  */
 export function openMachineLogic(
   port: DocumentPort,
@@ -75,7 +76,7 @@ export function openMachineLogic(
   startLayout: () => LayoutEngine,
   simulations: SimulationPort,
   timeline: TimelinePort,
-  panels: { tests: TestsLogic; testPlayback: TestPlaybackLogic },
+  panels: { tests: TestsLogic; testPlayback: TestPlaybackLogic; comments: CommentsLogic },
 ) {
   return openMachineMachine.provide({
     actors: {
@@ -86,6 +87,7 @@ export function openMachineLogic(
       timeline: timelineLogic(timeline, startLayout),
       tests: panels.tests,
       testPlayback: panels.testPlayback,
+      comments: panels.comments,
     },
   });
 }

@@ -9,6 +9,7 @@ import { machineListLogic } from './machine-list.ts';
 import { generateInWorker } from '../features/tests/paths-port.ts';
 import { testsLogic } from './tests.ts';
 import { testPlaybackLogic } from './test-playback.ts';
+import { commentsLogic } from './comments.ts';
 import { connectionLogic, invitesLogic, roomLogic, type ConnectionLogic, type RoomLogic } from './room.ts';
 
 /**
@@ -24,7 +25,7 @@ const live = () => (adapters ??= liveRoomAdapters());
 let room: RoomLogic | null = null;
 export function liveRoomLogic(): RoomLogic {
   if (!room) {
-    const { machines, members, canvasPresence, simulations, timeline, tests, testPlayback } = live();
+    const { machines, members, canvasPresence, simulations, timeline, tests, testPlayback, comments } = live();
     room = roomLogic(live().room, members, {
       machineList: machineListLogic(machines),
       invites: invitesLogic(members),
@@ -40,6 +41,7 @@ export function liveRoomLogic(): RoomLogic {
           // The Tests panel's machine generates paths in a Web Worker and counts recorded simulations.
           tests: testsLogic(tests, generateInWorker, simulations),
           testPlayback: testPlaybackLogic(testPlayback),
+          comments: commentsLogic(comments),
         },
       ),
     });
