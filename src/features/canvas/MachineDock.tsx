@@ -1,9 +1,10 @@
 import { useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
+import { CommentsPanel, useComposing, useHasComments, useUnread } from '../comments/index.ts';
 import { PanelBoundary } from './PanelBoundary.tsx';
 import './side-panel.css';
 import './dock-sheet.css';
 
-export type DockPanel = 'code' | 'inspector' | 'simulation' | 'tests' | 'timeline';
+export type DockPanel = 'code' | 'inspector' | 'simulation' | 'tests' | 'timeline' | 'comments';
 
 /** A tab's icon: a 16 px line drawing (SVG, so it never depends on a font having the glyph). */
 const icon = (d: string) => (
@@ -28,6 +29,7 @@ export const DOCK_PANELS: readonly { key: DockPanel; title: string; icon: ReactN
   { key: 'simulation', title: 'Simulation', icon: icon('M4.5 3v10l8.5-5z') },
   { key: 'tests', title: 'Tests', icon: icon('M2.5 8.5 6 12l7.5-8') },
   { key: 'timeline', title: 'Timeline', icon: icon('M8 2.5a5.5 5.5 0 1 1 0 11 5.5 5.5 0 0 1 0-11zM8 5v3.2l2.2 1.6') },
+  { key: 'comments', title: 'Comments', icon: icon('M2.5 3.5h11v7h-6l-3 2.5v-2.5h-2z') },
 ];
 
 /** This person's choice: which tab, whether its panel is open (or collapsed to the strip), how wide. */
@@ -97,7 +99,7 @@ function remember(userId: string | null, prefs: DockPrefs): void {
  * diagram's lower part.
  */
 export function MachineDock({
-  panels,
+  panels: given,
   resetKey,
   userId,
 }: {
@@ -110,6 +112,17 @@ export function MachineDock({
     setPrefs(next);
     remember(userId, next);
   };
+  // The Comments panel joins the dock wherever the open machine has comments and someone is signed in.
+  const hasComments = useHasComments() && userId !== null;
+  const panels = hasComments && !given.comments ? { ...given, comments: <CommentsPanel /> } : given;
+  const unread = useUnread();
+  // Starting a thread (the Comment tool) opens the Comments panel, where its text box is.
+  const composing = useComposing();
+  const [composed, setComposed] = useState(composing);
+  if (composing !== composed) {
+    setComposed(composing);
+    if (composing && hasComments) update({ ...prefs, tab: 'comments', open: true });
+  }
   const shown = DOCK_PANELS.filter((p) => Boolean(panels[p.key]));
   const current = shown.find((p) => p.key === prefs.tab) ?? shown[0];
   const open = prefs.open && current !== undefined;
@@ -197,6 +210,7 @@ export function MachineDock({
             key={p.key}
             type="button"
             aria-label={p.title}
+            aria-description={p.key === 'comments' && unread.threads > 0 ? `${unread.threads} unread` : undefined}
             title={p.title}
             aria-pressed={open && current?.key === p.key}
             aria-controls={`dock-panel-${p.key}`}
@@ -208,6 +222,15 @@ export function MachineDock({
             <span className="dock-tab-label" aria-hidden="true">
               {p.title}
             </span>
+            {p.key === 'comments' && unread.threads + unread.mentions > 0 && (
+              <span
+                className="dock-tab-count"
+                data-unread={unread.threads}
+                title={`${unread.threads} unread thread${unread.threads === 1 ? '' : 's'}, ${unread.mentions} new mention${unread.mentions === 1 ? '' : 's'}`}
+              >
+                {unread.threads}
+              </span>
+            )}
           </button>
         ))}
         <button
