@@ -63,7 +63,7 @@ export interface CommentsContext {
   composing: CommentAnchor | null;
   show: CommentsShown;
   mentionsMe: boolean;
-  /** The newest comment time this person has looked at (null: nothing read yet). */
+  /** The newest comment time this person has looked at ('' before any; null until the list is first read). */
   seenAt: string | null;
   error: string | null;
 }
@@ -151,7 +151,8 @@ export const commentsMachine = setup({
       if (!output.ok) return { error: output.error.message };
       const threads = merged(output.value.threads, context.threads, threadStamp);
       const comments = merged(output.value.comments, context.comments, commentStamp);
-      return { threads, comments, seenAt: context.seenAt ?? newestComment(comments) };
+      // First read: what is there counts as seen ('' when nothing is: every comment after it is new).
+      return { threads, comments, seenAt: context.seenAt ?? newestComment(comments) ?? '' };
     }),
     addThread: assign(({ context }, thread: CommentThread) => ({
       threads: upsert(context.threads, thread, threadStamp),

@@ -88,5 +88,5 @@ describe('a comment thread between two browsers', () => {
       .getByRole('button', { name: /^Resolved/ })
       .click();
     await threads(bo.page).first().getByRole('button', { name: 'Reopen' }).waitFor();
-  });
+  }, 180_000);
 });

@@ -23,7 +23,17 @@ export function CommentTool() {
       onClick={() => anchor && send({ type: 'comments.compose', anchor })}
     >
       <span className="tb-icon" aria-hidden="true">
-        💬
+        <svg
+          width="14"
+          height="14"
+          viewBox="0 0 16 16"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="1.5"
+          strokeLinejoin="round"
+        >
+          <path d="M2.5 3.5h11v7h-6l-3 2.5v-2.5h-2z" />
+        </svg>
       </span>
       <span className="tb-label" aria-hidden="true">
         Comment
