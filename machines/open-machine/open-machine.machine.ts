@@ -10,6 +10,7 @@ import { samePlay, sharedPlay } from '../../src/lib/testing/panel.ts';
 import { canvasPresenceMachine } from './canvas-presence.machine.ts';
 import { canvasMachine } from './canvas.machine.ts';
 import { codeViewMachine } from './code-view.machine.ts';
+import { commentsMachine } from './comments.machine.ts';
 import { documentMachine, type DocumentInput } from './document.machine.ts';
 import { inspectorMachine } from './inspector.machine.ts';
 import { shownKey } from '../../src/lib/layout/shown-key.ts';
@@ -29,7 +30,8 @@ import type { View } from '../../src/lib/ports/canvas-presence.ts';
  * (viewport, selection, gestures), `code` (the code view's modes), `simulation` (the
  * room's shared simulation of this machine), `timeline` (everything that happened to it),
  * `inspector` (the Inspector's fields and import), `tests` (the Tests panel) and
- * `testPlayback` (test paths played for the room), each invoked for as long as the machine
+ * `testPlayback` (test paths played for the room) and `comments` (threads pinned to the
+ * diagram), each invoked for as long as the machine
  * is open and registered in the actor system under its id. It routes between them, so no
  * view has to: every new definition from the document goes to the layout, the code view,
  * the Inspector and the tests; every edit (a canvas gesture, the Inspector's ops, a code
@@ -132,6 +134,7 @@ export const openMachineMachine = setup({
       tests: 'tests';
       testPlayback: 'testPlayback';
       versions: 'versions';
+      comments: 'comments';
     },
     tags: {} as 'open',
   },
@@ -148,6 +151,7 @@ export const openMachineMachine = setup({
     tests: testsMachine,
     testPlayback: testPlaybackMachine,
     versions: versionsMachine,
+    comments: commentsMachine,
   },
   actions: {
     followDocument: enqueueActions(({ context, enqueue }, definition: MachineDefinition | null) => {
@@ -256,6 +260,7 @@ export const openMachineMachine = setup({
       enqueue.sendTo('canvas', { type: 'canvas.editableChanged', canEdit: context.canEdit });
       enqueue.sendTo('inspector', { type: 'inspector.editableChanged', canEdit: context.canEdit });
       enqueue.sendTo('simulation', { type: 'sim.canSendChanged', canSend: context.canSend });
+      enqueue.sendTo('comments', { type: 'comments.canCommentChanged', canComment: context.canSend });
     }),
   },
 }).createMachine({
@@ -361,6 +366,13 @@ export const openMachineMachine = setup({
       systemId: 'versions',
       src: 'versions',
       input: ({ context, self }) => ({ machineId: context.machineId, editor: self }),
+    },
+    // Who comments is who may send (members, not guests); the database enforces it too.
+    {
+      id: 'comments',
+      systemId: 'comments',
+      src: 'comments',
+      input: ({ context }) => ({ machineId: context.machineId, userId: context.userId, canComment: context.canSend }),
     },
   ],
   initial: 'open',

@@ -14,6 +14,7 @@ import { simulationLogic } from './simulation.ts';
 import type { TimelinePort } from '../lib/ports/timeline.ts';
 import type { TestPlaybackLogic } from './test-playback.ts';
 import type { TestsLogic } from './tests.ts';
+import type { CommentsLogic } from './comments.ts';
 import { timelineLogic } from './timeline.ts';
 import type { VersionsLogic } from './versions.ts';
 
@@ -67,9 +68,9 @@ export type CanvasPresenceLogic = ReturnType<typeof canvasPresenceLogic>;
 
 /**
  * One open machine: its document, presence, layout (with the engine `startLayout` makes),
- * canvas, simulation, timeline, Inspector, tests, test playback and versions, wired (the
- * tests, playback and versions machines come built over their ports: src/app/tests.ts,
- * test-playback.ts, versions.ts).
+ * canvas, simulation, timeline, Inspector, tests, test playback, versions and comments,
+ * wired (the panels' machines come built over their ports: src/app/tests.ts,
+ * test-playback.ts, versions.ts, comments.ts).
  */
 export function openMachineLogic(
   port: DocumentPort,
@@ -78,7 +79,7 @@ export function openMachineLogic(
   startLayout: () => LayoutEngine,
   simulations: SimulationPort,
   timeline: TimelinePort,
-  panels: { tests: TestsLogic; testPlayback: TestPlaybackLogic; versions: VersionsLogic },
+  panels: { tests: TestsLogic; testPlayback: TestPlaybackLogic; versions: VersionsLogic; comments: CommentsLogic },
 ) {
   return openMachineMachine.provide({
     actors: {
@@ -90,6 +91,7 @@ export function openMachineLogic(
       tests: panels.tests,
       testPlayback: panels.testPlayback,
       versions: panels.versions,
+      comments: panels.comments,
     },
   });
 }

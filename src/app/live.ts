@@ -10,6 +10,7 @@ import { generateInWorker } from '../features/tests/paths-port.ts';
 import { testsLogic } from './tests.ts';
 import { testPlaybackLogic } from './test-playback.ts';
 import { versionsLogic } from './versions.ts';
+import { commentsLogic } from './comments.ts';
 import { connectionLogic, invitesLogic, roomLogic, type ConnectionLogic, type RoomLogic } from './room.ts';
 
 /**
@@ -25,7 +26,8 @@ const live = () => (adapters ??= liveRoomAdapters());
 let room: RoomLogic | null = null;
 export function liveRoomLogic(): RoomLogic {
   if (!room) {
-    const { machines, members, canvasPresence, simulations, timeline, tests, testPlayback, versions } = live();
+    const { machines, members, canvasPresence, simulations, timeline, tests, testPlayback, versions, comments } =
+      live();
     room = roomLogic(live().room, members, {
       machineList: machineListLogic(machines),
       invites: invitesLogic(members),
@@ -42,6 +44,7 @@ export function liveRoomLogic(): RoomLogic {
           tests: testsLogic(tests, generateInWorker, simulations),
           testPlayback: testPlaybackLogic(testPlayback),
           versions: versionsLogic(versions, workerLayoutEngine),
+          comments: commentsLogic(comments),
         },
       ),
     });

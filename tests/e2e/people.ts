@@ -100,3 +100,37 @@ export async function insertDefinition(
 /** A machine made from an XState config, inserted into the project as `client` (a member who may). */
 export const insertMachine = (client: Client, projectId: string, name: string, config: unknown): Promise<string> =>
   insertDefinition(client, projectId, name, importXState(config, { name }));
+
+/** Two people in a room: `first` owns a new project holding one machine, `second` is its viewer; each signed in in a browser. */
+export interface PairOnMachine {
+  first: SignedUp & { page: Page };
+  second: SignedUp & { page: Page };
+  projectId: string;
+  machineId: string;
+}
+
+/**
+ * Ada and Bo (named `names`), signed up from Node: a project `room` owned by the first with
+ * the second as a viewer, a machine `machine` made from `config`, and both signed in through
+ * the UI in browsers of `viewport`.
+ */
+export async function pairOnMachine(
+  app: BrowserApp,
+  tag: string,
+  names: [string, string],
+  room: string,
+  machine: { name: string; config: unknown },
+  viewport = { width: 1400, height: 1000 },
+): Promise<PairOnMachine> {
+  const [pa, pb] = await Promise.all([signUpPerson(tag, names[0]), signUpPerson(tag, names[1])]);
+  const project = await pa.client.from('projects').insert({ name: room }).select('id').single();
+  if (project.error) throw new Error(project.error.message);
+  const projectId = project.data.id;
+  const added = await pa.client
+    .from('project_members')
+    .insert({ project_id: projectId, user_id: pb.id, role: 'viewer', joined_via: 'added' });
+  if (added.error) throw new Error(added.error.message);
+  const machineId = await insertMachine(pa.client, projectId, machine.name, machine.config);
+  const [sa, sb] = await Promise.all([app.signIn(pa.email, { viewport }), app.signIn(pb.email, { viewport })]);
+  return { first: { ...pa, page: sa.page }, second: { ...pb, page: sb.page }, projectId, machineId };
+}

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { showPanel, useBrowserApp } from './harness.ts';
-import { insertMachine, signUpPerson, type SignedUp } from './people.ts';
+import { pairOnMachine, type SignedUp } from './people.ts';
 
 /**
  * Follow mode follows the presenter's simulation and replay position ("Following"),
@@ -52,19 +52,8 @@ async function open(page: Page) {
 }
 
 beforeAll(async () => {
-  const [pa, pb] = await Promise.all([signUpPerson('simfollow', 'Ada'), signUpPerson('simfollow', 'Bo')]);
-  const project = await pa.client.from('projects').insert({ name: 'Follow room' }).select('id').single();
-  if (project.error) throw new Error(project.error.message);
-  projectId = project.data.id;
-  const added = await pa.client
-    .from('project_members')
-    .insert({ project_id: projectId, user_id: pb.id, role: 'viewer', joined_via: 'added' });
-  if (added.error) throw new Error(added.error.message);
-  machineId = await insertMachine(pa.client, projectId, 'Steps', STEPS);
-  const viewport = { viewport: { width: 1400, height: 1000 } };
-  const [sa, sb] = await Promise.all([app.signIn(pa.email, viewport), app.signIn(pb.email, viewport)]);
-  a = { ...pa, page: sa.page };
-  b = { ...pb, page: sb.page };
+  const pair = await pairOnMachine(app, 'simfollow', ['Ada', 'Bo'], 'Follow room', { name: 'Steps', config: STEPS });
+  ({ first: a, second: b, projectId, machineId } = pair);
 }, 240_000);
 
 describe('following the presenter’s replay position', () => {

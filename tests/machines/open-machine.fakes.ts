@@ -6,6 +6,7 @@ import type { simulationMachine } from '../../machines/open-machine/simulation.m
 import type { timelineMachine } from '../../machines/open-machine/timeline.machine.ts';
 import type { inspectorMachine } from '../../machines/open-machine/inspector.machine.ts';
 import type { testPlaybackMachine } from '../../machines/open-machine/test-playback.machine.ts';
+import type { commentsMachine } from '../../machines/open-machine/comments.machine.ts';
 import type { testsMachine } from '../../machines/open-machine/tests.machine.ts';
 import type { versionsMachine } from '../../machines/open-machine/versions.machine.ts';
 import type { PlayShown } from '../../src/lib/ports/test-playback.ts';
@@ -15,7 +16,7 @@ import type { MachineDefinition } from '../../src/lib/model/types.ts';
 
 /**
  * The open machine with its document, presence, layout, simulation, timeline, Inspector,
- * tests, test playback and versions replaced by recorders (they
+ * tests, test playback, versions and comments replaced by recorders (they
  * have their own tests) and the real canvas: a test loads a definition into the fake
  * document (`load`) and reads what each child was told. Typed as the children they stand
  * in for (test doubles, by design).
@@ -31,6 +32,7 @@ export function fakeOpenMachine() {
     tests: [] as AnyEventObject[],
     testPlayback: [] as AnyEventObject[],
     versions: [] as AnyEventObject[],
+    comments: [] as AnyEventObject[],
   };
   const document = createMachine({
     types: {} as { context: { doc: { local: MachineDefinition } | null }; events: AnyEventObject },
@@ -77,6 +79,7 @@ export function fakeOpenMachine() {
       }) as unknown as typeof testsMachine,
       testPlayback: recorder(told.testPlayback) as unknown as typeof testPlaybackMachine,
       versions: recorder(told.versions) as unknown as typeof versionsMachine,
+      comments: recorder(told.comments) as unknown as typeof commentsMachine,
     },
   });
   return { logic, told };

@@ -43,6 +43,121 @@ export type Database = {
   }
   public: {
     Tables: {
+      comment_threads: {
+        Row: {
+          anchor: string
+          anchor_kind: string
+          created_at: string
+          created_by: string | null
+          id: string
+          machine_id: string
+          project_id: string
+          resolved_at: string | null
+          resolved_by: string | null
+          updated_at: string
+        }
+        Insert: {
+          anchor: string
+          anchor_kind: string
+          created_at?: string
+          created_by?: string | null
+          id?: string
+          machine_id: string
+          project_id: string
+          resolved_at?: string | null
+          resolved_by?: string | null
+          updated_at?: string
+        }
+        Update: {
+          anchor?: string
+          anchor_kind?: string
+          created_at?: string
+          created_by?: string | null
+          id?: string
+          machine_id?: string
+          project_id?: string
+          resolved_at?: string | null
+          resolved_by?: string | null
+          updated_at?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "comment_threads_machine_id_fkey"
+            columns: ["machine_id"]
+            isOneToOne: false
+            referencedRelation: "machines"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "comment_threads_project_id_fkey"
+            columns: ["project_id"]
+            isOneToOne: false
+            referencedRelation: "projects"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      comments: {
+        Row: {
+          author: string | null
+          body: string
+          created_at: string
+          deleted_at: string | null
+          edited_at: string | null
+          id: string
+          machine_id: string
+          mentions: string[]
+          project_id: string
+          thread_id: string
+        }
+        Insert: {
+          author?: string | null
+          body: string
+          created_at?: string
+          deleted_at?: string | null
+          edited_at?: string | null
+          id?: string
+          machine_id: string
+          mentions?: string[]
+          project_id: string
+          thread_id: string
+        }
+        Update: {
+          author?: string | null
+          body?: string
+          created_at?: string
+          deleted_at?: string | null
+          edited_at?: string | null
+          id?: string
+          machine_id?: string
+          mentions?: string[]
+          project_id?: string
+          thread_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "comments_machine_id_fkey"
+            columns: ["machine_id"]
+            isOneToOne: false
+            referencedRelation: "machines"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "comments_project_id_fkey"
+            columns: ["project_id"]
+            isOneToOne: false
+            referencedRelation: "projects"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "comments_thread_id_fkey"
+            columns: ["thread_id"]
+            isOneToOne: false
+            referencedRelation: "comment_threads"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       inspection_events: {
         Row: {
           actor_id: string
@@ -852,6 +967,12 @@ export type Database = {
         }
         Returns: boolean
       }
+      can_follow_comments: {
+        Args: {
+          p_topic: string
+        }
+        Returns: boolean
+      }
       can_follow_inspection: {
         Args: {
           p_topic: string
@@ -1121,6 +1242,16 @@ export type Database = {
           p_payload?: Json
           p_simulation: string
           p_type?: string
+        }
+        Returns: Json
+      }
+      start_comment_thread: {
+        Args: {
+          p_anchor: string
+          p_anchor_kind: string
+          p_body: string
+          p_machine: string
+          p_mentions?: string[]
         }
         Returns: Json
       }

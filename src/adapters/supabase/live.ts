@@ -2,6 +2,7 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { supabaseApiUrl, supabaseClient } from './client.ts';
 import type { Database } from './database.types.ts';
 import { createCanvasPresenceAdapter } from './canvas-presence.ts';
+import { createCommentsAdapter } from './comments.ts';
 import { createInspectionAdapter } from './inspection.ts';
 import { createInspectionFollowAdapter } from './inspection-follow.ts';
 import { createMachinesAdapter } from './machines.ts';
@@ -32,6 +33,7 @@ export function liveRoomAdapters() {
     testPlayback: createTestPlaybackAdapter(client),
     timeline: createTimelineAdapter(client),
     versions: createVersionsAdapter(client),
+    comments: createCommentsAdapter(client),
     inspection: createInspectionAdapter(client, supabaseApiUrl()),
     inspectionFollow: createInspectionFollowAdapter(client),
   };

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { CanvasIntent } from '../../../machines/open-machine/canvas.machine.ts';
 import { randomIds } from '../../lib/model/ids.ts';
+import { CommentTool } from '../comments/CommentTool.tsx';
 import { EXAMPLE_NAMES } from './examples.ts';
 import { FindForm } from './FindForm.tsx';
 import type { Find } from './useFind.ts';
@@ -121,6 +122,7 @@ export function CanvasToolbar(p: CanvasToolbarProps) {
           <span className="sep" />
         </>
       )}
+      <CommentTool />
       <button type="button" onClick={p.onFit} aria-label="Zoom to fit" title="Zoom to fit (0)">
         Fit
       </button>

@@ -22,6 +22,7 @@ import {
 import type { Layout } from '../../lib/layout/types.ts';
 import { randomIds } from '../../lib/model/ids.ts';
 import type { MachineDefinition } from '../../lib/model/types.ts';
+import { CommentPins } from '../comments/CommentPins.tsx';
 import { RetargetOverlay } from './RetargetOverlay.tsx';
 import { DiagramShapes, type DiagramMarks, type PeerMark } from './shapes.tsx';
 
@@ -245,6 +246,7 @@ export function Diagram(props: DiagramProps) {
             />
           )}
           {layout && <RetargetOverlay {...{ definition, layout, selection, canEdit, connect }} />}
+          {layout && <CommentPins definition={definition} layout={layout} />}
           {connect && source && (
             <path
               className="connect-line"

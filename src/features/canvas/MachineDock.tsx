@@ -1,10 +1,11 @@
 import { useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
 import { VersionsSlot } from '../versions/index.ts';
+import { CommentsPanel, useComposing, useHasComments, useUnread } from '../comments/index.ts';
 import { PanelBoundary } from './PanelBoundary.tsx';
 import './side-panel.css';
 import './dock-sheet.css';
 
-export type DockPanel = 'code' | 'inspector' | 'simulation' | 'tests' | 'timeline' | 'versions';
+export type DockPanel = 'code' | 'inspector' | 'simulation' | 'tests' | 'timeline' | 'versions' | 'comments';
 
 /** A tab's icon: a 16 px line drawing (SVG, so it never depends on a font having the glyph). */
 const icon = (d: string) => (
@@ -30,6 +31,7 @@ export const DOCK_PANELS: readonly { key: DockPanel; title: string; icon: ReactN
   { key: 'tests', title: 'Tests', icon: icon('M2.5 8.5 6 12l7.5-8') },
   { key: 'timeline', title: 'Timeline', icon: icon('M8 2.5a5.5 5.5 0 1 1 0 11 5.5 5.5 0 0 1 0-11zM8 5v3.2l2.2 1.6') },
   { key: 'versions', title: 'Versions', icon: icon('M4 2.5h6l2.5 2.5v8.5H4zM6.5 7.5h4M6.5 10h4') },
+  { key: 'comments', title: 'Comments', icon: icon('M2.5 3.5h11v7h-6l-3 2.5v-2.5h-2z') },
 ];
 
 /** This person's choice: which tab, whether its panel is open (or collapsed to the strip), how wide. */
@@ -87,7 +89,7 @@ function remember(userId: string | null, prefs: DockPrefs): void {
 
 /**
  * The machine page's one side panel, on the right of the diagram: a strip of tabs (Code,
- * Inspector, Simulation, Tests, Timeline, Versions) and at most one open panel beside it, resizable by
+ * Inspector, Simulation, Tests, Timeline, Versions, Comments) and at most one open panel beside it, resizable by
  * its edge (drag, or the arrow keys on the focused edge) and collapsible to the strip.
  * Which tab is open, whether it is, and its width are this person's own choice (no one
  * else sees them, and they are remembered across reloads under the signed-in user's id),
@@ -99,7 +101,7 @@ function remember(userId: string | null, prefs: DockPrefs): void {
  * diagram's lower part.
  */
 export function MachineDock({
-  panels,
+  panels: given,
   resetKey,
   userId,
 }: {
@@ -107,13 +109,27 @@ export function MachineDock({
   resetKey?: unknown;
   userId: string | null;
 }) {
-  // Named versions sit beside the timeline: wherever the page has a Timeline, it has Versions.
-  if (panels.timeline && !panels.versions) panels = { ...panels, versions: <VersionsSlot /> };
   const [prefs, setPrefs] = useState<DockPrefs>(() => remembered(userId));
   const update = (next: DockPrefs) => {
     setPrefs(next);
     remember(userId, next);
   };
+  // The Comments panel joins the dock wherever the open machine has comments and someone is signed in.
+  // Named versions sit beside the timeline: wherever the page has a Timeline, it has Versions.
+  const hasComments = useHasComments() && userId !== null;
+  const panels = {
+    ...given,
+    ...(given.timeline && !given.versions ? { versions: <VersionsSlot /> } : {}),
+    ...(hasComments && !given.comments ? { comments: <CommentsPanel /> } : {}),
+  };
+  const unread = useUnread();
+  // Starting a thread (the Comment tool) opens the Comments panel, where its text box is.
+  const composing = useComposing();
+  const [composed, setComposed] = useState(composing);
+  if (composing !== composed) {
+    setComposed(composing);
+    if (composing && hasComments) update({ ...prefs, tab: 'comments', open: true });
+  }
   const shown = DOCK_PANELS.filter((p) => Boolean(panels[p.key]));
   const current = shown.find((p) => p.key === prefs.tab) ?? shown[0];
   const open = prefs.open && current !== undefined;
@@ -201,6 +217,7 @@ export function MachineDock({
             key={p.key}
             type="button"
             aria-label={p.title}
+            aria-description={p.key === 'comments' && unread.threads > 0 ? `${unread.threads} unread` : undefined}
             title={p.title}
             aria-pressed={open && current?.key === p.key}
             aria-controls={`dock-panel-${p.key}`}
@@ -212,6 +229,15 @@ export function MachineDock({
             <span className="dock-tab-label" aria-hidden="true">
               {p.title}
             </span>
+            {p.key === 'comments' && unread.threads + unread.mentions > 0 && (
+              <span
+                className="dock-tab-count"
+                data-unread={unread.threads}
+                title={`${unread.threads} unread thread${unread.threads === 1 ? '' : 's'}, ${unread.mentions} new mention${unread.mentions === 1 ? '' : 's'}`}
+              >
+                {unread.threads}
+              </span>
+            )}
           </button>
         ))}
         <button

@@ -1,0 +1,62 @@
+import type { Layout } from '../../lib/layout/types.ts';
+import { placeAnchor } from '../../lib/comments/threads.ts';
+import type { MachineDefinition } from '../../lib/model/types.ts';
+import type { CommentAnchor } from '../../lib/ports/comments.ts';
+import { useThreads } from './comments-selectors.ts';
+
+/** Where a pin sits in diagram units: a state's top-right corner, a transition's label (or its middle). */
+function pinAt(layout: Layout, anchor: CommentAnchor): { x: number; y: number } | null {
+  if (anchor.kind === 'state') {
+    const node = layout.nodes[anchor.value];
+    return node ? { x: node.x + node.width - 2, y: node.y + 2 } : null;
+  }
+  if (anchor.kind === 'transition') {
+    const edge = Object.values(layout.edges).find((e) => e.transition === anchor.value);
+    if (!edge) return null;
+    if (edge.label) return { x: edge.label.x + edge.label.width, y: edge.label.y };
+    const mid = edge.points[Math.floor(edge.points.length / 2)];
+    return mid ? { x: mid.x, y: mid.y } : null;
+  }
+  return null;
+}
+
+/**
+ * The diagram's comment pins: one per state or transition with open threads, at its
+ * anchor (drawn from the layout, so a pin moves with its state), carrying
+ * `data-comment-anchor` (the state's dot path or the transition's id) and the count.
+ */
+export function CommentPins({ definition, layout }: { definition: MachineDefinition; layout: Layout }) {
+  const threads = useThreads();
+  const pins = new Map<string, { key: string; label: string; x: number; y: number; count: number }>();
+  for (const t of threads) {
+    if (t.resolvedAt !== null) continue;
+    const place = placeAnchor(definition, t.anchor);
+    const at = place.key === null ? null : pinAt(layout, t.anchor);
+    if (place.key === null || !at) continue;
+    const had = pins.get(place.key);
+    pins.set(place.key, { key: place.key, label: place.label, ...at, count: (had?.count ?? 0) + 1 });
+  }
+  if (pins.size === 0) return null;
+  return (
+    <g className="comment-pins">
+      {[...pins.values()].map((p) => (
+        <g
+          key={p.key}
+          className="comment-pin"
+          data-comment-anchor={p.key}
+          transform={`translate(${p.x} ${p.y})`}
+          role="img"
+          aria-label={`${p.count} open comment thread${p.count === 1 ? '' : 's'} on ${p.label}`}
+        >
+          <title>{`${p.count} open thread${p.count === 1 ? '' : 's'} on ${p.label}`}</title>
+          <g className="comment-pin-mark">
+            <path d="M-6 -22 h12 a8 8 0 0 1 8 8 a8 8 0 0 1 -8 8 h-2 l-6 6 v-6 h-4 a8 8 0 0 1 -8 -8 a8 8 0 0 1 8 -8 z" />
+            <text x={0} y={-14} textAnchor="middle" dominantBaseline="central">
+              {p.count}
+            </text>
+          </g>
+        </g>
+      ))}
+    </g>
+  );
+}

@@ -1,0 +1,43 @@
+import { anchorOfSelection } from '../../lib/comments/threads.ts';
+import { useDefinition, useSelection } from '../canvas/open-machine-context.ts';
+import { useCanComment, useCommentsSend, useHasComments } from './comments-selectors.ts';
+
+/**
+ * The toolbar's Comment button: starts a thread on the one selected state or transition
+ * (the Comments panel opens with the new thread's text box). Members only; guests read.
+ */
+export function CommentTool() {
+  const has = useHasComments();
+  const canComment = useCanComment();
+  const definition = useDefinition();
+  const selection = useSelection();
+  const send = useCommentsSend();
+  if (!has || !canComment) return null;
+  const anchor = anchorOfSelection(definition, selection);
+  return (
+    <button
+      type="button"
+      aria-label="Comment"
+      title={anchor ? 'Comment on the selection' : 'Select a state or a transition to comment on it'}
+      disabled={!anchor}
+      onClick={() => anchor && send({ type: 'comments.compose', anchor })}
+    >
+      <span className="tb-icon" aria-hidden="true">
+        <svg
+          width="14"
+          height="14"
+          viewBox="0 0 16 16"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="1.5"
+          strokeLinejoin="round"
+        >
+          <path d="M2.5 3.5h11v7h-6l-3 2.5v-2.5h-2z" />
+        </svg>
+      </span>
+      <span className="tb-label" aria-hidden="true">
+        Comment
+      </span>
+    </button>
+  );
+}

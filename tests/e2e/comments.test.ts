@@ -1,0 +1,92 @@
+import type { Locator, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { showPanel, useBrowserApp } from './harness.ts';
+import { openMachinePage, stateBox } from './machine-page.ts';
+import { pairOnMachine, type SignedUp } from './people.ts';
+
+/**
+ * A comment thread with a mention, two browsers through the real app and backend: Ada
+ * selects the state `paying`, presses Comment and writes to @Bo (picked from the
+ * completion list); Bo sees the pin on `paying` and the thread live, and the unread count
+ * on the Comments tab; Bo replies; Ada sees the reply and resolves the thread; the pin goes
+ * and Bo's thread moves to Resolved. Read through the test contract: the button Comment,
+ * the region Comments with its articles, Reply and Resolve, `data-comment-anchor`.
+ */
+
+const app = useBrowserApp({ timeout: 240_000 });
+let ada: SignedUp & { page: Page };
+let bo: SignedUp & { page: Page };
+let projectId: string;
+let machineId: string;
+
+const CHECKOUT = {
+  id: 'checkout',
+  initial: 'cart',
+  states: { cart: { on: { PAY: 'paying' } }, paying: { on: { DONE: 'paid' } }, paid: {} },
+};
+
+const comments = (page: Page): Locator => page.getByRole('region', { name: 'Comments', exact: true });
+const threads = (page: Page): Locator => comments(page).getByRole('article');
+const pin = (page: Page, anchor: string): Locator => page.locator(`[data-comment-anchor="${anchor}"]`);
+
+beforeAll(async () => {
+  const pair = await pairOnMachine(app, 'comments', ['Ada', 'Bo'], 'Comment room', {
+    name: 'Checkout',
+    config: CHECKOUT,
+  });
+  ({ first: ada, second: bo, projectId, machineId } = pair);
+}, 240_000);
+
+describe('a comment thread between two browsers', () => {
+  it('Ada asks @Bo on a state, Bo sees the pin and replies live, Ada resolves', async () => {
+    await Promise.all([
+      openMachinePage(app, ada.page, projectId, machineId, 'paying'),
+      openMachinePage(app, bo.page, projectId, machineId, 'paying'),
+    ]);
+    await showPanel(bo.page, 'Inspector');
+
+    // Ada: select the state, Comment, mention Bo through the completion list.
+    await stateBox(ada.page, 'paying').click();
+    await ada.page.getByRole('button', { name: 'Comment', exact: true }).click();
+    const box = comments(ada.page).getByRole('combobox', { name: 'New comment' });
+    await box.fill('Why does this retry **three** times? @B');
+    await comments(ada.page).getByRole('option', { name: '@Bo' }).click();
+    await expect.poll(() => box.inputValue()).toBe('Why does this retry **three** times? @Bo ');
+    await comments(ada.page).getByRole('button', { name: 'Comment', exact: true }).click();
+    await threads(ada.page).first().waitFor();
+    await pin(ada.page, 'paying').waitFor();
+
+    // Bo: the pin on `paying`, the unread count, the thread with Ada's words (Markdown shown as such).
+    await pin(bo.page, 'paying').waitFor({ timeout: 20_000 });
+    const tab = bo.page.getByRole('group', { name: 'Panels' }).getByRole('button', { name: 'Comments', exact: true });
+    await expect.poll(() => tab.locator('[data-unread]').getAttribute('data-unread')).toBe('1');
+    await showPanel(bo.page, 'Comments');
+    const thread = threads(bo.page).first();
+    await thread.getByText('Why does this retry').waitFor();
+    expect(await thread.locator('strong', { hasText: 'three' }).count()).toBe(1);
+    expect(await thread.getAttribute('aria-label')).toBe('Thread on state paying by Ada');
+    await comments(bo.page).getByRole('button', { name: 'Mentions me' }).click();
+    expect(await threads(bo.page).count()).toBe(1);
+
+    // Bo replies; Ada sees it live.
+    await thread.getByRole('button', { name: 'Reply' }).click();
+    await thread
+      .getByRole('combobox', { name: 'Reply' })
+      .fill('Because the card network times out. See [the spec](https://example.com/spec).');
+    await thread.getByRole('button', { name: 'Send reply' }).click();
+    const adaThread = threads(ada.page).first();
+    await adaThread.getByText('Because the card network times out.').waitFor({ timeout: 20_000 });
+    const link = adaThread.getByRole('link', { name: 'the spec' });
+    expect(await link.getAttribute('rel')).toBe('noopener noreferrer');
+    expect(await link.getAttribute('target')).toBe('_blank');
+
+    // Ada resolves: the pin goes for both, and Bo finds the thread under Resolved.
+    await adaThread.getByRole('button', { name: 'Resolve' }).click();
+    await pin(ada.page, 'paying').waitFor({ state: 'detached' });
+    await pin(bo.page, 'paying').waitFor({ state: 'detached', timeout: 20_000 });
+    await comments(bo.page)
+      .getByRole('button', { name: /^Resolved/ })
+      .click();
+    await threads(bo.page).first().getByRole('button', { name: 'Reopen' }).waitFor();
+  }, 180_000);
+});
