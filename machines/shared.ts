@@ -2,7 +2,7 @@
  * What every machine says the same way. A request actor that throws (an adapter bug, not
  * a refusal) is shown as `UNEXPECTED`; a placeholder actor that was never provided fails
  * loudly with `notProvided`, naming the machine and the actor the composition root
- * (src/app/) must provide.
+ * (src/app/) must provide; every request state ends through `request()`.
  */
 
 export const UNEXPECTED = 'Something went wrong. Try again.';
