@@ -1,6 +1,6 @@
 import { assign, fromPromise, setup } from 'xstate';
 import type { Failure, Result } from '../../src/lib/ports/room.ts';
-import { notProvided, UNEXPECTED } from '../shared.ts';
+import { notProvided, output, request, UNEXPECTED } from '../shared.ts';
 
 /**
  * Joining a project from a link: an invite (`/invite/:token`, through the accept-invite
@@ -48,15 +48,11 @@ export const joinMachine = setup({
         id: 'join',
         src: 'join',
         input: ({ context }) => ({ kind: context.kind, token: context.token }),
-        onDone: [
-          {
-            guard: { type: 'refused', params: ({ event }) => event.output },
-            target: 'failed',
-            actions: { type: 'remember', params: ({ event }) => event.output },
-          },
-          { target: 'joined', actions: { type: 'remember', params: ({ event }) => event.output } },
-        ],
-        onError: { target: 'failed', actions: 'showUnexpected' },
+        ...request({
+          refused: { target: 'failed', actions: { type: 'remember', params: output } },
+          done: { target: 'joined', actions: { type: 'remember', params: output } },
+          threw: { target: 'failed', actions: 'showUnexpected' },
+        }),
       },
     },
     failed: {

@@ -2,7 +2,7 @@ import { throwError } from 'rxjs';
 import { assertEvent, assign, fromEventObservable, fromPromise, setup } from 'xstate';
 import type { AvatarFile, OwnProfile, ProfileEdit, UploadFact } from '../../src/lib/ports/profile.ts';
 import type { Result } from '../../src/lib/ports/room.ts';
-import { notProvided, UNEXPECTED } from '../shared.ts';
+import { notProvided, output, request, UNEXPECTED } from '../shared.ts';
 
 /**
  * One's own profile: load it, then two independent regions, `details` (display name and
@@ -103,15 +103,11 @@ export const profileMachine = setup({
         id: 'loadProfile',
         src: 'loadProfile',
         input: ({ context }) => ({ userId: context.userId }),
-        onDone: [
-          {
-            guard: { type: 'refused', params: ({ event }) => event.output },
-            target: 'failed',
-            actions: { type: 'showLoaded', params: ({ event }) => event.output },
-          },
-          { target: 'ready', actions: { type: 'showLoaded', params: ({ event }) => event.output } },
-        ],
-        onError: { target: 'failed', actions: 'unexpectedLoad' },
+        ...request({
+          refused: { target: 'failed', actions: { type: 'showLoaded', params: output } },
+          done: { target: 'ready', actions: { type: 'showLoaded', params: output } },
+          threw: { target: 'failed', actions: 'unexpectedLoad' },
+        }),
       },
     },
     failed: { tags: ['failed'], on: { 'profile.retry': 'loading' } },
@@ -133,15 +129,11 @@ export const profileMachine = setup({
                   assertEvent(event, 'profile.save');
                   return { userId: context.userId, edit: { displayName: event.displayName, color: event.color } };
                 },
-                onDone: [
-                  {
-                    guard: { type: 'refused', params: ({ event }) => event.output },
-                    target: 'editing',
-                    actions: { type: 'showSaved', params: ({ event }) => event.output },
-                  },
-                  { target: 'saved', actions: { type: 'showSaved', params: ({ event }) => event.output } },
-                ],
-                onError: { target: 'editing', actions: 'unexpectedSave' },
+                ...request({
+                  refused: { target: 'editing', actions: { type: 'showSaved', params: output } },
+                  done: { target: 'saved', actions: { type: 'showSaved', params: output } },
+                  threw: { target: 'editing', actions: 'unexpectedSave' },
+                }),
               },
             },
             saved: { tags: ['saved'], on: { 'profile.save': 'saving' } },
@@ -175,15 +167,11 @@ export const profileMachine = setup({
                   assertEvent(event, 'upload.finished');
                   return { userId: context.userId, edit: { avatarPath: event.path } };
                 },
-                onDone: [
-                  {
-                    guard: { type: 'refused', params: ({ event }) => event.output },
-                    target: 'failed',
-                    actions: { type: 'showAttachFailure', params: ({ event }) => event.output },
-                  },
-                  { target: 'done', actions: { type: 'showAttachFailure', params: ({ event }) => event.output } },
-                ],
-                onError: { target: 'failed', actions: 'unexpectedUpload' },
+                ...request({
+                  refused: { target: 'failed', actions: { type: 'showAttachFailure', params: output } },
+                  done: { target: 'done', actions: { type: 'showAttachFailure', params: output } },
+                  threw: { target: 'failed', actions: 'unexpectedUpload' },
+                }),
               },
             },
             done: { tags: ['uploaded'], on: { 'avatar.upload': { target: 'uploading', actions: 'takeFile' } } },

@@ -3,7 +3,7 @@ import { assertEvent, assign, fromEventObservable, fromPromise, raise, setup } f
 import type { NewProject, ProjectEdit, ProjectsFact, ProjectSummary } from '../../src/lib/ports/projects.ts';
 import type { Result, Visibility } from '../../src/lib/ports/room.ts';
 import { patchProject, removeProject, revertPatch, upsertProject } from '../../src/lib/projects-list.ts';
-import { notProvided, UNEXPECTED } from '../shared.ts';
+import { notProvided, output, request, UNEXPECTED } from '../shared.ts';
 
 /**
  * The signed-in person's projects, live. Two regions: `list` (loading the list, then
@@ -176,15 +176,11 @@ export const projectsMachine = setup({
             id: 'listProjects',
             src: 'listProjects',
             input: ({ context }) => ({ userId: context.userId }),
-            onDone: [
-              {
-                guard: { type: 'refused', params: ({ event }) => event.output },
-                target: 'failed',
-                actions: { type: 'showList', params: ({ event }) => event.output },
-              },
-              { target: 'ready', actions: { type: 'showList', params: ({ event }) => event.output } },
-            ],
-            onError: { target: 'failed', actions: 'showUnexpectedLoad' },
+            ...request({
+              refused: { target: 'failed', actions: { type: 'showList', params: output } },
+              done: { target: 'ready', actions: { type: 'showList', params: output } },
+              threw: { target: 'failed', actions: 'showUnexpectedLoad' },
+            }),
           },
         },
         failed: {
@@ -219,27 +215,26 @@ export const projectsMachine = setup({
                   assertEvent(event, 'projects.create');
                   return event.project;
                 },
-                onDone: [
-                  {
-                    guard: { type: 'refused', params: ({ event }) => event.output },
+                ...request({
+                  refused: {
                     target: 'idle',
                     actions: [
-                      { type: 'confirmCreated', params: ({ event }) => event.output },
-                      { type: 'showProblem', params: ({ event }) => event.output },
+                      { type: 'confirmCreated', params: output },
+                      { type: 'showProblem', params: output },
                     ],
                   },
-                  { target: 'idle', actions: { type: 'confirmCreated', params: ({ event }) => event.output } },
-                ],
-                onError: {
-                  target: 'idle',
-                  actions: [
-                    {
-                      type: 'confirmCreated',
-                      params: { ok: false, error: { code: 'unexpected', message: UNEXPECTED } },
-                    },
-                    'showUnexpected',
-                  ],
-                },
+                  done: { target: 'idle', actions: { type: 'confirmCreated', params: output } },
+                  threw: {
+                    target: 'idle',
+                    actions: [
+                      {
+                        type: 'confirmCreated',
+                        params: { ok: false, error: { code: 'unexpected', message: UNEXPECTED } },
+                      },
+                      'showUnexpected',
+                    ],
+                  },
+                }),
               },
             },
             updating: {
@@ -254,15 +249,11 @@ export const projectsMachine = setup({
                     edit: event.type === 'projects.rename' ? { name: event.name } : { visibility: event.visibility },
                   };
                 },
-                onDone: [
-                  {
-                    guard: { type: 'refused', params: ({ event }) => event.output },
-                    target: 'idle',
-                    actions: ['rollBackPatch', { type: 'showProblem', params: ({ event }) => event.output }],
-                  },
-                  { target: 'idle', actions: 'settle' },
-                ],
-                onError: { target: 'idle', actions: ['rollBackPatch', 'showUnexpected'] },
+                ...request({
+                  refused: { target: 'idle', actions: ['rollBackPatch', { type: 'showProblem', params: output }] },
+                  done: { target: 'idle', actions: 'settle' },
+                  threw: { target: 'idle', actions: ['rollBackPatch', 'showUnexpected'] },
+                }),
               },
             },
             deleting: {
@@ -274,15 +265,11 @@ export const projectsMachine = setup({
                   assertEvent(event, 'projects.delete');
                   return { id: event.id };
                 },
-                onDone: [
-                  {
-                    guard: { type: 'refused', params: ({ event }) => event.output },
-                    target: 'idle',
-                    actions: ['rollBackRemoval', { type: 'showProblem', params: ({ event }) => event.output }],
-                  },
-                  { target: 'idle', actions: 'settle' },
-                ],
-                onError: { target: 'idle', actions: ['rollBackRemoval', 'showUnexpected'] },
+                ...request({
+                  refused: { target: 'idle', actions: ['rollBackRemoval', { type: 'showProblem', params: output }] },
+                  done: { target: 'idle', actions: 'settle' },
+                  threw: { target: 'idle', actions: ['rollBackRemoval', 'showUnexpected'] },
+                }),
               },
             },
           },

@@ -2,7 +2,7 @@ import { assertEvent, assign, fromPromise, setup } from 'xstate';
 import type { Layout } from '../../src/lib/layout/types.ts';
 import type { MachineDefinition } from '../../src/lib/model/types.ts';
 import type { InspectionResult } from '../../src/lib/ports/inspection.ts';
-import { notProvided } from '../shared.ts';
+import { notProvided, output, request } from '../shared.ts';
 
 /**
  * The picked actor's machine on the inspection page: its definition laid out for
@@ -116,15 +116,11 @@ export const inspectionDiagramMachine = diagramSetup.createMachine({
               assertEvent(event, 'inspection.saveMachine');
               return { projectId: context.projectId, name: event.name, config: event.config };
             },
-            onDone: [
-              {
-                guard: { type: 'refused', params: ({ event }) => event.output },
-                target: 'idle',
-                actions: { type: 'showRefusal', params: ({ event }) => event.output },
-              },
-              { target: 'idle', actions: { type: 'rememberSaved', params: ({ event }) => event.output } },
-            ],
-            onError: { target: 'idle', actions: 'showSaveFailure' },
+            ...request({
+              refused: { target: 'idle', actions: { type: 'showRefusal', params: output } },
+              done: { target: 'idle', actions: { type: 'rememberSaved', params: output } },
+              threw: { target: 'idle', actions: 'showSaveFailure' },
+            }),
           },
         },
       },

@@ -1,6 +1,6 @@
 import { assertEvent, assign, fromPromise, setup } from 'xstate';
 import type { InspectionResult, InspectionSource } from '../../src/lib/ports/inspection.ts';
-import { notProvided } from '../shared.ts';
+import { notProvided, output, request } from '../shared.ts';
 
 /**
  * A project's inspection sources: the list, an owner creating one (its key shown
@@ -131,15 +131,11 @@ export const inspectionSourcesMachine = sourcesSetup.createMachine({
           assertEvent(event, 'inspection.createSource');
           return { projectId: context.projectId, name: event.name.trim() };
         },
-        onDone: [
-          {
-            guard: { type: 'refused', params: ({ event }) => event.output },
-            target: 'idle',
-            actions: { type: 'showRefusal', params: ({ event }) => event.output },
-          },
-          { target: 'idle', actions: { type: 'addCreated', params: ({ event }) => event.output } },
-        ],
-        onError: { target: 'idle', actions: { type: 'showFailure', params: 'The source could not be created.' } },
+        ...request({
+          refused: { target: 'idle', actions: { type: 'showRefusal', params: output } },
+          done: { target: 'idle', actions: { type: 'addCreated', params: output } },
+          threw: { target: 'idle', actions: { type: 'showFailure', params: 'The source could not be created.' } },
+        }),
       },
     },
     revoking: {
@@ -151,15 +147,11 @@ export const inspectionSourcesMachine = sourcesSetup.createMachine({
           assertEvent(event, 'inspection.revokeSource');
           return { sourceId: event.sourceId };
         },
-        onDone: [
-          {
-            guard: { type: 'refused', params: ({ event }) => event.output },
-            target: 'idle',
-            actions: { type: 'showRefusal', params: ({ event }) => event.output },
-          },
-          { target: 'idle', actions: { type: 'markRevoked', params: ({ event }) => event.output } },
-        ],
-        onError: { target: 'idle', actions: { type: 'showFailure', params: 'The source could not be revoked.' } },
+        ...request({
+          refused: { target: 'idle', actions: { type: 'showRefusal', params: output } },
+          done: { target: 'idle', actions: { type: 'markRevoked', params: output } },
+          threw: { target: 'idle', actions: { type: 'showFailure', params: 'The source could not be revoked.' } },
+        }),
       },
     },
     settingRetention: {
@@ -171,15 +163,11 @@ export const inspectionSourcesMachine = sourcesSetup.createMachine({
           assertEvent(event, 'inspection.setRetention');
           return { sourceId: event.sourceId, maxEvents: event.maxEvents, maxDays: event.maxDays };
         },
-        onDone: [
-          {
-            guard: { type: 'refused', params: ({ event }) => event.output },
-            target: 'idle',
-            actions: { type: 'showRefusal', params: ({ event }) => event.output },
-          },
-          { target: 'idle', actions: { type: 'keepRetention', params: ({ event }) => event.output } },
-        ],
-        onError: { target: 'idle', actions: { type: 'showFailure', params: 'What is kept could not be changed.' } },
+        ...request({
+          refused: { target: 'idle', actions: { type: 'showRefusal', params: output } },
+          done: { target: 'idle', actions: { type: 'keepRetention', params: output } },
+          threw: { target: 'idle', actions: { type: 'showFailure', params: 'What is kept could not be changed.' } },
+        }),
       },
     },
   },

@@ -12,7 +12,7 @@ import { inspectionDiagramMachine } from './inspection-diagram.machine.ts';
 import { inspectionFollowMachine, type FollowedLook, type FollowIntent } from './inspection-follow.machine.ts';
 import { inspectionSessionMachine, type InspectionSessionReport } from './inspection-session.machine.ts';
 import { inspectionSourcesMachine } from './inspection-sources.machine.ts';
-import { notProvided } from '../shared.ts';
+import { notProvided, output, request } from '../shared.ts';
 
 /**
  * Live inspection in a project: loads the sources and sessions, keeps the session
@@ -257,15 +257,11 @@ export const inspectionMachine = inspectionSetup.createMachine({
         id: 'load',
         src: 'load',
         input: ({ context }) => ({ projectId: context.projectId }),
-        onDone: [
-          {
-            guard: { type: 'refused', params: ({ event }) => event.output },
-            target: 'failed',
-            actions: { type: 'showRefusal', params: ({ event }) => event.output },
-          },
-          { target: 'ready', actions: { type: 'showLoaded', params: ({ event }) => event.output } },
-        ],
-        onError: { target: 'failed', actions: 'showLoadFailure' },
+        ...request({
+          refused: { target: 'failed', actions: { type: 'showRefusal', params: output } },
+          done: { target: 'ready', actions: { type: 'showLoaded', params: output } },
+          threw: { target: 'failed', actions: 'showLoadFailure' },
+        }),
       },
     },
     failed: { tags: ['failed'], on: { 'inspection.retry': 'loading' } },

@@ -1,6 +1,7 @@
 import { assertEvent } from 'xstate';
 import type { SendRequest } from '../../src/lib/ports/simulation.ts';
 import { emptyLog } from '../../src/lib/simulation/index.ts';
+import { output, request } from '../shared.ts';
 import { failure, lastStep, refusal, simulationSetup } from './simulation.setup.ts';
 
 export type { SimulationContext, SimulationHost, SimulationInput, SimulationIntent } from './simulation.setup.ts';
@@ -90,21 +91,17 @@ export const simulationMachine = simulationSetup.createMachine({
           assertEvent(event, 'sim.start');
           return { machineId: context.machineId, context: event.context, guards: context.guards };
         },
-        onDone: [
-          {
-            guard: 'succeeded',
+        ...request({
+          refused: { target: 'idle', actions: { type: 'showFailure', params: output } },
+          done: {
             target: 'open',
             actions: [
-              {
-                type: 'openSimulation',
-                params: ({ event }) => ({ simulation: event.output.ok ? event.output.value : null }),
-              },
+              { type: 'openAnswered', params: output },
               { type: 'setError', params: { error: null } },
             ],
           },
-          { target: 'idle', actions: { type: 'setError', params: ({ event }) => ({ error: failure(event.output) }) } },
-        ],
-        onError: { target: 'idle', actions: { type: 'setError', params: { error: "Couldn't start the simulation." } } },
+          threw: { target: 'idle', actions: { type: 'setError', params: { error: "Couldn't start the simulation." } } },
+        }),
       },
     },
     forking: {
@@ -116,18 +113,11 @@ export const simulationMachine = simulationSetup.createMachine({
           uptoSeq: event.type === 'sim.rerun' ? lastStep(context) : (context.position ?? lastStep(context)),
           latest: event.type === 'sim.rerun',
         }),
-        onDone: [
-          {
-            guard: 'succeeded',
-            target: 'open',
-            actions: {
-              type: 'openSimulation',
-              params: ({ event }) => ({ simulation: event.output.ok ? event.output.value : null }),
-            },
-          },
-          { target: 'open', actions: { type: 'setError', params: ({ event }) => ({ error: failure(event.output) }) } },
-        ],
-        onError: { target: 'open', actions: { type: 'setError', params: { error: "Couldn't fork the simulation." } } },
+        ...request({
+          refused: { target: 'open', actions: { type: 'showFailure', params: output } },
+          done: { target: 'open', actions: { type: 'openAnswered', params: output } },
+          threw: { target: 'open', actions: { type: 'setError', params: { error: "Couldn't fork the simulation." } } },
+        }),
       },
     },
     open: {
@@ -149,21 +139,14 @@ export const simulationMachine = simulationSetup.createMachine({
               invoke: {
                 src: 'loadLog',
                 input: ({ context }) => ({ simulationId: context.simulation?.id ?? '', after: context.log.ready }),
-                onDone: [
-                  {
-                    guard: 'succeeded',
-                    target: 'live',
-                    actions: { type: 'receiveLog', params: ({ event }) => event.output },
-                  },
-                  {
+                ...request({
+                  refused: { target: 'waiting', actions: { type: 'showFailure', params: output } },
+                  done: { target: 'live', actions: { type: 'receiveLog', params: output } },
+                  threw: {
                     target: 'waiting',
-                    actions: { type: 'setError', params: ({ event }) => ({ error: failure(event.output) }) },
+                    actions: { type: 'setError', params: { error: "Couldn't read the simulation log." } },
                   },
-                ],
-                onError: {
-                  target: 'waiting',
-                  actions: { type: 'setError', params: { error: "Couldn't read the simulation log." } },
-                },
+                }),
               },
             },
             live: {

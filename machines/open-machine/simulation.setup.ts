@@ -190,6 +190,12 @@ export const simulationSetup = setup({
       return { position: next >= lastStep(context) ? null : next };
     }),
     setError: assign((_, params: { error: string | null }) => ({ error: params.error })),
+    /** A request answered no: its message. */
+    showFailure: assign((_, result: SimResult<unknown>) => ({ error: failure(result) })),
+    /** A started or forked simulation: open it. */
+    openAnswered: assign(({ context }, result: SimResult<SimulationRecord>) =>
+      result.ok ? opened(result.value, context.followed) : {},
+    ),
     setGuard: assign(({ context, event }) => {
       assertEvent(event, 'sim.setGuard');
       return { guards: { ...context.guards, [event.name]: event.value } };
@@ -217,7 +223,7 @@ export const simulationSetup = setup({
       assertEvent(event, 'sims.started');
       return context.simulation?.id !== event.simulation.id;
     },
-    succeeded: ({ event }) => (event as unknown as { output: SimResult<unknown> }).output.ok,
+    refused: (_, result: SimResult<unknown>) => !result.ok,
     hasGap: ({ context }) => hasGap(context.log),
     outboxWaiting: ({ context }) => context.outbox.length > 0,
     replaying: ({ context }) => context.position !== null,

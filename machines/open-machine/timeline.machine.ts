@@ -30,7 +30,7 @@ import {
   type TimelineKind,
 } from '../../src/lib/timeline/index.ts';
 import { layoutMachine } from './layout.machine.ts';
-import { notProvided, UNEXPECTED } from '../shared.ts';
+import { notProvided, output, request, UNEXPECTED } from '../shared.ts';
 
 /**
  * The timeline of one machine: everything that happened to it, in order, live. Invoked
@@ -123,7 +123,7 @@ export const timelineMachine = setup({
     previewLayout: layoutMachine,
   },
   guards: {
-    readOk: (_, output: TimelineResult<unknown>) => output.ok,
+    refused: (_, output: TimelineResult<unknown>) => !output.ok,
     behind: ({ context }) => context.head > context.history.version,
     isNewer: ({ context, event }) => event.type === 'timeline.headMoved' && event.version > context.head,
     hasNewPeer: ({ context, event }) =>
@@ -200,6 +200,7 @@ export const timelineMachine = setup({
         enqueue.sendTo(context.editor, { type: 'machine.replace', definition: context.preview.definition });
     }),
     setError: assign((_, message: string | null) => ({ error: message })),
+    showFailure: assign((_, output: TimelineResult<unknown>) => ({ error: failure(output) })),
     showUnexpected: assign({ error: UNEXPECTED }),
   },
 }).createMachine({
@@ -243,18 +244,17 @@ export const timelineMachine = setup({
             id: 'readOps',
             src: 'readOps',
             input: ({ context }) => ({ machineId: context.machineId, after: context.history.version }),
-            onDone: [
-              {
-                guard: { type: 'readOk', params: ({ event }) => event.output },
+            ...request({
+              refused: { target: 'failed', actions: { type: 'showFailure', params: output } },
+              done: {
                 target: 'idle',
                 actions: [
-                  { type: 'foldOps', params: ({ event }) => event.output },
+                  { type: 'foldOps', params: output },
                   { type: 'setError', params: null },
                 ],
               },
-              { target: 'failed', actions: { type: 'setError', params: ({ event }) => failure(event.output) } },
-            ],
-            onError: { target: 'failed', actions: 'showUnexpected' },
+              threw: { target: 'failed', actions: 'showUnexpected' },
+            }),
           },
         },
         idle: {
@@ -277,15 +277,11 @@ export const timelineMachine = setup({
             id: 'readSimulations',
             src: 'readSimulations',
             input: ({ context }) => ({ machineId: context.machineId }),
-            onDone: [
-              {
-                guard: { type: 'readOk', params: ({ event }) => event.output },
-                target: 'live',
-                actions: { type: 'mergeSimulations', params: ({ event }) => event.output },
-              },
-              { target: 'failed', actions: { type: 'setError', params: ({ event }) => failure(event.output) } },
-            ],
-            onError: { target: 'failed', actions: 'showUnexpected' },
+            ...request({
+              refused: { target: 'failed', actions: { type: 'showFailure', params: output } },
+              done: { target: 'live', actions: { type: 'mergeSimulations', params: output } },
+              threw: { target: 'failed', actions: 'showUnexpected' },
+            }),
           },
         },
         live: {

@@ -1,6 +1,6 @@
 import { assertEvent, assign, fromPromise, setup } from 'xstate';
 import type { Invite, InviteRequest, Result } from '../../src/lib/ports/room.ts';
-import { notProvided, UNEXPECTED } from '../shared.ts';
+import { notProvided, output, request, UNEXPECTED } from '../shared.ts';
 
 /**
  * An owner's invite links for one project: load the live ones, create one (role,
@@ -76,15 +76,11 @@ export const invitesMachine = setup({
         id: 'listInvites',
         src: 'listInvites',
         input: ({ context }) => ({ projectId: context.projectId }),
-        onDone: [
-          {
-            guard: { type: 'refused', params: ({ event }) => event.output },
-            target: 'loadFailed',
-            actions: { type: 'showRefusal', params: ({ event }) => event.output },
-          },
-          { target: 'ready', actions: { type: 'setInvites', params: ({ event }) => event.output } },
-        ],
-        onError: { target: 'loadFailed', actions: 'showUnexpected' },
+        ...request({
+          refused: { target: 'loadFailed', actions: { type: 'showRefusal', params: output } },
+          done: { target: 'ready', actions: { type: 'setInvites', params: output } },
+          threw: { target: 'loadFailed', actions: 'showUnexpected' },
+        }),
       },
     },
     loadFailed: {
@@ -109,15 +105,11 @@ export const invitesMachine = setup({
           assertEvent(event, 'invites.create');
           return { projectId: context.projectId, role: event.role, expiresInDays: event.expiresInDays, maxUses: null };
         },
-        onDone: [
-          {
-            guard: { type: 'refused', params: ({ event }) => event.output },
-            target: 'ready',
-            actions: { type: 'showRefusal', params: ({ event }) => event.output },
-          },
-          { target: 'ready', actions: { type: 'addInvite', params: ({ event }) => event.output } },
-        ],
-        onError: { target: 'ready', actions: 'showUnexpected' },
+        ...request({
+          refused: { target: 'ready', actions: { type: 'showRefusal', params: output } },
+          done: { target: 'ready', actions: { type: 'addInvite', params: output } },
+          threw: { target: 'ready', actions: 'showUnexpected' },
+        }),
       },
     },
     revoking: {
@@ -130,15 +122,11 @@ export const invitesMachine = setup({
           assertEvent(event, 'invites.revoke');
           return { inviteId: event.inviteId };
         },
-        onDone: [
-          {
-            guard: { type: 'refused', params: ({ event }) => event.output },
-            target: 'ready',
-            actions: { type: 'showRefusal', params: ({ event }) => event.output },
-          },
-          { target: 'ready', actions: { type: 'dropInvite', params: ({ event }) => event.output } },
-        ],
-        onError: { target: 'ready', actions: 'showUnexpected' },
+        ...request({
+          refused: { target: 'ready', actions: { type: 'showRefusal', params: output } },
+          done: { target: 'ready', actions: { type: 'dropInvite', params: output } },
+          threw: { target: 'ready', actions: 'showUnexpected' },
+        }),
       },
     },
   },

@@ -9,7 +9,7 @@ import {
 } from '../../src/lib/machine-list.ts';
 import type { MachineDefinition } from '../../src/lib/model/types.ts';
 import type { MachineListEvent, MachineSummary, Result } from '../../src/lib/ports/document.ts';
-import { notProvided } from '../shared.ts';
+import { notProvided, output, request } from '../shared.ts';
 
 /**
  * A project's machines, live: loaded once the list's stream is subscribed (and again
@@ -140,15 +140,11 @@ export const machineListMachine = setup({
         id: 'loadMachines',
         src: 'loadMachines',
         input: ({ context }) => ({ projectId: context.projectId }),
-        onDone: [
-          {
-            guard: { type: 'refused', params: ({ event }) => event.output },
-            target: 'failed',
-            actions: { type: 'showRefusal', params: ({ event }) => event.output },
-          },
-          { target: 'ready', actions: { type: 'showList', params: ({ event }) => event.output } },
-        ],
-        onError: { target: 'failed', actions: { type: 'showFailure', params: LOAD_FAILED } },
+        ...request({
+          refused: { target: 'failed', actions: { type: 'showRefusal', params: output } },
+          done: { target: 'ready', actions: { type: 'showList', params: output } },
+          threw: { target: 'failed', actions: { type: 'showFailure', params: LOAD_FAILED } },
+        }),
       },
     },
     failed: {
@@ -178,21 +174,17 @@ export const machineListMachine = setup({
               assertEvent(event, 'list.create');
               return { projectId: context.projectId, machines: event.machines };
             },
-            onDone: [
-              {
-                guard: { type: 'refused', params: ({ event }) => event.output },
-                target: 'idle',
-                actions: { type: 'showRefusal', params: ({ event }) => event.output },
-              },
-              {
+            ...request({
+              refused: { target: 'idle', actions: { type: 'showRefusal', params: output } },
+              done: {
                 target: 'idle',
                 actions: [
-                  { type: 'addCreated', params: ({ event }) => event.output },
-                  { type: 'announceCreated', params: ({ event }) => event.output },
+                  { type: 'addCreated', params: output },
+                  { type: 'announceCreated', params: output },
                 ],
               },
-            ],
-            onError: { target: 'idle', actions: { type: 'showFailure', params: CREATE_FAILED } },
+              threw: { target: 'idle', actions: { type: 'showFailure', params: CREATE_FAILED } },
+            }),
           },
         },
         renaming: {
@@ -204,15 +196,11 @@ export const machineListMachine = setup({
               assertEvent(event, 'list.rename');
               return { machineId: event.machineId, name: event.name.trim() };
             },
-            onDone: [
-              {
-                guard: { type: 'refused', params: ({ event }) => event.output },
-                target: 'idle',
-                actions: { type: 'showRefusal', params: ({ event }) => event.output },
-              },
-              { target: 'idle', actions: { type: 'showRenamed', params: ({ event }) => event.output } },
-            ],
-            onError: { target: 'idle', actions: { type: 'showFailure', params: RENAME_FAILED } },
+            ...request({
+              refused: { target: 'idle', actions: { type: 'showRefusal', params: output } },
+              done: { target: 'idle', actions: { type: 'showRenamed', params: output } },
+              threw: { target: 'idle', actions: { type: 'showFailure', params: RENAME_FAILED } },
+            }),
           },
         },
         deleting: {
@@ -224,15 +212,11 @@ export const machineListMachine = setup({
               assertEvent(event, 'list.delete');
               return { machineId: event.machineId };
             },
-            onDone: [
-              {
-                guard: { type: 'refused', params: ({ event }) => event.output },
-                target: 'idle',
-                actions: { type: 'showRefusal', params: ({ event }) => event.output },
-              },
-              { target: 'idle', actions: { type: 'dropDeleted', params: ({ event }) => event.output } },
-            ],
-            onError: { target: 'idle', actions: { type: 'showFailure', params: DELETE_FAILED } },
+            ...request({
+              refused: { target: 'idle', actions: { type: 'showRefusal', params: output } },
+              done: { target: 'idle', actions: { type: 'dropDeleted', params: output } },
+              threw: { target: 'idle', actions: { type: 'showFailure', params: DELETE_FAILED } },
+            }),
           },
         },
       },

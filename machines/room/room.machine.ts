@@ -1,5 +1,4 @@
 import { assertEvent, not } from 'xstate';
-import type { Result } from '../../src/lib/ports/room.ts';
 import { EMPTY_ROOM } from '../../src/lib/room-merge.ts';
 
 /**
@@ -17,6 +16,7 @@ import { EMPTY_ROOM } from '../../src/lib/room-merge.ts';
  * `route.left` stops it: the machine open is the one the page's address names).
  */
 
+import { output, request } from '../shared.ts';
 import { canEditIn, canSendIn, roomSetup } from './room.setup.ts';
 
 export * from './room.setup.ts';
@@ -29,20 +29,11 @@ const ADMIN_STARTS = {
 } as const;
 
 /** How every admin request ends: a refusal or a throw in `admin.failed` with why, success in `admin.idle`. */
-const ADMIN_OUTCOME = {
-  onDone: [
-    {
-      guard: { type: 'refused', params: ({ event }: { event: { output: Result<null> } }) => event.output },
-      target: 'failed',
-      actions: {
-        type: 'showAdminRefusal',
-        params: ({ event }: { event: { output: Result<null> } }) => event.output,
-      },
-    },
-    { target: 'idle', actions: 'finishAdmin' },
-  ],
-  onError: { target: 'failed', actions: 'showAdminUnexpected' },
-} as const;
+const ADMIN_OUTCOME = request({
+  refused: { target: 'failed', actions: { type: 'showAdminRefusal', params: output } },
+  done: { target: 'idle', actions: 'finishAdmin' },
+  threw: { target: 'failed', actions: 'showAdminUnexpected' },
+});
 
 export const roomMachine = roomSetup.createMachine({
   id: 'room',

@@ -414,7 +414,9 @@ export class Reader extends SourceScope {
     const init = this.lookUp(inner.text)?.init;
     if (init === undefined || this.following.has(`${this.mod.path}#${inner.text}`)) return undefined;
     const target = unwrap(init);
-    if (!ts.isObjectLiteralExpression(target) && !ts.isArrayLiteralExpression(target)) return undefined;
+    // A constant holding a helper's result (`const ends = request({...})`) is read through the helper.
+    if (!ts.isObjectLiteralExpression(target) && !ts.isArrayLiteralExpression(target) && !ts.isCallExpression(target))
+      return undefined;
     return this.identifier(inner, path, key, depth + 1);
   }
 

@@ -135,6 +135,19 @@ export const m = createMachine({ initial: 'x', states: { x: { ...a() }, y: { ...
     ]);
   });
 
+  it('reads a constant that holds a helper result, spread where it is used', () => {
+    const text = `import { setup } from 'xstate';
+import { request } from './shared.ts';
+const SAVE = request('save', 'ready');
+export const m = setup({}).createMachine({ initial: 'saving', states: { saving: { ...SAVE }, ready: {}, failed: {} } });
+`;
+    const read = importTypeScript(text, { fileName: FILE, resolveModule });
+    expect(read.leftOut).toBeUndefined();
+    const config = exportXState(read.definition!) as { states: { saving: { tags?: string[]; invoke?: unknown } } };
+    expect(config.states.saving.tags).toEqual(['busy']);
+    expect(config.states.saving.invoke).toMatchObject({ src: 'save', onDone: { target: 'ready' } });
+  });
+
   it('reads from disk for the command line: relative files only, endings tried', () => {
     const from = path.resolve('machines/account/projects.machine.ts');
     expect(readModule('../shared.ts', from)?.path).toBe(path.resolve('machines/shared.ts'));
