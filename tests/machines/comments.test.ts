@@ -4,6 +4,7 @@ import { createActor, waitFor } from 'xstate';
 import { commentsLogic } from '../../src/app/comments.ts';
 import { unread } from '../../src/lib/comments/threads.ts';
 import type { Comment, CommentThread, CommentsPort, CommentsStreamEvent } from '../../src/lib/ports/comments.ts';
+import { BO, comment, MACHINE, ME, thread } from './comments.fakes.ts';
 
 /**
  * The comments machine over a fake port: the list read, rows heard live merged (a newer
@@ -11,33 +12,6 @@ import type { Comment, CommentThread, CommentsPort, CommentsStreamEvent } from '
  * replies, edits, deletes and resolves as one request at a time, refusals shown in words,
  * nothing sent by someone who may not comment, and what counts as unread.
  */
-
-const MACHINE = 'm-1';
-const ME = 'u-ada';
-const BO = 'u-bo';
-
-const thread = (id: string, over: Partial<CommentThread> = {}): CommentThread => ({
-  id,
-  machineId: MACHINE,
-  anchor: { kind: 'state', value: 's_cart' },
-  resolvedAt: null,
-  resolvedBy: null,
-  createdBy: BO,
-  createdAt: '2026-11-27T10:00:00Z',
-  updatedAt: '2026-11-27T10:00:00Z',
-  ...over,
-});
-const comment = (id: string, threadId: string, over: Partial<Comment> = {}): Comment => ({
-  id,
-  threadId,
-  body: `body ${id}`,
-  mentions: [],
-  author: BO,
-  createdAt: '2026-11-27T10:00:00Z',
-  editedAt: null,
-  deletedAt: null,
-  ...over,
-});
 
 function fakePort(initial: { threads: CommentThread[]; comments: Comment[] } = { threads: [], comments: [] }) {
   const stream = new Subject<CommentsStreamEvent>();
