@@ -5,7 +5,7 @@ import { chartroomModel } from '../../src/lib/collab/chartroom.ts';
 import { createDoc, receive } from '../../src/lib/collab/doc.ts';
 import type { Op } from '../../src/lib/model/op-types.ts';
 import type { MachineDefinition } from '../../src/lib/model/types.ts';
-import { useBrowserApp } from './harness.ts';
+import { showPanel, useBrowserApp } from './harness.ts';
 import { openMachinePage, stateBox, synced } from './machine-page.ts';
 import { createProject, insertMachine, signUpPerson, type Client } from './people.ts';
 
@@ -99,6 +99,10 @@ describe('live canvas, two browsers', () => {
     await stateBox(b.page, 'items').waitFor();
     await synced(a.page);
     expect(await storedKeys(machineId)).toEqual(['cart', 'done', 'items', 'payment']);
+    // B's Code panel was closed meanwhile (its editor waits while unseen): opened, it shows the new state.
+    expect(await b.page.locator('.code-host').isVisible()).toBe(false);
+    await showPanel(b.page, 'Code');
+    await expect.poll(() => b.page.locator('.cm-content').textContent()).toContain('"items"');
 
     // Renaming the machine shows on B's page too.
     await a.page.getByRole('button', { name: 'Machine menu' }).click();
