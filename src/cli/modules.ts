@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ModuleResolver } from '../lib/convert/ts-reader.ts';
+import type { ModuleResolver } from '../lib/convert/ts-imports.ts';
 
 /** The endings a relative import may leave off, tried in this order. */
 const ENDINGS = ['', '.ts', '.tsx', '.mts', '.js', '.jsx', '.mjs', '/index.ts', '/index.js'];

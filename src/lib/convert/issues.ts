@@ -1,7 +1,7 @@
 import { spanFor } from '../model/check.ts';
 import { at } from '../model/json-text.ts';
 import { readXState, type ImportOptions } from '../model/import.ts';
-import type { ModuleResolver } from './ts-reader.ts';
+import type { ModuleResolver } from './ts-imports.ts';
 import type { Issue, JsonObject, MachineDefinition } from '../model/types.ts';
 import { validateDefinition } from '../model/validate.ts';
 
@@ -33,7 +33,7 @@ export type ConvertOptions = ImportOptions & {
   /**
    * TypeScript only: gives the source of a module the file imports, so a helper or constant
    * imported from it (`...request({...})` from '../shared.ts') is read there; without it
-   * (the browser) such a part is left out and counted. See ModuleResolver in ts-reader.ts.
+   * (the browser) such a part is left out and counted. See ModuleResolver in ts-imports.ts.
    */
   resolveModule?: ModuleResolver;
 };

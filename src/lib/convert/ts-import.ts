@@ -1,6 +1,7 @@
 import ts from 'typescript';
 import { finish, issueAt, MAX_SOURCE, type ConvertOptions, type ConvertResult, describeLeftOut } from './issues.ts';
-import { isCall, Reader } from './ts-reader.ts';
+import { Reader } from './ts-reader.ts';
+import { isCall } from './ts-syntax.ts';
 import { machineCalls, parse, propertyName, syntaxErrors, unwrap } from './ts-syntax.ts';
 import { migrateV4 } from './v4-migrate.ts';
 

@@ -1,10 +1,9 @@
 import ts from 'typescript';
 import { indexPath, keyPath } from '../model/paths.ts';
 import type { Json, JsonObject } from '../model/types.ts';
-import { countTransitions, propertyName, unwrap, unwrapParent } from './ts-syntax.ts';
-import { MAX_SOURCE } from './issues.ts';
-import { moduleScope, SourceScope, type ModuleScope } from './ts-scope.ts';
-import { parse, syntaxErrors } from './ts-syntax.ts';
+import { ImportedModules, type ModuleResolver } from './ts-imports.ts';
+import { SourceScope, type ModuleScope } from './ts-scope.ts';
+import { countStates, countTransitions, propertyName, unwrap, unwrapParent } from './ts-syntax.ts';
 
 /**
  * Reads a machine config's object literal as JSON, expression by expression (see
@@ -31,33 +30,16 @@ interface Binding {
   mod: ModuleScope;
 }
 
-/**
- * Gives the source of a module another file imports (`specifier` as written there, `fromPath`
- * that file's path), or null when it cannot: the importer then reads helpers and constants
- * imported from it. Without one (the browser), what comes from another file is left out.
- */
-export type ModuleResolver = (specifier: string, fromPath: string) => { path: string; text: string } | null;
-
-/** A top-level function or constant of another file, and that file's top level. */
-interface Imported {
-  mod: ModuleScope;
-  fn?: ts.FunctionLikeDeclaration;
-  init?: ts.Expression;
-}
 const MAX_DEPTH = 200;
 
 export class Reader extends SourceScope {
   private readonly following = new Set<string>();
-  /** Files read for what this one imports, by path (null: could not be read). */
-  private readonly modules = new Map<string, ModuleScope | null>();
+  /** What the files this one imports hold, read once each. */
+  private readonly imports: ImportedModules;
 
-  constructor(
-    text: string,
-    file: ts.SourceFile,
-    fileName = '',
-    private readonly resolve: ModuleResolver | null = null,
-  ) {
+  constructor(text: string, file: ts.SourceFile, fileName = '', resolve: ModuleResolver | null = null) {
     super(text, file, fileName);
+    this.imports = new ImportedModules(resolve);
   }
 
   private scope = new Map<string, Binding>();
@@ -144,7 +126,7 @@ export class Reader extends SourceScope {
       if (name === null) {
         this.warn(path, p, 'a computed key cannot be read without running the code; left out');
         const init = ts.isPropertyAssignment(p) ? p.initializer : p;
-        if (inStates) this.tally.leave('states', this.countStates(init), p.name ?? p);
+        if (inStates) this.tally.leave('states', countStates(init), p.name ?? p);
         else if (inTransitions) this.tally.leave('transitions', countTransitions(init), p.name ?? p);
         continue;
       }
@@ -176,7 +158,7 @@ export class Reader extends SourceScope {
         if (name === 'target' && !inStates && !isHistory) {
           this.tally.leave('transitions', 1, init);
           dropped = true;
-        } else if (inStates) this.tally.leave('states', this.countStates(init), init);
+        } else if (inStates) this.tally.leave('states', countStates(init), init);
         else if (inTransitions || TRANSITION_KEYS.has(name))
           this.tally.leave('transitions', countTransitions(init), init);
         else if (name === 'states' || name === 'on' || name === 'after') this.tally.leave('unknown', 1, init);
@@ -264,7 +246,7 @@ export class Reader extends SourceScope {
     key: string,
     depth: number,
   ): Json | undefined | null {
-    const found = this.lookUp(name);
+    const found = this.imports.lookUp(this.mod, name);
     if (!found || this.following.has(`${found.mod.path}#${name}`)) return null;
     const { mod, init } = found;
     const fn = found.fn ?? (init && (ts.isArrowFunction(init) || ts.isFunctionExpression(init)) ? init : undefined);
@@ -307,37 +289,6 @@ export class Reader extends SourceScope {
       this.mod = saved.mod;
       this.anchor = saved.anchor;
     }
-  }
-
-  /** A top-level function or constant named `name`: in the file being read, else in the module it is imported from. */
-  private lookUp(name: string): Imported | null {
-    const local = this.mod.functions.get(name);
-    if (local) return { mod: this.mod, fn: local };
-    const init = this.mod.consts.get(name);
-    if (init) return { mod: this.mod, init };
-    const imported = this.mod.imports.get(name);
-    if (!imported || imported.name === null) return null;
-    const mod = this.module(imported.from);
-    if (!mod) return null;
-    const fn = mod.functions.get(imported.name);
-    if (fn) return { mod, fn };
-    const constant = mod.consts.get(imported.name);
-    return constant ? { mod, init: constant } : null;
-  }
-
-  /** The top level of a module the current file imports, read once; null without a resolver or a readable file. */
-  private module(specifier: string): ModuleScope | null {
-    if (!this.resolve) return null;
-    const found = this.resolve(specifier, this.mod.path);
-    if (!found) return null;
-    if (this.modules.has(found.path)) return this.modules.get(found.path) ?? null;
-    let mod: ModuleScope | null = null;
-    if (found.text.length <= MAX_SOURCE) {
-      const file = parse(found.text, found.path);
-      if (syntaxErrors(file).length === 0) mod = moduleScope(file, found.path);
-    }
-    this.modules.set(found.path, mod);
-    return mod;
   }
 
   /** A state key written `[States.Idle]` or `[KEY]`: the constant's value when this file has it. */
@@ -392,17 +343,6 @@ export class Reader extends SourceScope {
     return name;
   }
 
-  /** How many states a state config written in the source holds, itself included. */
-  private countStates(node: ts.Node): number {
-    const e = ts.isExpression(node) ? unwrap(node) : node;
-    if (!ts.isObjectLiteralExpression(e)) return 1;
-    const states = e.properties.find((p) => p.name !== undefined && propertyName(p.name) === 'states');
-    if (!states || !ts.isPropertyAssignment(states)) return 1;
-    const map = unwrap(states.initializer);
-    if (!ts.isObjectLiteralExpression(map)) return 1;
-    return map.properties.reduce((n, p) => n + (ts.isPropertyAssignment(p) ? this.countStates(p.initializer) : 1), 1);
-  }
-
   /** The value spread by `...name` when `name` is a constant of this file (read quietly: the caller reports). */
   private spread(e: ts.Expression, path: string, key: string, depth: number): Json | undefined {
     const inner = unwrap(e);
@@ -411,7 +351,7 @@ export class Reader extends SourceScope {
     if (ts.isCallExpression(inner) && ts.isIdentifier(inner.expression))
       return this.helper(inner, inner.expression.text, path, key, depth) ?? undefined;
     if (!ts.isIdentifier(inner)) return undefined;
-    const init = this.lookUp(inner.text)?.init;
+    const init = this.imports.lookUp(this.mod, inner.text)?.init;
     if (init === undefined || this.following.has(`${this.mod.path}#${inner.text}`)) return undefined;
     const target = unwrap(init);
     // A constant holding a helper's result (`const ends = request({...})`) is read through the helper.
@@ -448,7 +388,7 @@ export class Reader extends SourceScope {
         this.mod = saved.mod;
       }
     }
-    const found = this.lookUp(e.text);
+    const found = this.imports.lookUp(this.mod, e.text);
     const init = found?.init;
     if (!found || init === undefined || this.following.has(`${found.mod.path}#${e.text}`)) {
       if (EXPRESSION_KEYS.has(key)) return { $expr: e.text };
@@ -457,8 +397,4 @@ export class Reader extends SourceScope {
     }
     return this.within(found.mod, e, `${found.mod.path}#${e.text}`, () => this.read(init, path, key, depth + 1));
   }
-}
-
-export function isCall(e: ts.CallExpression, name: string): boolean {
-  return ts.isIdentifier(e.expression) && e.expression.text === name;
 }

@@ -95,3 +95,18 @@ export function parse(text: string, fileName: string): ts.SourceFile {
   const tsx = as(ts.ScriptKind.TSX);
   return syntaxErrors(tsx).length === 0 ? tsx : plain;
 }
+
+/** How many states a state config written in the source holds, itself included. */
+export function countStates(node: ts.Node): number {
+  const e = ts.isExpression(node) ? unwrap(node) : node;
+  if (!ts.isObjectLiteralExpression(e)) return 1;
+  const states = e.properties.find((p) => p.name !== undefined && propertyName(p.name) === 'states');
+  if (!states || !ts.isPropertyAssignment(states)) return 1;
+  const map = unwrap(states.initializer);
+  if (!ts.isObjectLiteralExpression(map)) return 1;
+  return map.properties.reduce((n, p) => n + (ts.isPropertyAssignment(p) ? countStates(p.initializer) : 1), 1);
+}
+
+export function isCall(e: ts.CallExpression, name: string): boolean {
+  return ts.isIdentifier(e.expression) && e.expression.text === name;
+}

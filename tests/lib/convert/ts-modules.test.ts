@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { importTypeScript } from '../../../src/lib/convert/ts-import.ts';
-import type { ModuleResolver } from '../../../src/lib/convert/ts-reader.ts';
+import type { ModuleResolver } from '../../../src/lib/convert/ts-imports.ts';
 import { readModule } from '../../../src/cli/modules.ts';
 import { exportXState } from '../../../src/lib/model/export.ts';
 
