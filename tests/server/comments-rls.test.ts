@@ -4,9 +4,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createCommentsAdapter } from '../../src/adapters/supabase/comments.ts';
 import type { Database } from '../../src/adapters/supabase/database.types.ts';
 import type { CommentsStreamEvent } from '../../src/lib/ports/comments.ts';
-import { machineIn, projectFor, team, type Team } from '../adapters/machines-fixtures.ts';
-import { adminDb, anonClient, backendInfo, signedInClient, type AnyClient } from '../setup/clients.ts';
-import { callerClients } from './rls-callers.ts';
+import { machineIn, type Team } from '../adapters/machines-fixtures.ts';
+import { anonClient, backendInfo, signedInClient, type AnyClient } from '../setup/clients.ts';
+import { callerClients, callerIds, teamMachine } from './rls-callers.ts';
 import { closeClients, RawSocket, until } from './realtime-helpers.ts';
 
 /**
@@ -48,12 +48,9 @@ const countComments = async () =>
   );
 
 beforeAll(async () => {
-  t = await team();
-  db = await adminDb();
-  project = await projectFor(t);
-  machine = await machineIn(t, project);
+  ({ t, db, project, machine } = await teamMachine());
   Object.assign(clients, callerClients(t));
-  Object.assign(ids, { viewer: t.viewer.id, editor: t.editor.id, owner: t.owner.id, outsider: t.outsider.id });
+  Object.assign(ids, callerIds(t));
   // A guest (an anonymous session) who opened the project's link: a viewer member.
   const guest = anonClient();
   const signedIn = await guest.auth.signInAnonymously();

@@ -1,8 +1,8 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { machineIn, projectFor, team, type Team } from '../adapters/machines-fixtures.ts';
-import { adminDb, type AnyClient } from '../setup/clients.ts';
-import { callerClients, type Caller } from './rls-callers.ts';
+import { machineIn, projectFor, type Team } from '../adapters/machines-fixtures.ts';
+import type { AnyClient } from '../setup/clients.ts';
+import { callerClients, callerIds, teamMachine, type Caller } from './rls-callers.ts';
 
 /**
  * Saved tests and their runs under row level security, through supabase-js
@@ -25,12 +25,9 @@ const ids = {} as Record<Actor, string | undefined>;
 const script = { start: ['idle'], steps: [{ kind: 'event', type: 'GO', payload: {}, guards: {}, expect: ['done'] }] };
 
 beforeAll(async () => {
-  t = await team();
-  db = await adminDb();
-  project = await projectFor(t);
-  machine = await machineIn(t, project);
+  ({ t, db, project, machine } = await teamMachine());
   Object.assign(clients, callerClients(t));
-  Object.assign(ids, { viewer: t.viewer.id, editor: t.editor.id, owner: t.owner.id, outsider: t.outsider.id });
+  Object.assign(ids, callerIds(t));
 });
 
 afterAll(async () => {

@@ -1,5 +1,6 @@
-import type { Team } from '../adapters/machines-fixtures.ts';
-import { anonClient, serviceClient, type AnyClient } from '../setup/clients.ts';
+import type pg from 'pg';
+import { machineIn, projectFor, team, type Team } from '../adapters/machines-fixtures.ts';
+import { adminDb, anonClient, serviceClient, type AnyClient } from '../setup/clients.ts';
 
 /**
  * The callers the row-level-security tests compare, one client each: anon, the team's
@@ -25,6 +26,22 @@ export function callerClients(t: Team): Record<Caller, AnyClient> {
     owner: t.owner.client,
     service: serviceClient(),
   };
+}
+
+/** The signed-in callers' user ids. */
+export const callerIds = (t: Team) => ({
+  viewer: t.viewer.id,
+  editor: t.editor.id,
+  owner: t.owner.id,
+  outsider: t.outsider.id,
+});
+
+/** A fresh team, an admin connection to the database, and a project of the team's with one machine. */
+export async function teamMachine(): Promise<{ t: Team; db: pg.Client; project: string; machine: string }> {
+  const t = await team();
+  const db = await adminDb();
+  const project = await projectFor(t);
+  return { t, db, project, machine: await machineIn(t, project) };
 }
 
 /** `fn(args)` through supabase-js, its answer as the tests read it. */

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { machineIn, projectFor, team, type Team } from '../adapters/machines-fixtures.ts';
-import { adminDb, anonClient, signedInClient, type AnyClient } from '../setup/clients.ts';
-import { call, callerClients, type Caller } from './rls-callers.ts';
+import { machineIn, projectFor, type Team } from '../adapters/machines-fixtures.ts';
+import { anonClient, signedInClient, type AnyClient } from '../setup/clients.ts';
+import { call, callerClients, teamMachine, type Caller } from './rls-callers.ts';
 
 /**
  * Simulations and their event logs under row level security, through supabase-js
@@ -24,10 +24,7 @@ let machine: string;
 const clients = {} as Record<Actor, AnyClient>;
 
 beforeAll(async () => {
-  t = await team();
-  db = await adminDb();
-  project = await projectFor(t);
-  machine = await machineIn(t, project);
+  ({ t, db, project, machine } = await teamMachine());
   Object.assign(clients, callerClients(t));
 });
 

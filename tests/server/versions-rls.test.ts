@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { machineIn, projectFor, team, type Team } from '../adapters/machines-fixtures.ts';
-import { adminDb, anonClient, backendInfo, type AnyClient } from '../setup/clients.ts';
-import { callerClients, type Caller } from './rls-callers.ts';
+import { machineIn, projectFor, type Team } from '../adapters/machines-fixtures.ts';
+import { anonClient, backendInfo, type AnyClient } from '../setup/clients.ts';
+import { callerClients, callerIds, teamMachine, type Caller } from './rls-callers.ts';
 
 /**
  * Named versions under row level security, from the outside (bad input and safety):
@@ -27,12 +27,9 @@ const ids = {} as Record<Caller, string | undefined>;
 const renameOp = (name: string) => ({ type: 'machine.update', changes: { name } });
 
 beforeAll(async () => {
-  t = await team();
-  db = await adminDb();
-  project = await projectFor(t);
-  machine = await machineIn(t, project);
+  ({ t, db, project, machine } = await teamMachine());
   Object.assign(clients, callerClients(t));
-  Object.assign(ids, { viewer: t.viewer.id, editor: t.editor.id, owner: t.owner.id, outsider: t.outsider.id });
+  Object.assign(ids, callerIds(t));
   // Three ops in the log: versions may name seq 0..3.
   const commit = await t.owner.client.rpc('commit_machine_ops', {
     p_machine: machine,
