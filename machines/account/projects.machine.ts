@@ -82,7 +82,13 @@ export const projectsMachine = setup({
     applyFact: assign(({ context, event }) => {
       assertEvent(event, ['projects.upserted', 'projects.removed']);
       if (event.type === 'projects.removed') return { projects: removeProject(context.projects, event.id) };
-      return { projects: upsertProject(context.projects, event.project) };
+      // The feed can tell of the project being created before the request answers: the
+      // real row takes the pending one's place, so the list never shows it twice.
+      const tempId = context.inFlight?.tempId ?? null;
+      const pending = tempId ? context.projects.find((p) => p.id === tempId) : undefined;
+      const ours = pending && event.project.role === 'owner' && event.project.name === pending.name;
+      const list = ours ? removeProject(context.projects, pending.id) : context.projects;
+      return { projects: upsertProject(list, event.project) };
     }),
     addOptimistic: assign(({ context, event }) => {
       assertEvent(event, 'projects.create');

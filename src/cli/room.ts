@@ -76,11 +76,18 @@ export class Room {
     return must(await this.machines.createMachine({ projectId, name, definition }));
   }
 
-  /** The ops that turn the room's machine into `next` (ids kept where states match), committed as one batch. */
-  async push(machineId: string, next: MachineDefinition): Promise<{ ops: number; version: number; touched: string[] }> {
+  /**
+   * The ops that turn the room's machine into `next` (ids kept where states match), committed
+   * as one batch. `definition` is the room's machine as this batch leaves it: a caller that
+   * reads the room again afterwards may already see someone else's later edit.
+   */
+  async push(
+    machineId: string,
+    next: MachineDefinition,
+  ): Promise<{ ops: number; version: number; touched: string[]; definition: MachineDefinition }> {
     const { definition, version } = await this.current(machineId);
     const ops = diffToOps(definition, next);
-    if (ops.length === 0) return { ops: 0, version, touched: [] };
+    if (ops.length === 0) return { ops: 0, version, touched: [], definition };
     const result = await this.machines.commitOps({
       machineId,
       clientId: `cli-${randomUUID()}`,
@@ -88,10 +95,12 @@ export class Room {
       ops,
     });
     if (!result.ok) throw new CliError(result.error.message);
+    const after = applyOps(definition, ops);
     return {
       ops: ops.length,
       version: result.receipt.version,
-      touched: touchedIds(definition, applyOps(definition, ops)),
+      touched: touchedIds(definition, after),
+      definition: after,
     };
   }
 }

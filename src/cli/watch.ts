@@ -115,8 +115,9 @@ export class Watcher {
       // A file that does not import (half saved, or a typo) is reported and waits for the next save.
       const definition = await this.deps.importFile(file);
       const pushed = await room.push(machineId, definition);
-      const after = pushed.ops === 0 ? roomSig : signature((await room.current(machineId)).definition);
-      this.base = { text, room: after };
+      // The room as this push left it, not as read again: an edit in the room landing just
+      // after the push must still look like a change to the next sync, or it is never pulled.
+      this.base = { text, room: signature(pushed.definition) };
       if (pushed.ops > 0) out(`${file}: ${pushed.ops} op(s) sent, now at version ${pushed.version}`);
       return;
     }

@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { concat, NEVER, of } from 'rxjs';
+import { concat, NEVER, of, Subject } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMachinesAdapter } from '../../src/adapters/supabase/machines.ts';
 import { chartroomModel } from '../../src/lib/collab/chartroom.ts';
@@ -138,5 +138,48 @@ describe('chartroom watch', () => {
     expect(kept).toHaveLength(1);
     expect(await fs.readFile(path.join(path.dirname(file), kept[0]!), 'utf8')).toBe(local);
     expect(out.join('\n')).toContain(`your edit is kept in ${kept[0]}`);
+  });
+  it('pulls a change in the room that lands just after its own push', async () => {
+    // The room takes the saved file, and a peer's edit lands before the watcher could read
+    // the room again: that edit must still reach the file.
+    await fs.mkdir(path.join(repo, 'race'));
+    const file = path.join(repo, 'race', 'toggle.ts');
+    await fs.writeFile(file, TOGGLE);
+    let definition = importTypeScript(TOGGLE).definition!;
+    const stream = new Subject<OpStreamEvent>();
+    const saved = TOGGLE.replace("TOGGLE: 'off', // back", "FLIP: 'off', // back");
+    const room = {
+      current: () => Promise.resolve({ definition, projectId: 'p', name: 'toggle', version: 2 }),
+      push: (_: string, next: MachineDefinition) => {
+        const pushed = next;
+        const on = Object.values(next.states).find((s) => s.key === 'on')!;
+        definition = applyOp(next, { type: 'state.rename', id: on.id, key: 'active' });
+        queueMicrotask(() => stream.next({ type: 'ops.subscribed' }));
+        return Promise.resolve({ ops: 1, version: 3, touched: [], definition: pushed });
+      },
+      opEvents$: () => concat(of<OpStreamEvent>({ type: 'ops.subscribed' }), stream),
+    } as unknown as Room;
+    const out: string[] = [];
+    const watcher = new Watcher({
+      room,
+      machineId: 'm',
+      file: 'toggle.ts',
+      absolute: file,
+      importFile: async () => importTypeScript(await fs.readFile(file, 'utf8')).definition!,
+      fileText: (previous, def) => {
+        const written = writeBackTypeScript(previous, def, 'toggle.ts');
+        if (!written.ok) throw new Error(written.error);
+        return written.text;
+      },
+      out: (l) => out.push(l),
+      err: (l) => out.push(l),
+    });
+    await watcher.start();
+    await fs.writeFile(file, saved);
+    await expect.poll(() => out.join('\n'), { timeout: 20_000 }).toContain('written from the room');
+    await watcher.stop();
+    expect(await fs.readFile(file, 'utf8')).toBe(
+      saved.replace("target: 'on'", "target: 'active'").replace('    on: {\n      entry', '    active: {\n      entry'),
+    );
   });
 });

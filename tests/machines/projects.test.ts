@@ -63,6 +63,8 @@ describe('projects machine', () => {
     // The live echo may arrive before the request answers; no duplicate either way.
     fake.emit({ type: 'projects.upserted', project: project('n', { name: 'New', createdAt: '2026-11-22T01:00:00Z' }) });
     await flush();
+    // The echo takes the placeholder's place at once: the list never shows the project twice.
+    expect(snap().context.projects.map((p) => p.id)).toEqual(['n', 'a']);
     await fake.settle('createProject', {
       ok: true,
       value: project('n', { name: 'New', createdAt: '2026-11-22T01:00:00Z' }),
