@@ -1,7 +1,7 @@
 import { assertEvent, assign, enqueueActions, setup, type AnyActorRef } from 'xstate';
 import type { CanvasEdit } from '../../src/lib/canvas-ops/gestures.ts';
-import { fitViewport, fitZoomFloor } from '../../src/lib/layout/fit.ts';
-import type { Box } from '../../src/lib/layout/types.ts';
+import { extentChanged, fitViewport, fitZoomFloor } from '../../src/lib/layout/fit.ts';
+import { extentOf, type Box, type Layout } from '../../src/lib/layout/types.ts';
 import type { View } from '../../src/lib/ports/canvas-presence.ts';
 
 /**
@@ -16,6 +16,12 @@ import type { View } from '../../src/lib/ports/canvas-presence.ts';
  * It also keeps which compounds this person opened and closed (`choice`, over the default
  * of src/lib/layout/collapse.ts) and tells each change to its editor as
  * `machine.viewChanged`, which lays out the definition as shown.
+ *
+ * It fits the view itself: the first layout is fitted as soon as the stage's size is known;
+ * a later layout whose extent changed a lot (src/lib/layout/fit.ts `extentChanged`) or whose
+ * overview changed, and a new stage size, are fitted again while the view is still the one
+ * a fit gave. A person's pan, zoom, jump, framing or following someone makes the view
+ * `touched`; Fit (`canvas.fit`) fits the newest layout and clears it.
  */
 
 export interface Viewport {
@@ -32,8 +38,10 @@ export type CanvasIntent =
   | { type: 'canvas.panBy'; dx: number; dy: number }
   | { type: 'canvas.panEnd' }
   | { type: 'canvas.zoomAt'; factor: number; x: number; y: number }
-  /** `focus`: the box Fit keeps in view when the chart cannot show whole (the initial state). */
-  | { type: 'canvas.fit'; bounds: Box; width: number; height: number; focus?: Box | null }
+  /** Fit the whole chart (the newest layout) in the stage; the view is the fit's again. */
+  | { type: 'canvas.fit' }
+  /** Bring this box into view in the stage (a found state): the person chose the view. */
+  | { type: 'canvas.frame'; bounds: Box }
   | { type: 'canvas.renameStart'; id: string }
   | { type: 'canvas.renameCommit'; key: string }
   | { type: 'canvas.cancel' }
@@ -55,10 +63,12 @@ export type CanvasIntent =
 /**
  * Facts from outside: permissions changed, the view moved to a point (a minimap click), the
  * person followed looks somewhere else (`view`: the world point at the centre of their
- * stage, shown here at the centre of this one).
+ * stage, shown here at the centre of this one), a new layout is shown (from the open
+ * machine; `overview`: the compounds Fit's overview collapses in this pane, as one key).
  */
 export type CanvasFact =
   | { type: 'canvas.editableChanged'; canEdit: boolean }
+  | { type: 'canvas.laidOut'; layout: Layout; overview: string }
   | { type: 'canvas.viewportFollowed'; viewport: Viewport }
   | { type: 'canvas.viewFollowed'; view: View };
 
@@ -88,6 +98,17 @@ export interface CanvasContext {
   choice: ViewChoice;
   /** The stage's size in pixels as last measured (null before): what this person looks at, and how a followed view shows. */
   stage: { width: number; height: number } | null;
+  /** The layout shown and what the last fit framed (null before the first layout), and whether the person has moved the view since. */
+  fit: FitState;
+}
+
+export interface FitState {
+  /** The newest layout and its overview: what Fit frames. */
+  shown: { layout: Layout; overview: string } | null;
+  /** The chart's extent and overview the last fit framed (null before the first layout). */
+  fitted: { width: number; height: number; overview: string } | null;
+  /** The person moved the view since the last fit: no new layout or stage size refits it. */
+  touched: boolean;
 }
 
 export interface ViewChoice {
@@ -123,6 +144,34 @@ export const MIN_ZOOM = 0.1;
 export const MAX_ZOOM = 4;
 const clampZoom = (z: number): number => Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, z));
 const stepOf = (px: number): number => Math.round(px / PANE_STEP) * PANE_STEP;
+const NO_FIT: FitState = { shown: null, fitted: null, touched: false };
+
+/** The viewport that shows `bounds` whole in the stage; on a phone no smaller than readable names, keeping `focus` in view. */
+const fitIn = (stage: { width: number; height: number }, bounds: Box, focus: Box | null): Viewport =>
+  fitViewport(bounds, stage.width, stage.height, 32, fitZoomFloor(stage.width), focus);
+
+/** Where the chart starts: the root's initial state, kept in view when the chart cannot show whole (a phone). */
+function initialBox(layout: Layout): Box | null {
+  const root = Object.values(layout.nodes).find((n) => n.parent === null);
+  const initial = root?.initial ? layout.nodes[root.initial] : undefined;
+  return initial ? { x: initial.x, y: initial.y, width: initial.width, height: initial.height } : null;
+}
+
+/** The first layout, or one whose extent changed a lot or made for another overview while the view is still the fit's. */
+function refitsLayout(fit: FitState, layout: Layout, overview: string): boolean {
+  if (!fit.fitted) return true;
+  return !fit.touched && (extentChanged(fit.fitted, layout) || fit.fitted.overview !== overview);
+}
+
+/** A new stage size while the view is still the fit's (after the first layout). */
+function refitsStage(context: CanvasContext, size: { width: number; height: number }): boolean {
+  const { stage, fit } = context;
+  const resized = !stage || stage.width !== size.width || stage.height !== size.height;
+  return resized && measured(size) && fit.fitted !== null && !fit.touched;
+}
+
+const measured = (stage: { width: number; height: number } | null): stage is { width: number; height: number } =>
+  stage !== null && stage.width > 0 && stage.height > 0;
 
 export type CanvasTag = 'idle' | 'panning' | 'editing' | 'renaming' | 'labelling' | 'connecting' | 'retargeting';
 
@@ -179,12 +228,53 @@ export const canvasMachine = setup({
       const k = next / zoom;
       return { viewport: { zoom: next, x: event.x - (event.x - x) * k, y: event.y - (event.y - y) * k } };
     }),
-    /** The whole chart in view; on a phone no smaller than readable names, showing the chart's start. */
-    fit: assign(({ event }) => {
-      assertEvent(event, 'canvas.fit');
-      const floor = fitZoomFloor(event.width);
-      return { viewport: fitViewport(event.bounds, event.width, event.height, 32, floor, event.focus ?? null) };
+    takeLayout: assign(({ context, event }) => {
+      assertEvent(event, 'canvas.laidOut');
+      return { fit: { ...context.fit, shown: { layout: event.layout, overview: event.overview } } };
     }),
+    /**
+     * A new layout is shown. The first is fitted, and one whose extent or overview changed
+     * while the view is still the fit's (decided here, not in guards: one transition keeps
+     * this chart, which is one of the examples, readable whole at Fit).
+     */
+    showLayout: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, 'canvas.laidOut');
+      if (context.fit.shown?.layout === event.layout) return;
+      const refit = refitsLayout(context.fit, event.layout, event.overview);
+      enqueue('takeLayout');
+      if (refit) enqueue('fitLayout');
+    }),
+    /** The stage was measured; a new size refits a view no one moved since its fit. */
+    resize: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, 'canvas.paneSized');
+      const refit = refitsStage(context, event);
+      enqueue('setStage');
+      if (refit) enqueue('fitLayout');
+    }),
+    /**
+     * The whole chart (the newest layout) in view, showing the chart's start on a phone; the
+     * view is the fit's again. Before the stage is measured only that is noted: its size fits it.
+     */
+    fitLayout: assign(({ context }) => {
+      const { shown } = context.fit;
+      if (!shown) return {};
+      const fitted = { width: shown.layout.width, height: shown.layout.height, overview: shown.overview };
+      const fit = { shown, fitted, touched: false };
+      if (!measured(context.stage)) return { fit };
+      return { fit, viewport: fitIn(context.stage, extentOf(shown.layout), initialBox(shown.layout)) };
+    }),
+    /** A box brought into view with room around it (a found state): the person chose the view. */
+    frame: assign(({ context, event }) => {
+      assertEvent(event, 'canvas.frame');
+      if (!measured(context.stage)) return {};
+      const { width, height } = context.stage;
+      const pad = { x: Math.max(160, width / 3), y: Math.max(120, height / 3) };
+      const { x, y, width: w, height: h } = event.bounds;
+      const bounds = { x: x - pad.x, y: y - pad.y, width: w + 2 * pad.x, height: h + 2 * pad.y };
+      return { viewport: fitIn(context.stage, bounds, null), fit: { ...context.fit, touched: true } };
+    }),
+    /** The person moved the view (or follows someone who did): a new layout or size leaves it be. */
+    touch: assign(({ context }) => ({ fit: { ...context.fit, touched: true } })),
     follow: assign(({ event }) => {
       assertEvent(event, 'canvas.viewportFollowed');
       return { viewport: event.viewport };
@@ -290,16 +380,17 @@ export const canvasMachine = setup({
     connect: null,
     choice: { opened: [], closed: [] },
     stage: null,
+    fit: NO_FIT,
   }),
   initial: 'idle',
   on: {
     'canvas.setOpen': { actions: ['setOpen', 'tellView'] },
-    'canvas.paneSized': [
-      { guard: 'paneChanged', actions: ['setStage', 'setPane', 'tellView'] },
-      { actions: 'setStage' },
-    ],
-    'canvas.zoomAt': { actions: 'zoomAt' },
-    'canvas.fit': { actions: 'fit' },
+    // A new pane step re-lays out the chart for it (Fit's overview).
+    'canvas.paneSized': [{ guard: 'paneChanged', actions: ['resize', 'setPane', 'tellView'] }, { actions: 'resize' }],
+    'canvas.laidOut': { actions: 'showLayout' },
+    'canvas.zoomAt': { actions: ['zoomAt', 'touch'] },
+    'canvas.fit': { actions: 'fitLayout' },
+    'canvas.frame': { actions: 'frame' },
     'canvas.editableChanged': [
       { guard: 'lostEdit', target: '.idle', actions: ['setEditable', 'stopEditing'] },
       { actions: 'setEditable' },
@@ -312,8 +403,8 @@ export const canvasMachine = setup({
         'canvas.select': { actions: 'select' },
         'canvas.clearSelection': { actions: 'clearSelection' },
         'canvas.panStart': 'panning',
-        'canvas.viewportFollowed': { actions: 'follow' },
-        'canvas.viewFollowed': { actions: 'followView' },
+        'canvas.viewportFollowed': { actions: ['follow', 'touch'] },
+        'canvas.viewFollowed': { actions: ['followView', 'touch'] },
         'canvas.renameStart': { guard: 'canEdit', target: 'renaming', actions: 'startRename' },
         'canvas.labelStart': { guard: 'canEdit', target: 'labelling', actions: 'startLabel' },
         'canvas.addChild': { guard: 'hasOneSelected', target: 'renaming', actions: ['addChild', 'editNew'] },
@@ -326,7 +417,7 @@ export const canvasMachine = setup({
     panning: {
       tags: ['panning'],
       on: {
-        'canvas.panBy': { actions: 'panBy' },
+        'canvas.panBy': { actions: ['panBy', 'touch'] },
         'canvas.panEnd': 'idle',
       },
     },

@@ -1,7 +1,14 @@
 import { assertEvent, assign, enqueueActions, sendTo, setup, type SnapshotFrom } from 'xstate';
 import { diffToOps } from '../../src/lib/canvas-ops/diff.ts';
 import { opsForEdit, type CanvasEdit } from '../../src/lib/canvas-ops/gestures.ts';
-import { collapsedFor, collapseView, NO_CHOICE, type CollapseChoice } from '../../src/lib/layout/collapse.ts';
+import {
+  collapsedFor,
+  collapseView,
+  NO_CHOICE,
+  overviewKey,
+  type CollapseChoice,
+} from '../../src/lib/layout/collapse.ts';
+import type { Layout } from '../../src/lib/layout/types.ts';
 import type { Op } from '../../src/lib/model/op-types.ts';
 import type { MachineDefinition } from '../../src/lib/model/types.ts';
 import type { ReplayLook } from '../../src/lib/ports/canvas-presence.ts';
@@ -35,7 +42,8 @@ import type { View } from '../../src/lib/ports/canvas-presence.ts';
  * is open and registered in the actor system under its id. It routes between them, so no
  * view has to: every new definition from the document goes to the layout, the code view,
  * the Inspector and the tests; every edit (a canvas gesture, the Inspector's ops, a code
- * edit) reaches the document here and only here; the canvas's selection goes to presence
+ * edit) reaches the document here and only here; each new layout goes to the canvas (which
+ * fits it); the canvas's selection goes to presence
  * and the Inspector; the room's say on who may edit and send reaches the canvas, the
  * Inspector and the simulation; the play selected in the tests goes to the room.
  * The layout gets the definition as shown: a big chart's collapsed compounds closed
@@ -88,6 +96,8 @@ export interface OpenMachineContext extends OpenMachineInput {
   selection: string[];
   /** The play last shared with the room (null: none). */
   played: PlayShown | null;
+  /** The layout last told to the canvas (which fits it). */
+  laidOut: Layout | null;
 }
 
 const sameStrings = (a: readonly string[], b: readonly string[]): boolean =>
@@ -228,6 +238,13 @@ export const openMachineMachine = setup({
       enqueue.assign(shown ? { choice, shownKey: shown.key } : { choice });
       if (shown) enqueue.sendTo('layout', { type: 'layout.request', definition: shown.definition });
     }),
+    /** A new layout goes to the canvas, with Fit's overview it was made for: the canvas decides whether to fit it. */
+    tellCanvasLayout: enqueueActions(({ context, enqueue }, layout: Layout | null) => {
+      if (!layout || layout === context.laidOut) return;
+      enqueue.assign({ laidOut: layout });
+      const overview = overviewKey(context.definition, context.choice.pane);
+      enqueue.sendTo('canvas', { type: 'canvas.laidOut', layout, overview });
+    }),
     /** Each person's replay step goes out on presence. */
     shareReplay: enqueueActions(({ context, enqueue }, replay: ReplayLook | null) => {
       if (sameLook(context.replay.shared, replay)) return;
@@ -277,6 +294,7 @@ export const openMachineMachine = setup({
     toldTests: null,
     selection: [],
     played: null,
+    laidOut: null,
   }),
   invoke: [
     {
@@ -306,7 +324,12 @@ export const openMachineMachine = setup({
         ],
       },
     },
-    { id: 'layout', systemId: 'layout', src: 'layout' },
+    {
+      id: 'layout',
+      systemId: 'layout',
+      src: 'layout',
+      onSnapshot: { actions: { type: 'tellCanvasLayout', params: ({ event }) => event.snapshot.context.layout } },
+    },
     {
       id: 'canvas',
       systemId: 'canvas',

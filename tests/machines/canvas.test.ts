@@ -2,8 +2,44 @@ import { describe, expect, it } from 'vitest';
 import { createActor, fromCallback, type SnapshotFrom } from 'xstate';
 import { getShortestPaths, getStateNodes } from 'xstate/graph';
 import { canvasMachine, type CanvasEdit, type CanvasEvent } from '../../machines/open-machine/canvas.machine.ts';
+import { fitViewport, fitZoomFloor } from '../../src/lib/layout/fit.ts';
+import { extentOf, type Box, type Layout, type LayoutNode } from '../../src/lib/layout/types.ts';
 
 type Snapshot = SnapshotFrom<typeof canvasMachine>;
+
+/** A chart `width` x `height` whose root starts in a 100 x 60 state at `initial`. */
+function chart(width: number, height: number, initial = { x: 0, y: 0 }): Layout {
+  const node = (id: string, parent: string | null, box: Box): LayoutNode => ({
+    ...box,
+    id,
+    parent,
+    key: id,
+    type: 'compound',
+    depth: parent ? 1 : 0,
+    region: false,
+    history: null,
+    initial: parent ? null : 'first',
+    header: 0,
+  });
+  return {
+    nodes: {
+      root: node('root', null, { x: 0, y: 0, width, height }),
+      first: node('first', 'root', { ...initial, width: 100, height: 60 }),
+    },
+    edges: {},
+    width,
+    height,
+  };
+}
+
+/** Fit's viewport for a layout in a stage, as src/lib/layout/fit.ts works it out. */
+const fitOf = (width: number, height: number, layout: Layout) =>
+  fitViewport(extentOf(layout), width, height, 32, fitZoomFloor(width), layout.nodes.first ?? null);
+
+const viewport = (actor: { getSnapshot(): Snapshot }) => actor.getSnapshot().context.viewport;
+/** The open machine tells the canvas a new layout. */
+const show = (actor: { send(event: CanvasEvent): void }, layout: Layout, overview = '') =>
+  actor.send({ type: 'canvas.laidOut', layout, overview });
 
 function start(canEdit = true) {
   const actor = createActor(canvasMachine, { input: { canEdit } });
@@ -62,22 +98,93 @@ describe('canvas machine', () => {
     expect(actor.getSnapshot().context.viewport.zoom).toBe(4);
   });
 
-  it('fits a box into the screen, centred', () => {
+  it('fits the first layout into the stage, centred, once the stage is measured', () => {
     const { actor } = start();
-    actor.send({ type: 'canvas.fit', bounds: { x: 0, y: 0, width: 1400, height: 500 }, width: 764, height: 600 });
-    const v = actor.getSnapshot().context.viewport;
+    show(actor, chart(1400, 500));
+    // No stage yet: nothing to fit into.
+    expect(viewport(actor)).toEqual({ x: 24, y: 24, zoom: 1 });
+    actor.send({ type: 'canvas.paneSized', width: 764, height: 600 });
+    const v = viewport(actor);
     expect(v.zoom).toBeCloseTo(0.5);
     expect(v.x + 700 * v.zoom).toBeCloseTo(764 / 2);
     expect(v.y + 250 * v.zoom).toBeCloseTo(300);
   });
 
-  it('on a phone, fits no smaller than readable names (8 px), from the chart start across', () => {
+  it('on a phone, fits no smaller than readable names (8 px), keeping the initial state in view', () => {
     const { actor } = start();
-    actor.send({ type: 'canvas.fit', bounds: { x: 0, y: 0, width: 1400, height: 500 }, width: 390, height: 700 });
-    const v = actor.getSnapshot().context.viewport;
+    actor.send({ type: 'canvas.paneSized', width: 390, height: 700 });
+    show(actor, chart(1400, 500, { x: 1000, y: 200 }));
+    const v = viewport(actor);
     expect(v.zoom * 13).toBeCloseTo(8);
-    expect(v.x).toBeCloseTo(32);
+    // The initial state (centre x 1050) is at the pane's centre, not the chart's start.
+    expect(v.x + 1050 * v.zoom).toBeCloseTo(195);
     expect(v.y + 250 * v.zoom).toBeCloseTo(350);
+  });
+
+  describe('fits by itself while no one has moved the view', () => {
+    const sized = () => {
+      const { actor } = start();
+      actor.send({ type: 'canvas.paneSized', width: 800, height: 600 });
+      return actor;
+    };
+
+    it('fits the first layout, whatever was done to the view before it', () => {
+      const actor = sized();
+      actor.send({ type: 'canvas.zoomAt', factor: 2, x: 0, y: 0 });
+      show(actor, chart(400, 300));
+      expect(viewport(actor)).toEqual(fitOf(800, 600, chart(400, 300)));
+    });
+
+    it('fits a layout whose extent changed a lot again; a small change leaves the view', () => {
+      const actor = sized();
+      show(actor, chart(400, 300));
+      show(actor, chart(500, 300));
+      expect(viewport(actor)).toEqual(fitOf(800, 600, chart(400, 300)));
+      show(actor, chart(1600, 300));
+      expect(viewport(actor)).toEqual(fitOf(800, 600, chart(1600, 300)));
+    });
+
+    it('fits a layout made for another overview again, at the same extent', () => {
+      const actor = sized();
+      show(actor, chart(400, 300));
+      show(actor, chart(420, 300), 'a b');
+      expect(viewport(actor)).toEqual(fitOf(800, 600, chart(420, 300)));
+    });
+
+    it('fits again when the stage takes a new size', () => {
+      const actor = sized();
+      show(actor, chart(400, 300));
+      actor.send({ type: 'canvas.paneSized', width: 1200, height: 900 });
+      expect(viewport(actor)).toEqual(fitOf(1200, 900, chart(400, 300)));
+    });
+
+    it.each([
+      ['a pan', [{ type: 'canvas.panStart' }, { type: 'canvas.panBy', dx: 5, dy: 5 }, { type: 'canvas.panEnd' }]],
+      ['a zoom', [{ type: 'canvas.zoomAt', factor: 2, x: 0, y: 0 }]],
+      ['a minimap jump', [{ type: 'canvas.viewportFollowed', viewport: { x: 1, y: 2, zoom: 1 } }]],
+      ['following someone', [{ type: 'canvas.viewFollowed', view: { x: 10, y: 10, zoom: 1 } }]],
+      ['framing a found state', [{ type: 'canvas.frame', bounds: { x: 0, y: 0, width: 50, height: 40 } }]],
+    ] as [string, CanvasEvent[]][])('after %s, keeps the view through a new extent, overview or size', (_, moves) => {
+      const actor = sized();
+      show(actor, chart(400, 300));
+      for (const move of moves) actor.send(move);
+      const moved = viewport(actor);
+      expect(moved).not.toEqual(fitOf(800, 600, chart(400, 300)));
+      show(actor, chart(1600, 300), 'a');
+      actor.send({ type: 'canvas.paneSized', width: 1200, height: 900 });
+      expect(viewport(actor)).toBe(moved);
+    });
+
+    it("Fit fits the newest layout and makes the view the fit's again", () => {
+      const actor = sized();
+      show(actor, chart(400, 300));
+      actor.send({ type: 'canvas.zoomAt', factor: 2, x: 0, y: 0 });
+      show(actor, chart(1600, 300));
+      actor.send({ type: 'canvas.fit' });
+      expect(viewport(actor)).toEqual(fitOf(800, 600, chart(1600, 300)));
+      actor.send({ type: 'canvas.paneSized', width: 1200, height: 900 });
+      expect(viewport(actor)).toEqual(fitOf(1200, 900, chart(1600, 300)));
+    });
   });
 
   it('renames in place: emits edit.rename with the key and returns to idle', () => {

@@ -13,6 +13,7 @@ import type { PlayShown } from '../../src/lib/ports/test-playback.ts';
 import { openMachineMachine, type OpenMachineInput } from '../../machines/open-machine/open-machine.machine.ts';
 import { counterIds, importXState } from '../../src/lib/model/index.ts';
 import type { MachineDefinition } from '../../src/lib/model/types.ts';
+import type { Layout } from '../../src/lib/layout/types.ts';
 
 /**
  * The open machine with its document, presence, layout, simulation, timeline, Inspector,
@@ -57,7 +58,17 @@ export function fakeOpenMachine() {
         context: { peers: {} },
         on: { '*': { actions: ({ event }) => told.presence.push(event) } },
       }) as unknown as typeof canvasPresenceMachine,
-      layout: recorder(told.layout) as unknown as typeof layoutMachine,
+      // A machine with the layout the open machine passes to the canvas (`test.laidOut` sets it, as a finished layout would).
+      layout: createMachine({
+        types: {} as { context: { layout: Layout | null }; events: AnyEventObject },
+        context: { layout: null },
+        on: {
+          'test.laidOut': {
+            actions: assign({ layout: ({ event }) => (event as unknown as { layout: Layout }).layout }),
+          },
+          '*': { actions: ({ event }) => told.layout.push(event) },
+        },
+      }) as unknown as typeof layoutMachine,
       // A machine with no simulation open (the open machine shares its replay step on presence).
       simulation: createMachine({
         types: {} as { context: { simulation: null; position: null }; events: AnyEventObject },
@@ -103,7 +114,7 @@ export const cartId = Object.values(checkout.states).find((s) => s.key === 'cart
 export function startOpen(input = OPEN_INPUT) {
   const fake = fakeOpenMachine();
   const actor = createActor(fake.logic, { input }).start();
-  const child = <K extends 'document' | 'canvas' | 'tests'>(id: K) => actor.getSnapshot().children[id];
+  const child = <K extends 'document' | 'canvas' | 'tests' | 'layout'>(id: K) => actor.getSnapshot().children[id];
   child('document')?.send({ type: 'test.load', definition: checkout } as never);
   return { ...fake, actor, child };
 }

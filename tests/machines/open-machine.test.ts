@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { overviewKey } from '../../src/lib/layout/collapse.ts';
+import { fitViewport } from '../../src/lib/layout/fit.ts';
 import { generateChart } from '../../src/lib/layout/generate.ts';
+import type { Layout } from '../../src/lib/layout/types.ts';
 import { cartId, checkout, startOpen } from './open-machine.fakes.ts';
 
 const start = startOpen;
@@ -110,5 +113,20 @@ describe('open machine', () => {
     expect(JSON.stringify(echoed)).not.toBe(JSON.stringify(checkout));
     child('document')?.send({ type: 'test.load', definition: echoed } as never);
     expect(told.layout).toHaveLength(before);
+  });
+
+  it("tells the canvas each new layout with Fit's overview for the pane, once, and the canvas fits it", () => {
+    const { actor, child } = start();
+    const big = generateChart(300);
+    child('document')?.send({ type: 'test.load', definition: big } as never);
+    // The canvas measures the pane and tells the open machine its choice (with the pane).
+    child('canvas')?.send({ type: 'canvas.paneSized', width: 640, height: 480 });
+    const layout: Layout = { nodes: {}, edges: {}, width: 2000, height: 1500 };
+    child('layout')?.send({ type: 'test.laidOut', layout } as never);
+    const canvas = () => actor.getSnapshot().children.canvas?.getSnapshot().context;
+    const overview = overviewKey(big, { width: 640, height: 480 });
+    expect(overview).not.toBe('');
+    expect(canvas()?.fit.shown).toEqual({ layout, overview });
+    expect(canvas()?.viewport).toEqual(fitViewport({ x: 0, y: 0, width: 2000, height: 1500 }, 640, 480));
   });
 });

@@ -98,7 +98,7 @@ export function CanvasPage({ definition, peers = [], onCreate, toolbarHost }: Ca
   );
 
   // Fit's overview is chosen for the pane's size, which useStage tells the canvas machine.
-  const { collapsed, hidden, setOpen, toggle, overview } = useCollapsed(definition);
+  const { collapsed, hidden, setOpen, toggle } = useCollapsed(definition);
   const [discarded, dismissDiscarded] = useDiscardedEdit(canEdit, mode);
 
   const send = useCallback(
@@ -108,7 +108,7 @@ export function CanvasPage({ definition, peers = [], onCreate, toolbarHost }: Ca
     },
     [canvasSend, onUserMove],
   );
-  const stage = useStage(layout, viewport, send, onUserMove, overview);
+  const stage = useStage(viewport, send, onUserMove);
   const find = useFind(definition, layout, collapsed, setOpen, stage.frame);
   const fitByUser = () => {
     onUserMove();

@@ -1,5 +1,5 @@
 import { useCallback, useMemo } from 'react';
-import { collapsedFor, collapseView, fitCollapsed } from '../../lib/layout/collapse.ts';
+import { collapsedFor, collapseView } from '../../lib/layout/collapse.ts';
 import type { MachineDefinition, StateId } from '../../lib/model/types.ts';
 import { useCanvasSend, useViewChoice } from './open-machine-context.ts';
 
@@ -12,8 +12,6 @@ export interface Collapsed {
   setOpen: (ids: string[], open: boolean) => void;
   /** Open a closed compound, or close an open one. */
   toggle: (id: string) => void;
-  /** The compounds Fit's overview collapses in this pane, as one key ('' for none): a new one is fitted. */
-  overview: string;
 }
 
 /**
@@ -29,16 +27,11 @@ export function useCollapsed(definition: MachineDefinition): Collapsed {
   const canvasSend = useCanvasSend();
   const choice = useViewChoice();
   const collapsed = useMemo(() => collapsedFor(definition, choice), [definition, choice]);
-  const pane = choice.pane;
-  const overview = useMemo(
-    () => (pane ? [...fitCollapsed(definition, pane)].sort().join(' ') : ''),
-    [definition, pane],
-  );
   const { hidden } = useMemo(() => collapseView(definition, collapsed), [definition, collapsed]);
   const setOpen = useCallback(
     (ids: string[], open: boolean) => canvasSend({ type: 'canvas.setOpen', ids, open }),
     [canvasSend],
   );
   const toggle = useCallback((id: string) => setOpen([id], collapsed.has(id)), [collapsed, setOpen]);
-  return { collapsed, hidden, setOpen, toggle, overview };
+  return { collapsed, hidden, setOpen, toggle };
 }

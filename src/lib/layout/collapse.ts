@@ -104,6 +104,15 @@ export function fitCollapsed(
 }
 
 /**
+ * Fit's overview for `def` in this pane as one key (the collapsed ids, sorted; '' for none or
+ * no pane yet): a layout that comes with a new one is fitted again (the canvas machine).
+ */
+export const overviewKey = (
+  def: MachineDefinition | null,
+  pane: { width: number; height: number } | undefined,
+): string => (def && pane ? [...fitCollapsed(def, pane)].sort().join(' ') : '');
+
+/**
  * A person's own choices over the default: compounds they opened that start collapsed,
  * and ones they closed; `budget` is how many states their view shows open before the
  * deeper compounds start collapsed (the default when absent).
