@@ -21,7 +21,7 @@ import { playOf, samePlay, stalenessOf } from '../../src/lib/testing/panel.ts';
 import { runTest } from '../../src/lib/testing/run.ts';
 import type { Staleness } from '../../src/lib/testing/staleness.ts';
 import type { PathKind, TestPath, TestScript } from '../../src/lib/testing/types.ts';
-import { notProvided } from '../shared.ts';
+import { notProvided, output, requestValue } from '../shared.ts';
 
 /**
  * The Tests panel of one open machine: its saved tests and their newest runs (rows,
@@ -270,11 +270,10 @@ export const testsMachine = setup({
           invoke: {
             src: 'listTests',
             input: ({ context }) => ({ machineId: context.machineId }),
-            onDone: {
-              target: 'live',
-              actions: [{ type: 'keepList', params: ({ event }) => event.output }, 'derive'],
-            },
-            onError: { target: 'live', actions: { type: 'setError', params: { error: "Couldn't load the tests." } } },
+            ...requestValue({
+              done: { target: 'live', actions: [{ type: 'keepList', params: output }, 'derive'] },
+              threw: { target: 'live', actions: { type: 'setError', params: { error: "Couldn't load the tests." } } },
+            }),
           },
         },
         // A (re)subscribed stream may have missed rows: read the list again.
@@ -297,11 +296,10 @@ export const testsMachine = setup({
                 target: event.target ?? null,
               };
             },
-            onDone: { target: 'idle', actions: [{ type: 'keepPaths', params: ({ event }) => event.output }, 'derive'] },
-            onError: {
-              target: 'idle',
-              actions: { type: 'setError', params: { error: "Couldn't generate paths." } },
-            },
+            ...requestValue({
+              done: { target: 'idle', actions: [{ type: 'keepPaths', params: output }, 'derive'] },
+              threw: { target: 'idle', actions: { type: 'setError', params: { error: "Couldn't generate paths." } } },
+            }),
           },
         },
       },
@@ -331,8 +329,10 @@ export const testsMachine = setup({
                 simulationId: event.simulationId,
               };
             },
-            onDone: { target: 'idle', actions: [{ type: 'keepSaved', params: ({ event }) => event.output }, 'derive'] },
-            onError: { target: 'idle', actions: { type: 'setError', params: { error: "Couldn't save the test." } } },
+            ...requestValue({
+              done: { target: 'idle', actions: [{ type: 'keepSaved', params: output }, 'derive'] },
+              threw: { target: 'idle', actions: { type: 'setError', params: { error: "Couldn't save the test." } } },
+            }),
           },
         },
         running: {
@@ -354,8 +354,10 @@ export const testsMachine = setup({
                 message: outcome.status === 'fail' ? outcome.message : null,
               };
             },
-            onDone: { target: 'idle', actions: [{ type: 'keepRun', params: ({ event }) => event.output }, 'derive'] },
-            onError: { target: 'idle', actions: { type: 'setError', params: { error: "Couldn't run the test." } } },
+            ...requestValue({
+              done: { target: 'idle', actions: [{ type: 'keepRun', params: output }, 'derive'] },
+              threw: { target: 'idle', actions: { type: 'setError', params: { error: "Couldn't run the test." } } },
+            }),
           },
         },
       },
