@@ -1,7 +1,7 @@
 import { throwError } from 'rxjs';
 import { assertEvent, assign, fromEventObservable, fromPromise, not, setup } from 'xstate';
 import type { SocketEvent, SocketState } from '../../src/lib/ports/realtime.ts';
-import { notProvided } from '../shared.ts';
+import { notProvided, output, requestValue } from '../shared.ts';
 
 /**
  * The realtime socket's life. Facts come from the adapter's `socketEvents` stream (socket
@@ -128,15 +128,13 @@ export const connectionMachine = setup({
             src: 'reconnect',
             // An open socket ends it at once (it may never have dropped, so no socket.opened
             // will come); otherwise the socket's own facts decide, and we wait before the next try.
-            onDone: [
-              {
-                guard: { type: 'socketOpen', params: ({ event }) => event.output },
-                target: '#connection.live',
-                actions: 'resetAttempts',
-              },
-              { target: 'waiting' },
-            ],
-            onError: 'waiting',
+            ...requestValue({
+              done: [
+                { guard: { type: 'socketOpen', params: output }, target: '#connection.live', actions: 'resetAttempts' },
+                { target: 'waiting' },
+              ],
+              threw: 'waiting',
+            }),
           },
         },
       },

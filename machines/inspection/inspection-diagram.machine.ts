@@ -2,7 +2,7 @@ import { assertEvent, assign, fromPromise, setup } from 'xstate';
 import type { Layout } from '../../src/lib/layout/types.ts';
 import type { MachineDefinition } from '../../src/lib/model/types.ts';
 import type { InspectionResult } from '../../src/lib/ports/inspection.ts';
-import { notProvided, output, request } from '../shared.ts';
+import { notProvided, output, request, requestValue } from '../shared.ts';
 
 /**
  * The picked actor's machine on the inspection page: its definition laid out for
@@ -90,8 +90,10 @@ export const inspectionDiagramMachine = diagramSetup.createMachine({
             id: 'layoutDiagram',
             src: 'layoutDiagram',
             input: ({ context }) => ({ config: context.wanted?.config ?? {} }),
-            onDone: { target: 'idle', actions: { type: 'showLayout', params: ({ event }) => event.output } },
-            onError: { target: 'idle', actions: 'noLayout' },
+            ...requestValue({
+              done: { target: 'idle', actions: { type: 'showLayout', params: output } },
+              threw: { target: 'idle', actions: 'noLayout' },
+            }),
           },
         },
       },

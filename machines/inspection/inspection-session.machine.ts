@@ -3,7 +3,7 @@ import type { StoredInspectionEvent } from '../../src/lib/inspection/protocol.ts
 import { lastSeq, leavesGap, mergeBySeq } from '../../src/lib/inspection/seq.ts';
 import type { InspectionResult } from '../../src/lib/ports/inspection.ts';
 import { definitionOf } from '../../src/lib/inspection/actor-config.ts';
-import { notProvided } from '../shared.ts';
+import { notProvided, requestValue } from '../shared.ts';
 
 /**
  * One picked session on the inspection page: its events (read from the database,
@@ -179,16 +179,18 @@ export const inspectionSessionMachine = setup({
         id: 'loadEvents',
         src: 'loadEvents',
         input: ({ context }) => ({ sessionId: context.sessionId, afterSeq: lastSeq(context.events) }),
-        onDone: [
-          {
-            guard: 'readAgain',
-            target: 'catchingUp',
-            reenter: true,
-            actions: { type: 'merge', params: { withHeld: false } },
-          },
-          { target: 'live', actions: [{ type: 'merge', params: { withHeld: true } }, 'draw'] },
-        ],
-        onError: { target: 'live', actions: [{ type: 'merge', params: { withHeld: true } }, 'draw'] },
+        ...requestValue({
+          done: [
+            {
+              guard: 'readAgain',
+              target: 'catchingUp',
+              reenter: true,
+              actions: { type: 'merge', params: { withHeld: false } },
+            },
+            { target: 'live', actions: [{ type: 'merge', params: { withHeld: true } }, 'draw'] },
+          ],
+          threw: { target: 'live', actions: [{ type: 'merge', params: { withHeld: true } }, 'draw'] },
+        }),
       },
       on: {
         'inspection.eventsReceived': [{ guard: 'leavesGap', actions: ['hold', 'markReadAgain'] }, { actions: 'hold' }],
