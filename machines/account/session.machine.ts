@@ -2,7 +2,7 @@ import { throwError } from 'rxjs';
 import { assertEvent, assign, fromEventObservable, fromPromise, not, setup } from 'xstate';
 import type { AuthEvent, AuthResult, Credentials, SessionUser, SignUpResult } from '../../src/lib/ports/auth.ts';
 import type { OwnProfileFact } from '../../src/lib/ports/profile.ts';
-import { notProvided, UNEXPECTED } from '../shared.ts';
+import { notProvided, output, request, requestFirst, requestValue, UNEXPECTED } from '../shared.ts';
 
 /**
  * The session: who is using Chartroom on this device. Identity facts arrive only from the
@@ -143,7 +143,6 @@ const sessionSetup = setup({
     /** The server said no (bad credentials, sign-ups closed...). */
     refused: (_, result: AuthResult | SignUpResult) => !result.ok,
     /** A refresh that did not work and is not an expiry: the network, most likely; try again. */
-    refreshFailed: (_, result: AuthResult) => !result.ok,
     expired: (_, result: AuthResult) => !result.ok && result.error.code === 'session_expired',
     confirmationSent: (_, result: SignUpResult) => result.ok && result.session === null,
   },
@@ -166,16 +165,12 @@ const tokenLife = sessionSetup.createStateConfig({
       invoke: {
         id: 'refreshSession',
         src: 'refreshSession',
-        onDone: [
-          {
-            guard: { type: 'expired', params: ({ event }) => event.output },
-            target: '#session.signedOut',
-            actions: 'noticeExpired',
-          },
-          { guard: { type: 'refreshFailed', params: ({ event }) => event.output }, target: 'waitingToRetry' },
-          { target: 'active', actions: { type: 'rememberRefreshed', params: ({ event }) => event.output } },
-        ],
-        onError: 'waitingToRetry',
+        ...requestFirst({
+          first: { guard: { type: 'expired', params: output }, target: '#session.signedOut', actions: 'noticeExpired' },
+          refused: { target: 'waitingToRetry' },
+          done: { target: 'active', actions: { type: 'rememberRefreshed', params: output } },
+          threw: 'waitingToRetry',
+        }),
       },
       on: {
         'auth.tokenRefreshed': { target: 'active', actions: 'rememberSession' },
@@ -219,14 +214,9 @@ const formRequests = {
   'session.signUp': 'signingUp',
   'session.signInAsGuest': 'joiningAsGuest',
 } as const;
-/** A request the form runs: its own failure is shown; success waits for the fact that follows. */
+/** A request the form runs: its own failure is shown; success waits for the fact that follows (`done: {}`). */
 const requesting = sessionSetup.createStateConfig({ tags: ['pending'], entry: 'clearMessages' });
-const requestOutput = ({ event }: { event: { output: AuthResult | SignUpResult } }) => event.output;
-const refused = {
-  guard: { type: 'refused', params: requestOutput },
-  target: 'failed',
-  actions: { type: 'showRefusal', params: requestOutput },
-} as const;
+const refusal = { target: 'failed', actions: { type: 'showRefusal', params: output } } as const;
 const crashed = { target: 'failed', actions: 'showUnexpected' } as const;
 
 export const sessionMachine = sessionSetup.createMachine({
@@ -257,7 +247,12 @@ export const sessionMachine = sessionSetup.createMachine({
         idle: { on: formRequests },
         signingIn: {
           ...requesting,
-          invoke: { id: 'signIn', src: 'signIn', input: credentials, onDone: refused, onError: crashed },
+          invoke: {
+            id: 'signIn',
+            src: 'signIn',
+            input: credentials,
+            ...request({ refused: refusal, done: {}, threw: crashed }),
+          },
         },
         signingUp: {
           ...requesting,
@@ -265,20 +260,24 @@ export const sessionMachine = sessionSetup.createMachine({
             id: 'signUp',
             src: 'signUp',
             input: credentials,
-            onDone: [
-              refused,
-              {
-                guard: { type: 'confirmationSent', params: ({ event }) => event.output },
+            ...request({
+              refused: refusal,
+              done: {
+                guard: { type: 'confirmationSent', params: output },
                 target: 'awaitingConfirmation',
-                actions: { type: 'showConfirmationSent', params: ({ event }) => event.output },
+                actions: { type: 'showConfirmationSent', params: output },
               },
-            ],
-            onError: crashed,
+              threw: crashed,
+            }),
           },
         },
         joiningAsGuest: {
           ...requesting,
-          invoke: { id: 'signInAsGuest', src: 'signInAsGuest', onDone: refused, onError: crashed },
+          invoke: {
+            id: 'signInAsGuest',
+            src: 'signInAsGuest',
+            ...request({ refused: refusal, done: {}, threw: crashed }),
+          },
         },
         failed: { tags: ['failed'], on: formRequests },
         awaitingConfirmation: { tags: ['notice'], on: formRequests },
@@ -317,8 +316,10 @@ export const sessionMachine = sessionSetup.createMachine({
         id: 'signOut',
         src: 'signOut',
         // The adapter ends the local session even offline, so every outcome is signed out.
-        onDone: { target: 'signedOut', actions: 'forgetUser' },
-        onError: { target: 'signedOut', actions: 'forgetUser' },
+        ...requestValue({
+          done: { target: 'signedOut', actions: 'forgetUser' },
+          threw: { target: 'signedOut', actions: 'forgetUser' },
+        }),
       },
       on: {
         'auth.signedOut': { target: 'signedOut', actions: 'forgetUser' },

@@ -16,7 +16,7 @@ import { EMPTY_ROOM } from '../../src/lib/room-merge.ts';
  * `route.left` stops it: the machine open is the one the page's address names).
  */
 
-import { output, request } from '../shared.ts';
+import { output, request, requestFirst } from '../shared.ts';
 import { canEditIn, canSendIn, roomSetup } from './room.setup.ts';
 
 export * from './room.setup.ts';
@@ -83,20 +83,16 @@ export const roomMachine = roomSetup.createMachine({
                 id: 'loadSnapshot',
                 src: 'loadSnapshot',
                 input: ({ context }) => ({ projectId: context.projectId }),
-                onDone: [
-                  {
-                    guard: { type: 'accessGone', params: ({ event }) => event.output },
+                ...requestFirst({
+                  first: {
+                    guard: { type: 'accessGone', params: output },
                     target: '#room.removed',
                     actions: 'explainLostAccess',
                   },
-                  {
-                    guard: { type: 'refused', params: ({ event }) => event.output },
-                    target: '#room.failed',
-                    actions: { type: 'showRefusal', params: ({ event }) => event.output },
-                  },
-                  { target: 'live', actions: { type: 'mergeSnapshot', params: ({ event }) => event.output } },
-                ],
-                onError: { target: '#room.failed', actions: 'showUnexpected' },
+                  refused: { target: '#room.failed', actions: { type: 'showRefusal', params: output } },
+                  done: { target: 'live', actions: { type: 'mergeSnapshot', params: output } },
+                  threw: { target: '#room.failed', actions: 'showUnexpected' },
+                }),
               },
               on: {
                 'change.received': { actions: 'bufferChange' },
