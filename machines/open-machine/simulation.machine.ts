@@ -1,8 +1,8 @@
 import { assertEvent } from 'xstate';
 import type { SendRequest } from '../../src/lib/ports/simulation.ts';
 import { emptyLog } from '../../src/lib/simulation/index.ts';
-import { output, request } from '../shared.ts';
-import { failure, lastStep, refusal, simulationSetup } from './simulation.setup.ts';
+import { output, request, requestValue } from '../shared.ts';
+import { lastStep, refusal, runningIn, simulationSetup } from './simulation.setup.ts';
 
 export type { SimulationContext, SimulationHost, SimulationInput, SimulationIntent } from './simulation.setup.ts';
 
@@ -63,23 +63,23 @@ export const simulationMachine = simulationSetup.createMachine({
       invoke: {
         src: 'listSimulations',
         input: ({ context }) => ({ machineId: context.machineId }),
-        onDone: [
-          {
-            guard: { type: 'runningListed', params: ({ event }) => event.output },
-            target: 'open',
-            actions: {
-              type: 'openSimulation',
-              params: ({ event }) => ({
-                simulation: event.output.ok ? (event.output.value.find((s) => s.status === 'running') ?? null) : null,
-              }),
+        ...requestValue({
+          done: [
+            {
+              guard: { type: 'runningListed', params: output },
+              target: 'open',
+              actions: {
+                type: 'openSimulation',
+                params: runningIn,
+              },
             },
+            { target: 'idle', actions: { type: 'showFailure', params: output } },
+          ],
+          threw: {
+            target: 'idle',
+            actions: { type: 'setError', params: { error: "Couldn't load this machine's simulations." } },
           },
-          { target: 'idle', actions: { type: 'setError', params: ({ event }) => ({ error: failure(event.output) }) } },
-        ],
-        onError: {
-          target: 'idle',
-          actions: { type: 'setError', params: { error: "Couldn't load this machine's simulations." } },
-        },
+        }),
       },
     },
     idle: { tags: ['idle'] },
@@ -174,14 +174,16 @@ export const simulationMachine = simulationSetup.createMachine({
               invoke: {
                 src: 'sendEvent',
                 input: ({ context }) => context.outbox[0] as SendRequest,
-                onDone: {
-                  target: 'idle',
-                  actions: ['dequeue', { type: 'setError', params: ({ event }) => ({ error: failure(event.output) }) }],
-                },
-                onError: {
-                  target: 'idle',
-                  actions: ['dequeue', { type: 'setError', params: { error: "Couldn't send the event." } }],
-                },
+                ...requestValue({
+                  done: {
+                    target: 'idle',
+                    actions: ['dequeue', { type: 'showFailure', params: output }],
+                  },
+                  threw: {
+                    target: 'idle',
+                    actions: ['dequeue', { type: 'setError', params: { error: "Couldn't send the event." } }],
+                  },
+                }),
               },
             },
           },

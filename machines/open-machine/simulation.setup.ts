@@ -107,6 +107,11 @@ export function received(c: SimulationContext, entries: SimLogEntry[]): Partial<
 
 export const failure = (output: SimResult<unknown>): string | null => (output.ok ? null : output.error.message);
 
+/** The running simulation a listing holds, if any (`openSimulation`'s params). */
+export const runningIn = ({ event }: { event: { output: SimResult<SimulationRecord[]> } }) => ({
+  simulation: event.output.ok ? (event.output.value.find((s) => s.status === 'running') ?? null) : null,
+});
+
 /** Why this person's send was not sent, in words. */
 export function refusal(c: SimulationContext): string {
   if (!c.canSend) return 'You are watching: members send events.';
