@@ -2,7 +2,8 @@
  * What every machine says the same way. A request actor that throws (an adapter bug, not
  * a refusal) is shown as `UNEXPECTED`; a placeholder actor that was never provided fails
  * loudly with `notProvided`, naming the machine and the actor the composition root
- * (src/app/) must provide; every request state ends through `request()`.
+ * (src/app/) must provide; every request state ends through `request()`, `requestFirst()`
+ * or `requestValue()`.
  */
 
 export const UNEXPECTED = 'Something went wrong. Try again.';
@@ -59,8 +60,9 @@ export function requestFirst<const TFirst, const TRefused, const TDone, const TT
 }
 
 /**
- * A request whose actor answers the value itself (no `Result` to refuse): `done` is one
- * transition, or several tried in order (the answer's own guards), and `threw` as above.
+ * A request with no `refused` branch: its actor answers the value itself (no `Result` to
+ * refuse), or every answer ends alike. `done` is one transition, or several tried in order
+ * (the answer's own guards), and `threw` as above.
  */
 export function requestValue<const TDone, const TThrew>(ends: { done: TDone; threw: TThrew }) {
   return { onDone: ends.done, onError: ends.threw };

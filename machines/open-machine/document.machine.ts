@@ -1,8 +1,9 @@
 import { emptyHistory } from '../../src/lib/collab/history.ts';
 import type { InflightBatch } from '../../src/lib/collab/types.ts';
 import type { Op } from '../../src/lib/model/op-types.ts';
-import type { CommitRequest, LoadedMachine } from '../../src/lib/ports/document.ts';
-import { documentSetup } from './document.setup.ts';
+import type { CommitRequest } from '../../src/lib/ports/document.ts';
+import { output, request, requestValue, value } from '../shared.ts';
+import { commitAnswer, documentSetup, savedQueue } from './document.setup.ts';
 
 export * from './document.setup.ts';
 
@@ -28,18 +29,11 @@ const readLogSinceVersion = documentSetup.createStateConfig({
     id: 'fetchOps',
     src: 'fetchOps',
     input: ({ context }) => ({ machineId: context.machineId, after: context.doc?.version ?? 0 }),
-    onDone: [
-      {
-        guard: { type: 'fetched', params: ({ event }) => event.output },
-        target: 'idle',
-        actions: [
-          { type: 'applyReceived', params: ({ event }) => (event.output.ok ? event.output.value : []) },
-          'saveQueue',
-        ],
-      },
-      { target: '#document.ready.offline', actions: { type: 'showFetchFailure', params: ({ event }) => event.output } },
-    ],
-    onError: { target: '#document.ready.offline', actions: 'showUnexpected' },
+    ...request({
+      refused: { target: '#document.ready.offline', actions: { type: 'showFetchFailure', params: output } },
+      done: { target: 'idle', actions: [{ type: 'applyReceived', params: value }, 'saveQueue'] },
+      threw: { target: '#document.ready.offline', actions: 'showUnexpected' },
+    }),
   },
 });
 
@@ -68,15 +62,17 @@ export const documentMachine = documentSetup.createMachine({
             id: 'loadQueue',
             src: 'loadQueue',
             input: ({ context }) => ({ machineId: context.machineId }),
-            onDone: [
-              {
-                guard: { type: 'hasSaved', params: ({ event }) => event.output },
-                target: '#document.ready',
-                actions: { type: 'restoreQueue', params: ({ event }) => event.output! },
-              },
-              { target: 'fetching' },
-            ],
-            onError: { target: 'fetching' },
+            ...requestValue({
+              done: [
+                {
+                  guard: { type: 'hasSaved', params: output },
+                  target: '#document.ready',
+                  actions: { type: 'restoreQueue', params: savedQueue },
+                },
+                { target: 'fetching' },
+              ],
+              threw: { target: 'fetching' },
+            }),
           },
         },
         fetching: {
@@ -84,18 +80,11 @@ export const documentMachine = documentSetup.createMachine({
             id: 'loadMachine',
             src: 'loadMachine',
             input: ({ context }) => ({ machineId: context.machineId }),
-            onDone: [
-              {
-                guard: { type: 'loaded', params: ({ event }) => event.output },
-                target: '#document.ready',
-                actions: {
-                  type: 'startDoc',
-                  params: ({ event }) => (event.output as { ok: true; value: LoadedMachine }).value,
-                },
-              },
-              { target: 'failed', actions: { type: 'showLoadFailure', params: ({ event }) => event.output } },
-            ],
-            onError: { target: 'failed', actions: 'showUnexpected' },
+            ...request({
+              refused: { target: 'failed', actions: { type: 'showLoadFailure', params: output } },
+              done: { target: '#document.ready', actions: { type: 'startDoc', params: value } },
+              threw: { target: 'failed', actions: 'showUnexpected' },
+            }),
           },
         },
         failed: {
@@ -170,13 +159,11 @@ export const documentMachine = documentSetup.createMachine({
                     ops: batch.ops,
                   };
                 },
-                onDone: {
-                  actions: {
-                    type: 'reportCommit',
-                    params: ({ event, context }) => ({ ...event.output, batchId: context.sending ?? '' }),
-                  },
-                },
-                onError: { target: '#document.ready.offline', actions: 'showUnexpected' },
+                // Reported as a fact; `ops.committed` (or a refusal) ends it.
+                ...requestValue({
+                  done: { actions: { type: 'reportCommit', params: commitAnswer } },
+                  threw: { target: '#document.ready.offline', actions: 'showUnexpected' },
+                }),
               },
               on: {
                 'ops.committed': [

@@ -126,6 +126,15 @@ const received = (model: Model, doc: Doc, ops: CommittedOp<Op>[]) =>
 const landed = (model: Model, doc: Doc, batchId: string, receipt: CommitReceipt) =>
   rebasedOnce(landedMemo, receipt, { model, doc, batchId }, () => committed(model, doc, batchId, receipt));
 
+/** The stored queue a `hasSaved` answer holds (`restoreQueue`'s params). */
+export const savedQueue = ({ event }: { event: { output: Snapshot | null } }) => event.output!;
+
+/** A commit's answer and the batch it answers (`reportCommit`'s params). */
+export const commitAnswer = ({ event, context }: { event: { output: CommitResult }; context: DocumentContext }) => ({
+  ...event.output,
+  batchId: context.sending ?? '',
+});
+
 export const documentSetup = setup({
   types: {
     input: {} as DocumentInput,
@@ -204,6 +213,7 @@ export const documentSetup = setup({
       const taken = takeBatch(context.doc, context.newBatchId);
       return taken ? { doc: taken.state, sending: taken.batch.batchId } : { sending: null };
     }),
+    /** A commit's answer, told as the fact it is (`ops.committed`, `commit.refused`, ...), with the batch it answers. */
     reportCommit: raise((_, result: CommitResult & { batchId: string }): DocumentEvent => {
       if (result.ok) return { type: 'ops.committed', batchId: result.batchId, receipt: result.receipt };
       if (result.error.code === 'network') return { type: 'connection.lost' };
@@ -271,8 +281,7 @@ export const documentSetup = setup({
     canSend: ({ context }) => context.doc !== null && canSend(context.doc),
     lastRefused: ({ context }) => context.refused,
     hasSaved: (_, saved: Snapshot | null) => saved !== null,
-    loaded: (_, result: Result<LoadedMachine>) => result.ok,
-    fetched: (_, result: Result<CommittedOp<Op>[]>) => result.ok,
+    refused: (_, result: Result<unknown>) => !result.ok,
     canUndo: ({ context }) => context.history.undo.length > 0,
     canRedo: ({ context }) => context.history.redo.length > 0,
     revealsGap: ({ context, event }) => {
