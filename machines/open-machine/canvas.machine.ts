@@ -20,8 +20,9 @@ import type { View } from '../../src/lib/ports/canvas-presence.ts';
  * It fits the view itself: the first layout is fitted as soon as the stage's size is known;
  * a later layout whose extent changed a lot (src/lib/layout/fit.ts `extentChanged`) or whose
  * overview changed, and a new stage size, are fitted again while the view is still the one
- * a fit gave. A person's pan, zoom, jump, framing or following someone makes the view
- * `touched`; Fit (`canvas.fit`) fits the newest layout and clears it.
+ * a fit gave. A person's pan, zoom, jump, a found state framed (`canvas.find`, once a layout
+ * shows it) or following someone makes the view `touched`; Fit (`canvas.fit`) fits the newest
+ * layout and clears it.
  */
 
 export interface Viewport {
@@ -40,8 +41,8 @@ export type CanvasIntent =
   | { type: 'canvas.zoomAt'; factor: number; x: number; y: number }
   /** Fit the whole chart (the newest layout) in the stage; the view is the fit's again. */
   | { type: 'canvas.fit' }
-  /** Bring this box into view in the stage (a found state): the person chose the view. */
-  | { type: 'canvas.frame'; bounds: Box }
+  /** Bring this state into view (a found state), now or once a layout shows it: the person chose the view. */
+  | { type: 'canvas.find'; id: string }
   | { type: 'canvas.renameStart'; id: string }
   | { type: 'canvas.renameCommit'; key: string }
   | { type: 'canvas.cancel' }
@@ -109,6 +110,8 @@ export interface FitState {
   fitted: { width: number; height: number; overview: string } | null;
   /** The person moved the view since the last fit: no new layout or stage size refits it. */
   touched: boolean;
+  /** A found state not laid out yet (its compounds are being opened): framed when a layout shows it. */
+  seeking: string | null;
 }
 
 export interface ViewChoice {
@@ -144,7 +147,7 @@ export const MIN_ZOOM = 0.1;
 export const MAX_ZOOM = 4;
 const clampZoom = (z: number): number => Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, z));
 const stepOf = (px: number): number => Math.round(px / PANE_STEP) * PANE_STEP;
-const NO_FIT: FitState = { shown: null, fitted: null, touched: false };
+const NO_FIT: FitState = { shown: null, fitted: null, touched: false, seeking: null };
 
 /** The viewport that shows `bounds` whole in the stage; on a phone no smaller than readable names, keeping `focus` in view. */
 const fitIn = (stage: { width: number; height: number }, bounds: Box, focus: Box | null): Viewport =>
@@ -168,6 +171,14 @@ function refitsStage(context: CanvasContext, size: { width: number; height: numb
   const { stage, fit } = context;
   const resized = !stage || stage.width !== size.width || stage.height !== size.height;
   return resized && measured(size) && fit.fitted !== null && !fit.touched;
+}
+
+/** The view with `box` in it, with room around it (a found state), or none before the stage is measured. */
+function framing(stage: { width: number; height: number } | null, box: Box): Viewport | null {
+  if (!measured(stage)) return null;
+  const pad = { x: Math.max(160, stage.width / 3), y: Math.max(120, stage.height / 3) };
+  const bounds = { x: box.x - pad.x, y: box.y - pad.y, width: box.width + 2 * pad.x, height: box.height + 2 * pad.y };
+  return fitIn(stage, bounds, null);
 }
 
 const measured = (stage: { width: number; height: number } | null): stage is { width: number; height: number } =>
@@ -243,6 +254,7 @@ export const canvasMachine = setup({
       const refit = refitsLayout(context.fit, event.layout, event.overview);
       enqueue('takeLayout');
       if (refit) enqueue('fitLayout');
+      enqueue('frameSought');
     }),
     /** The stage was measured; a new size refits a view no one moved since its fit. */
     resize: enqueueActions(({ context, event, enqueue }) => {
@@ -259,19 +271,21 @@ export const canvasMachine = setup({
       const { shown } = context.fit;
       if (!shown) return {};
       const fitted = { width: shown.layout.width, height: shown.layout.height, overview: shown.overview };
-      const fit = { shown, fitted, touched: false };
+      const fit = { ...context.fit, fitted, touched: false };
       if (!measured(context.stage)) return { fit };
       return { fit, viewport: fitIn(context.stage, extentOf(shown.layout), initialBox(shown.layout)) };
     }),
-    /** A box brought into view with room around it (a found state): the person chose the view. */
-    frame: assign(({ context, event }) => {
-      assertEvent(event, 'canvas.frame');
-      if (!measured(context.stage)) return {};
-      const { width, height } = context.stage;
-      const pad = { x: Math.max(160, width / 3), y: Math.max(120, height / 3) };
-      const { x, y, width: w, height: h } = event.bounds;
-      const bounds = { x: x - pad.x, y: y - pad.y, width: w + 2 * pad.x, height: h + 2 * pad.y };
-      return { viewport: fitIn(context.stage, bounds, null), fit: { ...context.fit, touched: true } };
+    /** A found state: sought until a layout shows it (its compounds are being opened), then framed. */
+    seek: assign(({ context, event }) => {
+      assertEvent(event, 'canvas.find');
+      return { fit: { ...context.fit, seeking: event.id } };
+    }),
+    /** The sought state, once the shown layout has it, brought into view with room around it: the person chose the view. */
+    frameSought: assign(({ context }) => {
+      const { seeking, shown } = context.fit;
+      const node = seeking === null ? undefined : shown?.layout.nodes[seeking];
+      const viewport = node ? framing(context.stage, node) : null;
+      return viewport ? { viewport, fit: { ...context.fit, seeking: null, touched: true } } : {};
     }),
     /** The person moved the view (or follows someone who did): a new layout or size leaves it be. */
     touch: assign(({ context }) => ({ fit: { ...context.fit, touched: true } })),
@@ -390,7 +404,7 @@ export const canvasMachine = setup({
     'canvas.laidOut': { actions: 'showLayout' },
     'canvas.zoomAt': { actions: ['zoomAt', 'touch'] },
     'canvas.fit': { actions: 'fitLayout' },
-    'canvas.frame': { actions: 'frame' },
+    'canvas.find': { actions: ['seek', 'frameSought'] },
     'canvas.editableChanged': [
       { guard: 'lostEdit', target: '.idle', actions: ['setEditable', 'stopEditing'] },
       { actions: 'setEditable' },

@@ -163,7 +163,7 @@ describe('canvas machine', () => {
       ['a zoom', [{ type: 'canvas.zoomAt', factor: 2, x: 0, y: 0 }]],
       ['a minimap jump', [{ type: 'canvas.viewportFollowed', viewport: { x: 1, y: 2, zoom: 1 } }]],
       ['following someone', [{ type: 'canvas.viewFollowed', view: { x: 10, y: 10, zoom: 1 } }]],
-      ['framing a found state', [{ type: 'canvas.frame', bounds: { x: 0, y: 0, width: 50, height: 40 } }]],
+      ['framing a found state', [{ type: 'canvas.find', id: 'first' }]],
     ] as [string, CanvasEvent[]][])('after %s, keeps the view through a new extent, overview or size', (_, moves) => {
       const actor = sized();
       show(actor, chart(400, 300));
@@ -173,6 +173,24 @@ describe('canvas machine', () => {
       show(actor, chart(1600, 300), 'a');
       actor.send({ type: 'canvas.paneSized', width: 1200, height: 900 });
       expect(viewport(actor)).toBe(moved);
+    });
+
+    it('frames a found state once a layout shows it (its compounds were being opened), and not before', () => {
+      const actor = sized();
+      show(actor, chart(400, 300));
+      actor.send({ type: 'canvas.find', id: 'hidden' });
+      expect(viewport(actor)).toEqual(fitOf(800, 600, chart(400, 300)));
+      const opened = chart(2000, 1500);
+      opened.nodes.hidden = { ...opened.nodes.first!, id: 'hidden', x: 1800, y: 1400 };
+      show(actor, opened);
+      const v = viewport(actor);
+      // The state's centre (1850, 1430) is at the stage's centre, zoomed in from the whole chart's fit.
+      expect(v.x + 1850 * v.zoom).toBeCloseTo(400);
+      expect(v.y + 1430 * v.zoom).toBeCloseTo(300);
+      expect(v.zoom).toBeGreaterThan(fitOf(800, 600, opened).zoom);
+      // Framed once: the next layout leaves the view the person now has.
+      show(actor, chart(400, 300));
+      expect(viewport(actor)).toBe(v);
     });
 
     it("Fit fits the newest layout and makes the view the fit's again", () => {

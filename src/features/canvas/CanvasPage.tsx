@@ -109,7 +109,7 @@ export function CanvasPage({ definition, peers = [], onCreate, toolbarHost }: Ca
     [canvasSend, onUserMove],
   );
   const stage = useStage(viewport, send, onUserMove);
-  const find = useFind(definition, layout, collapsed, setOpen, stage.frame);
+  const find = useFind(definition, collapsed, setOpen, stage.find);
   const fitByUser = () => {
     onUserMove();
     stage.fit();

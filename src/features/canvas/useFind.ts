@@ -1,6 +1,5 @@
-import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { useMemo, useState, type FormEvent } from 'react';
 import { hiddenBy } from '../../lib/layout/collapse.ts';
-import type { Box, Layout } from '../../lib/layout/types.ts';
 import type { MachineDefinition, StateId } from '../../lib/model/types.ts';
 import { useCanvasSend } from './open-machine-context.ts';
 
@@ -14,18 +13,16 @@ export interface Find {
   onSubmit: (e: FormEvent<HTMLFormElement>) => void;
 }
 
-/** Find a state by name: open what hides it, select it, and bring it into view once laid out. */
+/** Find a state by name: open what hides it, select it, and bring it into view (the canvas machine does, once it is laid out). */
 export function useFind(
   definition: MachineDefinition,
-  layout: Layout | null,
   collapsed: ReadonlySet<StateId>,
   setOpen: (ids: string[], open: boolean) => void,
-  frame: (box: Box) => boolean,
+  find: (id: string) => void,
 ): Find {
   const canvasSend = useCanvasSend();
   const [query, setQuery] = useState('');
   const [missed, setMissed] = useState<string | null>(null);
-  const [focus, setFocus] = useState<string | null>(null);
   const names = useMemo(
     () =>
       [
@@ -47,12 +44,8 @@ export function useFind(
     if (!hit) return;
     setOpen(hiddenBy(definition, collapsed, hit.id), true);
     canvasSend({ type: 'canvas.select', id: hit.id, additive: false });
-    setFocus(hit.id);
+    find(hit.id);
   };
-  useEffect(() => {
-    const node = focus ? layout?.nodes[focus] : undefined;
-    if (node && frame(node)) setFocus(null);
-  }, [focus, layout, frame]);
   const set = (q: string) => {
     setQuery(q);
     setMissed(null);

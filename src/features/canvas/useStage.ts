@@ -1,6 +1,5 @@
 import { useCallback, useRef, useState, type RefCallback } from 'react';
 import type { CanvasIntent, Viewport } from '../../../machines/open-machine/canvas.machine.ts';
-import type { Box } from '../../lib/layout/types.ts';
 import { useCanvasSend, usePaneShapeSend } from './open-machine-context.ts';
 
 export interface Stage {
@@ -14,8 +13,8 @@ export interface Stage {
   zoom: (factor: number) => void;
   /** Centre the view on a world point, at the same zoom (a minimap click). */
   jump: (x: number, y: number) => void;
-  /** Bring a box into view with room around it (a found state); false while there is no stage. */
-  frame: (box: Box) => boolean;
+  /** Bring a state into view with room around it (a found state), now or once a layout shows it. */
+  find: (id: string) => void;
 }
 
 /**
@@ -74,14 +73,12 @@ export function useStage(viewport: Viewport, send: (intent: CanvasIntent) => voi
     const el = stageRef.current;
     send({ type: 'canvas.zoomAt', factor, x: (el?.clientWidth ?? 0) / 2, y: (el?.clientHeight ?? 0) / 2 });
   };
-  const frame = useCallback(
-    (box: Box): boolean => {
-      if (!stageRef.current) return false;
+  const find = useCallback(
+    (id: string) => {
       onUserMove();
-      canvasSend({ type: 'canvas.frame', bounds: box });
-      return true;
+      canvasSend({ type: 'canvas.find', id });
     },
     [canvasSend, onUserMove],
   );
-  return { ref, size, fit, zoom, jump, frame };
+  return { ref, size, fit, zoom, jump, find };
 }
