@@ -2,6 +2,78 @@ import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+const EFFECT = /^use(Layout)?Effect$/;
+const SENDER = /^send$|Send$/;
+const SENDS = 'No effect sends an actor an event: the parent machine routes what changed (machines/CONTEXT.md).';
+
+/** Every node under `node`, itself first; `skip(child, parent)` leaves a subtree out. */
+function* nodesUnder(node, keys, skip = () => false) {
+  yield node;
+  for (const key of keys[node.type] ?? []) {
+    const child = node[key];
+    for (const c of Array.isArray(child) ? child : [child])
+      if (c && typeof c.type === 'string' && !skip(c, node)) yield* nodesUnder(c, keys, skip);
+  }
+}
+
+/** A function the effect defines but does not return (a listener, an observer's callback): it runs on its own event. */
+const isCallback = (node, parent) =>
+  parent.type !== 'ReturnStatement' &&
+  (node.type === 'ArrowFunctionExpression' ||
+    node.type === 'FunctionExpression' ||
+    node.type === 'FunctionDeclaration');
+
+/** A call of a sender: `x.send(...)`, `send(...)` or `fooSend(...)`. */
+const isSend = (node) =>
+  node.type === 'CallExpression' &&
+  ((node.callee.type === 'Identifier' && SENDER.test(node.callee.name)) ||
+    (node.callee.type === 'MemberExpression' &&
+      node.callee.property.type === 'Identifier' &&
+      SENDER.test(node.callee.property.name)));
+
+/** The function a name of this file holds: `function f() {}`, `const f = () => ...`, `const f = useCallback(() => ..., [])`. */
+function functionOf(scope, name) {
+  for (let s = scope; s; s = s.upper) {
+    const variable = s.set.get(name);
+    if (!variable) continue;
+    const def = variable.defs[0];
+    if (def?.type === 'FunctionName') return def.node;
+    if (def?.type !== 'Variable') return null;
+    let init = def.node.init;
+    if (init?.type === 'CallExpression' && init.callee.type === 'Identifier' && init.callee.name === 'useCallback')
+      init = init.arguments[0];
+    return init?.type === 'ArrowFunctionExpression' || init?.type === 'FunctionExpression' ? init : null;
+  }
+  return null;
+}
+
+/**
+ * The seam rule's other half: an effect (or its cleanup) that calls a function of the same
+ * file which sends (a `useCallback` around `canvasSend`, as the stage's fit once was) sends
+ * all the same. One call deep: the function itself must send. A listener or observer the
+ * effect sets up (a function it defines but does not return) delivers its own facts and is
+ * left alone.
+ */
+const effectSendsThrough = {
+  meta: { type: 'problem', schema: [] },
+  create(context) {
+    const keys = context.sourceCode.visitorKeys;
+    return {
+      CallExpression(effect) {
+        if (effect.callee.type !== 'Identifier' || !EFFECT.test(effect.callee.name) || !effect.arguments[0]) return;
+        const run = effect.arguments[0];
+        const body = run.type === 'ArrowFunctionExpression' || run.type === 'FunctionExpression' ? run.body : run;
+        for (const node of nodesUnder(body, keys, isCallback)) {
+          if (node.type !== 'CallExpression' || node.callee.type !== 'Identifier' || isSend(node)) continue;
+          const fn = functionOf(context.sourceCode.getScope(node), node.callee.name);
+          if (fn && [...nodesUnder(fn.body, keys)].some(isSend))
+            context.report({ node, message: `${SENDS} \`${node.callee.name}\` sends.` });
+        }
+      },
+    };
+  },
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -77,7 +149,9 @@ export default tseslint.config(
   // and back in) is refused: the parent machine routes it instead.
   {
     files: ['src/features/**/*.{ts,tsx}'],
+    plugins: { seam: { rules: { 'effect-sends-through': effectSendsThrough } } },
     rules: {
+      'seam/effect-sends-through': 'error',
       'no-restricted-syntax': [
         'error',
         {
@@ -93,11 +167,11 @@ export default tseslint.config(
         {
           selector:
             'CallExpression[callee.name=/^use(Layout)?Effect$/] CallExpression[callee.property.name=/^send$|Send$/]',
-          message: 'No effect sends an actor an event: the parent machine routes what changed (machines/CONTEXT.md).',
+          message: SENDS,
         },
         {
           selector: 'CallExpression[callee.name=/^use(Layout)?Effect$/] CallExpression[callee.name=/^send$|Send$/]',
-          message: 'No effect sends an actor an event: the parent machine routes what changed (machines/CONTEXT.md).',
+          message: SENDS,
         },
       ],
       'no-restricted-imports': [

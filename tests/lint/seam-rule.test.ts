@@ -19,7 +19,9 @@ async function seamErrors(code: string, filePath = FILE): Promise<string[]> {
   const fatal = messages.filter((m) => m.fatal);
   if (fatal.length > 0) throw new Error(fatal.map((m) => m.message).join('\n'));
   return messages
-    .filter((m) => m.ruleId === 'no-restricted-syntax' || m.ruleId === 'no-restricted-imports')
+    .filter((m) =>
+      ['no-restricted-syntax', 'no-restricted-imports', 'seam/effect-sends-through'].includes(m.ruleId ?? ''),
+    )
     .map((m) => m.message);
 }
 
@@ -99,6 +101,40 @@ export function Panel({ canvasSend, sender }: { canvasSend: (e: { type: string }
 }
 `;
 
+// A function of the file that sends, called by an effect and by its cleanup (the stage's
+// fit once was one): the effect sends through it all the same.
+const EFFECT_SENDS_THROUGH = `import { useCallback, useEffect } from 'react';
+
+export function Stage({ canvasSend, size }: { canvasSend: (e: { type: string }) => void; size: number }) {
+  const fit = useCallback(() => canvasSend({ type: 'canvas.fit' }), [canvasSend]);
+  function forget() {
+    canvasSend({ type: 'canvas.forget' });
+  }
+  useEffect(() => {
+    if (size > 0) fit();
+    return () => forget();
+  }, [size, fit]);
+  return <p>{size}</p>;
+}
+`;
+
+// A listener the effect sets up calls a function that sends (the editor's typing): the
+// listener delivers its own facts. And a function of the file that does not send.
+const EFFECT_LISTENS = `import { useCallback, useEffect } from 'react';
+
+export function Editor({ codeSend, text }: { codeSend: (e: { type: string; text: string }) => void; text: string }) {
+  const typed = useCallback((t: string) => codeSend({ type: 'code.typed', text: t }), [codeSend]);
+  const measure = () => text.length;
+  useEffect(() => {
+    measure();
+    const listener = (e: Event) => typed(String(e.type));
+    window.addEventListener('input', listener);
+    return () => window.removeEventListener('input', listener);
+  }, [text, typed]);
+  return <p>{text}</p>;
+}
+`;
+
 const CLEAN = `import { useEffect, useRef } from 'react';
 import type { AnyActorRef } from 'xstate';
 
@@ -136,6 +172,17 @@ describe('the seam rule (eslint.config.js, src/features)', () => {
     expect(await seamErrors(EFFECT_SENDS_NAMED)).toEqual(
       Array(4).fill('No effect sends an actor an event: the parent machine routes what changed (machines/CONTEXT.md).'),
     );
+  }, 60_000);
+
+  it('refuses an effect, or its cleanup, that calls a function of the file which sends', async () => {
+    const errors = await seamErrors(EFFECT_SENDS_THROUGH);
+    expect(errors).toHaveLength(2);
+    expect(errors[0]).toMatch(/^No effect sends an actor an event.*`fit` sends/);
+    expect(errors[1]).toMatch(/`forget` sends/);
+  }, 60_000);
+
+  it('leaves alone a listener an effect sets up, and functions of the file that do not send', async () => {
+    expect(await seamErrors(EFFECT_LISTENS)).toEqual([]);
   }, 60_000);
 
   it('lets a view send intents from its handlers and keep effects to itself', async () => {

@@ -108,7 +108,9 @@ export function CodeView({ canEdit }: { canEdit: boolean }) {
       shown.unsubscribe();
       v.destroy();
       view.current = null;
-      // Unapplied text goes with the editor.
+      // Unapplied text goes with the editor. Still an effect that sends (its teardown): the
+      // code machine cannot tell the editor went away (or was made again for a new canEdit).
+      // eslint-disable-next-line seam/effect-sends-through
       discard();
     };
   }, [canEdit, code, typed, discard]);
