@@ -4,7 +4,7 @@ import { showPanel, useBrowserApp } from './harness.ts';
 import { insertMachine, signUpPerson, type SignedUp } from './people.ts';
 
 /**
- * Issue 10, big charts at a peer: when A pastes a large config over a small machine, B's
+ * Big charts at a peer: when A pastes a large config over a small machine, B's
  * view used to stay at the old zoom with the chart mostly off-screen. The rule (as in
  * Figma): a view B has not moved since it was fitted is fitted again when the chart's
  * extent changes a lot; a view B moved is B's, and stays exactly where B put it.
