@@ -19,7 +19,7 @@ import { simulationMachine } from './simulation.machine.ts';
 import { testPlaybackMachine } from './test-playback.machine.ts';
 import { testsMachine } from './tests.machine.ts';
 import { timelineMachine } from './timeline.machine.ts';
-import { versionsMachine } from './versions.machine.ts';
+import { versionsMachine, type ViewDiffIntent } from './versions.machine.ts';
 import { followedReplay, NO_ROUTE, replayLook, sameLook, type ReplayRoute } from './replay-follow.ts';
 import { canvasLook, followedView, NO_VIEW_ROUTE, sameView, type ViewRoute } from './view-follow.ts';
 import type { View } from '../../src/lib/ports/canvas-presence.ts';
@@ -57,6 +57,8 @@ export type OpenMachineEvent =
   | ({ type: 'machine.viewChanged' } & CollapseChoice)
   /** The person chose a replay step themselves (from the simulation): follow mode ends. */
   | { type: 'machine.replayChosen' }
+  /** Show a diff of two definitions on this person's canvas (a proposal's review): passed to the versions. */
+  | ViewDiffIntent
   | CanvasEdit;
 
 export interface OpenMachineInput {
@@ -227,6 +229,8 @@ export const openMachineMachine = setup({
       const shown = context.definition ? newlyShown(context.shownKey, context.definition, choice) : null;
       enqueue.assign(shown ? { choice, shownKey: shown.key } : { choice });
       if (shown) enqueue.sendTo('layout', { type: 'layout.request', definition: shown.definition });
+      // A version or diff shown on the canvas is collapsed and laid out for the same pane.
+      if (event.pane) enqueue.sendTo('versions', { type: 'versions.paneSized', ...event.pane });
     }),
     /** Each person's replay step goes out on presence. */
     shareReplay: enqueueActions(({ context, enqueue }, replay: ReplayLook | null) => {
@@ -385,6 +389,7 @@ export const openMachineMachine = setup({
         'machine.replace': { actions: 'replaceDefinition' },
         'machine.viewChanged': { actions: 'changeView' },
         'machine.replayChosen': { actions: 'unfollow' },
+        'view.diff': { actions: sendTo('versions', ({ event }) => event) },
         'edit.addChild': { actions: 'applyGesture' },
         'edit.addSibling': { actions: 'applyGesture' },
         'edit.rename': { actions: 'applyGesture' },

@@ -55,6 +55,8 @@ export interface DiagramProps {
   marks?: DiagramMarks;
   onSimSend?: (eventType: string) => void;
   onSimDismiss?: () => void;
+  /** The comment pins (the live chart's threads); off while a version or diff is shown. */
+  pins?: boolean;
 }
 
 const NO_HIDDEN: Record<string, number> = {};
@@ -246,7 +248,7 @@ export function Diagram(props: DiagramProps) {
             />
           )}
           {layout && <RetargetOverlay {...{ definition, layout, selection, canEdit, connect }} />}
-          {layout && <CommentPins definition={definition} layout={layout} />}
+          {layout && props.pins !== false && <CommentPins definition={definition} layout={layout} />}
           {connect && source && (
             <path
               className="connect-line"

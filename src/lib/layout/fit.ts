@@ -70,3 +70,17 @@ export function extentChanged(
   const ratio = (a: number, b: number): number => Math.max(a, b) / Math.max(1, Math.min(a, b));
   return ratio(before.width, after.width) > factor || ratio(before.height, after.height) > factor;
 }
+
+/**
+ * What Fit is asked to frame to bring `box` into view in a `pane` with room around it
+ * (a third of the pane each side, at least 160 × 120 px): the bounds and the pane's size.
+ */
+export function framing(
+  box: Box,
+  pane: { width: number; height: number },
+): { bounds: Box; width: number; height: number } {
+  const padX = Math.max(160, pane.width / 3);
+  const padY = Math.max(120, pane.height / 3);
+  const bounds = { x: box.x - padX, y: box.y - padY, width: box.width + 2 * padX, height: box.height + 2 * padY };
+  return { bounds, width: pane.width, height: pane.height };
+}
