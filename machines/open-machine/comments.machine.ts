@@ -36,6 +36,8 @@ export type CommentsIntent =
   | { type: 'comments.resolve'; threadId: string }
   | { type: 'comments.reopen'; threadId: string }
   | { type: 'comments.show'; show: CommentsShown }
+  /** Bring a thread forward in the panel (its pin was clicked): shown whatever the filters, scrolled to and focused. */
+  | { type: 'comments.focus'; threadId: string }
   | { type: 'comments.toggleMentionsMe' }
   /** This person has looked at every comment so far (the panel is open). */
   | { type: 'comments.markRead' }
@@ -63,6 +65,8 @@ export interface CommentsContext {
   composing: CommentAnchor | null;
   show: CommentsShown;
   mentionsMe: boolean;
+  /** The thread brought forward last, and how many times one was (the panel scrolls to it on each). */
+  focused: { threadId: string; times: number } | null;
   /** The newest comment time this person has looked at ('' before any; null until the list is first read). */
   seenAt: string | null;
   error: string | null;
@@ -173,6 +177,14 @@ export const commentsMachine = setup({
     compose: assign((_, anchor: CommentAnchor) => ({ composing: anchor, show: 'open' as const })),
     cancelCompose: assign({ composing: null }),
     show: assign((_, show: CommentsShown) => ({ show })),
+    focus: assign(({ context }, threadId: string) => {
+      const thread = context.threads.find((t) => t.id === threadId);
+      return {
+        focused: { threadId, times: (context.focused?.times ?? 0) + 1 },
+        show: thread?.resolvedAt ? ('resolved' as const) : ('open' as const),
+        mentionsMe: false,
+      };
+    }),
     toggleMentionsMe: assign(({ context }) => ({ mentionsMe: !context.mentionsMe })),
     markRead: assign(({ context }) => ({ seenAt: newestComment(context.comments) ?? context.seenAt })),
     setCanComment: assign((_, canComment: boolean) => ({ canComment })),
@@ -184,6 +196,7 @@ export const commentsMachine = setup({
   guards: {
     refused: (_, output: { ok: boolean }) => !output.ok,
     canComment: ({ context }) => context.canComment,
+    knownThread: ({ context }, threadId: string) => context.threads.some((t) => t.id === threadId),
     composing: ({ context }) => context.canComment && context.composing !== null,
   },
 }).createMachine({
@@ -197,6 +210,7 @@ export const commentsMachine = setup({
     composing: null,
     show: 'open',
     mentionsMe: false,
+    focused: null,
     seenAt: null,
     error: null,
   }),
@@ -207,6 +221,10 @@ export const commentsMachine = setup({
     'comments.compose': { guard: 'canComment', actions: { type: 'compose', params: ({ event }) => event.anchor } },
     'comments.cancelCompose': { actions: 'cancelCompose' },
     'comments.show': { actions: { type: 'show', params: ({ event }) => event.show } },
+    'comments.focus': {
+      guard: { type: 'knownThread', params: ({ event }) => event.threadId },
+      actions: { type: 'focus', params: ({ event }) => event.threadId },
+    },
     'comments.toggleMentionsMe': { actions: 'toggleMentionsMe' },
     'comments.markRead': { actions: 'markRead' },
     'comments.dismissError': { actions: 'clearError' },

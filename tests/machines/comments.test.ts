@@ -206,4 +206,22 @@ describe('comments machine', () => {
     actor.send({ type: 'comments.compose', anchor: { kind: 'point', value: '10,20' } });
     expect(actor.getSnapshot().context).toMatchObject({ show: 'open', composing: { kind: 'point', value: '10,20' } });
   });
+
+  it('brings a thread forward (its pin chosen): shown whatever the filters, once more each time; an unknown one is ignored', async () => {
+    const open = thread('t-open');
+    const done = thread('t-done', { resolvedAt: '2026-11-27T12:00:00Z', resolvedBy: BO });
+    const actor = await started(fakePort({ threads: [open, done], comments: [] }));
+    actor.send({ type: 'comments.toggleMentionsMe' });
+    actor.send({ type: 'comments.focus', threadId: 't-done' });
+    expect(actor.getSnapshot().context).toMatchObject({
+      focused: { threadId: 't-done', times: 1 },
+      show: 'resolved',
+      mentionsMe: false,
+    });
+    actor.send({ type: 'comments.focus', threadId: 't-open' });
+    actor.send({ type: 'comments.focus', threadId: 't-open' });
+    expect(actor.getSnapshot().context).toMatchObject({ focused: { threadId: 't-open', times: 3 }, show: 'open' });
+    actor.send({ type: 'comments.focus', threadId: 'nope' });
+    expect(actor.getSnapshot().context.focused).toEqual({ threadId: 't-open', times: 3 });
+  });
 });

@@ -33,6 +33,7 @@ import { ReplaceConfirm } from './ReplaceConfirm.tsx';
 import { DiscardedEdit } from '../room/DiscardedEdit.tsx';
 import type { PeerMark } from './shapes.tsx';
 import { useTestMarks } from '../tests/tests-selectors.ts';
+import { useCommentsSend } from '../comments/comments-selectors.ts';
 import { ReviewBanner } from '../versions/ReviewBanner.tsx';
 import { useCanvasReview, type CanvasReview } from '../versions/versions-selectors.ts';
 import type { DiagramMarks } from './shapes.tsx';
@@ -113,6 +114,7 @@ export function CanvasPage({ definition: live, peers: livePeers = [], onCreate, 
   const docSend = useDocumentSend();
   const presenceSend = usePresenceSend();
   const openSend = useOpenMachineSend();
+  const commentsSend = useCommentsSend();
   const onUndo = canUndo ? () => docSend({ type: 'doc.undo' }) : undefined;
   const onRedo = canRedo ? () => docSend({ type: 'doc.redo' }) : undefined;
   const onUserMove = useCallback(() => presenceSend({ type: 'presence.unfollow' }), [presenceSend]);
@@ -162,6 +164,11 @@ export function CanvasPage({ definition: live, peers: livePeers = [], onCreate, 
     else if (action.type === 'view.fit') fitByUser();
     else if (action.type === 'view.zoom') stage.zoom(action.factor);
     else send(action);
+  };
+  // A comment pin chosen: its thread comes forward in the Comments panel, and its anchor is selected here.
+  const onPin = (threadId: string, target: string) => {
+    send({ type: 'canvas.select', id: target, additive: false });
+    commentsSend({ type: 'comments.focus', threadId });
   };
   const one = selection.length === 1 && definition.states[selection[0] ?? ''] ? selection[0] : undefined;
 
@@ -239,6 +246,7 @@ export function CanvasPage({ definition: live, peers: livePeers = [], onCreate, 
             hidden={review ? review.hidden : hidden}
             onToggle={review ? undefined : toggle}
             pins={!review}
+            onPin={onPin}
           />
           {layout && Object.keys(definition.states).length > 30 && (
             <Minimap layout={layout} viewport={viewport} stage={stage.size} onJump={stage.jump} />
