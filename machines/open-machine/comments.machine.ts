@@ -86,7 +86,14 @@ export interface Answer {
   comment?: Comment;
 }
 
-type Listed = CommentsResult<{ threads: CommentThread[]; comments: Comment[] }>;
+type Listed = CommentsResult<{ threads: CommentThread[]; comments: Comment[]; readAt?: string | null }>;
+
+/** Where this person has read a machine's comments up to, to be kept (survives a reload). */
+export interface ReadMark {
+  machineId: string;
+  userId: string;
+  readAt: string;
+}
 type Refusal = { ok: false; error: { message: string } };
 
 /** When a thread or a comment last changed: a newer copy of a row replaces an older one, never the other way. */
@@ -149,14 +156,18 @@ export const commentsMachine = setup({
     ),
     /** One request: start a thread, reply, edit or delete one's own comment, resolve or reopen. */
     send: fromPromise<CommentsResult<Answer>, CommentsRequest>(() => Promise.reject(notProvided('comments', 'send'))),
+    /** Keeps this person's read mark; a failure only means unread may show again after a reload. */
+    saveReadMark: fromPromise<CommentsResult<null>, ReadMark>(() =>
+      Promise.reject(notProvided('comments', 'saveReadMark')),
+    ),
   },
   actions: {
     keepList: assign(({ context }, output: Listed) => {
       if (!output.ok) return { error: output.error.message };
       const threads = merged(output.value.threads, context.threads, threadStamp);
       const comments = merged(output.value.comments, context.comments, commentStamp);
-      // First read: what is there counts as seen ('' when nothing is: every comment after it is new).
-      return { threads, comments, seenAt: context.seenAt ?? newestComment(comments) ?? '' };
+      // First read: the stored mark, or else what is there counts as seen ('' when nothing is: every comment after it is new).
+      return { threads, comments, seenAt: context.seenAt ?? output.value.readAt ?? newestComment(comments) ?? '' };
     }),
     addThread: assign(({ context }, thread: CommentThread) => ({
       threads: upsert(context.threads, thread, threadStamp),
@@ -226,7 +237,6 @@ export const commentsMachine = setup({
       actions: { type: 'focus', params: ({ event }) => event.threadId },
     },
     'comments.toggleMentionsMe': { actions: 'toggleMentionsMe' },
-    'comments.markRead': { actions: 'markRead' },
     'comments.dismissError': { actions: 'clearError' },
     'comments.canCommentChanged': {
       actions: [{ type: 'setCanComment', params: ({ event }) => event.canComment }, 'cancelCompose'],
@@ -285,6 +295,28 @@ export const commentsMachine = setup({
               },
             ],
             onError: { target: 'idle', actions: 'showUnexpected' },
+          },
+        },
+      },
+    },
+    // What this person has read is kept, so unread survives a reload: one write at a time,
+    // a newer mark restarting it (marks only move forward in the database).
+    reads: {
+      initial: 'idle',
+      on: { 'comments.markRead': { target: '.keeping', reenter: true, actions: 'markRead' } },
+      states: {
+        idle: {},
+        keeping: {
+          invoke: {
+            id: 'saveReadMark',
+            src: 'saveReadMark',
+            input: ({ context }) => ({
+              machineId: context.machineId,
+              userId: context.userId,
+              readAt: context.seenAt ?? '',
+            }),
+            onDone: 'idle',
+            onError: 'idle',
           },
         },
       },

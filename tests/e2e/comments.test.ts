@@ -104,4 +104,32 @@ describe('a comment thread between two browsers', () => {
       .click();
     await threads(bo.page).first().getByRole('button', { name: 'Reopen' }).waitFor();
   }, 180_000);
+
+  it('keeps what Bo has read: after a reload a new thread is still unread, and once read it stays read', async () => {
+    await showPanel(bo.page, 'Inspector');
+    await stateBox(ada.page, 'cart').click();
+    await ada.page.getByRole('button', { name: 'Comment', exact: true }).click();
+    await comments(ada.page).getByRole('combobox', { name: 'New comment' }).fill('And why start here?');
+    await comments(ada.page).getByRole('button', { name: 'Comment', exact: true }).click();
+    await pin(ada.page, 'cart').waitFor();
+
+    const unreadOn = (page: Page) =>
+      page
+        .getByRole('group', { name: 'Panels' })
+        .getByRole('button', { name: 'Comments', exact: true })
+        .locator('[data-unread]');
+    await expect.poll(() => unreadOn(bo.page).getAttribute('data-unread')).toBe('1');
+    await bo.page.reload();
+    await stateBox(bo.page, 'cart').waitFor({ timeout: 60_000 });
+    await pin(bo.page, 'cart').waitFor();
+    await expect.poll(() => unreadOn(bo.page).getAttribute('data-unread')).toBe('1');
+    // Read in the panel, it stays read after another reload.
+    await showPanel(bo.page, 'Comments');
+    await comments(bo.page).hover();
+    await unreadOn(bo.page).waitFor({ state: 'detached' });
+    await bo.page.reload();
+    await stateBox(bo.page, 'cart').waitFor({ timeout: 60_000 });
+    await comments(bo.page).getByRole('article').first().waitFor();
+    expect(await unreadOn(bo.page).count()).toBe(0);
+  }, 120_000);
 });

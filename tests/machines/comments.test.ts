@@ -13,7 +13,9 @@ import { BO, comment, MACHINE, ME, thread } from './comments.fakes.ts';
  * nothing sent by someone who may not comment, and what counts as unread.
  */
 
-function fakePort(initial: { threads: CommentThread[]; comments: Comment[] } = { threads: [], comments: [] }) {
+function fakePort(
+  initial: { threads: CommentThread[]; comments: Comment[]; readAt?: string | null } = { threads: [], comments: [] },
+) {
   const stream = new Subject<CommentsStreamEvent>();
   const calls: { name: string; args: unknown[] }[] = [];
   let refuse: string | null = null;
@@ -28,6 +30,7 @@ function fakePort(initial: { threads: CommentThread[]; comments: Comment[] } = {
   };
   const port: CommentsPort = {
     list: () => Promise.resolve({ ok: true, value: initial }),
+    markRead: (machineId, userId, readAt) => answer('markRead', [machineId, userId, readAt], () => null),
     startThread: (r) =>
       answer('startThread', [r], () => {
         n += 1;
@@ -99,6 +102,20 @@ describe('comments machine', () => {
     expect(seenAt).toBe('2026-11-27T10:00:00Z');
     actor.send({ type: 'comments.markRead' });
     expect(actor.getSnapshot().context.seenAt).toBe('2026-11-27T10:01:00Z');
+    // Kept, so it survives a reload.
+    expect(fake.calls.filter((c) => c.name === 'markRead').map((c) => c.args)).toEqual([
+      [MACHINE, ME, '2026-11-27T10:01:00Z'],
+    ]);
+  });
+
+  it('counts from the stored read mark when there is one: what came after it is unread after a reload', async () => {
+    const old = comment('c-1', 't-1', { author: BO, createdAt: '2026-11-27T10:00:00Z' });
+    const newer = comment('c-2', 't-1', { author: BO, createdAt: '2026-11-27T10:02:00Z' });
+    const fake = fakePort({ threads: [thread('t-1')], comments: [old, newer], readAt: '2026-11-27T10:01:00Z' });
+    const actor = await started(fake);
+    const { comments, userId, seenAt } = actor.getSnapshot().context;
+    expect(seenAt).toBe('2026-11-27T10:01:00Z');
+    expect(unread(comments, userId, seenAt)).toEqual({ threads: 1, mentions: 0 });
   });
 
   it('starts a thread on the anchor composed, and reads the list again after a rejoin', async () => {
