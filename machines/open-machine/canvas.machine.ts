@@ -43,6 +43,8 @@ export type CanvasIntent =
   | { type: 'canvas.fit' }
   /** Bring this state into view (a found state), now or once a layout shows it: the person chose the view. */
   | { type: 'canvas.find'; id: string }
+  /** Bring this box of the shown picture into view with room around it (a change picked, a thread's anchor). */
+  | { type: 'canvas.frame'; box: Box }
   | { type: 'canvas.renameStart'; id: string }
   | { type: 'canvas.renameCommit'; key: string }
   | { type: 'canvas.cancel' }
@@ -69,7 +71,7 @@ export type CanvasIntent =
  */
 export type CanvasFact =
   | { type: 'canvas.editableChanged'; canEdit: boolean }
-  | { type: 'canvas.laidOut'; layout: Layout; overview: string }
+  | { type: 'canvas.laidOut'; layout: Layout; overview: string; fresh?: boolean }
   | { type: 'canvas.viewportFollowed'; viewport: Viewport }
   | { type: 'canvas.viewFollowed'; view: View };
 
@@ -251,7 +253,7 @@ export const canvasMachine = setup({
     showLayout: enqueueActions(({ context, event, enqueue }) => {
       assertEvent(event, 'canvas.laidOut');
       if (context.fit.shown?.layout === event.layout) return;
-      const refit = refitsLayout(context.fit, event.layout, event.overview);
+      const refit = event.fresh === true || refitsLayout(context.fit, event.layout, event.overview);
       enqueue('takeLayout');
       if (refit) enqueue('fitLayout');
       enqueue('frameSought');
@@ -286,6 +288,12 @@ export const canvasMachine = setup({
       const node = seeking === null ? undefined : shown?.layout.nodes[seeking];
       const viewport = node ? framing(context.stage, node) : null;
       return viewport ? { viewport, fit: { ...context.fit, seeking: null, touched: true } } : {};
+    }),
+    /** A box of the picture framed, as a found state is: the person chose the view. */
+    frameBox: assign(({ context, event }) => {
+      assertEvent(event, 'canvas.frame');
+      const viewport = framing(context.stage, event.box);
+      return viewport ? { viewport, fit: { ...context.fit, touched: true } } : {};
     }),
     /** The person moved the view (or follows someone who did): a new layout or size leaves it be. */
     touch: assign(({ context }) => ({ fit: { ...context.fit, touched: true } })),
@@ -404,6 +412,7 @@ export const canvasMachine = setup({
     'canvas.laidOut': { actions: 'showLayout' },
     'canvas.zoomAt': { actions: ['zoomAt', 'touch'] },
     'canvas.fit': { actions: 'fitLayout' },
+    'canvas.frame': { actions: 'frameBox' },
     'canvas.find': { actions: ['seek', 'frameSought'] },
     'canvas.editableChanged': [
       { guard: 'lostEdit', target: '.idle', actions: ['setEditable', 'stopEditing'] },

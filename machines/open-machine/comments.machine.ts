@@ -36,6 +36,8 @@ export type CommentsIntent =
   | { type: 'comments.resolve'; threadId: string }
   | { type: 'comments.reopen'; threadId: string }
   | { type: 'comments.show'; show: CommentsShown }
+  /** Bring a thread forward in the panel (its pin was clicked): shown whatever the filters, scrolled to and focused. */
+  | { type: 'comments.focus'; threadId: string }
   | { type: 'comments.toggleMentionsMe' }
   /** This person has looked at every comment so far (the panel is open). */
   | { type: 'comments.markRead' }
@@ -63,6 +65,8 @@ export interface CommentsContext {
   composing: CommentAnchor | null;
   show: CommentsShown;
   mentionsMe: boolean;
+  /** The thread brought forward last, and how many times one was (the panel scrolls to it on each). */
+  focused: { threadId: string; times: number } | null;
   /** The newest comment time this person has looked at ('' before any; null until the list is first read). */
   seenAt: string | null;
   error: string | null;
@@ -82,7 +86,14 @@ export interface Answer {
   comment?: Comment;
 }
 
-type Listed = CommentsResult<{ threads: CommentThread[]; comments: Comment[] }>;
+type Listed = CommentsResult<{ threads: CommentThread[]; comments: Comment[]; readAt?: string | null }>;
+
+/** Where this person has read a machine's comments up to, to be kept (survives a reload). */
+export interface ReadMark {
+  machineId: string;
+  userId: string;
+  readAt: string;
+}
 type Refusal = { ok: false; error: { message: string } };
 
 /** When a thread or a comment last changed: a newer copy of a row replaces an older one, never the other way. */
@@ -145,14 +156,18 @@ export const commentsMachine = setup({
     ),
     /** One request: start a thread, reply, edit or delete one's own comment, resolve or reopen. */
     send: fromPromise<CommentsResult<Answer>, CommentsRequest>(() => Promise.reject(notProvided('comments', 'send'))),
+    /** Keeps this person's read mark; a failure only means unread may show again after a reload. */
+    saveReadMark: fromPromise<CommentsResult<null>, ReadMark>(() =>
+      Promise.reject(notProvided('comments', 'saveReadMark')),
+    ),
   },
   actions: {
     keepList: assign(({ context }, output: Listed) => {
       if (!output.ok) return { error: output.error.message };
       const threads = merged(output.value.threads, context.threads, threadStamp);
       const comments = merged(output.value.comments, context.comments, commentStamp);
-      // First read: what is there counts as seen ('' when nothing is: every comment after it is new).
-      return { threads, comments, seenAt: context.seenAt ?? newestComment(comments) ?? '' };
+      // First read: the stored mark, or else what is there counts as seen ('' when nothing is: every comment after it is new).
+      return { threads, comments, seenAt: context.seenAt ?? output.value.readAt ?? newestComment(comments) ?? '' };
     }),
     addThread: assign(({ context }, thread: CommentThread) => ({
       threads: upsert(context.threads, thread, threadStamp),
@@ -173,6 +188,14 @@ export const commentsMachine = setup({
     compose: assign((_, anchor: CommentAnchor) => ({ composing: anchor, show: 'open' as const })),
     cancelCompose: assign({ composing: null }),
     show: assign((_, show: CommentsShown) => ({ show })),
+    focus: assign(({ context }, threadId: string) => {
+      const thread = context.threads.find((t) => t.id === threadId);
+      return {
+        focused: { threadId, times: (context.focused?.times ?? 0) + 1 },
+        show: thread?.resolvedAt ? ('resolved' as const) : ('open' as const),
+        mentionsMe: false,
+      };
+    }),
     toggleMentionsMe: assign(({ context }) => ({ mentionsMe: !context.mentionsMe })),
     markRead: assign(({ context }) => ({ seenAt: newestComment(context.comments) ?? context.seenAt })),
     setCanComment: assign((_, canComment: boolean) => ({ canComment })),
@@ -184,6 +207,7 @@ export const commentsMachine = setup({
   guards: {
     refused: (_, output: { ok: boolean }) => !output.ok,
     canComment: ({ context }) => context.canComment,
+    knownThread: ({ context }, threadId: string) => context.threads.some((t) => t.id === threadId),
     composing: ({ context }) => context.canComment && context.composing !== null,
   },
 }).createMachine({
@@ -197,6 +221,7 @@ export const commentsMachine = setup({
     composing: null,
     show: 'open',
     mentionsMe: false,
+    focused: null,
     seenAt: null,
     error: null,
   }),
@@ -207,8 +232,11 @@ export const commentsMachine = setup({
     'comments.compose': { guard: 'canComment', actions: { type: 'compose', params: ({ event }) => event.anchor } },
     'comments.cancelCompose': { actions: 'cancelCompose' },
     'comments.show': { actions: { type: 'show', params: ({ event }) => event.show } },
+    'comments.focus': {
+      guard: { type: 'knownThread', params: ({ event }) => event.threadId },
+      actions: { type: 'focus', params: ({ event }) => event.threadId },
+    },
     'comments.toggleMentionsMe': { actions: 'toggleMentionsMe' },
-    'comments.markRead': { actions: 'markRead' },
     'comments.dismissError': { actions: 'clearError' },
     'comments.canCommentChanged': {
       actions: [{ type: 'setCanComment', params: ({ event }) => event.canComment }, 'cancelCompose'],
@@ -267,6 +295,28 @@ export const commentsMachine = setup({
               },
             ],
             onError: { target: 'idle', actions: 'showUnexpected' },
+          },
+        },
+      },
+    },
+    // What this person has read is kept, so unread survives a reload: one write at a time,
+    // a newer mark restarting it (marks only move forward in the database).
+    reads: {
+      initial: 'idle',
+      on: { 'comments.markRead': { target: '.keeping', reenter: true, actions: 'markRead' } },
+      states: {
+        idle: {},
+        keeping: {
+          invoke: {
+            id: 'saveReadMark',
+            src: 'saveReadMark',
+            input: ({ context }) => ({
+              machineId: context.machineId,
+              userId: context.userId,
+              readAt: context.seenAt ?? '',
+            }),
+            onDone: 'idle',
+            onError: 'idle',
           },
         },
       },

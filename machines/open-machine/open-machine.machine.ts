@@ -15,7 +15,7 @@ import type { ReplayLook } from '../../src/lib/ports/canvas-presence.ts';
 import type { PlayShown } from '../../src/lib/ports/test-playback.ts';
 import { samePlay, sharedPlay } from '../../src/lib/testing/panel.ts';
 import { canvasPresenceMachine } from './canvas-presence.machine.ts';
-import { canvasMachine } from './canvas.machine.ts';
+import { canvasMachine, type CanvasFact } from './canvas.machine.ts';
 import { codeViewMachine } from './code-view.machine.ts';
 import { commentsMachine } from './comments.machine.ts';
 import { documentMachine, type DocumentInput } from './document.machine.ts';
@@ -26,7 +26,7 @@ import { simulationMachine } from './simulation.machine.ts';
 import { testPlaybackMachine } from './test-playback.machine.ts';
 import { testsMachine } from './tests.machine.ts';
 import { timelineMachine } from './timeline.machine.ts';
-import { versionsMachine } from './versions.machine.ts';
+import { versionsMachine, type ViewDiffIntent } from './versions.machine.ts';
 import { followedReplay, NO_ROUTE, replayLook, sameLook, type ReplayRoute } from './replay-follow.ts';
 import { canvasLook, followedView, NO_VIEW_ROUTE, sameView, type ViewRoute } from './view-follow.ts';
 import type { View } from '../../src/lib/ports/canvas-presence.ts';
@@ -65,6 +65,10 @@ export type OpenMachineEvent =
   | ({ type: 'machine.viewChanged' } & CollapseChoice)
   /** The person chose a replay step themselves (from the simulation): follow mode ends. */
   | { type: 'machine.replayChosen' }
+  /** Show a diff of two definitions on this person's canvas (a proposal's review): passed to the versions. */
+  | ViewDiffIntent
+  /** The versions' view (a version or diff) is laid out and the canvas shows it; null: the canvas shows now again. */
+  | { type: 'machine.reviewLaidOut'; layout: Layout | null }
   | CanvasEdit;
 
 export interface OpenMachineInput {
@@ -96,8 +100,11 @@ export interface OpenMachineContext extends OpenMachineInput {
   selection: string[];
   /** The play last shared with the room (null: none). */
   played: PlayShown | null;
-  /** The layout last told to the canvas (which fits it). */
+  /** The layout last told to the canvas (which fits it), and whether it was a version's or diff's. */
   laidOut: Layout | null;
+  laidOutReview: boolean;
+  /** The live chart's newest layout, and a version's or diff's shown in its place (null: none). */
+  pictures: { live: Layout | null; review: Layout | null };
 }
 
 const sameStrings = (a: readonly string[], b: readonly string[]): boolean =>
@@ -125,6 +132,28 @@ function newlyShown(
   const shown = shownDefinition(definition, choice);
   const key = shownKey(shown);
   return key === lastKey ? null : { definition: shown, key };
+}
+
+type Pictures = OpenMachineContext['pictures'];
+
+/**
+ * The canvas gets the picture it shows (a version's or diff's in place of the live chart's),
+ * with Fit's overview it was made for, and decides whether to fit it; a switch between the
+ * live chart and a version or diff is a new picture, fitted whatever the view was.
+ */
+function showPicture(
+  context: OpenMachineContext,
+  pictures: Pictures,
+): { told: Partial<OpenMachineContext>; fact: CanvasFact | null } {
+  const layout = pictures.review ?? pictures.live;
+  if (!layout || layout === context.laidOut) return { told: {}, fact: null };
+  const review = pictures.review !== null;
+  const fresh = context.laidOut !== null && review !== context.laidOutReview;
+  const overview = review ? 'review' : overviewKey(context.definition, context.choice.pane);
+  return {
+    told: { laidOut: layout, laidOutReview: review },
+    fact: { type: 'canvas.laidOut', layout, overview, fresh },
+  };
 }
 
 export const openMachineMachine = setup({
@@ -237,13 +266,25 @@ export const openMachineMachine = setup({
       const shown = context.definition ? newlyShown(context.shownKey, context.definition, choice) : null;
       enqueue.assign(shown ? { choice, shownKey: shown.key } : { choice });
       if (shown) enqueue.sendTo('layout', { type: 'layout.request', definition: shown.definition });
+      // A version or diff shown on the canvas is collapsed and laid out for the same pane.
+      if (event.pane) enqueue.sendTo('versions', { type: 'versions.paneSized', ...event.pane });
     }),
-    /** A new layout goes to the canvas, with Fit's overview it was made for: the canvas decides whether to fit it. */
+    /** A new layout of the live chart; the canvas gets it unless a version or diff is shown in its place. */
     tellCanvasLayout: enqueueActions(({ context, enqueue }, layout: Layout | null) => {
-      if (!layout || layout === context.laidOut) return;
-      enqueue.assign({ laidOut: layout });
-      const overview = overviewKey(context.definition, context.choice.pane);
-      enqueue.sendTo('canvas', { type: 'canvas.laidOut', layout, overview });
+      if (!layout || layout === context.pictures.live) return;
+      const pictures = { ...context.pictures, live: layout };
+      const { told, fact } = showPicture(context, pictures);
+      enqueue.assign({ pictures, ...told });
+      if (fact) enqueue.sendTo('canvas', fact);
+    }),
+    /** A version or diff laid out for the canvas, or gone (the live chart shows again). */
+    tellCanvasReview: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, 'machine.reviewLaidOut');
+      if (event.layout === context.pictures.review) return;
+      const pictures = { ...context.pictures, review: event.layout };
+      const { told, fact } = showPicture(context, pictures);
+      enqueue.assign({ pictures, ...told });
+      if (fact) enqueue.sendTo('canvas', fact);
     }),
     /** Each person's replay step goes out on presence. */
     shareReplay: enqueueActions(({ context, enqueue }, replay: ReplayLook | null) => {
@@ -295,6 +336,8 @@ export const openMachineMachine = setup({
     selection: [],
     played: null,
     laidOut: null,
+    laidOutReview: false,
+    pictures: { live: null, review: null },
   }),
   invoke: [
     {
@@ -408,6 +451,8 @@ export const openMachineMachine = setup({
         'machine.replace': { actions: 'replaceDefinition' },
         'machine.viewChanged': { actions: 'changeView' },
         'machine.replayChosen': { actions: 'unfollow' },
+        'view.diff': { actions: sendTo('versions', ({ event }) => event) },
+        'machine.reviewLaidOut': { actions: 'tellCanvasReview' },
         'edit.addChild': { actions: 'applyGesture' },
         'edit.addSibling': { actions: 'applyGesture' },
         'edit.rename': { actions: 'applyGesture' },

@@ -10,10 +10,13 @@ import {
   type Snapshot,
 } from 'xstate';
 import { versionDiff, type VersionDiff } from '../../src/lib/canvas-ops/version-diff.ts';
+import type { Layout } from '../../src/lib/layout/types.ts';
 import type { MachineDefinition } from '../../src/lib/model/types.ts';
 import type { SavedVersion, VersionsFact, VersionsResult } from '../../src/lib/ports/versions.ts';
 import { layoutMachine } from './layout.machine.ts';
 import { notProvided, UNEXPECTED } from '../shared.ts';
+import { reviewShown } from '../../src/lib/layout/review-collapse.ts';
+import { shownKey } from '../../src/lib/layout/shown-key.ts';
 
 /**
  * A machine's named versions, invoked by the open machine, which tells it where the log's
@@ -23,9 +26,12 @@ import { notProvided, UNEXPECTED } from '../shared.ts';
  * - `naming`: Save version asks for a name (`versions.startNaming`), then names the head;
  * - `view`: a version opened read-only, or compared with now or with another version (the
  *   diff in words and per element, drawn as the union of both: src/lib/canvas-ops/
- *   version-diff.ts), laid out by its own `viewLayout`; `versions.restore` reads a version
- *   and asks the `editor` (the open machine) to make the machine that again
- *   (`machine.replace`: ordinary undoable ops, as the timeline's restore does).
+ *   version-diff.ts), or any two definitions another part wants compared (`view.diff`, a
+ *   proposal's review), laid out by its own `viewLayout` for the main canvas's shape (the
+ *   canvas draws what is shown in place of the live chart, read-only, for this person
+ *   only); `versions.restore` reads a version and asks the `editor` (the open machine) to
+ *   make the machine that again (`machine.replace`: ordinary undoable ops, as the
+ *   timeline's restore does).
  */
 
 export type VersionsIntent =
@@ -39,20 +45,42 @@ export type VersionsIntent =
   | { type: 'versions.close' }
   | { type: 'versions.restore'; id: string }
   | { type: 'versions.retry' }
-  | { type: 'versions.dismissError' };
+  | { type: 'versions.dismissError' }
+  | ViewDiffIntent;
 
-export type VersionsNotice = { type: 'versions.headMoved'; version: number; definition: MachineDefinition };
+/**
+ * Show the diff between any two definitions on the main canvas, as a version compared is
+ * shown (read-only, marked, with its Changes), under `label` ("Proposal: retries capped");
+ * `versions.close` (Back to now) ends it. For callers beyond the Versions panel.
+ */
+export type ViewDiffIntent = { type: 'view.diff'; before: MachineDefinition; after: MachineDefinition; label: string };
+
+export type VersionsNotice =
+  | { type: 'versions.headMoved'; version: number; definition: MachineDefinition }
+  /** The main canvas's pane, in px: what is shown is collapsed and laid out for it, as the live chart is. */
+  | { type: 'versions.paneSized'; width: number; height: number };
 
 export type VersionsEvent = VersionsIntent | VersionsNotice | VersionsFact;
 
 /** What the view shows: one version read-only, or a diff (`against` null: now). */
 export interface VersionView {
   kind: 'open' | 'compare';
-  version: SavedVersion;
+  /** The version shown or compared; null for a diff another part asked for (`view.diff`). */
+  version: SavedVersion | null;
   against: SavedVersion | null;
+  /** What the canvas's banner calls it: "v2", "v2 → now", or the caller's label. */
+  label: string;
   /** What is drawn: the version, or the union of both sides of the diff. */
   definition: MachineDefinition;
   diff: VersionDiff | null;
+}
+
+/** What the canvas draws of the view: collapsed for the pane (changes kept open) and laid out. */
+export interface ViewDrawn {
+  /** The definition as laid out (its collapsed compounds closed). */
+  shown: MachineDefinition;
+  /** Collapsed compounds, with how many states each hides. */
+  hidden: Record<string, number>;
 }
 
 interface Wanted {
@@ -61,7 +89,14 @@ interface Wanted {
   against: SavedVersion | null;
 }
 
-export type VersionsEditor = ActorRef<Snapshot<unknown>, { type: 'machine.replace'; definition: MachineDefinition }>;
+/**
+ * The open machine, told to restore a definition, and what picture the canvas should show
+ * for this view (`layout`: the version's or diff's, once laid out; null: now again).
+ */
+export type VersionsEditor = ActorRef<
+  Snapshot<unknown>,
+  { type: 'machine.replace'; definition: MachineDefinition } | { type: 'machine.reviewLaidOut'; layout: Layout | null }
+>;
 
 export interface VersionsInput {
   machineId: string;
@@ -75,6 +110,10 @@ export interface VersionsContext {
   /** The log's head the document has applied, and the definition now (with this person's unsent edits). */
   head: number | null;
   current: MachineDefinition | null;
+  /** The main canvas's pane, once measured (null: laid out about square, nothing collapsed for it). */
+  pane: { width: number; height: number } | null;
+  /** The view as drawn, once asked for. */
+  drawn: ViewDrawn | null;
   wanted: Wanted | null;
   view: VersionView | null;
   /** The Changes entry chosen: selected on the diagram. */
@@ -84,7 +123,7 @@ export interface VersionsContext {
 
 type Definitions = VersionsResult<MachineDefinition[]>;
 
-/** The shape (width / height) of the box a version or diff is drawn in (the Versions panel's stage). */
+/** The shape (width / height) a version or diff is laid out for before the canvas was measured. */
 const VIEW_ASPECT = 1;
 
 const bySeq = (a: SavedVersion, b: SavedVersion): number => a.seq - b.seq || a.createdAt.localeCompare(b.createdAt);
@@ -123,6 +162,12 @@ export const versionsMachine = setup({
   },
   guards: {
     refused: (_, output: VersionsResult<unknown>) => !output.ok,
+    isShape: ({ event }) =>
+      event.type === 'versions.paneSized' &&
+      Number.isFinite(event.width) &&
+      Number.isFinite(event.height) &&
+      event.width > 0 &&
+      event.height > 0,
     headChanged: ({ context, event }) =>
       event.type === 'versions.headMoved' && (event.version !== context.head || event.definition !== context.current),
     knownVersion: ({ context, event }) =>
@@ -156,14 +201,31 @@ export const versionsMachine = setup({
       const wanted = context.wanted;
       if (!output.ok || !wanted || wanted.kind === 'restore') return {};
       const [definition, other] = output.value as [MachineDefinition, MachineDefinition | undefined];
+      const { version, against } = wanted;
       if (wanted.kind === 'open')
         return {
-          view: { kind: 'open', version: wanted.version, against: null, definition, diff: null },
+          view: { kind: 'open', version, against: null, label: version.name, definition, diff: null },
           selected: null,
         };
       const now = other ?? context.current ?? definition;
       const diff = versionDiff(definition, now);
-      return { view: { ...wanted, kind: 'compare', definition: diff.union, diff }, selected: null };
+      const label = `${version.name} → ${against ? against.name : 'now'}`;
+      return { view: { kind: 'compare', version, against, label, definition: diff.union, diff }, selected: null };
+    }),
+    showDiff: assign(({ event }) => {
+      assertEvent(event, 'view.diff');
+      const diff = versionDiff(event.before, event.after);
+      const label = event.label.trim() || 'Changes';
+      return {
+        view: { kind: 'compare' as const, version: null, against: null, label, definition: diff.union, diff },
+        wanted: null,
+        selected: null,
+        error: null,
+      };
+    }),
+    setPane: assign(({ event }) => {
+      assertEvent(event, 'versions.paneSized');
+      return { pane: { width: event.width, height: event.height } };
     }),
     restore: enqueueActions(({ context, enqueue }, output: Definitions) => {
       const definition = output.ok ? output.value[0] : undefined;
@@ -171,15 +233,29 @@ export const versionsMachine = setup({
     }),
     layOutView: enqueueActions(({ context, enqueue }) => {
       if (!context.view) return;
-      // Drawn in the side panel's box, about as tall as wide: a wide chart is laid out downwards too, and the better fit kept.
-      enqueue.sendTo('viewLayout', { type: 'layout.paneSized', aspect: VIEW_ASPECT });
-      enqueue.sendTo('viewLayout', { type: 'layout.request', definition: context.view.definition });
+      // Drawn on the main canvas: collapsed and laid out for its pane, as the live chart is (about square until measured).
+      const { pane, view } = context;
+      const { view: shown, hidden } = reviewShown(view.definition, view.diff?.marks, pane);
+      if (context.drawn && shownKey(context.drawn.shown) === shownKey(shown)) return;
+      enqueue.assign({ drawn: { shown, hidden } });
+      enqueue.sendTo('viewLayout', { type: 'layout.paneSized', aspect: pane ? pane.width / pane.height : VIEW_ASPECT });
+      enqueue.sendTo('viewLayout', { type: 'layout.request', definition: shown });
     }),
+    /** The canvas shows the view's layout once it is laid out for what is drawn; leaving the view, now again. */
+    tellShown: enqueueActions(
+      ({ context, enqueue }, laid: { laidOut: MachineDefinition | null; layout: Layout | null } | null) => {
+        if (!context.editor) return;
+        const layout = laid && context.drawn && laid.laidOut === context.drawn.shown ? laid.layout : null;
+        if (laid && !layout) return;
+        enqueue.sendTo(context.editor, { type: 'machine.reviewLaidOut', layout });
+      },
+    ),
     select: assign(({ event }) => {
       assertEvent(event, 'versions.select');
       return { selected: event.id };
     }),
-    closeView: assign({ view: null, selected: null, wanted: null }),
+    closeView: assign({ view: null, selected: null, wanted: null, drawn: null }),
+    forgetDrawn: assign({ drawn: null }),
     showRefusal: assign((_, output: VersionsResult<unknown>) => ({ error: output.ok ? null : output.error.message })),
     showUnexpected: assign({ error: UNEXPECTED }),
     showNameProblem: assign({ error: 'A version needs a name.' }),
@@ -193,6 +269,8 @@ export const versionsMachine = setup({
     versions: [],
     head: null,
     current: null,
+    pane: null,
+    drawn: null,
     wanted: null,
     view: null,
     selected: null,
@@ -205,6 +283,7 @@ export const versionsMachine = setup({
   },
   on: {
     'versions.headMoved': { guard: 'headChanged', actions: 'setHead' },
+    'versions.paneSized': { guard: 'isShape', actions: 'setPane' },
     'versions.added': { actions: 'versionAdded' },
     'versions.dismissError': { actions: 'clearError' },
   },
@@ -290,6 +369,8 @@ export const versionsMachine = setup({
         'versions.open': { guard: 'knownVersion', target: '.reading', actions: 'want' },
         'versions.compare': { guard: 'knownVersion', target: '.reading', actions: 'want' },
         'versions.restore': { guard: 'knownVersion', target: '.reading', actions: 'want' },
+        // Entered afresh (a new layout) even from another diff shown.
+        'view.diff': { target: '.shown', reenter: true, actions: 'showDiff' },
       },
       states: {
         closed: {},
@@ -322,12 +403,18 @@ export const versionsMachine = setup({
         },
         shown: {
           tags: ['showing'],
-          invoke: { id: 'viewLayout', src: 'viewLayout' },
+          invoke: {
+            id: 'viewLayout',
+            src: 'viewLayout',
+            onSnapshot: { actions: { type: 'tellShown', params: ({ event }) => event.snapshot.context } },
+          },
+          exit: { type: 'tellShown', params: () => null },
           initial: 'drawn',
           // Entered after the invoke above started, so the layout is there to ask.
-          states: { drawn: { entry: 'layOutView' } },
+          states: { drawn: { entry: ['forgetDrawn', 'layOutView'] } },
           on: {
             'versions.select': { actions: 'select' },
+            'versions.paneSized': { guard: 'isShape', actions: ['setPane', 'layOutView'] },
             'versions.close': { target: 'closed', actions: 'closeView' },
           },
         },

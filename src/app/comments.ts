@@ -1,5 +1,10 @@
 import { fromEventObservable, fromPromise } from 'xstate';
-import { commentsMachine, type Answer, type CommentsRequest } from '../../machines/open-machine/comments.machine.ts';
+import {
+  commentsMachine,
+  type Answer,
+  type CommentsRequest,
+  type ReadMark,
+} from '../../machines/open-machine/comments.machine.ts';
 import type { CommentsPort, CommentsResult } from '../lib/ports/comments.ts';
 
 /** One request of the comments machine over the port. */
@@ -31,6 +36,9 @@ export function commentsLogic(port: CommentsPort) {
       ),
       listComments: fromPromise(({ input }: { input: { machineId: string } }) => port.list(input.machineId)),
       send: fromPromise(({ input }: { input: CommentsRequest }) => send(port, input)),
+      saveReadMark: fromPromise(({ input }: { input: ReadMark }) =>
+        port.markRead(input.machineId, input.userId, input.readAt),
+      ),
     },
   });
 }

@@ -8,7 +8,8 @@ import { pairOnMachine, type SignedUp } from './people.ts';
  * A comment thread with a mention, two browsers through the real app and backend: Ada
  * selects the state `paying`, presses Comment and writes to @Bo (picked from the
  * completion list); Bo sees the pin on `paying` and the thread live, and the unread count
- * on the Comments tab; Bo replies; Ada sees the reply and resolves the thread; the pin goes
+ * on the Comments tab; the pin opens the thread in the panel and selects `paying`, and the
+ * thread's Show on canvas selects it again; Bo replies; Ada sees the reply and resolves the thread; the pin goes
  * and Bo's thread moves to Resolved. Read through the test contract: the button Comment,
  * the region Comments with its articles, Reply and Resolve, `data-comment-anchor`.
  */
@@ -60,6 +61,20 @@ describe('a comment thread between two browsers', () => {
     await pin(bo.page, 'paying').waitFor({ timeout: 20_000 });
     const tab = bo.page.getByRole('group', { name: 'Panels' }).getByRole('button', { name: 'Comments', exact: true });
     await expect.poll(() => tab.locator('[data-unread]').getAttribute('data-unread')).toBe('1');
+    // The pin does something: chosen, it opens the Comments panel on its thread, focused, and
+    // selects `paying` on the diagram.
+    await pin(bo.page, 'paying').click();
+    await comments(bo.page).locator('article[data-focused]').waitFor();
+    await expect
+      .poll(() => bo.page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? null))
+      .toBe('Thread on state paying by Ada');
+    await bo.page.locator('.canvas-stage .st.is-selected[data-state-path="paying"]').waitFor();
+    // The thread shows its anchor on the canvas: selected again after Bo clears the selection.
+    await bo.page.keyboard.press('Escape');
+    await bo.page.locator('.canvas-stage .diagram-bg').click({ position: { x: 5, y: 5 } });
+    await bo.page.locator('.canvas-stage .st.is-selected').waitFor({ state: 'detached' });
+    await threads(bo.page).first().getByRole('button', { name: 'Show on canvas' }).click();
+    await bo.page.locator('.canvas-stage .st.is-selected[data-state-path="paying"]').waitFor();
     await showPanel(bo.page, 'Comments');
     const thread = threads(bo.page).first();
     await thread.getByText('Why does this retry').waitFor();
@@ -89,4 +104,32 @@ describe('a comment thread between two browsers', () => {
       .click();
     await threads(bo.page).first().getByRole('button', { name: 'Reopen' }).waitFor();
   }, 180_000);
+
+  it('keeps what Bo has read: after a reload a new thread is still unread, and once read it stays read', async () => {
+    await showPanel(bo.page, 'Inspector');
+    await stateBox(ada.page, 'cart').click();
+    await ada.page.getByRole('button', { name: 'Comment', exact: true }).click();
+    await comments(ada.page).getByRole('combobox', { name: 'New comment' }).fill('And why start here?');
+    await comments(ada.page).getByRole('button', { name: 'Comment', exact: true }).click();
+    await pin(ada.page, 'cart').waitFor();
+
+    const unreadOn = (page: Page) =>
+      page
+        .getByRole('group', { name: 'Panels' })
+        .getByRole('button', { name: 'Comments', exact: true })
+        .locator('[data-unread]');
+    await expect.poll(() => unreadOn(bo.page).getAttribute('data-unread')).toBe('1');
+    await bo.page.reload();
+    await stateBox(bo.page, 'cart').waitFor({ timeout: 60_000 });
+    await pin(bo.page, 'cart').waitFor();
+    await expect.poll(() => unreadOn(bo.page).getAttribute('data-unread')).toBe('1');
+    // Read in the panel, it stays read after another reload.
+    await showPanel(bo.page, 'Comments');
+    await comments(bo.page).hover();
+    await unreadOn(bo.page).waitFor({ state: 'detached' });
+    await bo.page.reload();
+    await stateBox(bo.page, 'cart').waitFor({ timeout: 60_000 });
+    await comments(bo.page).getByRole('article').first().waitFor();
+    expect(await unreadOn(bo.page).count()).toBe(0);
+  }, 120_000);
 });

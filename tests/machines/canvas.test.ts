@@ -164,6 +164,7 @@ describe('canvas machine', () => {
       ['a minimap jump', [{ type: 'canvas.viewportFollowed', viewport: { x: 1, y: 2, zoom: 1 } }]],
       ['following someone', [{ type: 'canvas.viewFollowed', view: { x: 10, y: 10, zoom: 1 } }]],
       ['framing a found state', [{ type: 'canvas.find', id: 'first' }]],
+      ['framing a picked element', [{ type: 'canvas.frame', box: { x: 10, y: 10, width: 40, height: 20 } }]],
     ] as [string, CanvasEvent[]][])('after %s, keeps the view through a new extent, overview or size', (_, moves) => {
       const actor = sized();
       show(actor, chart(400, 300));
@@ -191,6 +192,25 @@ describe('canvas machine', () => {
       // Framed once: the next layout leaves the view the person now has.
       show(actor, chart(400, 300));
       expect(viewport(actor)).toBe(v);
+    });
+
+    it('frames a picked box at the stage centre with room around it', () => {
+      const actor = sized();
+      show(actor, chart(2000, 1500));
+      actor.send({ type: 'canvas.frame', box: { x: 1000, y: 700, width: 100, height: 60 } });
+      const v = viewport(actor);
+      expect(v.x + 1050 * v.zoom).toBeCloseTo(400);
+      expect(v.y + 730 * v.zoom).toBeCloseTo(300);
+      expect(v.zoom).toBeGreaterThan(fitOf(800, 600, chart(2000, 1500)).zoom);
+    });
+
+    it('fits a fresh picture (a version or diff in place of the live chart, or back) even after the person moved', () => {
+      const actor = sized();
+      show(actor, chart(400, 300));
+      actor.send({ type: 'canvas.zoomAt', factor: 2, x: 0, y: 0 });
+      const review = chart(1600, 900);
+      actor.send({ type: 'canvas.laidOut', layout: review, overview: 'review', fresh: true });
+      expect(viewport(actor)).toEqual(fitOf(800, 600, review));
     });
 
     it("Fit fits the newest layout and makes the view the fit's again", () => {

@@ -1,6 +1,11 @@
 import { Subject } from 'rxjs';
 import { fromEventObservable } from 'xstate';
-import { commentsMachine, type Answer, type CommentsRequest } from '../../machines/open-machine/comments.machine.ts';
+import {
+  commentsMachine,
+  type Answer,
+  type CommentsRequest,
+  type ReadMark,
+} from '../../machines/open-machine/comments.machine.ts';
 import type { Comment, CommentThread, CommentsResult, CommentsStreamEvent } from '../../src/lib/ports/comments.ts';
 import { heldRequests } from './held-requests.ts';
 
@@ -41,7 +46,7 @@ export const settle = async () => {
   for (let i = 0; i < 10; i += 1) await Promise.resolve();
 };
 
-export type CommentsActor = 'listComments' | 'send';
+export type CommentsActor = 'listComments' | 'send' | 'saveReadMark';
 
 export function heldComments() {
   const facts = new Subject<CommentsStreamEvent>();
@@ -54,6 +59,7 @@ export function heldComments() {
         { machineId: string }
       >('listComments'),
       send: held.request<CommentsResult<Answer>, CommentsRequest>('send'),
+      saveReadMark: held.request<CommentsResult<null>, ReadMark>('saveReadMark'),
     },
   });
   return { logic, held, facts };

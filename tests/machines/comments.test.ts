@@ -13,7 +13,9 @@ import { BO, comment, MACHINE, ME, thread } from './comments.fakes.ts';
  * nothing sent by someone who may not comment, and what counts as unread.
  */
 
-function fakePort(initial: { threads: CommentThread[]; comments: Comment[] } = { threads: [], comments: [] }) {
+function fakePort(
+  initial: { threads: CommentThread[]; comments: Comment[]; readAt?: string | null } = { threads: [], comments: [] },
+) {
   const stream = new Subject<CommentsStreamEvent>();
   const calls: { name: string; args: unknown[] }[] = [];
   let refuse: string | null = null;
@@ -28,6 +30,7 @@ function fakePort(initial: { threads: CommentThread[]; comments: Comment[] } = {
   };
   const port: CommentsPort = {
     list: () => Promise.resolve({ ok: true, value: initial }),
+    markRead: (machineId, userId, readAt) => answer('markRead', [machineId, userId, readAt], () => null),
     startThread: (r) =>
       answer('startThread', [r], () => {
         n += 1;
@@ -99,6 +102,20 @@ describe('comments machine', () => {
     expect(seenAt).toBe('2026-11-27T10:00:00Z');
     actor.send({ type: 'comments.markRead' });
     expect(actor.getSnapshot().context.seenAt).toBe('2026-11-27T10:01:00Z');
+    // Kept, so it survives a reload.
+    expect(fake.calls.filter((c) => c.name === 'markRead').map((c) => c.args)).toEqual([
+      [MACHINE, ME, '2026-11-27T10:01:00Z'],
+    ]);
+  });
+
+  it('counts from the stored read mark when there is one: what came after it is unread after a reload', async () => {
+    const old = comment('c-1', 't-1', { author: BO, createdAt: '2026-11-27T10:00:00Z' });
+    const newer = comment('c-2', 't-1', { author: BO, createdAt: '2026-11-27T10:02:00Z' });
+    const fake = fakePort({ threads: [thread('t-1')], comments: [old, newer], readAt: '2026-11-27T10:01:00Z' });
+    const actor = await started(fake);
+    const { comments, userId, seenAt } = actor.getSnapshot().context;
+    expect(seenAt).toBe('2026-11-27T10:01:00Z');
+    expect(unread(comments, userId, seenAt)).toEqual({ threads: 1, mentions: 0 });
   });
 
   it('starts a thread on the anchor composed, and reads the list again after a rejoin', async () => {
@@ -205,5 +222,23 @@ describe('comments machine', () => {
     // Composing shows the open threads, where the new one will be.
     actor.send({ type: 'comments.compose', anchor: { kind: 'point', value: '10,20' } });
     expect(actor.getSnapshot().context).toMatchObject({ show: 'open', composing: { kind: 'point', value: '10,20' } });
+  });
+
+  it('brings a thread forward (its pin chosen): shown whatever the filters, once more each time; an unknown one is ignored', async () => {
+    const open = thread('t-open');
+    const done = thread('t-done', { resolvedAt: '2026-11-27T12:00:00Z', resolvedBy: BO });
+    const actor = await started(fakePort({ threads: [open, done], comments: [] }));
+    actor.send({ type: 'comments.toggleMentionsMe' });
+    actor.send({ type: 'comments.focus', threadId: 't-done' });
+    expect(actor.getSnapshot().context).toMatchObject({
+      focused: { threadId: 't-done', times: 1 },
+      show: 'resolved',
+      mentionsMe: false,
+    });
+    actor.send({ type: 'comments.focus', threadId: 't-open' });
+    actor.send({ type: 'comments.focus', threadId: 't-open' });
+    expect(actor.getSnapshot().context).toMatchObject({ focused: { threadId: 't-open', times: 3 }, show: 'open' });
+    actor.send({ type: 'comments.focus', threadId: 'nope' });
+    expect(actor.getSnapshot().context.focused).toEqual({ threadId: 't-open', times: 3 });
   });
 });

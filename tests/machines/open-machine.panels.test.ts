@@ -101,4 +101,13 @@ describe('open machine: the Inspector, the tests and the plays', () => {
     // A leaf never shows collapsed: the same picture, not laid out again.
     expect(told.layout).toHaveLength(1);
   });
+
+  it('passes a diff asked for to the versions, and the canvas pane its picture is laid out for', () => {
+    const { told, actor, child } = start();
+    const diff = { type: 'view.diff' as const, before: checkout, after: checkout, label: 'Proposal: nothing' };
+    actor.send(diff);
+    expect(told.versions).toContainEqual(diff);
+    child('canvas')?.send({ type: 'canvas.paneSized', width: 801, height: 479 });
+    expect(told.versions).toContainEqual({ type: 'versions.paneSized', width: 800, height: 480 });
+  });
 });

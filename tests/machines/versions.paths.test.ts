@@ -43,6 +43,8 @@ const events: GraphEvent[] = [
   { type: 'versions.added', version: V2 },
   { type: 'versions.removed' },
   { type: 'versions.subscribed' },
+  { type: 'view.diff', before: door, after: renamed, label: 'Proposal' },
+  { type: 'versions.paneSized', width: 800, height: 600 },
 ];
 
 function key(snapshot: Snapshot): string {
@@ -52,7 +54,7 @@ function key(snapshot: Snapshot): string {
     versions: versions.map((v) => v.id),
     head,
     wanted: wanted?.kind ?? null,
-    view: view?.kind ?? null,
+    view: view ? `${view.kind}:${view.version ? view.version.id : view.label}` : null,
     selected,
     error,
   });
@@ -75,6 +77,10 @@ const traversal = {
     if (['versions.open', 'versions.compare', 'versions.restore'].includes(type))
       return snapshot.matches({ naming: 'idle' }) && error === null;
     if (type === 'versions.select') return snapshot.context.selected === null;
+    // A diff another part asks for, from a quiet panel; the canvas's pane, once, shown or not.
+    if (type === 'view.diff')
+      return view === null && snapshot.matches({ list: 'live', naming: 'idle' }) && error === null && head === null;
+    if (type === 'versions.paneSized') return snapshot.context.pane === null;
     return true;
   },
   serializeState: key,

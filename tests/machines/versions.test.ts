@@ -93,6 +93,46 @@ describe('versions machine', () => {
     expect(actor.getSnapshot().context.error).toBeNull();
   });
 
+  it("lays out what it shows for the main canvas's shape, and again when the canvas changes shape", async () => {
+    const { actor, held, laidOut } = start();
+    await held.settle('listVersions', ok([version('a', 'v1', 1)]));
+    actor.send({ type: 'versions.paneSized', width: 800, height: 500 });
+    actor.send({ type: 'versions.paneSized', width: Number.NaN, height: 500 });
+    actor.send({ type: 'versions.open', id: 'a' });
+    await held.settle('readDefinitions', ok([door]));
+    expect(actor.getSnapshot().context.view?.label).toBe('v1');
+    // A small chart collapses nothing, so another pane lays nothing out again.
+    actor.send({ type: 'versions.paneSized', width: 400, height: 800 });
+    expect(laidOut).toEqual([
+      { type: 'layout.paneSized', aspect: 1.6 },
+      { type: 'layout.request', definition: door },
+    ]);
+    expect(actor.getSnapshot().context.pane).toEqual({ width: 400, height: 800 });
+  });
+
+  it('shows a diff of any two definitions another part asks for, with no version to restore', async () => {
+    const { actor, held, laidOut, edited } = start();
+    await held.settle('listVersions', ok([version('a', 'v1', 1)]));
+    actor.send({ type: 'view.diff', before: door, after: renamed, label: 'Proposal: rename idle' });
+    const view = actor.getSnapshot().context.view;
+    expect(view).toMatchObject({ kind: 'compare', version: null, against: null, label: 'Proposal: rename idle' });
+    expect(view?.diff?.changes.map((c) => c.text)).toEqual(['`waiting` renamed from `idle`']);
+    expect(actor.getSnapshot().hasTag('showing')).toBe(true);
+    expect(laidOut.at(-1)).toEqual({ type: 'layout.request', definition: view?.definition });
+    // A second diff replaces the first and is laid out afresh; Back to now ends it; nothing was edited.
+    actor.send({ type: 'view.diff', before: renamed, after: door, label: '  ' });
+    expect(actor.getSnapshot().context.view?.label).toBe('Changes');
+    expect(actor.getSnapshot().context.view?.diff?.changes.map((c) => c.text)).toEqual([
+      '`idle` renamed from `waiting`',
+    ]);
+    expect(laidOut.filter((e) => e.type === 'layout.request')).toHaveLength(2);
+    actor.send({ type: 'versions.close' });
+    expect(actor.getSnapshot().context.view).toBeNull();
+    // Nothing was edited; leaving each view told the canvas to show now again.
+    expect(edited.filter((e) => e.type === 'machine.replace')).toEqual([]);
+    expect(edited.at(-1)).toEqual({ type: 'machine.reviewLaidOut', layout: null });
+  });
+
   it('ignores a version it does not know, and shows a list that failed until retried', async () => {
     const { actor, held } = start();
     await held.fail('listVersions', new Error('adapter bug'));

@@ -132,7 +132,21 @@ export function createCommentsAdapter(client: Client): CommentsPort {
           .order('created_at')
           .limit(20000);
         if (comments.error) return fail(comments.error, 'read the comments');
-        return { ok: true, value: { threads: threads.data.map(toThread), comments: comments.data.map(toComment) } };
+        // This person's own read mark (RLS shows no one else's); without one, what is there counts as read.
+        const mark = await client.from('comment_reads').select('read_at').eq('machine_id', machineId).maybeSingle();
+        const readAt = mark.error || !mark.data ? null : new Date(mark.data.read_at).toISOString();
+        return {
+          ok: true,
+          value: { threads: threads.data.map(toThread), comments: comments.data.map(toComment), readAt },
+        };
+      }),
+
+    markRead: (machineId, userId, readAt) =>
+      attempt('keep what you have read', async () => {
+        const { error } = await client
+          .from('comment_reads')
+          .upsert({ user_id: userId, machine_id: machineId, read_at: readAt }, { onConflict: 'user_id,machine_id' });
+        return error ? fail(error, 'keep what you have read') : { ok: true, value: null };
       }),
 
     startThread: (r) =>

@@ -43,6 +43,32 @@ export type Database = {
   }
   public: {
     Tables: {
+      comment_reads: {
+        Row: {
+          machine_id: string
+          read_at: string
+          user_id: string
+        }
+        Insert: {
+          machine_id: string
+          read_at: string
+          user_id?: string
+        }
+        Update: {
+          machine_id?: string
+          read_at?: string
+          user_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "comment_reads_machine_id_fkey"
+            columns: ["machine_id"]
+            isOneToOne: false
+            referencedRelation: "machines"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       comment_threads: {
         Row: {
           anchor: string

@@ -33,6 +33,10 @@ import { ReplaceConfirm } from './ReplaceConfirm.tsx';
 import { DiscardedEdit } from '../room/DiscardedEdit.tsx';
 import type { PeerMark } from './shapes.tsx';
 import { useTestMarks } from '../tests/tests-selectors.ts';
+import { useCommentsSend } from '../comments/comments-selectors.ts';
+import { ReviewBanner } from '../versions/ReviewBanner.tsx';
+import { useCanvasReview, type CanvasReview } from '../versions/versions-selectors.ts';
+import type { DiagramMarks } from './shapes.tsx';
 import { useCollapsed } from './useCollapsed.ts';
 import { useDiscardedEdit } from './useDiscardedEdit.ts';
 import { useFind } from './useFind.ts';
@@ -52,6 +56,22 @@ export interface CanvasPageProps {
 
 /** Gestures by which a person moves their own view. */
 const USER_MOVES = new Set<CanvasIntent['type']>(['canvas.panStart', 'canvas.zoomAt', 'canvas.fit']);
+/** What reaches the canvas machine while a version or diff is shown: looking around, never an edit. */
+const REVIEW_MOVES = new Set<CanvasIntent['type']>([
+  ...USER_MOVES,
+  'canvas.panBy',
+  'canvas.panEnd',
+  'canvas.paneSized',
+]);
+const NO_MARKS: PeerMark[] = [];
+const NO_PLAYED: ReadonlySet<string> = new Set();
+
+/** The diff's marks on the picture of a version or diff shown (none for a version opened). */
+const reviewMarks = (review: CanvasReview): DiagramMarks => ({
+  covered: null,
+  played: NO_PLAYED,
+  diff: review.view.diff?.marks,
+});
 
 /**
  * A machine's diagram, filling the machine page at /p/:projectId/m/:machineId beside its
@@ -61,26 +81,40 @@ const USER_MOVES = new Set<CanvasIntent['type']>(['canvas.panStart', 'canvas.zoo
  * live beside it: the toolbar, the collapsed view (useCollapsed), the stage's view
  * (useStage) and find (useFind).
  */
-export function CanvasPage({ definition, peers = [], onCreate, toolbarHost }: CanvasPageProps) {
-  const canEdit = useCanEditCanvas();
-  const layout = useLayout();
+export function CanvasPage({ definition: live, peers: livePeers = [], onCreate, toolbarHost }: CanvasPageProps) {
+  // A version or diff shown (this person's own look, from the versions machine) is drawn
+  // here in place of the live chart, read-only: its definition, its layout, its marks.
+  // MachineView keys this page by what is shown, so each is fitted afresh when it arrives.
+  const review = useCanvasReview();
+  const definition = review ? review.view.definition : live;
+  const peers = review ? [] : livePeers;
+  const mayEdit = useCanEditCanvas();
+  const canEdit = mayEdit && !review;
+  const liveLayout = useLayout();
+  const layout = review ? review.layout : liveLayout;
   const layoutError = useLayoutError();
-  const layoutBusy = useLayoutBusy();
+  const layoutBusy = useLayoutBusy() || (review !== null && review.layout === null);
   const viewport = useViewport();
-  const selection = useSelection();
+  const liveSelection = useSelection();
+  const selection = useMemo(
+    () => (review ? (review.selected ? [review.selected] : []) : liveSelection),
+    [review, liveSelection],
+  );
   const editing = useEditingId();
   const connect = useConnectLine();
   const mode = useCanvasMode();
   const canUndo = useCanUndo();
   const canRedo = useCanRedo();
   const simulation = useDiagramSim();
-  const testMarks = useTestMarks();
+  const liveMarks = useTestMarks();
+  const testMarks = useMemo(() => (review ? reviewMarks(review) : liveMarks), [review, liveMarks]);
   const onSimSend = useSimSendEvent();
   const onSimDismiss = useSimDismissError();
   const canvasSend = useCanvasSend();
   const docSend = useDocumentSend();
   const presenceSend = usePresenceSend();
   const openSend = useOpenMachineSend();
+  const commentsSend = useCommentsSend();
   const onUndo = canUndo ? () => docSend({ type: 'doc.undo' }) : undefined;
   const onRedo = canRedo ? () => docSend({ type: 'doc.redo' }) : undefined;
   const onUserMove = useCallback(() => presenceSend({ type: 'presence.unfollow' }), [presenceSend]);
@@ -93,20 +127,25 @@ export function CanvasPage({ definition, peers = [], onCreate, toolbarHost }: Ca
   // the former (cursors are drawn apart, by PeerCursors), so the marks are keyed by what they show.
   const marksKey = peers.map((p) => `${p.id}:${p.color}:${p.name}:${p.selection.join(',')}`).join('|');
   const marks: PeerMark[] = useMemo(
-    () => peers.map(({ id, name, color, selection }) => ({ id, name, color, selection })),
-    [marksKey],
+    () => (review ? NO_MARKS : peers.map(({ id, name, color, selection }) => ({ id, name, color, selection }))),
+    [marksKey, review === null],
   );
 
   // Fit's overview is chosen for the pane's size, which useStage tells the canvas machine.
   const { collapsed, hidden, setOpen, toggle } = useCollapsed(definition);
   const [discarded, dismissDiscarded] = useDiscardedEdit(canEdit, mode);
 
+  const reviewActor = review?.actor;
   const send = useCallback(
     (intent: CanvasIntent) => {
       if (USER_MOVES.has(intent.type)) onUserMove();
-      canvasSend(intent);
+      if (!reviewActor) canvasSend(intent);
+      // Shown read-only: picking an element selects it in the versions' view (not shared), and nothing edits.
+      else if (intent.type === 'canvas.select') reviewActor.send({ type: 'versions.select', id: intent.id });
+      else if (intent.type === 'canvas.clearSelection') reviewActor.send({ type: 'versions.select', id: null });
+      else if (REVIEW_MOVES.has(intent.type)) canvasSend(intent);
     },
-    [canvasSend, onUserMove],
+    [canvasSend, onUserMove, reviewActor],
   );
   const stage = useStage(viewport, send, onUserMove);
   const find = useFind(definition, collapsed, setOpen, stage.find);
@@ -119,11 +158,17 @@ export function CanvasPage({ definition, peers = [], onCreate, toolbarHost }: Ca
     const action = keyAction(e, selection, () => randomIds('state'));
     if (!action) return;
     e.preventDefault();
+    if (review && action.type !== 'view.fit' && action.type !== 'view.zoom') return;
     if (action.type === 'doc.undo') onUndo?.();
     else if (action.type === 'doc.redo') onRedo?.();
     else if (action.type === 'view.fit') fitByUser();
     else if (action.type === 'view.zoom') stage.zoom(action.factor);
     else send(action);
+  };
+  // A comment pin chosen: its thread comes forward in the Comments panel, and its anchor is selected here.
+  const onPin = (threadId: string, target: string) => {
+    send({ type: 'canvas.select', id: target, additive: false });
+    commentsSend({ type: 'comments.focus', threadId });
   };
   const one = selection.length === 1 && definition.states[selection[0] ?? ''] ? selection[0] : undefined;
 
@@ -147,13 +192,14 @@ export function CanvasPage({ definition, peers = [], onCreate, toolbarHost }: Ca
       one={one}
       selected={selection.length}
       send={send}
-      onUndo={onUndo}
-      onRedo={onRedo}
+      onUndo={review ? undefined : onUndo}
+      onRedo={review ? undefined : onRedo}
+      reviewing={review !== null}
       zoom={viewport.zoom}
       onZoom={stage.zoom}
       onFit={fitByUser}
       find={find}
-      onExample={canEdit || onCreate ? loadEx : undefined}
+      onExample={!review && (canEdit || onCreate) ? loadEx : undefined}
     />
   );
 
@@ -168,7 +214,8 @@ export function CanvasPage({ definition, peers = [], onCreate, toolbarHost }: Ca
           onKeep={() => setReplacing(null)}
         />
       )}
-      <div className="canvas-body">
+      <div className={review ? 'canvas-body is-reviewing' : 'canvas-body'}>
+        {review && <ReviewBanner review={review} canEdit={mayEdit} />}
         <div
           className="canvas-stage"
           role="region"
@@ -176,6 +223,7 @@ export function CanvasPage({ definition, peers = [], onCreate, toolbarHost }: Ca
           ref={stage.ref}
           onPointerLeave={() => onPointer(null)}
           data-layout={layoutBusy ? 'busy' : 'ready'}
+          data-review={review ? review.view.kind : undefined}
           data-direction={layout?.direction ?? 'RIGHT'}
         >
           <Diagram
@@ -191,17 +239,19 @@ export function CanvasPage({ definition, peers = [], onCreate, toolbarHost }: Ca
             send={send}
             onKeyDown={onKeyDown}
             onPointerWorld={onPointer}
-            simulation={simulation}
+            simulation={review ? undefined : simulation}
             marks={testMarks}
             onSimSend={onSimSend}
             onSimDismiss={onSimDismiss}
-            hidden={hidden}
-            onToggle={toggle}
+            hidden={review ? review.hidden : hidden}
+            onToggle={review ? undefined : toggle}
+            pins={!review}
+            onPin={onPin}
           />
           {layout && Object.keys(definition.states).length > 30 && (
             <Minimap layout={layout} viewport={viewport} stage={stage.size} onJump={stage.jump} />
           )}
-          <PeerCursors peers={placeCursors(peers, layout)} viewport={viewport} />
+          {!review && <PeerCursors peers={placeCursors(peers, layout)} viewport={viewport} />}
           {!layout && (
             <p className="canvas-status" role="status">
               Laying out…

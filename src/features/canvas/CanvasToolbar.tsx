@@ -20,6 +20,8 @@ export interface CanvasToolbarProps {
   find: Find;
   /** Loading an example; absent when this person may not. */
   onExample: ((name: string) => void) | undefined;
+  /** A version or diff is shown instead of the live chart: only the view's tools (its banner says read-only). */
+  reviewing?: boolean;
 }
 
 /**
@@ -122,7 +124,7 @@ export function CanvasToolbar(p: CanvasToolbarProps) {
           <span className="sep" />
         </>
       )}
-      <CommentTool />
+      {!p.reviewing && <CommentTool />}
       <button type="button" onClick={p.onFit} aria-label="Zoom to fit" title="Zoom to fit (0)">
         Fit
       </button>
@@ -159,7 +161,7 @@ export function CanvasToolbar(p: CanvasToolbarProps) {
           </select>
         )}
       </div>
-      {!canEdit && <span className="badge">View only</span>}
+      {!canEdit && !p.reviewing && <span className="badge">View only</span>}
     </div>
   );
 }

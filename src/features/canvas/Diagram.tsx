@@ -55,6 +55,10 @@ export interface DiagramProps {
   marks?: DiagramMarks;
   onSimSend?: (eventType: string) => void;
   onSimDismiss?: () => void;
+  /** The comment pins (the live chart's threads); off while a version or diff is shown. */
+  pins?: boolean;
+  /** A comment pin chosen: its newest thread, and the state or transition it hangs on. */
+  onPin?: (threadId: string, target: string) => void;
 }
 
 const NO_HIDDEN: Record<string, number> = {};
@@ -97,8 +101,18 @@ export function Diagram(props: DiagramProps) {
   const sendOf = (target: EventTarget | null): string | null =>
     target instanceof Element ? (target.closest('[data-send-event]')?.getAttribute('data-send-event') ?? null) : null;
 
+  /** The comment pin under the pointer or focus, chosen (clicked, or Enter / Space on it): true if there was one. */
+  const choosePin = (target: EventTarget | null): boolean => {
+    const pin = target instanceof Element ? target.closest('[data-comment-thread]') : null;
+    if (!pin || !props.onPin) return false;
+    props.onPin(pin.getAttribute('data-comment-thread') ?? '', pin.getAttribute('data-comment-target') ?? '');
+    return true;
+  };
+
   const onPointerDown = (e: PointerEvent<SVGSVGElement>) => {
     const target = e.target as Element;
+    // A comment pin is a button: the click chooses it (onClick, after the pointer's own focus).
+    if (target.closest('[data-comment-thread]')) return;
     // A transition's label while it can be sent is a button: the click sends (onClick).
     if (sendOf(target) !== null) return;
     const toggle = target.closest('[data-toggle-for]');
@@ -168,11 +182,16 @@ export function Diagram(props: DiagramProps) {
   };
 
   const onClick = (e: React.MouseEvent<SVGSVGElement>) => {
+    if (choosePin(e.target)) return;
     const type = sendOf(e.target);
     if (type !== null) props.onSimSend?.(type);
   };
 
   const onDiagramKey = (e: KeyboardEvent<HTMLDivElement>) => {
+    if ((e.key === 'Enter' || e.key === ' ') && choosePin(e.target)) {
+      e.preventDefault();
+      return;
+    }
     const type = sendOf(e.target);
     if (type !== null && (e.key === 'Enter' || e.key === ' ')) {
       e.preventDefault();
@@ -246,7 +265,7 @@ export function Diagram(props: DiagramProps) {
             />
           )}
           {layout && <RetargetOverlay {...{ definition, layout, selection, canEdit, connect }} />}
-          {layout && <CommentPins definition={definition} layout={layout} />}
+          {layout && props.pins !== false && <CommentPins definition={definition} layout={layout} />}
           {connect && source && (
             <path
               className="connect-line"

@@ -1,6 +1,6 @@
 import { useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
 import { VersionsSlot } from '../versions/index.ts';
-import { CommentsPanel, useComposing, useHasComments, useUnread } from '../comments/index.ts';
+import { CommentsPanel, useComposing, useFocusedThread, useHasComments, useUnread } from '../comments/index.ts';
 import { PanelBoundary } from './PanelBoundary.tsx';
 import './side-panel.css';
 import './dock-sheet.css';
@@ -129,6 +129,13 @@ export function MachineDock({
   if (composing !== composed) {
     setComposed(composing);
     if (composing && hasComments) update({ ...prefs, tab: 'comments', open: true });
+  }
+  // So does a comment pin chosen on the diagram (its thread is brought forward there).
+  const focused = useFocusedThread();
+  const [focusSeen, setFocusSeen] = useState(focused);
+  if (focused !== focusSeen) {
+    setFocusSeen(focused);
+    if (focused && hasComments) update({ ...prefs, tab: 'comments', open: true });
   }
   const shown = DOCK_PANELS.filter((p) => Boolean(panels[p.key]));
   const current = shown.find((p) => p.key === prefs.tab) ?? shown[0];

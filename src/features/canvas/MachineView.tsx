@@ -1,5 +1,6 @@
 import { useCallback, useDeferredValue, useMemo, useState } from 'react';
 import { useMachineName } from '../machines/machine-list-context.ts';
+import { useCanvasReviewKey } from '../versions/versions-selectors.ts';
 import { Avatar } from '../room/Avatar.tsx';
 import { useCanEdit, useMembers, useOpenMachineRef } from '../room/room-context.ts';
 import { useCurrentUser } from '../session/session-context.ts';
@@ -115,6 +116,8 @@ function OpenMachine({ machineId }: { machineId: string }) {
   const askedBy = useSpotlightAsk();
   const asking = askedBy ? people.get(askedBy) : undefined;
   const onUserMove = useCallback(() => presenceSend({ type: 'presence.unfollow' }), [presenceSend]);
+  // A version or diff shown on the canvas: the canvas is drawn afresh for it (and fitted), and for now again after.
+  const reviewKey = useCanvasReviewKey();
 
   return (
     <section
@@ -217,7 +220,7 @@ function OpenMachine({ machineId }: { machineId: string }) {
         </div>
         {shown ? (
           <PanelBoundary name="The diagram" resetKey={shown}>
-            <CanvasPage definition={shown} peers={peers} toolbarHost={toolsHost} />
+            <CanvasPage key={reviewKey ?? 'now'} definition={shown} peers={peers} toolbarHost={toolsHost} />
           </PanelBoundary>
         ) : (
           <div className="canvas-page">

@@ -24,17 +24,24 @@ function pinAt(layout: Layout, anchor: CommentAnchor): { x: number; y: number } 
  * The diagram's comment pins: one per state or transition with open threads, at its
  * anchor (drawn from the layout, so a pin moves with its state), carrying
  * `data-comment-anchor` (the state's dot path or the transition's id) and the count.
+ * A pin is a button: the diagram (Diagram.tsx) opens its newest thread in the Comments
+ * panel and selects its state or transition (`data-comment-thread`, `data-comment-target`).
  */
 export function CommentPins({ definition, layout }: { definition: MachineDefinition; layout: Layout }) {
   const threads = useThreads();
-  const pins = new Map<string, { key: string; label: string; x: number; y: number; count: number }>();
+  const pins = new Map<
+    string,
+    { key: string; label: string; x: number; y: number; count: number; thread: string; target: string }
+  >();
   for (const t of threads) {
     if (t.resolvedAt !== null) continue;
     const place = placeAnchor(definition, t.anchor);
     const at = place.key === null ? null : pinAt(layout, t.anchor);
     if (place.key === null || !at) continue;
     const had = pins.get(place.key);
-    pins.set(place.key, { key: place.key, label: place.label, ...at, count: (had?.count ?? 0) + 1 });
+    // Threads come oldest first: the pin opens the newest.
+    const pin = { key: place.key, label: place.label, ...at, thread: t.id, target: t.anchor.value };
+    pins.set(place.key, { ...pin, count: (had?.count ?? 0) + 1 });
   }
   if (pins.size === 0) return null;
   return (
@@ -44,8 +51,11 @@ export function CommentPins({ definition, layout }: { definition: MachineDefinit
           key={p.key}
           className="comment-pin"
           data-comment-anchor={p.key}
+          data-comment-thread={p.thread}
+          data-comment-target={p.target}
           transform={`translate(${p.x} ${p.y})`}
-          role="img"
+          role="button"
+          tabIndex={0}
           aria-label={`${p.count} open comment thread${p.count === 1 ? '' : 's'} on ${p.label}`}
         >
           <title>{`${p.count} open thread${p.count === 1 ? '' : 's'} on ${p.label}`}</title>

@@ -1,8 +1,9 @@
-import { useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { commentsOf, filterThreads, placeAnchor } from '../../lib/comments/threads.ts';
 import type { MachineDefinition } from '../../lib/model/types.ts';
 import type { Comment, CommentThread } from '../../lib/ports/comments.ts';
-import { useDefinition } from '../canvas/open-machine-context.ts';
+import { useBringIntoView } from '../canvas/bring-into-view.ts';
+import { useCanvasSend, useDefinition, useLayout } from '../canvas/open-machine-context.ts';
 import { useMembers, type MemberView } from '../room/room-context.ts';
 import { Composer, type Mentionable } from './Composer.tsx';
 import {
@@ -14,6 +15,7 @@ import {
   useCommentsShown,
   useCommentsUser,
   useComposing,
+  useFocusedThread,
   useMentionsMeOnly,
   useThreadComments,
   useThreads,
@@ -47,6 +49,13 @@ export function CommentsPanel() {
   const { threads: unreadThreads } = useUnread();
   const send = useCommentsSend();
   const [person, setPerson] = useState<string | null>(null);
+  // A thread brought forward (its pin chosen) shows whoever wrote it.
+  const focused = useFocusedThread();
+  const [focusSeen, setFocusSeen] = useState(focused);
+  if (focused !== focusSeen) {
+    setFocusSeen(focused);
+    setPerson(null);
+  }
 
   const people = useMemo(() => new Map(members.map((m) => [m.userId, m])), [members]);
   const mentionable: Mentionable[] = useMemo(
@@ -138,6 +147,7 @@ export function CommentsPanel() {
               userId={userId}
               canComment={canComment}
               busy={busy}
+              focus={focused?.threadId === t.id ? focused.times : null}
             />
           ))}
         </div>
@@ -155,6 +165,7 @@ function Thread({
   userId,
   canComment,
   busy,
+  focus,
 }: {
   thread: CommentThread;
   comments: Comment[];
@@ -164,16 +175,37 @@ function Thread({
   userId: string;
   canComment: boolean;
   busy: boolean;
+  /** Brought forward (its pin chosen): scrolled to and focused, again each time (the count); null: not. */
+  focus: number | null;
 }) {
   const send = useCommentsSend();
   const [replying, setReplying] = useState(false);
+  const layout = useLayout();
+  const canvasSend = useCanvasSend();
+  const bringIntoView = useBringIntoView();
+  // A new callback each time the thread is brought forward, so React calls it again.
+  const focusRef = useCallback(
+    (el: HTMLElement | null) => {
+      if (!el || focus === null) return;
+      el.scrollIntoView({ block: 'nearest' });
+      el.focus({ preventScroll: true });
+    },
+    [focus],
+  );
+  const showOnCanvas = () => {
+    canvasSend({ type: 'canvas.select', id: thread.anchor.value, additive: false });
+    bringIntoView(layout, thread.anchor.value);
+  };
   const place = placeAnchor(definition, thread.anchor);
   const resolved = thread.resolvedAt !== null;
   const first = comments[0];
   const starter = first?.author ? (people.get(first.author)?.name ?? 'Someone') : 'Someone';
   return (
     <article
+      ref={focus === null ? undefined : focusRef}
+      tabIndex={-1}
       className="cm-thread"
+      data-focused={focus !== null || undefined}
       aria-label={`Thread on ${place.label} by ${starter}`}
       data-thread-anchor={place.key ?? undefined}
       data-orphaned={place.orphaned || undefined}
@@ -183,6 +215,11 @@ function Thread({
         on {place.label}
         {place.orphaned && <span className="badge cm-orphan">Orphaned</span>}
         {resolved && <span className="badge">Resolved</span>}
+        {place.key !== null && (thread.anchor.kind === 'state' || thread.anchor.kind === 'transition') && (
+          <button type="button" className="link cm-show" onClick={showOnCanvas}>
+            Show on canvas
+          </button>
+        )}
       </p>
       <ol className="cm-comments">
         {comments.map((c) => (

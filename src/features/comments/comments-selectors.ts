@@ -31,6 +31,9 @@ export const useThreadComments = (): Comment[] => useComments((s) => s.context.c
 export const useComposing = (): CommentAnchor | null => useComments((s) => s.context.composing, null);
 export const useCommentsShown = (): 'open' | 'resolved' => useComments((s) => s.context.show, 'open');
 export const useMentionsMeOnly = (): boolean => useComments((s) => s.context.mentionsMe, false);
+/** The thread a pin brought forward, and how many times one was (each time the panel scrolls to it). */
+export const useFocusedThread = (): { threadId: string; times: number } | null =>
+  useComments((s) => s.context.focused, null);
 export const useCanComment = (): boolean => useComments((s) => s.context.canComment, false);
 export const useCommentsError = (): string | null => useComments((s) => s.context.error, null);
 export const useCommentsBusy = (): boolean => useComments((s) => s.hasTag('busy'), false);

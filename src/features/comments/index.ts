@@ -1,4 +1,4 @@
 export { CommentsPanel } from './CommentsPanel.tsx';
 export { CommentPins } from './CommentPins.tsx';
 export { CommentTool } from './CommentTool.tsx';
-export { useComposing, useHasComments, useUnread, useCommentsSend } from './comments-selectors.ts';
+export { useComposing, useFocusedThread, useHasComments, useUnread, useCommentsSend } from './comments-selectors.ts';

@@ -1,11 +1,7 @@
-import { useMemo } from 'react';
 import type { VersionView as View } from '../../../machines/open-machine/versions.machine.ts';
-import type { Layout } from '../../lib/layout/types.ts';
-import { DiagramShapes, type DiagramMarks } from '../canvas/shapes.tsx';
 
 interface Props {
   view: View;
-  layout: Layout | null;
   selected: string | null;
   canEdit: boolean;
   onSelect: (id: string | null) => void;
@@ -13,30 +9,22 @@ interface Props {
   onClose: () => void;
 }
 
-const NONE: Record<string, number> = {};
-const NO_PEERS: never[] = [];
 const KIND_MARK = { added: '+', removed: '−', changed: '~' } as const;
 
 /**
- * A version read-only, or a diff: the union of both sides drawn with each element added,
- * removed or changed marked (`data-diff`, through the diagram's marks), and the list of
- * Changes in words beside it; choosing a change selects its element on the drawing.
+ * The Versions panel's words for what the main canvas shows: a version opened read-only,
+ * or a diff with its list of Changes; choosing a change selects its element on the canvas
+ * and brings it into view (the drawing itself is the canvas's: ReviewBanner, CanvasPage).
  */
-export function VersionView({ view, layout, selected, canEdit, onSelect, onRestore, onClose }: Props) {
-  const marks: DiagramMarks = useMemo(
-    () => ({ covered: null, played: new Set(), diff: view.diff?.marks }),
-    [view.diff],
-  );
-  const selection = useMemo(() => (selected ? [selected] : []), [selected]);
-  const title =
-    view.kind === 'open' ? view.version.name : `${view.version.name} → ${view.against ? view.against.name : 'now'}`;
+export function VersionView({ view, selected, canEdit, onSelect, onRestore, onClose }: Props) {
+  const title = view.label;
   const changes = view.diff?.changes ?? [];
   return (
     <section className="vs-view" role="region" aria-label={view.kind === 'open' ? `Version ${title}` : `Diff ${title}`}>
       <header className="vs-view-head">
         <h3 title={title}>{title}</h3>
-        <span className="badge">Read-only</span>
-        {canEdit && (
+        <span className="badge">On the canvas · Read-only</span>
+        {canEdit && view.version && (
           <button type="button" onClick={onRestore}>
             Restore {view.version.name}
           </button>
@@ -51,28 +39,6 @@ export function VersionView({ view, layout, selected, canEdit, onSelect, onResto
           <span data-diff="changed">changed</span>
         </p>
       )}
-      <div className="vs-stage">
-        {layout ? (
-          <svg
-            className="diagram-svg vs-svg"
-            viewBox={`-8 -8 ${layout.width + 16} ${layout.height + 16}`}
-            role="img"
-            aria-label={view.kind === 'open' ? `The diagram at ${title}` : `What changed, ${title}`}
-          >
-            <DiagramShapes
-              definition={view.definition}
-              layout={layout}
-              selection={selection}
-              peers={NO_PEERS}
-              canEdit={false}
-              hidden={NONE}
-              marks={marks}
-            />
-          </svg>
-        ) : (
-          <p role="status">Laying out {title}…</p>
-        )}
-      </div>
       {view.diff && (
         <ul className="vs-changes" aria-label="Changes">
           {changes.length === 0 && <li className="vs-none">No changes.</li>}

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { timeAgo } from '../../lib/relative-time.ts';
+import { useBringIntoView } from '../canvas/bring-into-view.ts';
 import { useCanEditCanvas } from '../canvas/open-machine-context.ts';
 import { useMembers } from '../room/room-context.ts';
 import { VersionView } from './VersionView.tsx';
@@ -42,6 +43,7 @@ export function VersionsPanel({ actor }: { actor: VersionsActor }) {
   const layout = useVersionLayout(actor);
   const selected = useSelectedChange(actor);
   const canEdit = useCanEditCanvas();
+  const bringIntoView = useBringIntoView();
   const members = useMembers();
   const [name, setName] = useState('');
   const nameOf = (id: string | null) => members.find((m) => m.userId === id)?.name ?? 'Someone';
@@ -50,6 +52,11 @@ export function VersionsPanel({ actor }: { actor: VersionsActor }) {
   const submit = (e: FormEvent) => {
     e.preventDefault();
     actor.send({ type: 'versions.save', name });
+  };
+  // A change picked is selected on the canvas's picture of the diff, and brought into view there.
+  const chooseChange = (id: string | null) => {
+    actor.send({ type: 'versions.select', id });
+    if (id !== null) bringIntoView(layout, id);
   };
   const startNaming = () => {
     setName('');
@@ -107,18 +114,19 @@ export function VersionsPanel({ actor }: { actor: VersionsActor }) {
       )}
       {view && (
         <>
-          {view.kind === 'compare' && versions.length > 1 && (
+          {view.kind === 'compare' && view.version && versions.length > 1 && (
             <label className="vs-against">
               <span className="vs-against-name">Compare {view.version.name} with</span>
               <select
                 value={view.against?.id ?? ''}
                 onChange={(e) =>
+                  view.version &&
                   actor.send({ type: 'versions.compare', id: view.version.id, against: e.currentTarget.value || null })
                 }
               >
                 <option value="">now</option>
                 {versions
-                  .filter((v) => v.id !== view.version.id)
+                  .filter((v) => v.id !== view.version?.id)
                   .map((v) => (
                     <option key={v.id} value={v.id}>
                       {v.name}
@@ -129,11 +137,10 @@ export function VersionsPanel({ actor }: { actor: VersionsActor }) {
           )}
           <VersionView
             view={view}
-            layout={layout}
             selected={selected}
             canEdit={canEdit}
-            onSelect={(id) => actor.send({ type: 'versions.select', id })}
-            onRestore={() => actor.send({ type: 'versions.restore', id: view.version.id })}
+            onSelect={chooseChange}
+            onRestore={() => view.version && actor.send({ type: 'versions.restore', id: view.version.id })}
             onClose={() => actor.send({ type: 'versions.close' })}
           />
         </>
@@ -144,7 +151,7 @@ export function VersionsPanel({ actor }: { actor: VersionsActor }) {
       <ol className="vs-list">
         {[...versions].reverse().map((v) => (
           <li key={v.id}>
-            <article className="vs-item" aria-label={v.name} data-open={view?.version.id === v.id || undefined}>
+            <article className="vs-item" aria-label={v.name} data-open={view?.version?.id === v.id || undefined}>
               <div className="vs-item-text">
                 <strong className="vs-item-name" title={v.name}>
                   {v.name}

@@ -28,11 +28,48 @@ export const useReadingVersion = tag('reading');
 export const useVersionsLoading = tag('loading');
 export const useVersionsFailed = tag('failed');
 
-/** The shown version's (or diff's) layout, once laid out for what is drawn. */
-export function useVersionLayout(a: VersionsActor): Layout | null {
-  const layoutRef = useSelector(a, (s) => s.children.viewLayout);
-  const view = useVersionView(a);
-  return useSelector(layoutRef, (s) => (s && view && s.context.laidOut === view.definition ? s.context.layout : null));
+const NO_HIDDEN: Record<string, number> = {};
+
+/** The shown version's (or diff's) layout, once laid out for what is drawn (collapsed for the canvas's pane). */
+export function useVersionLayout(a: VersionsActor | undefined): Layout | null {
+  const layoutRef = useSelector(a, (s) => s?.children.viewLayout);
+  const shown = useSelector(a, (s) => s?.context.drawn?.shown ?? null);
+  return useSelector(layoutRef, (s) => (s && shown && s.context.laidOut === shown ? s.context.layout : null));
+}
+
+/**
+ * What the main canvas shows in place of the live chart, for this person only: a version
+ * opened or a diff (the versions machine's `view`, from the panel or a `view.diff`), with
+ * its layout once laid out and the change picked; null while the canvas shows now.
+ */
+export interface CanvasReview {
+  actor: VersionsActor;
+  view: VersionView;
+  layout: Layout | null;
+  /** Compounds drawn collapsed, with how many states each hides. */
+  hidden: Record<string, number>;
+  selected: string | null;
+}
+
+export function useCanvasReview(): CanvasReview | null {
+  const actor = useVersionsRef();
+  const view = useSelector(actor ?? undefined, (s) => s?.context.view ?? null);
+  const selected = useSelector(actor ?? undefined, (s) => s?.context.selected ?? null);
+  const hidden = useSelector(actor ?? undefined, (s) => s?.context.drawn?.hidden ?? NO_HIDDEN);
+  const layout = useVersionLayout(actor ?? undefined);
+  return useMemo(
+    () => (actor && view ? { actor, view, layout, hidden, selected } : null),
+    [actor, view, layout, hidden, selected],
+  );
+}
+
+/** Which view the canvas shows (null: the live chart): the canvas is drawn afresh, and fitted, for each. */
+export function useCanvasReviewKey(): string | null {
+  const actor = useVersionsRef();
+  return useSelector(actor ?? undefined, (s) => {
+    const view = s?.context.view;
+    return view ? `${view.kind}:${view.version?.id ?? ''}:${view.against?.id ?? ''}:${view.label}` : null;
+  });
 }
 
 const NO_VERSIONS: readonly SavedVersion[] = [];

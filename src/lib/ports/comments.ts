@@ -76,8 +76,15 @@ export type CommentsStreamEvent =
   | { type: 'comments.lost'; message: string };
 
 export interface CommentsPort {
-  /** The machine's threads and comments, oldest first. */
-  list(machineId: string): Promise<CommentsResult<{ threads: CommentThread[]; comments: Comment[] }>>;
+  /**
+   * The machine's threads and comments, oldest first, and where this person has read them
+   * up to (`readAt`: their stored mark; null or absent when they have none).
+   */
+  list(
+    machineId: string,
+  ): Promise<CommentsResult<{ threads: CommentThread[]; comments: Comment[]; readAt?: string | null }>>;
+  /** Stores where this person has read the machine's comments up to (a mark only moves forward). */
+  markRead(machineId: string, userId: string, readAt: string): Promise<CommentsResult<null>>;
   startThread(request: StartThreadRequest): Promise<CommentsResult<{ thread: CommentThread; comment: Comment }>>;
   reply(request: ReplyRequest): Promise<CommentsResult<Comment>>;
   edit(request: EditRequest): Promise<CommentsResult<Comment>>;
