@@ -189,10 +189,12 @@ export function createProposalsAdapter(client: Client): ProposalsPort {
   };
 }
 
-/** A machine's proposals as they change (new ones, steps, merges). */
+/** A machine's proposals as they change (new ones, steps, merges), and the proposal it is the draft of. */
 export function proposalEvents(client: Client, machineId: string): Observable<ProposalsFact> {
+  // The proposals to this machine, and the one this machine is the draft of.
   return tableChanges(client, `proposals:${machineId}`, [
     { table: 'proposals', filter: `machine_id=eq.${machineId}` },
+    { table: 'proposals', filter: `draft_id=eq.${machineId}` },
   ]).pipe(
     concatMap((fact): Observable<ProposalsFact> => {
       if (fact.type === 'status') {
