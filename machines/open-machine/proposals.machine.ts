@@ -173,10 +173,8 @@ export const proposalsMachine = setup({
       return {
         proposals: p.machineId === context.machineId ? upsert(context.proposals, p) : context.proposals,
         draftOf: context.draftOf?.id === p.id ? p : context.draftOf,
-        created:
-          p.draftId !== context.machineId && p.status === 'draft' && !context.proposals.some((x) => x.id === p.id)
-            ? p
-            : context.created,
+        // Only Propose a change answers a draft (the row may have arrived live before this answer).
+        created: p.status === 'draft' ? p : context.created,
         merged: answer.value.notApplied ? { proposal: p, notApplied: answer.value.notApplied } : context.merged,
         error: null,
       };

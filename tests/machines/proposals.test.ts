@@ -43,6 +43,19 @@ describe('proposals machine', () => {
     expect(f.edited).toEqual([]);
   });
 
+  it('names the draft made even when its row arrived live before the answer', async () => {
+    const f = start({ userId: 'u-ada' });
+    await f.held.settle('loadProposals', loaded([]));
+    f.actor.send({ type: 'proposals.headMoved', version: 3, definition: door });
+    f.actor.send({ type: 'proposals.propose', title: 'Raced' });
+    await settle();
+    const made = proposal('p8', 'draft', { title: 'Raced' });
+    f.facts.next({ type: 'proposals.changed', proposal: made });
+    await settle();
+    await f.held.settle('step', stepped(made));
+    expect(f.actor.getSnapshot().context.created).toEqual(made);
+  });
+
   it('keeps what a merge did not land, and the merged proposal', async () => {
     const p = proposal('p1', 'approved');
     const f = start();
