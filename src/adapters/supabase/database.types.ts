@@ -1385,6 +1385,13 @@ export type Database = {
         }
         Returns: Database["public"]["Tables"]["proposals"]["Row"]
       }
+      proposal_require_author: {
+        Args: {
+          p: unknown
+          p_what: string
+        }
+        Returns: undefined
+      }
       proposal_require_editor: {
         Args: {
           p_project: string
