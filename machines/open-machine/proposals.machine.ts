@@ -100,9 +100,13 @@ export interface ProposalsContext {
   error: string | null;
 }
 
+/** Whether `p` is no older than `than` (a step's answer and a live row may arrive in either order). */
+const fresher = (p: Proposal, than: Proposal | null | undefined): boolean =>
+  !than || (Date.parse(p.updatedAt) || 0) >= (Date.parse(than.updatedAt) || 0);
+
 const upsert = (list: Proposal[], p: Proposal): Proposal[] =>
   list.some((x) => x.id === p.id)
-    ? list.map((x) => (x.id === p.id ? p : x))
+    ? list.map((x) => (x.id === p.id && fresher(p, x) ? p : x))
     : [p, ...list].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
 
 /** Whether `userId` may edit the draft of `p`: its author or an invitee, until it is merged or closed. */
@@ -164,7 +168,7 @@ export const proposalsMachine = setup({
       const p = event.proposal;
       return {
         proposals: p.machineId === context.machineId ? upsert(context.proposals, p) : context.proposals,
-        draftOf: context.draftOf?.id === p.id ? p : context.draftOf,
+        draftOf: context.draftOf?.id === p.id && fresher(p, context.draftOf) ? p : context.draftOf,
       };
     }),
     stepped: assign(({ context }, answer: StepAnswer) => {
@@ -172,7 +176,7 @@ export const proposalsMachine = setup({
       const p = answer.value.proposal;
       return {
         proposals: p.machineId === context.machineId ? upsert(context.proposals, p) : context.proposals,
-        draftOf: context.draftOf?.id === p.id ? p : context.draftOf,
+        draftOf: context.draftOf?.id === p.id && fresher(p, context.draftOf) ? p : context.draftOf,
         // Only Propose a change answers a draft (the row may have arrived live before this answer).
         created: p.status === 'draft' ? p : context.created,
         merged: answer.value.notApplied ? { proposal: p, notApplied: answer.value.notApplied } : context.merged,
@@ -299,7 +303,8 @@ export const proposalsMachine = setup({
       initial: 'closed',
       on: {
         'proposals.open': { guard: 'known', target: '.reading', actions: 'openIt' },
-        'proposals.changed': { guard: 'openChanged', target: '.reading' },
+        // A transition here takes the event from the root's: it keeps the row as the root would.
+        'proposals.changed': { guard: 'openChanged', target: '.reading', actions: ['changed', 'tellDraft'] },
       },
       states: {
         closed: {},

@@ -10,7 +10,8 @@ import { createProject, insertMachine, signUpAccount, type Client } from './peop
  * review, Approve, Request changes, Merge; a region Proposal on the draft, a region
  * Proposals on the machine). Ada proposes, renames a state in her draft and requests
  * review; Bob (an editor) renames another state of the machine meanwhile, sees the
- * proposal's diff against the machine now, approves and merges; both see both renames on
+ * proposal's diff against the machine now, requests changes (Ada asks again), approves
+ * and merges; both see both renames on
  * the machine and the timeline says Bob merged it.
  */
 
@@ -93,8 +94,15 @@ describe('a proposal reviewed and merged while the machine moved, two browsers',
       .poll(() => diff.getByRole('list', { name: 'Changes' }).getByRole('listitem').allInnerTexts())
       .toEqual([expect.stringMatching(/^~\s*ajar renamed from open$/)]);
 
+    // A round of changes requested: Ada asks again, and Bob approves.
+    await opened.getByRole('button', { name: 'Request changes' }).click();
+    await banner(a.page).getByRole('status').filter({ hasText: 'Changes requested' }).waitFor();
+    expect(await opened.getByRole('button', { name: 'Merge' }).count()).toBe(0);
+    await banner(a.page).getByRole('button', { name: 'Request review' }).click();
+    await opened.locator('.proposal-status', { hasText: 'In review' }).waitFor();
     await opened.getByRole('button', { name: 'Approve' }).click();
     await opened.locator('.proposal-status', { hasText: 'Approved' }).waitFor();
+    await opened.getByText('Bob requested changes').waitFor();
     await opened.getByText('Bob approved').waitFor();
     await banner(a.page).getByRole('status').filter({ hasText: 'Approved' }).waitFor();
 

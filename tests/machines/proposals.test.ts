@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { door, loaded, ok, proposal, settle, start, stepped } from './proposals.fakes.ts';
+import { door, loaded, ok, opened, proposal, settle, start, stepped } from './proposals.fakes.ts';
 
 /**
  * The proposals machine's promises beyond its paths: a draft tells the open machine who
@@ -71,5 +71,27 @@ describe('proposals machine', () => {
     expect(f.actor.getSnapshot().context.merged).toEqual({ proposal: merged, notApplied });
     expect(f.actor.getSnapshot().context.proposals).toEqual([merged]);
     expect(f.actor.getSnapshot().context.created).toBeNull();
+  });
+
+  it('keeps a live change of the proposal shown, and reads what it changes again', async () => {
+    const p = proposal('p1', 'changes_requested');
+    const f = start();
+    await f.held.settle('loadProposals', loaded([p]));
+    f.actor.send({ type: 'proposals.open', id: 'p1' });
+    await settle();
+    await f.held.settle('openProposal', opened);
+    const asked = {
+      ...p,
+      status: 'in_review' as const,
+      updatedAt: new Date(Date.UTC(2026, 10, 27, 12, 5)).toISOString(),
+    };
+    f.facts.next({ type: 'proposals.changed', proposal: asked });
+    await settle();
+    expect(f.actor.getSnapshot().context.proposals).toEqual([asked]);
+    expect(f.held.isOpen('openProposal')).toBe(true);
+    // An older copy arriving late changes nothing.
+    f.facts.next({ type: 'proposals.changed', proposal: p });
+    await settle();
+    expect(f.actor.getSnapshot().context.proposals).toEqual([asked]);
   });
 });
