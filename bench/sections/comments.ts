@@ -1,10 +1,8 @@
 import os from 'node:os';
-import { createClient, type SupabaseClient } from '@supabase/supabase-js';
-import WebSocket from 'ws';
 import { createCommentsAdapter } from '../../src/adapters/supabase/comments.ts';
-import type { Database } from '../../src/adapters/supabase/database.types.ts';
 import type { CommentsStreamEvent } from '../../src/lib/ports/comments.ts';
 import { benchBackend } from '../backend.ts';
+import { benchPerson } from '../people.ts';
 import { ms, summarize, within, type BenchContext } from '../lib.ts';
 
 /**
@@ -18,20 +16,8 @@ import { ms, summarize, within, type BenchContext } from '../lib.ts';
 
 const SAMPLES = 50;
 const WARMUP = 5;
-type Client = SupabaseClient<Database>;
 
-async function person(url: string, anonKey: string, tag: string): Promise<{ client: Client; id: string }> {
-  const client = createClient<Database>(url, anonKey, {
-    auth: { persistSession: false, autoRefreshToken: false },
-    realtime: { transport: WebSocket as never },
-  });
-  const { data, error } = await client.auth.signUp({
-    email: `bench-comments-${tag}-${Date.now()}@example.test`,
-    password: 'bench-password-1',
-  });
-  if (error || !data.user) throw error ?? new Error('no user');
-  return { client, id: data.user.id };
-}
+const person = (url: string, anonKey: string, tag: string) => benchPerson(url, anonKey, `comments-${tag}`);
 
 export async function run(ctx: BenchContext): Promise<void> {
   const backend = await benchBackend();

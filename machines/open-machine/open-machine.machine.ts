@@ -27,6 +27,7 @@ import { testPlaybackMachine } from './test-playback.machine.ts';
 import { testsMachine } from './tests.machine.ts';
 import { timelineMachine } from './timeline.machine.ts';
 import { versionsMachine, type ViewDiffIntent } from './versions.machine.ts';
+import { proposalsMachine } from './proposals.machine.ts';
 import { followedReplay, NO_ROUTE, replayLook, sameLook, type ReplayRoute } from './replay-follow.ts';
 import { canvasLook, followedView, NO_VIEW_ROUTE, sameView, type ViewRoute } from './view-follow.ts';
 import type { View } from '../../src/lib/ports/canvas-presence.ts';
@@ -37,8 +38,8 @@ import type { View } from '../../src/lib/ports/canvas-presence.ts';
  * (viewport, selection, gestures), `code` (the code view's modes), `simulation` (the
  * room's shared simulation of this machine), `timeline` (everything that happened to it),
  * `inspector` (the Inspector's fields and import), `tests` (the Tests panel) and
- * `testPlayback` (test paths played for the room) and `comments` (threads pinned to the
- * diagram), each invoked for as long as the machine
+ * `testPlayback` (test paths played for the room), `comments` (threads pinned to the
+ * diagram) and `proposals` (changes drafted on the side, reviewed and merged), each invoked for as long as the machine
  * is open and registered in the actor system under its id. It routes between them, so no
  * view has to: every new definition from the document goes to the layout, the code view,
  * the Inspector and the tests; every edit (a canvas gesture, the Inspector's ops, a code
@@ -67,8 +68,12 @@ export type OpenMachineEvent =
   | { type: 'machine.replayChosen' }
   /** Show a diff of two definitions on this person's canvas (a proposal's review): passed to the versions. */
   | ViewDiffIntent
+  /** Show now again on this person's canvas (a proposal's diff hidden): passed to the versions. */
+  | { type: 'view.close' }
   /** The versions' view (a version or diff) is laid out and the canvas shows it; null: the canvas shows now again. */
   | { type: 'machine.reviewLaidOut'; layout: Layout | null }
+  /** This machine is a proposal's draft: whether this person may edit it (its proposals child says). */
+  | { type: 'machine.draftChanged'; editable: boolean }
   | CanvasEdit;
 
 export interface OpenMachineInput {
@@ -105,7 +110,12 @@ export interface OpenMachineContext extends OpenMachineInput {
   laidOutReview: boolean;
   /** The live chart's newest layout, and a version's or diff's shown in its place (null: none). */
   pictures: { live: Layout | null; review: Layout | null };
+  /** A proposal's draft this person may not edit (not its author or an invitee, or merged or closed). */
+  draftLocked: boolean;
 }
+
+/** Whether this person edits here: the room's say, unless the machine is a draft they may not edit. */
+const editsHere = (context: OpenMachineContext): boolean => context.canEdit && !context.draftLocked;
 
 const sameStrings = (a: readonly string[], b: readonly string[]): boolean =>
   a.length === b.length && a.every((x, i) => x === b[i]);
@@ -191,6 +201,7 @@ export const openMachineMachine = setup({
     testPlayback: testPlaybackMachine,
     versions: versionsMachine,
     comments: commentsMachine,
+    proposals: proposalsMachine,
   },
   actions: {
     followDocument: enqueueActions(({ context, enqueue }, definition: MachineDefinition | null) => {
@@ -223,6 +234,11 @@ export const openMachineMachine = setup({
       if (version !== null && context.definition)
         enqueue.sendTo('versions', { type: 'versions.headMoved', version, definition: context.definition });
     }),
+    /** Proposals fork at the head the document has applied, from this person's definition. */
+    tellProposalsHead: enqueueActions(({ context, enqueue }, version: number | null) => {
+      if (version !== null && context.definition)
+        enqueue.sendTo('proposals', { type: 'proposals.headMoved', version, definition: context.definition });
+    }),
     tellTimelinePeers: enqueueActions(({ enqueue }, userIds: string[]) => {
       enqueue.sendTo('timeline', { type: 'timeline.peersChanged', userIds, at: new Date().toISOString() });
     }),
@@ -241,7 +257,7 @@ export const openMachineMachine = setup({
     }),
     applyOps: enqueueActions(({ context, event, enqueue }) => {
       assertEvent(event, 'machine.edit');
-      if (context.canEdit && event.ops.length > 0) enqueue.sendTo('document', { type: 'doc.edit', ops: event.ops });
+      if (editsHere(context) && event.ops.length > 0) enqueue.sendTo('document', { type: 'doc.edit', ops: event.ops });
     }),
     unfollow: sendTo('presence', { type: 'presence.unfollow' }),
     applyGesture: enqueueActions(({ context, event, enqueue }) => {
@@ -251,7 +267,7 @@ export const openMachineMachine = setup({
     }),
     replaceDefinition: enqueueActions(({ context, event, enqueue }) => {
       assertEvent(event, 'machine.replace');
-      if (!context.definition || !context.canEdit) return;
+      if (!context.definition || !editsHere(context)) return;
       const ops = diffToOps(context.definition, event.definition);
       if (ops.length > 0) enqueue.sendTo('document', { type: 'doc.edit', ops });
     }),
@@ -314,9 +330,13 @@ export const openMachineMachine = setup({
       assertEvent(event, 'machine.editableChanged');
       return { canEdit: event.canEdit, canSend: event.canSend ?? context.canSend };
     }),
+    setDraftLocked: assign(({ event }) => {
+      assertEvent(event, 'machine.draftChanged');
+      return { draftLocked: !event.editable };
+    }),
     tellEditable: enqueueActions(({ context, enqueue }) => {
-      enqueue.sendTo('canvas', { type: 'canvas.editableChanged', canEdit: context.canEdit });
-      enqueue.sendTo('inspector', { type: 'inspector.editableChanged', canEdit: context.canEdit });
+      enqueue.sendTo('canvas', { type: 'canvas.editableChanged', canEdit: editsHere(context) });
+      enqueue.sendTo('inspector', { type: 'inspector.editableChanged', canEdit: editsHere(context) });
       enqueue.sendTo('simulation', { type: 'sim.canSendChanged', canSend: context.canSend });
       enqueue.sendTo('comments', { type: 'comments.canCommentChanged', canComment: context.canSend });
     }),
@@ -338,6 +358,7 @@ export const openMachineMachine = setup({
     laidOut: null,
     laidOutReview: false,
     pictures: { live: null, review: null },
+    draftLocked: false,
   }),
   invoke: [
     {
@@ -351,6 +372,7 @@ export const openMachineMachine = setup({
           { type: 'tellTestsDefinition', params: ({ event }) => documentVersion(event.snapshot) },
           { type: 'tellTimelineHead', params: ({ event }) => documentVersion(event.snapshot) },
           { type: 'tellVersionsHead', params: ({ event }) => documentVersion(event.snapshot) },
+          { type: 'tellProposalsHead', params: ({ event }) => documentVersion(event.snapshot) },
         ],
       },
     },
@@ -440,6 +462,13 @@ export const openMachineMachine = setup({
       src: 'comments',
       input: ({ context }) => ({ machineId: context.machineId, userId: context.userId, canComment: context.canSend }),
     },
+    // Proposals: Propose a change forks this machine; on a draft, it says who may edit it (machine.draftChanged).
+    {
+      id: 'proposals',
+      systemId: 'proposals',
+      src: 'proposals',
+      input: ({ context, self }) => ({ machineId: context.machineId, userId: context.userId, editor: self }),
+    },
   ],
   initial: 'open',
   states: {
@@ -447,11 +476,13 @@ export const openMachineMachine = setup({
       tags: ['open'],
       on: {
         'machine.editableChanged': { actions: ['setEditable', 'tellEditable'] },
+        'machine.draftChanged': { actions: ['setDraftLocked', 'tellEditable'] },
         'machine.edit': { actions: 'applyOps' },
         'machine.replace': { actions: 'replaceDefinition' },
         'machine.viewChanged': { actions: 'changeView' },
         'machine.replayChosen': { actions: 'unfollow' },
         'view.diff': { actions: sendTo('versions', ({ event }) => event) },
+        'view.close': { actions: sendTo('versions', { type: 'versions.close' }) },
         'machine.reviewLaidOut': { actions: 'tellCanvasReview' },
         'edit.addChild': { actions: 'applyGesture' },
         'edit.addSibling': { actions: 'applyGesture' },

@@ -17,6 +17,7 @@ import type { TestsLogic } from './tests.ts';
 import type { CommentsLogic } from './comments.ts';
 import { timelineLogic } from './timeline.ts';
 import type { VersionsLogic } from './versions.ts';
+import type { ProposalsLogic } from './proposals.ts';
 
 /** The document machine's actors over the document port and a queue store. */
 export function documentActors(port: DocumentPort, store: QueueStore) {
@@ -68,9 +69,9 @@ export type CanvasPresenceLogic = ReturnType<typeof canvasPresenceLogic>;
 
 /**
  * One open machine: its document, presence, layout (with the engine `startLayout` makes),
- * canvas, simulation, timeline, Inspector, tests, test playback, versions and comments,
- * wired (the panels' machines come built over their ports: src/app/tests.ts,
- * test-playback.ts, versions.ts, comments.ts).
+ * canvas, simulation, timeline, Inspector, tests, test playback, versions, comments and
+ * proposals, wired (the panels' machines come built over their ports: src/app/tests.ts,
+ * test-playback.ts, versions.ts, comments.ts, proposals.ts).
  */
 export function openMachineLogic(
   port: DocumentPort,
@@ -79,7 +80,13 @@ export function openMachineLogic(
   startLayout: () => LayoutEngine,
   simulations: SimulationPort,
   timeline: TimelinePort,
-  panels: { tests: TestsLogic; testPlayback: TestPlaybackLogic; versions: VersionsLogic; comments: CommentsLogic },
+  panels: {
+    tests: TestsLogic;
+    testPlayback: TestPlaybackLogic;
+    versions: VersionsLogic;
+    comments: CommentsLogic;
+    proposals: ProposalsLogic;
+  },
 ) {
   return openMachineMachine.provide({
     actors: {
@@ -92,6 +99,7 @@ export function openMachineLogic(
       testPlayback: panels.testPlayback,
       versions: panels.versions,
       comments: panels.comments,
+      proposals: panels.proposals,
     },
   });
 }

@@ -11,6 +11,7 @@ import { testsLogic } from './tests.ts';
 import { testPlaybackLogic } from './test-playback.ts';
 import { versionsLogic } from './versions.ts';
 import { commentsLogic } from './comments.ts';
+import { proposalsLogic } from './proposals.ts';
 import { connectionLogic, invitesLogic, roomLogic, type ConnectionLogic, type RoomLogic } from './room.ts';
 
 /**
@@ -28,6 +29,7 @@ export function liveRoomLogic(): RoomLogic {
   if (!room) {
     const { machines, members, canvasPresence, simulations, timeline, tests, testPlayback, versions, comments } =
       live();
+    const { proposals } = live();
     room = roomLogic(live().room, members, {
       machineList: machineListLogic(machines),
       invites: invitesLogic(members),
@@ -45,6 +47,7 @@ export function liveRoomLogic(): RoomLogic {
           testPlayback: testPlaybackLogic(testPlayback),
           versions: versionsLogic(versions, workerLayoutEngine),
           comments: commentsLogic(comments),
+          proposals: proposalsLogic(proposals),
         },
       ),
     });

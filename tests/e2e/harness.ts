@@ -24,7 +24,8 @@ export async function signedIn(page: Page): Promise<void> {
 }
 
 /** The machine page's side panels, each a region named by its title and opened by a tab of the same name. */
-export type PanelName = 'Code' | 'Inspector' | 'Simulation' | 'Tests' | 'Timeline' | 'Versions' | 'Comments';
+export type PanelName =
+  'Code' | 'Inspector' | 'Simulation' | 'Tests' | 'Timeline' | 'Versions' | 'Comments' | 'Proposals';
 
 /**
  * Opens one of the machine page's side panels unless it is open already: the tabs (in the

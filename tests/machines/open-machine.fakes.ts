@@ -9,6 +9,7 @@ import type { testPlaybackMachine } from '../../machines/open-machine/test-playb
 import type { commentsMachine } from '../../machines/open-machine/comments.machine.ts';
 import type { testsMachine } from '../../machines/open-machine/tests.machine.ts';
 import type { versionsMachine } from '../../machines/open-machine/versions.machine.ts';
+import type { proposalsMachine } from '../../machines/open-machine/proposals.machine.ts';
 import type { PlayShown } from '../../src/lib/ports/test-playback.ts';
 import { openMachineMachine, type OpenMachineInput } from '../../machines/open-machine/open-machine.machine.ts';
 import { counterIds, importXState } from '../../src/lib/model/index.ts';
@@ -17,7 +18,7 @@ import type { Layout } from '../../src/lib/layout/types.ts';
 
 /**
  * The open machine with its document, presence, layout, simulation, timeline, Inspector,
- * tests, test playback, versions and comments replaced by recorders (they
+ * tests, test playback, versions, comments and proposals replaced by recorders (they
  * have their own tests) and the real canvas: a test loads a definition into the fake
  * document (`load`) and reads what each child was told. Typed as the children they stand
  * in for (test doubles, by design).
@@ -34,6 +35,7 @@ export function fakeOpenMachine() {
     testPlayback: [] as AnyEventObject[],
     versions: [] as AnyEventObject[],
     comments: [] as AnyEventObject[],
+    proposals: [] as AnyEventObject[],
   };
   const document = createMachine({
     types: {} as { context: { doc: { local: MachineDefinition } | null }; events: AnyEventObject },
@@ -91,6 +93,7 @@ export function fakeOpenMachine() {
       testPlayback: recorder(told.testPlayback) as unknown as typeof testPlaybackMachine,
       versions: recorder(told.versions) as unknown as typeof versionsMachine,
       comments: recorder(told.comments) as unknown as typeof commentsMachine,
+      proposals: recorder(told.proposals) as unknown as typeof proposalsMachine,
     },
   });
   return { logic, told };

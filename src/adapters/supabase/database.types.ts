@@ -599,6 +599,7 @@ export type Database = {
           created_at: string
           created_by: string | null
           definition: Json
+          draft_of: string | null
           id: string
           name: string
           project_id: string
@@ -610,6 +611,7 @@ export type Database = {
           created_at?: string
           created_by?: string | null
           definition?: Json
+          draft_of?: string | null
           id?: string
           name: string
           project_id: string
@@ -621,6 +623,7 @@ export type Database = {
           created_at?: string
           created_by?: string | null
           definition?: Json
+          draft_of?: string | null
           id?: string
           name?: string
           project_id?: string
@@ -629,6 +632,13 @@ export type Database = {
           version?: number
         }
         Relationships: [
+          {
+            foreignKeyName: "machines_draft_of_fkey"
+            columns: ["draft_of"]
+            isOneToOne: false
+            referencedRelation: "machines"
+            referencedColumns: ["id"]
+          },
           {
             foreignKeyName: "machines_project_id_fkey"
             columns: ["project_id"]
@@ -814,6 +824,146 @@ export type Database = {
           visibility?: string
         }
         Relationships: []
+      }
+      proposal_reviews: {
+        Row: {
+          created_at: string
+          id: string
+          machine_id: string
+          project_id: string
+          proposal_id: string
+          reviewer: string | null
+          verdict: string
+        }
+        Insert: {
+          created_at?: string
+          id?: string
+          machine_id: string
+          project_id: string
+          proposal_id: string
+          reviewer?: string | null
+          verdict: string
+        }
+        Update: {
+          created_at?: string
+          id?: string
+          machine_id?: string
+          project_id?: string
+          proposal_id?: string
+          reviewer?: string | null
+          verdict?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "proposal_reviews_machine_id_fkey"
+            columns: ["machine_id"]
+            isOneToOne: false
+            referencedRelation: "machines"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "proposal_reviews_project_id_fkey"
+            columns: ["project_id"]
+            isOneToOne: false
+            referencedRelation: "projects"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "proposal_reviews_proposal_id_fkey"
+            columns: ["proposal_id"]
+            isOneToOne: false
+            referencedRelation: "proposals"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      proposals: {
+        Row: {
+          author: string | null
+          base_seq: number
+          closed_at: string | null
+          collaborators: string[]
+          created_at: string
+          draft_id: string
+          id: string
+          machine_id: string
+          merged_at: string | null
+          merged_by: string | null
+          merged_first_seq: number | null
+          merged_last_seq: number | null
+          merged_ops: number | null
+          project_id: string
+          realtime_key: string
+          review_requested_at: string | null
+          status: string
+          title: string
+          updated_at: string
+        }
+        Insert: {
+          author?: string | null
+          base_seq: number
+          closed_at?: string | null
+          collaborators?: string[]
+          created_at?: string
+          draft_id: string
+          id?: string
+          machine_id: string
+          merged_at?: string | null
+          merged_by?: string | null
+          merged_first_seq?: number | null
+          merged_last_seq?: number | null
+          merged_ops?: number | null
+          project_id: string
+          realtime_key?: string
+          review_requested_at?: string | null
+          status?: string
+          title: string
+          updated_at?: string
+        }
+        Update: {
+          author?: string | null
+          base_seq?: number
+          closed_at?: string | null
+          collaborators?: string[]
+          created_at?: string
+          draft_id?: string
+          id?: string
+          machine_id?: string
+          merged_at?: string | null
+          merged_by?: string | null
+          merged_first_seq?: number | null
+          merged_last_seq?: number | null
+          merged_ops?: number | null
+          project_id?: string
+          realtime_key?: string
+          review_requested_at?: string | null
+          status?: string
+          title?: string
+          updated_at?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "proposals_draft_id_fkey"
+            columns: ["draft_id"]
+            isOneToOne: true
+            referencedRelation: "machines"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "proposals_machine_id_fkey"
+            columns: ["machine_id"]
+            isOneToOne: false
+            referencedRelation: "machines"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "proposals_project_id_fkey"
+            columns: ["project_id"]
+            isOneToOne: false
+            referencedRelation: "projects"
+            referencedColumns: ["id"]
+          },
+        ]
       }
       simulation_events: {
         Row: {
@@ -1090,6 +1240,12 @@ export type Database = {
         }
         Returns: Json
       }
+      close_proposal: {
+        Args: {
+          p_proposal: string
+        }
+        Returns: Database["public"]["Tables"]["proposals"]["Row"]
+      }
       commit_machine_ops: {
         Args: {
           p_base_version?: number
@@ -1157,6 +1313,13 @@ export type Database = {
           rate_per_second: number
         }[]
       }
+      invite_to_proposal: {
+        Args: {
+          p_proposal: string
+          p_user: string
+        }
+        Returns: Database["public"]["Tables"]["proposals"]["Row"]
+      }
       is_guest: {
         Args: never
         Returns: boolean
@@ -1206,6 +1369,14 @@ export type Database = {
         }
         Returns: string
       }
+      merge_proposal: {
+        Args: {
+          p_batch_id: string
+          p_ops: Json
+          p_proposal: string
+        }
+        Returns: Database["public"]["Tables"]["proposals"]["Row"]
+      }
       open_inspection_session: {
         Args: {
           p_client: string
@@ -1234,6 +1405,35 @@ export type Database = {
         }
         Returns: string
       }
+      proposal_for_step: {
+        Args: {
+          p_proposal: string
+        }
+        Returns: Database["public"]["Tables"]["proposals"]["Row"]
+      }
+      proposal_require_author: {
+        Args: {
+          p: unknown
+          p_what: string
+        }
+        Returns: undefined
+      }
+      proposal_require_editor: {
+        Args: {
+          p_project: string
+          p_what: string
+        }
+        Returns: undefined
+      }
+      propose_change: {
+        Args: {
+          p_base_seq: number
+          p_definition: Json
+          p_machine: string
+          p_title: string
+        }
+        Returns: Database["public"]["Tables"]["proposals"]["Row"]
+      }
       read_machine_ops: {
         Args: {
           p_after: number
@@ -1246,6 +1446,19 @@ export type Database = {
           client_id: string
           op: Json
         }[]
+      }
+      request_proposal_review: {
+        Args: {
+          p_proposal: string
+        }
+        Returns: Database["public"]["Tables"]["proposals"]["Row"]
+      }
+      review_proposal: {
+        Args: {
+          p_proposal: string
+          p_verdict: string
+        }
+        Returns: Database["public"]["Tables"]["proposals"]["Row"]
       }
       revoke_inspection_source: {
         Args: {

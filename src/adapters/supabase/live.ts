@@ -14,6 +14,7 @@ import { createMachineTestsAdapter } from './machine-tests.ts';
 import { createTestPlaybackAdapter } from './test-playback.ts';
 import { createTimelineAdapter } from './timeline.ts';
 import { createVersionsAdapter } from './versions.ts';
+import { createProposalsAdapter } from './proposals.ts';
 
 /**
  * The live room's adapters over the app's one browser client. The client is created
@@ -33,6 +34,7 @@ export function liveRoomAdapters() {
     testPlayback: createTestPlaybackAdapter(client),
     timeline: createTimelineAdapter(client),
     versions: createVersionsAdapter(client),
+    proposals: createProposalsAdapter(client),
     comments: createCommentsAdapter(client),
     inspection: createInspectionAdapter(client, supabaseApiUrl()),
     inspectionFollow: createInspectionFollowAdapter(client),

@@ -78,7 +78,9 @@ export function describeMachineError(error: unknown, action: string): DocumentEr
   }
 }
 
-export const toSummary = (row: Omit<Tables<'machines'>, 'definition' | 'realtime_key'>): MachineSummary => ({
+export const toSummary = (
+  row: Omit<Tables<'machines'>, 'definition' | 'realtime_key' | 'draft_of'>,
+): MachineSummary => ({
   id: row.id,
   projectId: row.project_id,
   name: row.name,
@@ -205,6 +207,8 @@ export function createMachinesAdapter(client: Client): DocumentPort {
           .from('machines')
           .select(`${SUMMARY}, definition`)
           .eq('project_id', projectId)
+          // Proposals' drafts are listed on their machine's Proposals panel, not here.
+          .is('draft_of', null)
           .order('created_at');
         if (error) return { ok: false, error: describeMachineError(error, 'list machines') };
         // Each machine's picture is drawn from its checkpoint and the log after it (a new
@@ -363,7 +367,9 @@ export function machineListEvents(client: Client, projectId: string): Observable
     concatMap((fact): Observable<MachineListEvent> => {
       if (fact.type === 'change') {
         const { change } = fact;
-        return change.kind === 'delete' ? EMPTY : of({ type: 'machines.upserted', machine: toSummary(change.row) });
+        // A proposal's draft is no machine of the list.
+        if (change.kind === 'delete' || change.row.draft_of) return EMPTY;
+        return of({ type: 'machines.upserted', machine: toSummary(change.row) });
       }
       if (fact.type === 'broadcast') {
         return typeof fact.payload.id === 'string'

@@ -3,6 +3,7 @@ import { useMachineListSend, useMachineListStatus } from '../machines/machine-li
 import { DiscardedEdit } from '../room/DiscardedEdit.tsx';
 import { useAdminBusy, useMyRole, useProjectId, useProjectName, useRoomSend } from '../room/room-context.ts';
 import { SessionBar } from '../session/SessionBar.tsx';
+import { ProposeButton } from '../proposals/index.ts';
 
 type Renaming = 'machine' | 'project' | null;
 
@@ -168,6 +169,7 @@ export function MachineBar({
       )}
       <div className="machine-tools" ref={toolsRef} />
       {people}
+      {canEdit && <ProposeButton projectId={projectId} />}
       <ShareMenu projectId={projectId} machineId={machineId} />
       <SessionBar />
     </header>

@@ -1,11 +1,13 @@
 import { useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
 import { VersionsSlot } from '../versions/index.ts';
+import { ProposalsSlot, useDraftOf, useProposalsRef } from '../proposals/index.ts';
 import { CommentsPanel, useComposing, useFocusedThread, useHasComments, useUnread } from '../comments/index.ts';
 import { PanelBoundary } from './PanelBoundary.tsx';
 import './side-panel.css';
 import './dock-sheet.css';
 
-export type DockPanel = 'code' | 'inspector' | 'simulation' | 'tests' | 'timeline' | 'versions' | 'comments';
+export type DockPanel =
+  'code' | 'inspector' | 'simulation' | 'tests' | 'timeline' | 'versions' | 'comments' | 'proposals';
 
 /** A tab's icon: a 16 px line drawing (SVG, so it never depends on a font having the glyph). */
 const icon = (d: string) => (
@@ -32,6 +34,7 @@ export const DOCK_PANELS: readonly { key: DockPanel; title: string; icon: ReactN
   { key: 'timeline', title: 'Timeline', icon: icon('M8 2.5a5.5 5.5 0 1 1 0 11 5.5 5.5 0 0 1 0-11zM8 5v3.2l2.2 1.6') },
   { key: 'versions', title: 'Versions', icon: icon('M4 2.5h6l2.5 2.5v8.5H4zM6.5 7.5h4M6.5 10h4') },
   { key: 'comments', title: 'Comments', icon: icon('M2.5 3.5h11v7h-6l-3 2.5v-2.5h-2z') },
+  { key: 'proposals', title: 'Proposals', icon: icon('M4.5 2.5v11M4.5 6.5c0 2 1.5 3 4 3h3M11.5 7.5l2 2-2 2') },
 ];
 
 /** This person's choice: which tab, whether its panel is open (or collapsed to the strip), how wide. */
@@ -117,10 +120,14 @@ export function MachineDock({
   // The Comments panel joins the dock wherever the open machine has comments and someone is signed in.
   // Named versions sit beside the timeline: wherever the page has a Timeline, it has Versions.
   const hasComments = useHasComments() && userId !== null;
+  // Proposals sit beside the versions on a machine (not on a proposal's draft: its banner says what it is).
+  const proposalsRef = useProposalsRef();
+  const isDraft = useDraftOf(proposalsRef) !== null;
   const panels = {
     ...given,
     ...(given.timeline && !given.versions ? { versions: <VersionsSlot /> } : {}),
     ...(hasComments && !given.comments ? { comments: <CommentsPanel /> } : {}),
+    ...(given.timeline && proposalsRef && !isDraft && !given.proposals ? { proposals: <ProposalsSlot /> } : {}),
   };
   const unread = useUnread();
   // Starting a thread (the Comment tool) opens the Comments panel, where its text box is.

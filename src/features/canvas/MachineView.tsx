@@ -8,6 +8,7 @@ import { Inspector } from '../inspector/index.ts';
 import { SimulationPanel } from '../simulation/index.ts';
 import { TestsPanel } from '../tests/index.ts';
 import { TimelinePanel } from '../timeline/index.ts';
+import { ProposalBanner, useDraftOf, useProposalsRef } from '../proposals/index.ts';
 import { CanvasPage } from './CanvasPage.tsx';
 import { CodeView } from './CodeView.tsx';
 import { MachineBar } from './MachineBar.tsx';
@@ -70,7 +71,9 @@ export function MachineView({ machineId }: { machineId: string }) {
 function OpenMachine({ machineId }: { machineId: string }) {
   const canEdit = useCanEdit();
   const members = useMembers();
-  const name = useMachineName(machineId);
+  // A proposal's draft is in no machine list: it goes by its proposal's title.
+  const draftOf = useDraftOf(useProposalsRef());
+  const name = useMachineName(machineId) ?? draftOf?.title ?? null;
   const definition = useDefinition();
   // The canvas renders the newest definition at transition priority: a burst of remote ops
   // (a pasted 1,000-state config arrives as hundreds of rows) re-renders the diagram once
@@ -190,6 +193,7 @@ function OpenMachine({ machineId }: { machineId: string }) {
       />
       <div className="machine-body">
         <div className="machine-notes">
+          <ProposalBanner />
           {askedBy && <SpotlightAsk name={asking?.name ?? 'Someone'} color={asking?.color ?? '#978365'} />}
           {followed && (
             <p className="machine-following" role="status" style={{ color: followed.color }}>

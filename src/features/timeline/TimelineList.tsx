@@ -18,6 +18,8 @@ interface Props {
   onOpen: (entry: TimelineEntry) => void;
   /** Named versions, by the key of the edit entry whose ops include the edit each names. */
   versionMarks?: ReadonlyMap<string, string>;
+  /** Each edit that merged a proposal: the proposal's title, by entry key. */
+  mergeMarks?: ReadonlyMap<string, string>;
 }
 
 const clock = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
@@ -28,7 +30,7 @@ const clock = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-d
  * their offset. Ten thousand entries cost the same to scroll as fifty. The list sticks to
  * the newest entry while scrolled to the end, so it reads live.
  */
-export function TimelineList({ entries, nameOf, colorOf, openKey, onOpen, versionMarks }: Props) {
+export function TimelineList({ entries, nameOf, colorOf, openKey, onOpen, versionMarks, mergeMarks }: Props) {
   const scroller = useRef<HTMLDivElement>(null);
   // The first row in view, and the scroller's height: the list renders again only when
   // the window of rows moves, not on every pixel scrolled.
@@ -89,6 +91,7 @@ export function TimelineList({ entries, nameOf, colorOf, openKey, onOpen, versio
             colorOf={colorOf}
             onOpen={onOpen}
             versions={versionMarks?.get(entry.key)}
+            merged={mergeMarks?.get(entry.key)}
           />
         ))}
       </ul>
@@ -107,13 +110,15 @@ interface RowProps {
   onOpen: (entry: TimelineEntry) => void;
   /** The names of the versions saved at this edit, if any. */
   versions?: string | undefined;
+  /** The title of the proposal this edit merged, if it is a merge. */
+  merged?: string | undefined;
 }
 
 /**
  * One row, placed by its own index: a row still in view after a scroll has the same props,
  * so it does not render again; only the rows scrolled in are new.
  */
-const Row = memo(function Row({ entry, index, count, open, nameOf, colorOf, onOpen, versions }: RowProps) {
+const Row = memo(function Row({ entry, index, count, open, nameOf, colorOf, onOpen, versions, merged }: RowProps) {
   return (
     <li
       className={`tl-entry tl-${entry.kind}${open ? ' is-open' : ''}`}
@@ -125,7 +130,8 @@ const Row = memo(function Row({ entry, index, count, open, nameOf, colorOf, onOp
       <span className="tl-dot" style={{ background: colorOf(entry.person) }} aria-hidden="true" />
       {entry.kind === 'edit' ? (
         <button type="button" className="tl-open" onClick={() => onOpen(entry)} title="Show this version">
-          {nameOf(entry.person)} {entry.text}
+          {nameOf(entry.person)} {merged !== undefined ? `merged “${merged}”: ` : ''}
+          {entry.text}
         </button>
       ) : (
         <span className="tl-text">

@@ -13,6 +13,7 @@ import {
   type TimelineActor,
 } from './timeline-selectors.ts';
 import { useVersionMarks } from '../versions/versions-selectors.ts';
+import { useMergeMarks } from '../proposals/index.ts';
 import './timeline.css';
 
 interface Props {
@@ -45,6 +46,7 @@ export function TimelinePanel({ actor, people, canEdit }: Props) {
   const layout = usePreviewLayout(actor);
   const shown = useMemo(() => filterEntries(entries, filter), [entries, filter]);
   const versionMarks = useVersionMarks(entries);
+  const mergeMarks = useMergeMarks(entries);
   const persons = useMemo(() => peopleIn(entries), [entries]);
   const nameOf = useCallback((id: string | null) => (id && people.get(id)?.name) || 'Someone', [people]);
   const colorOf = useCallback((id: string | null) => (id && people.get(id)?.color) || '#978365', [people]);
@@ -117,6 +119,7 @@ export function TimelinePanel({ actor, people, canEdit }: Props) {
         openKey={preview?.entry.key ?? null}
         onOpen={(entry) => actor.send({ type: 'timeline.open', key: entry.key })}
         versionMarks={versionMarks}
+        mergeMarks={mergeMarks}
       />
     </section>
   );

@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { door, loaded, ok, opened, proposal, renamed, settle, start, stepped } from './proposals.fakes.ts';
+
+/**
+ * The proposals machine's promises beyond its paths: a draft tells the open machine who
+ * may edit it, and says so again when the proposal changes; Propose a change forks at the
+ * head the document applied and names the draft to open; a merge keeps what did not land.
+ */
+
+describe('proposals machine', () => {
+  it('tells the open machine a draft is editable for its author only, until it is merged', async () => {
+    const mine = proposal('p1', 'draft', { draftId: 'm-1', machineId: 'm-target', author: 'u-ada' });
+    const ada = start({ userId: 'u-ada' });
+    await ada.held.settle('loadProposals', loaded([], mine));
+    expect(ada.edited).toEqual([{ type: 'machine.draftChanged', editable: true }]);
+    ada.facts.next({ type: 'proposals.changed', proposal: { ...mine, status: 'merged' } });
+    await settle();
+    expect(ada.edited.at(-1)).toEqual({ type: 'machine.draftChanged', editable: false });
+
+    const bob = start({ userId: 'u-bob' });
+    await bob.held.settle('loadProposals', loaded([], mine));
+    expect(bob.edited).toEqual([{ type: 'machine.draftChanged', editable: false }]);
+    // Invited, Bob edits too.
+    bob.facts.next({ type: 'proposals.changed', proposal: { ...mine, collaborators: ['u-bob'] } });
+    await settle();
+    expect(bob.edited.at(-1)).toEqual({ type: 'machine.draftChanged', editable: true });
+  });
+
+  it('forks at the head the document applied, and names the draft made', async () => {
+    const f = start({ userId: 'u-ada' });
+    await f.held.settle('loadProposals', loaded([]));
+    f.actor.send({ type: 'proposals.headMoved', version: 7, definition: door });
+    f.actor.send({ type: 'proposals.propose', title: '  Retry twice ' });
+    await settle();
+    expect(f.held.calls.at(-1)).toEqual({
+      name: 'step',
+      input: { kind: 'propose', machineId: 'm-1', title: 'Retry twice', definition: door, baseSeq: 7 },
+    });
+    const made = proposal('p9', 'draft', { title: 'Retry twice' });
+    await f.held.settle('step', stepped(made));
+    expect(f.actor.getSnapshot().context.created).toEqual(made);
+    expect(f.actor.getSnapshot().context.proposals).toEqual([made]);
+    expect(f.edited).toEqual([]);
+  });
+
+  it('names the draft made even when its row arrived live before the answer', async () => {
+    const f = start({ userId: 'u-ada' });
+    await f.held.settle('loadProposals', loaded([]));
+    f.actor.send({ type: 'proposals.headMoved', version: 3, definition: door });
+    f.actor.send({ type: 'proposals.propose', title: 'Raced' });
+    await settle();
+    const made = proposal('p8', 'draft', { title: 'Raced' });
+    f.facts.next({ type: 'proposals.changed', proposal: made });
+    await settle();
+    await f.held.settle('step', stepped(made));
+    expect(f.actor.getSnapshot().context.created).toEqual(made);
+  });
+
+  it('keeps what a merge did not land, and the merged proposal', async () => {
+    const p = proposal('p1', 'approved');
+    const f = start();
+    await f.held.settle('loadProposals', loaded([p]));
+    f.actor.send({ type: 'proposals.merge', id: 'p1' });
+    await settle();
+    expect(f.held.calls.at(-1)).toEqual({ name: 'step', input: { kind: 'merge', proposal: p } });
+    const notApplied = [
+      { index: 0, op: { type: 'state.delete' as const, id: 's_gone' }, reason: 'no such state', mended: false },
+    ];
+    const merged = { ...p, status: 'merged' as const, mergedBy: 'u-bob', mergedFirstSeq: 5, mergedLastSeq: 5 };
+    await f.held.settle('step', ok({ proposal: merged, notApplied }));
+    expect(f.actor.getSnapshot().context.merged).toEqual({ proposal: merged, notApplied });
+    expect(f.actor.getSnapshot().context.proposals).toEqual([merged]);
+    expect(f.actor.getSnapshot().context.created).toBeNull();
+  });
+
+  it('keeps a live change of the proposal shown, and reads what it changes again', async () => {
+    const p = proposal('p1', 'changes_requested');
+    const f = start();
+    await f.held.settle('loadProposals', loaded([p]));
+    f.actor.send({ type: 'proposals.open', id: 'p1' });
+    await settle();
+    await f.held.settle('openProposal', opened);
+    const asked = {
+      ...p,
+      status: 'in_review' as const,
+      updatedAt: new Date(Date.UTC(2026, 10, 27, 12, 5)).toISOString(),
+    };
+    f.facts.next({ type: 'proposals.changed', proposal: asked });
+    await settle();
+    expect(f.actor.getSnapshot().context.proposals).toEqual([asked]);
+    expect(f.held.isOpen('openProposal')).toBe(true);
+    // An older copy arriving late changes nothing.
+    f.facts.next({ type: 'proposals.changed', proposal: p });
+    await settle();
+    expect(f.actor.getSnapshot().context.proposals).toEqual([asked]);
+  });
+
+  it("draws an opened proposal's diff on the person's canvas, and shows now again when it is hidden", async () => {
+    const f = start();
+    await f.held.settle('loadProposals', loaded([proposal('p1', 'in_review')]));
+    f.actor.send({ type: 'proposals.open', id: 'p1' });
+    await settle();
+    await f.held.settle('openProposal', opened);
+    expect(f.edited.at(-1)).toMatchObject({ type: 'view.diff', label: `${proposal('p1', 'in_review').title} → now` });
+    expect(f.edited.at(-1)).toMatchObject({ before: door, after: renamed });
+    f.actor.send({ type: 'proposals.hide' });
+    expect(f.edited.at(-1)).toEqual({ type: 'view.close' });
+  });
+});
