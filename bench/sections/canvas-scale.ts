@@ -2,6 +2,7 @@ import { generateChart } from '../../src/lib/layout/generate.ts';
 import type { MachineDefinition } from '../../src/lib/model/types.ts';
 import { ms, summarize, type BenchContext, type Summary } from '../lib.ts';
 import { benchApp } from '../served-app.ts';
+import { reportProfile, startProfile } from '../bigchart-probe.ts';
 import { renameRounds, twoOnOneMachine } from './canvas.ts';
 
 /**
@@ -14,6 +15,9 @@ import { renameRounds, twoOnOneMachine } from './canvas.ts';
 
 const SAMPLES = 15;
 const WARMUP = 3;
+
+/** BENCH_CANVAS_SCALE_PROFILE=1: after the 1,000-state rounds, where B's main thread spends a few more renames (bench/bigchart-probe.ts). */
+const PROFILE = process.env.BENCH_CANVAS_SCALE_PROFILE === '1';
 
 const topLevelKey = (def: MachineDefinition): string => {
   const first = def.states[def.root]!.children[0]!;
@@ -31,6 +35,13 @@ export async function run(ctx: BenchContext): Promise<void> {
       for (const page of [pageA, pageB])
         await page.getByRole('button', { name: `state ${key}`, exact: true }).waitFor({ timeout: 60_000 });
       figures.set(size, summarize(await renameRounds(pageA, pageB, key, (i) => `${key}x${i}`, WARMUP, SAMPLES, true)));
+      if (PROFILE && size === 1000) {
+        const cdp = await startProfile(pageB);
+        const last = `${key}x${WARMUP + SAMPLES - 1}`;
+        await renameRounds(pageA, pageB, last, (i) => `${key}p${i}`, 0, 10, true);
+        console.log(`B's main thread over 10 remote renames, ${size} states:`);
+        await reportProfile(cdp, bench.dir, 30);
+      }
       await pageA.context().close();
       await pageB.context().close();
     }

@@ -9,7 +9,8 @@ import type { Issue, MachineDefinition } from '../../src/lib/model/types.ts';
  * text: it stays theirs until they apply or revert; `invalid` once an apply found errors).
  * The editor (CodeMirror, in the view) reports `code.typed`; the machine says what to show
  * (`code.show`, emitted) and hands an applied definition to its `editor` (the open
- * machine) as `machine.replace`.
+ * machine) as `machine.replace`. The view says whether the editor is on screen
+ * (`code.seen`): an unseen one is sent the newest text once it is seen again.
  */
 
 export const configText = (def: MachineDefinition | null): string =>
@@ -21,7 +22,9 @@ export type CodeViewEvent =
   /** The editor's text changed (typing, paste, undo). */
   | { type: 'code.typed'; text: string }
   | { type: 'code.apply'; text: string }
-  | { type: 'code.revert' };
+  | { type: 'code.revert' }
+  /** Fact from the view: whether the editor is on screen (a closed Code panel stays mounted, unseen). */
+  | { type: 'code.seen'; seen: boolean };
 
 export type CodeViewEmitted = { type: 'code.show'; text: string };
 
@@ -39,6 +42,12 @@ export interface CodeViewContext {
   /** Errors the last apply found. */
   errors: Issue[];
   editor: AnyActorRef | null;
+  /**
+   * Whether anyone sees the text: while not, following remembers the newest definition and
+   * serializes it once seen again (a peer's edit of a 1,000-state chart no longer writes
+   * 150 kB of JSON for a closed panel).
+   */
+  seen: boolean;
 }
 
 export type CodeViewTag = 'following' | 'dirty' | 'invalid';
@@ -58,8 +67,13 @@ export const codeViewMachine = setup({
       assertEvent(event, 'code.definitionChanged');
       return { latest: event.definition };
     }),
-    /** Follows the newest definition: shows its text when it differs from what is shown (one serialization per change). */
+    noteSeen: assign(({ event }) => {
+      assertEvent(event, 'code.seen');
+      return { seen: event.seen };
+    }),
+    /** Follows the newest definition while seen: shows its text when it differs from what is shown (one serialization per change). */
     followLatest: enqueueActions(({ context, enqueue }) => {
+      if (!context.seen) return;
       const text = configText(context.latest);
       if (text === context.shown) return;
       enqueue.assign({ shown: text });
@@ -96,6 +110,7 @@ export const codeViewMachine = setup({
     latest: input.definition,
     errors: [],
     editor: input.editor ?? null,
+    seen: true,
   }),
   initial: 'following',
   states: {
@@ -103,6 +118,7 @@ export const codeViewMachine = setup({
       tags: ['following'],
       on: {
         'code.definitionChanged': { actions: ['rememberLatest', 'followLatest'] },
+        'code.seen': { actions: ['noteSeen', 'followLatest'] },
         'code.typed': { guard: 'differsFromShown', target: 'editing' },
       },
     },
@@ -112,6 +128,7 @@ export const codeViewMachine = setup({
       on: {
         // Their text stays theirs: remember the definition for a revert, show nothing.
         'code.definitionChanged': { actions: 'rememberLatest' },
+        'code.seen': { actions: 'noteSeen' },
         'code.typed': { guard: 'sameAsShown', target: 'following', actions: 'clearErrors' },
         'code.revert': { target: 'following', actions: 'showLatest' },
         'code.apply': [

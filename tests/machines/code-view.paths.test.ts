@@ -16,12 +16,15 @@ const events: CodeViewEvent[] = [
   { type: 'code.apply', text: '{ nope' },
   { type: 'code.apply', text: configText(v2) },
   { type: 'code.revert' },
+  { type: 'code.seen', seen: false },
+  { type: 'code.seen', seen: true },
 ];
 
 const observe = (snapshot: Snapshot) => ({
   value: snapshot.value,
   shown: snapshot.context.shown === configText(v1) ? 'v1' : 'other',
   errors: snapshot.context.errors.length > 0,
+  seen: snapshot.context.seen,
 });
 
 // The helper's logic type declares no emitted events; this machine emits `code.show`, which the graph ignores.

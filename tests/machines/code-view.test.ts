@@ -26,6 +26,17 @@ describe('code view machine', () => {
     expect(shown).toHaveLength(1);
   });
 
+  it('while unseen, remembers the newest definition and shows its text once seen again', () => {
+    const { actor, shown, snap } = start();
+    actor.send({ type: 'code.seen', seen: false });
+    actor.send({ type: 'code.definitionChanged', definition: v2 });
+    expect(shown).toEqual([]);
+    expect(snap().context.shown).toBe(configText(v1));
+    actor.send({ type: 'code.seen', seen: true });
+    expect(shown).toEqual([configText(v2)]);
+    expect(snap().context.shown).toBe(configText(v2));
+  });
+
   it('keeps edited text through remote changes, and reverts to the newest definition', () => {
     const { actor, shown, snap } = start();
     actor.send({ type: 'code.typed', text: '{ "id": "mine"' });

@@ -46,6 +46,7 @@ export function CodeView({ canEdit }: { canEdit: boolean }) {
   // The editor widget's own events (typing, going away) are the person's intents, sent from here.
   const typed = useCallback((text: string) => code?.send({ type: 'code.typed', text }), [code]);
   const discard = useCallback(() => code?.send({ type: 'code.revert' }), [code]);
+  const noteSeen = useCallback((seen: boolean) => code?.send({ type: 'code.seen', seen }), [code]);
 
   useEffect(() => {
     if (!host.current || !code) return;
@@ -96,11 +97,16 @@ export function CodeView({ canEdit }: { canEdit: boolean }) {
       if (host_.offsetParent === null) waiting = text;
       else show(text);
     });
+    // Whether the editor is on screen goes to the machine, which serializes nothing while it
+    // is not (and, seen again, sends the newest text: after any text that waited here).
     const seen = new IntersectionObserver((entries) => {
-      if (waiting === null || !entries.some((e) => e.isIntersecting)) return;
-      const text = waiting;
-      waiting = null;
-      show(text);
+      const visible = entries.some((e) => e.isIntersecting);
+      if (visible && waiting !== null) {
+        const text = waiting;
+        waiting = null;
+        show(text);
+      }
+      if (visible !== code.getSnapshot().context.seen) noteSeen(visible);
     });
     seen.observe(host_);
     return () => {
@@ -113,7 +119,7 @@ export function CodeView({ canEdit }: { canEdit: boolean }) {
       // eslint-disable-next-line seam/effect-sends-through
       discard();
     };
-  }, [canEdit, code, typed, discard]);
+  }, [canEdit, code, typed, discard, noteSeen]);
 
   const revert = () => code?.send({ type: 'code.revert' });
 

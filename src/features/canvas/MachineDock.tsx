@@ -1,4 +1,4 @@
-import { useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
+import { memo, useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
 import { VersionsSlot } from '../versions/index.ts';
 import { ProposalsSlot, useDraftOf, useProposalsRef } from '../proposals/index.ts';
 import { CommentsPanel, useComposing, useFocusedThread, useHasComments, useUnread } from '../comments/index.ts';
@@ -89,6 +89,18 @@ function remember(userId: string | null, prefs: DockPrefs): void {
     // Storage refused (private mode, quota): the choice lasts until the page closes.
   }
 }
+
+/**
+ * A closed panel as it was last drawn: a new definition (a peer's edit) re-renders only
+ * the open panel, the closed ones catch up when opened (what they subscribe to themselves
+ * still updates them).
+ */
+const Kept = memo(
+  function Kept({ children }: { children: ReactNode; closed: boolean }) {
+    return <>{children}</>;
+  },
+  (_, next) => next.closed,
+);
 
 /**
  * The machine page's one side panel, on the right of the diagram: a strip of tabs (Code,
@@ -220,7 +232,7 @@ export function MachineDock({
         {shown.map((p) => (
           <div key={p.key} id={`dock-panel-${p.key}`} className="machine-dock-panel" data-panel={p.key}>
             <PanelBoundary name={`The ${p.title} panel`} resetKey={resetKey}>
-              {panels[p.key]}
+              <Kept closed={!open || current?.key !== p.key}>{panels[p.key]}</Kept>
             </PanelBoundary>
           </div>
         ))}

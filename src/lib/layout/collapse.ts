@@ -1,4 +1,4 @@
-import type { MachineDefinition, StateId, Transition } from '../model/types.ts';
+import type { MachineDefinition, StateId, StateNode, Transition } from '../model/types.ts';
 import type { TextMeasure } from '../ports/layout.ts';
 import { estimateText, transitionLabel, wrapLabel } from './labels.ts';
 import { GEOMETRY, LABEL_ROOM, leafSize } from './sizes.ts';
@@ -52,19 +52,74 @@ export const READABLE_ZOOM = 0.65;
  */
 export const AREA_SLACK = 10.5;
 
-/** The area of what a definition draws: its leaf boxes (with a margin) and its label pills with their room. */
-function drawnArea(def: MachineDefinition, measure: TextMeasure): number {
+/** What a leaf box or a label pill adds to the drawn area, kept per state or transition object per measure (definitions share untouched ones). */
+const areas = new WeakMap<
+  TextMeasure,
+  { leaf: WeakMap<object, number>; closed: WeakMap<object, number>; label: WeakMap<object, number> }
+>();
+
+function areasFor(measure: TextMeasure) {
+  let found = areas.get(measure);
+  if (!found) {
+    found = { leaf: new WeakMap(), closed: new WeakMap(), label: new WeakMap() };
+    areas.set(measure, found);
+  }
+  return found;
+}
+
+const leafArea = (def: MachineDefinition, s: StateNode, measure: TextMeasure): number => {
+  const size = leafSize(def, s, measure, null);
+  return (size.width + GEOMETRY.pad) * (size.height + GEOMETRY.pad);
+};
+
+const labelArea = (def: MachineDefinition, t: Transition, measure: TextMeasure): number => {
+  const lines = wrapLabel(transitionLabel(def, t));
+  const width = Math.max(...lines.map((l) => measure(l, 'edge'))) + GEOMETRY.edgeLabelPad;
+  const height = GEOMETRY.edgeLabelHeight + (lines.length - 1) * GEOMETRY.edgeLabelLine;
+  return width * height * LABEL_ROOM * LABEL_ROOM;
+};
+
+const cached = <K extends object>(map: WeakMap<object, number>, key: K, compute: () => number): number => {
+  const known = map.get(key);
+  if (known !== undefined) return known;
+  const value = compute();
+  map.set(key, value);
+  return value;
+};
+
+/**
+ * The area of what `def` with `collapsed` closed draws (`collapseView(def, collapsed).view`):
+ * its leaf boxes (with a margin) and its label pills with their room. Worked out without
+ * building the view, each box and pill measured once per object: a remote rename measures
+ * one name again, not the chart.
+ */
+function drawnArea(def: MachineDefinition, collapsed: ReadonlySet<StateId>, measure: TextMeasure): number {
+  const known = areasFor(measure);
+  const shownAs = new Map<StateId, StateId>();
   let area = 0;
-  for (const s of Object.values(def.states))
-    if (s.children.length === 0) {
-      const size = leafSize(def, s, measure, null);
-      area += (size.width + GEOMETRY.pad) * (size.height + GEOMETRY.pad);
+  const visit = (id: StateId, closedBy: StateId | null): void => {
+    const s = def.states[id];
+    if (!s) return;
+    shownAs.set(id, closedBy ?? id);
+    if (closedBy !== null) {
+      for (const c of s.children) visit(c, closedBy);
+      return;
     }
+    const close = s.children.length > 0 && collapsed.has(id) && id !== def.root;
+    // The root's title is the machine's name: measured each time, never kept.
+    if (close) area += cached(known.closed, s, () => leafArea(def, { ...s, children: [], initial: null }, measure));
+    else if (s.children.length === 0)
+      area += s.parent === null ? leafArea(def, s, measure) : cached(known.leaf, s, () => leafArea(def, s, measure));
+    for (const c of s.children) visit(c, close ? id : null);
+  };
+  visit(def.root, null);
   for (const t of Object.values(def.transitions)) {
-    const lines = wrapLabel(transitionLabel(def, t));
-    const width = Math.max(...lines.map((l) => measure(l, 'edge'))) + GEOMETRY.edgeLabelPad;
-    const height = GEOMETRY.edgeLabelHeight + (lines.length - 1) * GEOMETRY.edgeLabelLine;
-    area += width * height * LABEL_ROOM * LABEL_ROOM;
+    const source = shownAs.get(t.source) ?? t.source;
+    if (source !== t.source && t.targets.every((x) => (shownAs.get(x) ?? x) === source)) continue;
+    // An invoke's outcome is named by its source's invoke: such labels are read from the state shown.
+    const e = t.event;
+    if (typeof e === 'object' && 'invoke' in e) area += labelArea(def, { ...t, source }, measure);
+    else area += cached(known.label, t, () => labelArea(def, t, measure));
   }
   return area;
 }
@@ -84,6 +139,28 @@ export function fitCollapsed(
   pane: { width: number; height: number },
   measure: TextMeasure = estimateText,
 ): Set<StateId> {
+  // The open machine and the diagram each ask for the same definition in the same pane: worked out once.
+  const last = lastFit;
+  if (last && last.def === def && last.measure === measure && last.width === pane.width && last.height === pane.height)
+    return new Set(last.set);
+  const set = fitLevels(def, pane, measure);
+  lastFit = { def, measure, width: pane.width, height: pane.height, set };
+  return new Set(set);
+}
+
+let lastFit: {
+  def: MachineDefinition;
+  measure: TextMeasure;
+  width: number;
+  height: number;
+  set: ReadonlySet<StateId>;
+} | null = null;
+
+function fitLevels(
+  def: MachineDefinition,
+  pane: { width: number; height: number },
+  measure: TextMeasure,
+): Set<StateId> {
   const depthOf = (id: StateId): number => {
     let d = 0;
     for (let cur = def.states[id]?.parent ?? null; cur !== null; cur = def.states[cur]?.parent ?? null) d += 1;
@@ -97,7 +174,7 @@ export function fitCollapsed(
   let set = new Set<StateId>();
   for (let depth = deepest + 1; depth >= 1; depth -= 1) {
     set = new Set(compounds.filter((c) => c.depth >= depth).map((c) => c.id));
-    const area = drawnArea(collapseView(def, set).view, measure) * AREA_SLACK;
+    const area = drawnArea(def, set, measure) * AREA_SLACK;
     if (Math.sqrt(usable / area) >= READABLE_ZOOM) return set;
   }
   return set;

@@ -3,9 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { EXAMPLE_NAMES, loadExample } from '../../../src/features/canvas/examples.ts';
 import { collapsedFor, collapseView, fitCollapsed } from '../../../src/lib/layout/collapse.ts';
 import { layoutForPane } from '../../../src/lib/layout/direction.ts';
+import { generateChart } from '../../../src/lib/layout/generate.ts';
 import { estimateText } from '../../../src/lib/layout/labels.ts';
 import { LABELS_GROWN, layoutLabelRoom, readability } from '../../../src/lib/layout/readability.ts';
 import type { Layout } from '../../../src/lib/layout/types.ts';
+import { applyOp } from '../../../src/lib/model/apply.ts';
 import type { MachineDefinition } from '../../../src/lib/model/types.ts';
 
 /**
@@ -65,6 +67,26 @@ describe("Fit's overview", () => {
     expect(shown.smallestText).toBeGreaterThanOrEqual(9);
     // A larger pane never collapses more.
     expect(fitCollapsed(def, { width: 2560, height: 1440 }).size).toBeLessThanOrEqual(set.size);
+  });
+
+  it('decides an edited chart as it would the same chart read afresh (what it keeps per state is never stale)', () => {
+    let def = generateChart(1000);
+    // A pane the whole chart reads in, until its names grow.
+    const wide = { width: 10_000, height: 7_500 };
+    const fresh = (d: MachineDefinition) => [...fitCollapsed(structuredClone(d), wide)].sort();
+    expect(fitCollapsed(def, wide).size).toBe(0);
+    // Leaf names grown one by one until the overview closes compounds: each step agrees with a fresh read.
+    const leaves = Object.values(def.states)
+      .filter((s) => s.children.length === 0)
+      .slice(0, 60);
+    let changed = false;
+    for (const [i, leaf] of leaves.entries()) {
+      def = applyOp(def, { type: 'state.rename', id: leaf.id, key: `${'w'.repeat(300)}${i}` });
+      const now = [...fitCollapsed(def, wide)].sort();
+      expect(now).toEqual(fresh(def));
+      if (now.length > 0) changed = true;
+    }
+    expect(changed).toBe(true);
   });
 
   it('with the pane known, collapsedFor adds the overview; what a person opens stays open', () => {
