@@ -157,7 +157,11 @@ describe('proposing a change', () => {
     ['a machine that does not exist', { p_machine: randomUUID() }, 'PT404', 'machine not found'],
   ])('refuses %s, writing nothing', async (_, change, code, message) => {
     const before = await db.query(
-      'select (select count(*) from public.proposals) as p, (select count(*) from public.machines) as m',
+      // This project's rows only: other files write machines on the same backend meanwhile.
+      `select (select count(*) from public.proposals where machine_id = $1) as p,
+              (select count(*) from public.machines
+                where project_id = (select project_id from public.machines where id = $1)) as m`,
+      [machine],
     );
     const r = await call(t.editor.client, 'propose_change', {
       p_machine: machine,
@@ -168,7 +172,11 @@ describe('proposing a change', () => {
     });
     expect(r.error).toMatchObject({ code, message });
     const after = await db.query(
-      'select (select count(*) from public.proposals) as p, (select count(*) from public.machines) as m',
+      // This project's rows only: other files write machines on the same backend meanwhile.
+      `select (select count(*) from public.proposals where machine_id = $1) as p,
+              (select count(*) from public.machines
+                where project_id = (select project_id from public.machines where id = $1)) as m`,
+      [machine],
     );
     expect(after.rows[0]).toEqual(before.rows[0]);
   });

@@ -34,6 +34,7 @@ import { DiscardedEdit } from '../room/DiscardedEdit.tsx';
 import type { PeerMark } from './shapes.tsx';
 import { useTestMarks } from '../tests/tests-selectors.ts';
 import { useCommentsSend } from '../comments/comments-selectors.ts';
+import { ProposalBanner, useDraftOf, useProposalsRef } from '../proposals/index.ts';
 import { ReviewBanner } from '../versions/ReviewBanner.tsx';
 import { useCanvasReview, type CanvasReview } from '../versions/versions-selectors.ts';
 import type { DiagramMarks } from './shapes.tsx';
@@ -88,6 +89,7 @@ export function CanvasPage({ definition: live, peers: livePeers = [], onCreate, 
   const review = useCanvasReview();
   const definition = review ? review.view.definition : live;
   const peers = review ? [] : livePeers;
+  const draftOf = useDraftOf(useProposalsRef());
   const mayEdit = useCanEditCanvas();
   const canEdit = mayEdit && !review;
   const liveLayout = useLayout();
@@ -214,8 +216,14 @@ export function CanvasPage({ definition: live, peers: livePeers = [], onCreate, 
           onKeep={() => setReplacing(null)}
         />
       )}
-      <div className={review ? 'canvas-body is-reviewing' : 'canvas-body'}>
-        {review && <ReviewBanner review={review} canEdit={mayEdit} />}
+      <div className={review || draftOf ? 'canvas-body is-reviewing' : 'canvas-body'}>
+        {(review || draftOf) && (
+          // Strips above the canvas, not over it: Fit frames the chart in what is left.
+          <div className="canvas-strips">
+            <ProposalBanner />
+            {review && <ReviewBanner review={review} canEdit={mayEdit} />}
+          </div>
+        )}
         <div
           className="canvas-stage"
           role="region"

@@ -7,7 +7,7 @@ export function FindForm({ find }: { find: Find }) {
       <input
         type="search"
         aria-label="Find a state"
-        placeholder="Find a state…"
+        placeholder="Find…"
         list="canvas-state-names"
         value={find.query}
         onChange={(e) => find.setQuery(e.target.value)}

@@ -8,7 +8,7 @@ import { Inspector } from '../inspector/index.ts';
 import { SimulationPanel } from '../simulation/index.ts';
 import { TestsPanel } from '../tests/index.ts';
 import { TimelinePanel } from '../timeline/index.ts';
-import { ProposalBanner, useDraftOf, useProposalsRef } from '../proposals/index.ts';
+import { useDraftOf, useProposalsRef } from '../proposals/index.ts';
 import { CanvasPage } from './CanvasPage.tsx';
 import { CodeView } from './CodeView.tsx';
 import { MachineBar } from './MachineBar.tsx';
@@ -193,7 +193,6 @@ function OpenMachine({ machineId }: { machineId: string }) {
       />
       <div className="machine-body">
         <div className="machine-notes">
-          <ProposalBanner />
           {askedBy && <SpotlightAsk name={asking?.name ?? 'Someone'} color={asking?.color ?? '#978365'} />}
           {followed && (
             <p className="machine-following" role="status" style={{ color: followed.color }}>

@@ -42,12 +42,14 @@ export function ProposeButton({ projectId }: { projectId: string }) {
         type="button"
         aria-expanded={open}
         aria-controls="machine-propose-form"
+        aria-label="Propose a change"
+        title="Propose a change: a draft of this machine to edit and send for review"
         onClick={() => {
           setTitle('');
           setOpen((o) => !o);
         }}
       >
-        Propose a change
+        Propose
       </button>
       {open && (
         <form
