@@ -62,6 +62,16 @@ async function listen(vsn: '1.0.0' | '2.0.0', sub: string | null, filter?: strin
         received.push(p);
       },
     );
+  // SUBSCRIBED is the join's reply; changes flow once the server says "Subscribed to
+  // PostgreSQL" (as on hosted), so a row written before that may never be sent.
+  const streaming = new Promise<void>((resolve, reject) => {
+    channel.on('system', {}, (m: { extension?: string; status?: string; message?: string }) => {
+      if (m.extension !== 'postgres_changes') return;
+      if (m.status === 'ok') resolve();
+      else reject(new Error(m.message ?? 'postgres_changes refused'));
+    });
+  });
+  streaming.catch(() => undefined); // awaited below, once the join has answered
   open.push({ client, channel });
   await new Promise<void>((resolve, reject) => {
     channel.subscribe((status, error) => {
@@ -70,6 +80,7 @@ async function listen(vsn: '1.0.0' | '2.0.0', sub: string | null, filter?: strin
       else if (state === 'CHANNEL_ERROR' || state === 'TIMED_OUT') reject(error ?? new Error(state));
     });
   });
+  await streaming;
   // Generous bound: only a change that never comes may fail the test, not a loaded machine.
   const waitFor = async (predicate: (p: Payload) => boolean, timeoutMs = 15_000): Promise<Payload> => {
     const deadline = Date.now() + timeoutMs;
