@@ -5,7 +5,7 @@ import type { NotApplied } from '../proposals/merge.ts';
 /**
  * The proposals port: changes to a machine drafted on the side (`proposals` rows, each
  * with a draft machine), reviewed and merged. Every step is a database function that
- * states its own rules (supabase/migrations/20261127000600_proposals.sql); the merge's
+ * states its own rules (supabase/migrations/20261127000700_proposals.sql); the merge's
  * ops are computed here on the client (src/lib/proposals/merge.ts). Implemented by
  * src/adapters/supabase/proposals.ts. Calls resolve to results, never throw.
  */
