@@ -10,7 +10,7 @@ import type {
   ReplyRequest,
   StartThreadRequest,
 } from '../../src/lib/ports/comments.ts';
-import { notProvided, UNEXPECTED } from '../shared.ts';
+import { notProvided, output, requestValue, UNEXPECTED } from '../shared.ts';
 
 /**
  * The comments of one open machine: its threads (each pinned to an anchor: a state, a
@@ -253,8 +253,10 @@ export const commentsMachine = setup({
             id: 'listComments',
             src: 'listComments',
             input: ({ context }) => ({ machineId: context.machineId }),
-            onDone: { target: 'live', actions: { type: 'keepList', params: ({ event }) => event.output } },
-            onError: { target: 'live', actions: 'showListFailure' },
+            ...requestValue({
+              done: { target: 'live', actions: { type: 'keepList', params: output } },
+              threw: { target: 'live', actions: 'showListFailure' },
+            }),
           },
         },
         // A (re)joined channel may have missed rows: read the list again.
@@ -315,8 +317,7 @@ export const commentsMachine = setup({
               userId: context.userId,
               readAt: context.seenAt ?? '',
             }),
-            onDone: 'idle',
-            onError: 'idle',
+            ...requestValue({ done: 'idle', threw: 'idle' }),
           },
         },
       },

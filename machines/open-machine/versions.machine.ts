@@ -14,7 +14,7 @@ import type { Layout } from '../../src/lib/layout/types.ts';
 import type { MachineDefinition } from '../../src/lib/model/types.ts';
 import type { SavedVersion, VersionsFact, VersionsResult } from '../../src/lib/ports/versions.ts';
 import { layoutMachine } from './layout.machine.ts';
-import { notProvided, UNEXPECTED } from '../shared.ts';
+import { notProvided, output, request, UNEXPECTED, value } from '../shared.ts';
 import { reviewShown } from '../../src/lib/layout/review-collapse.ts';
 import { shownKey } from '../../src/lib/layout/shown-key.ts';
 
@@ -298,15 +298,11 @@ export const versionsMachine = setup({
             id: 'listVersions',
             src: 'listVersions',
             input: ({ context }) => ({ machineId: context.machineId }),
-            onDone: [
-              {
-                guard: { type: 'refused', params: ({ event }) => event.output },
-                target: 'failed',
-                actions: { type: 'showRefusal', params: ({ event }) => event.output },
-              },
-              { target: 'live', actions: { type: 'setVersions', params: ({ event }) => event.output } },
-            ],
-            onError: { target: 'failed', actions: 'showUnexpected' },
+            ...request({
+              refused: { target: 'failed', actions: { type: 'showRefusal', params: output } },
+              done: { target: 'live', actions: { type: 'setVersions', params: output } },
+              threw: { target: 'failed', actions: 'showUnexpected' },
+            }),
           },
         },
         live: {
@@ -344,21 +340,11 @@ export const versionsMachine = setup({
               assertEvent(event, 'versions.save');
               return { machineId: context.machineId, name: event.name.trim(), seq: context.head ?? 0 };
             },
-            onDone: [
-              {
-                guard: { type: 'refused', params: ({ event }) => event.output },
-                target: 'asking',
-                actions: { type: 'showRefusal', params: ({ event }) => event.output },
-              },
-              {
-                target: 'idle',
-                actions: {
-                  type: 'addVersion',
-                  params: ({ event }) => (event.output as { ok: true; value: SavedVersion }).value,
-                },
-              },
-            ],
-            onError: { target: 'asking', actions: 'showUnexpected' },
+            ...request({
+              refused: { target: 'asking', actions: { type: 'showRefusal', params: output } },
+              done: { target: 'idle', actions: { type: 'addVersion', params: value } },
+              threw: { target: 'asking', actions: 'showUnexpected' },
+            }),
           },
         },
       },
@@ -387,16 +373,12 @@ export const versionsMachine = setup({
             }),
             onDone: [
               {
-                guard: { type: 'refused', params: ({ event }) => event.output },
+                guard: { type: 'refused', params: output },
                 target: 'closed',
-                actions: [{ type: 'showRefusal', params: ({ event }) => event.output }, 'closeView'],
+                actions: [{ type: 'showRefusal', params: output }, 'closeView'],
               },
-              {
-                guard: 'wantsRestore',
-                target: 'closed',
-                actions: [{ type: 'restore', params: ({ event }) => event.output }, 'closeView'],
-              },
-              { target: 'shown', actions: { type: 'showView', params: ({ event }) => event.output } },
+              { guard: 'wantsRestore', target: 'closed', actions: [{ type: 'restore', params: output }, 'closeView'] },
+              { target: 'shown', actions: { type: 'showView', params: output } },
             ],
             onError: { target: 'closed', actions: ['showUnexpected', 'closeView'] },
           },
