@@ -1,7 +1,16 @@
 import { assertEvent, assign, enqueueActions, setup, type AnyActorRef } from 'xstate';
 import type { CanvasEdit } from '../../src/lib/canvas-ops/gestures.ts';
-import { extentChanged, fitViewport, fitZoomFloor } from '../../src/lib/layout/fit.ts';
 import { extentOf, type Box, type Layout } from '../../src/lib/layout/types.ts';
+import {
+  fitIn,
+  framing,
+  initialBox,
+  measured,
+  NO_FIT,
+  refitsLayout,
+  refitsStage,
+  type FitState,
+} from './canvas-fit.ts';
 import type { View } from '../../src/lib/ports/canvas-presence.ts';
 
 /**
@@ -105,16 +114,7 @@ export interface CanvasContext {
   fit: FitState;
 }
 
-export interface FitState {
-  /** The newest layout and its overview: what Fit frames. */
-  shown: { layout: Layout; overview: string } | null;
-  /** The chart's extent and overview the last fit framed (null before the first layout). */
-  fitted: { width: number; height: number; overview: string } | null;
-  /** The person moved the view since the last fit: no new layout or stage size refits it. */
-  touched: boolean;
-  /** A found state not laid out yet (its compounds are being opened): framed when a layout shows it. */
-  seeking: string | null;
-}
+export type { FitState };
 
 export interface ViewChoice {
   opened: string[];
@@ -149,43 +149,6 @@ export const MIN_ZOOM = 0.1;
 export const MAX_ZOOM = 4;
 const clampZoom = (z: number): number => Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, z));
 const stepOf = (px: number): number => Math.round(px / PANE_STEP) * PANE_STEP;
-const NO_FIT: FitState = { shown: null, fitted: null, touched: false, seeking: null };
-
-/** The viewport that shows `bounds` whole in the stage; on a phone no smaller than readable names, keeping `focus` in view. */
-const fitIn = (stage: { width: number; height: number }, bounds: Box, focus: Box | null): Viewport =>
-  fitViewport(bounds, stage.width, stage.height, 32, fitZoomFloor(stage.width), focus);
-
-/** Where the chart starts: the root's initial state, kept in view when the chart cannot show whole (a phone). */
-function initialBox(layout: Layout): Box | null {
-  const root = Object.values(layout.nodes).find((n) => n.parent === null);
-  const initial = root?.initial ? layout.nodes[root.initial] : undefined;
-  return initial ? { x: initial.x, y: initial.y, width: initial.width, height: initial.height } : null;
-}
-
-/** The first layout, or one whose extent changed a lot or made for another overview while the view is still the fit's. */
-function refitsLayout(fit: FitState, layout: Layout, overview: string): boolean {
-  if (!fit.fitted) return true;
-  return !fit.touched && (extentChanged(fit.fitted, layout) || fit.fitted.overview !== overview);
-}
-
-/** A new stage size while the view is still the fit's (after the first layout). */
-function refitsStage(context: CanvasContext, size: { width: number; height: number }): boolean {
-  const { stage, fit } = context;
-  const resized = !stage || stage.width !== size.width || stage.height !== size.height;
-  return resized && measured(size) && fit.fitted !== null && !fit.touched;
-}
-
-/** The view with `box` in it, with room around it (a found state), or none before the stage is measured. */
-function framing(stage: { width: number; height: number } | null, box: Box): Viewport | null {
-  if (!measured(stage)) return null;
-  const pad = { x: Math.max(160, stage.width / 3), y: Math.max(120, stage.height / 3) };
-  const bounds = { x: box.x - pad.x, y: box.y - pad.y, width: box.width + 2 * pad.x, height: box.height + 2 * pad.y };
-  return fitIn(stage, bounds, null);
-}
-
-const measured = (stage: { width: number; height: number } | null): stage is { width: number; height: number } =>
-  stage !== null && stage.width > 0 && stage.height > 0;
-
 export type CanvasTag = 'idle' | 'panning' | 'editing' | 'renaming' | 'labelling' | 'connecting' | 'retargeting';
 
 type EditOf = (args: { context: CanvasContext; event: CanvasEvent }) => CanvasEdit;
@@ -261,7 +224,7 @@ export const canvasMachine = setup({
     /** The stage was measured; a new size refits a view no one moved since its fit. */
     resize: enqueueActions(({ context, event, enqueue }) => {
       assertEvent(event, 'canvas.paneSized');
-      const refit = refitsStage(context, event);
+      const refit = refitsStage(context.stage, context.fit, event);
       enqueue('setStage');
       if (refit) enqueue('fitLayout');
     }),

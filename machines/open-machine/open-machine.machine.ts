@@ -15,7 +15,8 @@ import type { ReplayLook } from '../../src/lib/ports/canvas-presence.ts';
 import type { PlayShown } from '../../src/lib/ports/test-playback.ts';
 import { samePlay, sharedPlay } from '../../src/lib/testing/panel.ts';
 import { canvasPresenceMachine } from './canvas-presence.machine.ts';
-import { canvasMachine, type CanvasFact } from './canvas.machine.ts';
+import { canvasMachine } from './canvas.machine.ts';
+import { nextPicture, NO_PICTURES, type CanvasPictures } from './canvas-picture.ts';
 import { codeViewMachine } from './code-view.machine.ts';
 import { commentsMachine } from './comments.machine.ts';
 import { documentMachine, type DocumentInput } from './document.machine.ts';
@@ -105,11 +106,8 @@ export interface OpenMachineContext extends OpenMachineInput {
   selection: string[];
   /** The play last shared with the room (null: none). */
   played: PlayShown | null;
-  /** The layout last told to the canvas (which fits it), and whether it was a version's or diff's. */
-  laidOut: Layout | null;
-  laidOutReview: boolean;
-  /** The live chart's newest layout, and a version's or diff's shown in its place (null: none). */
-  pictures: { live: Layout | null; review: Layout | null };
+  /** The live chart's newest layout, a version's or diff's in its place, and what the canvas was told (it fits it). */
+  pictures: CanvasPictures;
   /** A proposal's draft this person may not edit (not its author or an invitee, or merged or closed). */
   draftLocked: boolean;
 }
@@ -144,27 +142,8 @@ function newlyShown(
   return key === lastKey ? null : { definition: shown, key };
 }
 
-type Pictures = OpenMachineContext['pictures'];
-
-/**
- * The canvas gets the picture it shows (a version's or diff's in place of the live chart's),
- * with Fit's overview it was made for, and decides whether to fit it; a switch between the
- * live chart and a version or diff is a new picture, fitted whatever the view was.
- */
-function showPicture(
-  context: OpenMachineContext,
-  pictures: Pictures,
-): { told: Partial<OpenMachineContext>; fact: CanvasFact | null } {
-  const layout = pictures.review ?? pictures.live;
-  if (!layout || layout === context.laidOut) return { told: {}, fact: null };
-  const review = pictures.review !== null;
-  const fresh = context.laidOut !== null && review !== context.laidOutReview;
-  const overview = review ? 'review' : overviewKey(context.definition, context.choice.pane);
-  return {
-    told: { laidOut: layout, laidOutReview: review },
-    fact: { type: 'canvas.laidOut', layout, overview, fresh },
-  };
-}
+/** Fit's overview for the live chart in this pane: which compounds it collapses, as one key. */
+const liveOverview = (context: OpenMachineContext): string => overviewKey(context.definition, context.choice.pane);
 
 export const openMachineMachine = setup({
   types: {
@@ -288,18 +267,16 @@ export const openMachineMachine = setup({
     /** A new layout of the live chart; the canvas gets it unless a version or diff is shown in its place. */
     tellCanvasLayout: enqueueActions(({ context, enqueue }, layout: Layout | null) => {
       if (!layout || layout === context.pictures.live) return;
-      const pictures = { ...context.pictures, live: layout };
-      const { told, fact } = showPicture(context, pictures);
-      enqueue.assign({ pictures, ...told });
+      const { pictures, fact } = nextPicture(context.pictures, { live: layout }, () => liveOverview(context));
+      enqueue.assign({ pictures });
       if (fact) enqueue.sendTo('canvas', fact);
     }),
     /** A version or diff laid out for the canvas, or gone (the live chart shows again). */
     tellCanvasReview: enqueueActions(({ context, event, enqueue }) => {
       assertEvent(event, 'machine.reviewLaidOut');
       if (event.layout === context.pictures.review) return;
-      const pictures = { ...context.pictures, review: event.layout };
-      const { told, fact } = showPicture(context, pictures);
-      enqueue.assign({ pictures, ...told });
+      const { pictures, fact } = nextPicture(context.pictures, { review: event.layout }, () => liveOverview(context));
+      enqueue.assign({ pictures });
       if (fact) enqueue.sendTo('canvas', fact);
     }),
     /** Each person's replay step goes out on presence. */
@@ -355,9 +332,7 @@ export const openMachineMachine = setup({
     toldTests: null,
     selection: [],
     played: null,
-    laidOut: null,
-    laidOutReview: false,
-    pictures: { live: null, review: null },
+    pictures: NO_PICTURES,
     draftLocked: false,
   }),
   invoke: [

@@ -1,0 +1,56 @@
+import { extentChanged, fitViewport, fitZoomFloor, type FitViewport as Viewport } from '../../src/lib/layout/fit.ts';
+import type { Box, Layout } from '../../src/lib/layout/types.ts';
+
+/**
+ * The canvas's fitting, apart from its gestures: what the view frames (the whole chart, a
+ * found state, a picked box) and the rules for when a new layout or stage size refits a
+ * view the person has not moved since its last fit. Used by canvas.machine.ts.
+ */
+
+type Size = { width: number; height: number };
+
+export interface FitState {
+  /** The newest layout and its overview: what Fit frames. */
+  shown: { layout: Layout; overview: string } | null;
+  /** The chart's extent and overview the last fit framed (null before the first layout). */
+  fitted: { width: number; height: number; overview: string } | null;
+  /** The person moved the view since the last fit: no new layout or stage size refits it. */
+  touched: boolean;
+  /** A found state not laid out yet (its compounds are being opened): framed when a layout shows it. */
+  seeking: string | null;
+}
+
+export const NO_FIT: FitState = { shown: null, fitted: null, touched: false, seeking: null };
+
+/** The viewport that shows `bounds` whole in the stage; on a phone no smaller than readable names, keeping `focus` in view. */
+export const fitIn = (stage: Size, bounds: Box, focus: Box | null): Viewport =>
+  fitViewport(bounds, stage.width, stage.height, 32, fitZoomFloor(stage.width), focus);
+
+/** Where the chart starts: the root's initial state, kept in view when the chart cannot show whole (a phone). */
+export function initialBox(layout: Layout): Box | null {
+  const root = Object.values(layout.nodes).find((n) => n.parent === null);
+  const initial = root?.initial ? layout.nodes[root.initial] : undefined;
+  return initial ? { x: initial.x, y: initial.y, width: initial.width, height: initial.height } : null;
+}
+
+/** The first layout, or one whose extent changed a lot or made for another overview while the view is still the fit's. */
+export function refitsLayout(fit: FitState, layout: Layout, overview: string): boolean {
+  if (!fit.fitted) return true;
+  return !fit.touched && (extentChanged(fit.fitted, layout) || fit.fitted.overview !== overview);
+}
+
+/** A new stage size while the view is still the fit's (after the first layout). */
+export function refitsStage(stage: Size | null, fit: FitState, size: Size): boolean {
+  const resized = !stage || stage.width !== size.width || stage.height !== size.height;
+  return resized && measured(size) && fit.fitted !== null && !fit.touched;
+}
+
+/** The view with `box` in it, with room around it (a found state), or none before the stage is measured. */
+export function framing(stage: Size | null, box: Box): Viewport | null {
+  if (!measured(stage)) return null;
+  const pad = { x: Math.max(160, stage.width / 3), y: Math.max(120, stage.height / 3) };
+  const bounds = { x: box.x - pad.x, y: box.y - pad.y, width: box.width + 2 * pad.x, height: box.height + 2 * pad.y };
+  return fitIn(stage, bounds, null);
+}
+
+export const measured = (stage: Size | null): stage is Size => stage !== null && stage.width > 0 && stage.height > 0;
