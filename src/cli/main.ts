@@ -113,8 +113,8 @@ function fileArg(positionals: string[], command: string): string {
 /** A file named on the command line, from the folder the command runs in. */
 const inCwd = (io: Io, file: string): string => path.resolve(io.cwd, file);
 
-async function importFile(file: string, io: Io): Promise<MachineDefinition> {
-  const text = await readText(inCwd(io, file));
+async function importFile(file: string, io: Io, read?: string): Promise<MachineDefinition> {
+  const text = read ?? (await readText(inCwd(io, file)));
   // Helpers and constants the file imports from its own folder are read there.
   const result = importText(text, inCwd(io, file), { resolveModule: readModule });
   const errors = result.issues.filter((i) => i.severity === 'error');
@@ -256,7 +256,7 @@ async function command(name: string, values: Values, positionals: string[], io: 
           machineId,
           file,
           absolute: inCwd(io, file),
-          importFile: (f) => importFile(f, io),
+          importFile: (f, text) => importFile(f, io, text),
           fileText: (previous, definition) => fileText(file, previous, definition),
           out: io.out,
           err: io.err,

@@ -23,8 +23,8 @@ export interface WatchDeps {
   /** The file as given on the command line (for messages) and its absolute path. */
   file: string;
   absolute: string;
-  /** The file's machine, or a CliError saying why it does not import. */
-  importFile: (file: string) => Promise<MachineDefinition>;
+  /** The machine in the file's text as read, or a CliError saying why it does not import. */
+  importFile: (file: string, text: string) => Promise<MachineDefinition>;
   /** The file's new text for the room's definition (write-back for TypeScript). */
   fileText: (previous: string, definition: MachineDefinition) => string;
   out: (line: string) => void;
@@ -54,7 +54,7 @@ export class Watcher {
     const text = await readText(absolute);
     const current = await room.current(machineId);
     this.base = { text, room: signature(current.definition) };
-    const local = await this.deps.importFile(file).catch(() => null);
+    const local = await this.deps.importFile(file, text).catch(() => null);
     if (local && signature(local) !== this.base.room)
       this.deps.out(`${file} differs from the room: the next save pushes it, the next change in the room pulls`);
     // The folder, not the file: editors save by renaming a new file over the old one.
@@ -112,8 +112,9 @@ export class Watcher {
     const roomChanged = roomSig !== base.room;
     if (!fileChanged && !roomChanged) return;
     if (fileChanged && !roomChanged) {
-      // A file that does not import (half saved, or a typo) is reported and waits for the next save.
-      const definition = await this.deps.importFile(file);
+      // The text read above is the one imported and recorded, so a save caught half written
+      // is reported (it does not import) and the next wake takes the whole file.
+      const definition = await this.deps.importFile(file, text);
       const pushed = await room.push(machineId, definition);
       // The room as this push left it, not as read again: an edit in the room landing just
       // after the push must still look like a change to the next sync, or it is never pulled.

@@ -165,7 +165,10 @@ describe('chartroom watch', () => {
       machineId: 'm',
       file: 'toggle.ts',
       absolute: file,
-      importFile: async () => importTypeScript(await fs.readFile(file, 'utf8')).definition!,
+      importFile: (_, text) => {
+        const imported = importTypeScript(text).definition;
+        return imported ? Promise.resolve(imported) : Promise.reject(new Error('half saved'));
+      },
       fileText: (previous, def) => {
         const written = writeBackTypeScript(previous, def, 'toggle.ts');
         if (!written.ok) throw new Error(written.error);
