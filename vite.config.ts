@@ -1,6 +1,9 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
+/** Test folders of pure code: they share a worker's module cache (see `projects` below). */
+const UNIT = ['tests/lib', 'tests/machines', 'tests/lint'];
+
 export default defineConfig({
   plugins: [react()],
   server: { host: '127.0.0.1', port: 5173, strictPort: true },
@@ -14,13 +17,34 @@ export default defineConfig({
     rolldownOptions: { checks: { pluginTimings: false } },
   },
   test: {
-    include: ['tests/**/*.test.ts', 'tests/**/*.test.tsx'],
-    globalSetup: ['tests/setup/global.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // Two cores: run two files at once; each talks to the one shared backend.
+    // Two cores: run two files at once, whichever project they belong to.
     maxWorkers: 2,
     reporters: ['default'],
+    projects: [
+      {
+        // Pure code (the model, the machines, the lint rules): no backend, and one module
+        // cache per worker instead of a fresh import of xstate and the model for each file.
+        extends: true,
+        test: {
+          name: 'unit',
+          include: UNIT.map((dir) => `${dir}/**/*.test.{ts,tsx}`),
+          isolate: false,
+          setupFiles: ['tests/setup/unit.ts'],
+        },
+      },
+      {
+        // Everything that talks to the one real backend (PostgreSQL + gateway) started for the run.
+        extends: true,
+        test: {
+          name: 'backend',
+          include: ['tests/**/*.test.{ts,tsx}'],
+          exclude: UNIT.map((dir) => `${dir}/**`),
+          globalSetup: ['tests/setup/global.ts'],
+        },
+      },
+    ],
   },
 });
