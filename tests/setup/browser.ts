@@ -1,26 +1,10 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
 import { buildApp, serveApp, type AppServer } from '../../server/start.ts';
 import { appBuildDir } from './app-build.ts';
 import { backendInfo } from './clients.ts';
 
-/** Debian's Chromium, headless, with nothing phoning home during tests. */
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--headless=new',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-}
+export { launchChromium } from './chromium.ts';
 
 export interface ServedApp extends AppServer {
   dir: string;

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startBackend, type Backend } from '../../server/backend.ts';
 import { appBuildDir } from './app-build.ts';
+import { launchChromiumServer, SHARED_BROWSER_ENV } from './chromium.ts';
 import { freePort } from './ports.ts';
 
 export interface BackendInfo {
@@ -24,6 +25,7 @@ declare module 'vitest' {
 }
 
 let backend: Backend | null = null;
+let browser: Awaited<ReturnType<typeof launchChromiumServer>> | null = null;
 
 /** One real backend (PostgreSQL + gateway) on free ports and a fresh data dir for the whole run. */
 export async function setup(project: TestProject): Promise<void> {
@@ -44,6 +46,14 @@ export async function setup(project: TestProject): Promise<void> {
       if (process.env.CHARTROOM_TEST_LOG) console.log(line);
     },
   });
+  // One Chromium for the run, started beside the backend: the workers forked after this
+  // inherit its address. Without Chromium here, each browser test launches (and fails) on its own.
+  try {
+    browser = await launchChromiumServer();
+    process.env[SHARED_BROWSER_ENV] = browser.wsEndpoint();
+  } catch (error) {
+    console.warn(`no shared Chromium for this run: ${error instanceof Error ? error.message : String(error)}`);
+  }
   project.provide('backend', {
     url: backend.url,
     anonKey: backend.anonKey,
@@ -56,6 +66,8 @@ export async function setup(project: TestProject): Promise<void> {
 }
 
 export async function teardown(): Promise<void> {
+  await browser?.close();
+  browser = null;
   if (!backend) return;
   const { dataDir } = backend.config;
   await backend.stop();
