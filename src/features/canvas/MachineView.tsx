@@ -134,7 +134,13 @@ function OpenMachine({ machineId }: { machineId: string }) {
         canEdit={canEdit}
         toolsRef={setToolsHost}
         status={
-          <span className={`machine-sync ${sync}`} role="status" aria-live="polite" data-sync={sync}>
+          <span
+            className={`machine-sync ${sync}`}
+            role="status"
+            aria-live="polite"
+            data-sync={sync}
+            title={SYNC_TEXT[sync]}
+          >
             <span className="machine-sync-dot" aria-hidden="true" />
             {SYNC_TEXT[sync]}
             {unsent > 0 && sync !== 'synced' ? ` · ${unsent} edit${unsent === 1 ? '' : 's'} waiting` : ''}

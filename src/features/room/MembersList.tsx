@@ -52,8 +52,10 @@ function MemberRow({ member, manage }: { member: MemberView; manage: boolean }) 
         label={`${member.name}${member.online ? ' (online)' : ''}`}
       />
       <span className="room-member-name">
-        {member.name}
-        {member.isMe && <span className="room-muted"> (you)</span>}
+        <span>
+          {member.name}
+          {member.isMe && <span className="room-muted"> (you)</span>}
+        </span>
         <span className="room-muted room-member-presence">
           {member.online ? <Looking looking={member.looking} /> : 'offline'}
         </span>
@@ -97,11 +99,13 @@ function MemberRow({ member, manage }: { member: MemberView; manage: boolean }) 
         ) : (
           <button
             type="button"
+            className="room-member-remove"
             aria-label={`Remove ${member.name}`}
+            title={`Remove ${member.name} from the project`}
             disabled={busy}
             onClick={() => setConfirming(true)}
           >
-            Remove
+            <span aria-hidden="true">✕</span>
           </button>
         ))}
     </li>
