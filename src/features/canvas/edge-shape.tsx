@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import type { DiffKind } from '../../lib/canvas-ops/version-diff.ts';
 import { triggerText, wrapLabel } from '../../lib/layout/labels.ts';
 import type { Layout, LayoutEdge, Point } from '../../lib/layout/types.ts';
@@ -51,11 +52,17 @@ function pathOf(points: Point[]): string {
   return points.map((p, i) => `${i === 0 ? 'M' : 'L'}${p.x.toFixed(1)},${p.y.toFixed(1)}`).join(' ');
 }
 
-export function EdgeShape({
+/**
+ * Memoised like StateShape: its props are strings, numbers, booleans and the layout's own
+ * edge (the same object while the arrow did not move), so a remote edit redraws only the
+ * arrows it changed.
+ */
+export const EdgeShape = memo(function EdgeShape({
   edge,
   selected,
   peerColors,
-  event,
+  eventType,
+  eventSource,
   enabled,
   taken,
   step,
@@ -67,8 +74,10 @@ export function EdgeShape({
 }: {
   edge: LayoutEdge;
   selected: boolean;
-  peerColors: string[];
-  event: { type: string; source: string } | null;
+  peerColors: readonly string[];
+  /** What the label sends, and the dot path it is sent from (eventOf); undefined when the transition is gone. */
+  eventType: string | undefined;
+  eventSource: string | undefined;
   enabled: boolean;
   taken: boolean;
   step: number | null;
@@ -95,7 +104,7 @@ export function EdgeShape({
   const name = edge.label?.text ?? '';
   // While its event can be sent, the label is the button (named by the event type); the
   // arrow keeps selecting the transition.
-  const send = enabled && event !== null;
+  const send = enabled && eventType !== undefined;
   return (
     <g
       className={cls}
@@ -134,11 +143,11 @@ export function EdgeShape({
         <g
           style={{ transform: `translate(${edge.label.x}px, ${edge.label.y}px)` }}
           className="tr-label"
-          data-transition-event={event?.type}
-          data-source-path={event?.source}
-          data-send-event={send ? event.type : undefined}
+          data-transition-event={eventType}
+          data-source-path={eventSource}
+          data-send-event={send ? eventType : undefined}
           role={send ? 'button' : undefined}
-          aria-label={send ? event.type : undefined}
+          aria-label={send ? eventType : undefined}
           tabIndex={send ? 0 : undefined}
         >
           <g className="tr-pill" style={{ transformOrigin: `${edge.label.width / 2}px ${edge.label.height / 2}px` }}>
@@ -149,7 +158,7 @@ export function EdgeShape({
       )}
     </g>
   );
-}
+});
 
 /** A label's lines (wrapped as the layout sized them), the event in medium weight. */
 function PillText({ text, trigger, x }: { text: string; trigger: string; x: number }) {
