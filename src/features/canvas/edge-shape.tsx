@@ -8,13 +8,17 @@ import { sendableType } from '../../lib/simulation/diagram.ts';
 
 /** A transition as drawn: its arrow, its label's pill (a button while it can be sent), and far out a badge. */
 
-/** What a transition's label sends, and from where (the diagram's test contract). */
-export function eventOf(def: MachineDefinition, id: string): { type: string; source: string } | null {
+/** What a transition's label sends, and from where (the diagram's test contract); `paths`: states' dot paths, when known. */
+export function eventOf(
+  def: MachineDefinition,
+  id: string,
+  paths?: ReadonlyMap<string, string>,
+): { type: string; source: string } | null {
   const t = def.transitions[id];
   if (!t || !def.states[t.source]) return null;
   return {
     type: sendableType(def, t) ?? (typeof t.event === 'string' ? t.event : triggerOf(t.event)),
-    source: keyPathOf(def, t.source).join('.'),
+    source: paths?.get(t.source) ?? keyPathOf(def, t.source).join('.'),
   };
 }
 

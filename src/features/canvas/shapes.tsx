@@ -173,7 +173,7 @@ export const DiagramShapes = memo(function DiagramShapes({
       })}
       {/* Edges whose label can be sent now come last, drawn over the others. */}
       {edges.map((e) => {
-        const event = eventOf(definition, e.transition);
+        const event = eventOf(definition, e.transition, paths);
         const badge = badges.get(e.id);
         return (
           <EdgeShape
