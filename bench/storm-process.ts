@@ -111,7 +111,12 @@ export async function runStormInChild(options: {
     if (Number.isNaN(postmaster)) postmaster = null;
   }
   const child = fork(fileURLToPath(new URL('./storm-child.ts', import.meta.url)), [], {
-    execArgv: ['--import', 'tsx'],
+    // BENCH_STORM_CPU_PROF=<dir>: each editors' process writes a V8 CPU profile there (node --cpu-prof).
+    execArgv: [
+      '--import',
+      'tsx',
+      ...(process.env.BENCH_STORM_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_STORM_CPU_PROF}`] : []),
+    ],
     env: { ...process.env, CHARTROOM_STORM: JSON.stringify(childOptions) },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -179,7 +184,12 @@ export interface StormObserver {
 
 export async function observeInChild(options: { url: string; anonKey: string }): Promise<StormObserver> {
   const child = fork(fileURLToPath(new URL('./storm-observer.ts', import.meta.url)), [], {
-    execArgv: ['--import', 'tsx'],
+    // BENCH_STORM_CPU_PROF=<dir>: each editors' process writes a V8 CPU profile there (node --cpu-prof).
+    execArgv: [
+      '--import',
+      'tsx',
+      ...(process.env.BENCH_STORM_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_STORM_CPU_PROF}`] : []),
+    ],
     env: { ...process.env, CHARTROOM_STORM: JSON.stringify(options) },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

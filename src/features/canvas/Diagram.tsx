@@ -1,15 +1,5 @@
-import {
-  useMemo,
-  useRef,
-  useState,
-  type CSSProperties,
-  type KeyboardEvent,
-  type PointerEvent,
-  type ReactNode,
-  type WheelEvent,
-} from 'react';
+import { useMemo, useRef, type CSSProperties, type KeyboardEvent, type PointerEvent, type WheelEvent } from 'react';
 import type { CanvasIntent, DragLine, Viewport } from '../../../machines/open-machine/canvas.machine.ts';
-import { keyProblem } from '../../lib/canvas-ops/edits.ts';
 import type { DiagramSim } from '../simulation/simulation-selectors.ts';
 import {
   FAR,
@@ -23,8 +13,10 @@ import type { Layout } from '../../lib/layout/types.ts';
 import { randomIds } from '../../lib/model/ids.ts';
 import type { MachineDefinition } from '../../lib/model/types.ts';
 import { CommentPins } from '../comments/CommentPins.tsx';
+import { LabelBox, RenameBox } from './inline-editors.tsx';
 import { RetargetOverlay } from './RetargetOverlay.tsx';
 import { DiagramShapes, type DiagramMarks, type PeerMark } from './shapes.tsx';
+import { useStableLayout } from './stable-layout.ts';
 
 export interface DiagramProps {
   definition: MachineDefinition;
@@ -81,7 +73,9 @@ const badgeScale = (zoom: number): number => Math.max(1, Math.min(6, 1 / zoom));
  * an HTML overlay at the edited item's screen position.
  */
 export function Diagram(props: DiagramProps) {
-  const { definition, layout, viewport, selection, editing, mode, connect, canEdit, peers, send } = props;
+  const { definition, viewport, selection, editing, mode, connect, canEdit, peers, send } = props;
+  // Nodes and edges that did not move stay the same objects: their shapes do not redraw.
+  const layout = useStableLayout(props.layout);
   const svgRef = useRef<SVGSVGElement>(null);
   // Once per layout: how far labels may grow before one covers another.
   const labelRoom = useMemo(() => (layout ? layoutLabelRoom(layout) : 1), [layout]);
@@ -286,9 +280,15 @@ export function Diagram(props: DiagramProps) {
         </p>
       )}
       {layout && editing && mode === 'renaming' && (
-        <RenameBox key={`${editing}:${definition.states[editing] ? 1 : 0}`} {...props} layout={layout} id={editing} />
+        <RenameBox
+          key={`${editing}:${definition.states[editing] ? 1 : 0}`}
+          {...{ definition, layout, viewport, send }}
+          id={editing}
+        />
       )}
-      {layout && editing && mode === 'labelling' && <LabelBox key={editing} {...props} layout={layout} id={editing} />}
+      {layout && editing && mode === 'labelling' && (
+        <LabelBox key={editing} {...{ definition, layout, viewport, send }} id={editing} />
+      )}
     </div>
   );
 }
@@ -299,108 +299,4 @@ function stateUnder(e: { clientX: number; clientY: number }): Element | undefine
     .elementsFromPoint(e.clientX, e.clientY)
     .map((el) => el.closest('[data-state-id]'))
     .find((el) => el !== null);
-}
-
-type BoxProps = DiagramProps & { layout: Layout; id: string };
-
-function RenameBox({ definition, layout, viewport, send, id }: BoxProps) {
-  const [value, setValue] = useState(definition.states[id]?.key ?? '');
-  const node = layout.nodes[id];
-  const problem = keyProblem(definition, id, value);
-  // A brand-new state may not be laid out yet: place the box at the parent's corner.
-  const anchor =
-    node ?? (definition.states[id]?.parent ? layout.nodes[definition.states[id]?.parent ?? ''] : undefined);
-  if (!anchor) return null;
-  const style = {
-    left: anchor.x * viewport.zoom + viewport.x,
-    top: anchor.y * viewport.zoom + viewport.y,
-    width: Math.max(120, anchor.width * viewport.zoom),
-  };
-  const commit = () => send(problem ? { type: 'canvas.cancel' } : { type: 'canvas.renameCommit', key: value });
-  return (
-    <InlineInput
-      style={style}
-      label="State name"
-      invalid={problem !== null}
-      value={value}
-      onChange={setValue}
-      onCommit={commit}
-      // Enter on a name that cannot be used keeps the field open, with the reason shown.
-      onEnter={() => !problem && send({ type: 'canvas.renameCommit', key: value })}
-      onCancel={() => send({ type: 'canvas.cancel' })}
-    >
-      {problem && value !== (definition.states[id]?.key ?? '') && (
-        <p className="inline-error" role="alert">
-          {problem}
-        </p>
-      )}
-    </InlineInput>
-  );
-}
-
-function LabelBox({ definition, layout, viewport, send, id }: BoxProps) {
-  const t = definition.transitions[id];
-  const [value, setValue] = useState(typeof t?.event === 'string' ? t.event : 'EVENT');
-  const edge = layout.edges[id];
-  const src = t ? layout.nodes[t.source] : undefined;
-  const at = edge?.label ?? (src ? { x: src.x + src.width, y: src.y } : null);
-  if (!at) return null;
-  const style = { left: at.x * viewport.zoom + viewport.x, top: at.y * viewport.zoom + viewport.y, width: 160 };
-  const commit = () => send({ type: 'canvas.labelCommit', event: value });
-  return (
-    <InlineInput
-      style={style}
-      label="Event name"
-      value={value}
-      onChange={setValue}
-      onCommit={commit}
-      onCancel={() => send({ type: 'canvas.cancel' })}
-    />
-  );
-}
-
-interface InlineInputProps {
-  style: CSSProperties;
-  label: string;
-  invalid?: boolean;
-  value: string;
-  onChange: (value: string) => void;
-  /** Leaving the field (and Enter, unless `onEnter` says otherwise). */
-  onCommit: () => void;
-  onEnter?: () => void;
-  onCancel: () => void;
-  children?: ReactNode;
-}
-
-/** A text field over the diagram: selected on focus, Enter or blur commits, Escape cancels; keys stay out of the diagram's shortcuts. */
-function InlineInput({
-  style,
-  label,
-  invalid = false,
-  value,
-  onChange,
-  onCommit,
-  onEnter = onCommit,
-  onCancel,
-  children,
-}: InlineInputProps) {
-  return (
-    <div className="inline-editor" style={style}>
-      <input
-        autoFocus
-        aria-label={label}
-        aria-invalid={invalid}
-        value={value}
-        onFocus={(e) => e.currentTarget.select()}
-        onChange={(e) => onChange(e.target.value)}
-        onBlur={onCommit}
-        onKeyDown={(e) => {
-          e.stopPropagation();
-          if (e.key === 'Enter') onEnter();
-          if (e.key === 'Escape') onCancel();
-        }}
-      />
-      {children}
-    </div>
-  );
 }

@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import type { DiffKind } from '../../lib/canvas-ops/version-diff.ts';
 import { triggerText, wrapLabel } from '../../lib/layout/labels.ts';
 import type { Layout, LayoutEdge, Point } from '../../lib/layout/types.ts';
@@ -7,13 +8,17 @@ import { sendableType } from '../../lib/simulation/diagram.ts';
 
 /** A transition as drawn: its arrow, its label's pill (a button while it can be sent), and far out a badge. */
 
-/** What a transition's label sends, and from where (the diagram's test contract). */
-export function eventOf(def: MachineDefinition, id: string): { type: string; source: string } | null {
+/** What a transition's label sends, and from where (the diagram's test contract); `paths`: states' dot paths, when known. */
+export function eventOf(
+  def: MachineDefinition,
+  id: string,
+  paths?: ReadonlyMap<string, string>,
+): { type: string; source: string } | null {
   const t = def.transitions[id];
   if (!t || !def.states[t.source]) return null;
   return {
     type: sendableType(def, t) ?? (typeof t.event === 'string' ? t.event : triggerOf(t.event)),
-    source: keyPathOf(def, t.source).join('.'),
+    source: paths?.get(t.source) ?? keyPathOf(def, t.source).join('.'),
   };
 }
 
@@ -51,11 +56,17 @@ function pathOf(points: Point[]): string {
   return points.map((p, i) => `${i === 0 ? 'M' : 'L'}${p.x.toFixed(1)},${p.y.toFixed(1)}`).join(' ');
 }
 
-export function EdgeShape({
+/**
+ * Memoised like StateShape: its props are strings, numbers, booleans and the layout's own
+ * edge (the same object while the arrow did not move), so a remote edit redraws only the
+ * arrows it changed.
+ */
+export const EdgeShape = memo(function EdgeShape({
   edge,
   selected,
   peerColors,
-  event,
+  eventType,
+  eventSource,
   enabled,
   taken,
   step,
@@ -67,8 +78,10 @@ export function EdgeShape({
 }: {
   edge: LayoutEdge;
   selected: boolean;
-  peerColors: string[];
-  event: { type: string; source: string } | null;
+  peerColors: readonly string[];
+  /** What the label sends, and the dot path it is sent from (eventOf); undefined when the transition is gone. */
+  eventType: string | undefined;
+  eventSource: string | undefined;
   enabled: boolean;
   taken: boolean;
   step: number | null;
@@ -95,7 +108,7 @@ export function EdgeShape({
   const name = edge.label?.text ?? '';
   // While its event can be sent, the label is the button (named by the event type); the
   // arrow keeps selecting the transition.
-  const send = enabled && event !== null;
+  const send = enabled && eventType !== undefined;
   return (
     <g
       className={cls}
@@ -134,11 +147,11 @@ export function EdgeShape({
         <g
           style={{ transform: `translate(${edge.label.x}px, ${edge.label.y}px)` }}
           className="tr-label"
-          data-transition-event={event?.type}
-          data-source-path={event?.source}
-          data-send-event={send ? event.type : undefined}
+          data-transition-event={eventType}
+          data-source-path={eventSource}
+          data-send-event={send ? eventType : undefined}
           role={send ? 'button' : undefined}
-          aria-label={send ? event.type : undefined}
+          aria-label={send ? eventType : undefined}
           tabIndex={send ? 0 : undefined}
         >
           <g className="tr-pill" style={{ transformOrigin: `${edge.label.width / 2}px ${edge.label.height / 2}px` }}>
@@ -149,7 +162,7 @@ export function EdgeShape({
       )}
     </g>
   );
-}
+});
 
 /** A label's lines (wrapped as the layout sized them), the event in medium weight. */
 function PillText({ text, trigger, x }: { text: string; trigger: string; x: number }) {

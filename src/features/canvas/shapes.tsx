@@ -1,4 +1,5 @@
-import { memo } from 'react';
+import { memo, useMemo } from 'react';
+import { activeInside } from '../../lib/simulation/diagram.ts';
 import type { DiffKind } from '../../lib/canvas-ops/version-diff.ts';
 import type { Layout, LayoutNode } from '../../lib/layout/types.ts';
 import type { MachineDefinition } from '../../lib/model/types.ts';
@@ -49,8 +50,9 @@ interface Props {
 }
 
 const NO_IDS: readonly string[] = [];
+const NO_COLORS: readonly string[] = [];
 
-function InitialMarker({ child }: { child: LayoutNode }) {
+const InitialMarker = memo(function InitialMarker({ child }: { child: LayoutNode }) {
   const y = child.y + Math.min(18, child.height / 2);
   return (
     <g className="initial-marker" aria-hidden="true">
@@ -58,27 +60,63 @@ function InitialMarker({ child }: { child: LayoutNode }) {
       <path d={`M${child.x - 20},${y} L${child.x - 2},${y}`} markerEnd="url(#cr-arrow)" />
     </g>
   );
+});
+
+/** Every state's dot path (the root has none), in one walk of the tree. */
+function pathsOf(def: MachineDefinition): Map<string, string> {
+  const out = new Map<string, string>();
+  const visit = (id: string, prefix: string): void => {
+    const s = def.states[id];
+    if (!s) return;
+    for (const c of s.children) {
+      const key = def.states[c]?.key;
+      if (key === undefined) continue;
+      const path = prefix === '' ? key : `${prefix}.${key}`;
+      out.set(c, path);
+      visit(c, path);
+    }
+  };
+  visit(def.root, '');
+  return out;
 }
 
+/**
+ * Every shape is memoised and gets only what it draws, as values or objects that stay the
+ * same while its part of the chart does (the layout's nodes and edges are kept stable by
+ * useStableLayout, the definition shares untouched states): a remote edit re-renders
+ * this list and the shapes it changed, not every shape.
+ */
 export const DiagramShapes = memo(function DiagramShapes({
   definition,
   layout,
   selection,
   peers,
   canEdit,
-  activePaths = [],
+  activePaths = NO_IDS,
   hidden,
   enabled = NO_IDS,
   taken = NO_IDS,
   step = null,
   marks = NO_MARKS,
 }: Props) {
-  const active = new Set(activePaths);
-  const badges = labelBadges(definition, layout);
-  const enabledSet = new Set(enabled);
-  const takenSet = new Set(taken);
-  const nodes = Object.values(layout.nodes).sort((a, b) => a.depth - b.depth);
-  const colorsFor = (id: string): string[] => peers.filter((p) => p.selection.includes(id)).map((p) => p.color);
+  const active = useMemo(() => new Set(activePaths), [activePaths]);
+  const enabledSet = useMemo(() => new Set(enabled), [enabled]);
+  const takenSet = useMemo(() => new Set(taken), [taken]);
+  const badges = useMemo(() => labelBadges(definition, layout), [definition, layout]);
+  const paths = useMemo(() => pathsOf(definition), [definition]);
+  const nodes = useMemo(() => Object.values(layout.nodes).sort((a, b) => a.depth - b.depth), [layout.nodes]);
+  const edges = useMemo(
+    () =>
+      Object.values(layout.edges).sort(
+        (a, b) => Number(enabledSet.has(a.transition)) - Number(enabledSet.has(b.transition)),
+      ),
+    [layout.edges, enabledSet],
+  );
+  const colorsFor = (id: string): readonly string[] => {
+    const colors = peers.filter((p) => p.selection.includes(id)).map((p) => p.color);
+    return colors.length === 0 ? NO_COLORS : colors;
+  };
+  const rootName = definition.name || definition.machineId || 'machine';
   return (
     <>
       <defs>
@@ -105,43 +143,57 @@ export const DiagramShapes = memo(function DiagramShapes({
           <path d="M0,0 L10,5 L0,10 z" className="arrow-head-on" />
         </marker>
       </defs>
-      {nodes.map((n) => (
-        <StateShape
-          key={n.id}
-          node={n}
-          def={definition}
-          selected={selection.includes(n.id)}
-          peerColors={colorsFor(n.id)}
-          canEdit={canEdit}
-          active={active}
-          hiddenCount={hidden[n.id]}
-          marks={marks}
-        />
-      ))}
+      {nodes.map((n) => {
+        const state = definition.states[n.id];
+        if (!state) return null;
+        const path = paths.get(n.id);
+        const hiddenCount = hidden[n.id];
+        return (
+          <StateShape
+            key={n.id}
+            node={n}
+            state={state}
+            name={n.parent === null ? rootName : state.key}
+            path={path}
+            selected={selection.includes(n.id)}
+            peerColors={colorsFor(n.id)}
+            canEdit={canEdit}
+            active={path !== undefined && active.has(path)}
+            inside={hiddenCount !== undefined && path !== undefined ? activeInside(activePaths, path).join(', ') : ''}
+            hiddenCount={hiddenCount}
+            covered={path !== undefined && marks.covered ? marks.covered.states.has(path) : undefined}
+            played={path !== undefined && marks.played.has(path)}
+            diff={marks.diff?.get(n.id)}
+          />
+        );
+      })}
       {nodes.map((n) => {
         const child = n.initial ? layout.nodes[n.initial] : undefined;
         return child ? <InitialMarker key={`i-${n.id}`} child={child} /> : null;
       })}
       {/* Edges whose label can be sent now come last, drawn over the others. */}
-      {Object.values(layout.edges)
-        .sort((a, b) => Number(enabledSet.has(a.transition)) - Number(enabledSet.has(b.transition)))
-        .map((e) => (
+      {edges.map((e) => {
+        const event = eventOf(definition, e.transition, paths);
+        const badge = badges.get(e.id);
+        return (
           <EdgeShape
             key={e.id}
             edge={e}
             selected={selection.includes(e.transition)}
             peerColors={colorsFor(e.transition)}
-            event={eventOf(definition, e.transition)}
+            eventType={event?.type}
+            eventSource={event?.source}
             enabled={enabledSet.has(e.transition)}
             taken={takenSet.has(e.transition)}
-            step={step}
+            step={takenSet.has(e.transition) ? step : null}
             trigger={triggerOf2(definition, e.transition)}
-            badge={badges.get(e.id)?.count ?? 0}
-            badgeTitle={badges.get(e.id)?.title ?? ''}
+            badge={badge?.count ?? 0}
+            badgeTitle={badge?.title ?? ''}
             covered={marks.covered ? marks.covered.transitions.has(e.transition) : undefined}
             diff={marks.diff?.get(e.transition)}
           />
-        ))}
+        );
+      })}
     </>
   );
 });

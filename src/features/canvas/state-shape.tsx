@@ -1,12 +1,11 @@
+import { memo } from 'react';
 import { estimateText } from '../../lib/layout/labels.ts';
 import { detailLines, GEOMETRY, tagLine } from '../../lib/layout/sizes.ts';
 import type { LayoutNode } from '../../lib/layout/types.ts';
-import { keyPathOf } from '../../lib/model/tree.ts';
-import type { MachineDefinition } from '../../lib/model/types.ts';
-import { activeInside } from '../../lib/simulation/diagram.ts';
+import type { StateNode } from '../../lib/model/types.ts';
 import { titleY as titleYOf } from '../../lib/layout/readability.ts';
 import { nameRoom } from './name-room.ts';
-import type { DiagramMarks } from './shapes.tsx';
+import type { DiffKind } from '../../lib/canvas-ops/version-diff.ts';
 
 /** A state as drawn: its box, name, tag and detail lines, switch, handle and peers' outlines. */
 
@@ -46,39 +45,54 @@ function Toggle({ node, name, collapsed }: { node: LayoutNode; name: string; col
   );
 }
 
-export function StateShape({
+export interface StateShapeProps {
+  node: LayoutNode;
+  state: StateNode;
+  /** What the box says: the state's key, or the machine's name on the root. */
+  name: string;
+  /** The state's dot path (the simulation's and tests' contract); undefined on the root. */
+  path: string | undefined;
+  selected: boolean;
+  peerColors: readonly string[];
+  canEdit: boolean;
+  active: boolean;
+  /** A collapsed state's active states inside it, as its line says them (`a, b.c`); '' for none. */
+  inside: string;
+  hiddenCount: number | undefined;
+  covered: boolean | undefined;
+  played: boolean;
+  diff: DiffKind | undefined;
+}
+
+/**
+ * Memoised, and every prop a string, number, boolean or an object that stays the same
+ * while this state's part of the chart does (DiagramShapes): a remote edit redraws the
+ * states it changed, not the chart.
+ */
+export const StateShape = memo(function StateShape({
   node,
-  def,
+  state: s,
+  name,
+  path: statePath,
   selected,
   peerColors,
   canEdit,
   active,
+  inside: insideText,
   hiddenCount,
-  marks,
-}: {
-  node: LayoutNode;
-  def: MachineDefinition;
-  selected: boolean;
-  peerColors: string[];
-  canEdit: boolean;
-  active: ReadonlySet<string>;
-  hiddenCount: number | undefined;
-  marks: DiagramMarks;
-}) {
-  const s = def.states[node.id];
-  if (!s) return null;
-  // The simulation's contract: every state names its dot path, and says when it is active.
-  const statePath = node.parent === null ? undefined : keyPathOf(def, node.id).join('.');
+  covered,
+  played,
+  diff,
+}: StateShapeProps) {
   const sim = {
     'data-state-path': statePath,
-    'data-active': statePath !== undefined && active.has(statePath) ? 'true' : undefined,
+    'data-active': active ? 'true' : undefined,
     // The tests' contract: covered while coverage is on, played in the step being played.
-    'data-covered': statePath !== undefined && marks.covered ? String(marks.covered.states.has(statePath)) : undefined,
-    'data-played': statePath !== undefined && marks.played.has(statePath) ? 'true' : undefined,
+    'data-covered': covered === undefined ? undefined : String(covered),
+    'data-played': played ? 'true' : undefined,
     // A version diff's contract: added, removed or changed since the version compared.
-    'data-diff': marks.diff?.get(node.id),
+    'data-diff': diff,
   };
-  const name = node.parent === null ? def.name || def.machineId || 'machine' : s.key;
   const label = node.parent === null ? `machine ${name}` : `state ${name}`;
   const collapsed = hiddenCount !== undefined;
   const compound = s.children.length > 0 && !collapsed;
@@ -127,7 +141,7 @@ export function StateShape({
   const lines = tags === null ? detailLines(s) : [tags, ...detailLines(s)];
   // A collapsed state holding active states is drawn active (its own path is active too)
   // and, in place of its count, says which (the box has room for one caption line).
-  const inside = collapsed && statePath !== undefined ? activeInside([...active], statePath) : [];
+  const inside = insideText === '' ? [] : insideText.split(', ');
   const count = collapsed ? `${hiddenCount.toLocaleString('en-US')} state${hiddenCount === 1 ? '' : 's'} inside` : '';
   if (collapsed && inside.length === 0) lines.push(count);
   const titleY = titleYOf(compound);
@@ -205,4 +219,4 @@ export function StateShape({
       )}
     </g>
   );
-}
+});

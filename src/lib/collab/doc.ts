@@ -205,6 +205,15 @@ export function receive<D, O>(
     inflight = { ...inflight, ops: inflight.ops.slice(ownSeen) };
   const next = { ...state, confirmed, version, inflight, ...settle(state, landedBatches) };
   if (!foreign && inflight === state.inflight && ownSeen === 0) return { state: next, gap, dropped, skipped };
+  // The common case with others editing: the log confirmed, in the order shown, whole
+  // batches already shown on top of `confirmed`. Confirmed + the rest of them is then the
+  // same document as before, and so is what this person sees: nothing is applied again.
+  if (ownSeen === 0 && inflight === state.inflight && confirmsShown(state, sorted)) {
+    const kept = next.remote ?? [];
+    if (kept.length > 0) shownOn.set(kept, { confirmed, doc: shownBase(model, state) });
+    if (kept.length > 0 || state.pending.length === 0)
+      return { state: { ...next, local: state.local }, gap, dropped, skipped };
+  }
   const rebuilt = rebuild(model, next);
   return { state: rebuilt.state, gap, dropped: [...dropped, ...rebuilt.dropped], skipped };
 }
@@ -234,7 +243,10 @@ export function seen<D, O>(model: OpModel<D, O>, state: DocState<D, O>, batch: R
   if (batch.ops.length === 0) return state;
   if (state.recent?.includes(batch.batchId) || remote.some((b) => b.batchId === batch.batchId)) return state;
   if (state.inflight?.batchId === batch.batchId) return state;
-  return rebuild(model, { ...state, remote: [...remote, batch] }).state;
+  // Others' batches shown so far stay applied: the new one lands on top of them.
+  const next = [...remote, batch];
+  shownOn.set(next, { confirmed: state.confirmed, doc: resolveAll(model, shownBase(model, state), batch.ops) });
+  return rebuild(model, { ...state, remote: next }).state;
 }
 
 /**
@@ -268,12 +280,62 @@ export const isShownRemote = <D, O>(state: DocState<D, O>, batchId: string): boo
  * forgotten (so a batch that is rolled back never costs us an edit).
  */
 function overlay<D, O>(model: OpModel<D, O>, state: DocState<D, O>): DocState<D, O> {
-  let local = state.confirmed;
-  const ops = [...(state.remote ?? []).flatMap((b) => b.ops), ...(state.inflight?.ops ?? []), ...state.pending];
-  const all = landAsWritten(model, local, ops);
-  if (all) return { ...state, local: all };
-  for (const op of ops) local = resolveWith(model, local, op).doc;
-  return { ...state, local };
+  const own = [...(state.inflight?.ops ?? []), ...state.pending];
+  return { ...state, local: resolveAll(model, shownBase(model, state), own) };
+}
+
+/**
+ * `confirmed` + others' batches shown, by the `remote` list it was worked out for (each
+ * change of the list is a new array): a batch seen or confirmed costs its own ops, not a
+ * replay of every batch still shown. Valid only while `confirmed` is the one it was for.
+ */
+const shownOn = new WeakMap<readonly unknown[], { confirmed: unknown; doc: unknown }>();
+
+function shownBase<D, O>(model: OpModel<D, O>, state: DocState<D, O>): D {
+  const remote = state.remote ?? [];
+  if (remote.length === 0) return state.confirmed;
+  const known = shownOn.get(remote);
+  if (known && known.confirmed === state.confirmed) return known.doc as D;
+  const doc = resolveAll(
+    model,
+    state.confirmed,
+    remote.flatMap((b) => b.ops),
+  );
+  shownOn.set(remote, { confirmed: state.confirmed, doc });
+  return doc;
+}
+
+/** `ops` resolved one after another onto `doc` (in one step when all apply as written). */
+function resolveAll<D, O>(model: OpModel<D, O>, doc: D, ops: readonly O[]): D {
+  const all = landAsWritten(model, doc, ops);
+  if (all) return all;
+  let current = doc;
+  for (const op of ops) current = resolveWith(model, current, op).doc;
+  return current;
+}
+
+/**
+ * Whether the log ops a delivery applied (past `state.version`, up to a gap) are, in
+ * order, exactly the ops of the first whole batches in `state.remote`.
+ */
+function confirmsShown<D, O>(state: DocState<D, O>, sorted: readonly CommittedOp<O>[]): boolean {
+  const remote = state.remote ?? [];
+  let version = state.version;
+  let batch = 0;
+  let index = 0;
+  for (const entry of sorted) {
+    if (entry.seq <= version) continue;
+    if (entry.seq > version + 1) break;
+    version = entry.seq;
+    const shown = remote[batch];
+    if (!shown || entry.batchId !== shown.batchId || index >= shown.ops.length) return false;
+    index++;
+    if (index === shown.ops.length) {
+      batch++;
+      index = 0;
+    }
+  }
+  return batch > 0 && index === 0;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { MachineDefinition, StateId, StateNode, Transition } from '../model/types.ts';
 import type { TextMeasure } from '../ports/layout.ts';
-import { estimateText, transitionLabel, wrapLabel } from './labels.ts';
-import { GEOMETRY, LABEL_ROOM, leafSize } from './sizes.ts';
+import { levelAreas } from './fit-areas.ts';
+import { estimateText } from './labels.ts';
 
 /**
  * Collapsed compound states, for big charts. A collapsed state is drawn as one box (its
@@ -52,78 +52,6 @@ export const READABLE_ZOOM = 0.65;
  */
 export const AREA_SLACK = 10.5;
 
-/** What a leaf box or a label pill adds to the drawn area, kept per state or transition object per measure (definitions share untouched ones). */
-const areas = new WeakMap<
-  TextMeasure,
-  { leaf: WeakMap<object, number>; closed: WeakMap<object, number>; label: WeakMap<object, number> }
->();
-
-function areasFor(measure: TextMeasure) {
-  let found = areas.get(measure);
-  if (!found) {
-    found = { leaf: new WeakMap(), closed: new WeakMap(), label: new WeakMap() };
-    areas.set(measure, found);
-  }
-  return found;
-}
-
-const leafArea = (def: MachineDefinition, s: StateNode, measure: TextMeasure): number => {
-  const size = leafSize(def, s, measure, null);
-  return (size.width + GEOMETRY.pad) * (size.height + GEOMETRY.pad);
-};
-
-const labelArea = (def: MachineDefinition, t: Transition, measure: TextMeasure): number => {
-  const lines = wrapLabel(transitionLabel(def, t));
-  const width = Math.max(...lines.map((l) => measure(l, 'edge'))) + GEOMETRY.edgeLabelPad;
-  const height = GEOMETRY.edgeLabelHeight + (lines.length - 1) * GEOMETRY.edgeLabelLine;
-  return width * height * LABEL_ROOM * LABEL_ROOM;
-};
-
-const cached = <K extends object>(map: WeakMap<object, number>, key: K, compute: () => number): number => {
-  const known = map.get(key);
-  if (known !== undefined) return known;
-  const value = compute();
-  map.set(key, value);
-  return value;
-};
-
-/**
- * The area of what `def` with `collapsed` closed draws (`collapseView(def, collapsed).view`):
- * its leaf boxes (with a margin) and its label pills with their room. Worked out without
- * building the view, each box and pill measured once per object: a remote rename measures
- * one name again, not the chart.
- */
-function drawnArea(def: MachineDefinition, collapsed: ReadonlySet<StateId>, measure: TextMeasure): number {
-  const known = areasFor(measure);
-  const shownAs = new Map<StateId, StateId>();
-  let area = 0;
-  const visit = (id: StateId, closedBy: StateId | null): void => {
-    const s = def.states[id];
-    if (!s) return;
-    shownAs.set(id, closedBy ?? id);
-    if (closedBy !== null) {
-      for (const c of s.children) visit(c, closedBy);
-      return;
-    }
-    const close = s.children.length > 0 && collapsed.has(id) && id !== def.root;
-    // The root's title is the machine's name: measured each time, never kept.
-    if (close) area += cached(known.closed, s, () => leafArea(def, { ...s, children: [], initial: null }, measure));
-    else if (s.children.length === 0)
-      area += s.parent === null ? leafArea(def, s, measure) : cached(known.leaf, s, () => leafArea(def, s, measure));
-    for (const c of s.children) visit(c, close ? id : null);
-  };
-  visit(def.root, null);
-  for (const t of Object.values(def.transitions)) {
-    const source = shownAs.get(t.source) ?? t.source;
-    if (source !== t.source && t.targets.every((x) => (shownAs.get(x) ?? x) === source)) continue;
-    // An invoke's outcome is named by its source's invoke: such labels are read from the state shown.
-    const e = t.event;
-    if (typeof e === 'object' && 'invoke' in e) area += labelArea(def, { ...t, source }, measure);
-    else area += cached(known.label, t, () => labelArea(def, t, measure));
-  }
-  return area;
-}
-
 /**
  * Fit's overview: the compounds to collapse so that the chart as shown fits a `pane`
  * (the diagram's size in px) at a zoom where every label is drawn at least 10 px tall.
@@ -161,21 +89,12 @@ function fitLevels(
   pane: { width: number; height: number },
   measure: TextMeasure,
 ): Set<StateId> {
-  const depthOf = (id: StateId): number => {
-    let d = 0;
-    for (let cur = def.states[id]?.parent ?? null; cur !== null; cur = def.states[cur]?.parent ?? null) d += 1;
-    return d;
-  };
-  const compounds = Object.values(def.states)
-    .filter((s) => s.children.length > 0 && s.parent !== null)
-    .map((s) => ({ id: s.id, depth: depthOf(s.id) }));
   const usable = Math.max(1, pane.width - 64) * Math.max(1, pane.height - 64);
-  const deepest = Math.max(0, ...compounds.map((c) => c.depth));
+  const { compounds, levels } = levelAreas(def, measure);
   let set = new Set<StateId>();
-  for (let depth = deepest + 1; depth >= 1; depth -= 1) {
+  for (const { depth, area } of levels) {
     set = new Set(compounds.filter((c) => c.depth >= depth).map((c) => c.id));
-    const area = drawnArea(def, set, measure) * AREA_SLACK;
-    if (Math.sqrt(usable / area) >= READABLE_ZOOM) return set;
+    if (Math.sqrt(usable / (area * AREA_SLACK)) >= READABLE_ZOOM) return set;
   }
   return set;
 }
@@ -225,6 +144,17 @@ export interface CollapsedView {
   hidden: Record<StateId, number>;
 }
 
+/** A collapsed state as shown (no children), one object per state object: its drawn box is redrawn only when the state changed. */
+const closedCopies = new WeakMap<StateNode, StateNode>();
+function closedCopy(s: StateNode): StateNode {
+  let copy = closedCopies.get(s);
+  if (!copy) {
+    copy = { ...s, children: [], initial: null };
+    closedCopies.set(s, copy);
+  }
+  return copy;
+}
+
 /** The definition with `collapsed` compounds closed (those inside a closed one stay hidden). */
 export function collapseView(def: MachineDefinition, collapsed: ReadonlySet<StateId>): CollapsedView {
   if (collapsed.size === 0) return { view: def, hidden: {} };
@@ -242,7 +172,7 @@ export function collapseView(def: MachineDefinition, collapsed: ReadonlySet<Stat
       return;
     }
     const close = s.children.length > 0 && collapsed.has(id) && id !== def.root;
-    states[id] = close ? { ...s, children: [], initial: null } : s;
+    states[id] = close ? closedCopy(s) : s;
     if (close) hidden[id] = 0;
     for (const c of s.children) visit(c, close ? id : null);
   };

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { resolveWith } from '../../../src/lib/collab/rebase.ts';
 import { createWorld, expectConverged, settle, step, stepArb } from './simulate.ts';
 import { toyModel, toyOp, type ToyDoc, type ToyOp } from './toy-model.ts';
 
@@ -23,6 +24,31 @@ describe('collab convergence (toy document)', () => {
           for (const s of steps) step(toyModel, world, s, toyOp);
           settle(toyModel, world);
           expectConverged(toyModel, world, expect);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('at every step, each client shows its confirmed document with the peer batches shown and its own queue on top', () => {
+    // The core keeps the peer batches applied between deliveries (a batch seen or
+    // confirmed costs its own ops): what it shows must still be the whole stack resolved.
+    fc.assert(
+      fc.property(
+        fc
+          .integer({ min: 2, max: 4 })
+          .chain((n) => fc.tuple(fc.constant(n), fc.array(stepArb(n), { minLength: 30, maxLength: 150 }))),
+        ([n, steps]) => {
+          const world = createWorld<ToyDoc, ToyOp>({}, n);
+          for (const s of steps) {
+            step(toyModel, world, s, toyOp);
+            for (const c of world.clients) {
+              const d = c.doc;
+              const stack = [...(d.remote ?? []).flatMap((b) => b.ops), ...(d.inflight?.ops ?? []), ...d.pending];
+              const whole = stack.reduce((doc, op) => resolveWith(toyModel, doc, op).doc, d.confirmed);
+              expect(d.local).toEqual(whole);
+            }
+          }
         },
       ),
       { numRuns: 300 },
