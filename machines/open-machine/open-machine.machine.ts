@@ -314,6 +314,7 @@ export const openMachineMachine = setup({
     tellEditable: enqueueActions(({ context, enqueue }) => {
       enqueue.sendTo('canvas', { type: 'canvas.editableChanged', canEdit: editsHere(context) });
       enqueue.sendTo('inspector', { type: 'inspector.editableChanged', canEdit: editsHere(context) });
+      enqueue.sendTo('code', { type: 'code.editableChanged', canEdit: editsHere(context) });
       enqueue.sendTo('simulation', { type: 'sim.canSendChanged', canSend: context.canSend });
       enqueue.sendTo('comments', { type: 'comments.canCommentChanged', canComment: context.canSend });
     }),
