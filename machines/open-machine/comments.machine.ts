@@ -10,7 +10,7 @@ import type {
   ReplyRequest,
   StartThreadRequest,
 } from '../../src/lib/ports/comments.ts';
-import { notProvided, output, requestValue, UNEXPECTED } from '../shared.ts';
+import { notProvided, output, request, requestValue, UNEXPECTED, value } from '../shared.ts';
 
 /**
  * The comments of one open machine: its threads (each pinned to an anchor: a state, a
@@ -94,7 +94,6 @@ export interface ReadMark {
   userId: string;
   readAt: string;
 }
-type Refusal = { ok: false; error: { message: string } };
 
 /** When a thread or a comment last changed: a newer copy of a row replaces an older one, never the other way. */
 const threadStamp = (t: CommentThread) => t.updatedAt;
@@ -200,7 +199,9 @@ export const commentsMachine = setup({
     markRead: assign(({ context }) => ({ seenAt: newestComment(context.comments) ?? context.seenAt })),
     setCanComment: assign((_, canComment: boolean) => ({ canComment })),
     clearError: assign({ error: null }),
-    showRefusal: assign((_, output: Refusal) => ({ error: output.error.message })),
+    showRefusal: assign(({ context }, output: CommentsResult<unknown>) => ({
+      error: output.ok ? context.error : output.error.message,
+    })),
     showUnexpected: assign({ error: UNEXPECTED }),
     showListFailure: assign({ error: "Couldn't read the comments." }),
   },
@@ -282,21 +283,11 @@ export const commentsMachine = setup({
             id: 'send',
             src: 'send',
             input: ({ context, event }) => requestFor(context, event),
-            onDone: [
-              {
-                guard: { type: 'refused', params: ({ event }) => event.output },
-                target: 'idle',
-                actions: { type: 'showRefusal', params: ({ event }) => event.output as Refusal },
-              },
-              {
-                target: 'idle',
-                actions: {
-                  type: 'keepAnswer',
-                  params: ({ event }) => (event.output as { ok: true; value: Answer }).value,
-                },
-              },
-            ],
-            onError: { target: 'idle', actions: 'showUnexpected' },
+            ...request({
+              refused: { target: 'idle', actions: { type: 'showRefusal', params: output } },
+              done: { target: 'idle', actions: { type: 'keepAnswer', params: value } },
+              threw: { target: 'idle', actions: 'showUnexpected' },
+            }),
           },
         },
       },

@@ -14,7 +14,7 @@ import type { Layout } from '../../src/lib/layout/types.ts';
 import type { MachineDefinition } from '../../src/lib/model/types.ts';
 import type { SavedVersion, VersionsFact, VersionsResult } from '../../src/lib/ports/versions.ts';
 import { layoutMachine } from './layout.machine.ts';
-import { notProvided, output, request, UNEXPECTED, value } from '../shared.ts';
+import { notProvided, output, request, requestFirst, UNEXPECTED, value } from '../shared.ts';
 import { reviewShown } from '../../src/lib/layout/review-collapse.ts';
 import { shownKey } from '../../src/lib/layout/shown-key.ts';
 
@@ -174,7 +174,8 @@ export const versionsMachine = setup({
       'id' in event && typeof event.id === 'string' && context.versions.some((v) => v.id === event.id),
     canName: ({ context, event }) =>
       event.type === 'versions.save' && event.name.trim() !== '' && context.head !== null,
-    wantsRestore: ({ context }) => context.wanted?.kind === 'restore',
+    /** A restore's definitions read: they go to the editor, not to the view. */
+    restoreRead: ({ context }, output: Definitions) => output.ok && context.wanted?.kind === 'restore',
   },
   actions: {
     setHead: assign(({ event }) => {
@@ -371,16 +372,16 @@ export const versionsMachine = setup({
                 ? [context.wanted.version.seq, ...(context.wanted.against ? [context.wanted.against.seq] : [])]
                 : [],
             }),
-            onDone: [
-              {
-                guard: { type: 'refused', params: output },
+            ...requestFirst({
+              first: {
+                guard: { type: 'restoreRead', params: output },
                 target: 'closed',
-                actions: [{ type: 'showRefusal', params: output }, 'closeView'],
+                actions: [{ type: 'restore', params: output }, 'closeView'],
               },
-              { guard: 'wantsRestore', target: 'closed', actions: [{ type: 'restore', params: output }, 'closeView'] },
-              { target: 'shown', actions: { type: 'showView', params: output } },
-            ],
-            onError: { target: 'closed', actions: ['showUnexpected', 'closeView'] },
+              refused: { target: 'closed', actions: [{ type: 'showRefusal', params: output }, 'closeView'] },
+              done: { target: 'shown', actions: { type: 'showView', params: output } },
+              threw: { target: 'closed', actions: ['showUnexpected', 'closeView'] },
+            }),
           },
         },
         shown: {
