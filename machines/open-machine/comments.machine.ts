@@ -1,5 +1,4 @@
-import { throwError } from 'rxjs';
-import { assign, fromEventObservable, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
 import type {
   Comment,
   CommentAnchor,
@@ -10,7 +9,17 @@ import type {
   ReplyRequest,
   StartThreadRequest,
 } from '../../src/lib/ports/comments.ts';
-import { notProvided, output, request, requestValue, UNEXPECTED, value } from '../shared.ts';
+import {
+  byMachine,
+  listRegion,
+  output,
+  request,
+  requestNotProvided,
+  requestValue,
+  streamNotProvided,
+  UNEXPECTED,
+  value,
+} from '../shared.ts';
 
 /**
  * The comments of one open machine: its threads (each pinned to an anchor: a state, a
@@ -147,18 +156,12 @@ export const commentsMachine = setup({
     tags: {} as 'loading' | 'busy' | 'failed',
   },
   actors: {
-    commentEvents: fromEventObservable<CommentsStreamEvent, { machineId: string }>(() =>
-      throwError(() => notProvided('comments', 'commentEvents')),
-    ),
-    listComments: fromPromise<Listed, { machineId: string }>(() =>
-      Promise.reject(notProvided('comments', 'listComments')),
-    ),
+    commentEvents: streamNotProvided<CommentsStreamEvent, { machineId: string }>('comments', 'commentEvents'),
+    listComments: requestNotProvided<Listed, { machineId: string }>('comments', 'listComments'),
     /** One request: start a thread, reply, edit or delete one's own comment, resolve or reopen. */
-    send: fromPromise<CommentsResult<Answer>, CommentsRequest>(() => Promise.reject(notProvided('comments', 'send'))),
+    send: requestNotProvided<CommentsResult<Answer>, CommentsRequest>('comments', 'send'),
     /** Keeps this person's read mark; a failure only means unread may show again after a reload. */
-    saveReadMark: fromPromise<CommentsResult<null>, ReadMark>(() =>
-      Promise.reject(notProvided('comments', 'saveReadMark')),
-    ),
+    saveReadMark: requestNotProvided<CommentsResult<null>, ReadMark>('comments', 'saveReadMark'),
   },
   actions: {
     keepList: assign(({ context }, output: Listed) => {
@@ -245,25 +248,19 @@ export const commentsMachine = setup({
   },
   type: 'parallel',
   states: {
-    list: {
-      initial: 'loading',
-      states: {
-        loading: {
-          tags: ['loading'],
-          invoke: {
-            id: 'listComments',
-            src: 'listComments',
-            input: ({ context }) => ({ machineId: context.machineId }),
-            ...requestValue({
-              done: { target: 'live', actions: { type: 'keepList', params: output } },
-              threw: { target: 'live', actions: 'showListFailure' },
-            }),
-          },
-        },
-        // A (re)joined channel may have missed rows: read the list again.
-        live: { on: { 'comments.subscribed': 'loading' } },
+    list: listRegion({
+      read: {
+        id: 'listComments',
+        src: 'listComments',
+        input: byMachine,
+        ...requestValue({
+          done: { target: 'live', actions: { type: 'keepList', params: output } },
+          threw: { target: 'live', actions: 'showListFailure' },
+        }),
       },
-    },
+      again: { 'comments.subscribed': 'loading' },
+      states: {},
+    }),
     requests: {
       initial: 'idle',
       states: {
