@@ -1,4 +1,3 @@
-import { sendTo } from 'xstate';
 import { NO_CHOICE } from '../../src/lib/layout/collapse.ts';
 import { NO_PICTURES } from './canvas-picture.ts';
 import { documentDefinition, documentVersion, openMachineSetup } from './open-machine.setup.ts';
@@ -166,8 +165,8 @@ export const openMachineMachine = openMachineSetup.createMachine({
         'machine.replace': { actions: 'replaceDefinition' },
         'machine.viewChanged': { actions: 'changeView' },
         'machine.replayChosen': { actions: 'unfollow' },
-        'view.diff': { actions: sendTo('versions', ({ event }) => event) },
-        'view.close': { actions: sendTo('versions', { type: 'versions.close' }) },
+        'view.diff': { actions: 'showDiff' },
+        'view.close': { actions: 'closeDiff' },
         'machine.reviewLaidOut': { actions: 'tellCanvasReview' },
         'edit.addChild': { actions: 'applyGesture' },
         'edit.addSibling': { actions: 'applyGesture' },

@@ -212,6 +212,12 @@ export const openMachineSetup = setup({
       if (editsHere(context) && event.ops.length > 0) enqueue.sendTo('document', { type: 'doc.edit', ops: event.ops });
     }),
     unfollow: sendTo('presence', { type: 'presence.unfollow' }),
+    /** A diff another part asked to see (a proposal's review) goes to the versions, which draw it. */
+    showDiff: sendTo('versions', ({ event }) => {
+      assertEvent(event, 'view.diff');
+      return event;
+    }),
+    closeDiff: sendTo('versions', { type: 'versions.close' }),
     applyGesture: enqueueActions(({ context, event, enqueue }) => {
       if (!context.definition || !event.type.startsWith('edit.')) return;
       const ops = opsForEdit(context.definition, event as CanvasEdit);
