@@ -1,15 +1,7 @@
 import { assertEvent, assign, enqueueActions, setup, type AnyActorRef } from 'xstate';
 import type { CanvasEdit } from '../../src/lib/canvas-ops/gestures.ts';
 import { extentOf, type Box, type Layout } from '../../src/lib/layout/types.ts';
-import {
-  fitIn,
-  framing,
-  initialBox,
-  measured,
-  refitsLayout,
-  refitsStage,
-  type FitState,
-} from './canvas-fit.ts';
+import { fitIn, framing, initialBox, measured, refitsLayout, refitsStage, type FitState } from './canvas-fit.ts';
 import type { View } from '../../src/lib/ports/canvas-presence.ts';
 
 export interface Viewport {
