@@ -98,7 +98,8 @@ export function CodeView({ canEdit }: { canEdit: boolean }) {
       else show(text);
     });
     // Whether the editor is on screen goes to the machine, which serializes nothing while it
-    // is not (and, seen again, sends the newest text: after any text that waited here).
+    // is not (and, seen again, sends the newest text: after any text that waited here); a
+    // closed panel also ends an unapplied edit there, so the panel opens on the machine again.
     const seen = new IntersectionObserver((entries) => {
       const visible = entries.some((e) => e.isIntersecting);
       if (visible && waiting !== null) {
