@@ -1,9 +1,12 @@
+import { throwError } from 'rxjs';
+import { fromEventObservable, fromPromise, type ActorRef, type EventObject, type Snapshot } from 'xstate';
+
 /**
  * What every machine says the same way. A request actor that throws (an adapter bug, not
  * a refusal) is shown as `UNEXPECTED`; a placeholder actor that was never provided fails
  * loudly with `notProvided`, naming the machine and the actor the composition root
  * (src/app/) must provide; every request state ends through `request()`, `requestFirst()`
- * or `requestValue()`.
+ * or `requestValue()`; a list read, kept live and read again after a rejoin is `listRegion()`.
  */
 
 export const UNEXPECTED = 'Something went wrong. Try again.';
@@ -11,6 +14,17 @@ export const UNEXPECTED = 'Something went wrong. Try again.';
 export function notProvided(machine: string, actor: string): Error {
   return new Error(`${machine} machine: the "${actor}" actor must be provided (see src/app/)`);
 }
+
+/** A request actor nobody provided yet: it rejects with `notProvided`. */
+export const requestNotProvided = <TOutput, TInput>(machine: string, actor: string) =>
+  fromPromise<TOutput, TInput>(() => Promise.reject(notProvided(machine, actor)));
+
+/** A stream of facts (a channel) nobody provided yet: it errors with `notProvided`. */
+export const streamNotProvided = <TEvent extends EventObject, TInput>(machine: string, actor: string) =>
+  fromEventObservable<TEvent, TInput>(() => throwError(() => notProvided(machine, actor)));
+
+/** The open machine as a child sees it: only the events it may send it. */
+export type Host<TEvent extends EventObject> = ActorRef<Snapshot<unknown>, TEvent>;
 
 /** An action's or guard's params: the answer a request actor gave (`params: output`). */
 export const output = <T>({ event }: { event: { output: T } }): T => event.output;
@@ -66,4 +80,28 @@ export function requestFirst<const TFirst, const TRefused, const TDone, const TT
  */
 export function requestValue<const TDone, const TThrew>(ends: { done: TDone; threw: TThrew }) {
   return { onDone: ends.done, onError: ends.threw };
+}
+
+/** A request's input that is the machine it is about (`input: byMachine`). */
+export const byMachine = ({ context }: { context: { machineId: string } }): { machineId: string } => ({
+  machineId: context.machineId,
+});
+
+/**
+ * The list region of a machine's panel: `loading` (tag `loading`) runs `read`, the invoke
+ * that reads the machine's rows (`id`, `src`, `input: byMachine`, and how it ends:
+ * `...request()` or `...requestValue()`); `live` holds the rows, and `again` names what
+ * reads them again (the channel's (re)join, `x.subscribed`: it may have missed rows; any
+ * other fact that leaves the rows stale). `states` adds the others (`failed`, with its
+ * retry); `{}` when there are none. One expression, so the TypeScript importer reads it.
+ */
+export function listRegion<const TRead, const TAgain, const TStates>(list: {
+  read: TRead;
+  again: TAgain;
+  states: TStates;
+}) {
+  return {
+    initial: 'loading' as const,
+    states: { loading: { tags: 'loading' as const, invoke: list.read }, live: { on: list.again }, ...list.states },
+  };
 }

@@ -1,5 +1,5 @@
 import type { Layout } from '../../src/lib/layout/types.ts';
-import type { CanvasFact } from './canvas.machine.ts';
+import type { CanvasFact } from './canvas.setup.ts';
 
 /**
  * Which picture the canvas shows: the live chart's newest layout, or a version's or diff's

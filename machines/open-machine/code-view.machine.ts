@@ -10,7 +10,10 @@ import type { Issue, MachineDefinition } from '../../src/lib/model/types.ts';
  * The editor (CodeMirror, in the view) reports `code.typed`; the machine says what to show
  * (`code.show`, emitted) and hands an applied definition to its `editor` (the open
  * machine) as `machine.replace`. The view says whether the editor is on screen
- * (`code.seen`): an unseen one is sent the newest text once it is seen again.
+ * (`code.seen`): an unseen one is sent the newest text once it is seen again. Unapplied
+ * text is the person's only while they see it and may edit: the Code panel closed
+ * (`code.seen` false) or edit rights lost (`code.editableChanged`, from the open machine)
+ * discard it, and the newest definition is shown.
  */
 
 export const configText = (def: MachineDefinition | null): string =>
@@ -24,7 +27,9 @@ export type CodeViewEvent =
   | { type: 'code.apply'; text: string }
   | { type: 'code.revert' }
   /** Fact from the view: whether the editor is on screen (a closed Code panel stays mounted, unseen). */
-  | { type: 'code.seen'; seen: boolean };
+  | { type: 'code.seen'; seen: boolean }
+  /** Fact from the open machine: whether this person may edit the machine here. */
+  | { type: 'code.editableChanged'; canEdit: boolean };
 
 export type CodeViewEmitted = { type: 'code.show'; text: string };
 
@@ -37,6 +42,8 @@ export interface CodeViewInput {
 export interface CodeViewContext {
   /** The text last shown from a definition: typing back to it ends `editing`. */
   shown: string;
+  /** The person's unapplied text while `editing` (a new editor starts from it), else null. */
+  typed: string | null;
   /** The newest definition, shown again on revert. */
   latest: MachineDefinition | null;
   /** Errors the last apply found. */
@@ -79,13 +86,17 @@ export const codeViewMachine = setup({
       enqueue.assign({ shown: text });
       enqueue.emit({ type: 'code.show', text });
     }),
+    noteTyped: assign(({ event }) => {
+      assertEvent(event, 'code.typed');
+      return { typed: event.text };
+    }),
     /** Shows the newest definition's text over whatever the editor holds (a revert). */
     showLatest: enqueueActions(({ context, enqueue }) => {
       const text = configText(context.latest);
-      enqueue.assign({ shown: text, errors: [] });
+      enqueue.assign({ shown: text, typed: null, errors: [] });
       enqueue.emit({ type: 'code.show', text });
     }),
-    clearErrors: assign({ errors: [] }),
+    clearTyped: assign({ typed: null, errors: [] }),
     showErrors: assign(({ event }) => {
       assertEvent(event, 'code.apply');
       return { errors: errorsIn(event.text) };
@@ -94,7 +105,7 @@ export const codeViewMachine = setup({
     applyText: enqueueActions(({ context, event, enqueue }) => {
       assertEvent(event, 'code.apply');
       const { definition } = checkXStateText(event.text);
-      enqueue.assign({ shown: event.text, errors: [] });
+      enqueue.assign({ shown: event.text, typed: null, errors: [] });
       if (definition && context.editor) enqueue.sendTo(context.editor, { type: 'machine.replace', definition });
     }),
   },
@@ -102,12 +113,15 @@ export const codeViewMachine = setup({
     differsFromShown: ({ context, event }) => event.type === 'code.typed' && event.text !== context.shown,
     sameAsShown: ({ context, event }) => event.type === 'code.typed' && event.text === context.shown,
     hasErrors: ({ event }) => event.type === 'code.apply' && errorsIn(event.text).length > 0,
+    unseen: ({ event }) => event.type === 'code.seen' && !event.seen,
+    lostEdit: ({ event }) => event.type === 'code.editableChanged' && !event.canEdit,
   },
 }).createMachine({
   id: 'codeView',
   context: ({ input }) => ({
     shown: configText(input.definition),
     latest: input.definition,
+    typed: null,
     errors: [],
     editor: input.editor ?? null,
     seen: true,
@@ -119,7 +133,7 @@ export const codeViewMachine = setup({
       on: {
         'code.definitionChanged': { actions: ['rememberLatest', 'followLatest'] },
         'code.seen': { actions: ['noteSeen', 'followLatest'] },
-        'code.typed': { guard: 'differsFromShown', target: 'editing' },
+        'code.typed': { guard: 'differsFromShown', target: 'editing', actions: 'noteTyped' },
       },
     },
     editing: {
@@ -128,8 +142,13 @@ export const codeViewMachine = setup({
       on: {
         // Their text stays theirs: remember the definition for a revert, show nothing.
         'code.definitionChanged': { actions: 'rememberLatest' },
-        'code.seen': { actions: 'noteSeen' },
-        'code.typed': { guard: 'sameAsShown', target: 'following', actions: 'clearErrors' },
+        // Closing the panel or losing edit rights discards the unapplied text.
+        'code.seen': [
+          { guard: 'unseen', target: 'following', actions: ['noteSeen', 'showLatest'] },
+          { actions: 'noteSeen' },
+        ],
+        'code.editableChanged': { guard: 'lostEdit', target: 'following', actions: 'showLatest' },
+        'code.typed': [{ guard: 'sameAsShown', target: 'following', actions: 'clearTyped' }, { actions: 'noteTyped' }],
         'code.revert': { target: 'following', actions: 'showLatest' },
         'code.apply': [
           { guard: 'hasErrors', target: '.invalid', actions: 'showErrors' },

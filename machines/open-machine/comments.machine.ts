@@ -1,5 +1,4 @@
-import { throwError } from 'rxjs';
-import { assign, fromEventObservable, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
 import type {
   Comment,
   CommentAnchor,
@@ -10,7 +9,17 @@ import type {
   ReplyRequest,
   StartThreadRequest,
 } from '../../src/lib/ports/comments.ts';
-import { notProvided, output, requestValue, UNEXPECTED } from '../shared.ts';
+import {
+  byMachine,
+  listRegion,
+  output,
+  request,
+  requestNotProvided,
+  requestValue,
+  streamNotProvided,
+  UNEXPECTED,
+  value,
+} from '../shared.ts';
 
 /**
  * The comments of one open machine: its threads (each pinned to an anchor: a state, a
@@ -94,7 +103,6 @@ export interface ReadMark {
   userId: string;
   readAt: string;
 }
-type Refusal = { ok: false; error: { message: string } };
 
 /** When a thread or a comment last changed: a newer copy of a row replaces an older one, never the other way. */
 const threadStamp = (t: CommentThread) => t.updatedAt;
@@ -148,18 +156,12 @@ export const commentsMachine = setup({
     tags: {} as 'loading' | 'busy' | 'failed',
   },
   actors: {
-    commentEvents: fromEventObservable<CommentsStreamEvent, { machineId: string }>(() =>
-      throwError(() => notProvided('comments', 'commentEvents')),
-    ),
-    listComments: fromPromise<Listed, { machineId: string }>(() =>
-      Promise.reject(notProvided('comments', 'listComments')),
-    ),
+    commentEvents: streamNotProvided<CommentsStreamEvent, { machineId: string }>('comments', 'commentEvents'),
+    listComments: requestNotProvided<Listed, { machineId: string }>('comments', 'listComments'),
     /** One request: start a thread, reply, edit or delete one's own comment, resolve or reopen. */
-    send: fromPromise<CommentsResult<Answer>, CommentsRequest>(() => Promise.reject(notProvided('comments', 'send'))),
+    send: requestNotProvided<CommentsResult<Answer>, CommentsRequest>('comments', 'send'),
     /** Keeps this person's read mark; a failure only means unread may show again after a reload. */
-    saveReadMark: fromPromise<CommentsResult<null>, ReadMark>(() =>
-      Promise.reject(notProvided('comments', 'saveReadMark')),
-    ),
+    saveReadMark: requestNotProvided<CommentsResult<null>, ReadMark>('comments', 'saveReadMark'),
   },
   actions: {
     keepList: assign(({ context }, output: Listed) => {
@@ -200,7 +202,9 @@ export const commentsMachine = setup({
     markRead: assign(({ context }) => ({ seenAt: newestComment(context.comments) ?? context.seenAt })),
     setCanComment: assign((_, canComment: boolean) => ({ canComment })),
     clearError: assign({ error: null }),
-    showRefusal: assign((_, output: Refusal) => ({ error: output.error.message })),
+    showRefusal: assign(({ context }, output: CommentsResult<unknown>) => ({
+      error: output.ok ? context.error : output.error.message,
+    })),
     showUnexpected: assign({ error: UNEXPECTED }),
     showListFailure: assign({ error: "Couldn't read the comments." }),
   },
@@ -244,25 +248,19 @@ export const commentsMachine = setup({
   },
   type: 'parallel',
   states: {
-    list: {
-      initial: 'loading',
-      states: {
-        loading: {
-          tags: ['loading'],
-          invoke: {
-            id: 'listComments',
-            src: 'listComments',
-            input: ({ context }) => ({ machineId: context.machineId }),
-            ...requestValue({
-              done: { target: 'live', actions: { type: 'keepList', params: output } },
-              threw: { target: 'live', actions: 'showListFailure' },
-            }),
-          },
-        },
-        // A (re)joined channel may have missed rows: read the list again.
-        live: { on: { 'comments.subscribed': 'loading' } },
+    list: listRegion({
+      read: {
+        id: 'listComments',
+        src: 'listComments',
+        input: byMachine,
+        ...requestValue({
+          done: { target: 'live', actions: { type: 'keepList', params: output } },
+          threw: { target: 'live', actions: 'showListFailure' },
+        }),
       },
-    },
+      again: { 'comments.subscribed': 'loading' },
+      states: {},
+    }),
     requests: {
       initial: 'idle',
       states: {
@@ -282,21 +280,11 @@ export const commentsMachine = setup({
             id: 'send',
             src: 'send',
             input: ({ context, event }) => requestFor(context, event),
-            onDone: [
-              {
-                guard: { type: 'refused', params: ({ event }) => event.output },
-                target: 'idle',
-                actions: { type: 'showRefusal', params: ({ event }) => event.output as Refusal },
-              },
-              {
-                target: 'idle',
-                actions: {
-                  type: 'keepAnswer',
-                  params: ({ event }) => (event.output as { ok: true; value: Answer }).value,
-                },
-              },
-            ],
-            onError: { target: 'idle', actions: 'showUnexpected' },
+            ...request({
+              refused: { target: 'idle', actions: { type: 'showRefusal', params: output } },
+              done: { target: 'idle', actions: { type: 'keepAnswer', params: value } },
+              threw: { target: 'idle', actions: 'showUnexpected' },
+            }),
           },
         },
       },

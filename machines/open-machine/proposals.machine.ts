@@ -1,14 +1,4 @@
-import { throwError } from 'rxjs';
-import {
-  assertEvent,
-  assign,
-  enqueueActions,
-  fromEventObservable,
-  fromPromise,
-  setup,
-  type ActorRef,
-  type Snapshot,
-} from 'xstate';
+import { assertEvent, assign, enqueueActions, setup } from 'xstate';
 import { versionDiff, type VersionDiff } from '../../src/lib/canvas-ops/version-diff.ts';
 import type { MachineDefinition } from '../../src/lib/model/types.ts';
 import type {
@@ -21,7 +11,16 @@ import type {
 } from '../../src/lib/ports/proposals.ts';
 import type { NotApplied } from '../../src/lib/proposals/merge.ts';
 import type { ViewDiffIntent } from './versions.machine.ts';
-import { notProvided, output, request, UNEXPECTED } from '../shared.ts';
+import {
+  byMachine,
+  listRegion,
+  output,
+  request,
+  requestNotProvided,
+  streamNotProvided,
+  UNEXPECTED,
+  type Host,
+} from '../shared.ts';
 
 /**
  * Proposals of one open machine, invoked by the open machine, which tells it where the
@@ -68,8 +67,7 @@ export type ProposalsNotice = { type: 'proposals.headMoved'; version: number; de
 export type ProposalsEvent = ProposalsIntent | ProposalsNotice | ProposalsFact;
 
 /** The open machine: told whether this person may edit the draft, and asked to show an opened proposal's diff on the canvas. */
-export type ProposalsEditor = ActorRef<
-  Snapshot<unknown>,
+export type ProposalsEditor = Host<
   { type: 'machine.draftChanged'; editable: boolean } | ViewDiffIntent | { type: 'view.close' }
 >;
 
@@ -133,16 +131,10 @@ export const proposalsMachine = setup({
     tags: {} as 'loading' | 'busy' | 'reading' | 'showing' | 'failed',
   },
   actors: {
-    changes: fromEventObservable<ProposalsFact, { machineId: string }>(() =>
-      throwError(() => notProvided('proposals', 'changes')),
-    ),
-    loadProposals: fromPromise<Loaded, { machineId: string }>(() =>
-      Promise.reject(notProvided('proposals', 'loadProposals')),
-    ),
-    step: fromPromise<StepAnswer, StepRequest>(() => Promise.reject(notProvided('proposals', 'step'))),
-    openProposal: fromPromise<Opened, { proposal: Proposal }>(() =>
-      Promise.reject(notProvided('proposals', 'openProposal')),
-    ),
+    changes: streamNotProvided<ProposalsFact, { machineId: string }>('proposals', 'changes'),
+    loadProposals: requestNotProvided<Loaded, { machineId: string }>('proposals', 'loadProposals'),
+    step: requestNotProvided<StepAnswer, StepRequest>('proposals', 'step'),
+    openProposal: requestNotProvided<Opened, { proposal: Proposal }>('proposals', 'openProposal'),
   },
   guards: {
     refused: (_, answer: ProposalsResult<unknown>) => !answer.ok,
@@ -247,27 +239,21 @@ export const proposalsMachine = setup({
   },
   type: 'parallel',
   states: {
-    list: {
-      initial: 'loading',
-      states: {
-        loading: {
-          tags: ['loading'],
-          invoke: {
-            id: 'loadProposals',
-            src: 'loadProposals',
-            input: ({ context }) => ({ machineId: context.machineId }),
-            ...request({
-              refused: { target: 'failed', actions: { type: 'showRefusal', params: output } },
-              done: { target: 'live', actions: [{ type: 'setLoaded', params: output }, 'tellDraft'] },
-              threw: { target: 'failed', actions: 'showUnexpected' },
-            }),
-          },
-        },
-        // Back after a drop: the table has what was missed.
-        live: { on: { 'proposals.subscribed': 'loading' } },
-        failed: { tags: ['failed'], on: { 'proposals.retry': 'loading', 'proposals.subscribed': 'loading' } },
+    list: listRegion({
+      read: {
+        id: 'loadProposals',
+        src: 'loadProposals',
+        input: byMachine,
+        ...request({
+          refused: { target: 'failed', actions: { type: 'showRefusal', params: output } },
+          done: { target: 'live', actions: [{ type: 'setLoaded', params: output }, 'tellDraft'] },
+          threw: { target: 'failed', actions: 'showUnexpected' },
+        }),
       },
-    },
+      // Back after a drop: the table has what was missed.
+      again: { 'proposals.subscribed': 'loading' },
+      states: { failed: { tags: ['failed'], on: { 'proposals.retry': 'loading', 'proposals.subscribed': 'loading' } } },
+    }),
     step: {
       initial: 'idle',
       states: {

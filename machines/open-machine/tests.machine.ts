@@ -1,5 +1,4 @@
-import { throwError } from 'rxjs';
-import { assertEvent, assign, fromEventObservable, fromPromise, setup } from 'xstate';
+import { assertEvent, assign, setup } from 'xstate';
 import type { JsonObject, MachineDefinition } from '../../src/lib/model/types.ts';
 import type {
   RecordRunRequest,
@@ -21,7 +20,7 @@ import { playOf, samePlay, stalenessOf } from '../../src/lib/testing/panel.ts';
 import { runTest } from '../../src/lib/testing/run.ts';
 import type { Staleness } from '../../src/lib/testing/staleness.ts';
 import type { PathKind, TestPath, TestScript } from '../../src/lib/testing/types.ts';
-import { notProvided, output, requestValue } from '../shared.ts';
+import { byMachine, listRegion, output, requestNotProvided, requestValue, streamNotProvided } from '../shared.ts';
 
 /**
  * The Tests panel of one open machine: its saved tests and their newest runs (rows,
@@ -160,20 +159,15 @@ export const testsMachine = setup({
   },
   actors: {
     /** The tests' rows as they change, and (when the app follows them) simulations as they are recorded. */
-    testEvents: fromEventObservable<TestsStreamEvent | SimulationRecordedEvent, { machineId: string }>(() =>
-      throwError(() => notProvided('tests', 'testEvents')),
+    testEvents: streamNotProvided<TestsStreamEvent | SimulationRecordedEvent, { machineId: string }>(
+      'tests',
+      'testEvents',
     ),
     /** The saved tests and runs, and (when the app reads them) the room's recorded simulations, for coverage. */
-    listTests: fromPromise<Listed, { machineId: string }>(() => Promise.reject(notProvided('tests', 'listTests'))),
-    generatePaths: fromPromise<GeneratedPaths, GenerateRequest>(() =>
-      Promise.reject(notProvided('tests', 'generatePaths')),
-    ),
-    saveTest: fromPromise<TestsResult<SavedTest>, SaveTestRequest>(() =>
-      Promise.reject(notProvided('tests', 'saveTest')),
-    ),
-    recordRun: fromPromise<TestsResult<TestRun>, RecordRunRequest>(() =>
-      Promise.reject(notProvided('tests', 'recordRun')),
-    ),
+    listTests: requestNotProvided<Listed, { machineId: string }>('tests', 'listTests'),
+    generatePaths: requestNotProvided<GeneratedPaths, GenerateRequest>('tests', 'generatePaths'),
+    saveTest: requestNotProvided<TestsResult<SavedTest>, SaveTestRequest>('tests', 'saveTest'),
+    recordRun: requestNotProvided<TestsResult<TestRun>, RecordRunRequest>('tests', 'recordRun'),
   },
   actions: {
     setDefinition: assign((_, params: { definition: MachineDefinition; version: number }) => params),
@@ -262,24 +256,20 @@ export const testsMachine = setup({
   },
   type: 'parallel',
   states: {
-    list: {
-      initial: 'loading',
-      states: {
-        loading: {
-          tags: ['loading'],
-          invoke: {
-            src: 'listTests',
-            input: ({ context }) => ({ machineId: context.machineId }),
-            ...requestValue({
-              done: { target: 'live', actions: [{ type: 'keepList', params: output }, 'derive'] },
-              threw: { target: 'live', actions: { type: 'setError', params: { error: "Couldn't load the tests." } } },
-            }),
-          },
-        },
-        // A (re)subscribed stream may have missed rows: read the list again.
-        live: { on: { 'tests.subscribed': 'loading' } },
+    // A (re)subscribed stream may have missed rows: read the list again.
+    list: listRegion({
+      read: {
+        id: 'listTests',
+        src: 'listTests',
+        input: byMachine,
+        ...requestValue({
+          done: { target: 'live', actions: [{ type: 'keepList', params: output }, 'derive'] },
+          threw: { target: 'live', actions: { type: 'setError', params: { error: "Couldn't load the tests." } } },
+        }),
       },
-    },
+      again: { 'tests.subscribed': 'loading' },
+      states: {},
+    }),
     generation: {
       initial: 'idle',
       states: {

@@ -1,20 +1,21 @@
-import { throwError } from 'rxjs';
-import {
-  assertEvent,
-  assign,
-  enqueueActions,
-  fromEventObservable,
-  fromPromise,
-  setup,
-  type ActorRef,
-  type Snapshot,
-} from 'xstate';
+import { assertEvent, assign, enqueueActions, setup } from 'xstate';
 import { versionDiff, type VersionDiff } from '../../src/lib/canvas-ops/version-diff.ts';
 import type { Layout } from '../../src/lib/layout/types.ts';
 import type { MachineDefinition } from '../../src/lib/model/types.ts';
 import type { SavedVersion, VersionsFact, VersionsResult } from '../../src/lib/ports/versions.ts';
 import { layoutMachine } from './layout.machine.ts';
-import { notProvided, output, request, UNEXPECTED, value } from '../shared.ts';
+import {
+  byMachine,
+  listRegion,
+  output,
+  request,
+  requestFirst,
+  requestNotProvided,
+  streamNotProvided,
+  UNEXPECTED,
+  value,
+  type Host,
+} from '../shared.ts';
 import { reviewShown } from '../../src/lib/layout/review-collapse.ts';
 import { shownKey } from '../../src/lib/layout/shown-key.ts';
 
@@ -93,8 +94,7 @@ interface Wanted {
  * The open machine, told to restore a definition, and what picture the canvas should show
  * for this view (`layout`: the version's or diff's, once laid out; null: now again).
  */
-export type VersionsEditor = ActorRef<
-  Snapshot<unknown>,
+export type VersionsEditor = Host<
   { type: 'machine.replace'; definition: MachineDefinition } | { type: 'machine.reviewLaidOut'; layout: Layout | null }
 >;
 
@@ -146,17 +146,15 @@ export const versionsMachine = setup({
     tags: {} as 'loading' | 'naming' | 'busy' | 'reading' | 'showing' | 'failed',
   },
   actors: {
-    changes: fromEventObservable<VersionsFact, { machineId: string }>(() =>
-      throwError(() => notProvided('versions', 'changes')),
+    changes: streamNotProvided<VersionsFact, { machineId: string }>('versions', 'changes'),
+    listVersions: requestNotProvided<VersionsResult<SavedVersion[]>, { machineId: string }>('versions', 'listVersions'),
+    saveVersion: requestNotProvided<VersionsResult<SavedVersion>, { machineId: string; name: string; seq: number }>(
+      'versions',
+      'saveVersion',
     ),
-    listVersions: fromPromise<VersionsResult<SavedVersion[]>, { machineId: string }>(() =>
-      Promise.reject(notProvided('versions', 'listVersions')),
-    ),
-    saveVersion: fromPromise<VersionsResult<SavedVersion>, { machineId: string; name: string; seq: number }>(() =>
-      Promise.reject(notProvided('versions', 'saveVersion')),
-    ),
-    readDefinitions: fromPromise<Definitions, { machineId: string; seqs: number[] }>(() =>
-      Promise.reject(notProvided('versions', 'readDefinitions')),
+    readDefinitions: requestNotProvided<Definitions, { machineId: string; seqs: number[] }>(
+      'versions',
+      'readDefinitions',
     ),
     viewLayout: layoutMachine,
   },
@@ -174,7 +172,8 @@ export const versionsMachine = setup({
       'id' in event && typeof event.id === 'string' && context.versions.some((v) => v.id === event.id),
     canName: ({ context, event }) =>
       event.type === 'versions.save' && event.name.trim() !== '' && context.head !== null,
-    wantsRestore: ({ context }) => context.wanted?.kind === 'restore',
+    /** A restore's definitions read: they go to the editor, not to the view. */
+    restoreRead: ({ context }, output: Definitions) => output.ok && context.wanted?.kind === 'restore',
   },
   actions: {
     setHead: assign(({ event }) => {
@@ -289,32 +288,21 @@ export const versionsMachine = setup({
   },
   type: 'parallel',
   states: {
-    list: {
-      initial: 'loading',
-      states: {
-        loading: {
-          tags: ['loading'],
-          invoke: {
-            id: 'listVersions',
-            src: 'listVersions',
-            input: ({ context }) => ({ machineId: context.machineId }),
-            ...request({
-              refused: { target: 'failed', actions: { type: 'showRefusal', params: output } },
-              done: { target: 'live', actions: { type: 'setVersions', params: output } },
-              threw: { target: 'failed', actions: 'showUnexpected' },
-            }),
-          },
-        },
-        live: {
-          // Back after a drop, or a version deleted: the table has what was missed.
-          on: { 'versions.subscribed': 'loading', 'versions.removed': 'loading' },
-        },
-        failed: {
-          tags: ['failed'],
-          on: { 'versions.retry': 'loading', 'versions.subscribed': 'loading' },
-        },
+    list: listRegion({
+      read: {
+        id: 'listVersions',
+        src: 'listVersions',
+        input: byMachine,
+        ...request({
+          refused: { target: 'failed', actions: { type: 'showRefusal', params: output } },
+          done: { target: 'live', actions: { type: 'setVersions', params: output } },
+          threw: { target: 'failed', actions: 'showUnexpected' },
+        }),
       },
-    },
+      // Back after a drop, or a version deleted: the table has what was missed.
+      again: { 'versions.subscribed': 'loading', 'versions.removed': 'loading' },
+      states: { failed: { tags: ['failed'], on: { 'versions.retry': 'loading', 'versions.subscribed': 'loading' } } },
+    }),
     naming: {
       initial: 'idle',
       states: {
@@ -371,16 +359,16 @@ export const versionsMachine = setup({
                 ? [context.wanted.version.seq, ...(context.wanted.against ? [context.wanted.against.seq] : [])]
                 : [],
             }),
-            onDone: [
-              {
-                guard: { type: 'refused', params: output },
+            ...requestFirst({
+              first: {
+                guard: { type: 'restoreRead', params: output },
                 target: 'closed',
-                actions: [{ type: 'showRefusal', params: output }, 'closeView'],
+                actions: [{ type: 'restore', params: output }, 'closeView'],
               },
-              { guard: 'wantsRestore', target: 'closed', actions: [{ type: 'restore', params: output }, 'closeView'] },
-              { target: 'shown', actions: { type: 'showView', params: output } },
-            ],
-            onError: { target: 'closed', actions: ['showUnexpected', 'closeView'] },
+              refused: { target: 'closed', actions: [{ type: 'showRefusal', params: output }, 'closeView'] },
+              done: { target: 'shown', actions: { type: 'showView', params: output } },
+              threw: { target: 'closed', actions: ['showUnexpected', 'closeView'] },
+            }),
           },
         },
         shown: {

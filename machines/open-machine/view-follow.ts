@@ -1,6 +1,6 @@
 import type { View } from '../../src/lib/ports/canvas-presence.ts';
 import type { PresenceContext } from './canvas-presence.machine.ts';
-import type { CanvasContext } from './canvas.machine.ts';
+import type { CanvasContext } from './canvas.setup.ts';
 
 /**
  * Follow mode over the viewport: what the open machine routes between its canvas and

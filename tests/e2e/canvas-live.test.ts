@@ -5,7 +5,7 @@ import { chartroomModel } from '../../src/lib/collab/chartroom.ts';
 import { createDoc, receive } from '../../src/lib/collab/doc.ts';
 import type { Op } from '../../src/lib/model/op-types.ts';
 import type { MachineDefinition } from '../../src/lib/model/types.ts';
-import { showPanel, useBrowserApp } from './harness.ts';
+import { closePanels, showPanel, useBrowserApp } from './harness.ts';
 import { openMachinePage, stateBox, synced } from './machine-page.ts';
 import { createProject, insertMachine, signUpPerson, type Client } from './people.ts';
 
@@ -103,6 +103,16 @@ describe('live canvas, two browsers', () => {
     expect(await b.page.locator('.code-host').isVisible()).toBe(false);
     await showPanel(b.page, 'Code');
     await expect.poll(() => b.page.locator('.cm-content').textContent()).toContain('"items"');
+    // An edit B does not apply goes when B closes the Code panel: opened again, it shows the machine.
+    await b.page.locator('.cm-content').click();
+    await b.page.keyboard.press('Control+End');
+    await b.page.keyboard.insertText(' unapplied');
+    await b.page.getByText('Edited — apply to share').waitFor();
+    await closePanels(b.page);
+    await showPanel(b.page, 'Code');
+    await b.page.getByText('XState v5 config').waitFor();
+    await expect.poll(() => b.page.locator('.cm-content').textContent()).not.toContain('unapplied');
+    expect(await b.page.locator('.cm-content').textContent()).toContain('"items"');
 
     // Renaming the machine shows on B's page too.
     await a.page.getByRole('button', { name: 'Machine menu' }).click();

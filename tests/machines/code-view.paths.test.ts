@@ -18,6 +18,7 @@ const events: CodeViewEvent[] = [
   { type: 'code.revert' },
   { type: 'code.seen', seen: false },
   { type: 'code.seen', seen: true },
+  { type: 'code.editableChanged', canEdit: false },
 ];
 
 const observe = (snapshot: Snapshot) => ({

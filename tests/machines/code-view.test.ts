@@ -52,6 +52,33 @@ describe('code view machine', () => {
     expect(snap().hasTag('following')).toBe(true);
   });
 
+  it('discards an unapplied edit when the Code panel closes, and shows the newest definition once open again', () => {
+    const { actor, told, shown, snap } = start();
+    actor.send({ type: 'code.typed', text: '{ "id": "mine"' });
+    expect(snap().context.typed).toBe('{ "id": "mine"');
+    actor.send({ type: 'code.definitionChanged', definition: v2 });
+    actor.send({ type: 'code.seen', seen: false });
+    expect(snap().hasTag('following')).toBe(true);
+    expect(snap().context.typed).toBeNull();
+    // The editor is told the newest text (it waits while the panel is closed); nothing was applied.
+    expect(shown).toEqual([configText(v2)]);
+    expect(told).toEqual([]);
+    actor.send({ type: 'code.seen', seen: true });
+    expect(shown).toEqual([configText(v2)]);
+    expect(snap().context.shown).toBe(configText(v2));
+  });
+
+  it('discards an unapplied edit when edit rights go, and keeps it while they stay', () => {
+    const { actor, shown, snap } = start();
+    actor.send({ type: 'code.typed', text: '{ "id": "mine"' });
+    actor.send({ type: 'code.editableChanged', canEdit: true });
+    expect(snap().hasTag('dirty')).toBe(true);
+    expect(snap().context.typed).toBe('{ "id": "mine"');
+    actor.send({ type: 'code.editableChanged', canEdit: false });
+    expect(snap().hasTag('following')).toBe(true);
+    expect(shown).toEqual([configText(v1)]);
+  });
+
   it('refuses text with errors (invalid) and hands a valid config to the editor', () => {
     const { actor, told, snap } = start();
     actor.send({ type: 'code.typed', text: '{ nope' });

@@ -19,7 +19,7 @@ type Event = TestsIntent | TestsStreamEvent | SimulationRecordedEvent;
 type GraphEvent = Event | { type: string; output?: unknown; error?: unknown };
 
 const INVOKES: Record<string, string> = {
-  listTests: '0.tests.list.loading',
+  listTests: 'listTests',
   generatePaths: '0.tests.generation.generating',
   saveTest: '0.tests.requests.saving',
   recordRun: '0.tests.requests.running',

@@ -45,14 +45,14 @@ export function CodeView({ canEdit }: { canEdit: boolean }) {
   applyRef.current = apply;
   // The editor widget's own events (typing, going away) are the person's intents, sent from here.
   const typed = useCallback((text: string) => code?.send({ type: 'code.typed', text }), [code]);
-  const discard = useCallback(() => code?.send({ type: 'code.revert' }), [code]);
   const noteSeen = useCallback((seen: boolean) => code?.send({ type: 'code.seen', seen }), [code]);
 
   useEffect(() => {
     if (!host.current || !code) return;
     const v = new EditorView({
       parent: host.current,
-      doc: code.getSnapshot().context.shown,
+      // A new editor (edit rights changed, or the panel mounted again) starts from the person's unapplied text, if any.
+      doc: code.getSnapshot().context.typed ?? code.getSnapshot().context.shown,
       extensions: [
         // The basics by hand (the `basicSetup` bundle brings more than a config editor needs).
         lineNumbers(),
@@ -98,7 +98,8 @@ export function CodeView({ canEdit }: { canEdit: boolean }) {
       else show(text);
     });
     // Whether the editor is on screen goes to the machine, which serializes nothing while it
-    // is not (and, seen again, sends the newest text: after any text that waited here).
+    // is not (and, seen again, sends the newest text: after any text that waited here); a
+    // closed panel also ends an unapplied edit there, so the panel opens on the machine again.
     const seen = new IntersectionObserver((entries) => {
       const visible = entries.some((e) => e.isIntersecting);
       if (visible && waiting !== null) {
@@ -114,12 +115,10 @@ export function CodeView({ canEdit }: { canEdit: boolean }) {
       shown.unsubscribe();
       v.destroy();
       view.current = null;
-      // Unapplied text goes with the editor. Still an effect that sends (its teardown): the
-      // code machine cannot tell the editor went away (or was made again for a new canEdit).
-      // eslint-disable-next-line seam/effect-sends-through
-      discard();
+      // Nothing is sent here: the code machine discards unapplied text itself when the panel
+      // closes (`code.seen`) or edit rights go (`code.editableChanged`).
     };
-  }, [canEdit, code, typed, discard, noteSeen]);
+  }, [canEdit, code, typed, noteSeen]);
 
   const revert = () => code?.send({ type: 'code.revert' });
 
