@@ -32,7 +32,8 @@ import { notProvided, output, request, UNEXPECTED } from '../shared.ts';
  *   (`machine.draftChanged`: its author or an invitee, while it is not merged or closed);
  * - `step`: one step at a time: Propose a change (forks at the head the document has
  *   applied, then `created` names the draft to open), Request review, Approve, Request
- *   changes, Merge (what did not land is kept in `notApplied`), close;
+ *   changes, Merge (what did not land is kept in `notApplied`), Close, invite someone to
+ *   edit the draft;
  * - `view`: one proposal opened: what it changes (the machine now against the machine
  *   with the proposal landed, or as merged), with its reviews; its diff is drawn on this
  *   person's main canvas (`view.diff` to the editor, which the versions draw, as a
@@ -45,7 +46,8 @@ export type StepRequest =
   | { kind: 'requestReview'; proposal: Proposal }
   | { kind: 'review'; proposal: Proposal; verdict: ProposalVerdict }
   | { kind: 'merge'; proposal: Proposal }
-  | { kind: 'close'; proposal: Proposal };
+  | { kind: 'close'; proposal: Proposal }
+  | { kind: 'invite'; proposal: Proposal; userId: string };
 
 export type StepAnswer = ProposalsResult<{ proposal: Proposal; notApplied?: NotApplied[] }>;
 export type Loaded = ProposalsResult<{ list: Proposal[]; draftOf: Proposal | null }>;
@@ -57,6 +59,7 @@ export type ProposalsIntent =
   | { type: 'proposals.review'; id: string; verdict: ProposalVerdict }
   | { type: 'proposals.merge'; id: string }
   | { type: 'proposals.close'; id: string }
+  | { type: 'proposals.invite'; id: string; userId: string }
   | { type: 'proposals.open'; id: string }
   | { type: 'proposals.hide' }
   | { type: 'proposals.select'; id: string | null }
@@ -179,8 +182,9 @@ export const proposalsMachine = setup({
       return {
         proposals: p.machineId === context.machineId ? upsert(context.proposals, p) : context.proposals,
         draftOf: context.draftOf?.id === p.id && fresher(p, context.draftOf) ? p : context.draftOf,
-        // Only Propose a change answers a draft (the row may have arrived live before this answer).
-        created: p.status === 'draft' ? p : context.created,
+        // Only Propose a change answers a new draft (the row may have arrived live before this
+        // answer); an invite answers a draft too, but it is taken on the draft's own page.
+        created: p.status === 'draft' && context.draftOf === null ? p : context.created,
         merged: answer.value.notApplied ? { proposal: p, notApplied: answer.value.notApplied } : context.merged,
         error: null,
       };
@@ -278,6 +282,7 @@ export const proposalsMachine = setup({
             'proposals.review': { guard: 'known', target: 'working' },
             'proposals.merge': { guard: 'known', target: 'working' },
             'proposals.close': { guard: 'known', target: 'working' },
+            'proposals.invite': { guard: 'known', target: 'working' },
           },
         },
         working: {
@@ -294,12 +299,19 @@ export const proposalsMachine = setup({
                   definition: context.current as MachineDefinition,
                   baseSeq: context.head ?? 0,
                 };
-              assertEvent(event, ['proposals.requestReview', 'proposals.review', 'proposals.merge', 'proposals.close']);
+              assertEvent(event, [
+                'proposals.requestReview',
+                'proposals.review',
+                'proposals.merge',
+                'proposals.close',
+                'proposals.invite',
+              ]);
               const proposal = [...context.proposals, ...(context.draftOf ? [context.draftOf] : [])].find(
                 (p) => p.id === event.id,
               ) as Proposal;
               if (event.type === 'proposals.review') return { kind: 'review', proposal, verdict: event.verdict };
               if (event.type === 'proposals.requestReview') return { kind: 'requestReview', proposal };
+              if (event.type === 'proposals.invite') return { kind: 'invite', proposal, userId: event.userId };
               return { kind: event.type === 'proposals.merge' ? 'merge' : 'close', proposal };
             },
             ...request({

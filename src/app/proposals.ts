@@ -21,6 +21,8 @@ async function takeStep(port: ProposalsPort, r: StepRequest): Promise<StepAnswer
       return only(await port.review(r.proposal.id, r.verdict));
     case 'close':
       return only(await port.close(r.proposal.id));
+    case 'invite':
+      return only(await port.invite(r.proposal.id, r.userId));
     case 'merge':
       return port.merge(r.proposal);
   }
