@@ -20,6 +20,7 @@ import type {
   ProposalVerdict,
 } from '../../src/lib/ports/proposals.ts';
 import type { NotApplied } from '../../src/lib/proposals/merge.ts';
+import type { Comment, CommentThread } from '../../src/lib/ports/comments.ts';
 import type { ViewDiffIntent } from './versions.machine.ts';
 import { notProvided, output, request, UNEXPECTED } from '../shared.ts';
 
@@ -35,7 +36,8 @@ import { notProvided, output, request, UNEXPECTED } from '../shared.ts';
  *   changes, Merge (what did not land is kept in `notApplied`), Close, invite someone to
  *   edit the draft;
  * - `view`: one proposal opened: what it changes (the machine now against the machine
- *   with the proposal landed, or as merged), with its reviews; its diff is drawn on this
+ *   with the proposal landed, or as merged), with its reviews and its discussion (the
+ *   draft's comment threads); its diff is drawn on this
  *   person's main canvas (`view.diff` to the editor, which the versions draw, as a
  *   version compared), and hiding it shows now again (`view.close`); read again when the
  *   proposal changes.
@@ -51,7 +53,16 @@ export type StepRequest =
 
 export type StepAnswer = ProposalsResult<{ proposal: Proposal; notApplied?: NotApplied[] }>;
 export type Loaded = ProposalsResult<{ list: Proposal[]; draftOf: Proposal | null }>;
-export type Opened = ProposalsResult<{ change: ProposalChange; reviews: ProposalReview[] }>;
+/** A proposal's discussion: its draft's comment threads (read with it, again when it changes). */
+export interface ProposalDiscussion {
+  threads: CommentThread[];
+  comments: Comment[];
+}
+export type Opened = ProposalsResult<{
+  change: ProposalChange;
+  reviews: ProposalReview[];
+  discussion?: ProposalDiscussion;
+}>;
 
 export type ProposalsIntent =
   | { type: 'proposals.propose'; title: string }
@@ -88,6 +99,7 @@ export interface ProposalView {
   change: ProposalChange;
   diff: VersionDiff;
   reviews: ProposalReview[];
+  discussion: ProposalDiscussion;
 }
 
 export interface ProposalsContext {
@@ -198,8 +210,8 @@ export const proposalsMachine = setup({
         (p) => p.id === context.openId,
       );
       if (!answer.ok || !proposal) return {};
-      const { change, reviews } = answer.value;
-      return { view: { proposal, change, reviews, diff: versionDiff(change.before, change.after) } };
+      const { change, reviews, discussion = { threads: [], comments: [] } } = answer.value;
+      return { view: { proposal, change, reviews, discussion, diff: versionDiff(change.before, change.after) } };
     }),
     /** The opened proposal's diff against the machine now is drawn on this person's main canvas. */
     drawOnCanvas: enqueueActions(({ context, enqueue }) => {

@@ -47,7 +47,7 @@ export function liveRoomLogic(): RoomLogic {
           testPlayback: testPlaybackLogic(testPlayback),
           versions: versionsLogic(versions, workerLayoutEngine),
           comments: commentsLogic(comments),
-          proposals: proposalsLogic(proposals),
+          proposals: proposalsLogic(proposals, comments),
         },
       ),
     });

@@ -11,8 +11,8 @@ import { createProject, insertMachine, signUpAccount, type Client } from './peop
  * Proposals on the machine). Ada proposes, renames a state in her draft and requests
  * review; Bob (an editor) renames another state of the machine meanwhile, sees the
  * proposal's diff against the machine now, requests changes (Ada asks again), approves
- * and merges; both see both renames on
- * the machine and the timeline says Bob merged it. Then a second proposal: Bob reads Ada's
+ * and merges (reading Ada's comment on her draft in the proposal's Discussion); both see
+ * both renames on the machine and the timeline says Bob merged it. Then a second proposal: Bob reads Ada's
  * draft until she invites him, edits it live with her, and closes it (an editor may).
  */
 
@@ -71,6 +71,13 @@ describe('a proposal reviewed and merged while the machine moved, two browsers',
     await banner(a.page).getByText('A proposed change to').getByRole('link', { name: 'Door' }).waitFor();
     expect(a.page.url()).not.toContain(machineId);
     await rename(a.page, 'open', 'ajar');
+    // Ada explains it on her draft: the proposal's discussion.
+    await onCanvas(a.page, 'ajar').click();
+    await a.page.getByRole('button', { name: 'Comment', exact: true }).click();
+    const comments = a.page.getByRole('region', { name: 'Comments' });
+    await comments.getByRole('combobox', { name: 'New comment' }).fill('Doors rarely open all the way.');
+    await comments.getByRole('button', { name: 'Comment', exact: true }).click();
+    await comments.getByRole('article').getByText('Doors rarely open all the way.').waitFor();
     // The machine itself is untouched; Bob sees the proposal live.
     await proposals(b.page).getByRole('article', { name: TITLE }).getByText('Draft').waitFor();
     await onCanvas(b.page, 'open').waitFor();
@@ -91,6 +98,13 @@ describe('a proposal reviewed and merged while the machine moved, two browsers',
     const canvas = b.page.locator('.canvas-page');
     await canvas.locator('[data-state-path="ajar"][data-diff="changed"]').waitFor();
     expect(await opened.locator('svg [data-state-path]').count()).toBe(0);
+    // Its discussion (the draft's threads) shows with it, for reviewers to read.
+    const discussion = opened.getByRole('region', { name: 'Discussion' });
+    await discussion
+      .getByRole('article', { name: 'Thread on state ajar' })
+      .getByText('Doors rarely open all the way.')
+      .waitFor();
+    await discussion.getByText('1 thread, 1 open').waitFor();
     // Bob's own rename is the machine now, not part of the proposal.
     await canvas.locator('[data-state-path="shut"]').waitFor();
     expect(await canvas.locator('[data-state-path="shut"][data-diff]').count()).toBe(0);

@@ -139,4 +139,45 @@ describe('proposals machine', () => {
     ada.actor.send({ type: 'proposals.invite', id: 'nope', userId: 'u-bob' });
     expect(ada.actor.getSnapshot().matches({ step: 'idle' })).toBe(true);
   });
+
+  it("keeps an opened proposal's discussion (its draft's threads), and none when the answer has none", async () => {
+    const f = start();
+    await f.held.settle('loadProposals', loaded([proposal('p1', 'in_review')]));
+    f.actor.send({ type: 'proposals.open', id: 'p1' });
+    await settle();
+    await f.held.settle('openProposal', opened);
+    expect(f.actor.getSnapshot().context.view?.discussion).toEqual({ threads: [], comments: [] });
+    const at = new Date(Date.UTC(2026, 10, 27, 12, 3)).toISOString();
+    const thread = {
+      id: 't1',
+      machineId: 'draft-p1',
+      anchor: { kind: 'state' as const, value: 's_open' },
+      resolvedAt: null,
+      resolvedBy: null,
+      createdBy: 'u-bob',
+      createdAt: at,
+      updatedAt: at,
+    };
+    const comment = {
+      id: 'c1',
+      threadId: 't1',
+      body: 'Why ajar?',
+      mentions: [],
+      author: 'u-bob',
+      createdAt: at,
+      editedAt: null,
+      deletedAt: null,
+    };
+    f.facts.next({ type: 'proposals.changed', proposal: { ...proposal('p1', 'approved'), updatedAt: at } });
+    await settle();
+    await f.held.settle(
+      'openProposal',
+      ok({
+        change: { before: door, after: renamed, notApplied: [] },
+        reviews: [],
+        discussion: { threads: [thread], comments: [comment] },
+      }),
+    );
+    expect(f.actor.getSnapshot().context.view?.discussion).toEqual({ threads: [thread], comments: [comment] });
+  });
 });

@@ -19,7 +19,7 @@ export function CloseProposal({ actor, proposal, busy }: { actor: ProposalsActor
       <span>Close it? Its draft stops changing.</span>
       <button
         type="button"
-        className="danger"
+        className="pr-close-confirm"
         disabled={busy}
         onClick={() => {
           setAsking(false);
