@@ -60,12 +60,12 @@ export function MachineCard({
     <li className="machine-card">
       <div className="machine-card-picture">
         <ChartThumbnail name={m.name} sketch={m.sketch} />
+        <UnreadBadge machineId={m.id} name={m.name} />
       </div>
       <div className="machine-card-head">
         <a href={href} className="machine-card-name">
           {m.name}
         </a>
-        <UnreadBadge machineId={m.id} name={m.name} />
         {canEdit && (
           <button
             type="button"
