@@ -38,6 +38,9 @@ export type CommentsIntent =
   /** Pick where the next thread hangs (the selection's state or transition, a point). */
   | { type: 'comments.compose'; anchor: CommentAnchor }
   | { type: 'comments.cancelCompose' }
+  /** Comment mode: the next click on the empty canvas places a thread at that point (`comments.compose`). */
+  | { type: 'comments.place' }
+  | { type: 'comments.cancelPlace' }
   | { type: 'comments.start'; body: string; mentions: string[] }
   | { type: 'comments.reply'; threadId: string; body: string; mentions: string[] }
   | { type: 'comments.edit'; commentId: string; body: string; mentions: string[] }
@@ -72,6 +75,8 @@ export interface CommentsContext {
   comments: Comment[];
   /** Where the thread being written hangs (null: none is being written). */
   composing: CommentAnchor | null;
+  /** In comment mode: waiting for a point on the canvas. */
+  placing: boolean;
   show: CommentsShown;
   mentionsMe: boolean;
   /** The thread brought forward last, and how many times one was (the panel scrolls to it on each). */
@@ -187,8 +192,10 @@ export const commentsMachine = setup({
         ...(mine ? { composing: null, seenAt: context.seenAt && context.seenAt > mine ? context.seenAt : mine } : {}),
       };
     }),
-    compose: assign((_, anchor: CommentAnchor) => ({ composing: anchor, show: 'open' as const })),
-    cancelCompose: assign({ composing: null }),
+    compose: assign((_, anchor: CommentAnchor) => ({ composing: anchor, placing: false, show: 'open' as const })),
+    cancelCompose: assign({ composing: null, placing: false }),
+    place: assign({ placing: true }),
+    cancelPlace: assign({ placing: false }),
     show: assign((_, show: CommentsShown) => ({ show })),
     focus: assign(({ context }, threadId: string) => {
       const thread = context.threads.find((t) => t.id === threadId);
@@ -223,6 +230,7 @@ export const commentsMachine = setup({
     threads: [],
     comments: [],
     composing: null,
+    placing: false,
     show: 'open',
     mentionsMe: false,
     focused: null,
@@ -235,6 +243,8 @@ export const commentsMachine = setup({
     'comments.commentChanged': { actions: { type: 'addComment', params: ({ event }) => event.comment } },
     'comments.compose': { guard: 'canComment', actions: { type: 'compose', params: ({ event }) => event.anchor } },
     'comments.cancelCompose': { actions: 'cancelCompose' },
+    'comments.place': { guard: 'canComment', actions: 'place' },
+    'comments.cancelPlace': { actions: 'cancelPlace' },
     'comments.show': { actions: { type: 'show', params: ({ event }) => event.show } },
     'comments.focus': {
       guard: { type: 'knownThread', params: ({ event }) => event.threadId },

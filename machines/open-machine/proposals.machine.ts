@@ -10,6 +10,7 @@ import type {
   ProposalVerdict,
 } from '../../src/lib/ports/proposals.ts';
 import type { NotApplied } from '../../src/lib/proposals/merge.ts';
+import type { Comment, CommentThread } from '../../src/lib/ports/comments.ts';
 import type { ViewDiffIntent } from './versions.machine.ts';
 import {
   byMachine,
@@ -31,9 +32,11 @@ import {
  *   (`machine.draftChanged`: its author or an invitee, while it is not merged or closed);
  * - `step`: one step at a time: Propose a change (forks at the head the document has
  *   applied, then `created` names the draft to open), Request review, Approve, Request
- *   changes, Merge (what did not land is kept in `notApplied`), close;
+ *   changes, Merge (what did not land is kept in `notApplied`), Close, invite someone to
+ *   edit the draft;
  * - `view`: one proposal opened: what it changes (the machine now against the machine
- *   with the proposal landed, or as merged), with its reviews; its diff is drawn on this
+ *   with the proposal landed, or as merged), with its reviews and its discussion (the
+ *   draft's comment threads); its diff is drawn on this
  *   person's main canvas (`view.diff` to the editor, which the versions draw, as a
  *   version compared), and hiding it shows now again (`view.close`); read again when the
  *   proposal changes.
@@ -44,11 +47,21 @@ export type StepRequest =
   | { kind: 'requestReview'; proposal: Proposal }
   | { kind: 'review'; proposal: Proposal; verdict: ProposalVerdict }
   | { kind: 'merge'; proposal: Proposal }
-  | { kind: 'close'; proposal: Proposal };
+  | { kind: 'close'; proposal: Proposal }
+  | { kind: 'invite'; proposal: Proposal; userId: string };
 
 export type StepAnswer = ProposalsResult<{ proposal: Proposal; notApplied?: NotApplied[] }>;
 export type Loaded = ProposalsResult<{ list: Proposal[]; draftOf: Proposal | null }>;
-export type Opened = ProposalsResult<{ change: ProposalChange; reviews: ProposalReview[] }>;
+/** A proposal's discussion: its draft's comment threads (read with it, again when it changes). */
+export interface ProposalDiscussion {
+  threads: CommentThread[];
+  comments: Comment[];
+}
+export type Opened = ProposalsResult<{
+  change: ProposalChange;
+  reviews: ProposalReview[];
+  discussion?: ProposalDiscussion;
+}>;
 
 export type ProposalsIntent =
   | { type: 'proposals.propose'; title: string }
@@ -56,6 +69,7 @@ export type ProposalsIntent =
   | { type: 'proposals.review'; id: string; verdict: ProposalVerdict }
   | { type: 'proposals.merge'; id: string }
   | { type: 'proposals.close'; id: string }
+  | { type: 'proposals.invite'; id: string; userId: string }
   | { type: 'proposals.open'; id: string }
   | { type: 'proposals.hide' }
   | { type: 'proposals.select'; id: string | null }
@@ -83,6 +97,7 @@ export interface ProposalView {
   change: ProposalChange;
   diff: VersionDiff;
   reviews: ProposalReview[];
+  discussion: ProposalDiscussion;
 }
 
 export interface ProposalsContext {
@@ -171,8 +186,9 @@ export const proposalsMachine = setup({
       return {
         proposals: p.machineId === context.machineId ? upsert(context.proposals, p) : context.proposals,
         draftOf: context.draftOf?.id === p.id && fresher(p, context.draftOf) ? p : context.draftOf,
-        // Only Propose a change answers a draft (the row may have arrived live before this answer).
-        created: p.status === 'draft' ? p : context.created,
+        // Only Propose a change answers a new draft (the row may have arrived live before this
+        // answer); an invite answers a draft too, but it is taken on the draft's own page.
+        created: p.status === 'draft' && context.draftOf === null ? p : context.created,
         merged: answer.value.notApplied ? { proposal: p, notApplied: answer.value.notApplied } : context.merged,
         error: null,
       };
@@ -186,8 +202,8 @@ export const proposalsMachine = setup({
         (p) => p.id === context.openId,
       );
       if (!answer.ok || !proposal) return {};
-      const { change, reviews } = answer.value;
-      return { view: { proposal, change, reviews, diff: versionDiff(change.before, change.after) } };
+      const { change, reviews, discussion = { threads: [], comments: [] } } = answer.value;
+      return { view: { proposal, change, reviews, discussion, diff: versionDiff(change.before, change.after) } };
     }),
     /** The opened proposal's diff against the machine now is drawn on this person's main canvas. */
     drawOnCanvas: enqueueActions(({ context, enqueue }) => {
@@ -264,6 +280,7 @@ export const proposalsMachine = setup({
             'proposals.review': { guard: 'known', target: 'working' },
             'proposals.merge': { guard: 'known', target: 'working' },
             'proposals.close': { guard: 'known', target: 'working' },
+            'proposals.invite': { guard: 'known', target: 'working' },
           },
         },
         working: {
@@ -280,12 +297,19 @@ export const proposalsMachine = setup({
                   definition: context.current as MachineDefinition,
                   baseSeq: context.head ?? 0,
                 };
-              assertEvent(event, ['proposals.requestReview', 'proposals.review', 'proposals.merge', 'proposals.close']);
+              assertEvent(event, [
+                'proposals.requestReview',
+                'proposals.review',
+                'proposals.merge',
+                'proposals.close',
+                'proposals.invite',
+              ]);
               const proposal = [...context.proposals, ...(context.draftOf ? [context.draftOf] : [])].find(
                 (p) => p.id === event.id,
               ) as Proposal;
               if (event.type === 'proposals.review') return { kind: 'review', proposal, verdict: event.verdict };
               if (event.type === 'proposals.requestReview') return { kind: 'requestReview', proposal };
+              if (event.type === 'proposals.invite') return { kind: 'invite', proposal, userId: event.userId };
               return { kind: event.type === 'proposals.merge' ? 'merge' : 'close', proposal };
             },
             ...request({

@@ -10,6 +10,7 @@ import {
 import type { MachineDefinition } from '../../src/lib/model/types.ts';
 import type { MachineListEvent, MachineSummary, Result } from '../../src/lib/ports/document.ts';
 import { notProvided, output, request } from '../shared.ts';
+import { commentCountsMachine } from './comment-counts.machine.ts';
 
 /**
  * A project's machines, live: loaded once the list's stream is subscribed (and again
@@ -17,7 +18,8 @@ import { notProvided, output, request } from '../shared.ts';
  * (src/lib/machine-list.ts). Creating (one machine, or several examples at once),
  * renaming and deleting run one at a time; a created machine is announced
  * (`list.created`) so the view can open it. A reload keeps the list on screen
- * (`loading` with machines is a refresh, not a blank page).
+ * (`loading` with machines is a refresh, not a blank page). Its child `commentCounts`
+ * (comment-counts.machine.ts) keeps this person's unread comments per machine, live.
  */
 
 export interface NewMachine {
@@ -60,6 +62,8 @@ export const machineListMachine = setup({
     tags: {} as MachineListTag,
   },
   actors: {
+    // Bare: the composition root provides it wired to the comment counts port.
+    commentCounts: commentCountsMachine,
     listEvents: fromEventObservable<MachineListEvent, { projectId: string }>(() =>
       throwError(() => notProvided('machine list', 'listEvents')),
     ),
@@ -119,7 +123,10 @@ export const machineListMachine = setup({
 }).createMachine({
   id: 'machineList',
   context: ({ input }) => ({ projectId: input.projectId, machines: [], sinceLoad: [], reloadDue: false, error: null }),
-  invoke: { id: 'listEvents', src: 'listEvents', input: ({ context }) => ({ projectId: context.projectId }) },
+  invoke: [
+    { id: 'listEvents', src: 'listEvents', input: ({ context }) => ({ projectId: context.projectId }) },
+    { id: 'commentCounts', src: 'commentCounts', input: ({ context }) => ({ projectId: context.projectId }) },
+  ],
   on: {
     'machines.upserted': { actions: 'applyEvent' },
     'machines.deleted': { actions: 'applyEvent' },

@@ -31,7 +31,7 @@ export function liveRoomLogic(): RoomLogic {
       live();
     const { proposals } = live();
     room = roomLogic(live().room, members, {
-      machineList: machineListLogic(machines),
+      machineList: machineListLogic(machines, live().commentCounts),
       invites: invitesLogic(members),
       // Unsent edits wait in localStorage, so a reload (even offline) loses none.
       openMachine: openMachineLogic(
@@ -47,7 +47,7 @@ export function liveRoomLogic(): RoomLogic {
           testPlayback: testPlaybackLogic(testPlayback),
           versions: versionsLogic(versions, workerLayoutEngine),
           comments: commentsLogic(comments),
-          proposals: proposalsLogic(proposals),
+          proposals: proposalsLogic(proposals, comments),
         },
       ),
     });

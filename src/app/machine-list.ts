@@ -1,5 +1,7 @@
 import { fromEventObservable, fromPromise } from 'xstate';
 import { machineListMachine, type NewMachine } from '../../machines/room/machine-list.machine.ts';
+import { commentCountsMachine } from '../../machines/room/comment-counts.machine.ts';
+import type { CommentCountsPort } from '../lib/ports/comment-counts.ts';
 import type { DocumentPort, MachineListEvent, MachineSummary, Result } from '../lib/ports/document.ts';
 
 /** Creates machines one after another; the first failure stops and is the answer. */
@@ -18,9 +20,20 @@ async function createAll(
   return { ok: true, value: created };
 }
 
-export function machineListLogic(port: DocumentPort) {
+/** The unread comment counts machine over its port. */
+export function commentCountsLogic(port: CommentCountsPort) {
+  return commentCountsMachine.provide({
+    actors: {
+      moves: fromEventObservable(({ input }: { input: { projectId: string } }) => port.moves$(input.projectId)),
+      loadCounts: fromPromise(({ input }: { input: { projectId: string } }) => port.counts(input.projectId)),
+    },
+  });
+}
+
+export function machineListLogic(port: DocumentPort, counts: CommentCountsPort) {
   return machineListMachine.provide({
     actors: {
+      commentCounts: commentCountsLogic(counts),
       listEvents: fromEventObservable<MachineListEvent, { projectId: string }>(({ input }) =>
         port.machineListEvents$(input.projectId),
       ),

@@ -7,6 +7,7 @@ import {
   type StepRequest,
 } from '../../machines/open-machine/proposals.machine.ts';
 import type { Proposal, ProposalsPort, ProposalsResult } from '../lib/ports/proposals.ts';
+import type { CommentsPort } from '../lib/ports/comments.ts';
 
 /** A step's answer as the machine reads it: the proposal after it (and, for a merge, what did not land). */
 async function takeStep(port: ProposalsPort, r: StepRequest): Promise<StepAnswer> {
@@ -21,13 +22,19 @@ async function takeStep(port: ProposalsPort, r: StepRequest): Promise<StepAnswer
       return only(await port.review(r.proposal.id, r.verdict));
     case 'close':
       return only(await port.close(r.proposal.id));
+    case 'invite':
+      return only(await port.invite(r.proposal.id, r.userId));
     case 'merge':
       return port.merge(r.proposal);
   }
 }
 
-/** The proposals machine over the proposals port (an opened proposal's diff is drawn by the canvas). */
-export function proposalsLogic(port: ProposalsPort) {
+/**
+ * The proposals machine over the proposals port (an opened proposal's diff is drawn by the
+ * canvas), and the comments port for an opened proposal's discussion (its draft's threads;
+ * none without it).
+ */
+export function proposalsLogic(port: ProposalsPort, comments?: CommentsPort) {
   return proposalsMachine.provide({
     actors: {
       changes: fromEventObservable(({ input }: { input: { machineId: string } }) => port.changes$(input.machineId)),
@@ -39,10 +46,16 @@ export function proposalsLogic(port: ProposalsPort) {
       }),
       step: fromPromise(({ input }: { input: StepRequest }) => takeStep(port, input)),
       openProposal: fromPromise(async ({ input }: { input: { proposal: Proposal } }): Promise<Opened> => {
-        const [change, reviews] = await Promise.all([port.change(input.proposal), port.reviews(input.proposal.id)]);
+        const [change, reviews, talk] = await Promise.all([
+          port.change(input.proposal),
+          port.reviews(input.proposal.id),
+          comments?.list(input.proposal.draftId),
+        ]);
         if (!change.ok) return change;
         if (!reviews.ok) return reviews;
-        return { ok: true, value: { change: change.value, reviews: reviews.value } };
+        if (talk && !talk.ok) return { ok: false, error: talk.error };
+        const discussion = talk ? { threads: talk.value.threads, comments: talk.value.comments } : undefined;
+        return { ok: true, value: { change: change.value, reviews: reviews.value, discussion } };
       }),
     },
   });

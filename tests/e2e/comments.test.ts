@@ -133,3 +133,54 @@ describe('a comment thread between two browsers', () => {
     expect(await unreadOn(bo.page).count()).toBe(0);
   }, 120_000);
 });
+
+describe('a comment placed at a point of the canvas', () => {
+  it('Ada places a thread where she clicks in comment mode; its pin stays on that spot as Bo zooms', async () => {
+    // Nothing selected: Comment turns comment mode on.
+    await ada.page.keyboard.press('Escape');
+    await ada.page.locator('.canvas-stage .diagram-bg').click({ position: { x: 5, y: 5 } });
+    await ada.page.locator('.canvas-stage .st.is-selected').waitFor({ state: 'detached' });
+    const tool = ada.page
+      .getByRole('toolbar', { name: 'Diagram tools' })
+      .getByRole('button', { name: 'Comment', exact: true });
+    await tool.click();
+    expect(await tool.getAttribute('aria-pressed')).toBe('true');
+    const cart = await stateBox(ada.page, 'cart').boundingBox();
+    const placer = ada.page.getByRole('button', { name: 'Place a comment here' });
+    // Below `cart`, on empty canvas.
+    const at = { x: cart!.x + cart!.width / 2, y: cart!.y + cart!.height + 60 };
+    const stage = (await placer.boundingBox())!;
+    await placer.click({ position: { x: at.x - stage.x, y: at.y - stage.y } });
+    await placer.waitFor({ state: 'detached' });
+    expect(await tool.getAttribute('aria-pressed')).toBe('false');
+    await comments(ada.page).getByRole('combobox', { name: 'New comment' }).fill('Room for a coupon step here?');
+    await comments(ada.page).getByRole('button', { name: 'Comment', exact: true }).click();
+    const adaPin = ada.page.locator('[data-comment-anchor^="point:"]');
+    await adaPin.waitFor();
+    // The pin's tip is where Ada clicked.
+    const tip = async (l: Locator) => {
+      const box = (await l.locator('.comment-pin-mark').boundingBox())!;
+      return { x: box.x + box.width / 2, y: box.y + box.height };
+    };
+    const placed = await tip(adaPin);
+    expect(Math.abs(placed.x - at.x)).toBeLessThan(6);
+    expect(Math.abs(placed.y - at.y)).toBeLessThan(6);
+
+    // Bo sees it, and zooming keeps it on the same spot of the chart (its offset from `cart` grows with the zoom).
+    const boPin = bo.page.locator(`[data-comment-anchor="${await adaPin.getAttribute('data-comment-anchor')}"]`);
+    await boPin.waitFor({ timeout: 20_000 });
+    const offset = async () => {
+      const box = (await stateBox(bo.page, 'cart').boundingBox())!;
+      const p = await tip(boPin);
+      return { x: p.x - box.x, y: p.y - box.y };
+    };
+    const before = await offset();
+    await bo.page.getByRole('button', { name: 'Zoom in' }).click();
+    await expect.poll(async () => (await offset()).y / before.y, { timeout: 10_000 }).toBeCloseTo(1.2, 1);
+    const after = await offset();
+    expect(after.x / before.x).toBeCloseTo(1.2, 1);
+    // Chosen, the pin opens its thread.
+    await boPin.click();
+    await comments(bo.page).locator('article[data-focused]').getByText('Room for a coupon step here?').waitFor();
+  }, 120_000);
+});

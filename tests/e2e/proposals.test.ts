@@ -11,8 +11,9 @@ import { createProject, insertMachine, signUpAccount, type Client } from './peop
  * Proposals on the machine). Ada proposes, renames a state in her draft and requests
  * review; Bob (an editor) renames another state of the machine meanwhile, sees the
  * proposal's diff against the machine now, requests changes (Ada asks again), approves
- * and merges; both see both renames on
- * the machine and the timeline says Bob merged it.
+ * and merges (reading Ada's comment on her draft in the proposal's Discussion); both see
+ * both renames on the machine and the timeline says Bob merged it. Then a second proposal: Bob reads Ada's
+ * draft until she invites him, edits it live with her, and closes it (an editor may).
  */
 
 const app = useBrowserApp({ timeout: 240_000 });
@@ -70,6 +71,13 @@ describe('a proposal reviewed and merged while the machine moved, two browsers',
     await banner(a.page).getByText('A proposed change to').getByRole('link', { name: 'Door' }).waitFor();
     expect(a.page.url()).not.toContain(machineId);
     await rename(a.page, 'open', 'ajar');
+    // Ada explains it on her draft: the proposal's discussion.
+    await onCanvas(a.page, 'ajar').click();
+    await a.page.getByRole('button', { name: 'Comment', exact: true }).click();
+    const comments = a.page.getByRole('region', { name: 'Comments' });
+    await comments.getByRole('combobox', { name: 'New comment' }).fill('Doors rarely open all the way.');
+    await comments.getByRole('button', { name: 'Comment', exact: true }).click();
+    await comments.getByRole('article').getByText('Doors rarely open all the way.').waitFor();
     // The machine itself is untouched; Bob sees the proposal live.
     await proposals(b.page).getByRole('article', { name: TITLE }).getByText('Draft').waitFor();
     await onCanvas(b.page, 'open').waitFor();
@@ -90,6 +98,13 @@ describe('a proposal reviewed and merged while the machine moved, two browsers',
     const canvas = b.page.locator('.canvas-page');
     await canvas.locator('[data-state-path="ajar"][data-diff="changed"]').waitFor();
     expect(await opened.locator('svg [data-state-path]').count()).toBe(0);
+    // Its discussion (the draft's threads) shows with it, for reviewers to read.
+    const discussion = opened.getByRole('region', { name: 'Discussion' });
+    await discussion
+      .getByRole('article', { name: 'Thread on state ajar' })
+      .getByText('Doors rarely open all the way.')
+      .waitFor();
+    await discussion.getByText('1 thread, 1 open').waitFor();
     // Bob's own rename is the machine now, not part of the proposal.
     await canvas.locator('[data-state-path="shut"]').waitFor();
     expect(await canvas.locator('[data-state-path="shut"][data-diff]').count()).toBe(0);
@@ -133,5 +148,58 @@ describe('a proposal reviewed and merged while the machine moved, two browsers',
         .filter({ hasText: `Bob merged “${TITLE}”: renamed open → ajar` })
         .waitFor();
     }
+  });
+});
+
+describe('a draft edited by an invitee, then closed, two browsers', { timeout: 120_000 }, () => {
+  const SECOND = 'Lock the door';
+  let draftUrl: string;
+
+  it('Bob reads Ada’s draft until she invites him, then edits it live with her', async () => {
+    await a.page.getByRole('button', { name: 'Propose a change' }).click();
+    const form = a.page.getByRole('form', { name: 'Propose a change' });
+    await form.getByRole('textbox', { name: 'Title' }).fill(SECOND);
+    await form.getByRole('button', { name: 'Start the draft' }).click();
+    await banner(a.page).getByText(SECOND).waitFor();
+    draftUrl = a.page.url();
+    expect(draftUrl).not.toContain(machineId);
+
+    await b.page.goto(draftUrl);
+    await banner(b.page).getByText('read-only for you').waitFor();
+    await onCanvas(b.page, 'shut').waitFor();
+    // Only the author invites; Bob may close (an editor), not invite.
+    expect(await banner(b.page).getByRole('button', { name: 'Invite', exact: true }).count()).toBe(0);
+
+    await banner(a.page).getByRole('button', { name: 'Invite', exact: true }).click();
+    const invite = a.page.getByRole('region', { name: 'Invite to the draft' });
+    await invite.getByRole('button', { name: 'Invite Bob' }).click();
+    // Bob is on the draft now: no one is left to invite, and the strip names him.
+    await invite.getByText('Every owner and editor of the project is on this draft already.').waitFor();
+    await banner(a.page).getByText('with Bob').waitFor();
+    await a.page.keyboard.press('Escape');
+
+    // Bob's page turns editable live, and his edit reaches Ada's draft.
+    await banner(b.page).getByText('with Bob').waitFor();
+    await expect.poll(() => banner(b.page).getByText('read-only for you').count()).toBe(0);
+    await rename(b.page, 'shut', 'locked');
+    await onCanvas(a.page, 'locked').waitFor();
+  });
+
+  it('Bob closes it: the draft turns read-only for both, and the machine lists it closed', async () => {
+    await banner(b.page).getByRole('button', { name: 'Close', exact: true }).click();
+    await banner(b.page)
+      .getByRole('group', { name: 'Close the proposal?' })
+      .getByRole('button', { name: 'Close proposal' })
+      .click();
+    for (const page of [a.page, b.page]) {
+      await banner(page).getByRole('status').filter({ hasText: 'Closed' }).waitFor();
+      await banner(page).getByText('read-only for you').waitFor();
+      expect(await banner(page).getByRole('button', { name: 'Close', exact: true }).count()).toBe(0);
+    }
+    expect(await banner(a.page).getByRole('button', { name: 'Invite', exact: true }).count()).toBe(0);
+    await banner(a.page).getByRole('link', { name: 'Door' }).click();
+    await onCanvas(a.page, 'shut').waitFor();
+    await showPanel(a.page, 'Proposals');
+    await proposals(a.page).getByRole('article', { name: SECOND }).getByText('Closed').waitFor();
   });
 });

@@ -159,6 +159,29 @@ describe('comments machine', () => {
     expect(actor.getSnapshot().context.threads).toHaveLength(1);
   });
 
+  it('comment mode: waits for a point, which composes a thread there; a guest never enters it', async () => {
+    const fake = fakePort();
+    const actor = await started(fake);
+    actor.send({ type: 'comments.place' });
+    expect(actor.getSnapshot().context.placing).toBe(true);
+    actor.send({ type: 'comments.cancelPlace' });
+    expect(actor.getSnapshot().context.placing).toBe(false);
+    actor.send({ type: 'comments.place' });
+    actor.send({ type: 'comments.compose', anchor: { kind: 'point', value: '120,-40' } });
+    expect(actor.getSnapshot().context).toMatchObject({
+      placing: false,
+      composing: { kind: 'point', value: '120,-40' },
+    });
+    actor.send({ type: 'comments.start', body: 'Here', mentions: [] });
+    await idle(actor);
+    expect(fake.calls.at(-1)).toMatchObject({ name: 'startThread' });
+    expect(JSON.stringify(fake.calls.at(-1))).toContain('120,-40');
+
+    const guest = await started(fakePort(), false);
+    guest.send({ type: 'comments.place' });
+    expect(guest.getSnapshot().context.placing).toBe(false);
+  });
+
   it('replies, edits, deletes, resolves and reopens, one request at a time', async () => {
     const fake = fakePort({ threads: [thread('t-1')], comments: [comment('c-1', 't-1', { author: ME })] });
     const actor = await started(fake);

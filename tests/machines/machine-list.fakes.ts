@@ -1,5 +1,6 @@
 import { Observable, Subject } from 'rxjs';
 import { fromEventObservable } from 'xstate';
+import { fakeCommentCounts } from './comment-counts.fakes.ts';
 import type { NewMachine } from '../../machines/room/machine-list.machine.ts';
 import { emptyMachine } from '../../src/lib/model/empty.ts';
 import type { MachineListEvent, MachineSummary, Result } from '../../src/lib/ports/document.ts';
@@ -18,6 +19,8 @@ export function fakeMachineList() {
   const streams = { opened: 0, closed: 0 };
   return {
     actors: {
+      // The unread counts child has its own tests (comment-counts.test.ts): quiet here.
+      commentCounts: fakeCommentCounts().logic,
       listEvents: fromEventObservable<MachineListEvent, { projectId: string }>(
         () =>
           new Observable<MachineListEvent>((subscriber) => {

@@ -32,6 +32,8 @@ const events: GraphEvent[] = [
   { type: 'proposals.propose', title: ' ' },
   { type: 'proposals.review', id: 'p1', verdict: 'approved' },
   { type: 'proposals.merge', id: 'p1' },
+  { type: 'proposals.close', id: 'p1' },
+  { type: 'proposals.invite', id: 'p1', userId: 'u-cy' },
   { type: 'proposals.open', id: 'p1' },
   { type: 'proposals.select', id: idleId },
   { type: 'proposals.hide' },
@@ -65,7 +67,13 @@ const traversal = {
     if (type === 'proposals.changed' || type === 'proposals.subscribed')
       return quiet && error === null && proposals.every((p) => p.status !== 'merged');
     if (type === 'proposals.headMoved') return head === null && error === null;
-    if (type === 'proposals.propose' || type === 'proposals.review' || type === 'proposals.merge')
+    if (
+      type === 'proposals.propose' ||
+      type === 'proposals.review' ||
+      type === 'proposals.merge' ||
+      type === 'proposals.close' ||
+      type === 'proposals.invite'
+    )
       return openId === null && error === null;
     if (type === 'proposals.open') return snapshot.matches({ step: 'idle' }) && error === null;
     if (type === 'proposals.select') return selected === null;

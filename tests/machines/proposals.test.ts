@@ -106,4 +106,78 @@ describe('proposals machine', () => {
     f.actor.send({ type: 'proposals.hide' });
     expect(f.edited.at(-1)).toEqual({ type: 'view.close' });
   });
+
+  it("invites to the author's draft and tells the open machine; a close locks it for everyone", async () => {
+    const mine = proposal('p1', 'draft', { draftId: 'm-1', machineId: 'm-target', author: 'u-ada' });
+    const ada = start({ userId: 'u-ada' });
+    await ada.held.settle('loadProposals', loaded([], mine));
+    ada.actor.send({ type: 'proposals.invite', id: 'p1', userId: 'u-bob' });
+    await settle();
+    expect(ada.held.calls.at(-1)).toEqual({ name: 'step', input: { kind: 'invite', proposal: mine, userId: 'u-bob' } });
+    const invited = {
+      ...mine,
+      collaborators: ['u-bob'],
+      updatedAt: new Date(Date.UTC(2026, 10, 27, 12, 1)).toISOString(),
+    };
+    await ada.held.settle('step', stepped(invited));
+    expect(ada.actor.getSnapshot().context.draftOf).toEqual(invited);
+    // An invite answers no new draft to open.
+    expect(ada.actor.getSnapshot().context.created).toBeNull();
+    expect(ada.edited.at(-1)).toEqual({ type: 'machine.draftChanged', editable: true });
+
+    ada.actor.send({ type: 'proposals.close', id: 'p1' });
+    await settle();
+    expect(ada.held.calls.at(-1)).toEqual({ name: 'step', input: { kind: 'close', proposal: invited } });
+    const closed = {
+      ...invited,
+      status: 'closed' as const,
+      updatedAt: new Date(Date.UTC(2026, 10, 27, 12, 2)).toISOString(),
+    };
+    await ada.held.settle('step', stepped(closed));
+    expect(ada.edited.at(-1)).toEqual({ type: 'machine.draftChanged', editable: false });
+    // An invite of someone to a proposal it does not know is not taken.
+    ada.actor.send({ type: 'proposals.invite', id: 'nope', userId: 'u-bob' });
+    expect(ada.actor.getSnapshot().matches({ step: 'idle' })).toBe(true);
+  });
+
+  it("keeps an opened proposal's discussion (its draft's threads), and none when the answer has none", async () => {
+    const f = start();
+    await f.held.settle('loadProposals', loaded([proposal('p1', 'in_review')]));
+    f.actor.send({ type: 'proposals.open', id: 'p1' });
+    await settle();
+    await f.held.settle('openProposal', opened);
+    expect(f.actor.getSnapshot().context.view?.discussion).toEqual({ threads: [], comments: [] });
+    const at = new Date(Date.UTC(2026, 10, 27, 12, 3)).toISOString();
+    const thread = {
+      id: 't1',
+      machineId: 'draft-p1',
+      anchor: { kind: 'state' as const, value: 's_open' },
+      resolvedAt: null,
+      resolvedBy: null,
+      createdBy: 'u-bob',
+      createdAt: at,
+      updatedAt: at,
+    };
+    const comment = {
+      id: 'c1',
+      threadId: 't1',
+      body: 'Why ajar?',
+      mentions: [],
+      author: 'u-bob',
+      createdAt: at,
+      editedAt: null,
+      deletedAt: null,
+    };
+    f.facts.next({ type: 'proposals.changed', proposal: { ...proposal('p1', 'approved'), updatedAt: at } });
+    await settle();
+    await f.held.settle(
+      'openProposal',
+      ok({
+        change: { before: door, after: renamed, notApplied: [] },
+        reviews: [],
+        discussion: { threads: [thread], comments: [comment] },
+      }),
+    );
+    expect(f.actor.getSnapshot().context.view?.discussion).toEqual({ threads: [thread], comments: [comment] });
+  });
 });

@@ -222,6 +222,33 @@ describe("a draft's log", () => {
     expect(read.data).toHaveLength(3);
   });
 
+  it('is closed by its author, an owner or an editor, never by a viewer, once; then takes no ops', async () => {
+    const byAuthor = await propose(t.editor.client, 'closed by its author');
+    const byOwner = await propose(t.editor.client, 'closed by an owner');
+    const byEditor = await propose(t.owner.client, 'closed by an editor');
+    for (const caller of [t.viewer.client, t.outsider.client]) {
+      const refused = (await call(caller, 'close_proposal', { p_proposal: byAuthor.id })).error;
+      expect(refused?.code).toMatch(/^(42501|PT404)$/);
+    }
+    expect((await call(t.viewer.client, 'close_proposal', { p_proposal: byAuthor.id })).error).toMatchObject({
+      code: '42501',
+      message: "only the proposal's author, owners and editors close it",
+    });
+    ok(await call(t.editor.client, 'close_proposal', { p_proposal: byAuthor.id }));
+    ok(await call(t.owner.client, 'close_proposal', { p_proposal: byOwner.id }));
+    const closed = ok(await call(t.editor.client, 'close_proposal', { p_proposal: byEditor.id })) as ProposalRow;
+    expect(closed.status).toBe('closed');
+    expect((await call(t.owner.client, 'close_proposal', { p_proposal: byEditor.id })).error).toMatchObject({
+      code: 'PT409',
+      message: 'this proposal is already closed',
+    });
+    expect((await commit(t.owner.client, byEditor.draft_id, [addState('s_shut', 'shut')])).error).toMatchObject({
+      code: 'PT409',
+      message: 'this proposal is closed: its draft no longer changes',
+    });
+    for (const p of [byAuthor, byOwner, byEditor]) expect(await stored(p.id)).toMatchObject({ status: 'closed' });
+  });
+
   it('a draft is renamed and deleted by its author (or an owner), not by another editor', async () => {
     const p = await propose(t.owner.client, 'owners draft');
     const renamed = await t.editor.client

@@ -115,6 +115,19 @@ export function createCommentsAdapter(client: Client): CommentsPort {
       return error ? fail(error, action) : { ok: true, value: toComment(data) };
     });
 
+  /** When the signed-in person joined the machine's project, or null (a guest, or unknown: then what is there counts as read). */
+  const memberSince = async (machineId: string): Promise<string | null> => {
+    const user = (await client.auth.getSession()).data.session?.user.id;
+    const machine = await client.from('machines').select('project_id').eq('id', machineId).maybeSingle();
+    if (!user || machine.error || !machine.data) return null;
+    const member = await client
+      .from('project_members')
+      .select('created_at')
+      .eq('project_id', machine.data.project_id)
+      .eq('user_id', user)
+      .maybeSingle();
+    return member.error || !member.data ? null : new Date(member.data.created_at).toISOString();
+  };
   return {
     list: (machineId) =>
       attempt('read the comments', async () => {
@@ -132,9 +145,14 @@ export function createCommentsAdapter(client: Client): CommentsPort {
           .order('created_at')
           .limit(20000);
         if (comments.error) return fail(comments.error, 'read the comments');
-        // This person's own read mark (RLS shows no one else's); without one, what is there counts as read.
+        // This person's own read mark (RLS shows no one else's); without one, what came after
+        // they joined the project is unread, as the room counts it (comment_unread_counts).
         const mark = await client.from('comment_reads').select('read_at').eq('machine_id', machineId).maybeSingle();
-        const readAt = mark.error || !mark.data ? null : new Date(mark.data.read_at).toISOString();
+        const readAt = mark.error
+          ? null
+          : mark.data
+            ? new Date(mark.data.read_at).toISOString()
+            : await memberSince(machineId);
         return {
           ok: true,
           value: { threads: threads.data.map(toThread), comments: comments.data.map(toComment), readAt },

@@ -1143,6 +1143,12 @@ export type Database = {
         }
         Returns: boolean
       }
+      can_follow_comment_counts: {
+        Args: {
+          p_topic: string
+        }
+        Returns: boolean
+      }
       can_follow_comments: {
         Args: {
           p_topic: string
@@ -1245,6 +1251,16 @@ export type Database = {
           p_proposal: string
         }
         Returns: Database["public"]["Tables"]["proposals"]["Row"]
+      }
+      comment_unread_counts: {
+        Args: {
+          p_project: string
+        }
+        Returns: {
+          machine_id: string
+          threads: number
+          mentions: number
+        }[]
       }
       commit_machine_ops: {
         Args: {

@@ -3,6 +3,7 @@ import { supabaseApiUrl, supabaseClient } from './client.ts';
 import type { Database } from './database.types.ts';
 import { createCanvasPresenceAdapter } from './canvas-presence.ts';
 import { createCommentsAdapter } from './comments.ts';
+import { createCommentCountsAdapter } from './comment-counts.ts';
 import { createInspectionAdapter } from './inspection.ts';
 import { createInspectionFollowAdapter } from './inspection-follow.ts';
 import { createMachinesAdapter } from './machines.ts';
@@ -36,6 +37,7 @@ export function liveRoomAdapters() {
     versions: createVersionsAdapter(client),
     proposals: createProposalsAdapter(client),
     comments: createCommentsAdapter(client),
+    commentCounts: createCommentCountsAdapter(client),
     inspection: createInspectionAdapter(client, supabaseApiUrl()),
     inspectionFollow: createInspectionFollowAdapter(client),
   };

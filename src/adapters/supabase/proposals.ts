@@ -19,7 +19,7 @@ import { createTimelineAdapter } from './timeline.ts';
 /**
  * Proposals over Supabase: `proposals` and `proposal_reviews` rows (RLS: readers of the
  * project read), every step a database function (propose_change, request_proposal_review,
- * review_proposal, merge_proposal, close_proposal) that checks who may take it, one
+ * review_proposal, merge_proposal, close_proposal, invite_to_proposal) that checks who may take it, one
  * channel of postgres changes `proposals:<machine>`, and both logs read and folded the
  * way the timeline does to compute what a proposal changes.
  */
@@ -149,6 +149,7 @@ export function createProposalsAdapter(client: Client): ProposalsPort {
         p_verdict: verdict,
       }),
     close: (id) => step('close the proposal', 'close_proposal', { p_proposal: id }),
+    invite: (id, userId) => step('invite them', 'invite_to_proposal', { p_proposal: id, p_user: userId }),
 
     change: (p) =>
       attempt('read what the proposal changes', async () => {

@@ -4,6 +4,7 @@ import type { CanvasIntent } from '../../../machines/open-machine/canvas.machine
 import { randomIds } from '../../lib/model/ids.ts';
 import type { MachineDefinition } from '../../lib/model/types.ts';
 import { CanvasToolbar } from './CanvasToolbar.tsx';
+import { CommentPlacer } from '../comments/CommentPlacer.tsx';
 import { Diagram } from './Diagram.tsx';
 import { loadExample } from './examples.ts';
 import { keyAction } from './keymap.ts';
@@ -169,7 +170,8 @@ export function CanvasPage({ definition: live, peers: livePeers = [], onCreate, 
   };
   // A comment pin chosen: its thread comes forward in the Comments panel, and its anchor is selected here.
   const onPin = (threadId: string, target: string) => {
-    send({ type: 'canvas.select', id: target, additive: false });
+    // A point's pin has nothing to select.
+    if (target) send({ type: 'canvas.select', id: target, additive: false });
     commentsSend({ type: 'comments.focus', threadId });
   };
   const one = selection.length === 1 && definition.states[selection[0] ?? ''] ? selection[0] : undefined;
@@ -260,6 +262,7 @@ export function CanvasPage({ definition: live, peers: livePeers = [], onCreate, 
             <Minimap layout={layout} viewport={viewport} stage={stage.size} onJump={stage.jump} />
           )}
           {!review && <PeerCursors peers={placeCursors(peers, layout)} viewport={viewport} />}
+          {!review && <CommentPlacer />}
           {!layout && (
             <p className="canvas-status" role="status">
               Laying out…

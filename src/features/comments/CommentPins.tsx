@@ -17,13 +17,21 @@ function pinAt(layout: Layout, anchor: CommentAnchor): { x: number; y: number } 
     const mid = edge.points[Math.floor(edge.points.length / 2)];
     return mid ? { x: mid.x, y: mid.y } : null;
   }
+  if (anchor.kind === 'point') return pointOf(anchor.value);
   return null;
+}
+
+/** A point anchor's diagram coordinates ("x,y"), or null when it is not one. */
+export function pointOf(value: string): { x: number; y: number } | null {
+  const m = /^(-?\d+(?:\.\d+)?),(-?\d+(?:\.\d+)?)$/.exec(value);
+  return m ? { x: Number(m[1]), y: Number(m[2]) } : null;
 }
 
 /**
  * The diagram's comment pins: one per state or transition with open threads, at its
- * anchor (drawn from the layout, so a pin moves with its state), carrying
- * `data-comment-anchor` (the state's dot path or the transition's id) and the count.
+ * anchor (drawn from the layout, so a pin moves with its state; a point's pin at its
+ * diagram coordinates, so it moves with pan and zoom), carrying `data-comment-anchor` (the
+ * state's dot path, the transition's id, or `point:x,y`) and the count.
  * A pin is a button: the diagram (Diagram.tsx) opens its newest thread in the Comments
  * panel and selects its state or transition (`data-comment-thread`, `data-comment-target`).
  */
@@ -36,12 +44,15 @@ export function CommentPins({ definition, layout }: { definition: MachineDefinit
   for (const t of threads) {
     if (t.resolvedAt !== null) continue;
     const place = placeAnchor(definition, t.anchor);
-    const at = place.key === null ? null : pinAt(layout, t.anchor);
-    if (place.key === null || !at) continue;
-    const had = pins.get(place.key);
+    // A point is drawn where it was placed, in diagram units (it has nothing to select).
+    const point = t.anchor.kind === 'point';
+    const key = point ? `point:${t.anchor.value}` : place.key;
+    const at = key === null ? null : pinAt(layout, t.anchor);
+    if (key === null || !at) continue;
+    const had = pins.get(key);
     // Threads come oldest first: the pin opens the newest.
-    const pin = { key: place.key, label: place.label, ...at, thread: t.id, target: t.anchor.value };
-    pins.set(place.key, { ...pin, count: (had?.count ?? 0) + 1 });
+    const pin = { key, label: place.label, ...at, thread: t.id, target: point ? '' : t.anchor.value };
+    pins.set(key, { ...pin, count: (had?.count ?? 0) + 1 });
   }
   if (pins.size === 0) return null;
   return (

@@ -29,6 +29,8 @@ const useComments = <T>(selector: (s: CommentsSnapshot) => T, fallback: T, compa
 export const useThreads = (): CommentThread[] => useComments((s) => s.context.threads, NO_THREADS);
 export const useThreadComments = (): Comment[] => useComments((s) => s.context.comments, NO_COMMENTS);
 export const useComposing = (): CommentAnchor | null => useComments((s) => s.context.composing, null);
+/** In comment mode: the next click on the empty canvas places a thread there. */
+export const usePlacing = (): boolean => useComments((s) => s.context.placing, false);
 export const useCommentsShown = (): 'open' | 'resolved' => useComments((s) => s.context.show, 'open');
 export const useMentionsMeOnly = (): boolean => useComments((s) => s.context.mentionsMe, false);
 /** The thread a pin brought forward, and how many times one was (each time the panel scrolls to it). */

@@ -4,6 +4,7 @@ import { timeAgo } from '../../lib/relative-time.ts';
 import { Avatar } from '../room/Avatar.tsx';
 import type { MemberView } from '../room/room-context.ts';
 import { ChartThumbnail } from './ChartThumbnail.tsx';
+import { UnreadBadge } from '../comments/UnreadBadge.tsx';
 
 export type CardMode = 'menu' | 'confirm' | 'rename';
 
@@ -25,7 +26,8 @@ interface Props {
 
 /**
  * One machine in the room: a picture of its chart, its name (the link to it), who is on
- * it now and when it last changed; renaming and deleting sit behind the card's "⋯" menu.
+ * it now, when it last changed and this person's unread comments on it; renaming and
+ * deleting sit behind the card's "⋯" menu.
  */
 /** "edited 5 min ago by Ada": from its log's newest op, else from its row. */
 function edited(m: MachineSummary, by: string | null, now: number): string {
@@ -58,6 +60,7 @@ export function MachineCard({
     <li className="machine-card">
       <div className="machine-card-picture">
         <ChartThumbnail name={m.name} sketch={m.sketch} />
+        <UnreadBadge machineId={m.id} name={m.name} />
       </div>
       <div className="machine-card-head">
         <a href={href} className="machine-card-name">

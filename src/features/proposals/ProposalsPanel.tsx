@@ -20,6 +20,8 @@ import {
   type ProposalsActor,
 } from './proposals-selectors.ts';
 import { ProposalsAlert } from './ProposalsAlert.tsx';
+import { CloseProposal, mayClose } from './CloseProposal.tsx';
+import { ProposalDiscussion } from './ProposalDiscussion.tsx';
 import './proposals.css';
 
 /** The Proposals side panel, where the open machine has a proposals child and is no draft. */
@@ -52,7 +54,8 @@ function NotAppliedList({ items }: { items: NotApplied[] }) {
  * A machine's proposals, live for everyone: each opens as its diff against the machine
  * now (drawn as the Versions panel draws a diff), with its reviews; owners and editors
  * other than its author Approve or Request changes, and owners and editors Merge one in
- * review or approved. Discussion is on the draft's Comments.
+ * review or approved; its author, owners and editors Close one not merged. Its discussion
+ * (the draft's comment threads) shows under the diff; replies are written on the draft.
  */
 export function ProposalsPanel({ actor }: { actor: ProposalsActor }) {
   const proposals = useProposals(actor);
@@ -117,6 +120,7 @@ export function ProposalsPanel({ actor }: { actor: ProposalsActor }) {
         <a className="button" href={`/p/${projectId}/m/${p.draftId}`}>
           Open draft
         </a>
+        {mayClose(p, user?.id, editor) && <CloseProposal actor={actor} proposal={p} busy={busy} />}
       </div>
     );
   };
@@ -170,7 +174,13 @@ export function ProposalsPanel({ actor }: { actor: ProposalsActor }) {
             onRestore={() => undefined}
             onClose={() => actor.send({ type: 'proposals.hide' })}
           />
-          <p className="pr-discuss">Discuss it on the draft's Comments (open the draft).</p>
+          <ProposalDiscussion
+            discussion={view.discussion}
+            chart={view.change.after}
+            draftHref={`/p/${projectId}/m/${open.draftId}`}
+            nameOf={nameOf}
+            now={now}
+          />
         </article>
       )}
       {lastMerge && lastMerge.notApplied.length > 0 && lastMerge.proposal.id !== open?.id && (

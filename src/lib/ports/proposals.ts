@@ -80,6 +80,8 @@ export interface ProposalsPort {
   requestReview(proposalId: string): Promise<ProposalsResult<Proposal>>;
   review(proposalId: string, verdict: ProposalVerdict): Promise<ProposalsResult<Proposal>>;
   close(proposalId: string): Promise<ProposalsResult<Proposal>>;
+  /** The author invites an owner or editor of the project to edit the draft with them. */
+  invite(proposalId: string, userId: string): Promise<ProposalsResult<Proposal>>;
   /** What the proposal changes (read from both logs). */
   change(proposal: Proposal): Promise<ProposalsResult<ProposalChange>>;
   /** Merges its net change into the target at the head; answers the merged proposal and what did not land. */
