@@ -1,7 +1,18 @@
-import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, Download, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { buildAndServeApp, launchChromium, type ServedApp } from '../setup/browser.ts';
 import { uniqueEmail } from '../setup/clients.ts';
+
+/**
+ * A download's bytes, read through the browser's connection: the run's one Chromium is a
+ * browser server, so a download has no local path (`download.path()` refuses).
+ */
+export async function downloaded(download: Download): Promise<Buffer> {
+  const stream = await download.createReadStream();
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array));
+  return Buffer.concat(chunks);
+}
 
 /** The password of every account these tests make. */
 export const PASSWORD = 'correct-horse-battery';

@@ -1,8 +1,7 @@
-import fs from 'node:fs';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { createRequire } from 'node:module';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useBrowserApp } from './harness.ts';
+import { downloaded, useBrowserApp } from './harness.ts';
 import { openMachinePage, stateBox, synced } from './machine-page.ts';
 import { createProject, insertMachine, signUpPerson, type Client } from './people.ts';
 
@@ -176,7 +175,7 @@ export const light = setup({ guards: { canWalk: () => true } }).createMachine({
       a.page.waitForEvent('download'),
       a.page.getByRole('menuitem', { name: 'SVG' }).click(),
     ]);
-    const svg = fs.readFileSync(await svgDownload.path(), 'utf8');
+    const svg = (await downloaded(svgDownload)).toString('utf8');
     expect(svg).toMatch(/^<\?xml[^>]*>\s*<svg/);
     for (const n of names) expect(svg).toContain(`>${n}</text>`);
     const width = Number(/<svg[^>]*\swidth="(\d+)"/.exec(svg)?.[1]);
@@ -195,7 +194,7 @@ export const light = setup({ guards: { canWalk: () => true } }).createMachine({
       a.page.waitForEvent('download'),
       a.page.getByRole('menuitem', { name: 'PNG' }).click(),
     ]);
-    const png = fs.readFileSync(await pngDownload.path());
+    const png = await downloaded(pngDownload);
     expect(png.subarray(1, 4).toString('ascii')).toBe('PNG');
     expect({ width: png.readUInt32BE(16), height: png.readUInt32BE(20) }).toEqual({ width, height });
 

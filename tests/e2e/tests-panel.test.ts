@@ -1,10 +1,9 @@
-import { readFile } from 'node:fs/promises';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importXState } from '../../src/lib/model/import.ts';
 import type { MachineDefinition } from '../../src/lib/model/types.ts';
 import { exportFolders, testCounts, vitest } from '../setup/exported-vitest.ts';
-import { showPanel, useBrowserApp } from './harness.ts';
+import { downloaded, showPanel, useBrowserApp } from './harness.ts';
 import { openMachinePage } from './machine-page.ts';
 import { createProject, insertDefinition, signUpAccount } from './people.ts';
 
@@ -81,7 +80,7 @@ async function exportAndRun(page: Page) {
     panel(page).getByRole('button', { name: 'Export tests', exact: true }).click(),
   ]);
   expect(download.suggestedFilename()).toBe('Lamp.test.ts');
-  const text = await readFile(await download.path(), 'utf8');
+  const text = (await downloaded(download)).toString('utf8');
   expect(text).toContain('createActor');
   const run = await vitest(await folderWith({ 'Lamp.test.ts': text }));
   return { ...run, counts: testCounts(run.output) };
