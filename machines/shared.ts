@@ -1,5 +1,13 @@
 import { throwError } from 'rxjs';
-import { fromEventObservable, fromPromise, type ActorRef, type EventObject, type Snapshot } from 'xstate';
+import {
+  fromCallback,
+  fromEventObservable,
+  fromPromise,
+  type ActorRef,
+  type EventObject,
+  type NonReducibleUnknown,
+  type Snapshot,
+} from 'xstate';
 
 /**
  * What every machine says the same way. A request actor that throws (an adapter bug, not
@@ -22,6 +30,18 @@ export const requestNotProvided = <TOutput, TInput>(machine: string, actor: stri
 /** A stream of facts (a channel) nobody provided yet: it errors with `notProvided`. */
 export const streamNotProvided = <TEvent extends EventObject, TInput>(machine: string, actor: string) =>
   fromEventObservable<TEvent, TInput>(() => throwError(() => notProvided(machine, actor)));
+
+/**
+ * A two-way channel (a callback actor: facts out, commands in) nobody provided yet: it
+ * throws `notProvided` as it starts.
+ */
+export const callbackNotProvided = <TCommand extends EventObject, TInput = NonReducibleUnknown>(
+  machine: string,
+  actor: string,
+) =>
+  fromCallback<TCommand, TInput>(() => {
+    throw notProvided(machine, actor);
+  });
 
 /** The open machine as a child sees it: only the events it may send it. */
 export type Host<TEvent extends EventObject> = ActorRef<Snapshot<unknown>, TEvent>;

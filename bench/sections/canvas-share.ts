@@ -4,7 +4,7 @@ import { benchApp } from '../served-app.ts';
 import { person, signedInPage } from './canvas.ts';
 
 /**
- * Issue 25, "the canvas is the page": the share of the window that shows the diagram (the
+ * The canvas is the page: the share of the window that shows the diagram (the
  * region "Diagram", less anything over it, sampled on an 8 px grid as
  * tests/e2e/canvas-share.test.ts reads it), on the built app in Chromium, for the
  * `connection` example: every panel closed, each panel open, and simulating. Printed, never

@@ -18,7 +18,7 @@ import { measureBreakdown } from './collab-breakdown.ts';
 import { definitionWith, followArrivals, person } from './collab.ts';
 
 /**
- * Issue 9's figures, in one run and side by side: the append protocol under 50 editors,
+ * The collaboration protocol's figures, in one run and side by side: the append protocol under 50 editors,
  * bytes on the wire per edit by chart size, a remote edit Node -> Node by chart size, the
  * load of a machine with 100,000 ops (checkpoint plus tail), and Yjs over Hocuspocus
  * doing the same edit (with and without durable storage), as ratios.

@@ -19,8 +19,8 @@ import { ms, summarize, type BenchContext, type Summary } from '../lib.ts';
  * - sustained ingest: one source's socket pushing protocol events as fast as it can, until
  *   every one is stored and broadcast (loss counted);
  * - memory: the backend process's RSS while a source with the default retention (last
- *   10,000 events) ingests CHARTROOM_BENCH_INSPECT_EVENTS events (default 200,000; the
- *   issue's figure is 1,000,000).
+ *   10,000 events) ingests CHARTROOM_BENCH_INSPECT_EVENTS events (default 200,000;
+ *   set it to 1,000,000 for the full figure).
  */
 
 const FLIPS = 60;

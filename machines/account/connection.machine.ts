@@ -1,7 +1,6 @@
-import { throwError } from 'rxjs';
-import { assertEvent, assign, fromEventObservable, fromPromise, not, setup } from 'xstate';
+import { assertEvent, assign, not, setup } from 'xstate';
 import type { SocketEvent, SocketState } from '../../src/lib/ports/realtime.ts';
-import { notProvided, output, requestValue } from '../shared.ts';
+import { output, requestNotProvided, requestValue, streamNotProvided } from '../shared.ts';
 
 /**
  * The realtime socket's life. Facts come from the adapter's `socketEvents` stream (socket
@@ -45,10 +44,8 @@ export const connectionMachine = setup({
     tags: {} as ConnectionTag,
   },
   actors: {
-    socketEvents: fromEventObservable<SocketEvent, void>(() =>
-      throwError(() => notProvided('connection', 'socketEvents')),
-    ),
-    reconnect: fromPromise<SocketState, void>(() => Promise.reject(notProvided('connection', 'reconnect'))),
+    socketEvents: streamNotProvided<SocketEvent, void>('connection', 'socketEvents'),
+    reconnect: requestNotProvided<SocketState, void>('connection', 'reconnect'),
   },
   delays: {
     backoff: ({ context }) => backoffDelay(context.attempts),

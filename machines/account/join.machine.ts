@@ -1,6 +1,6 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
 import type { Failure, Result } from '../../src/lib/ports/room.ts';
-import { notProvided, output, request, UNEXPECTED } from '../shared.ts';
+import { output, request, requestNotProvided, UNEXPECTED } from '../shared.ts';
 
 /**
  * Joining a project from a link: an invite (`/invite/:token`, through the accept-invite
@@ -26,7 +26,7 @@ export type JoinTag = 'joining' | 'failed' | 'joined';
 export const joinMachine = setup({
   types: { context: {} as JoinContext, events: {} as JoinEvent, input: {} as JoinInput, tags: {} as JoinTag },
   actors: {
-    join: fromPromise<Result<string>, JoinInput>(() => Promise.reject(notProvided('join', 'join'))),
+    join: requestNotProvided<Result<string>, JoinInput>('join', 'join'),
   },
   guards: {
     refused: (_, result: Result<string>) => !result.ok,

@@ -1,8 +1,7 @@
-import { throwError } from 'rxjs';
-import { assertEvent, assign, fromEventObservable, fromPromise, setup } from 'xstate';
+import { assertEvent, assign, setup } from 'xstate';
 import type { AvatarFile, OwnProfile, ProfileEdit, UploadFact } from '../../src/lib/ports/profile.ts';
 import type { Result } from '../../src/lib/ports/room.ts';
-import { notProvided, output, request, UNEXPECTED } from '../shared.ts';
+import { output, request, requestNotProvided, streamNotProvided, UNEXPECTED } from '../shared.ts';
 
 /**
  * One's own profile: load it, then two independent regions, `details` (display name and
@@ -41,13 +40,9 @@ export const profileMachine = setup({
     tags: {} as ProfileTag,
   },
   actors: {
-    loadProfile: fromPromise<Result<OwnProfile>, { userId: string }>(() =>
-      Promise.reject(notProvided('profile', 'loadProfile')),
-    ),
-    saveProfile: fromPromise<Result<OwnProfile>, Save>(() => Promise.reject(notProvided('profile', 'saveProfile'))),
-    uploadAvatar: fromEventObservable<UploadFact, { userId: string; file: AvatarFile }>(() =>
-      throwError(() => notProvided('profile', 'uploadAvatar')),
-    ),
+    loadProfile: requestNotProvided<Result<OwnProfile>, { userId: string }>('profile', 'loadProfile'),
+    saveProfile: requestNotProvided<Result<OwnProfile>, Save>('profile', 'saveProfile'),
+    uploadAvatar: streamNotProvided<UploadFact, { userId: string; file: AvatarFile }>('profile', 'uploadAvatar'),
   },
   guards: {
     refused: (_, result: Result<OwnProfile>) => !result.ok,

@@ -1,9 +1,8 @@
-import { throwError } from 'rxjs';
-import { assertEvent, assign, fromEventObservable, fromPromise, raise, setup } from 'xstate';
+import { assertEvent, assign, raise, setup } from 'xstate';
 import type { NewProject, ProjectEdit, ProjectsFact, ProjectSummary } from '../../src/lib/ports/projects.ts';
 import type { Result, Visibility } from '../../src/lib/ports/room.ts';
 import { patchProject, removeProject, revertPatch, upsertProject } from '../../src/lib/projects-list.ts';
-import { notProvided, output, request, UNEXPECTED } from '../shared.ts';
+import { output, request, requestNotProvided, streamNotProvided, UNEXPECTED } from '../shared.ts';
 
 /**
  * The signed-in person's projects, live. Two regions: `list` (loading the list, then
@@ -52,19 +51,11 @@ export const projectsMachine = setup({
     tags: {} as ProjectsTag,
   },
   actors: {
-    projectChanges: fromEventObservable<ProjectsFact, { userId: string }>(() =>
-      throwError(() => notProvided('projects', 'projectChanges')),
-    ),
-    listProjects: fromPromise<Result<ProjectSummary[]>, { userId: string }>(() =>
-      Promise.reject(notProvided('projects', 'listProjects')),
-    ),
-    createProject: fromPromise<Result<ProjectSummary>, NewProject>(() =>
-      Promise.reject(notProvided('projects', 'createProject')),
-    ),
-    updateProject: fromPromise<Result<null>, Update>(() => Promise.reject(notProvided('projects', 'updateProject'))),
-    deleteProject: fromPromise<Result<null>, { id: string }>(() =>
-      Promise.reject(notProvided('projects', 'deleteProject')),
-    ),
+    projectChanges: streamNotProvided<ProjectsFact, { userId: string }>('projects', 'projectChanges'),
+    listProjects: requestNotProvided<Result<ProjectSummary[]>, { userId: string }>('projects', 'listProjects'),
+    createProject: requestNotProvided<Result<ProjectSummary>, NewProject>('projects', 'createProject'),
+    updateProject: requestNotProvided<Result<null>, Update>('projects', 'updateProject'),
+    deleteProject: requestNotProvided<Result<null>, { id: string }>('projects', 'deleteProject'),
   },
   guards: {
     refused: (_, result: Result<unknown>) => !result.ok,

@@ -1,8 +1,15 @@
-import { throwError } from 'rxjs';
-import { assertEvent, assign, fromEventObservable, fromPromise, not, setup } from 'xstate';
+import { assertEvent, assign, not, setup } from 'xstate';
 import type { AuthEvent, AuthResult, Credentials, SessionUser, SignUpResult } from '../../src/lib/ports/auth.ts';
 import type { OwnProfileFact } from '../../src/lib/ports/profile.ts';
-import { notProvided, output, request, requestFirst, requestValue, UNEXPECTED } from '../shared.ts';
+import {
+  output,
+  request,
+  requestFirst,
+  requestNotProvided,
+  requestValue,
+  streamNotProvided,
+  UNEXPECTED,
+} from '../shared.ts';
 
 /**
  * The session: who is using Chartroom on this device. Identity facts arrive only from the
@@ -68,15 +75,13 @@ const sessionSetup = setup({
   },
   // Placeholders that fail loudly: the composition root and tests provide real ones.
   actors: {
-    authEvents: fromEventObservable<AuthEvent, void>(() => throwError(() => notProvided('session', 'authEvents'))),
-    signIn: fromPromise<AuthResult, Credentials>(() => Promise.reject(notProvided('session', 'signIn'))),
-    signUp: fromPromise<SignUpResult, Credentials>(() => Promise.reject(notProvided('session', 'signUp'))),
-    signInAsGuest: fromPromise<AuthResult, void>(() => Promise.reject(notProvided('session', 'signInAsGuest'))),
-    signOut: fromPromise<void, void>(() => Promise.reject(notProvided('session', 'signOut'))),
-    refreshSession: fromPromise<AuthResult, void>(() => Promise.reject(notProvided('session', 'refreshSession'))),
-    ownProfile: fromEventObservable<OwnProfileFact, { userId: string }>(() =>
-      throwError(() => notProvided('session', 'ownProfile')),
-    ),
+    authEvents: streamNotProvided<AuthEvent, void>('session', 'authEvents'),
+    signIn: requestNotProvided<AuthResult, Credentials>('session', 'signIn'),
+    signUp: requestNotProvided<SignUpResult, Credentials>('session', 'signUp'),
+    signInAsGuest: requestNotProvided<AuthResult, void>('session', 'signInAsGuest'),
+    signOut: requestNotProvided<void, void>('session', 'signOut'),
+    refreshSession: requestNotProvided<AuthResult, void>('session', 'refreshSession'),
+    ownProfile: streamNotProvided<OwnProfileFact, { userId: string }>('session', 'ownProfile'),
   },
   delays: {
     // supabase-js refreshes ahead of expiry; this fires only if that did not happen (a

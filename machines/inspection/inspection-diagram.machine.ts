@@ -1,8 +1,8 @@
-import { assertEvent, assign, fromPromise, setup } from 'xstate';
+import { assertEvent, assign, setup } from 'xstate';
 import type { Layout } from '../../src/lib/layout/types.ts';
 import type { MachineDefinition } from '../../src/lib/model/types.ts';
 import type { InspectionResult } from '../../src/lib/ports/inspection.ts';
-import { notProvided, output, request, requestValue } from '../shared.ts';
+import { output, request, requestNotProvided, requestValue } from '../shared.ts';
 
 /**
  * The picked actor's machine on the inspection page: its definition laid out for
@@ -40,13 +40,11 @@ const diagramSetup = setup({
     tags: {} as 'busy',
   },
   actors: {
-    layoutDiagram: fromPromise<Laid, { config: Record<string, unknown> }>(() =>
-      Promise.reject(notProvided('inspection', 'layoutDiagram')),
-    ),
-    saveMachine: fromPromise<
+    layoutDiagram: requestNotProvided<Laid, { config: Record<string, unknown> }>('inspection', 'layoutDiagram'),
+    saveMachine: requestNotProvided<
       InspectionResult<string>,
       { projectId: string; name: string; config: Record<string, unknown> }
-    >(() => Promise.reject(notProvided('inspection', 'saveMachine'))),
+    >('inspection', 'saveMachine'),
   },
   guards: {
     hasName: (_, params: { name: string }) => params.name.trim().length > 0,

@@ -1,6 +1,6 @@
-import { assertEvent, assign, fromCallback, sendParent, sendTo, setup } from 'xstate';
+import { assertEvent, assign, sendParent, sendTo, setup } from 'xstate';
 import type { FollowFact, InspectionLook, Presenter } from '../../src/lib/ports/inspection-follow.ts';
-import { notProvided } from '../shared.ts';
+import { callbackNotProvided } from '../shared.ts';
 
 /**
  * Follow mode on the inspection page, invoked by the inspection machine. A
@@ -55,9 +55,7 @@ export const inspectionFollowMachine = setup({
     tags: {} as 'live' | 'presenting' | 'following',
   },
   actors: {
-    channel: fromCallback<FollowCommand, FollowInput>(() => {
-      throw notProvided('inspection follow', 'channel');
-    }),
+    channel: callbackNotProvided<FollowCommand, FollowInput>('inspection follow', 'channel'),
   },
   guards: {
     fromOther: ({ context, event }) =>

@@ -1,9 +1,9 @@
-import { assertEvent, assign, enqueueActions, fromPromise, sendParent, setup } from 'xstate';
+import { assertEvent, assign, enqueueActions, sendParent, setup } from 'xstate';
 import type { StoredInspectionEvent } from '../../src/lib/inspection/protocol.ts';
 import { lastSeq, leavesGap, mergeBySeq } from '../../src/lib/inspection/seq.ts';
 import type { InspectionResult } from '../../src/lib/ports/inspection.ts';
 import { definitionOf } from '../../src/lib/inspection/actor-config.ts';
-import { notProvided, requestValue } from '../shared.ts';
+import { requestNotProvided, requestValue } from '../shared.ts';
 
 /**
  * One picked session on the inspection page: its events (read from the database,
@@ -35,6 +35,9 @@ export interface InspectionSessionContext extends InspectionSessionInput {
   drawn: string | null;
   error: string | null;
 }
+
+/** Tags a view asks about: reading the log, or following it live. */
+export type InspectionSessionTag = 'syncing' | 'live';
 
 export type InspectionSessionEvent =
   /** Forwarded by the parent: a live batch of this session's source (this session or another). */
@@ -70,11 +73,10 @@ export const inspectionSessionMachine = setup({
     context: {} as InspectionSessionContext,
     input: {} as InspectionSessionInput,
     events: {} as InspectionSessionEvent,
+    tags: {} as InspectionSessionTag,
   },
   actors: {
-    loadEvents: fromPromise<Read, { sessionId: string; afterSeq: number }>(() =>
-      Promise.reject(notProvided('inspection', 'loadEvents')),
-    ),
+    loadEvents: requestNotProvided<Read, { sessionId: string; afterSeq: number }>('inspection', 'loadEvents'),
   },
   guards: {
     /** A position within the events shown (0: before the first). */

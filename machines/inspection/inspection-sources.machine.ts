@@ -1,6 +1,6 @@
-import { assertEvent, assign, fromPromise, setup } from 'xstate';
+import { assertEvent, assign, setup } from 'xstate';
 import type { InspectionResult, InspectionSource } from '../../src/lib/ports/inspection.ts';
-import { notProvided, output, request } from '../shared.ts';
+import { output, request, requestNotProvided } from '../shared.ts';
 
 /**
  * A project's inspection sources: the list, an owner creating one (its key shown
@@ -34,8 +34,6 @@ export type InspectionSourcesEvent =
   | { type: 'inspection.sourceRevoked'; sourceId: string; revokedAt: string }
   | ({ type: 'inspection.sourceUpdated' } & Retention);
 
-const fail = (actor: string) => () => Promise.reject(notProvided('inspection', actor));
-
 type Created = { source: InspectionSource; key: string };
 type Revoked = { sourceId: string; revokedAt: string };
 
@@ -51,9 +49,12 @@ const sourcesSetup = setup({
     tags: {} as 'busy',
   },
   actors: {
-    createSource: fromPromise<InspectionResult<Created>, { projectId: string; name: string }>(fail('createSource')),
-    revokeSource: fromPromise<InspectionResult<Revoked>, { sourceId: string }>(fail('revokeSource')),
-    setRetention: fromPromise<InspectionResult<Retention>, Retention>(fail('setRetention')),
+    createSource: requestNotProvided<InspectionResult<Created>, { projectId: string; name: string }>(
+      'inspection',
+      'createSource',
+    ),
+    revokeSource: requestNotProvided<InspectionResult<Revoked>, { sourceId: string }>('inspection', 'revokeSource'),
+    setRetention: requestNotProvided<InspectionResult<Retention>, Retention>('inspection', 'setRetention'),
   },
   guards: {
     isOwner: ({ context }) => context.isOwner,

@@ -1,5 +1,4 @@
-import { assertEvent, assign, enqueueActions, fromEventObservable, fromPromise, sendTo, setup } from 'xstate';
-import { throwError } from 'rxjs';
+import { assertEvent, assign, enqueueActions, sendTo, setup } from 'xstate';
 import type { StoredInspectionEvent } from '../../src/lib/inspection/protocol.ts';
 import type { InspectionLook } from '../../src/lib/ports/inspection-follow.ts';
 import type {
@@ -12,7 +11,7 @@ import { inspectionDiagramMachine } from './inspection-diagram.machine.ts';
 import { inspectionFollowMachine, type FollowedLook, type FollowIntent } from './inspection-follow.machine.ts';
 import { inspectionSessionMachine, type InspectionSessionReport } from './inspection-session.machine.ts';
 import { inspectionSourcesMachine } from './inspection-sources.machine.ts';
-import { notProvided, output, request } from '../shared.ts';
+import { output, request, requestNotProvided, streamNotProvided } from '../shared.ts';
 
 /**
  * Live inspection in a project: loads the sources and sessions, keeps the session
@@ -132,12 +131,8 @@ const inspectionSetup = setup({
     sources: inspectionSourcesMachine,
     session: inspectionSessionMachine,
     diagram: inspectionDiagramMachine,
-    load: fromPromise<InspectionResult<Loaded>, { projectId: string }>(() =>
-      Promise.reject(notProvided('inspection', 'load')),
-    ),
-    feed: fromEventObservable<InspectionFeedEvent, { projectId: string }>(() =>
-      throwError(() => notProvided('inspection', 'feed')),
-    ),
+    load: requestNotProvided<InspectionResult<Loaded>, { projectId: string }>('inspection', 'load'),
+    feed: streamNotProvided<InspectionFeedEvent, { projectId: string }>('inspection', 'feed'),
   },
   guards: {
     refused: (_, result: InspectionResult<unknown>) => !result.ok,

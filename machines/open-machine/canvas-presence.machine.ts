@@ -1,4 +1,4 @@
-import { assertEvent, assign, fromCallback, sendTo, setup } from 'xstate';
+import { assertEvent, assign, sendTo, setup } from 'xstate';
 import {
   peerKey,
   type Point,
@@ -8,7 +8,7 @@ import {
   type View,
 } from '../../src/lib/ports/canvas-presence.ts';
 import { sameLook } from './replay-follow.ts';
-import { notProvided } from '../shared.ts';
+import { callbackNotProvided } from '../shared.ts';
 
 /**
  * Who else is on this machine's canvas and what they are doing: their selection, pointer
@@ -127,9 +127,7 @@ export const canvasPresenceMachine = setup({
     tags: {} as 'live' | 'joining' | 'offline',
   },
   actors: {
-    channel: fromCallback<PresenceCommand, PresenceInput>(() => {
-      throw notProvided('canvas presence', 'channel');
-    }),
+    channel: callbackNotProvided<PresenceCommand, PresenceInput>('canvas presence', 'channel'),
   },
   guards: {
     canFollow: ({ context, event }) =>

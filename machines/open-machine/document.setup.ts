@@ -1,5 +1,4 @@
-import { throwError } from 'rxjs';
-import { assertEvent, assign, fromCallback, fromEventObservable, fromPromise, raise, sendTo, setup } from 'xstate';
+import { assertEvent, assign, raise, sendTo, setup } from 'xstate';
 import {
   canSend,
   committed,
@@ -37,7 +36,7 @@ import type {
   OpStreamEvent,
   Result,
 } from '../../src/lib/ports/document.ts';
-import { notProvided, UNEXPECTED } from '../shared.ts';
+import { callbackNotProvided, requestNotProvided, streamNotProvided, UNEXPECTED } from '../shared.ts';
 
 /** The document machine's types and implementations (actors, delays, actions, guards); its chart is document.machine.ts. */
 
@@ -143,21 +142,14 @@ export const documentSetup = setup({
     tags: {} as DocumentTag,
   },
   actors: {
-    loadQueue: fromPromise<Snapshot | null, { machineId: string }>(() =>
-      Promise.reject(notProvided('document', 'loadQueue')),
-    ),
-    loadMachine: fromPromise<Result<LoadedMachine>, { machineId: string }>(() =>
-      Promise.reject(notProvided('document', 'loadMachine')),
-    ),
-    queueStore: fromCallback<QueueCommand, { machineId: string }>(() => {
-      throw notProvided('document', 'queueStore');
-    }),
-    opEvents: fromEventObservable<OpStreamEvent, { machineId: string }>(() =>
-      throwError(() => notProvided('document', 'opEvents')),
-    ),
-    commitOps: fromPromise<CommitResult, CommitRequest>(() => Promise.reject(notProvided('document', 'commitOps'))),
-    fetchOps: fromPromise<Result<CommittedOp<Op>[]>, { machineId: string; after: number }>(() =>
-      Promise.reject(notProvided('document', 'fetchOps')),
+    loadQueue: requestNotProvided<Snapshot | null, { machineId: string }>('document', 'loadQueue'),
+    loadMachine: requestNotProvided<Result<LoadedMachine>, { machineId: string }>('document', 'loadMachine'),
+    queueStore: callbackNotProvided<QueueCommand, { machineId: string }>('document', 'queueStore'),
+    opEvents: streamNotProvided<OpStreamEvent, { machineId: string }>('document', 'opEvents'),
+    commitOps: requestNotProvided<CommitResult, CommitRequest>('document', 'commitOps'),
+    fetchOps: requestNotProvided<Result<CommittedOp<Op>[]>, { machineId: string; after: number }>(
+      'document',
+      'fetchOps',
     ),
   },
   delays: {

@@ -1,10 +1,10 @@
-import { and, assertEvent, assign, fromCallback, sendTo, setup } from 'xstate';
+import { and, assertEvent, assign, sendTo, setup } from 'xstate';
 import { mismatched } from '../../src/lib/layout/direction.ts';
 import { hintsFrom } from '../../src/lib/layout/run.ts';
 import type { Layout } from '../../src/lib/layout/types.ts';
 import type { MachineDefinition } from '../../src/lib/model/types.ts';
 import type { LayoutRequest, LayoutResult } from '../../src/lib/ports/layout.ts';
-import { notProvided } from '../shared.ts';
+import { callbackNotProvided } from '../shared.ts';
 
 /**
  * Keeps a diagram's layout in step with its definition. The `engine` (elkjs in a Web
@@ -61,9 +61,7 @@ export const layoutMachine = setup({
     tags: {} as LayoutTag,
   },
   actors: {
-    engine: fromCallback<LayoutCommand>(() => {
-      throw notProvided('layout', 'engine');
-    }),
+    engine: callbackNotProvided<LayoutCommand>('layout', 'engine'),
   },
   guards: {
     isNew: ({ context, event }) =>

@@ -1,5 +1,4 @@
-import { throwError } from 'rxjs';
-import { assertEvent, assign, enqueueActions, fromEventObservable, fromPromise, setup, type AnyActorRef } from 'xstate';
+import { assertEvent, assign, enqueueActions, setup, type AnyActorRef } from 'xstate';
 import type { JsonObject } from '../../src/lib/model/types.ts';
 import type { ReplayLook } from '../../src/lib/ports/canvas-presence.ts';
 import type {
@@ -22,7 +21,7 @@ import {
   type Trace,
 } from '../../src/lib/simulation/index.ts';
 import { sameLook } from './replay-follow.ts';
-import { notProvided } from '../shared.ts';
+import { requestNotProvided, streamNotProvided } from '../shared.ts';
 
 /**
  * The simulation machine's types (intents, input, context), the pure steps its actions take,
@@ -127,29 +126,25 @@ export const simulationSetup = setup({
     tags: {} as 'loading' | 'idle' | 'open' | 'live' | 'syncing' | 'sending' | 'playing' | 'busy',
   },
   actors: {
-    simulationEvents: fromEventObservable<SimListStreamEvent, { machineId: string }>(() =>
-      throwError(() => notProvided('simulation', 'simulationEvents')),
+    simulationEvents: streamNotProvided<SimListStreamEvent, { machineId: string }>('simulation', 'simulationEvents'),
+    logEvents: streamNotProvided<SimLogStreamEvent, { simulationId: string }>('simulation', 'logEvents'),
+    listSimulations: requestNotProvided<SimResult<SimulationRecord[]>, { machineId: string }>(
+      'simulation',
+      'listSimulations',
     ),
-    logEvents: fromEventObservable<SimLogStreamEvent, { simulationId: string }>(() =>
-      throwError(() => notProvided('simulation', 'logEvents')),
-    ),
-    listSimulations: fromPromise<SimResult<SimulationRecord[]>, { machineId: string }>(() =>
-      Promise.reject(notProvided('simulation', 'listSimulations')),
-    ),
-    startSimulation: fromPromise<
+    startSimulation: requestNotProvided<
       SimResult<SimulationRecord>,
       { machineId: string; context: JsonObject | null; guards: GuardValues }
-    >(() => Promise.reject(notProvided('simulation', 'startSimulation'))),
-    loadLog: fromPromise<SimResult<SimLogEntry[]>, { simulationId: string; after: number }>(() =>
-      Promise.reject(notProvided('simulation', 'loadLog')),
+    >('simulation', 'startSimulation'),
+    loadLog: requestNotProvided<SimResult<SimLogEntry[]>, { simulationId: string; after: number }>(
+      'simulation',
+      'loadLog',
     ),
-    sendEvent: fromPromise<SimResult<{ seq: number }>, SendRequest>(() =>
-      Promise.reject(notProvided('simulation', 'sendEvent')),
-    ),
-    forkSimulation: fromPromise<
+    sendEvent: requestNotProvided<SimResult<{ seq: number }>, SendRequest>('simulation', 'sendEvent'),
+    forkSimulation: requestNotProvided<
       SimResult<SimulationRecord>,
       { simulationId: string; uptoSeq: number; latest: boolean }
-    >(() => Promise.reject(notProvided('simulation', 'forkSimulation'))),
+    >('simulation', 'forkSimulation'),
   },
   actions: {
     openSimulation: assign(({ context }, params: { simulation: SimulationRecord | null }) =>

@@ -1,6 +1,6 @@
-import { assertEvent, assign, fromCallback, sendTo, setup } from 'xstate';
+import { assertEvent, assign, sendTo, setup } from 'xstate';
 import type { PlaybackFact, PlayShown, RoomPlay } from '../../src/lib/ports/test-playback.ts';
-import { notProvided } from '../shared.ts';
+import { callbackNotProvided } from '../shared.ts';
 
 /**
  * Test paths played for the room, on one open machine. What this person plays (a path or
@@ -51,9 +51,7 @@ export const testPlaybackMachine = setup({
     tags: {} as 'live',
   },
   actors: {
-    channel: fromCallback<PlaybackCommand, PlaybackInput>(() => {
-      throw notProvided('test playback', 'channel');
-    }),
+    channel: callbackNotProvided<PlaybackCommand, PlaybackInput>('test playback', 'channel'),
   },
   guards: {
     playsSomething: ({ context }) => context.mine !== null,

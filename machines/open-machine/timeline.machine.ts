@@ -1,14 +1,4 @@
-import { throwError } from 'rxjs';
-import {
-  assertEvent,
-  assign,
-  type ActorRef,
-  type Snapshot,
-  enqueueActions,
-  fromEventObservable,
-  fromPromise,
-  setup,
-} from 'xstate';
+import { assertEvent, assign, type ActorRef, type Snapshot, enqueueActions, setup } from 'xstate';
 import type { MachineDefinition } from '../../src/lib/model/types.ts';
 import type { TimelineFact, TimelineResult } from '../../src/lib/ports/timeline.ts';
 import {
@@ -30,7 +20,7 @@ import {
   type TimelineKind,
 } from '../../src/lib/timeline/index.ts';
 import { layoutMachine } from './layout.machine.ts';
-import { notProvided, output, request, UNEXPECTED } from '../shared.ts';
+import { output, request, requestNotProvided, streamNotProvided, UNEXPECTED } from '../shared.ts';
 
 /**
  * The timeline of one machine: everything that happened to it, in order, live. Invoked
@@ -111,15 +101,12 @@ export const timelineMachine = setup({
     tags: {} as 'loading' | 'previewing' | 'failed',
   },
   actors: {
-    readOps: fromPromise<TimelineResult<AuthoredOp[]>, { machineId: string; after: number }>(() =>
-      Promise.reject(notProvided('timeline', 'readOps')),
+    readOps: requestNotProvided<TimelineResult<AuthoredOp[]>, { machineId: string; after: number }>(
+      'timeline',
+      'readOps',
     ),
-    readSimulations: fromPromise<SimulationsRead, { machineId: string }>(() =>
-      Promise.reject(notProvided('timeline', 'readSimulations')),
-    ),
-    facts: fromEventObservable<TimelineFact, { machineId: string }>(() =>
-      throwError(() => notProvided('timeline', 'facts')),
-    ),
+    readSimulations: requestNotProvided<SimulationsRead, { machineId: string }>('timeline', 'readSimulations'),
+    facts: streamNotProvided<TimelineFact, { machineId: string }>('timeline', 'facts'),
     previewLayout: layoutMachine,
   },
   guards: {

@@ -1,7 +1,6 @@
-import { throwError } from 'rxjs';
-import { assign, fromEventObservable, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
 import type { CommentCountsFact, CommentCountsResult, UnreadCounts } from '../../src/lib/ports/comment-counts.ts';
-import { notProvided, output, request, UNEXPECTED } from '../shared.ts';
+import { output, request, requestNotProvided, streamNotProvided, UNEXPECTED } from '../shared.ts';
 
 /**
  * Unread comments per machine for this person, for the room's machine list, live. The
@@ -32,11 +31,10 @@ export const commentCountsMachine = setup({
     tags: {} as 'loading' | 'failed',
   },
   actors: {
-    moves: fromEventObservable<CommentCountsFact, { projectId: string }>(() =>
-      throwError(() => notProvided('comment counts', 'moves')),
-    ),
-    loadCounts: fromPromise<CommentCountsResult<UnreadCounts>, { projectId: string }>(() =>
-      Promise.reject(notProvided('comment counts', 'loadCounts')),
+    moves: streamNotProvided<CommentCountsFact, { projectId: string }>('comment counts', 'moves'),
+    loadCounts: requestNotProvided<CommentCountsResult<UnreadCounts>, { projectId: string }>(
+      'comment counts',
+      'loadCounts',
     ),
   },
   guards: {

@@ -1,6 +1,6 @@
-import { assertEvent, assign, fromPromise, setup } from 'xstate';
+import { assertEvent, assign, setup } from 'xstate';
 import type { Invite, InviteRequest, Result } from '../../src/lib/ports/room.ts';
-import { notProvided, output, request, UNEXPECTED } from '../shared.ts';
+import { output, request, requestNotProvided, UNEXPECTED } from '../shared.ts';
 
 /**
  * An owner's invite links for one project: load the live ones, create one (role,
@@ -32,16 +32,10 @@ export const invitesMachine = setup({
     tags: {} as InvitesTag,
   },
   actors: {
-    listInvites: fromPromise<Result<Invite[]>, { projectId: string }>(() =>
-      Promise.reject(notProvided('invites', 'listInvites')),
-    ),
-    createInvite: fromPromise<Result<Invite>, InviteRequest>(() =>
-      Promise.reject(notProvided('invites', 'createInvite')),
-    ),
+    listInvites: requestNotProvided<Result<Invite[]>, { projectId: string }>('invites', 'listInvites'),
+    createInvite: requestNotProvided<Result<Invite>, InviteRequest>('invites', 'createInvite'),
     /** Answers the revoked invite's id. */
-    revokeInvite: fromPromise<Result<string>, { inviteId: string }>(() =>
-      Promise.reject(notProvided('invites', 'revokeInvite')),
-    ),
+    revokeInvite: requestNotProvided<Result<string>, { inviteId: string }>('invites', 'revokeInvite'),
   },
   actions: {
     setInvites: assign((_, result: Result<Invite[]>) => (result.ok ? { invites: result.value, error: null } : {})),

@@ -1,5 +1,4 @@
-import { throwError } from 'rxjs';
-import { assertEvent, assign, emit, fromEventObservable, fromPromise, setup, stateIn } from 'xstate';
+import { assertEvent, assign, emit, setup, stateIn } from 'xstate';
 import {
   applyMachineChange,
   mergeRead,
@@ -9,7 +8,7 @@ import {
 } from '../../src/lib/machine-list.ts';
 import type { MachineDefinition } from '../../src/lib/model/types.ts';
 import type { MachineListEvent, MachineSummary, Result } from '../../src/lib/ports/document.ts';
-import { notProvided, output, request } from '../shared.ts';
+import { output, request, requestNotProvided, streamNotProvided } from '../shared.ts';
 import { commentCountsMachine } from './comment-counts.machine.ts';
 
 /**
@@ -64,21 +63,17 @@ export const machineListMachine = setup({
   actors: {
     // Bare: the composition root provides it wired to the comment counts port.
     commentCounts: commentCountsMachine,
-    listEvents: fromEventObservable<MachineListEvent, { projectId: string }>(() =>
-      throwError(() => notProvided('machine list', 'listEvents')),
-    ),
-    loadMachines: fromPromise<Result<MachineSummary[]>, { projectId: string }>(() =>
-      Promise.reject(notProvided('machine list', 'loadMachines')),
-    ),
-    createMachines: fromPromise<Result<MachineSummary[]>, { projectId: string; machines: NewMachine[] }>(() =>
-      Promise.reject(notProvided('machine list', 'createMachines')),
+    listEvents: streamNotProvided<MachineListEvent, { projectId: string }>('machine list', 'listEvents'),
+    loadMachines: requestNotProvided<Result<MachineSummary[]>, { projectId: string }>('machine list', 'loadMachines'),
+    createMachines: requestNotProvided<Result<MachineSummary[]>, { projectId: string; machines: NewMachine[] }>(
+      'machine list',
+      'createMachines',
     ),
     /** Answers the deleted machine's id. */
-    deleteMachine: fromPromise<Result<string>, { machineId: string }>(() =>
-      Promise.reject(notProvided('machine list', 'deleteMachine')),
-    ),
-    renameMachine: fromPromise<Result<MachineSummary>, { machineId: string; name: string }>(() =>
-      Promise.reject(notProvided('machine list', 'renameMachine')),
+    deleteMachine: requestNotProvided<Result<string>, { machineId: string }>('machine list', 'deleteMachine'),
+    renameMachine: requestNotProvided<Result<MachineSummary>, { machineId: string; name: string }>(
+      'machine list',
+      'renameMachine',
     ),
   },
   actions: {

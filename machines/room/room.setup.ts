@@ -1,18 +1,9 @@
-import {
-  assertEvent,
-  assign,
-  enqueueActions,
-  fromCallback,
-  fromPromise,
-  sendTo,
-  setup,
-  type SnapshotFrom,
-} from 'xstate';
+import { assertEvent, assign, enqueueActions, sendTo, setup, type SnapshotFrom } from 'xstate';
 import { applyChange, mergeSnapshot } from '../../src/lib/room-merge.ts';
 import { invitesMachine } from './invites.machine.ts';
 import { machineListMachine } from './machine-list.machine.ts';
 import { openMachineMachine } from '../open-machine/open-machine.machine.ts';
-import { notProvided, UNEXPECTED } from '../shared.ts';
+import { callbackNotProvided, requestNotProvided, UNEXPECTED } from '../shared.ts';
 import type { Result, Role, RoomChange, RoomData, RoomFact, RoomPeer } from '../../src/lib/ports/room.ts';
 import type { DocumentInput } from '../open-machine/document.machine.ts';
 
@@ -125,24 +116,15 @@ export const roomSetup = setup({
     machineList: machineListMachine,
     invites: invitesMachine,
     openMachine: openMachineMachine,
-    roomChannel: fromCallback<RoomChannelCommand, RoomChannelInput>(() => {
-      throw notProvided('room', 'roomChannel');
-    }),
-    route: fromCallback<RouteFact, RouteInput>(() => {
-      throw notProvided('room', 'route');
-    }),
-    loadSnapshot: fromPromise<Result<RoomData>, { projectId: string }>(() =>
-      Promise.reject(notProvided('room', 'loadSnapshot')),
+    roomChannel: callbackNotProvided<RoomChannelCommand, RoomChannelInput>('room', 'roomChannel'),
+    route: callbackNotProvided<RouteFact, RouteInput>('room', 'route'),
+    loadSnapshot: requestNotProvided<Result<RoomData>, { projectId: string }>('room', 'loadSnapshot'),
+    renameProject: requestNotProvided<Result<null>, { projectId: string; name: string }>('room', 'renameProject'),
+    changeRole: requestNotProvided<Result<null>, { projectId: string; userId: string; role: Role }>(
+      'room',
+      'changeRole',
     ),
-    renameProject: fromPromise<Result<null>, { projectId: string; name: string }>(() =>
-      Promise.reject(notProvided('room', 'renameProject')),
-    ),
-    changeRole: fromPromise<Result<null>, { projectId: string; userId: string; role: Role }>(() =>
-      Promise.reject(notProvided('room', 'changeRole')),
-    ),
-    removeMember: fromPromise<Result<null>, { projectId: string; userId: string }>(() =>
-      Promise.reject(notProvided('room', 'removeMember')),
-    ),
+    removeMember: requestNotProvided<Result<null>, { projectId: string; userId: string }>('room', 'removeMember'),
   },
   delays: {
     joinTimeout: 15_000,

@@ -1,4 +1,4 @@
--- Saved tests of a machine and their runs (issue 12). A test is a row: a name, the
+-- Saved tests of a machine and their runs. A test is a row: a name, the
 -- script (start expectation and steps: events or time, each with guard outcomes and the
 -- expected active states), the initial context and the machine version it was saved at.
 -- Running happens in the browser (src/lib/testing replays the script on the machine's

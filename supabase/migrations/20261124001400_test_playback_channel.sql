@@ -1,4 +1,4 @@
--- Playing a test path for the room (issue 12): one private realtime channel per machine,
+-- Playing a test path for the room: one private realtime channel per machine,
 -- `test-play:<machine id>`, carrying broadcasts only: "I am playing this path, at this
 -- step", "I stopped", and a newcomer's "what is playing?". Nothing is stored; the
 -- channel carries no rows and no presence.

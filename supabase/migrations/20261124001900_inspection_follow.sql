@@ -1,4 +1,4 @@
--- Follow mode on the inspection page (issue 13): one private realtime channel per project,
+-- Follow mode on the inspection page: one private realtime channel per project,
 -- `inspect-follow:<project id>`, carrying broadcasts only: "I present; I look at this
 -- session, this actor, this position", "I stopped presenting", and a newcomer's "who
 -- presents?". Nothing is stored.

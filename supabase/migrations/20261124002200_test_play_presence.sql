@@ -1,4 +1,4 @@
--- A played test path ends for everyone when its player leaves (issue 12). A player tracks
+-- A played test path ends for everyone when its player leaves. A player tracks
 -- presence on `test-play:<machine id>` while playing; when their last connection to the
 -- channel goes (tab closed, connection lost), the server publishes the presence leave and
 -- every other browser drops that person's play. Receiving presence is already allowed by

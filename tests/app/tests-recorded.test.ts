@@ -15,7 +15,7 @@ import { simulation } from '../machines/simulation.fakes.ts';
 import { MACHINE, toggle } from '../machines/tests.fakes.ts';
 
 /**
- * Issue 12: a simulation recorded while the Tests panel is open counts for coverage at
+ * A simulation recorded while the Tests panel is open counts for coverage at
  * once, through the machine's simulations stream (each event sent moves its last_seq),
  * not only when the test list is next read.
  */

@@ -7,7 +7,7 @@ import { closePanels, showPanel, useBrowserApp } from './harness.ts';
 import { signUpPerson } from './people.ts';
 
 /**
- * Issue 25, "the canvas is the page": the machine page fills the window under one slim bar,
+ * The canvas is the page: the machine page fills the window under one slim bar,
  * and its panels (Code, Inspector, Simulation, Tests, Timeline) sit in one side panel that
  * resizes, collapses and is remembered per person. The share of the window that shows the
  * diagram (the region "Diagram", less anything drawn over it) is read in Chromium:

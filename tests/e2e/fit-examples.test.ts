@@ -7,8 +7,8 @@ import { signUpPerson } from './people.ts';
 
 /**
  * Fit must leave every bundled example readable in the machine page's diagram pane with
- * the side panel collapsed (the canvas alone), at 1280×800 and 1600×1000
- * (canvas-design.md, "Drawing for reading"): every transition label shown is drawn at
+ * the side panel collapsed (the canvas alone), at 1280×800 and 1600×1000:
+ * every transition label shown is drawn at
  * least 10 px tall on screen. A chart too big for that opens as Fit's overview, its
  * compounds collapsed to a box that counts the states inside (collapse.ts `fitCollapsed`),
  * and then every label it shows is drawn. No text leaves its state's box, no two state
@@ -19,7 +19,7 @@ const app = useBrowserApp({ timeout: 180_000 });
 
 const NAME_FLOOR_PX = 8;
 const ZOOM_FLOOR = NAME_FLOOR_PX / (13 * 4);
-/** The smallest a transition label may be drawn on screen (canvas-design.md, "Drawing for reading"). */
+/** The smallest a transition label may be drawn on screen. */
 const LABEL_FLOOR_PX = 10;
 
 interface Facts {

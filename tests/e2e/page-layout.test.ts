@@ -9,7 +9,7 @@ import { PASSWORD, showPanel, useBrowserApp } from './harness.ts';
 import { inviteToken } from './people.ts';
 
 /**
- * Issue 10, defects 1 and 4, at a desktop (1280×800) and a phone (390×844) viewport:
+ * The machine page at a desktop (1280×800) and a phone (390×844) viewport:
  * - the machine page fills the window: its diagram pane is on screen, its code scrolls in
  *   its own pane, and Fit brings the chart into view (the code used to stretch the page to
  *   thousands of pixels and leave the diagram empty above the fold);

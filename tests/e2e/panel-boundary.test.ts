@@ -4,7 +4,7 @@ import type { Op } from '../../src/lib/model/index.ts';
 import { serveCanvasFixture } from './canvas-fixture.ts';
 
 /**
- * Issue 10: a panel that threw during render on a half-arrived chart (a peer's big paste,
+ * A panel that threw during render on a half-arrived chart (a peer's big paste,
  * mid-batch) blanked the whole machine page. The diagram and the dock as MachineView mounts
  * them (tests/e2e/fixtures/canvas/panels.tsx), over the real open machine and layout
  * worker, with a peer's ops delivered through the live op stream.

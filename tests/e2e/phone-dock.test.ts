@@ -8,7 +8,7 @@ import { showPanel, useBrowserApp } from './harness.ts';
 import { signUpPerson } from './people.ts';
 
 /**
- * Issue 10, the machine page on a phone (390×844): the dock (Simulation, Tests, Timeline)
+ * The machine page on a phone (390×844): the dock (Simulation, Tests, Timeline)
  * is a bottom sheet over the page's lower part. With any panel open, the page does not
  * scroll sideways, the panel's main control takes a click at its centre (nothing covers
  * it), and the diagram keeps a visible height above the sheet. Screenshots of each panel

@@ -46,7 +46,7 @@ export const estimateText: TextMeasure = (text, kind) => {
   return Math.ceil(units * size);
 };
 
-/** About how many characters a transition label's line holds before it wraps (canvas-design.md). */
+/** About how many characters a transition label's line holds before it wraps. */
 export const LABEL_WRAP = 24;
 
 /**

@@ -15,7 +15,7 @@ const check = (config: JsonObject | string): Issue[] =>
   checkXStateText(typeof config === 'string' ? config : JSON.stringify(config, null, 2)).issues;
 const lines = (issues: Issue[]): string[] => issues.map((i) => `${i.severity} ${i.path}: ${i.message}`);
 
-describe('validation: every error the issue lists, with exact paths and messages', () => {
+describe('validation: every error the model refuses, with exact paths and messages', () => {
   it('broken JSON: line and column of the parse error', () => {
     const text = '{\n  "id": "m",\n  "states": {\n    "a": { "on": { "GO": "b" }, }\n  }\n}';
     const result = checkXStateText(text);

@@ -14,7 +14,7 @@ import {
 import { checkout, logOf, setupOf, type Script } from './fixtures.ts';
 
 /**
- * Issue 11, "The log is the truth": every client computes the state by replaying the
+ * The log is the truth: every client computes the state by replaying the
  * log, so any delivery order of the same log gives the same state, and a client that
  * applied entries live, as they became ready, shows what a fresh replay shows.
  */

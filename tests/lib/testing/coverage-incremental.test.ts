@@ -12,7 +12,7 @@ import {
 import { def } from './charts.ts';
 
 /**
- * Issue 12, coverage after an edit: the tracker carries its step graph across edits and
+ * Coverage after an edit: the tracker carries its step graph across edits and
  * runs only the steps an edit touched; whatever the edits, it answers what the full
  * recompute (computeCoverage) answers on the same version.
  */

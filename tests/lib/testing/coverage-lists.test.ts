@@ -11,7 +11,7 @@ import {
 } from '../../../src/lib/testing/index.ts';
 import { def, payment } from './charts.ts';
 
-/** Issue 12, coverage in the panel: what it counted, and what is left untested, in words. */
+/** Coverage in the panel: what it counted, and what is left untested, in words. */
 
 const entry = (seq: number, type: string, guards = {}): SimLogEntry => ({
   seq,

@@ -12,7 +12,7 @@ import {
 import { def, payment } from './charts.ts';
 
 /**
- * Issue 12, "Proven in CI": the exported Vitest file, generated for every bundled example
+ * Proven in CI: the exported Vitest file, generated for every bundled example
  * machine, runs green with Vitest against the exported config in a folder of its own; a
  * deliberately broken config makes it fail.
  */

@@ -9,7 +9,7 @@ import {
 } from '../../../src/lib/testing/index.ts';
 import { clique, def, delayed, finals, history, parallel, payment } from './charts.ts';
 
-/** Issue 12, "Paths": generated paths against paths computed by hand. */
+/** Paths: generated paths against paths computed by hand. */
 
 const byTarget = (paths: TestPath[]): Record<string, string> =>
   Object.fromEntries(paths.map((p) => [p.target ?? '', p.words]));

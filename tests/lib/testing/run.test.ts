@@ -9,7 +9,7 @@ import {
 } from '../../../src/lib/testing/index.ts';
 import { def, payment } from './charts.ts';
 
-/** Issue 12, "Saved tests" and "Coverage": runs, staleness and coverage by recorded runs. */
+/** Saved tests and coverage: runs, staleness and coverage by recorded runs. */
 
 const entry = (seq: number, type: string | null, guards = {}): SimLogEntry => ({
   seq,

@@ -3,7 +3,7 @@ import type { JsonObject } from '../../../src/lib/model/index.ts';
 import { shortestPaths, staleness, type StaleTest } from '../../../src/lib/testing/index.ts';
 import { def, payment } from './charts.ts';
 
-/** Issue 12, "Edits turn tests stale": only an edit to what a test depends on makes it Stale. */
+/** Edits turn tests stale: only an edit to what a test depends on makes it Stale. */
 
 const states = payment.states as Record<string, JsonObject>;
 const withStates = (changes: Record<string, JsonObject | null>) => {
