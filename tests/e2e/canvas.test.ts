@@ -288,6 +288,11 @@ describe('canvas', () => {
       .at(-1);
     if (!deep) throw new Error('no leaf');
     await expect(stateBox(page, deep.key).count()).resolves.toBe(0);
+    // The box suggests every state's name, hidden ones too, once it is in use (focused).
+    const suggested = page.locator(`#canvas-state-names option[value="${deep.key}"]`);
+    await expect(suggested.count()).resolves.toBe(0);
+    await page.getByLabel('Find a state').focus();
+    await suggested.waitFor({ state: 'attached' });
     await page.getByLabel('Find a state').fill(deep.key);
     await page.getByLabel('Find a state').press('Enter');
     await stateBox(page, deep.key).waitFor();

@@ -11,6 +11,8 @@ export function FindForm({ find }: { find: Find }) {
         list="canvas-state-names"
         value={find.query}
         onChange={(e) => find.setQuery(e.target.value)}
+        onFocus={() => find.setInUse(true)}
+        onBlur={() => find.setInUse(false)}
       />
       <datalist id="canvas-state-names">
         {find.names.map((n) => (

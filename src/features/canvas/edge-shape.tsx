@@ -37,12 +37,15 @@ export const triggerOf2 = (def: MachineDefinition, id: string): string => {
  * shows one badge, on the first of its arrows, with how many labels are hidden there
  * (their text as its tooltip): labels give way, they do not vanish.
  */
-export function labelBadges(def: MachineDefinition, layout: Layout): Map<string, { count: number; title: string }> {
+export function labelBadges(
+  transitions: MachineDefinition['transitions'],
+  edges: Layout['edges'],
+): Map<string, { count: number; title: string }> {
   const out = new Map<string, { count: number; title: string }>();
   const first = new Map<string, string>();
-  for (const e of Object.values(layout.edges)) {
+  for (const e of Object.values(edges)) {
     if (!e.label) continue;
-    const t = def.transitions[e.transition];
+    const t = transitions[e.transition];
     const pair = t ? `${t.source}>${t.targets.join(',')}` : e.id;
     const at = first.get(pair) ?? e.id;
     first.set(pair, at);

@@ -102,7 +102,11 @@ export const DiagramShapes = memo(function DiagramShapes({
   const active = useMemo(() => new Set(activePaths), [activePaths]);
   const enabledSet = useMemo(() => new Set(enabled), [enabled]);
   const takenSet = useMemo(() => new Set(taken), [taken]);
-  const badges = useMemo(() => labelBadges(definition, layout), [definition, layout]);
+  // Only the transitions and arrows count: a rename (which shares both) does not recount.
+  const badges = useMemo(
+    () => labelBadges(definition.transitions, layout.edges),
+    [definition.transitions, layout.edges],
+  );
   const paths = useMemo(() => pathsOf(definition), [definition]);
   const nodes = useMemo(() => Object.values(layout.nodes).sort((a, b) => a.depth - b.depth), [layout.nodes]);
   const edges = useMemo(

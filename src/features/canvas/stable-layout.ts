@@ -71,7 +71,8 @@ export function stableLayout(prev: Layout | null, next: Layout): Layout {
     prev.direction === next.direction &&
     JSON.stringify(prev.extent) === JSON.stringify(next.extent);
   if (!nodes.changed && !edges.changed && sameFrame) return prev;
-  return { ...next, nodes: nodes.out, edges: edges.out };
+  // An unchanged half stays the previous object too: what depends only on it is not redone.
+  return { ...next, nodes: nodes.changed ? nodes.out : prev.nodes, edges: edges.changed ? edges.out : prev.edges };
 }
 
 /** The layout shown, kept stable across layouts (see `stableLayout`). */

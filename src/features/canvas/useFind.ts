@@ -8,10 +8,17 @@ export interface Find {
   setQuery: (q: string) => void;
   /** The last query that named no state, or null. */
   missed: string | null;
-  /** Every state name, for the suggestions. */
+  /**
+   * Every state name, for the suggestions: only while the box is in use (focused), so an
+   * edit to a big chart does not rebuild a list no one is looking at.
+   */
   names: string[];
+  /** The box gained (true) or lost (false) focus: the suggestions are built while it has it. */
+  setInUse: (inUse: boolean) => void;
   onSubmit: (e: FormEvent<HTMLFormElement>) => void;
 }
+
+const NO_NAMES: string[] = [];
 
 /** Find a state by name: open what hides it, select it, and bring it into view (the canvas machine does, once it is laid out). */
 export function useFind(
@@ -23,16 +30,19 @@ export function useFind(
   const canvasSend = useCanvasSend();
   const [query, setQuery] = useState('');
   const [missed, setMissed] = useState<string | null>(null);
+  const [inUse, setInUse] = useState(false);
   const names = useMemo(
     () =>
-      [
-        ...new Set(
-          Object.values(definition.states)
-            .filter((s) => s.parent !== null)
-            .map((s) => s.key),
-        ),
-      ].sort(),
-    [definition],
+      !inUse
+        ? NO_NAMES
+        : [
+            ...new Set(
+              Object.values(definition.states)
+                .filter((s) => s.parent !== null)
+                .map((s) => s.key),
+            ),
+          ].sort(),
+    [definition, inUse],
   );
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -50,5 +60,5 @@ export function useFind(
     setQuery(q);
     setMissed(null);
   };
-  return { query, setQuery: set, missed, names, onSubmit };
+  return { query, setQuery: set, missed, names, setInUse, onSubmit };
 }

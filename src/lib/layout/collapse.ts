@@ -179,7 +179,13 @@ export function collapseView(def: MachineDefinition, collapsed: ReadonlySet<Stat
   visit(def.root, null);
 
   const transitions: Record<string, Transition> = {};
+  const showsAsItself = (id: StateId): boolean => (shownAs.get(id) ?? id) === id;
   for (const t of Object.values(def.transitions)) {
+    // Most arrows join states that show: kept as they are, nothing allocated.
+    if (t.targets.length <= 1 && showsAsItself(t.source) && t.targets.every(showsAsItself)) {
+      transitions[t.id] = t;
+      continue;
+    }
     const source = shownAs.get(t.source) ?? t.source;
     const targets = [...new Set(t.targets.map((x) => shownAs.get(x) ?? x))];
     const inside = source !== t.source && targets.every((x) => x === source);

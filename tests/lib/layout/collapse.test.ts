@@ -53,6 +53,10 @@ describe('collapsed compound states', () => {
     expect(byEvent('OUT')).toMatchObject({ source: id('a'), targets: [id('b1')] });
     expect(byEvent('BACK')).toMatchObject({ source: id('b1'), targets: [id('a')] });
     expect(byEvent('RESET')).toMatchObject({ source: id('b'), targets: [id('a')] });
+    // An arrow between states that show is the definition's own object; a re-pointed one is a copy.
+    const original = (e: string) => Object.values(NEST.transitions).find((t) => t.event === e);
+    expect(byEvent('RESET')).toBe(original('RESET'));
+    expect(byEvent('OUT')).not.toBe(original('OUT'));
     expect(hiddenBy(NEST, new Set([id('a')]), id('a2'))).toEqual([id('a')]);
     expect(hiddenBy(NEST, new Set([id('a')]), id('b1'))).toEqual([]);
   });
