@@ -45,8 +45,33 @@ export interface StormFigures {
   editDelivery: Summary;
   /** From the edit being made to each other editor showing it, sent ahead of the log. */
   editAhead: Summary;
-  /** Edits appended times the other editors: what `editDelivery` would count if every edit reached everyone live. */
+  /** Edits appended times the other editors: what `editDelivery` counts when every edit reached everyone. */
   expectedDeliveries: number;
+  /** Each (appended op, other editor) the op stream never brought: an edit not delivered live. */
+  notStreamed: MissingDelivery[];
+  /**
+   * (Appended op, other editor) that the stream brought but a log read applied: the peer's
+   * own append was answered with a seq past ops still on their way to it (a receipt gap)
+   * and the read returned first, so the stream's copy came as already known; or the
+   * stream brought a seq past one still missing (a stream gap), applied once read.
+   */
+  fromLogRead: MissingDelivery[];
+}
+
+/** How one editor came to apply one appended op of another, when not from the stream. */
+export interface MissingDelivery {
+  seq: number;
+  author: string;
+  peer: string;
+  /** How the peer applied it: from a log read (and what sent it there), or never. */
+  applied:
+    | 'log read on joining'
+    | 'log read after a receipt gap'
+    | 'log read after a stream gap'
+    | 'log read at the end'
+    | 'never';
+  /** Ms from the peer applying it to the stream bringing it (negative: brought before, behind a gap); null when the stream never did or it was never applied. */
+  streamAfterMs: number | null;
 }
 
 /** An op the storm made, named by what only that edit writes. */
@@ -57,12 +82,18 @@ const editKey = (op: Op): string | null =>
       ? op.changes.description
       : null;
 
+type Path = 'stream' | 'own receipt' | Exclude<MissingDelivery['applied'], 'never'>;
+
 interface Editor {
   id: string;
   port: DocumentPort;
   doc: DocState<MachineDefinition, Op>;
   sending: boolean;
   state: string;
+  /** Seq -> when and how this editor first applied it. */
+  applied: Map<number, { at: number; path: Path }>;
+  /** Seq -> when the op stream first brought it (applied or not). */
+  streamed: Map<number, number>;
 }
 
 const now = () => Number(process.hrtime.bigint()) / 1e6;
@@ -145,16 +176,25 @@ export async function runStorm(options: {
     doc: start,
     sending: false,
     state: stateIds[i % stateIds.length]!,
+    applied: new Map(),
+    streamed: new Map(),
   }));
-  const apply = (e: Editor, ops: CommittedOp<Op>[]) => {
+  /** Marks the seqs `e` has just applied (its version moved past them) as reached by `path`. */
+  const reached = (e: Editor, from: number, path: Path) => {
+    const at = now();
+    for (let seq = from + 1; seq <= e.doc.version; seq++) if (!e.applied.has(seq)) e.applied.set(seq, { at, path });
+  };
+  const apply = (e: Editor, ops: CommittedOp<Op>[], path: Path) => {
+    const from = e.doc.version;
     const got = receive(chartroomModel, e.doc, ops);
     e.doc = got.state;
     dropped += got.dropped.length;
+    reached(e, from, path);
     return got.gap;
   };
-  const catchUp = async (e: Editor) => {
+  const catchUp = async (e: Editor, path: Exclude<Path, 'stream' | 'own receipt'>) => {
     const log = await e.port.opsSince(machineId, e.doc.version);
-    if (log.ok) apply(e, log.value);
+    if (log.ok) apply(e, log.value, path);
   };
   const send = async (e: Editor): Promise<void> => {
     if (e.sending) return;
@@ -181,12 +221,14 @@ export async function runStorm(options: {
           }
           return;
         }
+        const from = e.doc.version;
         const landed = committed(chartroomModel, e.doc, taken.batch.batchId, result.receipt);
         e.doc = landed.state;
         dropped += landed.dropped.length;
+        reached(e, from, 'own receipt');
         if (landed.gap) {
           receiptGaps++;
-          await catchUp(e);
+          await catchUp(e, 'log read after a receipt gap');
         }
       }
     } finally {
@@ -217,22 +259,16 @@ export async function runStorm(options: {
             }
             if (event.type !== 'ops.received') return;
             const at = now();
-            for (const op of event.ops) {
-              const t0 = sentAt.get(op.batchId);
-              if (t0 === undefined || op.clientId === e.id || op.seq <= e.doc.version) continue;
-              delivery.push(at - t0);
-              const made = madeAt.get(editKey(op.op) ?? '');
-              if (made !== undefined) editDelivery.push(at - made);
-            }
-            if (apply(e, event.ops)) {
+            for (const op of event.ops) if (!e.streamed.has(op.seq)) e.streamed.set(op.seq, at);
+            if (apply(e, event.ops, 'stream')) {
               streamGaps++;
-              void catchUp(e);
+              void catchUp(e, 'log read after a stream gap');
             }
           });
         }),
     ),
   );
-  for (const e of editors) await catchUp(e);
+  for (const e of editors) await catchUp(e, 'log read on joining');
 
   // Each editor ticks `rate` times a second, staggered across the interval.
   options.onStart?.();
@@ -274,9 +310,39 @@ export async function runStorm(options: {
   const log = await ownerPort.opsSince(machineId, 0);
   if (!log.ok) throw new Error(log.error.message);
   const head = log.value.length;
-  while (editors.some((e) => e.doc.version < head) && Date.now() < deadline) await sleep(50);
-  for (const e of editors) if (e.doc.version < head) await catchUp(e);
+  // Others' ops of the storm, each to be applied by every other editor and brought by the stream.
+  const stormOps = log.value.filter((x) => x.seq > opened.value.version && x.clientId.startsWith('storm-'));
+  const streamedAll = (e: Editor) => stormOps.every((x) => x.clientId === e.id || e.streamed.has(x.seq));
+  // Every editor at the log's head, and the stream's copy of every op at every editor (the
+  // deadline only bounds a copy that never comes: it is counted below as not streamed).
+  while (editors.some((e) => e.doc.version < head || !streamedAll(e)) && Date.now() < deadline) await sleep(50);
+  for (const e of editors) if (e.doc.version < head) await catchUp(e, 'log read at the end');
   for (const s of subscriptions) s.unsubscribe();
+  const notStreamed: MissingDelivery[] = [];
+  const fromLogRead: MissingDelivery[] = [];
+  for (const entry of stormOps) {
+    const t0 = sentAt.get(entry.batchId);
+    const made = madeAt.get(editKey(entry.op) ?? '');
+    for (const e of editors) {
+      if (e.id === entry.clientId) continue;
+      const got = e.applied.get(entry.seq);
+      const streamedAt = e.streamed.get(entry.seq);
+      if (got) {
+        if (t0 !== undefined) delivery.push(got.at - t0);
+        if (made !== undefined) editDelivery.push(got.at - made);
+      }
+      if (got?.path === 'stream') continue;
+      const how: MissingDelivery = {
+        seq: entry.seq,
+        author: entry.clientId,
+        peer: e.id,
+        applied: got && got.path !== 'own receipt' ? got.path : 'never',
+        streamAfterMs: streamedAt === undefined || !got ? null : streamedAt - got.at,
+      };
+      if (streamedAt === undefined) notStreamed.push(how);
+      else fromLogRead.push(how);
+    }
+  }
   // What the time-out would roll back: batches shown ahead that the log never confirmed.
   let rolledBack = 0;
   for (const e of editors)
@@ -321,5 +387,7 @@ export async function runStorm(options: {
     editDelivery: summarize(editDelivery),
     editAhead: summarize(editAhead),
     expectedDeliveries: appendedOps * (editors.length - 1),
+    notStreamed,
+    fromLogRead,
   };
 }

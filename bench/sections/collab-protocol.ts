@@ -217,6 +217,11 @@ export async function run(ctx: BenchContext): Promise<void> {
     ctx.report("where delivery goes: backend's event-loop delay p50 / p99 / max", lag(used.backendLag));
     ctx.report('own ops reported dropped (told in words)', `${storm.dropped}`);
     ctx.report('log reads after a gap: receipt / stream', `${storm.receiptGaps} / ${storm.streamGaps}`);
+    ctx.report(
+      'deliveries the stream never brought / applied from a log read first',
+      `${storm.notStreamed.length} / ${storm.fromLogRead.length}`,
+      '0 / any',
+    );
 
     if (process.env.BENCH_STORM_ONLY === '1') return;
 
