@@ -185,11 +185,12 @@ export async function measureYjsStorm(options: {
     });
   });
   const interval = 1000 / options.rate;
-  const stopAt = Date.now() + options.seconds * 1000;
   let edits = 0;
   await Promise.all(
     peers.map(async (peer, i) => {
       await sleep((interval / peers.length) * i);
+      // Each editor's own window of `seconds` from its first tick: `rate` x `seconds` ticks when on time.
+      const stopAt = Date.now() + options.seconds * 1000;
       for (let tick = 0; Date.now() < stopAt; tick++) {
         const next = Date.now() + interval;
         madeAt[i]!.push(now());

@@ -23,7 +23,10 @@ import { definitionWith, person } from './sections/collab.ts';
  */
 
 export interface StormFigures {
+  /** Edits made (an add whose key another editor's add, already shown, took first is refused and not made). */
   edits: number;
+  /** Ticks at which an editor tried an edit: `rate` x `seconds` each when the editors' process keeps up. */
+  tried: number;
   appendedOps: number;
   refusedBehind: number;
   refusedOther: number;
@@ -163,6 +166,7 @@ export async function runStorm(options: {
   let refusedOther = 0;
   let dropped = 0;
   let edits = 0;
+  let tried = 0;
   let receiptGaps = 0;
   let streamGaps = 0;
   const ahead: number[] = [];
@@ -273,10 +277,11 @@ export async function runStorm(options: {
   // Each editor ticks `rate` times a second, staggered across the interval.
   options.onStart?.();
   const interval = 1000 / (options.rate ?? 1);
-  const stopAt = Date.now() + options.seconds * 1000;
   await Promise.all(
     editors.map(async (e, i) => {
       await sleep((interval / editors.length) * i);
+      // Each editor's own window of `seconds` from its first tick: `rate` x `seconds` ticks when on time.
+      const stopAt = Date.now() + options.seconds * 1000;
       for (let tick = 0; Date.now() < stopAt; tick++) {
         const next = Date.now() + interval;
         const op: Op =
@@ -290,6 +295,7 @@ export async function runStorm(options: {
                 index: null,
               }
             : { type: 'state.update', id: e.state, changes: { description: `${e.id} tick ${tick}` } };
+        tried++;
         const result = edit(chartroomModel, e.doc, [op]);
         if (result.ok) {
           e.doc = result.state;
@@ -372,6 +378,7 @@ export async function runStorm(options: {
   const appendedOps = log.value.filter((x) => x.clientId.startsWith('storm-')).length;
   return {
     edits,
+    tried,
     appendedOps,
     refusedBehind,
     refusedOther,

@@ -19,12 +19,16 @@ import type { StormFigures } from '../storm.ts';
  * from a log read (the receipt of its own append can name a seq past ops still on their
  * way, and the read it then makes may return first); a step holds only if every appended
  * edit reached every other editor and the stream brought every one of them (an op the
- * stream never brought is an edit not delivered live, printed with its seq, author and peer).
+ * stream never brought is an edit not delivered live, printed with its seq, author and peer),
+ * and only if at least 90% of the edits asked for were tried at all (Chartroom's editors
+ * make fewer than they try: an add whose key another editor's add took first is refused).
  */
 
 const PER_EDITOR = [1, 2, 4, 8, 16, 32, 64];
 const EDITORS = 10;
 const TARGET_P99_MS = 100;
+/** A step holds only if at least this share of the edits asked for was tried (an editors' process too busy to make them is not keeping the rate). */
+const TRIED_SHARE = 0.9;
 
 const three = (s: Summary) => `${ms(s.p50)} / ${ms(s.p95)} / ${ms(s.p99)}`;
 /** "(applied / expected; not on the stream: n; applied from a log read: n)", and each op the stream never brought. */
@@ -74,26 +78,31 @@ export async function run(ctx: BenchContext): Promise<void> {
       deliveries(ctx, `${total} edits/s: Chartroom`, figures);
       ctx.report(`${total} edits/s: Chartroom sent ahead, shown p50 / p95 / p99`, three(figures.editAhead));
       const cores = (cpuMs: number) => (cpuMs / used.wallMs).toFixed(2);
+      const asked = total * seconds;
       ctx.report(
-        `${total} edits/s: Chartroom edits made; cores used by editors / backend / PostgreSQL`,
-        `${figures.edits}; ${cores(used.clientsCpuMs)} / ${cores(used.backendCpuMs)} / ${cores(used.postgresCpuMs)}`,
+        `${total} edits/s: Chartroom edits made / tried / asked; cores used by editors / backend / PostgreSQL / whole machine`,
+        `${figures.edits} / ${figures.tried} / ${asked}; ${cores(used.clientsCpuMs)} / ${cores(used.backendCpuMs)} / ` +
+          `${cores(used.postgresCpuMs)} / ${cores(used.machineBusyMs)}`,
       );
-      ctx.report(`${total} edits/s: Hocuspocus edits made`, `${yjs.edits}`);
+      ctx.report(`${total} edits/s: Hocuspocus edits made / asked`, `${yjs.edits} / ${asked}`);
       ctx.report(
         `${total} edits/s: Hocuspocus durable p50 / p95 / p99 (delivered / expected)`,
         `${three(yjs.delivery)} (${yjs.delivery.n} / ${yjs.expectedDeliveries})`,
       );
-      holding.chartroom &&= everyDelivered(figures) && d.p99 < TARGET_P99_MS;
-      holding.hocuspocus &&= yjs.delivery.n >= yjs.expectedDeliveries && yjs.delivery.p99 < TARGET_P99_MS;
+      holding.chartroom &&= figures.tried >= TRIED_SHARE * asked && everyDelivered(figures) && d.p99 < TARGET_P99_MS;
+      holding.hocuspocus &&=
+        yjs.edits >= TRIED_SHARE * asked &&
+        yjs.delivery.n >= yjs.expectedDeliveries &&
+        yjs.delivery.p99 < TARGET_P99_MS;
       if (holding.chartroom) best.chartroom = total;
       if (holding.hocuspocus) best.hocuspocus = total;
     }
     ctx.report(
-      `highest rate (and every slower step) with p99 < ${TARGET_P99_MS} ms, every edit delivered: Chartroom`,
+      `highest rate (and every slower step) with p99 < ${TARGET_P99_MS} ms, every edit delivered, ${TRIED_SHARE * 100}% tried: Chartroom`,
       `${best.chartroom} edits/s`,
     );
     ctx.report(
-      `highest rate (and every slower step) with p99 < ${TARGET_P99_MS} ms, every edit delivered: Hocuspocus durable`,
+      `highest rate (and every slower step) with p99 < ${TARGET_P99_MS} ms, every edit delivered, ${TRIED_SHARE * 100}% tried: Hocuspocus durable`,
       `${best.hocuspocus} edits/s`,
     );
     ctx.report(
