@@ -98,6 +98,19 @@ describe('append', () => {
     });
   });
 
+  it("after a receipt gap the log read applies others' ops once; their stream copy arriving later is known", () => {
+    const taken = takeBatch(edited(createDoc({}, 0), { t: 'add', id: 'a', v: 'mine' }), ids())!;
+    const done = committed(toyModel, taken.state, 'b1', { firstSeq: 2, lastSeq: 2, version: 2, duplicate: false });
+    expect(done.gap).toBe(true);
+    const x = theirs(1, { t: 'add', id: 'x', v: '1' });
+    const read = receive(toyModel, done.state, [x, { seq: 2, batchId: 'b1', clientId: 'me', op: taken.batch.ops[0]! }]);
+    expect(read.gap).toBe(false);
+    expect(read.state).toMatchObject({ version: 2, inflight: null, local: { x: '1', a: 'mine' } });
+    const late = receive(toyModel, read.state, [x]);
+    expect(late.gap).toBe(false);
+    expect(late.state).toEqual(read.state);
+  });
+
   it('an echo before the receipt confirms the batch by its id; the receipt is then a no-op', () => {
     const taken = takeBatch(
       edited(createDoc({}, 0), { t: 'add', id: 'a', v: '1' }, { t: 'set', id: 'a', v: '2' }),
