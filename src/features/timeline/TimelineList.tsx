@@ -1,5 +1,7 @@
 import { memo, useLayoutEffect, useRef, useState } from 'react';
+import type { ThreadMark } from '../../lib/comments/history-anchors.ts';
 import { windowOf, type TimelineEntry } from '../../lib/timeline/index.ts';
+import { EntryComments } from '../comments/EntryComments.tsx';
 
 /** Each row's height in px (timeline.css keeps rows to one line). */
 export const ROW = 28;
@@ -21,7 +23,7 @@ interface Props {
   /** Each edit that merged a proposal: the proposal's title, by entry key. */
   mergeMarks?: ReadonlyMap<string, string>;
   /** Comment threads on each entry (by entry key): how many, and the first (its marker brings it forward). */
-  threadMarks?: ReadonlyMap<string, { count: number; first: string }>;
+  threadMarks?: ReadonlyMap<string, ThreadMark>;
   /** Starts a thread on an edit or a step (members only: absent otherwise). */
   onComment?: ((entry: TimelineEntry) => void) | undefined;
   /** Brings a thread forward in the Comments panel (an entry's marker chosen). */
@@ -145,7 +147,7 @@ interface RowProps {
   versions?: string | undefined;
   /** The title of the proposal this edit merged, if it is a merge. */
   merged?: string | undefined;
-  threads?: { count: number; first: string } | undefined;
+  threads?: ThreadMark | undefined;
   onComment?: ((entry: TimelineEntry) => void) | undefined;
   onShowThread?: ((threadId: string) => void) | undefined;
 }
@@ -193,29 +195,13 @@ const Row = memo(function Row({
           {versions}
         </span>
       )}
-      {threads && onShowThread && (
-        <button
-          type="button"
-          className="tl-threads"
-          data-comment-anchor={entry.key}
-          aria-label={`${threads.count} comment ${threads.count === 1 ? 'thread' : 'threads'}`}
-          title="Show the comments on this entry"
-          onClick={() => onShowThread(threads.first)}
-        >
-          {threads.count}
-        </button>
-      )}
-      {commentable && onComment && (
-        <button
-          type="button"
-          className="tl-comment"
-          aria-label="Comment"
-          title={entry.kind === 'edit' ? 'Comment on this edit' : 'Comment on this step'}
-          onClick={() => onComment(entry)}
-        >
-          Comment
-        </button>
-      )}
+      <EntryComments
+        mark={threads}
+        onShow={onShowThread}
+        onComment={commentable && onComment ? () => onComment(entry) : undefined}
+        what={entry.kind === 'edit' ? 'this edit' : 'this step'}
+        anchorKey={entry.key}
+      />
       <time className="tl-time" dateTime={entry.at}>
         {clock.format(entry.time)}
       </time>

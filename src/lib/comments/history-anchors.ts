@@ -60,18 +60,32 @@ export function historyLabel(
   return `step ${step.step} of ${of}${entry ? `: ${entry.text}` : ''}`;
 }
 
-/** Threads per timeline entry (by entry key), for each entry's marker; the first thread of each too. */
-export function threadsByEntry(
-  threads: readonly CommentThread[],
-  entries: readonly TimelineEntry[],
-): Map<string, { count: number; first: string }> {
-  const marks = new Map<string, { count: number; first: string }>();
+/** A marker: how many threads hang on one entry or step, and the first of them (the marker brings it forward). */
+export interface ThreadMark {
+  count: number;
+  first: string;
+}
+
+function marksBy<K>(threads: readonly CommentThread[], keyOf: (anchor: CommentAnchor) => K | null): Map<K, ThreadMark> {
+  const marks = new Map<K, ThreadMark>();
   for (const t of threads) {
-    if (t.anchor.kind !== 'timeline' && t.anchor.kind !== 'step') continue;
-    const key = entryKeyOf(entries, t.anchor);
+    const key = keyOf(t.anchor);
     if (key === null) continue;
     const had = marks.get(key);
     marks.set(key, had ? { count: had.count + 1, first: had.first } : { count: 1, first: t.id });
   }
   return marks;
 }
+
+/** Threads per timeline entry (by entry key), for each entry's marker. */
+export const threadsByEntry = (
+  threads: readonly CommentThread[],
+  entries: readonly TimelineEntry[],
+): Map<string, ThreadMark> => marksBy(threads, (anchor) => entryKeyOf(entries, anchor));
+
+/** Threads per step of one run (by step), for the Simulation log's markers. */
+export const threadsByStep = (threads: readonly CommentThread[], simulationId: string): Map<number, ThreadMark> =>
+  marksBy(threads, (anchor) => {
+    const at = anchor.kind === 'step' ? stepOf(anchor.value) : null;
+    return at && at.simulationId === simulationId ? at.step : null;
+  });

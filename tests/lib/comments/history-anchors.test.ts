@@ -5,6 +5,7 @@ import {
   historyLabel,
   stepOf,
   threadsByEntry,
+  threadsByStep,
 } from '../../../src/lib/comments/history-anchors.ts';
 import type { EditEntry, EventEntry, SimulationEntry, TimelineEntry } from '../../../src/lib/timeline/index.ts';
 import { thread } from '../../machines/comments.fakes.ts';
@@ -83,5 +84,18 @@ describe('threads on the history', () => {
       ['edit:2', { count: 2, first: 't1' }],
       ['ev:r1:2', { count: 1, first: 't3' }],
     ]);
+  });
+
+  it('counts threads per step of one run, leaving other runs’ steps out', () => {
+    const marks = threadsByStep(
+      [
+        thread('t1', { anchor: { kind: 'step', value: 'r1:2' } }),
+        thread('t2', { anchor: { kind: 'step', value: 'r2:2' } }),
+        thread('t3', { anchor: { kind: 'step', value: 'r1:2' } }),
+        thread('t4', { anchor: { kind: 'timeline', value: '2' } }),
+      ],
+      'r1',
+    );
+    expect([...marks]).toEqual([[2, { count: 2, first: 't1' }]]);
   });
 });
