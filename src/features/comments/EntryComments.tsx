@@ -26,7 +26,7 @@ export function EntryComments({
       {mark && onShow && (
         <button
           type="button"
-          className="cm-count"
+          className="cm-entry-count"
           data-comment-anchor={anchorKey}
           aria-label={`${mark.count} comment ${mark.count === 1 ? 'thread' : 'threads'}`}
           title={`Show the comments on ${what}`}
@@ -43,7 +43,18 @@ export function EntryComments({
           title={`Comment on ${what}`}
           onClick={onComment}
         >
-          Comment
+          <svg
+            width="14"
+            height="14"
+            viewBox="0 0 16 16"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="1.5"
+            strokeLinejoin="round"
+            aria-hidden="true"
+          >
+            <path d="M2.5 3.5h11v7h-6l-3 2.5v-2.5h-2z" />
+          </svg>
         </button>
       )}
     </>
