@@ -1,5 +1,6 @@
 import type { ThreadMark } from '../../lib/comments/history-anchors.ts';
 import './comments.css';
+import { CommentIcon } from './CommentIcon.tsx';
 
 /**
  * On a timeline entry or a simulation step: a marker with the count of its comment threads
@@ -43,18 +44,7 @@ export function EntryComments({
           title={`Comment on ${what}`}
           onClick={onComment}
         >
-          <svg
-            width="14"
-            height="14"
-            viewBox="0 0 16 16"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="1.5"
-            strokeLinejoin="round"
-            aria-hidden="true"
-          >
-            <path d="M2.5 3.5h11v7h-6l-3 2.5v-2.5h-2z" />
-          </svg>
+          <CommentIcon />
         </button>
       )}
     </>
