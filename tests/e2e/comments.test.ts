@@ -11,7 +11,7 @@ import { pairOnMachine, type SignedUp } from './people.ts';
  * on the Comments tab; the pin opens the thread in the panel and selects `paying`, and the
  * thread's Show on canvas selects it again; Bo replies; Ada sees the reply and resolves the thread; the pin goes
  * and Bo's thread moves to Resolved. Then a thread at a point of the canvas, and one on a
- * timeline entry that Bo goes to from the panel. Read through the test contract: the button Comment,
+ * timeline entry and one on a simulation step, each of which Bo goes to from the panel. Read through the test contract: the button Comment,
  * the region Comments with its articles, Reply and Resolve, `data-comment-anchor`.
  */
 
@@ -224,5 +224,36 @@ describe('a comment on a timeline entry', () => {
     await showPanel(ada.page, 'Timeline');
     await edit(ada.page).getByRole('button', { name: '1 comment thread' }).click();
     await comments(ada.page).locator('article[data-focused]').getByText('Was replacing it all on purpose?').waitFor();
+  }, 120_000);
+});
+
+describe('a comment on a simulation step', () => {
+  it('Ada comments on a step of her run; Bo sees it named by its run and step, and goes to that step', async () => {
+    await showPanel(ada.page, 'Simulation');
+    const sim = (page: Page) => page.getByRole('region', { name: 'Simulation' });
+    await sim(ada.page).getByRole('button', { name: 'Simulate', exact: true }).click();
+    await sim(ada.page).getByRole('button', { name: 'PAY', exact: true }).click();
+    await sim(ada.page).getByRole('button', { name: 'DONE', exact: true }).click();
+    const log = (page: Page) => sim(page).getByRole('list', { name: 'Simulation log' }).getByRole('listitem');
+    await log(ada.page).nth(1).waitFor();
+
+    await log(ada.page).first().getByRole('button', { name: 'Comment', exact: true }).click();
+    await comments(ada.page)
+      .getByText(/^New thread on step 1 of the run Ada started at .+: sent PAY$/)
+      .waitFor();
+    await comments(ada.page).getByRole('combobox', { name: 'New comment' }).fill('Should paying start here?');
+    await comments(ada.page).getByRole('button', { name: 'Comment', exact: true }).click();
+    await showPanel(ada.page, 'Simulation');
+    await log(ada.page).first().getByRole('button', { name: '1 comment thread' }).waitFor();
+
+    // Bo (the run open in his Simulation panel after a reload): the thread names the run and the step; going there scrubs to it.
+    await openMachinePage(app, bo.page, projectId, machineId, 'cart');
+    await showPanel(bo.page, 'Comments');
+    const thread = comments(bo.page).getByRole('article').filter({ hasText: 'Should paying start here?' });
+    await thread.getByText(/on step 1 of the run Ada started at \d.*: sent PAY/).waitFor({ timeout: 20_000 });
+    await thread.getByRole('button', { name: 'Show this step' }).click();
+    const current = sim(bo.page).getByRole('list', { name: 'Simulation log' }).locator('li.is-current');
+    await current.getByText('#1 PAY').waitFor();
+    await current.getByRole('button', { name: '1 comment thread' }).waitFor();
   }, 120_000);
 });
