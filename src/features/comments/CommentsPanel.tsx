@@ -21,7 +21,7 @@ import {
   useHistoryEntries,
   useMentionsMeOnly,
   useOpenRun,
-  useOpenTimelineEntry,
+  useGoToHistoryAnchor,
   useThreadComments,
   useThreads,
   useUnread,
@@ -221,7 +221,7 @@ function Thread({
     canvasSend({ type: 'canvas.select', id: thread.anchor.value, additive: false });
     bringIntoView(layout, thread.anchor.value);
   };
-  const openEntry = useOpenTimelineEntry();
+  const openEntry = useGoToHistoryAnchor();
   const openRun = useOpenRun();
   // An edit is gone to in the Timeline; a step, in the Simulation panel when its run is the one open there.
   const entryKey =

@@ -78,7 +78,7 @@ export function useHistoryEntries(): readonly TimelineEntry[] {
  * the machine shown as it was after it); a step of the run the Simulation panel has open
  * is scrubbed to there.
  */
-export function useOpenTimelineEntry(): (anchor: CommentAnchor, key: string) => void {
+export function useGoToHistoryAnchor(): (anchor: CommentAnchor, key: string) => void {
   const timeline = useTimelineRef();
   const simulation = useSimulationRef();
   return useCallback(
