@@ -30,7 +30,9 @@ import {
  * own comments, and resolves or reopens any thread; one request at a time. What the panel
  * shows is kept here too: open or resolved threads, only those mentioning this person,
  * and what counts as unread (comments by others after `seenAt`, the newest this person
- * has looked at: the list as first read, then whatever `comments.markRead` says).
+ * has looked at: the list as first read, then whatever `comments.markRead` says). A thread
+ * on the history (a timeline entry, a simulation step) is gone to with `comments.goToAnchor`,
+ * which the page follows (`wentTo`) to open the Timeline or the Simulation there.
  * The open machine invokes it (`systemId: 'comments'`).
  */
 
@@ -50,6 +52,8 @@ export type CommentsIntent =
   | { type: 'comments.show'; show: CommentsShown }
   /** Bring a thread forward in the panel (its pin was clicked): shown whatever the filters, scrolled to and focused. */
   | { type: 'comments.focus'; threadId: string }
+  /** Go to where a thread on the machine's history hangs (the page opens the Timeline or the Simulation there). */
+  | { type: 'comments.goToAnchor'; anchor: CommentAnchor }
   | { type: 'comments.toggleMentionsMe' }
   /** This person has looked at every comment so far (the panel is open). */
   | { type: 'comments.markRead' }
@@ -81,6 +85,8 @@ export interface CommentsContext {
   mentionsMe: boolean;
   /** The thread brought forward last, and how many times one was (the panel scrolls to it on each). */
   focused: { threadId: string; times: number } | null;
+  /** The history anchor gone to last (a timeline entry or a step), and how many times one was: the dock opens its panel on each. */
+  wentTo: { anchor: CommentAnchor; times: number } | null;
   /** The newest comment time this person has looked at ('' before any; null until the list is first read). */
   seenAt: string | null;
   error: string | null;
@@ -205,6 +211,9 @@ export const commentsMachine = setup({
         mentionsMe: false,
       };
     }),
+    goTo: assign(({ context }, anchor: CommentAnchor) => ({
+      wentTo: { anchor, times: (context.wentTo?.times ?? 0) + 1 },
+    })),
     toggleMentionsMe: assign(({ context }) => ({ mentionsMe: !context.mentionsMe })),
     markRead: assign(({ context }) => ({ seenAt: newestComment(context.comments) ?? context.seenAt })),
     setCanComment: assign((_, canComment: boolean) => ({ canComment })),
@@ -234,6 +243,7 @@ export const commentsMachine = setup({
     show: 'open',
     mentionsMe: false,
     focused: null,
+    wentTo: null,
     seenAt: null,
     error: null,
   }),
@@ -249,6 +259,10 @@ export const commentsMachine = setup({
     'comments.focus': {
       guard: { type: 'knownThread', params: ({ event }) => event.threadId },
       actions: { type: 'focus', params: ({ event }) => event.threadId },
+    },
+    'comments.goToAnchor': {
+      guard: ({ event }) => event.anchor.kind === 'timeline' || event.anchor.kind === 'step',
+      actions: { type: 'goTo', params: ({ event }) => event.anchor },
     },
     'comments.toggleMentionsMe': { actions: 'toggleMentionsMe' },
     'comments.dismissError': { actions: 'clearError' },

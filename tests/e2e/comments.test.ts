@@ -10,7 +10,8 @@ import { pairOnMachine, type SignedUp } from './people.ts';
  * completion list); Bo sees the pin on `paying` and the thread live, and the unread count
  * on the Comments tab; the pin opens the thread in the panel and selects `paying`, and the
  * thread's Show on canvas selects it again; Bo replies; Ada sees the reply and resolves the thread; the pin goes
- * and Bo's thread moves to Resolved. Read through the test contract: the button Comment,
+ * and Bo's thread moves to Resolved. Then a thread at a point of the canvas, and one on a
+ * timeline entry and one on a simulation step, each of which Bo goes to from the panel. Read through the test contract: the button Comment,
  * the region Comments with its articles, Reply and Resolve, `data-comment-anchor`.
  */
 
@@ -182,5 +183,77 @@ describe('a comment placed at a point of the canvas', () => {
     // Chosen, the pin opens its thread.
     await boPin.click();
     await comments(bo.page).locator('article[data-focused]').getByText('Room for a coupon step here?').waitFor();
+  }, 120_000);
+});
+
+describe('a comment on a timeline entry', () => {
+  it('Ada comments on an edit in the Timeline; Bo sees the thread live, named by its edit, and goes to the entry', async () => {
+    await Promise.all([
+      openMachinePage(app, ada.page, projectId, machineId, 'cart'),
+      openMachinePage(app, bo.page, projectId, machineId, 'cart'),
+    ]);
+    await Promise.all([showPanel(ada.page, 'Timeline'), showPanel(bo.page, 'Comments')]);
+    const timeline = (page: Page) => page.getByRole('region', { name: 'Timeline' });
+    const edit = (page: Page) => timeline(page).locator('li[data-kind="edit"]').first();
+    const words = (await edit(ada.page).locator('.tl-open').innerText()).replace(/^Ada /, '');
+
+    // Ada: Comment on the machine's first edit; the Comments panel opens on a thread about it.
+    await edit(ada.page).getByRole('button', { name: 'Comment', exact: true }).click();
+    await comments(ada.page).getByText(`New thread on edit #1 by Ada: ${words}`).waitFor();
+    await comments(ada.page).getByRole('combobox', { name: 'New comment' }).fill('Was replacing it all on purpose?');
+    await comments(ada.page).getByRole('button', { name: 'Comment', exact: true }).click();
+    const label = `Thread on edit #1 by Ada: ${words} by Ada`;
+    await comments(ada.page).getByRole('article', { name: label }).waitFor();
+
+    // Bo: the thread arrives live, saying what it hangs on.
+    const thread = comments(bo.page).getByRole('article', { name: label });
+    await thread.getByText('Was replacing it all on purpose?').waitFor({ timeout: 20_000 });
+    await thread.getByText(`on edit #1 by Ada: ${words}`).waitFor();
+
+    // Going there opens the Timeline with that entry selected (time travel on it), and its marker counts the thread.
+    await thread.getByRole('button', { name: 'Show in timeline' }).click();
+    const opened = timeline(bo.page).locator('li.is-open[data-kind="edit"]');
+    await opened.waitFor();
+    expect(await opened.locator('.tl-open').innerText()).toBe(`Ada ${words}`);
+    await opened.getByRole('button', { name: '1 comment thread' }).waitFor();
+    await timeline(bo.page)
+      .getByRole('region', { name: /^Version \d+$/ })
+      .waitFor();
+
+    // The marker brings the thread forward in the Comments panel, for Ada too.
+    await showPanel(ada.page, 'Timeline');
+    await edit(ada.page).getByRole('button', { name: '1 comment thread' }).click();
+    await comments(ada.page).locator('article[data-focused]').getByText('Was replacing it all on purpose?').waitFor();
+  }, 120_000);
+});
+
+describe('a comment on a simulation step', () => {
+  it('Ada comments on a step of her run; Bo sees it named by its run and step, and goes to that step', async () => {
+    await showPanel(ada.page, 'Simulation');
+    const sim = (page: Page) => page.getByRole('region', { name: 'Simulation' });
+    await sim(ada.page).getByRole('button', { name: 'Simulate', exact: true }).click();
+    await sim(ada.page).getByRole('button', { name: 'PAY', exact: true }).click();
+    await sim(ada.page).getByRole('button', { name: 'DONE', exact: true }).click();
+    const log = (page: Page) => sim(page).getByRole('list', { name: 'Simulation log' }).getByRole('listitem');
+    await log(ada.page).nth(1).waitFor();
+
+    await log(ada.page).first().getByRole('button', { name: 'Comment', exact: true }).click();
+    await comments(ada.page)
+      .getByText(/^New thread on step 1 of the run Ada started at .+: sent PAY$/)
+      .waitFor();
+    await comments(ada.page).getByRole('combobox', { name: 'New comment' }).fill('Should paying start here?');
+    await comments(ada.page).getByRole('button', { name: 'Comment', exact: true }).click();
+    await showPanel(ada.page, 'Simulation');
+    await log(ada.page).first().getByRole('button', { name: '1 comment thread' }).waitFor();
+
+    // Bo (the run open in his Simulation panel after a reload): the thread names the run and the step; going there scrubs to it.
+    await openMachinePage(app, bo.page, projectId, machineId, 'cart');
+    await showPanel(bo.page, 'Comments');
+    const thread = comments(bo.page).getByRole('article').filter({ hasText: 'Should paying start here?' });
+    await thread.getByText(/on step 1 of the run Ada started at \d.*: sent PAY/).waitFor({ timeout: 20_000 });
+    await thread.getByRole('button', { name: 'Show this step' }).click();
+    const current = sim(bo.page).getByRole('list', { name: 'Simulation log' }).locator('li.is-current');
+    await current.getByText('#1 PAY').waitFor();
+    await current.getByRole('button', { name: '1 comment thread' }).waitFor();
   }, 120_000);
 });

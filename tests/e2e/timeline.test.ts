@@ -114,7 +114,7 @@ describe('the timeline, two browsers', { timeout: 90_000 }, () => {
   });
 
   it('time travels to an old version, read-only with the change named, and restores it for everyone; Undo takes it back', async () => {
-    await entry(a.page, 'Ada renamed closed → shut').getByRole('button').click();
+    await entry(a.page, 'Ada renamed closed → shut').getByRole('button', { name: 'Ada renamed closed → shut' }).click();
     const version = timeline(a.page).getByRole('region', { name: 'Version 2' });
     await version.getByText('Read-only').waitFor();
     await version.getByText('Changed: shut').waitFor();
@@ -122,7 +122,9 @@ describe('the timeline, two browsers', { timeout: 90_000 }, () => {
     // The page's own diagram still shows the machine as it is now.
     await stateButton(a.page, 'shut').first().waitFor();
 
-    await entry(a.page, 'Ada replaced the whole machine').getByRole('button').click();
+    await entry(a.page, 'Ada replaced the whole machine')
+      .getByRole('button', { name: 'Ada replaced the whole machine' })
+      .click();
     const first = timeline(a.page).getByRole('region', { name: 'Version 1' });
     await first.locator('[data-state-path="closed"]').waitFor();
     await first.getByRole('button', { name: 'Restore this version' }).click();

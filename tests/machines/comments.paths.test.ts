@@ -47,6 +47,8 @@ const events: GraphEvent[] = [
   { type: 'comments.subscribed' },
   { type: 'comments.compose', anchor: { kind: 'transition', value: 't_pay' } },
   { type: 'comments.cancelCompose' },
+  { type: 'comments.compose', anchor: { kind: 'timeline', value: '42' } },
+  { type: 'comments.goToAnchor', anchor: { kind: 'timeline', value: '42' } },
   { type: 'comments.start', body: 'why three retries?', mentions: [] },
   { type: 'comments.reply', threadId: 't-1', body: 'because', mentions: [] },
   { type: 'comments.edit', commentId: 'c-1', body: 'better', mentions: [] },

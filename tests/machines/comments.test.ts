@@ -159,6 +159,33 @@ describe('comments machine', () => {
     expect(actor.getSnapshot().context.threads).toHaveLength(1);
   });
 
+  it('starts a thread on a timeline entry or a step, and goes to such an anchor (once more each time); not to a state', async () => {
+    const fake = fakePort();
+    const actor = await started(fake);
+    actor.send({ type: 'comments.compose', anchor: { kind: 'timeline', value: '42' } });
+    expect(actor.getSnapshot().context.composing).toEqual({ kind: 'timeline', value: '42' });
+    actor.send({ type: 'comments.start', body: 'why this rename?', mentions: [] });
+    await idle(actor);
+    actor.send({ type: 'comments.compose', anchor: { kind: 'step', value: 'run-1:3' } });
+    actor.send({ type: 'comments.start', body: 'stuck here', mentions: [] });
+    await idle(actor);
+    expect(fake.calls.map((c) => (c.args[0] as { anchor: unknown }).anchor)).toEqual([
+      { kind: 'timeline', value: '42' },
+      { kind: 'step', value: 'run-1:3' },
+    ]);
+    expect(actor.getSnapshot().context.threads.map((t) => t.anchor.kind)).toEqual(['timeline', 'step']);
+
+    expect(actor.getSnapshot().context.wentTo).toBeNull();
+    actor.send({ type: 'comments.goToAnchor', anchor: { kind: 'timeline', value: '42' } });
+    expect(actor.getSnapshot().context.wentTo).toEqual({ anchor: { kind: 'timeline', value: '42' }, times: 1 });
+    actor.send({ type: 'comments.goToAnchor', anchor: { kind: 'timeline', value: '42' } });
+    expect(actor.getSnapshot().context.wentTo?.times).toBe(2);
+    actor.send({ type: 'comments.goToAnchor', anchor: { kind: 'state', value: 's_paying' } });
+    expect(actor.getSnapshot().context.wentTo).toEqual({ anchor: { kind: 'timeline', value: '42' }, times: 2 });
+    actor.send({ type: 'comments.goToAnchor', anchor: { kind: 'step', value: 'run-1:3' } });
+    expect(actor.getSnapshot().context.wentTo).toEqual({ anchor: { kind: 'step', value: 'run-1:3' }, times: 3 });
+  });
+
   it('comment mode: waits for a point, which composes a thread there; a guest never enters it', async () => {
     const fake = fakePort();
     const actor = await started(fake);

@@ -1,7 +1,14 @@
 import { memo, useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
 import { VersionsSlot } from '../versions/index.ts';
 import { ProposalsSlot, useDraftOf, useProposalsRef } from '../proposals/index.ts';
-import { CommentsPanel, useComposing, useFocusedThread, useHasComments, useUnread } from '../comments/index.ts';
+import {
+  CommentsPanel,
+  useComposing,
+  useFocusedThread,
+  useHasComments,
+  useUnread,
+  useWentTo,
+} from '../comments/index.ts';
 import { PanelBoundary } from './PanelBoundary.tsx';
 import './side-panel.css';
 import './dock-sheet.css';
@@ -155,6 +162,14 @@ export function MachineDock({
   if (focused !== focusSeen) {
     setFocusSeen(focused);
     if (focused && hasComments) update({ ...prefs, tab: 'comments', open: true });
+  }
+  // A thread's timeline entry or simulation step gone to from the Comments panel opens the panel that shows it.
+  const wentTo = useWentTo();
+  const [wentSeen, setWentSeen] = useState(wentTo);
+  if (wentTo !== wentSeen) {
+    setWentSeen(wentTo);
+    const tab: DockPanel = wentTo?.anchor.kind === 'step' ? 'simulation' : 'timeline';
+    if (wentTo && panels[tab]) update({ ...prefs, tab, open: true });
   }
   const shown = DOCK_PANELS.filter((p) => Boolean(panels[p.key]));
   const current = shown.find((p) => p.key === prefs.tab) ?? shown[0];

@@ -1,6 +1,7 @@
 import { anchorOfSelection } from '../../lib/comments/threads.ts';
 import { useDefinition, useSelection } from '../canvas/open-machine-context.ts';
 import { useCanComment, useCommentsSend, useHasComments, usePlacing } from './comments-selectors.ts';
+import { CommentIcon } from './CommentIcon.tsx';
 
 /**
  * The toolbar's Comment button: starts a thread on the one selected state or transition
@@ -38,17 +39,7 @@ export function CommentTool() {
       }
     >
       <span className="tb-icon" aria-hidden="true">
-        <svg
-          width="14"
-          height="14"
-          viewBox="0 0 16 16"
-          fill="none"
-          stroke="currentColor"
-          strokeWidth="1.5"
-          strokeLinejoin="round"
-        >
-          <path d="M2.5 3.5h11v7h-6l-3 2.5v-2.5h-2z" />
-        </svg>
+        <CommentIcon />
       </span>
       <span className="tb-label" aria-hidden="true">
         Comment

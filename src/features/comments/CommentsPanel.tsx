@@ -1,7 +1,9 @@
 import { useCallback, useMemo, useState } from 'react';
-import { commentsOf, filterThreads, placeAnchor } from '../../lib/comments/threads.ts';
+import { entryKeyOf, historyLabel, stepOf } from '../../lib/comments/history-anchors.ts';
+import { commentsOf, filterThreads, placeAnchor, type PlacedAnchor } from '../../lib/comments/threads.ts';
 import type { MachineDefinition } from '../../lib/model/types.ts';
-import type { Comment, CommentThread } from '../../lib/ports/comments.ts';
+import type { Comment, CommentAnchor, CommentThread } from '../../lib/ports/comments.ts';
+import type { TimelineEntry } from '../../lib/timeline/index.ts';
 import { useBringIntoView } from '../canvas/bring-into-view.ts';
 import { useCanvasSend, useDefinition, useLayout } from '../canvas/open-machine-context.ts';
 import { useMembers, type MemberView } from '../room/room-context.ts';
@@ -16,7 +18,10 @@ import {
   useCommentsUser,
   useComposing,
   useFocusedThread,
+  useHistoryEntries,
   useMentionsMeOnly,
+  useOpenRun,
+  useGoToHistoryAnchor,
   useThreadComments,
   useThreads,
   useUnread,
@@ -58,6 +63,11 @@ export function CommentsPanel() {
   }
 
   const people = useMemo(() => new Map(members.map((m) => [m.userId, m])), [members]);
+  const entries = useHistoryEntries();
+  const place = useCallback(
+    (anchor: CommentAnchor) => placeOn(definition, entries, people, anchor),
+    [definition, entries, people],
+  );
   const mentionable: Mentionable[] = useMemo(
     () => members.filter((m) => !m.isMe).map((m) => ({ userId: m.userId, name: m.name })),
     [members],
@@ -110,7 +120,7 @@ export function CommentsPanel() {
       )}
       {composing && (
         <div className="cm-new">
-          <p className="cm-anchor">New thread on {placeAnchor(definition, composing).label}</p>
+          <p className="cm-anchor">New thread on {place(composing).label}</p>
           <Composer
             label="New comment"
             submit="Comment"
@@ -141,7 +151,8 @@ export function CommentsPanel() {
               key={t.id}
               thread={t}
               comments={commentsOf(comments, t.id)}
-              definition={definition}
+              place={place(t.anchor)}
+              entries={entries}
               people={people}
               mentionable={mentionable}
               userId={userId}
@@ -156,10 +167,23 @@ export function CommentsPanel() {
   );
 }
 
+/** Where a thread hangs: on the diagram (placeAnchor), or on the machine's history, named from the timeline. */
+function placeOn(
+  definition: MachineDefinition | null,
+  entries: readonly TimelineEntry[],
+  people: Map<string, MemberView>,
+  anchor: CommentAnchor,
+): PlacedAnchor {
+  if (anchor.kind !== 'timeline' && anchor.kind !== 'step') return placeAnchor(definition, anchor);
+  const nameOf = (id: string | null) => (id && people.get(id)?.name) || 'someone';
+  return { key: null, label: historyLabel(entries, anchor, nameOf), orphaned: false };
+}
+
 function Thread({
   thread,
   comments,
-  definition,
+  place,
+  entries,
   people,
   mentionable,
   userId,
@@ -169,7 +193,8 @@ function Thread({
 }: {
   thread: CommentThread;
   comments: Comment[];
-  definition: MachineDefinition | null;
+  place: PlacedAnchor;
+  entries: readonly TimelineEntry[];
   people: Map<string, MemberView>;
   mentionable: Mentionable[];
   userId: string;
@@ -196,7 +221,13 @@ function Thread({
     canvasSend({ type: 'canvas.select', id: thread.anchor.value, additive: false });
     bringIntoView(layout, thread.anchor.value);
   };
-  const place = placeAnchor(definition, thread.anchor);
+  const openEntry = useGoToHistoryAnchor();
+  const openRun = useOpenRun();
+  // An edit is gone to in the Timeline; a step, in the Simulation panel when its run is the one open there.
+  const entryKey =
+    thread.anchor.kind === 'step' && stepOf(thread.anchor.value)?.simulationId !== openRun
+      ? null
+      : entryKeyOf(entries, thread.anchor);
   const resolved = thread.resolvedAt !== null;
   const first = comments[0];
   const starter = first?.author ? (people.get(first.author)?.name ?? 'Someone') : 'Someone';
@@ -218,6 +249,18 @@ function Thread({
         {place.key !== null && (thread.anchor.kind === 'state' || thread.anchor.kind === 'transition') && (
           <button type="button" className="link cm-show" onClick={showOnCanvas}>
             Show on canvas
+          </button>
+        )}
+        {entryKey !== null && (
+          <button
+            type="button"
+            className="link cm-show"
+            onClick={() => {
+              openEntry(thread.anchor, entryKey);
+              send({ type: 'comments.goToAnchor', anchor: thread.anchor });
+            }}
+          >
+            {thread.anchor.kind === 'step' ? 'Show this step' : 'Show in timeline'}
           </button>
         )}
       </p>

@@ -1,11 +1,14 @@
 import { useSelector } from '@xstate/react';
-import { useCallback, useContext } from 'react';
+import { useCallback, useContext, useMemo } from 'react';
 import type { SnapshotFrom } from 'xstate';
 import type { CommentsIntent, commentsMachine } from '../../../machines/open-machine/comments.machine.ts';
 import { unread } from '../../lib/comments/threads.ts';
 import type { Comment, CommentAnchor, CommentThread } from '../../lib/ports/comments.ts';
 import { useChildSelector } from '../actor-hooks.ts';
-import { OpenMachineRefContext } from '../canvas/open-machine-context.ts';
+import { OpenMachineRefContext, useTimelineRef } from '../canvas/open-machine-context.ts';
+import { stepOf } from '../../lib/comments/history-anchors.ts';
+import { useSimulationRef } from '../canvas/open-machine-context.ts';
+import { mergeSorted, type TimelineEntry } from '../../lib/timeline/index.ts';
 
 /**
  * Named selector hooks over the open machine's `comments` child, for the Comments panel,
@@ -36,6 +39,9 @@ export const useMentionsMeOnly = (): boolean => useComments((s) => s.context.men
 /** The thread a pin brought forward, and how many times one was (each time the panel scrolls to it). */
 export const useFocusedThread = (): { threadId: string; times: number } | null =>
   useComments((s) => s.context.focused, null);
+/** The history anchor (timeline entry, step) gone to last, and how many times one was (the dock opens its panel each time). */
+export const useWentTo = (): { anchor: CommentAnchor; times: number } | null =>
+  useComments((s) => s.context.wentTo, null);
 export const useCanComment = (): boolean => useComments((s) => s.context.canComment, false);
 export const useCommentsError = (): string | null => useComments((s) => s.context.error, null);
 export const useCommentsBusy = (): boolean => useComments((s) => s.hasTag('busy'), false);
@@ -56,3 +62,35 @@ export function useCommentsSend(): (intent: CommentsIntent) => void {
   const comments = useCommentsRef();
   return useCallback((intent: CommentsIntent) => comments?.send(intent), [comments]);
 }
+
+const NO_ENTRIES: TimelineEntry[] = [];
+
+/** The machine's timeline entries (edits, runs and their steps) where threads on its history hang; none without a timeline. */
+export function useHistoryEntries(): readonly TimelineEntry[] {
+  const timeline = useTimelineRef();
+  const edits = useChildSelector(timeline, (s) => s.context.history.entries, NO_ENTRIES);
+  const others = useChildSelector(timeline, (s) => s.context.others, NO_ENTRIES);
+  return useMemo(() => mergeSorted(edits, others), [edits, others]);
+}
+
+/**
+ * Goes to what a thread on the history hangs on: an edit opens in the Timeline (selected,
+ * the machine shown as it was after it); a step of the run the Simulation panel has open
+ * is scrubbed to there.
+ */
+export function useGoToHistoryAnchor(): (anchor: CommentAnchor, key: string) => void {
+  const timeline = useTimelineRef();
+  const simulation = useSimulationRef();
+  return useCallback(
+    (anchor: CommentAnchor, key: string) => {
+      if (anchor.kind === 'timeline') timeline?.send({ type: 'timeline.open', key });
+      const step = anchor.kind === 'step' ? stepOf(anchor.value) : null;
+      if (step) simulation?.send({ type: 'sim.scrub', step: step.step });
+    },
+    [timeline, simulation],
+  );
+}
+
+/** The run the Simulation panel has open (a thread on one of its steps can be gone to), or null. */
+export const useOpenRun = (): string | null =>
+  useChildSelector(useSimulationRef(), (s) => s.context.simulation?.id ?? null, null);

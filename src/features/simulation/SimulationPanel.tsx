@@ -15,7 +15,10 @@ import {
   useSimStep,
   type SimulationActor,
 } from './simulation-selectors.ts';
+import { threadsByStep, type ThreadMark } from '../../lib/comments/history-anchors.ts';
+import { useCanComment, useCommentsSend, useThreads } from '../comments/comments-selectors.ts';
 import './simulation.css';
+import { EntryComments } from '../comments/EntryComments.tsx';
 
 interface Props {
   actor: SimulationActor;
@@ -285,6 +288,15 @@ const IGNORED_TEXT = {
 function SimLog({ actor }: { actor: SimulationActor }) {
   const rows = useSimLog(actor);
   const { position } = useSimPosition(actor);
+  // Comment threads on this run's steps: a marker with their count on each, and Comment for members.
+  const runId = useSimSimulation(actor)?.id ?? null;
+  const threads = useThreads();
+  const marks = useMemo(
+    () => (runId ? threadsByStep(threads, runId) : new Map<number, ThreadMark>()),
+    [threads, runId],
+  );
+  const canComment = useCanComment() && runId !== null;
+  const comments = useCommentsSend();
   return (
     <>
       <h3>Log</h3>
@@ -300,6 +312,18 @@ function SimLog({ actor }: { actor: SimulationActor }) {
             </button>
             {Object.keys(entry.payload).length > 0 && <code>{JSON.stringify(entry.payload)}</code>}
             {step.ignored && <span className="sim-ignored"> ({IGNORED_TEXT[step.ignored]})</span>}
+            <EntryComments
+              what="this step"
+              anchorKey={`step:${runId}:${entry.seq}`}
+              mark={marks.get(entry.seq)}
+              onShow={(threadId) => comments({ type: 'comments.focus', threadId })}
+              onComment={
+                canComment
+                  ? () =>
+                      comments({ type: 'comments.compose', anchor: { kind: 'step', value: `${runId}:${entry.seq}` } })
+                  : undefined
+              }
+            />
           </li>
         ))}
       </ol>

@@ -1,5 +1,7 @@
 import { memo, useLayoutEffect, useRef, useState } from 'react';
+import type { ThreadMark } from '../../lib/comments/history-anchors.ts';
 import { windowOf, type TimelineEntry } from '../../lib/timeline/index.ts';
+import { EntryComments } from '../comments/EntryComments.tsx';
 
 /** Each row's height in px (timeline.css keeps rows to one line). */
 export const ROW = 28;
@@ -20,6 +22,12 @@ interface Props {
   versionMarks?: ReadonlyMap<string, string>;
   /** Each edit that merged a proposal: the proposal's title, by entry key. */
   mergeMarks?: ReadonlyMap<string, string>;
+  /** Comment threads on each entry (by entry key): how many, and the first (its marker brings it forward). */
+  threadMarks?: ReadonlyMap<string, ThreadMark>;
+  /** Starts a thread on an edit or a step (members only: absent otherwise). */
+  onComment?: ((entry: TimelineEntry) => void) | undefined;
+  /** Brings a thread forward in the Comments panel (an entry's marker chosen). */
+  onShowThread?: ((threadId: string) => void) | undefined;
 }
 
 const clock = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
@@ -30,7 +38,18 @@ const clock = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-d
  * their offset. Ten thousand entries cost the same to scroll as fifty. The list sticks to
  * the newest entry while scrolled to the end, so it reads live.
  */
-export function TimelineList({ entries, nameOf, colorOf, openKey, onOpen, versionMarks, mergeMarks }: Props) {
+export function TimelineList({
+  entries,
+  nameOf,
+  colorOf,
+  openKey,
+  onOpen,
+  versionMarks,
+  mergeMarks,
+  threadMarks,
+  onComment,
+  onShowThread,
+}: Props) {
   const scroller = useRef<HTMLDivElement>(null);
   // The first row in view, and the scroller's height: the list renders again only when
   // the window of rows moves, not on every pixel scrolled.
@@ -65,6 +84,19 @@ export function TimelineList({ entries, nameOf, colorOf, openKey, onOpen, versio
     if (el && atEnd.current) el.scrollTop = entries.length * ROW;
   }, [entries.length]);
 
+  // An entry opened from elsewhere (a comment's anchor) is scrolled into view.
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    const at = openKey === null ? -1 : entries.findIndex((e) => e.key === openKey);
+    if (!el || at < 0) return;
+    const top = at * ROW;
+    if (top < el.scrollTop || top + ROW > el.scrollTop + el.clientHeight) {
+      atEnd.current = false;
+      el.scrollTop = Math.max(0, top - ROW);
+    }
+    // Only when the entry opened changes, not on every new entry.
+  }, [openKey]);
+
   const { start, end } = windowOf(entries.length, ROW, first * ROW, height);
   const rows = entries.slice(start, end);
   return (
@@ -92,6 +124,9 @@ export function TimelineList({ entries, nameOf, colorOf, openKey, onOpen, versio
             onOpen={onOpen}
             versions={versionMarks?.get(entry.key)}
             merged={mergeMarks?.get(entry.key)}
+            threads={threadMarks?.get(entry.key)}
+            onComment={onComment}
+            onShowThread={onShowThread}
           />
         ))}
       </ul>
@@ -112,13 +147,30 @@ interface RowProps {
   versions?: string | undefined;
   /** The title of the proposal this edit merged, if it is a merge. */
   merged?: string | undefined;
+  threads?: ThreadMark | undefined;
+  onComment?: ((entry: TimelineEntry) => void) | undefined;
+  onShowThread?: ((threadId: string) => void) | undefined;
 }
 
 /**
  * One row, placed by its own index: a row still in view after a scroll has the same props,
  * so it does not render again; only the rows scrolled in are new.
  */
-const Row = memo(function Row({ entry, index, count, open, nameOf, colorOf, onOpen, versions, merged }: RowProps) {
+const Row = memo(function Row({
+  entry,
+  index,
+  count,
+  open,
+  nameOf,
+  colorOf,
+  onOpen,
+  versions,
+  merged,
+  threads,
+  onComment,
+  onShowThread,
+}: RowProps) {
+  const commentable = entry.kind === 'edit' || entry.kind === 'event';
   return (
     <li
       className={`tl-entry tl-${entry.kind}${open ? ' is-open' : ''}`}
@@ -143,6 +195,13 @@ const Row = memo(function Row({ entry, index, count, open, nameOf, colorOf, onOp
           {versions}
         </span>
       )}
+      <EntryComments
+        mark={threads}
+        onShow={onShowThread}
+        onComment={commentable && onComment ? () => onComment(entry) : undefined}
+        what={entry.kind === 'edit' ? 'this edit' : 'this step'}
+        anchorKey={entry.key}
+      />
       <time className="tl-time" dateTime={entry.at}>
         {clock.format(entry.time)}
       </time>

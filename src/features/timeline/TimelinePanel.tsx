@@ -14,6 +14,9 @@ import {
 } from './timeline-selectors.ts';
 import { useVersionMarks } from '../versions/versions-selectors.ts';
 import { useMergeMarks } from '../proposals/index.ts';
+import { anchorOfEntry, threadsByEntry } from '../../lib/comments/history-anchors.ts';
+import type { TimelineEntry } from '../../lib/timeline/index.ts';
+import { useCanComment, useCommentsSend, useThreads } from '../comments/comments-selectors.ts';
 import './timeline.css';
 
 interface Props {
@@ -47,6 +50,22 @@ export function TimelinePanel({ actor, people, canEdit }: Props) {
   const shown = useMemo(() => filterEntries(entries, filter), [entries, filter]);
   const versionMarks = useVersionMarks(entries);
   const mergeMarks = useMergeMarks(entries);
+  // Comment threads on edits and steps: a marker with their count on each entry, and Comment for members.
+  const threads = useThreads();
+  const threadMarks = useMemo(() => threadsByEntry(threads, entries), [threads, entries]);
+  const canComment = useCanComment();
+  const sendComments = useCommentsSend();
+  const onComment = useCallback(
+    (entry: TimelineEntry) => {
+      const anchor = anchorOfEntry(entry);
+      if (anchor) sendComments({ type: 'comments.compose', anchor });
+    },
+    [sendComments],
+  );
+  const onShowThread = useCallback(
+    (threadId: string) => sendComments({ type: 'comments.focus', threadId }),
+    [sendComments],
+  );
   const persons = useMemo(() => peopleIn(entries), [entries]);
   const nameOf = useCallback((id: string | null) => (id && people.get(id)?.name) || 'Someone', [people]);
   const colorOf = useCallback((id: string | null) => (id && people.get(id)?.color) || '#978365', [people]);
@@ -120,6 +139,9 @@ export function TimelinePanel({ actor, people, canEdit }: Props) {
         onOpen={(entry) => actor.send({ type: 'timeline.open', key: entry.key })}
         versionMarks={versionMarks}
         mergeMarks={mergeMarks}
+        threadMarks={threadMarks}
+        onComment={canComment ? onComment : undefined}
+        onShowThread={onShowThread}
       />
     </section>
   );
