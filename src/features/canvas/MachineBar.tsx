@@ -1,8 +1,9 @@
-import { useEffect, useRef, useState, type FormEvent, type ReactNode, type RefObject } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { useMachineListSend, useMachineListStatus } from '../machines/machine-list-context.ts';
 import { DiscardedEdit } from '../room/DiscardedEdit.tsx';
 import { useAdminBusy, useMyRole, useProjectId, useProjectName, useRoomSend } from '../room/room-context.ts';
 import { SessionBar } from '../session/SessionBar.tsx';
+import { usePopover } from './use-popover.ts';
 import { ProposeButton } from '../proposals/index.ts';
 
 type Renaming = 'machine' | 'project' | null;
@@ -12,25 +13,6 @@ const ROLE_TEXT = {
   editor: 'You are an editor of this project.',
   viewer: 'You can view this project (read-only).',
 } as const;
-
-/** Closes a popover on Escape or on a click outside `ref`. */
-export function useDismiss(open: boolean, ref: RefObject<HTMLElement | null>, close: () => void): void {
-  useEffect(() => {
-    if (!open) return;
-    const onDown = (e: PointerEvent) => {
-      if (ref.current && !ref.current.contains(e.target as Node)) close();
-    };
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') close();
-    };
-    document.addEventListener('pointerdown', onDown);
-    document.addEventListener('keydown', onKey);
-    return () => {
-      document.removeEventListener('pointerdown', onDown);
-      document.removeEventListener('keydown', onKey);
-    };
-  }, [open, ref, close]);
-}
 
 /** The way home from a page with a slim bar of its own: the mark, linking to all projects. */
 export function HomeLink() {
@@ -72,10 +54,7 @@ export function MachineBar({
   const list = { send: useMachineListSend() };
   const { busy, error } = useMachineListStatus();
   const [renaming, setRenaming] = useState<Renaming>(null);
-  const [menu, setMenu] = useState(false);
-  const menuRef = useRef<HTMLDivElement>(null);
-  const closeMenu = () => setMenu(false);
-  useDismiss(menu, menuRef, closeMenu);
+  const { open: menu, setOpen: setMenu, ref: menuRef } = usePopover();
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -179,11 +158,8 @@ export function MachineBar({
 /** Share: this person's role, the machine's link to copy, and the way to members and invites. */
 function ShareMenu({ projectId, machineId }: { projectId: string; machineId: string }) {
   const role = useMyRole();
-  const [open, setOpen] = useState(false);
+  const { open, setOpen, ref } = usePopover();
   const [copied, setCopied] = useState<'idle' | 'copied' | 'failed'>('idle');
-  const ref = useRef<HTMLDivElement>(null);
-  const close = () => setOpen(false);
-  useDismiss(open, ref, close);
   const link = `${window.location.origin}/p/${projectId}/m/${machineId}`;
   const copy = () => {
     void navigator.clipboard.writeText(link).then(

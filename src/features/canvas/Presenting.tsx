@@ -1,5 +1,4 @@
-import { useCallback, useRef, useState } from 'react';
-import { useDismiss } from './MachineBar.tsx';
+import { usePopover } from './use-popover.ts';
 import { usePresenceSend, usePresenterOffer } from './open-machine-context.ts';
 
 /**
@@ -9,10 +8,7 @@ import { usePresenceSend, usePresenterOffer } from './open-machine-context.ts';
 export function PresentMenu() {
   const offer = usePresenterOffer();
   const send = usePresenceSend();
-  const [open, setOpen] = useState(false);
-  const ref = useRef<HTMLDivElement>(null);
-  const close = useCallback(() => setOpen(false), []);
-  useDismiss(open, ref, close);
+  const { open, setOpen, ref } = usePopover();
   return (
     <div className="machine-present" ref={ref}>
       <button

@@ -1,6 +1,5 @@
-import { useRef, useState } from 'react';
 import type { Proposal } from '../../lib/ports/proposals.ts';
-import { useDismiss } from '../canvas/MachineBar.tsx';
+import { usePopover } from '../canvas/use-popover.ts';
 import { useMembers } from '../room/room-context.ts';
 import type { ProposalsActor } from './proposals-selectors.ts';
 
@@ -11,9 +10,7 @@ import type { ProposalsActor } from './proposals-selectors.ts';
  */
 export function DraftInvite({ actor, proposal, busy }: { actor: ProposalsActor; proposal: Proposal; busy: boolean }) {
   const members = useMembers();
-  const [open, setOpen] = useState(false);
-  const ref = useRef<HTMLDivElement>(null);
-  useDismiss(open, ref, () => setOpen(false));
+  const { open, setOpen, ref } = usePopover();
   const onDraft = new Set([proposal.author, ...proposal.collaborators]);
   const invitable = members.filter((m) => !onDraft.has(m.userId) && (m.role === 'owner' || m.role === 'editor'));
   const viewers = members.filter((m) => m.role === 'viewer').length;

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { useDismiss } from '../canvas/MachineBar.tsx';
+import { usePopover } from '../canvas/use-popover.ts';
 import { navigate } from '../navigation/router.ts';
 import {
   useCreatedProposal,
@@ -19,10 +19,8 @@ export function ProposeButton({ projectId }: { projectId: string }) {
   const busy = useProposalsBusy(actor);
   const error = useProposalsError(actor);
   const created = useCreatedProposal(actor);
-  const [open, setOpen] = useState(false);
+  const { open, setOpen, ref } = usePopover();
   const [title, setTitle] = useState('');
-  const ref = useRef<HTMLDivElement>(null);
-  useDismiss(open, ref, () => setOpen(false));
   // A proposal made here: its draft is the page to work on.
   const opened = useRef<string | null>(null);
   useEffect(() => {
