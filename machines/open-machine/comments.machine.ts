@@ -228,6 +228,8 @@ export const commentsMachine = setup({
     refused: (_, output: { ok: boolean }) => !output.ok,
     canComment: ({ context }) => context.canComment,
     knownThread: ({ context }, threadId: string) => context.threads.some((t) => t.id === threadId),
+    /** An anchor the history holds: a timeline entry or a simulation step. */
+    inHistory: (_, anchor: { kind: string }) => anchor.kind === 'timeline' || anchor.kind === 'step',
     composing: ({ context }) => context.canComment && context.composing !== null,
   },
 }).createMachine({
@@ -261,7 +263,7 @@ export const commentsMachine = setup({
       actions: { type: 'focus', params: ({ event }) => event.threadId },
     },
     'comments.goToAnchor': {
-      guard: ({ event }) => event.anchor.kind === 'timeline' || event.anchor.kind === 'step',
+      guard: { type: 'inHistory', params: ({ event }) => event.anchor },
       actions: { type: 'goTo', params: ({ event }) => event.anchor },
     },
     'comments.toggleMentionsMe': { actions: 'toggleMentionsMe' },
