@@ -151,7 +151,12 @@ export const openMachineMachine = openMachineSetup.createMachine({
       id: 'proposals',
       systemId: 'proposals',
       src: 'proposals',
-      input: ({ context, self }) => ({ machineId: context.machineId, userId: context.userId, editor: self }),
+      input: ({ context, self }) => ({
+        machineId: context.machineId,
+        userId: context.userId,
+        editor: self,
+        canComment: context.canSend,
+      }),
     },
   ],
   initial: 'open',

@@ -296,6 +296,7 @@ export const openMachineSetup = setup({
       enqueue.sendTo('code', { type: 'code.editableChanged', canEdit: editsHere(context) });
       enqueue.sendTo('simulation', { type: 'sim.canSendChanged', canSend: context.canSend });
       enqueue.sendTo('comments', { type: 'comments.canCommentChanged', canComment: context.canSend });
+      enqueue.sendTo('proposals', { type: 'proposals.canCommentChanged', canComment: context.canSend });
     }),
   },
 });

@@ -10,7 +10,7 @@ import type {
   ProposalVerdict,
 } from '../../src/lib/ports/proposals.ts';
 import type { NotApplied } from '../../src/lib/proposals/merge.ts';
-import type { Comment, CommentThread } from '../../src/lib/ports/comments.ts';
+import { commentsMachine } from './comments.machine.ts';
 import type { ViewDiffIntent } from './versions.machine.ts';
 import {
   byMachine,
@@ -35,11 +35,13 @@ import {
  *   changes, Merge (what did not land is kept in `notApplied`), Close, invite someone to
  *   edit the draft;
  * - `view`: one proposal opened: what it changes (the machine now against the machine
- *   with the proposal landed, or as merged), with its reviews and its discussion (the
- *   draft's comment threads); its diff is drawn on this
+ *   with the proposal landed, or as merged), with its reviews; its diff is drawn on this
  *   person's main canvas (`view.diff` to the editor, which the versions draw, as a
  *   version compared), and hiding it shows now again (`view.close`); read again when the
- *   proposal changes.
+ *   proposal changes. While one is open, its discussion is a comments machine on its
+ *   draft (`discussion`: the draft's threads, live on the draft's comment channel; members
+ *   reply, resolve, reopen and start threads there, guests read), told who may comment
+ *   (`proposals.canCommentChanged`).
  */
 
 export type StepRequest =
@@ -52,16 +54,7 @@ export type StepRequest =
 
 export type StepAnswer = ProposalsResult<{ proposal: Proposal; notApplied?: NotApplied[] }>;
 export type Loaded = ProposalsResult<{ list: Proposal[]; draftOf: Proposal | null }>;
-/** A proposal's discussion: its draft's comment threads (read with it, again when it changes). */
-export interface ProposalDiscussion {
-  threads: CommentThread[];
-  comments: Comment[];
-}
-export type Opened = ProposalsResult<{
-  change: ProposalChange;
-  reviews: ProposalReview[];
-  discussion?: ProposalDiscussion;
-}>;
+export type Opened = ProposalsResult<{ change: ProposalChange; reviews: ProposalReview[] }>;
 
 export type ProposalsIntent =
   | { type: 'proposals.propose'; title: string }
@@ -76,7 +69,10 @@ export type ProposalsIntent =
   | { type: 'proposals.retry' }
   | { type: 'proposals.dismissError' };
 
-export type ProposalsNotice = { type: 'proposals.headMoved'; version: number; definition: MachineDefinition };
+export type ProposalsNotice =
+  | { type: 'proposals.headMoved'; version: number; definition: MachineDefinition }
+  /** The room's say on who comments (members, not guests), passed to an opened proposal's discussion. */
+  | { type: 'proposals.canCommentChanged'; canComment: boolean };
 
 export type ProposalsEvent = ProposalsIntent | ProposalsNotice | ProposalsFact;
 
@@ -89,6 +85,8 @@ export interface ProposalsInput {
   machineId: string;
   userId: string;
   editor?: ProposalsEditor | null;
+  /** Whether this person comments (a member, not a guest): in an opened proposal's discussion. */
+  canComment?: boolean;
 }
 
 /** One proposal opened: what it changes, drawn as a diff, and its reviews. */
@@ -97,13 +95,13 @@ export interface ProposalView {
   change: ProposalChange;
   diff: VersionDiff;
   reviews: ProposalReview[];
-  discussion: ProposalDiscussion;
 }
 
 export interface ProposalsContext {
   machineId: string;
   userId: string;
   editor: ProposalsEditor | null;
+  canComment: boolean;
   proposals: Proposal[];
   /** The proposal this machine is the draft of, or null. */
   draftOf: Proposal | null;
@@ -128,6 +126,10 @@ const upsert = (list: Proposal[], p: Proposal): Proposal[] =>
     ? list.map((x) => (x.id === p.id && fresher(p, x) ? p : x))
     : [p, ...list].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
 
+/** A proposal this machine knows (listed, or the one it is the draft of). */
+const findProposal = (context: ProposalsContext, id: string | null): Proposal | undefined =>
+  [...context.proposals, ...(context.draftOf ? [context.draftOf] : [])].find((p) => p.id === id);
+
 /** Whether `userId` may edit the draft of `p`: its author or an invitee, until it is merged or closed. */
 export const mayEditDraft = (p: Proposal, userId: string): boolean =>
   (p.author === userId || p.collaborators.includes(userId)) && p.status !== 'merged' && p.status !== 'closed';
@@ -142,6 +144,7 @@ export const proposalsMachine = setup({
       loadProposals: 'loadProposals';
       step: 'step';
       openProposal: 'openProposal';
+      discussion: 'discussion';
     },
     tags: {} as 'loading' | 'busy' | 'reading' | 'showing' | 'failed',
   },
@@ -150,6 +153,8 @@ export const proposalsMachine = setup({
     loadProposals: requestNotProvided<Loaded, { machineId: string }>('proposals', 'loadProposals'),
     step: requestNotProvided<StepAnswer, StepRequest>('proposals', 'step'),
     openProposal: requestNotProvided<Opened, { proposal: Proposal }>('proposals', 'openProposal'),
+    /** An opened proposal's discussion: the comments machine on its draft (its actors provided with the comments port). */
+    discussion: commentsMachine,
   },
   guards: {
     refused: (_, answer: ProposalsResult<unknown>) => !answer.ok,
@@ -198,12 +203,10 @@ export const proposalsMachine = setup({
       return { openId: event.id, selected: null, error: null };
     }),
     showView: assign(({ context }, answer: Opened) => {
-      const proposal = [...context.proposals, ...(context.draftOf ? [context.draftOf] : [])].find(
-        (p) => p.id === context.openId,
-      );
+      const proposal = findProposal(context, context.openId);
       if (!answer.ok || !proposal) return {};
-      const { change, reviews, discussion = { threads: [], comments: [] } } = answer.value;
-      return { view: { proposal, change, reviews, discussion, diff: versionDiff(change.before, change.after) } };
+      const { change, reviews } = answer.value;
+      return { view: { proposal, change, reviews, diff: versionDiff(change.before, change.after) } };
     }),
     /** The opened proposal's diff against the machine now is drawn on this person's main canvas. */
     drawOnCanvas: enqueueActions(({ context, enqueue }) => {
@@ -219,6 +222,12 @@ export const proposalsMachine = setup({
     /** Hidden here: the canvas shows now again. */
     clearCanvas: enqueueActions(({ context, enqueue }) => {
       if (context.editor) enqueue.sendTo(context.editor, { type: 'view.close' });
+    }),
+    setCanComment: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, 'proposals.canCommentChanged');
+      enqueue.assign({ canComment: event.canComment });
+      if (context.openId !== null)
+        enqueue.sendTo('discussion', { type: 'comments.canCommentChanged', canComment: event.canComment });
     }),
     select: assign(({ event }) => {
       assertEvent(event, 'proposals.select');
@@ -236,6 +245,7 @@ export const proposalsMachine = setup({
     machineId: input.machineId,
     userId: input.userId,
     editor: input.editor ?? null,
+    canComment: input.canComment ?? false,
     proposals: [],
     draftOf: null,
     head: null,
@@ -250,6 +260,7 @@ export const proposalsMachine = setup({
   invoke: { id: 'changes', src: 'changes', input: ({ context }) => ({ machineId: context.machineId }) },
   on: {
     'proposals.headMoved': { guard: 'headChanged', actions: 'setHead' },
+    'proposals.canCommentChanged': { actions: 'setCanComment' },
     'proposals.changed': { actions: ['changed', 'tellDraft'] },
     'proposals.dismissError': { actions: 'clearError' },
   },
@@ -304,9 +315,7 @@ export const proposalsMachine = setup({
                 'proposals.close',
                 'proposals.invite',
               ]);
-              const proposal = [...context.proposals, ...(context.draftOf ? [context.draftOf] : [])].find(
-                (p) => p.id === event.id,
-              ) as Proposal;
+              const proposal = findProposal(context, event.id) as Proposal;
               if (event.type === 'proposals.review') return { kind: 'review', proposal, verdict: event.verdict };
               if (event.type === 'proposals.requestReview') return { kind: 'requestReview', proposal };
               if (event.type === 'proposals.invite') return { kind: 'invite', proposal, userId: event.userId };
@@ -323,36 +332,50 @@ export const proposalsMachine = setup({
     },
     view: {
       initial: 'closed',
-      on: {
-        'proposals.open': { guard: 'known', target: '.reading', actions: 'openIt' },
-        // A transition here takes the event from the root's: it keeps the row as the root would.
-        'proposals.changed': { guard: 'openChanged', target: '.reading', actions: ['changed', 'tellDraft'] },
-      },
+      on: { 'proposals.open': { guard: 'known', target: '.opened', reenter: true, actions: 'openIt' } },
       states: {
         closed: {},
-        reading: {
-          tags: ['reading'],
+        opened: {
+          initial: 'reading',
+          // Its discussion: the draft's threads, live, for as long as it is open (whatever is read again).
           invoke: {
-            id: 'openProposal',
-            src: 'openProposal',
+            id: 'discussion',
+            src: 'discussion',
             input: ({ context }) => ({
-              proposal: [...context.proposals, ...(context.draftOf ? [context.draftOf] : [])].find(
-                (p) => p.id === context.openId,
-              ) as Proposal,
-            }),
-            ...request({
-              refused: { target: 'closed', actions: [{ type: 'showRefusal', params: output }, 'hideView'] },
-              done: { target: 'shown', actions: { type: 'showView', params: output } },
-              threw: { target: 'closed', actions: ['showUnexpected', 'hideView'] },
+              machineId: (findProposal(context, context.openId) as Proposal).draftId,
+              userId: context.userId,
+              canComment: context.canComment,
             }),
           },
-        },
-        shown: {
-          tags: ['showing'],
-          entry: 'drawOnCanvas',
           on: {
-            'proposals.select': { actions: 'select' },
-            'proposals.hide': { target: 'closed', actions: ['hideView', 'clearCanvas'] },
+            // A transition here takes the event from the root's: it keeps the row as the root would.
+            'proposals.changed': { guard: 'openChanged', target: '.reading', actions: ['changed', 'tellDraft'] },
+          },
+          states: {
+            reading: {
+              tags: ['reading'],
+              invoke: {
+                id: 'openProposal',
+                src: 'openProposal',
+                input: ({ context }) => ({ proposal: findProposal(context, context.openId) as Proposal }),
+                ...request({
+                  refused: {
+                    target: '#proposals.view.closed',
+                    actions: [{ type: 'showRefusal', params: output }, 'hideView'],
+                  },
+                  done: { target: 'shown', actions: { type: 'showView', params: output } },
+                  threw: { target: '#proposals.view.closed', actions: ['showUnexpected', 'hideView'] },
+                }),
+              },
+            },
+            shown: {
+              tags: ['showing'],
+              entry: 'drawOnCanvas',
+              on: {
+                'proposals.select': { actions: 'select' },
+                'proposals.hide': { target: '#proposals.view.closed', actions: ['hideView', 'clearCanvas'] },
+              },
+            },
           },
         },
       },

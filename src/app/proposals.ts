@@ -8,6 +8,7 @@ import {
 } from '../../machines/open-machine/proposals.machine.ts';
 import type { Proposal, ProposalsPort, ProposalsResult } from '../lib/ports/proposals.ts';
 import type { CommentsPort } from '../lib/ports/comments.ts';
+import { commentsLogic } from './comments.ts';
 
 /** A step's answer as the machine reads it: the proposal after it (and, for a merge, what did not land). */
 async function takeStep(port: ProposalsPort, r: StepRequest): Promise<StepAnswer> {
@@ -31,10 +32,9 @@ async function takeStep(port: ProposalsPort, r: StepRequest): Promise<StepAnswer
 
 /**
  * The proposals machine over the proposals port (an opened proposal's diff is drawn by the
- * canvas), and the comments port for an opened proposal's discussion (its draft's threads;
- * none without it).
+ * canvas), and its discussion (the comments machine on the draft) over the comments port.
  */
-export function proposalsLogic(port: ProposalsPort, comments?: CommentsPort) {
+export function proposalsLogic(port: ProposalsPort, comments: CommentsPort) {
   return proposalsMachine.provide({
     actors: {
       changes: fromEventObservable(({ input }: { input: { machineId: string } }) => port.changes$(input.machineId)),
@@ -46,17 +46,12 @@ export function proposalsLogic(port: ProposalsPort, comments?: CommentsPort) {
       }),
       step: fromPromise(({ input }: { input: StepRequest }) => takeStep(port, input)),
       openProposal: fromPromise(async ({ input }: { input: { proposal: Proposal } }): Promise<Opened> => {
-        const [change, reviews, talk] = await Promise.all([
-          port.change(input.proposal),
-          port.reviews(input.proposal.id),
-          comments?.list(input.proposal.draftId),
-        ]);
+        const [change, reviews] = await Promise.all([port.change(input.proposal), port.reviews(input.proposal.id)]);
         if (!change.ok) return change;
         if (!reviews.ok) return reviews;
-        if (talk && !talk.ok) return { ok: false, error: talk.error };
-        const discussion = talk ? { threads: talk.value.threads, comments: talk.value.comments } : undefined;
-        return { ok: true, value: { change: change.value, reviews: reviews.value, discussion } };
+        return { ok: true, value: { change: change.value, reviews: reviews.value } };
       }),
+      discussion: commentsLogic(comments),
     },
   });
 }

@@ -61,11 +61,14 @@ describe('open machine: the Inspector, the tests and the plays', () => {
     expect(told.document).toHaveLength(edits);
   });
 
-  it('tells the canvas, the Inspector and the simulation who may edit and send', () => {
+  it('tells the canvas, the Inspector, the simulation, the comments and the proposals who may edit and send', () => {
     const { told, actor } = start({ ...OPEN_INPUT, canSend: true });
     actor.send({ type: 'machine.editableChanged', canEdit: false, canSend: false });
     expect(told.inspector.at(-1)).toEqual({ type: 'inspector.editableChanged', canEdit: false });
     expect(told.simulation.at(-1)).toEqual({ type: 'sim.canSendChanged', canSend: false });
+    expect(told.comments.at(-1)).toEqual({ type: 'comments.canCommentChanged', canComment: false });
+    // An opened proposal's discussion comments as the machine's own comments do.
+    expect(told.proposals.at(-1)).toEqual({ type: 'proposals.canCommentChanged', canComment: false });
     expect(actor.getSnapshot().children.canvas?.getSnapshot().context.canEdit).toBe(false);
     // A room that says nothing of sending leaves it as it was.
     actor.send({ type: 'machine.editableChanged', canEdit: true });

@@ -10,6 +10,7 @@ import {
 } from '../../machines/open-machine/proposals.machine.ts';
 import type { Proposal, ProposalsFact, ProposalsResult, ProposalStatus } from '../../src/lib/ports/proposals.ts';
 import { heldRequests } from './held-requests.ts';
+import { heldComments } from './comments.fakes.ts';
 
 export { door, idleId, renamed, settle } from './versions.fakes.ts';
 import { door, renamed, settle } from './versions.fakes.ts';
@@ -50,8 +51,10 @@ export const loaded = (list: Proposal[], draftOf: Proposal | null = null): Loade
 export const stepped = (p: Proposal): StepAnswer => ok({ proposal: p });
 export const opened: Opened = ok({ change: { before: door, after: renamed, notApplied: [] }, reviews: [] });
 
-export function start(input: { machineId?: string; userId?: string } = {}) {
+export function start(input: { machineId?: string; userId?: string; canComment?: boolean } = {}) {
   const facts = new Subject<ProposalsFact>();
+  // An opened proposal's discussion: the comments machine, its list and requests held too.
+  const talk = heldComments();
   const held = heldRequests<ProposalsRequest>(settle);
   const edited: AnyEventObject[] = [];
   const logic = proposalsMachine.provide({
@@ -60,13 +63,19 @@ export function start(input: { machineId?: string; userId?: string } = {}) {
       loadProposals: held.request<Loaded, { machineId: string }>('loadProposals'),
       step: held.request<StepAnswer, StepRequest>('step'),
       openProposal: held.request<Opened, { proposal: Proposal }>('openProposal'),
+      discussion: talk.logic,
     },
   });
   const editor = createActor(
     fromCallback<AnyEventObject>(({ receive }) => receive((e) => edited.push(e))),
   ).start() as unknown as ProposalsEditor;
   const actor = createActor(logic, {
-    input: { machineId: input.machineId ?? 'm-1', userId: input.userId ?? 'u-bob', editor },
+    input: {
+      machineId: input.machineId ?? 'm-1',
+      userId: input.userId ?? 'u-bob',
+      editor,
+      canComment: input.canComment ?? true,
+    },
   }).start();
-  return { actor, held, facts, edited };
+  return { actor, held, facts, edited, talk };
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { comment, thread } from './comments.fakes.ts';
 import { door, loaded, ok, opened, proposal, renamed, settle, start, stepped } from './proposals.fakes.ts';
 
 /**
@@ -140,44 +141,70 @@ describe('proposals machine', () => {
     expect(ada.actor.getSnapshot().matches({ step: 'idle' })).toBe(true);
   });
 
-  it("keeps an opened proposal's discussion (its draft's threads), and none when the answer has none", async () => {
+  it("opens a proposal's discussion on its draft, live, where a member replies and resolves; a re-read keeps it", async () => {
     const f = start();
+    await f.held.settle('loadProposals', loaded([proposal('p1', 'in_review'), proposal('p2', 'draft')]));
+    expect(f.actor.getSnapshot().children.discussion).toBeUndefined();
+    f.actor.send({ type: 'proposals.open', id: 'p1' });
+    await settle();
+    const talk = f.actor.getSnapshot().children.discussion;
+    expect(talk?.getSnapshot().context).toMatchObject({ machineId: 'draft-p1', userId: 'u-bob', canComment: true });
+    // It reads the draft's threads, and hears the draft's comment channel.
+    expect(f.talk.held.calls.at(-1)).toEqual({ name: 'listComments', input: { machineId: 'draft-p1' } });
+    const t1 = thread('t1', { machineId: 'draft-p1' });
+    await f.talk.held.settle('listComments', ok({ threads: [t1], comments: [comment('c1', 't1')] }));
+    f.talk.facts.next({ type: 'comments.commentChanged', comment: comment('c2', 't1', { body: '@Ada ok?' }) });
+    await settle();
+    expect(talk?.getSnapshot().context.comments.map((c) => c.id)).toEqual(['c1', 'c2']);
+    // A reply and a resolve go to the draft's comments.
+    talk?.send({ type: 'comments.reply', threadId: 't1', body: 'Yes', mentions: ['u-bo'] });
+    expect(f.talk.held.calls.at(-1)).toEqual({
+      name: 'send',
+      input: { kind: 'reply', machineId: 'draft-p1', threadId: 't1', body: 'Yes', mentions: ['u-bo'] },
+    });
+    await f.talk.held.settle('send', ok({ comment: comment('c3', 't1', { body: 'Yes' }) }));
+    talk?.send({ type: 'comments.resolve', threadId: 't1' });
+    await f.talk.held.settle('send', ok({ thread: { ...t1, resolvedAt: '2026-11-27T10:05:00Z' } }));
+    expect(talk?.getSnapshot().context.threads[0]?.resolvedAt).toBe('2026-11-27T10:05:00Z');
+    // A change of the proposal reads it again; the discussion goes on (not read again).
+    await f.held.settle('openProposal', opened);
+    f.facts.next({
+      type: 'proposals.changed',
+      proposal: { ...proposal('p1', 'approved'), updatedAt: new Date(Date.UTC(2026, 10, 27, 12, 3)).toISOString() },
+    });
+    await settle();
+    expect(f.actor.getSnapshot().hasTag('reading')).toBe(true);
+    expect(f.actor.getSnapshot().children.discussion).toBe(talk);
+    expect(f.talk.held.isOpen('listComments')).toBe(false);
+    // Another proposal opened: its own draft's discussion.
+    f.actor.send({ type: 'proposals.open', id: 'p2' });
+    await settle();
+    expect(f.actor.getSnapshot().children.discussion?.getSnapshot().context.machineId).toBe('draft-p2');
+    await f.held.settle('openProposal', opened);
+    f.actor.send({ type: 'proposals.hide' });
+    expect(f.actor.getSnapshot().children.discussion).toBeUndefined();
+  });
+
+  it("passes who comments to the discussion: a guest's reply and new thread are not taken", async () => {
+    const f = start({ canComment: false });
     await f.held.settle('loadProposals', loaded([proposal('p1', 'in_review')]));
     f.actor.send({ type: 'proposals.open', id: 'p1' });
     await settle();
-    await f.held.settle('openProposal', opened);
-    expect(f.actor.getSnapshot().context.view?.discussion).toEqual({ threads: [], comments: [] });
-    const at = new Date(Date.UTC(2026, 10, 27, 12, 3)).toISOString();
-    const thread = {
-      id: 't1',
-      machineId: 'draft-p1',
-      anchor: { kind: 'state' as const, value: 's_open' },
-      resolvedAt: null,
-      resolvedBy: null,
-      createdBy: 'u-bob',
-      createdAt: at,
-      updatedAt: at,
-    };
-    const comment = {
-      id: 'c1',
-      threadId: 't1',
-      body: 'Why ajar?',
-      mentions: [],
-      author: 'u-bob',
-      createdAt: at,
-      editedAt: null,
-      deletedAt: null,
-    };
-    f.facts.next({ type: 'proposals.changed', proposal: { ...proposal('p1', 'approved'), updatedAt: at } });
-    await settle();
-    await f.held.settle(
-      'openProposal',
-      ok({
-        change: { before: door, after: renamed, notApplied: [] },
-        reviews: [],
-        discussion: { threads: [thread], comments: [comment] },
-      }),
-    );
-    expect(f.actor.getSnapshot().context.view?.discussion).toEqual({ threads: [thread], comments: [comment] });
+    const talk = f.actor.getSnapshot().children.discussion;
+    await f.talk.held.settle('listComments', ok({ threads: [thread('t1')], comments: [] }));
+    talk?.send({ type: 'comments.compose', anchor: { kind: 'state', value: 'root' } });
+    talk?.send({ type: 'comments.reply', threadId: 't1', body: 'Hi', mentions: [] });
+    expect(talk?.getSnapshot().context.composing).toBeNull();
+    expect(f.talk.held.isOpen('send')).toBe(false);
+    // Made a member (the room says so): it may now.
+    f.actor.send({ type: 'proposals.canCommentChanged', canComment: true });
+    expect(talk?.getSnapshot().context.canComment).toBe(true);
+    talk?.send({ type: 'comments.reply', threadId: 't1', body: 'x'.repeat(10_001), mentions: [] });
+    // The server's refusal (too long) is shown in the discussion.
+    await f.talk.held.settle('send', {
+      ok: false,
+      error: { code: '22023', message: 'a comment is 1 to 10,000 characters (this one has 10001)' },
+    });
+    expect(talk?.getSnapshot().context.error).toBe('a comment is 1 to 10,000 characters (this one has 10001)');
   });
 });

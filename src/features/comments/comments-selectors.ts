@@ -1,6 +1,6 @@
 import { useSelector } from '@xstate/react';
-import { useCallback, useContext, useMemo } from 'react';
-import type { SnapshotFrom } from 'xstate';
+import { createContext, useCallback, useContext, useMemo } from 'react';
+import type { ActorRefFrom, SnapshotFrom } from 'xstate';
 import type { CommentsIntent, commentsMachine } from '../../../machines/open-machine/comments.machine.ts';
 import { unread } from '../../lib/comments/threads.ts';
 import type { Comment, CommentAnchor, CommentThread } from '../../lib/ports/comments.ts';
@@ -11,9 +11,10 @@ import { useSimulationRef } from '../canvas/open-machine-context.ts';
 import { mergeSorted, type TimelineEntry } from '../../lib/timeline/index.ts';
 
 /**
- * Named selector hooks over the open machine's `comments` child, for the Comments panel,
- * the diagram's pins, the Comment tool and the panel tab's unread count. Outside an open
- * machine (a diagram drawn elsewhere) they answer their fallbacks.
+ * Named selector hooks over the open machine's `comments` child (or the comments machine
+ * in `CommentsScope`: a proposal's discussion), for the Comments panel, the diagram's
+ * pins, the Comment tool, the panel tab's unread count and a proposal's discussion.
+ * Outside an open machine (a diagram drawn elsewhere) they answer their fallbacks.
  */
 
 type CommentsSnapshot = SnapshotFrom<typeof commentsMachine>;
@@ -21,9 +22,20 @@ type CommentsSnapshot = SnapshotFrom<typeof commentsMachine>;
 const NO_THREADS: CommentThread[] = [];
 const NO_COMMENTS: Comment[] = [];
 
-export function useCommentsRef() {
+export type CommentsActor = ActorRefFrom<typeof commentsMachine>;
+
+/**
+ * A comments machine in place of the open machine's own: a proposal's discussion (the
+ * comments machine on its draft, a child of the proposals machine). Inside it, the hooks
+ * below read it and send to it.
+ */
+export const CommentsScope = createContext<CommentsActor | null>(null);
+
+export function useCommentsRef(): CommentsActor | undefined {
+  const scoped = useContext(CommentsScope);
   const open = useContext(OpenMachineRefContext);
-  return useSelector(open ?? undefined, (s) => s?.children.comments);
+  const own = useSelector(open ?? undefined, (s) => s?.children.comments);
+  return scoped ?? own;
 }
 
 const useComments = <T>(selector: (s: CommentsSnapshot) => T, fallback: T, compare?: (a: T, b: T) => boolean): T =>

@@ -16,6 +16,7 @@ import {
   useProposalsLoading,
   useProposalsRef,
   useProposalView,
+  useDiscussionRef,
   useReadingProposal,
   type ProposalsActor,
 } from './proposals-selectors.ts';
@@ -55,7 +56,8 @@ function NotAppliedList({ items }: { items: NotApplied[] }) {
  * now (drawn as the Versions panel draws a diff), with its reviews; owners and editors
  * other than its author Approve or Request changes, and owners and editors Merge one in
  * review or approved; its author, owners and editors Close one not merged. Its discussion
- * (the draft's comment threads) shows under the diff; replies are written on the draft.
+ * (the draft's comment threads, live) shows under the diff, where members of any role
+ * reply, resolve and start threads.
  */
 export function ProposalsPanel({ actor }: { actor: ProposalsActor }) {
   const proposals = useProposals(actor);
@@ -64,6 +66,7 @@ export function ProposalsPanel({ actor }: { actor: ProposalsActor }) {
   const busy = useProposalsBusy(actor);
   const reading = useReadingProposal(actor);
   const view = useProposalView(actor);
+  const discussion = useDiscussionRef(actor);
   // The opened proposal's diff is drawn on the main canvas, held by the versions (as a version compared).
   const versions = useVersionsRef();
   const layout = useVersionLayout(versions ?? undefined);
@@ -174,13 +177,13 @@ export function ProposalsPanel({ actor }: { actor: ProposalsActor }) {
             onRestore={() => undefined}
             onClose={() => actor.send({ type: 'proposals.hide' })}
           />
-          <ProposalDiscussion
-            discussion={view.discussion}
-            chart={view.change.after}
-            draftHref={`/p/${projectId}/m/${open.draftId}`}
-            nameOf={nameOf}
-            now={now}
-          />
+          {discussion && (
+            <ProposalDiscussion
+              discussion={discussion}
+              chart={view.change.after}
+              draftHref={`/p/${projectId}/m/${open.draftId}`}
+            />
+          )}
         </article>
       )}
       {lastMerge && lastMerge.notApplied.length > 0 && lastMerge.proposal.id !== open?.id && (

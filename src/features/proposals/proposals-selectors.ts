@@ -23,6 +23,8 @@ export const useDraftOf = (a: ProposalsActor | null): Proposal | null =>
 export const useProposalsError = (a: ProposalsActor | null): string | null =>
   useSelector(a ?? undefined, (s) => s?.context.error ?? null);
 export const useProposalView = (a: ProposalsActor): ProposalView | null => useSelector(a, (s) => s.context.view);
+/** An opened proposal's discussion: the comments machine on its draft, or null when none is open. */
+export const useDiscussionRef = (a: ProposalsActor) => useSelector(a, (s) => s.children.discussion ?? null);
 export const useSelectedProposalChange = (a: ProposalsActor): string | null =>
   useSelector(a, (s) => s.context.selected);
 export const useCreatedProposal = (a: ProposalsActor | null): Proposal | null =>
