@@ -27,8 +27,7 @@ const expectSame = (def: MachineDefinition, c: CollapseChoice) => {
   return got;
 };
 
-const rename = (def: MachineDefinition, id: string, key: string) =>
-  applyOps(def, [{ type: 'state.rename', id, key }]);
+const rename = (def: MachineDefinition, id: string, key: string) => applyOps(def, [{ type: 'state.rename', id, key }]);
 
 describe('the shown view, worked out from the last one', () => {
   const def = generateChart(1000);
