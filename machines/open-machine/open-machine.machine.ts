@@ -34,7 +34,7 @@ export const openMachineMachine = openMachineSetup.createMachine({
     canSend: input.canSend ?? false,
     definition: null,
     choice: NO_CHOICE,
-    shownKey: null,
+    shown: null,
     replay: NO_ROUTE,
     view: NO_VIEW_ROUTE,
     version: null,

@@ -1,7 +1,7 @@
 import { assertEvent, assign, enqueueActions, sendTo, setup, type SnapshotFrom } from 'xstate';
 import { diffToOps } from '../../src/lib/canvas-ops/diff.ts';
 import { opsForEdit, type CanvasEdit } from '../../src/lib/canvas-ops/gestures.ts';
-import { collapsedFor, collapseView, overviewKey, type CollapseChoice } from '../../src/lib/layout/collapse.ts';
+import { overviewKey, type CollapseChoice } from '../../src/lib/layout/collapse.ts';
 import type { Layout } from '../../src/lib/layout/types.ts';
 import type { Op } from '../../src/lib/model/op-types.ts';
 import type { MachineDefinition } from '../../src/lib/model/types.ts';
@@ -15,7 +15,7 @@ import { codeViewMachine } from './code-view.machine.ts';
 import { commentsMachine } from './comments.machine.ts';
 import { documentMachine, type DocumentInput } from './document.machine.ts';
 import { inspectorMachine } from './inspector.machine.ts';
-import { shownKey } from '../../src/lib/layout/shown-key.ts';
+import { samePicture, shownView } from '../../src/lib/layout/shown-view.ts';
 import { layoutMachine } from './layout.machine.ts';
 import { simulationMachine } from './simulation.machine.ts';
 import { testPlaybackMachine } from './test-playback.machine.ts';
@@ -64,8 +64,8 @@ export interface OpenMachineContext extends OpenMachineInput {
   definition: MachineDefinition | null;
   /** The view's choices over the default collapsed compounds (src/lib/layout/collapse.ts). */
   choice: CollapseChoice;
-  /** What the layout was last asked for, as text (keys sorted): the same picture is not asked for twice. */
-  shownKey: string | null;
+  /** What the layout was last asked for (the definition as shown): the same picture is not asked for twice. */
+  shown: MachineDefinition | null;
   /** The replay steps last routed (src: machines/open-machine/replay-follow.ts): each is passed on only when it changes. */
   replay: ReplayRoute;
   /** The views last routed (machines/open-machine/view-follow.ts): each is passed on only when it changes. */
@@ -99,19 +99,18 @@ export const documentDefinition = (snapshot: DocumentSnapshot): MachineDefinitio
 /** The document's version (the log's head it has applied), or null before it loads. */
 export const documentVersion = (snapshot: DocumentSnapshot): number | null => snapshot.context.doc?.version ?? null;
 
-/** What the layout is asked for: the definition with its collapsed compounds closed. */
-export const shownDefinition = (definition: MachineDefinition, choice: CollapseChoice): MachineDefinition =>
-  collapseView(definition, collapsedFor(definition, choice)).view;
-
-/** The definition as shown and its text, unless it shows as the last one asked for did (`lastKey`). */
+/**
+ * What the layout is asked for: the definition with its collapsed compounds closed
+ * (worked out from the last one when an edit only changed states' contents), unless it
+ * draws the same picture as the last one asked for (`last`).
+ */
 function newlyShown(
-  lastKey: string | null,
+  last: MachineDefinition | null,
   definition: MachineDefinition,
   choice: CollapseChoice,
-): { definition: MachineDefinition; key: string } | null {
-  const shown = shownDefinition(definition, choice);
-  const key = shownKey(shown);
-  return key === lastKey ? null : { definition: shown, key };
+): MachineDefinition | null {
+  const shown = shownView(definition, choice).view;
+  return last && samePicture(last, shown) ? null : shown;
 }
 
 /** Fit's overview for the live chart in this pane: which compounds it collapses, as one key. */
@@ -159,10 +158,10 @@ export const openMachineSetup = setup({
     followDocument: enqueueActions(({ context, enqueue }, definition: MachineDefinition | null) => {
       if (!definition || definition === context.definition) return;
       enqueue.assign({ definition });
-      const shown = newlyShown(context.shownKey, definition, context.choice);
+      const shown = newlyShown(context.shown, definition, context.choice);
       if (shown) {
-        enqueue.assign({ shownKey: shown.key });
-        enqueue.sendTo('layout', { type: 'layout.request', definition: shown.definition });
+        enqueue.assign({ shown });
+        enqueue.sendTo('layout', { type: 'layout.request', definition: shown });
       }
       enqueue.sendTo('code', { type: 'code.definitionChanged', definition });
       enqueue.sendTo('inspector', { type: 'inspector.definitionChanged', definition });
@@ -237,9 +236,9 @@ export const openMachineSetup = setup({
         budget: event.budget,
         pane: event.pane,
       };
-      const shown = context.definition ? newlyShown(context.shownKey, context.definition, choice) : null;
-      enqueue.assign(shown ? { choice, shownKey: shown.key } : { choice });
-      if (shown) enqueue.sendTo('layout', { type: 'layout.request', definition: shown.definition });
+      const shown = context.definition ? newlyShown(context.shown, context.definition, choice) : null;
+      enqueue.assign(shown ? { choice, shown } : { choice });
+      if (shown) enqueue.sendTo('layout', { type: 'layout.request', definition: shown });
       // A version or diff shown on the canvas is collapsed and laid out for the same pane.
       if (event.pane) enqueue.sendTo('versions', { type: 'versions.paneSized', ...event.pane });
     }),

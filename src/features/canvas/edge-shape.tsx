@@ -167,8 +167,11 @@ export const EdgeShape = memo(function EdgeShape({
   );
 });
 
-/** A label's lines (wrapped as the layout sized them), the event in medium weight. */
-function PillText({ text, trigger, x }: { text: string; trigger: string; x: number }) {
+/**
+ * A label's lines (wrapped as the layout sized them), the event in medium weight; memoised,
+ * so an arrow redrawn for another reason (its source's path after a rename above it) keeps its text.
+ */
+const PillText = memo(function PillText({ text, trigger, x }: { text: string; trigger: string; x: number }) {
   const lines = wrapLabel(text);
   return (
     <text x={x} y={12} textAnchor="middle">
@@ -183,4 +186,4 @@ function PillText({ text, trigger, x }: { text: string; trigger: string; x: numb
       })}
     </text>
   );
-}
+});

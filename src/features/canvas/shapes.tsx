@@ -62,21 +62,23 @@ const InitialMarker = memo(function InitialMarker({ child }: { child: LayoutNode
   );
 });
 
-/** Every state's dot path (the root has none), in one walk of the tree. */
-function pathsOf(def: MachineDefinition): Map<string, string> {
+/**
+ * The dot path of every state drawn (the root has none), each worked out once up its
+ * parents: a 1,000-state chart shown as an overview walks a few dozen states, not all.
+ */
+function pathsOf(def: MachineDefinition, nodes: Layout['nodes']): Map<string, string> {
   const out = new Map<string, string>();
-  const visit = (id: string, prefix: string): void => {
+  const pathOf = (id: string): string | undefined => {
+    const known = out.get(id);
+    if (known !== undefined) return known;
     const s = def.states[id];
-    if (!s) return;
-    for (const c of s.children) {
-      const key = def.states[c]?.key;
-      if (key === undefined) continue;
-      const path = prefix === '' ? key : `${prefix}.${key}`;
-      out.set(c, path);
-      visit(c, path);
-    }
+    if (!s || s.parent === null) return undefined;
+    const prefix = pathOf(s.parent);
+    const path = prefix === undefined ? s.key : `${prefix}.${s.key}`;
+    out.set(id, path);
+    return path;
   };
-  visit(def.root, '');
+  for (const id of Object.keys(nodes)) pathOf(id);
   return out;
 }
 
@@ -107,7 +109,7 @@ export const DiagramShapes = memo(function DiagramShapes({
     () => labelBadges(definition.transitions, layout.edges),
     [definition.transitions, layout.edges],
   );
-  const paths = useMemo(() => pathsOf(definition), [definition]);
+  const paths = useMemo(() => pathsOf(definition, layout.nodes), [definition, layout.nodes]);
   const nodes = useMemo(() => Object.values(layout.nodes).sort((a, b) => a.depth - b.depth), [layout.nodes]);
   const edges = useMemo(
     () =>

@@ -1,5 +1,5 @@
 import { useCallback, useMemo } from 'react';
-import { collapsedFor, collapseView } from '../../lib/layout/collapse.ts';
+import { shownView } from '../../lib/layout/shown-view.ts';
 import type { MachineDefinition, StateId } from '../../lib/model/types.ts';
 import { useCanvasSend, useViewChoice } from './open-machine-context.ts';
 
@@ -21,13 +21,13 @@ export interface Collapsed {
  * Only what shows is laid out and drawn (src/lib/layout/collapse.ts): what this person
  * opened and closed is the canvas machine's `choice` (`canvas.setOpen`), which it tells
  * the open machine, which lays out the definition as shown by the same rule
- * (`collapsedFor`) this hook draws by.
+ * (`shownView`) this hook draws by.
  */
 export function useCollapsed(definition: MachineDefinition): Collapsed {
   const canvasSend = useCanvasSend();
   const choice = useViewChoice();
-  const collapsed = useMemo(() => collapsedFor(definition, choice), [definition, choice]);
-  const { hidden } = useMemo(() => collapseView(definition, collapsed), [definition, collapsed]);
+  // The open machine worked out the same view for the layout: this is its answer, kept (shown-view.ts).
+  const { collapsed, hidden } = useMemo(() => shownView(definition, choice), [definition, choice]);
   const setOpen = useCallback(
     (ids: string[], open: boolean) => canvasSend({ type: 'canvas.setOpen', ids, open }),
     [canvasSend],

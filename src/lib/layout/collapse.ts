@@ -127,10 +127,15 @@ export const NO_CHOICE: CollapseChoice = { opened: [], closed: [] };
  * The compounds shown collapsed in `def` for a person's choice: the default for the
  * chart as it is now (a chart that grows past the budget starts collapsed at once, before
  * any view has seen it) and, with the pane known, Fit's overview for it, plus what they
- * closed, minus what they opened.
+ * closed, minus what they opened. `auto` is the default when the caller has it already
+ * (it depends only on the tree's shape).
  */
-export function collapsedFor(def: MachineDefinition, choice: CollapseChoice): Set<StateId> {
-  const set = autoCollapsed(def, choice.budget);
+export function collapsedFor(
+  def: MachineDefinition,
+  choice: CollapseChoice,
+  auto: ReadonlySet<StateId> = autoCollapsed(def, choice.budget),
+): Set<StateId> {
+  const set = new Set(auto);
   if (choice.pane) for (const id of fitCollapsed(def, choice.pane)) set.add(id);
   for (const id of choice.closed) set.add(id);
   for (const id of choice.opened) set.delete(id);
@@ -146,7 +151,7 @@ export interface CollapsedView {
 
 /** A collapsed state as shown (no children), one object per state object: its drawn box is redrawn only when the state changed. */
 const closedCopies = new WeakMap<StateNode, StateNode>();
-function closedCopy(s: StateNode): StateNode {
+export function closedCopy(s: StateNode): StateNode {
   let copy = closedCopies.get(s);
   if (!copy) {
     copy = { ...s, children: [], initial: null };

@@ -101,6 +101,8 @@ interface Plan {
    * edit by edit is exactly the one worked out afresh: every view decides alike.
    */
   kept: number[];
+  /** The invoke outcomes among the transitions (their labels are read from the state shown, so measured each time). */
+  invokes: Transition[];
 }
 
 let last: Plan | null = null;
@@ -116,8 +118,7 @@ export function levelAreas(
     let area = plan.kept[i]!;
     const root = def.states[def.root];
     if (root && root.children.length === 0) area += leafArea(def, root, measure);
-    for (const t of Object.values(def.transitions))
-      if (isInvoke(t)) area += transitionArea(plan, def, t, depth, measure, true);
+    for (const t of plan.invokes) area += transitionArea(plan, def, t, depth, measure, true);
     return { depth, area };
   });
   return { compounds: plan.compounds, levels };
@@ -178,7 +179,8 @@ function fresh(def: MachineDefinition, measure: TextMeasure): Plan {
   const deepest = Math.max(0, ...compounds.map((c) => c.depth));
   const depths: number[] = [];
   for (let d = deepest + 1; d >= 1; d -= 1) depths.push(d);
-  const plan: Plan = { def, measure, depth, compounds, depths, kept: [] };
+  const invokes = Object.values(def.transitions).filter(isInvoke);
+  const plan: Plan = { def, measure, depth, compounds, depths, kept: [], invokes };
   plan.kept = depths.map((d) => {
     let area = 0;
     for (const s of Object.values(def.states)) area += stateArea(plan, def, s, d, measure);
@@ -201,11 +203,15 @@ function updated(plan: Plan, def: MachineDefinition): Plan | null {
   if (before === def) return plan;
   if (before.root !== def.root) return null;
   const states = Object.keys(def.states);
-  const transitions = Object.keys(def.transitions);
+  // A rename shares the transitions: none of them is looked at.
+  const transitions = def.transitions === before.transitions ? [] : Object.keys(def.transitions);
   if (states.length !== Object.keys(before.states).length) return null;
-  if (transitions.length !== Object.keys(before.transitions).length) return null;
+  if (def.transitions !== before.transitions && transitions.length !== Object.keys(before.transitions).length)
+    return null;
   const kept = [...plan.kept];
-  const next = { ...plan, def, kept };
+  const invokes =
+    def.transitions === before.transitions ? plan.invokes : Object.values(def.transitions).filter(isInvoke);
+  const next = { ...plan, def, kept, invokes };
   for (const id of states) {
     const s = def.states[id]!;
     const old = before.states[id];
