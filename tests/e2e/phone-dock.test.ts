@@ -4,7 +4,7 @@ import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { loadExample } from '../../src/features/canvas/examples.ts';
 import { showPanel, useBrowserApp } from './harness.ts';
-import { createProject, insertDefinition, signUpPerson } from './people.ts';
+import { insertDefinition, signUpPerson } from './people.ts';
 
 /**
  * The machine page on a phone (390×844): the dock (Simulation, Tests, Timeline)
@@ -74,7 +74,9 @@ const PANELS = [
 /** A new person's own project with the `connection` example, opened on a phone. */
 async function phoneMachine(tag: string, name: string): Promise<Page> {
   const owner = await signUpPerson(tag, name);
-  const projectId = await createProject(owner.client, 'Phone', []);
+  const project = await owner.client.from('projects').insert({ name: 'Phone' }).select('id').single();
+  if (project.error) throw new Error(project.error.message);
+  const projectId = project.data.id;
   const machineId = await insertDefinition(owner.client, projectId, 'connection', loadExample('connection')!);
 
   const { page } = await app.signIn(owner.email, { viewport: PHONE });
