@@ -10,8 +10,10 @@ import { insertDefinition, signUpPerson } from './people.ts';
  * The machine page on a phone (390×844): the dock (Simulation, Tests, Timeline)
  * is a bottom sheet over the page's lower part. With any panel open, the page does not
  * scroll sideways, the panel's main control takes a click at its centre (nothing covers
- * it), and the diagram keeps a visible height above the sheet. Screenshots of each panel
- * go to tests/.tmp/phone-dock/ (look at them when changing this page).
+ * it), and the diagram keeps a visible height above the sheet. A point comment's pin,
+ * panned far away, is framed by its thread's Show on canvas in the diagram above the open
+ * sheet, with room around it. Screenshots of each panel go to tests/.tmp/phone-dock/ (look
+ * at them when changing this page).
  */
 
 const app = useBrowserApp({ timeout: 180_000 });
