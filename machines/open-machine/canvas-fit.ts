@@ -45,12 +45,31 @@ export function refitsStage(stage: Size | null, fit: FitState, size: Size): bool
   return resized && measured(size) && fit.fitted !== null && !fit.touched;
 }
 
-/** The view with `box` in it, with room around it (a found state), or none before the stage is measured. */
-export function framing(stage: Size | null, box: Box): Viewport | null {
+/** The least of the stage's height a framing keeps in view, whatever lies over the rest. */
+export const MIN_VISIBLE = 120;
+
+/**
+ * The part of the stage a person sees: all of it but its foot under something drawn over
+ * it (`covered` px, the phone's bottom sheet), keeping at least MIN_VISIBLE px (or the
+ * whole stage when it is smaller than that). It starts at the stage's top, so a viewport
+ * that fits it fits the stage the same way.
+ */
+export function visibleStage(stage: Size, covered: number): Size {
+  const under = Number.isFinite(covered) ? Math.min(Math.max(0, covered), stage.height - MIN_VISIBLE) : 0;
+  return { width: stage.width, height: stage.height - Math.max(0, under) };
+}
+
+/**
+ * The view with `box` in it, with room around it (a found state, a thread's anchor), in the
+ * part of the stage not covered (`covered` px at its foot), or none before the stage is measured.
+ */
+export function framing(stage: Size | null, box: Box, covered = 0): Viewport | null {
   if (!measured(stage)) return null;
-  const pad = { x: Math.max(160, stage.width / 3), y: Math.max(120, stage.height / 3) };
+  const seen = visibleStage(stage, covered);
+  const pad = { x: Math.max(160, seen.width / 3), y: Math.max(120, seen.height / 3) };
   const bounds = { x: box.x - pad.x, y: box.y - pad.y, width: box.width + 2 * pad.x, height: box.height + 2 * pad.y };
-  return fitIn(stage, bounds, null);
+  // Where the room around it cannot show whole (a small visible part), the box stays centred.
+  return fitIn(seen, bounds, box);
 }
 
 export const measured = (stage: Size | null): stage is Size => stage !== null && stage.width > 0 && stage.height > 0;

@@ -21,7 +21,8 @@ export * from './canvas.setup.ts';
  * overview changed, and a new stage size, are fitted again while the view is still the one
  * a fit gave. A person's pan, zoom, jump, a found state framed (`canvas.find`, once a layout
  * shows it) or following someone makes the view `touched`; Fit (`canvas.fit`) fits the newest
- * layout and clears it.
+ * layout and clears it. What is framed (a found state, a box) lands in the part of the stage
+ * not covered: on a phone the open bottom sheet covers the stage's foot (`canvas.stageCovered`).
  */
 export const canvasMachine = canvasSetup.createMachine({
   id: 'canvas',
@@ -34,6 +35,7 @@ export const canvasMachine = canvasSetup.createMachine({
     connect: null,
     choice: { opened: [], closed: [] },
     stage: null,
+    covered: 0,
     fit: NO_FIT,
   }),
   initial: 'idle',
@@ -41,6 +43,7 @@ export const canvasMachine = canvasSetup.createMachine({
     'canvas.setOpen': { actions: ['setOpen', 'tellView'] },
     // A new pane step re-lays out the chart for it (Fit's overview).
     'canvas.paneSized': [{ guard: 'paneChanged', actions: ['resize', 'setPane', 'tellView'] }, { actions: 'resize' }],
+    'canvas.stageCovered': { actions: 'setCovered' },
     'canvas.laidOut': { actions: 'showLayout' },
     'canvas.zoomAt': { actions: ['zoomAt', 'touch'] },
     'canvas.fit': { actions: 'fitLayout' },

@@ -40,7 +40,9 @@ export type CanvasIntent =
   /** Open (or close) these compounds in this person's view (a view choice, not an edit). */
   | { type: 'canvas.setOpen'; ids: string[]; open: boolean }
   /** The diagram's pane was measured (a fact from the page's layout, not a person's intent). */
-  | { type: 'canvas.paneSized'; width: number; height: number };
+  | { type: 'canvas.paneSized'; width: number; height: number }
+  /** How many px of the stage's foot lie under something drawn over it (the phone's bottom sheet), as measured. */
+  | { type: 'canvas.stageCovered'; bottom: number };
 
 /**
  * Facts from outside: permissions changed, the view moved to a point (a minimap click), the
@@ -80,6 +82,8 @@ export interface CanvasContext {
   choice: ViewChoice;
   /** The stage's size in pixels as last measured (null before): what this person looks at, and how a followed view shows. */
   stage: { width: number; height: number } | null;
+  /** How many px of the stage's foot are covered (the phone's open bottom sheet): framing keeps to the rest. */
+  covered: number;
   /** The layout shown and what the last fit framed (null before the first layout), and whether the person has moved the view since. */
   fit: FitState;
 }
@@ -220,13 +224,13 @@ export const canvasSetup = setup({
     frameSought: assign(({ context }) => {
       const { seeking, shown } = context.fit;
       const node = seeking === null ? undefined : shown?.layout.nodes[seeking];
-      const viewport = node ? framing(context.stage, node) : null;
+      const viewport = node ? framing(context.stage, node, context.covered) : null;
       return viewport ? { viewport, fit: { ...context.fit, seeking: null, touched: true } } : {};
     }),
     /** A box of the picture framed, as a found state is: the person chose the view. */
     frameBox: assign(({ context, event }) => {
       assertEvent(event, 'canvas.frame');
-      const viewport = framing(context.stage, event.box);
+      const viewport = framing(context.stage, event.box, context.covered);
       return viewport ? { viewport, fit: { ...context.fit, touched: true } } : {};
     }),
     /** The person moved the view (or follows someone who did): a new layout or size leaves it be. */
@@ -314,6 +318,11 @@ export const canvasSetup = setup({
     setStage: assign(({ event }) => {
       assertEvent(event, 'canvas.paneSized');
       return { stage: { width: event.width, height: event.height } };
+    }),
+    /** A measure that is no number covers nothing. */
+    setCovered: assign(({ event }) => {
+      assertEvent(event, 'canvas.stageCovered');
+      return { covered: Number.isFinite(event.bottom) ? Math.max(0, event.bottom) : 0 };
     }),
     setPane: assign(({ context, event }) => {
       assertEvent(event, 'canvas.paneSized');

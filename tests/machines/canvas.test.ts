@@ -3,34 +3,10 @@ import { createActor, fromCallback, type SnapshotFrom } from 'xstate';
 import { getShortestPaths, getStateNodes } from 'xstate/graph';
 import { canvasMachine, type CanvasEdit, type CanvasEvent } from '../../machines/open-machine/canvas.machine.ts';
 import { fitViewport, fitZoomFloor } from '../../src/lib/layout/fit.ts';
-import { extentOf, type Box, type Layout, type LayoutNode } from '../../src/lib/layout/types.ts';
+import { extentOf, type Layout } from '../../src/lib/layout/types.ts';
+import { chart } from './canvas-charts.ts';
 
 type Snapshot = SnapshotFrom<typeof canvasMachine>;
-
-/** A chart `width` x `height` whose root starts in a 100 x 60 state at `initial`. */
-function chart(width: number, height: number, initial = { x: 0, y: 0 }): Layout {
-  const node = (id: string, parent: string | null, box: Box): LayoutNode => ({
-    ...box,
-    id,
-    parent,
-    key: id,
-    type: 'compound',
-    depth: parent ? 1 : 0,
-    region: false,
-    history: null,
-    initial: parent ? null : 'first',
-    header: 0,
-  });
-  return {
-    nodes: {
-      root: node('root', null, { x: 0, y: 0, width, height }),
-      first: node('first', 'root', { ...initial, width: 100, height: 60 }),
-    },
-    edges: {},
-    width,
-    height,
-  };
-}
 
 /** Fit's viewport for a layout in a stage, as src/lib/layout/fit.ts works it out. */
 const fitOf = (width: number, height: number, layout: Layout) =>

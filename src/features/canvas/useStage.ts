@@ -18,8 +18,21 @@ export interface Stage {
 }
 
 /**
+ * How many px of the stage's foot `over` is drawn over: the phone's bottom sheet spans the
+ * stage's width; beside the stage (a wide screen's side panel) it covers nothing.
+ */
+export function coveredFoot(stage: HTMLElement, over: HTMLElement): number {
+  const s = stage.getBoundingClientRect();
+  const o = over.getBoundingClientRect();
+  const across = Math.min(s.right, o.right) - Math.max(s.left, o.left);
+  if (across < s.width / 2 || o.top >= s.bottom || o.bottom <= s.top) return 0;
+  return Math.round(s.bottom - Math.max(o.top, s.top));
+}
+
+/**
  * The stage's view and the world outside it. The stage's size goes to the canvas
- * (`canvas.paneSized`) and the layout (its shape) from a ResizeObserver as it changes; the
+ * (`canvas.paneSized`) and the layout (its shape) from a ResizeObserver as it changes, with
+ * how much of its foot the phone's bottom sheet covers (`canvas.stageCovered`); the
  * canvas machine fits the view from it and from each layout (the first one, and again while
  * no one has moved the view), and from it the open machine tells presence what this person
  * looks at and shows the followed person's view. Gestures that move the view send through
@@ -39,6 +52,9 @@ export function useStage(viewport: Viewport, send: (intent: CanvasIntent) => voi
     (el: HTMLDivElement | null) => {
       stageRef.current = el;
       if (!el) return;
+      // The side panel: on a phone a bottom sheet drawn over the stage's foot (dock-sheet.css).
+      const dock = el.closest('.machine-body')?.querySelector<HTMLElement>('.machine-dock') ?? null;
+      const cover = () => canvasSend({ type: 'canvas.stageCovered', bottom: dock ? coveredFoot(el, dock) : 0 });
       const measure = () => {
         const width = el.clientWidth;
         const height = el.clientHeight;
@@ -46,12 +62,17 @@ export function useStage(viewport: Viewport, send: (intent: CanvasIntent) => voi
         if (width <= 0 || height <= 0) return;
         paneShapeSend(width / height);
         canvasSend({ type: 'canvas.paneSized', width, height });
+        cover();
       };
-      // The observer reports the element's size when it starts observing, then each change.
+      // An observer reports its element's size when it starts observing, then each change
+      // (the sheet's as it rises and lowers: what it covers, not the stage's size).
       const observer = new ResizeObserver(measure);
       observer.observe(el);
+      const sheet = new ResizeObserver(cover);
+      if (dock) sheet.observe(dock);
       return () => {
         observer.disconnect();
+        sheet.disconnect();
         stageRef.current = null;
       };
     },

@@ -1,4 +1,4 @@
-import type { Layout } from '../../lib/layout/types.ts';
+import type { Box, Layout } from '../../lib/layout/types.ts';
 import { placeAnchor } from '../../lib/comments/threads.ts';
 import type { MachineDefinition } from '../../lib/model/types.ts';
 import type { CommentAnchor } from '../../lib/ports/comments.ts';
@@ -26,6 +26,9 @@ export function pointOf(value: string): { x: number; y: number } | null {
   const m = /^(-?\d+(?:\.\d+)?),(-?\d+(?:\.\d+)?)$/.exec(value);
   return m ? { x: Number(m[1]), y: Number(m[2]) } : null;
 }
+
+/** The mark's box around the point it is drawn at (its path below), in diagram units: what framing a point shows. */
+export const pinBox = (at: { x: number; y: number }): Box => ({ x: at.x - 14, y: at.y - 22, width: 28, height: 22 });
 
 /**
  * The diagram's comment pins: one per state or transition with open threads, at its

@@ -6,6 +6,7 @@ import type { TimelineEntry } from '../../lib/timeline/index.ts';
 import { useBringIntoView } from '../canvas/bring-into-view.ts';
 import { useCanvasSend, useLayout } from '../canvas/open-machine-context.ts';
 import { useMembers, type MemberView } from '../room/room-context.ts';
+import { pinBox, pointOf } from './CommentPins.tsx';
 import { Composer, type Mentionable } from './Composer.tsx';
 import {
   useCanComment,
@@ -149,7 +150,11 @@ function Thread({
     },
     [focus],
   );
+  // A state or transition is selected and framed; a point (nothing to select), its pin framed.
+  const point = thread.anchor.kind === 'point' ? pointOf(thread.anchor.value) : null;
+  const onCanvas = point !== null || (place.key !== null && ['state', 'transition'].includes(thread.anchor.kind));
   const showOnCanvas = () => {
+    if (point) return canvasSend({ type: 'canvas.frame', box: pinBox(point) });
     canvasSend({ type: 'canvas.select', id: thread.anchor.value, additive: false });
     bringIntoView(layout, thread.anchor.value);
   };
@@ -178,7 +183,7 @@ function Thread({
         on {place.label}
         {place.orphaned && <span className="badge cm-orphan">Orphaned</span>}
         {resolved && <span className="badge">Resolved</span>}
-        {place.key !== null && (thread.anchor.kind === 'state' || thread.anchor.kind === 'transition') && (
+        {onCanvas && (
           <button type="button" className="link cm-show" onClick={showOnCanvas}>
             Show on canvas
           </button>
