@@ -25,9 +25,38 @@ function isSnapshot(value: unknown): value is Snapshot {
   );
 }
 
+/**
+ * Writes are coalesced to one per machine per task, made after the task that asked: an edit
+ * saves the queue twice (made, then taken into a batch) before its commit leaves, and each
+ * write serialises the whole confirmed definition (milliseconds on a large chart). Deferred,
+ * the commit request goes first and the two writes become one. A load writes what is waiting
+ * first, so a reload in the same page reads the newest queue.
+ */
 export function createQueueStore(storage: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>): QueueStore {
+  const waiting = new Map<string, Snapshot | null>();
+  let scheduled = false;
+
+  const write = (machineId: string, snapshot: Snapshot | null) => {
+    try {
+      if (snapshot === null) storage.removeItem(keyFor(machineId));
+      else storage.setItem(keyFor(machineId), JSON.stringify(snapshot));
+    } catch {
+      // Quota or privacy mode: the queue lives on in memory.
+    }
+  };
+  const flush = () => {
+    scheduled = false;
+    const writes = [...waiting];
+    waiting.clear();
+    for (const [machineId, snapshot] of writes) write(machineId, snapshot);
+  };
+
   return {
     load(machineId) {
+      if (waiting.has(machineId)) {
+        write(machineId, waiting.get(machineId) ?? null);
+        waiting.delete(machineId);
+      }
       try {
         const raw = storage.getItem(keyFor(machineId));
         const parsed: unknown = raw === null ? null : JSON.parse(raw);
@@ -37,12 +66,10 @@ export function createQueueStore(storage: Pick<Storage, 'getItem' | 'setItem' | 
       }
     },
     save(machineId, snapshot) {
-      try {
-        if (snapshot === null) storage.removeItem(keyFor(machineId));
-        else storage.setItem(keyFor(machineId), JSON.stringify(snapshot));
-      } catch {
-        // Quota or privacy mode: the queue lives on in memory.
-      }
+      waiting.set(machineId, snapshot);
+      if (scheduled) return;
+      scheduled = true;
+      setTimeout(flush, 0);
     },
   };
 }

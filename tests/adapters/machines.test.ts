@@ -356,7 +356,8 @@ describe('two people editing one machine', () => {
     deviceA.goOffline();
     await waitFor(a, (s) => s.hasTag('offline'), { timeout: 5_000 });
     a.send({ type: 'doc.edit', ops: [rename('typed offline')] });
-    expect([...storage.items.values()].join()).toContain('typed offline');
+    // The copy is written after the task that made the edit (writes are coalesced).
+    await vi.waitFor(() => expect([...storage.items.values()].join()).toContain('typed offline'));
     // Meanwhile B edits online.
     b.send({ type: 'doc.edit', ops: [{ type: 'state.update', id: 's_root', changes: { description: 'b-online' } }] });
     await synced(b, 1);
@@ -370,7 +371,7 @@ describe('two people editing one machine', () => {
     deviceA.goOnline();
     await synced(reloaded, 2);
     await synced(b, 2);
-    expect(storage.items.size).toBe(0);
+    await vi.waitFor(() => expect(storage.items.size).toBe(0));
     const server = await stored(deviceA, machine);
     expect(server.definition).toMatchObject({ name: 'typed offline', states: { s_root: { description: 'b-online' } } });
     expect(b.getSnapshot().context.doc?.local).toEqual(server.definition);
