@@ -1,53 +1,81 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { loopLag, type LoopLag } from './lib.ts';
-import { person } from './sections/collab.ts';
-import { observeInChild } from './storm-process.ts';
-import { runStorm, type StormFigures } from './storm.ts';
+import { runYjsShard } from './hocuspocus.ts';
+import { loopLag } from './lib.ts';
+import type { ShardMessage } from './storm-process.ts';
+import { runStormShard } from './storm.ts';
 
 /**
- * The storm's editors in a process of their own (forked by runStormInChild), so their
- * supabase-js clients, sockets and collab core do not share the backend's event loop:
- * the figures then measure the server, not 50 clients queued behind it. Reads its
- * options from CHARTROOM_STORM (JSON), answers with the figures over IPC.
+ * One shard of a storm's editors in a process of its own (forked by forkShards in
+ * bench/storm-process.ts), so their clients do not share the backend's event loop, nor,
+ * with several shards, one event loop among all editors: Chartroom's editors
+ * (runStormShard: supabase-js, the collab core) or Hocuspocus's (runYjsShard). Reads its
+ * options from CHARTROOM_STORM (JSON), meets the other shards in steps over IPC, and
+ * answers with its CPU time and event-loop delay from the first edit to its last edit
+ * appended ('drained'), then its records.
  */
 
-interface Options {
-  url: string;
-  anonKey: string;
-  editors: number;
-  seconds: number;
-  rate?: number;
-}
+type Options = { kind: 'chartroom' | 'yjs' } & Parameters<typeof runStormShard>[0] & Parameters<typeof runYjsShard>[0];
 
 const options = JSON.parse(process.env.CHARTROOM_STORM ?? '{}') as Options;
-const reply = (message: { figures: StormFigures; cpuMs: number; lag: LoopLag } | { error: string }) =>
-  new Promise<void>((resolve) => process.send!(message, () => resolve()));
+const send = (message: ShardMessage) => new Promise<void>((resolve) => process.send!(message, () => resolve()));
 
-try {
-  const owner = await person(options.url, options.anonKey, 'storm-owner');
-  const project = await owner.client.from('projects').insert({ name: 'storm' }).select('id').single();
-  if (project.error) throw new Error(project.error.message);
-  let cpuFrom = process.cpuUsage();
-  // How late this process's event loop runs its callbacks: 50 clients share it.
-  const lag = monitorEventLoopDelay({ resolution: 10 });
-  const observer = await observeInChild({ url: options.url, anonKey: options.anonKey });
-  const figures = await runStorm({
-    ...options,
-    observer,
-    owner,
-    projectId: project.data.id,
-    // Sign-ups (bcrypt on the server) are set-up: the clients' CPU counts from the first edit.
-    onStart: () => {
-      cpuFrom = process.cpuUsage();
-      lag.enable();
-      process.send!({ started: true });
-    },
-  });
+// The storm's messages to this shard, by step, as they come.
+const inbox: ShardMessage[] = [];
+const waiting = new Map<string, (message: ShardMessage) => void>();
+process.on('message', (message: ShardMessage) => {
+  const waiter = waiting.get(message.step);
+  if (waiter) {
+    waiting.delete(message.step);
+    waiter(message);
+  } else inbox.push(message);
+});
+/** Sends this shard's step and waits for the storm's answer (the step named `answer`). */
+async function exchange(message: ShardMessage, answer: string): Promise<ShardMessage> {
+  const early = inbox.findIndex((m) => m.step === answer);
+  const got =
+    early >= 0
+      ? Promise.resolve(inbox.splice(early, 1)[0]!)
+      : new Promise<ShardMessage>((resolve) => waiting.set(answer, resolve));
+  await send(message);
+  return got;
+}
+
+// CPU and event-loop delay from the first edit to this shard's last edit appended.
+let cpuFrom = process.cpuUsage();
+const lag = monitorEventLoopDelay({ resolution: 10 });
+const onStart = () => {
+  cpuFrom = process.cpuUsage();
+  lag.enable();
+};
+const drainedStep = (extra: Record<string, unknown>): ShardMessage => {
   const used = process.cpuUsage(cpuFrom);
   lag.disable();
-  await owner.client.removeAllChannels();
-  await reply({ figures, cpuMs: (used.user + used.system) / 1000, lag: loopLag(lag) });
+  return { step: 'drained', cpuMs: (used.user + used.system) / 1000, lag: loopLag(lag), ...extra };
+};
+const ready = async () => (await exchange({ step: 'ready' }, 'go')).startAt as number;
+
+try {
+  const records =
+    options.kind === 'yjs'
+      ? await runYjsShard({
+          ...options,
+          onStart,
+          link: {
+            ready,
+            drained: async (made) => (await exchange(drainedStep({ made }), 'settle')).all as number[],
+          },
+        })
+      : await runStormShard({
+          ...options,
+          onStart,
+          link: {
+            joined: async (userIds) => (await exchange({ step: 'joined', userIds }, 'machine')).machineId as string,
+            ready,
+            drained: async () => void (await exchange(drainedStep({}), 'settle')),
+          },
+        });
+  await send({ step: 'records', records });
 } catch (error) {
-  await reply({ error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+  await send({ step: 'error', error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
 }
 process.exit(0);

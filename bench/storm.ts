@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { SupabaseClient } from '@supabase/supabase-js';
-import type { Database } from '../src/adapters/supabase/database.types.ts';
 import { createMachinesAdapter } from '../src/adapters/supabase/machines.ts';
 import { chartroomModel } from '../src/lib/collab/chartroom.ts';
 import { committed, createDoc, edit, forget, receive, seen, takeBatch } from '../src/lib/collab/doc.ts';
@@ -9,8 +7,7 @@ import type { Op } from '../src/lib/model/op-types.ts';
 import type { MachineDefinition } from '../src/lib/model/types.ts';
 import type { DocumentPort } from '../src/lib/ports/document.ts';
 import { summarize, type Summary } from './lib.ts';
-import type { StormObserver } from './storm-process.ts';
-import { definitionWith, person } from './sections/collab.ts';
+import { person } from './sections/collab.ts';
 
 /**
  * Many editors on one machine, each committing about once a second through the machines
@@ -19,7 +16,9 @@ import { definitionWith, person } from './sections/collab.ts';
  * machine's op stream. Every tenth edit adds a state under the root with a key other
  * editors pick at the same moment (a collision to mend); the rest edit the editor's own
  * state. Delivery is timed from the sender starting its commit to each other editor
- * applying the op.
+ * applying the op. The editors may be spread over several processes (shards, each running
+ * runStormShard; bench/storm-process.ts forks them): every time is wall-clock ms, so the
+ * figures are worked out across them (stormFigures).
  */
 
 export interface StormFigures {
@@ -99,56 +98,65 @@ interface Editor {
   streamed: Map<number, number>;
 }
 
-const now = () => Number(process.hrtime.bigint()) / 1e6;
-/** Wall-clock ms, comparable with the observer's process on the same machine. */
-const wallMs = () => performance.timeOrigin + performance.now();
+/** Wall-clock ms, comparable across the storm's processes on this machine. */
+export const wallMs = () => performance.timeOrigin + performance.now();
 const sleep = (msec: number) => new Promise((resolve) => setTimeout(resolve, msec));
 
-export async function runStorm(options: {
+/** How one editors' process (a shard of the storm) meets the others, through the process that runs the storm. */
+export interface ShardLink {
+  /** Reports this shard's people; answers the machine to edit once the owner made them members. */
+  joined(userIds: string[]): Promise<string>;
+  /** Reports every editor of this shard live and caught up; answers the wall-clock ms at which every shard starts. */
+  ready(): Promise<number>;
+  /** Reports this shard's edits all appended (or given up); resolves once every shard's are. */
+  drained(): Promise<void>;
+}
+
+/** What one shard saw, in wall-clock ms, for the storm's figures to be worked out across shards. */
+export interface ShardRecords {
+  edits: number;
+  tried: number;
+  refusedBehind: number;
+  refusedOther: number;
+  dropped: number;
+  receiptGaps: number;
+  streamGaps: number;
+  rolledBack: number;
+  converged: number;
+  roundTrip: number[];
+  /** Batch id -> when its sender started its commit. */
+  sentAt: [string, number][];
+  /** Edit key -> when it was made. */
+  madeAt: [string, number][];
+  /** Each batch shown ahead at an editor: batch id, when, the keys of its edits. */
+  shown: [string, number, string[]][];
+  editors: { id: string; applied: [number, number, Path][]; streamed: [number, number][] }[];
+}
+
+/**
+ * One shard of the storm: `editors` editors (the storm's `first`..`first + editors - 1`
+ * of `total`), each ticking `rate` times a second for `seconds`, staggered across the
+ * interval by their place among all `total`, every shard starting at the same moment.
+ */
+export async function runStormShard(options: {
   url: string;
   anonKey: string;
-  owner: { client: SupabaseClient<Database>; id: string };
-  projectId: string;
   editors: number;
+  first: number;
+  total: number;
   seconds: number;
   /** Edits each editor makes a second (default 1). */
   rate?: number;
-  /** Called once everyone is signed up, joined and caught up, as the first edits start. */
+  link: ShardLink;
+  /** Called as the first edits start. */
   onStart?: () => void;
-  /** A client following the machine in a process of its own (made a member here). */
-  observer?: StormObserver;
-}): Promise<StormFigures> {
-  const ownerPort = createMachinesAdapter(options.owner.client);
-  const created = await ownerPort.createMachine({
-    projectId: options.projectId,
-    name: 'storm',
-    definition: definitionWith(options.editors),
-  });
-  if (!created.ok) throw new Error(created.error.message);
-  const machineId = created.value.id;
+}): Promise<ShardRecords> {
   const people = [];
-  for (let i = 0; i < options.editors; i++) people.push(await person(options.url, options.anonKey, `storm-${i}`));
-  const added = await options.owner.client.from('project_members').insert(
-    people.map((p) => ({
-      project_id: options.projectId,
-      user_id: p.id,
-      role: 'editor' as const,
-      joined_via: 'added' as const,
-    })),
-  );
-  if (added.error) throw new Error(added.error.message);
-  if (options.observer) {
-    const watcher = await options.owner.client.from('project_members').insert({
-      project_id: options.projectId,
-      user_id: options.observer.userId,
-      role: 'viewer',
-      joined_via: 'added',
-    });
-    if (watcher.error) throw new Error(watcher.error.message);
-    await options.observer.follow(machineId);
-  }
-
-  const opened = await ownerPort.loadMachine(machineId);
+  for (let i = 0; i < options.editors; i++)
+    people.push(await person(options.url, options.anonKey, `storm-${options.first + i}`));
+  const machineId = await options.link.joined(people.map((p) => p.id));
+  const firstPort = createMachinesAdapter(people[0]!.client);
+  const opened = await firstPort.loadMachine(machineId);
   if (!opened.ok) throw new Error(opened.error.message);
   const start = receive(
     chartroomModel,
@@ -159,8 +167,6 @@ export async function runStorm(options: {
   const stateIds = start.confirmed.states[root]!.children;
 
   const sentAt = new Map<string, number>();
-  const sentAtWall = new Map<string, number>();
-  const delivery: number[] = [];
   const roundTrip: number[] = [];
   let refusedBehind = 0;
   let refusedOther = 0;
@@ -169,23 +175,21 @@ export async function runStorm(options: {
   let tried = 0;
   let receiptGaps = 0;
   let streamGaps = 0;
-  const ahead: number[] = [];
   const madeAt = new Map<string, number>();
-  const editDelivery: number[] = [];
-  const editAhead: number[] = [];
+  const shown: [string, number, string[]][] = [];
 
   const editors: Editor[] = people.map((p, i) => ({
-    id: `storm-${i}`,
+    id: `storm-${options.first + i}`,
     port: createMachinesAdapter(p.client),
     doc: start,
     sending: false,
-    state: stateIds[i % stateIds.length]!,
+    state: stateIds[(options.first + i) % stateIds.length]!,
     applied: new Map(),
     streamed: new Map(),
   }));
   /** Marks the seqs `e` has just applied (its version moved past them) as reached by `path`. */
   const reached = (e: Editor, from: number, path: Path) => {
-    const at = now();
+    const at = wallMs();
     for (let seq = from + 1; seq <= e.doc.version; seq++) if (!e.applied.has(seq)) e.applied.set(seq, { at, path });
   };
   const apply = (e: Editor, ops: CommittedOp<Op>[], path: Path) => {
@@ -206,16 +210,15 @@ export async function runStorm(options: {
     try {
       for (let taken = takeBatch(e.doc, randomUUID); taken; taken = takeBatch(e.doc, randomUUID)) {
         e.doc = taken.state;
-        const t0 = now();
+        const t0 = wallMs();
         sentAt.set(taken.batch.batchId, t0);
-        sentAtWall.set(taken.batch.batchId, wallMs());
         const result = await e.port.commitOps({
           machineId,
           clientId: e.id,
           batchId: taken.batch.batchId,
           ops: taken.batch.ops,
         });
-        roundTrip.push(now() - t0);
+        roundTrip.push(wallMs() - t0);
         if (!result.ok) {
           if (/behind|conflict|version/i.test(result.error.message)) refusedBehind++;
           else refusedOther++;
@@ -251,18 +254,17 @@ export async function runStorm(options: {
             if (event.type === 'ops.subscribed' || event.type === 'ops.aheadLive') if (++live === 2) resolve(sub);
             if (event.type === 'ops.seen') {
               // Shown at once, as the app's document does.
-              const t0 = sentAt.get(event.batch.batchId);
-              const at = now();
-              if (t0 !== undefined) ahead.push(at - t0);
+              const keys: string[] = [];
               for (const op of event.batch.ops) {
-                const made = madeAt.get(editKey(op) ?? '');
-                if (made !== undefined) editAhead.push(at - made);
+                const key = editKey(op);
+                if (key !== null) keys.push(key);
               }
+              shown.push([event.batch.batchId, wallMs(), keys]);
               e.doc = seen(chartroomModel, e.doc, event.batch);
               return;
             }
             if (event.type !== 'ops.received') return;
-            const at = now();
+            const at = wallMs();
             for (const op of event.ops) if (!e.streamed.has(op.seq)) e.streamed.set(op.seq, at);
             if (apply(e, event.ops, 'stream')) {
               streamGaps++;
@@ -274,12 +276,14 @@ export async function runStorm(options: {
   );
   for (const e of editors) await catchUp(e, 'log read on joining');
 
-  // Each editor ticks `rate` times a second, staggered across the interval.
+  // Each editor ticks `rate` times a second, staggered across the interval by its place among all editors.
+  const startAt = await options.link.ready();
+  await sleep(Math.max(0, startAt - wallMs()));
   options.onStart?.();
   const interval = 1000 / (options.rate ?? 1);
   await Promise.all(
     editors.map(async (e, i) => {
-      await sleep((interval / editors.length) * i);
+      await sleep((interval / options.total) * (options.first + i));
       // Each editor's own window of `seconds` from its first tick: `rate` x `seconds` ticks when on time.
       const stopAt = Date.now() + options.seconds * 1000;
       for (let tick = 0; Date.now() < stopAt; tick++) {
@@ -300,32 +304,99 @@ export async function runStorm(options: {
         if (result.ok) {
           e.doc = result.state;
           edits++;
-          madeAt.set(editKey(op)!, now());
+          madeAt.set(editKey(op)!, wallMs());
         }
         void send(e);
         await sleep(Math.max(0, next - Date.now()));
       }
     }),
   );
-  // Let the last batches land and the stream settle.
+  // Let the last batches land.
   const deadline = Date.now() + 15_000;
   while (editors.some((e) => e.sending || e.doc.pending.length > 0 || e.doc.inflight) && Date.now() < deadline) {
     for (const e of editors) if (!e.sending && (e.doc.pending.length > 0 || e.doc.inflight)) void send(e);
     await sleep(50);
   }
-  const log = await ownerPort.opsSince(machineId, 0);
+  await options.link.drained();
+  // Every shard's edits are in the log: let the stream settle.
+  const log = await firstPort.opsSince(machineId, 0);
   if (!log.ok) throw new Error(log.error.message);
   const head = log.value.length;
-  // Others' ops of the storm, each to be applied by every other editor and brought by the stream.
+  // Others' ops of the storm, each to be brought by the stream to every editor here.
   const stormOps = log.value.filter((x) => x.seq > opened.value.version && x.clientId.startsWith('storm-'));
   const streamedAll = (e: Editor) => stormOps.every((x) => x.clientId === e.id || e.streamed.has(x.seq));
   // Every editor at the log's head, and the stream's copy of every op at every editor (the
-  // deadline only bounds a copy that never comes: it is counted below as not streamed).
-  while (editors.some((e) => e.doc.version < head || !streamedAll(e)) && Date.now() < deadline) await sleep(50);
+  // deadline only bounds a copy that never comes: it is counted as not streamed).
+  const settleBy = Date.now() + 15_000;
+  while (editors.some((e) => e.doc.version < head || !streamedAll(e)) && Date.now() < settleBy) await sleep(50);
   for (const e of editors) if (e.doc.version < head) await catchUp(e, 'log read at the end');
   for (const s of subscriptions) s.unsubscribe();
+  // What the time-out would roll back: batches shown ahead that the log never confirmed.
+  let rolledBack = 0;
+  for (const e of editors)
+    for (const batch of e.doc.remote ?? []) {
+      rolledBack++;
+      e.doc = forget(chartroomModel, e.doc, batch.batchId).state;
+    }
+  const replay = receive(
+    chartroomModel,
+    createDoc<MachineDefinition, Op>(opened.value.definition, opened.value.version),
+    log.value.filter((x) => x.seq > opened.value.version),
+  ).state.confirmed;
+  const converged = editors.filter(
+    (e) =>
+      JSON.stringify(e.doc.confirmed) === JSON.stringify(replay) &&
+      JSON.stringify(e.doc.local) === JSON.stringify(replay),
+  ).length;
+  await Promise.all(people.map((p) => p.client.removeAllChannels()));
+  return {
+    edits,
+    tried,
+    refusedBehind,
+    refusedOther,
+    dropped,
+    receiptGaps,
+    streamGaps,
+    rolledBack,
+    converged,
+    roundTrip,
+    sentAt: [...sentAt],
+    madeAt: [...madeAt],
+    shown,
+    editors: editors.map((e) => ({
+      id: e.id,
+      applied: [...e.applied].map(([seq, got]) => [seq, got.at, got.path]),
+      streamed: [...e.streamed],
+    })),
+  };
+}
+
+/**
+ * The storm's figures from every shard's records and the log (`log`: the machine's ops
+ * after `fromVersion`, the version its editors opened), with when each batch reached the
+ * observer (wall-clock ms by batch id; empty without one).
+ */
+export function stormFigures(
+  shards: readonly ShardRecords[],
+  log: readonly CommittedOp<Op>[],
+  observed: ReadonlyMap<string, number> = new Map(),
+): StormFigures {
+  const sentAt = new Map(shards.flatMap((s) => s.sentAt));
+  const madeAt = new Map(shards.flatMap((s) => s.madeAt));
+  const sum = (key: keyof ShardRecords) => shards.reduce((n, s) => n + (s[key] as number), 0);
+  const editors = shards.flatMap((s) =>
+    s.editors.map((e) => ({
+      id: e.id,
+      applied: new Map(e.applied.map(([seq, at, path]) => [seq, { at, path }])),
+      streamed: new Map(e.streamed),
+    })),
+  );
+  const delivery: number[] = [];
+  const editDelivery: number[] = [];
   const notStreamed: MissingDelivery[] = [];
   const fromLogRead: MissingDelivery[] = [];
+  // Others' ops of the storm, each to be applied by every other editor and brought by the stream.
+  const stormOps = log.filter((x) => x.clientId.startsWith('storm-'));
   for (const entry of stormOps) {
     const t0 = sentAt.get(entry.batchId);
     const made = madeAt.get(editKey(entry.op) ?? '');
@@ -349,51 +420,40 @@ export async function runStorm(options: {
       else fromLogRead.push(how);
     }
   }
-  // What the time-out would roll back: batches shown ahead that the log never confirmed.
-  let rolledBack = 0;
-  for (const e of editors)
-    for (const batch of e.doc.remote ?? []) {
-      rolledBack++;
-      e.doc = forget(chartroomModel, e.doc, batch.batchId).state;
+  const ahead: number[] = [];
+  const editAhead: number[] = [];
+  for (const s of shards)
+    for (const [batchId, at, keys] of s.shown) {
+      const t0 = sentAt.get(batchId);
+      if (t0 !== undefined) ahead.push(at - t0);
+      for (const key of keys) {
+        const made = madeAt.get(key);
+        if (made !== undefined) editAhead.push(at - made);
+      }
     }
-  const observed: number[] = [];
-  if (options.observer) {
-    for (const [batchId, at] of await options.observer.finish()) {
-      const t0 = sentAtWall.get(batchId);
-      if (t0 !== undefined) observed.push(at - t0);
-    }
+  const observerDelivery: number[] = [];
+  for (const [batchId, at] of observed) {
+    const t0 = sentAt.get(batchId);
+    if (t0 !== undefined) observerDelivery.push(at - t0);
   }
-
-  const replay = receive(
-    chartroomModel,
-    createDoc<MachineDefinition, Op>(opened.value.definition, opened.value.version),
-    log.value.filter((x) => x.seq > opened.value.version),
-  ).state.confirmed;
-  const converged = editors.filter(
-    (e) =>
-      JSON.stringify(e.doc.confirmed) === JSON.stringify(replay) &&
-      JSON.stringify(e.doc.local) === JSON.stringify(replay),
-  ).length;
-  await Promise.all(people.map((p) => p.client.removeAllChannels()));
-  const appendedOps = log.value.filter((x) => x.clientId.startsWith('storm-')).length;
   return {
-    edits,
-    tried,
-    appendedOps,
-    refusedBehind,
-    refusedOther,
-    converged,
+    edits: sum('edits'),
+    tried: sum('tried'),
+    appendedOps: stormOps.length,
+    refusedBehind: sum('refusedBehind'),
+    refusedOther: sum('refusedOther'),
+    converged: sum('converged'),
     delivery: summarize(delivery),
-    roundTrip: summarize(roundTrip),
-    dropped,
-    receiptGaps,
-    streamGaps,
-    observerDelivery: summarize(observed),
+    roundTrip: summarize(shards.flatMap((s) => s.roundTrip)),
+    dropped: sum('dropped'),
+    receiptGaps: sum('receiptGaps'),
+    streamGaps: sum('streamGaps'),
+    observerDelivery: summarize(observerDelivery),
     aheadDelivery: summarize(ahead),
-    rolledBack,
+    rolledBack: sum('rolledBack'),
     editDelivery: summarize(editDelivery),
     editAhead: summarize(editAhead),
-    expectedDeliveries: appendedOps * (editors.length - 1),
+    expectedDeliveries: stormOps.length * (editors.length - 1),
     notStreamed,
     fromLogRead,
   };

@@ -14,7 +14,10 @@ import type { StormFigures } from '../storm.ts';
  * "Durable" here stores every change (debounce 0) but delivers without waiting for the
  * store, as Hocuspocus does; Chartroom's confirmed delivery waits for the commit, and its
  * sent-ahead figure is the one that does not. BENCH_SUSTAINED_SECONDS (default 10) is
- * each step's length.
+ * each step's length; BENCH_SUSTAINED_PROCESSES (default 1) is how many child processes
+ * the ten editors are spread over, the same for both (Hocuspocus's server stays in this
+ * process, as Chartroom's backend does); BENCH_SUSTAINED_RATES (edits a second per
+ * editor, comma-separated) picks the steps.
  * An edit counts as delivered to a peer when the peer applies it, from the op stream or
  * from a log read (the receipt of its own append can name a seq past ops still on their
  * way, and the read it then makes may return first); a step holds only if every appended
@@ -53,16 +56,24 @@ const load = () =>
 
 export async function run(ctx: BenchContext): Promise<void> {
   const seconds = Number(process.env.BENCH_SUSTAINED_SECONDS ?? 10);
+  const processes = Math.max(1, Number(process.env.BENCH_SUSTAINED_PROCESSES ?? 1));
+  const rates = process.env.BENCH_SUSTAINED_RATES
+    ? process.env.BENCH_SUSTAINED_RATES.split(',').map(Number)
+    : PER_EDITOR;
   const backend = await benchBackend();
   try {
     ctx.section(
       `sustained rate: ${EDITORS} editors on one machine, ${seconds} s a step, delivery edit -> each other editor ` +
         `(${os.cpus().length} cores; load average before ${load()})`,
     );
+    ctx.report(
+      'layout: editors (both) / Chartroom backend and Hocuspocus server',
+      `${EDITORS} editors in ${Math.min(processes, EDITORS)} child process(es) / the bench's own process`,
+    );
     // The highest rate at which it and every slower step held.
     const best = { chartroom: 0, hocuspocus: 0 };
     const holding = { chartroom: true, hocuspocus: true };
-    for (const rate of PER_EDITOR) {
+    for (const rate of rates) {
       const total = rate * EDITORS;
       const { figures, load: used } = await runStormInChild({
         url: backend.url,
@@ -70,21 +81,35 @@ export async function run(ctx: BenchContext): Promise<void> {
         editors: EDITORS,
         seconds,
         rate,
+        processes,
         pool: backend.pool,
       });
-      const yjs = await measureYjsStorm({ durable: true, pool: backend.pool, editors: EDITORS, rate, seconds });
+      const yjs = await measureYjsStorm({
+        durable: true,
+        pool: backend.pool,
+        editors: EDITORS,
+        rate,
+        seconds,
+        processes,
+      });
       const d = figures.editDelivery;
       ctx.report(`${total} edits/s: Chartroom p50 / p95 / p99`, three(d));
       deliveries(ctx, `${total} edits/s: Chartroom`, figures);
       ctx.report(`${total} edits/s: Chartroom sent ahead, shown p50 / p95 / p99`, three(figures.editAhead));
-      const cores = (cpuMs: number) => (cpuMs / used.wallMs).toFixed(2);
+      const cores = (cpuMs: number, wallMs = used.wallMs) => (cpuMs / wallMs).toFixed(2);
       const asked = total * seconds;
       ctx.report(
-        `${total} edits/s: Chartroom edits made / tried / asked; cores used by editors / backend / PostgreSQL / whole machine`,
-        `${figures.edits} / ${figures.tried} / ${asked}; ${cores(used.clientsCpuMs)} / ${cores(used.backendCpuMs)} / ` +
-          `${cores(used.postgresCpuMs)} / ${cores(used.machineBusyMs)}`,
+        `${total} edits/s: Chartroom edits made / tried / asked; cores used by each editors' process / backend / PostgreSQL / ` +
+          'whole machine (of it, anything else)',
+        `${figures.edits} / ${figures.tried} / ${asked}; ${used.clientsCpuMsEach.map((c) => cores(c)).join(' + ')} / ` +
+          `${cores(used.backendCpuMs)} / ${cores(used.postgresCpuMs)} / ${cores(used.machineBusyMs)} ` +
+          `(${cores(Math.max(0, used.machineBusyMs - used.clientsCpuMs - used.backendCpuMs - used.postgresCpuMs))})`,
       );
-      ctx.report(`${total} edits/s: Hocuspocus edits made / asked`, `${yjs.edits} / ${asked}`);
+      ctx.report(
+        `${total} edits/s: Hocuspocus edits made / asked; cores used by each editors' process / server`,
+        `${yjs.edits} / ${asked}; ${yjs.clientsCpuMsEach.map((c) => cores(c, yjs.wallMs)).join(' + ')} / ` +
+          `${cores(yjs.serverCpuMs, yjs.wallMs)}`,
+      );
       ctx.report(
         `${total} edits/s: Hocuspocus durable p50 / p95 / p99 (delivered / expected)`,
         `${three(yjs.delivery)} (${yjs.delivery.n} / ${yjs.expectedDeliveries})`,
@@ -111,12 +136,15 @@ export async function run(ctx: BenchContext): Promise<void> {
       'x1.00 or more',
     );
 
+    // BENCH_SUSTAINED_MANY=0 leaves out the 50 editors (a profile or a check of one rate).
+    if (process.env.BENCH_SUSTAINED_MANY === '0') return;
     const { figures: many } = await runStormInChild({
       url: backend.url,
       anonKey: backend.anonKey,
       editors: 50,
       seconds: seconds * 2,
       rate: 2,
+      processes,
     });
     ctx.section(`sustained rate: 50 editors x 2 edits/s x ${seconds * 2} s (load average after ${load()})`);
     ctx.report('edits made / appended', `${many.edits} / ${many.appendedOps}`);
