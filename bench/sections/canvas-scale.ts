@@ -17,8 +17,13 @@ import { renameRounds, twoOnOneMachine } from './canvas.ts';
 const SAMPLES = 15;
 const WARMUP = 3;
 
-/** BENCH_CANVAS_SCALE_PROFILE=1: after the 1,000-state rounds, where B's main thread spends a few more renames (bench/bigchart-probe.ts). */
-const PROFILE = process.env.BENCH_CANVAS_SCALE_PROFILE === '1';
+/**
+ * BENCH_CANVAS_SCALE_PROFILE=1 (or =b): after the 1,000-state rounds, where B's main thread
+ * spends a few more renames; =a: where A's does (the editor's tab, from its double-click to
+ * its commit request and the echo); bench/bigchart-probe.ts.
+ */
+const PROFILE_WHO = process.env.BENCH_CANVAS_SCALE_PROFILE;
+const PROFILE = PROFILE_WHO === 'a' ? 'A' : PROFILE_WHO === '1' || PROFILE_WHO === 'b' ? 'B' : null;
 
 const topLevelKey = (def: MachineDefinition): string => {
   const first = def.states[def.root]!.children[0]!;
@@ -48,9 +53,9 @@ export async function run(ctx: BenchContext): Promise<void> {
       }
     const big = charts[1]!;
     if (PROFILE) {
-      const cdp = await startProfile(big.pageB);
+      const cdp = await startProfile(PROFILE === 'A' ? big.pageA : big.pageB);
       await renameRounds(big.pageA, big.pageB, big.name, (i) => `${big.key}p${i}`, 0, 10, true);
-      console.log(`B's main thread over 10 remote renames, ${big.size} states:`);
+      console.log(`${PROFILE}'s main thread over 10 renames, ${big.size} states:`);
       await reportProfile(cdp, bench.dir, 30);
     }
     for (const chart of charts) {

@@ -121,6 +121,19 @@ function OpenMachine({ machineId }: { machineId: string }) {
   const onUserMove = useCallback(() => presenceSend({ type: 'presence.unfollow' }), [presenceSend]);
   // A version or diff shown on the canvas: the canvas is drawn afresh for it (and fitted), and for now again after.
   const reviewKey = useCanvasReviewKey();
+  // The diagram and the Inspector are the same elements until the deferred definition moves
+  // on: the urgent render a new definition starts (and one per cursor or sync change) skips
+  // them, and the deferred one draws them once (both subscribe to the rest themselves).
+  const canvas = useMemo(
+    () =>
+      shown ? (
+        <PanelBoundary name="The diagram" resetKey={shown}>
+          <CanvasPage key={reviewKey ?? 'now'} definition={shown} peers={peers} toolbarHost={toolsHost} />
+        </PanelBoundary>
+      ) : null,
+    [shown, reviewKey, peers, toolsHost],
+  );
+  const inspector = useMemo(() => shown && <Inspector definition={shown} />, [shown]);
 
   return (
     <section
@@ -227,11 +240,7 @@ function OpenMachine({ machineId }: { machineId: string }) {
             </p>
           )}
         </div>
-        {shown ? (
-          <PanelBoundary name="The diagram" resetKey={shown}>
-            <CanvasPage key={reviewKey ?? 'now'} definition={shown} peers={peers} toolbarHost={toolsHost} />
-          </PanelBoundary>
-        ) : (
+        {canvas ?? (
           <div className="canvas-page">
             {sync !== 'failed' && (
               <p className="center" role="status">
@@ -246,7 +255,7 @@ function OpenMachine({ machineId }: { machineId: string }) {
             userId={user?.id ?? null}
             panels={{
               code: <CodeView canEdit={canEditCanvas} />,
-              inspector: <Inspector definition={shown} />,
+              inspector,
               simulation: simulation && (
                 <SimulationPanel actor={simulation} definition={definition} canSend={canSend} />
               ),

@@ -4,6 +4,7 @@ import { writeActions } from '../../lib/inspector/text.ts';
 import { transitionsFrom } from '../../lib/model/tree.ts';
 import type { MachineDefinition, StateNode, StateType } from '../../lib/model/types.ts';
 import { SelectField, TextField } from './fields.tsx';
+import { StateTargetField } from './StateTargetField.tsx';
 
 type Kind = StateType | 'history-shallow' | 'history-deep';
 
@@ -33,12 +34,6 @@ export function StateSection({ definition, state, canEdit, edit }: Props) {
   const childOptions = [
     { value: '', label: '(none)' },
     ...state.children.map((c) => ({ value: c, label: definition.states[c]?.key ?? c })),
-  ];
-  const stateOptions = [
-    { value: '', label: '(none)' },
-    ...Object.keys(definition.states)
-      .filter((s) => s !== definition.root)
-      .map((s) => ({ value: s, label: pathOf(definition, s) })),
   ];
   const timed = transitionsFrom(definition, id).filter(
     (t) => typeof t.event === 'object' && ('after' in t.event || 'always' in t.event),
@@ -161,19 +156,19 @@ export function StateSection({ definition, state, canEdit, edit }: Props) {
               disabled={off}
               onCommit={(input) => set({ input })}
             />
-            <SelectField
+            <StateTargetField
               label="On done, go to"
+              definition={definition}
               value={outcome('done')}
-              options={stateOptions}
               disabled={off}
               onChange={(v) =>
                 edit({ kind: 'invoke.outcome', id, index, outcome: 'done', target: v === '' ? null : v })
               }
             />
-            <SelectField
+            <StateTargetField
               label="On error, go to"
+              definition={definition}
               value={outcome('error')}
-              options={stateOptions}
               disabled={off}
               onChange={(v) =>
                 edit({ kind: 'invoke.outcome', id, index, outcome: 'error', target: v === '' ? null : v })

@@ -62,14 +62,33 @@ interface SelectFieldProps<T extends string> {
   options: { value: T; label: string }[];
   onChange: (value: T) => void;
   disabled?: boolean;
+  /** Told true when the select is pointed at or focused (about to be opened), false when it loses focus. */
+  onEngage?: (engaged: boolean) => void;
 }
 
-export function SelectField<T extends string>({ label, value, options, onChange, disabled }: SelectFieldProps<T>) {
+export function SelectField<T extends string>({
+  label,
+  value,
+  options,
+  onChange,
+  disabled,
+  onEngage,
+}: SelectFieldProps<T>) {
   const id = useId();
+  const engage = onEngage && (() => onEngage(true));
   return (
     <div className="inspector-field">
       <label htmlFor={id}>{label}</label>
-      <select id={id} value={value} disabled={disabled} onChange={(e) => onChange(e.target.value as T)}>
+      <select
+        id={id}
+        value={value}
+        disabled={disabled}
+        onPointerEnter={engage}
+        onPointerDown={engage}
+        onFocus={engage}
+        onBlur={onEngage && (() => onEngage(false))}
+        onChange={(e) => onChange(e.target.value as T)}
+      >
         {options.map((o) => (
           <option key={o.value} value={o.value}>
             {o.label}
