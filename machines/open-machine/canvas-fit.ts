@@ -18,9 +18,11 @@ export interface FitState {
   touched: boolean;
   /** A found state not laid out yet (its compounds are being opened): framed when a layout shows it. */
   seeking: string | null;
+  /** A box the person just chose on the canvas (a comment pin tapped): framed if the sheet it opens covers it. */
+  kept: Box | null;
 }
 
-export const NO_FIT: FitState = { shown: null, fitted: null, touched: false, seeking: null };
+export const NO_FIT: FitState = { shown: null, fitted: null, touched: false, seeking: null, kept: null };
 
 /** The viewport that shows `bounds` whole in the stage; on a phone no smaller than readable names, keeping `focus` in view. */
 export const fitIn = (stage: Size, bounds: Box, focus: Box | null): Viewport =>
@@ -43,6 +45,11 @@ export function refitsLayout(fit: FitState, layout: Layout, overview: string): b
 export function refitsStage(stage: Size | null, fit: FitState, size: Size): boolean {
   const resized = !stage || stage.width !== size.width || stage.height !== size.height;
   return resized && measured(size) && fit.fitted !== null && !fit.touched;
+}
+
+/** A new measure of the sheet over the stage's foot while the view is still the fit's: the chart fits what is left. */
+export function refitsCover(covered: number, fit: FitState, next: number): boolean {
+  return covered !== next && fit.fitted !== null && !fit.touched;
 }
 
 /** The least of the stage's height a framing keeps in view, whatever lies over the rest. */
@@ -70,6 +77,18 @@ export function framing(stage: Size | null, box: Box, covered = 0): Viewport | n
   const bounds = { x: box.x - pad.x, y: box.y - pad.y, width: box.width + 2 * pad.x, height: box.height + 2 * pad.y };
   // Where the room around it cannot show whole (a small visible part), the box stays centred.
   return fitIn(seen, bounds, box);
+}
+
+/** Whether `box` shows whole in the part of the stage not covered, at `viewport` (true before the stage is measured). */
+export function inView(stage: Size | null, covered: number, viewport: Viewport, box: Box): boolean {
+  if (!measured(stage)) return true;
+  const seen = visibleStage(stage, covered);
+  const { x, y, zoom } = viewport;
+  const left = box.x * zoom + x;
+  const top = box.y * zoom + y;
+  const right = (box.x + box.width) * zoom + x;
+  const bottom = (box.y + box.height) * zoom + y;
+  return left >= 0 && top >= 0 && right <= seen.width && bottom <= seen.height;
 }
 
 export const measured = (stage: Size | null): stage is Size => stage !== null && stage.width > 0 && stage.height > 0;

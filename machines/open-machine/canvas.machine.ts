@@ -21,8 +21,11 @@ export * from './canvas.setup.ts';
  * overview changed, and a new stage size, are fitted again while the view is still the one
  * a fit gave. A person's pan, zoom, jump, a found state framed (`canvas.find`, once a layout
  * shows it) or following someone makes the view `touched`; Fit (`canvas.fit`) fits the newest
- * layout and clears it. What is framed (a found state, a box) lands in the part of the stage
- * not covered: on a phone the open bottom sheet covers the stage's foot (`canvas.stageCovered`).
+ * layout and clears it. What is framed (a found state, a box) and what Fit fits land in the
+ * part of the stage not covered: on a phone the open bottom sheet covers the stage's foot
+ * (`canvas.stageCovered`); a new measure of it refits a view still the fit's. A box the
+ * person tapped (a comment pin, `canvas.keepInView`) is framed above the sheet it opens only
+ * if the sheet covers it; kept until the view moves some other way.
  */
 export const canvasMachine = canvasSetup.createMachine({
   id: 'canvas',
@@ -43,12 +46,13 @@ export const canvasMachine = canvasSetup.createMachine({
     'canvas.setOpen': { actions: ['setOpen', 'tellView'] },
     // A new pane step re-lays out the chart for it (Fit's overview).
     'canvas.paneSized': [{ guard: 'paneChanged', actions: ['resize', 'setPane', 'tellView'] }, { actions: 'resize' }],
-    'canvas.stageCovered': { actions: 'setCovered' },
+    'canvas.stageCovered': { actions: 'cover' },
     'canvas.laidOut': { actions: 'showLayout' },
     'canvas.zoomAt': { actions: ['zoomAt', 'touch'] },
-    'canvas.fit': { actions: 'fitLayout' },
-    'canvas.frame': { actions: 'frameBox' },
-    'canvas.find': { actions: ['seek', 'frameSought'] },
+    'canvas.fit': { actions: ['fitLayout', 'forget'] },
+    'canvas.frame': { actions: ['frameBox', 'forget'] },
+    'canvas.find': { actions: ['seek', 'frameSought', 'forget'] },
+    'canvas.keepInView': { actions: ['keep', 'revealKept'] },
     'canvas.editableChanged': [
       { guard: 'lostEdit', target: '.idle', actions: ['setEditable', 'stopEditing'] },
       { actions: 'setEditable' },

@@ -1,7 +1,18 @@
 import { assertEvent, assign, enqueueActions, setup, type AnyActorRef } from 'xstate';
 import type { CanvasEdit } from '../../src/lib/canvas-ops/gestures.ts';
 import { extentOf, type Box, type Layout } from '../../src/lib/layout/types.ts';
-import { fitIn, framing, initialBox, measured, refitsLayout, refitsStage, type FitState } from './canvas-fit.ts';
+import {
+  fitIn,
+  framing,
+  initialBox,
+  inView,
+  measured,
+  refitsCover,
+  refitsLayout,
+  refitsStage,
+  visibleStage,
+  type FitState,
+} from './canvas-fit.ts';
 import type { View } from '../../src/lib/ports/canvas-presence.ts';
 
 export interface Viewport {
@@ -24,6 +35,8 @@ export type CanvasIntent =
   | { type: 'canvas.find'; id: string }
   /** Bring this box of the shown picture into view with room around it (a change picked, a thread's anchor). */
   | { type: 'canvas.frame'; box: Box }
+  /** Keep this box of the picture in view (a comment pin tapped): framed only if the sheet it opens covers it. */
+  | { type: 'canvas.keepInView'; box: Box }
   | { type: 'canvas.renameStart'; id: string }
   | { type: 'canvas.renameCommit'; key: string }
   | { type: 'canvas.cancel' }
@@ -123,6 +136,8 @@ export const MIN_ZOOM = 0.1;
 export const MAX_ZOOM = 4;
 const clampZoom = (z: number): number => Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, z));
 const stepOf = (px: number): number => Math.round(px / PANE_STEP) * PANE_STEP;
+/** A measure of the sheet that is no number covers nothing. */
+const coveredOf = (bottom: number): number => (Number.isFinite(bottom) ? Math.max(0, bottom) : 0);
 export type CanvasTag = 'idle' | 'panning' | 'editing' | 'renaming' | 'labelling' | 'connecting' | 'retargeting';
 
 type EditOf = (args: { context: CanvasContext; event: CanvasEvent }) => CanvasEdit;
@@ -203,9 +218,18 @@ export const canvasSetup = setup({
       enqueue('setStage');
       if (refit) enqueue('fitLayout');
     }),
+    /** The sheet over the stage's foot was measured; a new measure refits a view no one moved since its fit. */
+    cover: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, 'canvas.stageCovered');
+      const refit = refitsCover(context.covered, context.fit, coveredOf(event.bottom));
+      enqueue('setCovered');
+      if (refit) enqueue('fitLayout');
+      enqueue('revealKept');
+    }),
     /**
-     * The whole chart (the newest layout) in view, showing the chart's start on a phone; the
-     * view is the fit's again. Before the stage is measured only that is noted: its size fits it.
+     * The whole chart (the newest layout) in view, in the part of the stage not under the
+     * phone's open sheet, showing the chart's start on a phone; the view is the fit's again.
+     * Before the stage is measured only that is noted: its size fits it.
      */
     fitLayout: assign(({ context }) => {
       const { shown } = context.fit;
@@ -213,7 +237,22 @@ export const canvasSetup = setup({
       const fitted = { width: shown.layout.width, height: shown.layout.height, overview: shown.overview };
       const fit = { ...context.fit, fitted, touched: false };
       if (!measured(context.stage)) return { fit };
-      return { fit, viewport: fitIn(context.stage, extentOf(shown.layout), initialBox(shown.layout)) };
+      const seen = visibleStage(context.stage, context.covered);
+      return { fit, viewport: fitIn(seen, extentOf(shown.layout), initialBox(shown.layout)) };
+    }),
+    /** A box the person chose on the canvas, kept: the sheet it opens may cover it. */
+    keep: assign(({ context, event }) => {
+      assertEvent(event, 'canvas.keepInView');
+      return { fit: { ...context.fit, kept: event.box } };
+    }),
+    /** The view moved some other way: no box is kept any more. */
+    forget: assign(({ context }) => ({ fit: { ...context.fit, kept: null } })),
+    /** The kept box, when the sheet covers it (or it is out of the stage), framed above the sheet; left be while it shows. */
+    revealKept: assign(({ context }) => {
+      const { kept } = context.fit;
+      if (!kept || inView(context.stage, context.covered, context.viewport, kept)) return {};
+      const viewport = framing(context.stage, kept, context.covered);
+      return viewport ? { viewport, fit: { ...context.fit, touched: true } } : {};
     }),
     /** A found state: sought until a layout shows it (its compounds are being opened), then framed. */
     seek: assign(({ context, event }) => {
@@ -233,8 +272,8 @@ export const canvasSetup = setup({
       const viewport = framing(context.stage, event.box, context.covered);
       return viewport ? { viewport, fit: { ...context.fit, touched: true } } : {};
     }),
-    /** The person moved the view (or follows someone who did): a new layout or size leaves it be. */
-    touch: assign(({ context }) => ({ fit: { ...context.fit, touched: true } })),
+    /** The person moved the view (or follows someone who did): a new layout or size leaves it be, and no box is kept. */
+    touch: assign(({ context }) => ({ fit: { ...context.fit, touched: true, kept: null } })),
     follow: assign(({ event }) => {
       assertEvent(event, 'canvas.viewportFollowed');
       return { viewport: event.viewport };
@@ -319,10 +358,9 @@ export const canvasSetup = setup({
       assertEvent(event, 'canvas.paneSized');
       return { stage: { width: event.width, height: event.height } };
     }),
-    /** A measure that is no number covers nothing. */
     setCovered: assign(({ event }) => {
       assertEvent(event, 'canvas.stageCovered');
-      return { covered: Number.isFinite(event.bottom) ? Math.max(0, event.bottom) : 0 };
+      return { covered: coveredOf(event.bottom) };
     }),
     setPane: assign(({ context, event }) => {
       assertEvent(event, 'canvas.paneSized');

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { loadExample } from '../../src/features/canvas/examples.ts';
-import { showPanel, useBrowserApp } from './harness.ts';
+import { closePanels, showPanel, useBrowserApp } from './harness.ts';
 import { insertDefinition, signUpPerson } from './people.ts';
 
 /**
@@ -12,7 +12,8 @@ import { insertDefinition, signUpPerson } from './people.ts';
  * scroll sideways, the panel's main control takes a click at its centre (nothing covers
  * it), and the diagram keeps a visible height above the sheet. A point comment's pin,
  * panned far away, is framed by its thread's Show on canvas in the diagram above the open
- * sheet, with room around it. Screenshots of each panel go to tests/.tmp/phone-dock/ (look
+ * sheet, with room around it; a pin tapped low on the diagram shows above the sheet it
+ * opens. Screenshots of each panel go to tests/.tmp/phone-dock/ (look
  * at them when changing this page).
  */
 
@@ -185,5 +186,41 @@ describe('the machine page on a phone', () => {
     await expect.poll(() => inside(0.25), { timeout: 10_000 }).toBe(true);
     expect(await page.locator('.machine-dock').getAttribute('data-open')).toBe('comments');
     await page.screenshot({ path: path.join(SHOTS, 'point-thread.png') });
+  }, 180_000);
+
+  it('keeps a comment pin tapped low on the diagram above the Comments sheet it opens', async () => {
+    const page = await phoneMachine('phone-tap', 'Tam');
+    await page
+      .getByRole('toolbar', { name: 'Diagram tools' })
+      .getByRole('button', { name: 'Comment', exact: true })
+      .click();
+    await page.getByRole('button', { name: 'Place a comment here' }).click({ position: { x: 40, y: 120 } });
+    const comments = page.getByRole('region', { name: 'Comments', exact: true });
+    await comments.getByRole('combobox', { name: 'New comment' }).fill('Low on the diagram');
+    await comments.getByRole('button', { name: 'Comment', exact: true }).click();
+    const pin = page.locator('[data-comment-anchor^="point:"] .comment-pin-mark');
+    await pin.waitFor();
+    // The sheet lowered; the pin dragged down to the stage's foot (where the sheet will rise).
+    await closePanels(page);
+    const stage = (await page.locator('.canvas-stage').boundingBox())!;
+    const start = (await pin.boundingBox())!;
+    const from = await emptySpot(page);
+    await page.mouse.move(from.x, from.y);
+    await page.mouse.down();
+    await page.mouse.move(from.x, from.y + (stage.y + stage.height - 40 - start.y), { steps: 6 });
+    await page.mouse.up();
+    const low = (await pin.boundingBox())!;
+    expect(low.y, 'the pin sits low on the diagram').toBeGreaterThan(stage.y + stage.height / 2);
+
+    // Tapped where it is drawn, as a person's finger does.
+    await page.mouse.click(low.x + low.width / 2, low.y + low.height / 2);
+    await page.locator('.machine-dock[data-open="comments"]').waitFor();
+    const above = async () => {
+      const box = (await pin.boundingBox())!;
+      const area = await visibleStage(page);
+      return box.y >= area.top && box.y + box.height <= area.bottom;
+    };
+    await expect.poll(above, { timeout: 10_000 }).toBe(true);
+    await page.screenshot({ path: path.join(SHOTS, 'pin-tapped.png') });
   }, 180_000);
 });

@@ -1,6 +1,7 @@
 import { useCallback, useMemo, useState, type KeyboardEvent } from 'react';
 import { createPortal } from 'react-dom';
 import type { CanvasIntent } from '../../../machines/open-machine/canvas.machine.ts';
+import type { Box } from '../../lib/layout/types.ts';
 import { randomIds } from '../../lib/model/ids.ts';
 import type { MachineDefinition } from '../../lib/model/types.ts';
 import { CanvasToolbar } from './CanvasToolbar.tsx';
@@ -168,10 +169,12 @@ export function CanvasPage({ definition: live, peers: livePeers = [], onCreate, 
     else if (action.type === 'view.zoom') stage.zoom(action.factor);
     else send(action);
   };
-  // A comment pin chosen: its thread comes forward in the Comments panel, and its anchor is selected here.
-  const onPin = (threadId: string, target: string) => {
+  // A comment pin chosen: its thread comes forward in the Comments panel, and its anchor is
+  // selected here; the pin stays in view (on a phone the panel opens as a sheet that may cover it).
+  const onPin = (threadId: string, target: string, box: Box | null) => {
     // A point's pin has nothing to select.
     if (target) send({ type: 'canvas.select', id: target, additive: false });
+    if (box) send({ type: 'canvas.keepInView', box });
     commentsSend({ type: 'comments.focus', threadId });
   };
   const one = selection.length === 1 && definition.states[selection[0] ?? ''] ? selection[0] : undefined;

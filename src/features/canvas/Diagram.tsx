@@ -9,10 +9,10 @@ import {
   nameScale,
   pillScale,
 } from '../../lib/layout/readability.ts';
-import type { Layout } from '../../lib/layout/types.ts';
+import type { Box, Layout } from '../../lib/layout/types.ts';
 import { randomIds } from '../../lib/model/ids.ts';
 import type { MachineDefinition } from '../../lib/model/types.ts';
-import { CommentPins } from '../comments/CommentPins.tsx';
+import { CommentPins, pinBoxOf } from '../comments/CommentPins.tsx';
 import { LabelBox, RenameBox } from './inline-editors.tsx';
 import { RetargetOverlay } from './RetargetOverlay.tsx';
 import { DiagramShapes, type DiagramMarks, type PeerMark } from './shapes.tsx';
@@ -49,8 +49,8 @@ export interface DiagramProps {
   onSimDismiss?: () => void;
   /** The comment pins (the live chart's threads); off while a version or diff is shown. */
   pins?: boolean;
-  /** A comment pin chosen: its newest thread, and the state or transition it hangs on. */
-  onPin?: (threadId: string, target: string) => void;
+  /** A comment pin chosen: its newest thread, the state or transition it hangs on, and its mark's box (diagram units). */
+  onPin?: (threadId: string, target: string, box: Box | null) => void;
 }
 
 const NO_HIDDEN: Record<string, number> = {};
@@ -99,7 +99,8 @@ export function Diagram(props: DiagramProps) {
   const choosePin = (target: EventTarget | null): boolean => {
     const pin = target instanceof Element ? target.closest('[data-comment-thread]') : null;
     if (!pin || !props.onPin) return false;
-    props.onPin(pin.getAttribute('data-comment-thread') ?? '', pin.getAttribute('data-comment-target') ?? '');
+    const thread = pin.getAttribute('data-comment-thread') ?? '';
+    props.onPin(thread, pin.getAttribute('data-comment-target') ?? '', pinBoxOf(pin));
     return true;
   };
 

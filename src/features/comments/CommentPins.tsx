@@ -30,11 +30,18 @@ export function pointOf(value: string): { x: number; y: number } | null {
 /** The mark's box around the point it is drawn at (its path below), in diagram units: what framing a point shows. */
 export const pinBox = (at: { x: number; y: number }): Box => ({ x: at.x - 14, y: at.y - 22, width: 28, height: 22 });
 
+/** A drawn pin's mark box in diagram units, from its `data-pin-at` ("x,y"); null when it has none. */
+export function pinBoxOf(pin: Element): Box | null {
+  const at = pointOf(pin.getAttribute('data-pin-at') ?? '');
+  return at ? pinBox(at) : null;
+}
+
 /**
  * The diagram's comment pins: one per state or transition with open threads, at its
  * anchor (drawn from the layout, so a pin moves with its state; a point's pin at its
  * diagram coordinates, so it moves with pan and zoom), carrying `data-comment-anchor` (the
- * state's dot path, the transition's id, or `point:x,y`) and the count.
+ * state's dot path, the transition's id, or `point:x,y`), where it is drawn (`data-pin-at`,
+ * diagram units) and the count.
  * A pin is a button: the diagram (Diagram.tsx) opens its newest thread in the Comments
  * panel and selects its state or transition (`data-comment-thread`, `data-comment-target`).
  */
@@ -67,6 +74,7 @@ export function CommentPins({ definition, layout }: { definition: MachineDefinit
           data-comment-anchor={p.key}
           data-comment-thread={p.thread}
           data-comment-target={p.target}
+          data-pin-at={`${p.x},${p.y}`}
           transform={`translate(${p.x} ${p.y})`}
           role="button"
           tabIndex={0}
