@@ -44,15 +44,14 @@ export const canvasMachine = canvasSetup.createMachine({
   initial: 'idle',
   on: {
     'canvas.setOpen': { actions: ['setOpen', 'tellView'] },
-    // A new pane step re-lays out the chart for it (Fit's overview).
-    'canvas.paneSized': [{ guard: 'paneChanged', actions: ['resize', 'setPane', 'tellView'] }, { actions: 'resize' }],
+    'canvas.paneSized': { actions: 'sized' },
     'canvas.stageCovered': { actions: 'cover' },
     'canvas.laidOut': { actions: 'showLayout' },
     'canvas.zoomAt': { actions: ['zoomAt', 'touch'] },
-    'canvas.fit': { actions: ['fitLayout', 'forget'] },
-    'canvas.frame': { actions: ['frameBox', 'forget'] },
-    'canvas.find': { actions: ['seek', 'frameSought', 'forget'] },
-    'canvas.keepInView': { actions: ['keep', 'revealKept'] },
+    'canvas.fit': { actions: 'fitWhole' },
+    'canvas.frame': { actions: 'frameBox' },
+    'canvas.find': { actions: 'findState' },
+    'canvas.keepInView': { actions: 'keep' },
     'canvas.editableChanged': [
       { guard: 'lostEdit', target: '.idle', actions: ['setEditable', 'stopEditing'] },
       { actions: 'setEditable' },

@@ -153,6 +153,16 @@ const tell = (editOf: EditOf) =>
   );
 
 /** The canvas machine's setup: its types, actions, guards (the chart is canvas.machine.ts). */
+/** A measured pane whose size, in steps, differs from the one the choice holds. */
+function paneChanged(
+  choice: { pane?: { width: number; height: number } | null },
+  size: { width: number; height: number },
+) {
+  if (!(size.width > 0 && size.height > 0)) return false;
+  const pane = choice.pane;
+  return !pane || pane.width !== stepOf(size.width) || pane.height !== stepOf(size.height);
+}
+
 export const canvasSetup = setup({
   types: {
     context: {} as CanvasContext,
@@ -163,13 +173,6 @@ export const canvasSetup = setup({
   },
   guards: {
     canEdit: ({ context }) => context.canEdit,
-    /** A measured pane whose size, in steps, differs from the one the choice holds. */
-    paneChanged: ({ context, event }) => {
-      assertEvent(event, 'canvas.paneSized');
-      if (!(event.width > 0 && event.height > 0)) return false;
-      const pane = context.choice.pane;
-      return !pane || pane.width !== stepOf(event.width) || pane.height !== stepOf(event.height);
-    },
     hasSelection: ({ context }) => context.canEdit && context.selection.length > 0,
     hasOneSelected: ({ context }) => context.canEdit && context.selection.length === 1,
     hasTarget: ({ event }) => event.type === 'canvas.connectEnd' && event.target !== null,
@@ -211,12 +214,30 @@ export const canvasSetup = setup({
       if (refit) enqueue('fitLayout');
       enqueue('frameSought');
     }),
-    /** The stage was measured; a new size refits a view no one moved since its fit. */
-    resize: enqueueActions(({ context, event, enqueue }) => {
+    /**
+     * The stage measured: a new size refits a view no one moved since its fit, and a new pane
+     * step re-lays out the chart for it (Fit's overview). One action, not guarded branches:
+     * this chart is one of the examples, and each transition is a label it must show readable at Fit.
+     */
+    sized: enqueueActions(({ context, event, enqueue }) => {
       assertEvent(event, 'canvas.paneSized');
       const refit = refitsStage(context.stage, context.fit, event);
       enqueue('setStage');
       if (refit) enqueue('fitLayout');
+      if (!paneChanged(context.choice, event)) return;
+      enqueue('setPane');
+      enqueue('tellView');
+    }),
+    /** Fit pressed: the whole chart, and no box is kept any more. */
+    fitWhole: enqueueActions(({ enqueue }) => {
+      enqueue('fitLayout');
+      enqueue('forget');
+    }),
+    /** A state to find: sought, framed once shown; no box is kept any more. */
+    findState: enqueueActions(({ enqueue }) => {
+      enqueue('seek');
+      enqueue('frameSought');
+      enqueue('forget');
     }),
     /** The sheet over the stage's foot was measured; a new measure refits a view no one moved since its fit. */
     cover: enqueueActions(({ context, event, enqueue }) => {
@@ -240,8 +261,12 @@ export const canvasSetup = setup({
       const seen = visibleStage(context.stage, context.covered);
       return { fit, viewport: fitIn(seen, extentOf(shown.layout), initialBox(shown.layout)) };
     }),
-    /** A box the person chose on the canvas, kept: the sheet it opens may cover it. */
-    keep: assign(({ context, event }) => {
+    /** A box the person chose on the canvas, kept (the sheet it opens may cover it), and shown if it is covered now. */
+    keep: enqueueActions(({ enqueue }) => {
+      enqueue('setKept');
+      enqueue('revealKept');
+    }),
+    setKept: assign(({ context, event }) => {
       assertEvent(event, 'canvas.keepInView');
       return { fit: { ...context.fit, kept: event.box } };
     }),
@@ -270,7 +295,7 @@ export const canvasSetup = setup({
     frameBox: assign(({ context, event }) => {
       assertEvent(event, 'canvas.frame');
       const viewport = framing(context.stage, event.box, context.covered);
-      return viewport ? { viewport, fit: { ...context.fit, touched: true } } : {};
+      return viewport ? { viewport, fit: { ...context.fit, touched: true, kept: null } } : {};
     }),
     /** The person moved the view (or follows someone who did): a new layout or size leaves it be, and no box is kept. */
     touch: assign(({ context }) => ({ fit: { ...context.fit, touched: true, kept: null } })),
