@@ -1,4 +1,5 @@
 import { applyAll, explainWith, landAsWritten, resolveWith } from './rebase.ts';
+import { confirmsShown, rememberShown, resolveAll, resolveWhole, shownBase, shownFor, shownOf } from './shown-stack.ts';
 import type {
   CommitReceipt,
   CommittedOp,
@@ -214,7 +215,7 @@ export function receive<D, O>(
     const kept = next.remote ?? [];
     if (kept.length > 0) {
       const shown = shownOf(model, state);
-      shownOn.set(kept, { confirmed, docs: shown.docs.slice(-kept.length), whole: shown.whole.slice(-kept.length) });
+      rememberShown(kept, { confirmed, docs: shown.docs.slice(-kept.length), whole: shown.whole.slice(-kept.length) });
     }
     if (kept.length > 0 || state.pending.length === 0)
       return { state: { ...next, local: state.local }, gap, dropped, skipped };
@@ -252,7 +253,7 @@ export function seen<D, O>(model: OpModel<D, O>, state: DocState<D, O>, batch: R
   const next = [...remote, batch];
   const shown = shownOf(model, state);
   const landed = resolveWhole(model, shown.docs[shown.docs.length - 1] ?? state.confirmed, batch.ops);
-  shownOn.set(next, {
+  rememberShown(next, {
     confirmed: state.confirmed,
     docs: [...shown.docs, landed.doc],
     whole: [...shown.whole, landed.whole],
@@ -296,45 +297,6 @@ function overlay<D, O>(model: OpModel<D, O>, state: DocState<D, O>): DocState<D,
 }
 
 /**
- * `confirmed` + others' batches shown, by the `remote` list it was worked out for (each
- * change of the list is a new array): `docs[k]` is `confirmed` + the first k + 1 batches
- * (undefined when only the last was worked out), `whole[k]` whether every op of batch k
- * landed (none skipped). A batch seen costs its own ops, not a replay of every batch still
- * shown, and the log confirming the first of them in that order costs nothing (`confirmedAhead`).
- * Valid only while `confirmed` is the one it was for.
- */
-interface Shown {
-  confirmed: unknown;
-  docs: readonly unknown[];
-  whole: readonly boolean[];
-}
-const shownOn = new WeakMap<readonly unknown[], Shown>();
-
-function shownOf<D, O>(model: OpModel<D, O>, state: DocState<D, O>): Shown {
-  const remote = state.remote ?? [];
-  if (remote.length === 0) return { confirmed: state.confirmed, docs: [], whole: [] };
-  const known = shownOn.get(remote);
-  if (known && known.confirmed === state.confirmed) return known;
-  const doc = resolveAll(
-    model,
-    state.confirmed,
-    remote.flatMap((b) => b.ops),
-  );
-  const shown: Shown = {
-    confirmed: state.confirmed,
-    docs: remote.map((_, i) => (i === remote.length - 1 ? doc : undefined)),
-    whole: remote.map(() => false),
-  };
-  shownOn.set(remote, shown);
-  return shown;
-}
-
-function shownBase<D, O>(model: OpModel<D, O>, state: DocState<D, O>): D {
-  const { docs } = shownOf(model, state);
-  return (docs[docs.length - 1] ?? state.confirmed) as D;
-}
-
-/**
  * A delivery that confirms, in the order shown, the first whole batches of others shown
  * ahead, each of which landed whole when shown: `confirmed` becomes the document already
  * worked out for them (the same fold), and nothing is applied again. Null otherwise.
@@ -346,7 +308,7 @@ function confirmedAhead<D, O>(
 ): Received<D, O> | null {
   const count = confirmsShown(state, sorted);
   const remote = state.remote ?? [];
-  const shown = count > 0 ? shownOn.get(remote) : undefined;
+  const shown = count > 0 ? shownFor(remote) : undefined;
   if (!shown || shown.confirmed !== state.confirmed || !shown.whole.slice(0, count).every(Boolean)) return null;
   const confirmed = shown.docs[count - 1] as D | undefined;
   if (confirmed === undefined) return null;
@@ -355,54 +317,12 @@ function confirmedAhead<D, O>(
   const next = { ...state, confirmed, version, ...settle(state, new Set(landed.map((b) => b.batchId))) };
   const gap = sorted.some((e) => e.seq > version);
   const kept = next.remote ?? [];
-  if (kept.length > 0) shownOn.set(kept, { confirmed, docs: shown.docs.slice(count), whole: shown.whole.slice(count) });
+  if (kept.length > 0)
+    rememberShown(kept, { confirmed, docs: shown.docs.slice(count), whole: shown.whole.slice(count) });
   if (kept.length > 0 || state.pending.length === 0)
     return { state: { ...next, local: state.local }, gap, dropped: [], skipped: [] };
   const rebuilt = rebuild(model, next);
   return { state: rebuilt.state, gap, dropped: rebuilt.dropped, skipped: [] };
-}
-
-/** `ops` resolved one after another onto `doc` (in one step when all apply as written), and whether none was skipped. */
-function resolveWhole<D, O>(model: OpModel<D, O>, doc: D, ops: readonly O[]): { doc: D; whole: boolean } {
-  const all = landAsWritten(model, doc, ops);
-  if (all) return { doc: all, whole: true };
-  let current = doc;
-  let whole = true;
-  for (const op of ops) {
-    const landed = resolveWith(model, current, op);
-    current = landed.doc;
-    whole &&= landed.applied.length > 0;
-  }
-  return { doc: current, whole };
-}
-
-/** `ops` resolved one after another onto `doc` (in one step when all apply as written). */
-function resolveAll<D, O>(model: OpModel<D, O>, doc: D, ops: readonly O[]): D {
-  return resolveWhole(model, doc, ops).doc;
-}
-
-/**
- * How many of the first whole batches in `state.remote` the log ops a delivery applies
- * (past `state.version`, up to a gap) are, in order, exactly; 0 when they are not that.
- */
-function confirmsShown<D, O>(state: DocState<D, O>, sorted: readonly CommittedOp<O>[]): number {
-  const remote = state.remote ?? [];
-  let version = state.version;
-  let batch = 0;
-  let index = 0;
-  for (const entry of sorted) {
-    if (entry.seq <= version) continue;
-    if (entry.seq > version + 1) break;
-    version = entry.seq;
-    const shown = remote[batch];
-    if (!shown || entry.batchId !== shown.batchId || index >= shown.ops.length) return 0;
-    index++;
-    if (index === shown.ops.length) {
-      batch++;
-      index = 0;
-    }
-  }
-  return index === 0 ? batch : 0;
 }
 
 /**
