@@ -1,11 +1,11 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { concatMap, EMPTY, finalize, Observable, of } from 'rxjs';
+import { finalize, Observable } from 'rxjs';
 import { MAX_BATCH, sizeOf } from '../../lib/collab/doc.ts';
 import type { RemoteBatch } from '../../lib/collab/types.ts';
 import type { Op } from '../../lib/model/op-types.ts';
 import type { CommitRequest, OpStreamEvent } from '../../lib/ports/document.ts';
 import type { Database } from './database.types.ts';
-import { openChannel, type OpenChannel } from './realtime.ts';
+import { factsAs, openChannel, type OpenChannel } from './realtime.ts';
 
 /**
  * Edits before they are durable: each batch an editor appends also goes, the moment it
@@ -66,11 +66,11 @@ export function createPendingLinks(client: Client): PendingLinks {
         });
         return channel.facts$
           .pipe(
-            concatMap((fact): Observable<OpStreamEvent> => {
-              if (fact.type === 'status') return fact.status === 'subscribed' ? of({ type: 'ops.aheadLive' }) : EMPTY;
-              if (fact.type !== 'broadcast') return EMPTY;
+            factsAs((fact): OpStreamEvent | null => {
+              if (fact.type === 'status') return fact.status === 'subscribed' ? { type: 'ops.aheadLive' } : null;
+              if (fact.type !== 'broadcast') return null;
               const batch = pendingBatch(fact.payload);
-              return batch ? of({ type: 'ops.seen', batch }) : EMPTY;
+              return batch ? { type: 'ops.seen', batch } : null;
             }),
             finalize(() => {
               if (links.get(machineId) === link) links.delete(machineId);

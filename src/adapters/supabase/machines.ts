@@ -18,7 +18,7 @@ import type {
 } from '../../lib/ports/document.ts';
 import type { Database, Json, Tables } from './database.types.ts';
 import { createPendingLinks, type PendingLinks } from './machine-pending.ts';
-import { openChannel } from './realtime.ts';
+import { factsAs, openChannel } from './realtime.ts';
 
 /**
  * Machines and their op log over Supabase: table calls for the machine list, the
@@ -335,16 +335,16 @@ export function machineOpEvents(
     broadcast: ['ops'],
     private: true,
   }).facts$.pipe(
-    concatMap((fact): Observable<OpStreamEvent> => {
+    factsAs((fact): OpStreamEvent | null => {
       if (fact.type === 'broadcast') {
         const ops = Array.isArray(fact.payload.ops) ? fact.payload.ops : [];
-        if (ops.length > 0) return of({ type: 'ops.received', ops: ops.map(toCommittedOp) });
+        if (ops.length > 0) return { type: 'ops.received', ops: ops.map(toCommittedOp) };
         // Announced, not carried: anything up to last_seq is in the log.
-        return typeof fact.payload.last_seq === 'number' ? of({ type: 'ops.subscribed' }) : EMPTY;
+        return typeof fact.payload.last_seq === 'number' ? { type: 'ops.subscribed' } : null;
       }
       if (fact.type === 'status')
-        return of(fact.status === 'subscribed' ? { type: 'ops.subscribed' } : { type: 'connection.lost' });
-      return EMPTY;
+        return fact.status === 'subscribed' ? { type: 'ops.subscribed' } : { type: 'connection.lost' };
+      return null;
     }),
   );
   // Others' batches ride beside the log on a channel of their own; the log's channel alone says whether the stream is live.

@@ -1,5 +1,5 @@
 import type { RealtimeChannel, RealtimePostgresChangesPayload, SupabaseClient } from '@supabase/supabase-js';
-import { Observable, asapScheduler, observeOn, share } from 'rxjs';
+import { Observable, share, type OperatorFunction } from 'rxjs';
 import type { ChannelStatus, ConnectionPort, Peer, SocketEvent } from '../../lib/ports/realtime.ts';
 import type { Database, Tables } from './database.types.ts';
 
@@ -7,7 +7,7 @@ import type { Database, Tables } from './database.types.ts';
  * Realtime channels as typed RxJS streams. A channel's facts (status, postgres changes
  * typed by table, broadcasts, presence) come out of one Observable: subscribing opens the
  * channel, unsubscribing removes it, so a machine's teardown closes what it opened.
- * Delivery is moved off supabase-js's callback stack (asap), like the auth stream.
+ * Delivery is moved off supabase-js's callback stack to a microtask (`deferred`), like the auth stream.
  */
 
 export type TableName = keyof Database['public']['Tables'];
@@ -47,6 +47,59 @@ export interface OpenChannel<T extends TableName, TBroadcast, TPresence> {
 }
 
 type AnyClient = SupabaseClient<Database>;
+
+/**
+ * Delivery moved off the caller's stack to a microtask, in order, as `observeOn(asapScheduler)`
+ * does, but without a scheduled action and subscription per message: a busy channel (every
+ * editor's batch, twice) crosses here once per message, so what was rxjs's bookkeeping per
+ * message is now one closure, and one microtask per burst.
+ */
+export function deferred<T>(source: Observable<T>): Observable<T> {
+  return new Observable<T>((subscriber) => {
+    let waiting: (() => void)[] = [];
+    const flush = () => {
+      const now = waiting;
+      waiting = [];
+      for (const deliver of now) {
+        if (subscriber.closed) return;
+        deliver();
+      }
+    };
+    const later = (deliver: () => void) => {
+      if (waiting.push(deliver) === 1) queueMicrotask(flush);
+    };
+    return source.subscribe({
+      next: (value) => later(() => subscriber.next(value)),
+      error: (error: unknown) => later(() => subscriber.error(error)),
+      complete: () => later(() => subscriber.complete()),
+    });
+  });
+}
+
+/**
+ * Each fact as at most one event (null: none), in step: what `concatMap` to `of(event)` or
+ * `EMPTY` says, without an inner stream and subscription per fact. A throwing `toEvent`
+ * errors the stream, as it would there.
+ */
+export function factsAs<A, B>(toEvent: (fact: A) => B | null): OperatorFunction<A, B> {
+  return (source) =>
+    new Observable<B>((subscriber) =>
+      source.subscribe({
+        next: (fact) => {
+          let event: B | null;
+          try {
+            event = toEvent(fact);
+          } catch (error) {
+            subscriber.error(error);
+            return;
+          }
+          if (event !== null) subscriber.next(event);
+        },
+        error: (error: unknown) => subscriber.error(error),
+        complete: () => subscriber.complete(),
+      }),
+    );
+}
 
 const describe = (error: unknown): string =>
   error instanceof Error ? error.message : typeof error === 'string' ? error : 'The live connection failed';
@@ -158,7 +211,7 @@ export function openChannel<T extends TableName, TBroadcast extends Record<strin
       if (channel === current) channel = null;
       void client.removeChannel(current);
     };
-  }).pipe(observeOn(asapScheduler), share({ resetOnRefCountZero: true }));
+  }).pipe(deferred, share({ resetOnRefCountZero: true }));
 
   return {
     facts$,
@@ -228,7 +281,7 @@ export function socketEvents(
       network?.removeEventListener('offline', lost);
       network?.removeEventListener('online', restored);
     };
-  }).pipe(observeOn(asapScheduler));
+  }).pipe(deferred);
 }
 
 export function createConnectionAdapter(client: AnyClient): ConnectionPort {

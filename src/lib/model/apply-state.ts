@@ -1,4 +1,4 @@
-import type { Draft } from './draft.ts';
+import { ownCopy, type Draft } from './draft.ts';
 import type { Op, StateFields } from './op-types.ts';
 import {
   isHistoryKind,
@@ -211,5 +211,5 @@ export function updateState(d: Draft, op: OpOf<'state.update'>): void {
       }
     }
   }
-  Object.assign(d.editState(op.id), structuredClone(changes));
+  Object.assign(d.editState(op.id), ownCopy(changes));
 }

@@ -1,4 +1,4 @@
-import type { Draft } from './draft.ts';
+import { ownCopy, type Draft } from './draft.ts';
 import type { MachineFields, Op, TransitionFields } from './op-types.ts';
 import {
   isEventShape,
@@ -63,7 +63,7 @@ export function updateTransition(d: Draft, op: OpOf<'transition.update'>): void 
     if (!check(value)) d.fail('invalid', `invalid value for "${field}"`);
   }
   if (op.changes.event !== undefined) checkEventSource(d, op.changes.event, t.source);
-  Object.assign(d.editTransition(op.id), structuredClone(changes));
+  Object.assign(d.editTransition(op.id), ownCopy(changes));
 }
 
 export function retarget(d: Draft, op: OpOf<'transition.retarget'>): void {
@@ -97,5 +97,5 @@ export function updateMachine(d: Draft, op: OpOf<'machine.update'>): void {
     if (!check) d.fail('invalid', `"${field}" is not an editable machine field`);
     if (!check(value)) d.fail('invalid', `invalid value for "${field}"`);
   }
-  Object.assign(d.machine, structuredClone(changes));
+  Object.assign(d.machine, ownCopy(changes));
 }
