@@ -114,7 +114,8 @@ export const documentMachine = documentSetup.createMachine({
             { type: 'expireSeen', params: ({ event }) => event.batch },
           ],
         },
-        'seen.expired': { actions: 'forgetSeen' },
+        // Most batches are confirmed long before: then the time-out is no change at all (no new snapshot to route).
+        'seen.expired': { guard: 'stillShown', actions: 'forgetSeen' },
       },
       initial: 'online',
       states: {

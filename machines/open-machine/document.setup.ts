@@ -7,6 +7,7 @@ import {
   edit,
   forget,
   hasUnsent,
+  isShownRemote,
   receive,
   type Landed,
   type Received,
@@ -274,6 +275,10 @@ export const documentSetup = setup({
     lastRefused: ({ context }) => context.refused,
     hasSaved: (_, saved: Snapshot | null) => saved !== null,
     refused: (_, result: Result<unknown>) => !result.ok,
+    stillShown: ({ context, event }) => {
+      assertEvent(event, 'seen.expired');
+      return context.doc !== null && isShownRemote(context.doc, event.batchId);
+    },
     canUndo: ({ context }) => context.history.undo.length > 0,
     canRedo: ({ context }) => context.history.redo.length > 0,
     revealsGap: ({ context, event }) => {

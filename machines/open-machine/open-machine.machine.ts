@@ -38,7 +38,7 @@ export const openMachineMachine = openMachineSetup.createMachine({
     replay: NO_ROUTE,
     view: NO_VIEW_ROUTE,
     version: null,
-    toldTests: null,
+    toldDefinition: null,
     selection: [],
     played: null,
     pictures: NO_PICTURES,
@@ -53,10 +53,7 @@ export const openMachineMachine = openMachineSetup.createMachine({
       onSnapshot: {
         actions: [
           { type: 'followDocument', params: ({ event }) => documentDefinition(event.snapshot) },
-          { type: 'tellTestsDefinition', params: ({ event }) => documentVersion(event.snapshot) },
-          { type: 'tellTimelineHead', params: ({ event }) => documentVersion(event.snapshot) },
-          { type: 'tellVersionsHead', params: ({ event }) => documentVersion(event.snapshot) },
-          { type: 'tellProposalsHead', params: ({ event }) => documentVersion(event.snapshot) },
+          { type: 'tellHead', params: ({ event }) => documentVersion(event.snapshot) },
         ],
       },
     },

@@ -71,9 +71,9 @@ export interface OpenMachineContext extends OpenMachineInput {
   /** The views last routed (machines/open-machine/view-follow.ts): each is passed on only when it changes. */
   view: ViewRoute;
   canSend: boolean;
-  /** The document's version and definition last told to the tests. */
+  /** The document's version and definition last told to the tests, timeline, versions and proposals. */
   version: number | null;
-  toldTests: MachineDefinition | null;
+  toldDefinition: MachineDefinition | null;
   /** The canvas selection last told to the Inspector. */
   selection: string[];
   /** The play last shared with the room (null: none). */
@@ -166,29 +166,24 @@ export const openMachineSetup = setup({
       enqueue.sendTo('code', { type: 'code.definitionChanged', definition });
       enqueue.sendTo('inspector', { type: 'inspector.definitionChanged', definition });
     }),
-    /** The tests judge staleness and run against the definition at its version (anyone's edit, or an acknowledgement). */
-    tellTestsDefinition: enqueueActions(({ context, enqueue }, version: number | null) => {
-      if (!context.definition || (version === context.version && context.definition === context.toldTests)) return;
-      enqueue.assign({ version, toldTests: context.definition });
-      enqueue.sendTo('tests', {
-        type: 'tests.definitionChanged',
-        definition: context.definition,
-        version: version ?? 0,
-      });
-    }),
-    /** The timeline reads the log (with authors) up to the head the document has seen. */
-    tellTimelineHead: enqueueActions(({ enqueue }, version: number | null) => {
-      if (version !== null) enqueue.sendTo('timeline', { type: 'timeline.headMoved', version });
-    }),
-    /** Named versions name the head the document has applied; a diff with now compares this person's definition. */
-    tellVersionsHead: enqueueActions(({ context, enqueue }, version: number | null) => {
-      if (version !== null && context.definition)
-        enqueue.sendTo('versions', { type: 'versions.headMoved', version, definition: context.definition });
-    }),
-    /** Proposals fork at the head the document has applied, from this person's definition. */
-    tellProposalsHead: enqueueActions(({ context, enqueue }, version: number | null) => {
-      if (version !== null && context.definition)
-        enqueue.sendTo('proposals', { type: 'proposals.headMoved', version, definition: context.definition });
+    /**
+     * The head the document has applied, and this person's definition, to the panels that
+     * follow them, only when either changed: the document's snapshot comes with every event
+     * it takes (a batch shown ahead, its copy from the log, a time-out that changes nothing),
+     * and most leave both as they were. The tests judge staleness and run against the
+     * definition at its version (anyone's edit, or an acknowledgement); the timeline reads
+     * the log (with authors) up to the head; named versions name the head (a diff with now
+     * compares this person's definition); proposals fork at the head, from this definition.
+     */
+    tellHead: enqueueActions(({ context, enqueue }, version: number | null) => {
+      if (!context.definition || (version === context.version && context.definition === context.toldDefinition)) return;
+      const definition = context.definition;
+      enqueue.assign({ version, toldDefinition: definition });
+      enqueue.sendTo('tests', { type: 'tests.definitionChanged', definition, version: version ?? 0 });
+      if (version === null) return;
+      enqueue.sendTo('timeline', { type: 'timeline.headMoved', version });
+      enqueue.sendTo('versions', { type: 'versions.headMoved', version, definition });
+      enqueue.sendTo('proposals', { type: 'proposals.headMoved', version, definition });
     }),
     tellTimelinePeers: enqueueActions(({ enqueue }, userIds: string[]) => {
       enqueue.sendTo('timeline', { type: 'timeline.peersChanged', userIds, at: new Date().toISOString() });

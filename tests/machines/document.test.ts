@@ -109,7 +109,7 @@ describe('document machine', () => {
     await flush();
     expect(local(actor)?.name).toBe('seen early');
     expect(actor.getSnapshot().context.doc?.version).toBe(0);
-    // The log's copy: same view, now confirmed; the time-out later changes nothing.
+    // The log's copy: same view, now confirmed.
     const head = backend.server().version;
     backend.emit({
       type: 'ops.received',
@@ -117,6 +117,10 @@ describe('document machine', () => {
     });
     await flush();
     expect(actor.getSnapshot().context.doc).toMatchObject({ version: 1, remote: [] });
+    // Its time-out is then no change at all: the same snapshot, nothing for the open machine to route.
+    const confirmed = actor.getSnapshot();
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(actor.getSnapshot()).toBe(confirmed);
     backend.emit({ type: 'ops.seen', batch });
     await vi.advanceTimersByTimeAsync(10_000);
     expect(local(actor)?.name).toBe('seen early');

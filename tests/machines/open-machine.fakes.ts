@@ -38,12 +38,19 @@ export function fakeOpenMachine() {
     proposals: [] as AnyEventObject[],
   };
   const document = createMachine({
-    types: {} as { context: { doc: { local: MachineDefinition } | null }; events: AnyEventObject },
+    types: {} as {
+      context: { doc: { local: MachineDefinition; version?: number } | null };
+      events: AnyEventObject;
+    },
     context: { doc: null },
     on: {
+      // A definition, and the log's head it is at when given.
       'test.load': {
         actions: assign({
-          doc: ({ event }) => ({ local: (event as unknown as { definition: MachineDefinition }).definition }),
+          doc: ({ event }) => {
+            const { definition, version } = event as unknown as { definition: MachineDefinition; version?: number };
+            return version === undefined ? { local: definition } : { local: definition, version };
+          },
         }),
       },
       '*': { actions: ({ event }) => told.document.push(event) },

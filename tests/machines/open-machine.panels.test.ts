@@ -38,6 +38,31 @@ describe('open machine: the Inspector, the tests and the plays', () => {
     expect(told.tests).toHaveLength(before.tests);
   });
 
+  it('tells the timeline, versions and proposals the head and definition when either changes, not on every document snapshot', () => {
+    const { told, child } = start();
+    const heads = () => ({
+      timeline: told.timeline.filter((e) => e.type === 'timeline.headMoved'),
+      versions: told.versions.filter((e) => e.type === 'versions.headMoved'),
+      proposals: told.proposals.filter((e) => e.type === 'proposals.headMoved'),
+    });
+    child('document')?.send({ type: 'test.load', definition: checkout, version: 3 } as never);
+    expect(heads()).toEqual({
+      timeline: [{ type: 'timeline.headMoved', version: 3 }],
+      versions: [{ type: 'versions.headMoved', version: 3, definition: checkout }],
+      proposals: [{ type: 'proposals.headMoved', version: 3, definition: checkout }],
+    });
+    // The document's snapshot again with the same head and definition (a batch confirmed after it was shown ahead, a time-out that changed nothing).
+    child('document')?.send({ type: 'seen.expired', batchId: 'confirmed already' } as never);
+    child('document')?.send({ type: 'test.load', definition: checkout, version: 3 } as never);
+    expect(heads().timeline).toHaveLength(1);
+    expect(heads().versions).toHaveLength(1);
+    expect(heads().proposals).toHaveLength(1);
+    child('document')?.send({ type: 'test.load', definition: checkout, version: 4 } as never);
+    expect(heads().timeline.at(-1)).toEqual({ type: 'timeline.headMoved', version: 4 });
+    expect(heads().versions.at(-1)).toEqual({ type: 'versions.headMoved', version: 4, definition: checkout });
+    expect(heads().proposals).toHaveLength(2);
+  });
+
   it("tells the Inspector the canvas's selection when it changes, not on every pan", () => {
     const { told, child } = start();
     const canvas = child('canvas');
