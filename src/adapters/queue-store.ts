@@ -25,15 +25,32 @@ function isSnapshot(value: unknown): value is Snapshot {
   );
 }
 
+/** The same unsent ops (the same batch on the wire, the same pending ops), or both empty. */
+function sameQueue(a: Snapshot | null, b: Snapshot | null): boolean {
+  if (a === null || b === null) return a === b;
+  return (
+    a.inflight === b.inflight &&
+    a.pending.length === b.pending.length &&
+    a.pending.every((op, i) => op === b.pending[i])
+  );
+}
+
 /**
  * Writes are coalesced to one per machine per task, made after the task that asked: an edit
  * saves the queue twice (made, then taken into a batch) before its commit leaves, and each
  * write serialises the whole confirmed definition (milliseconds on a large chart). Deferred,
  * the commit request goes first and the two writes become one. A load writes what is waiting
  * first, so a reload in the same page reads the newest queue.
+ * A save whose queue is the one last saved is not written: the document saves after every
+ * remote delivery, and others' edits arriving while ours wait move only `confirmed`. The
+ * stored copy then keeps an older `confirmed` with the same ops, which restores to the same
+ * document: the ops applied on it when they were saved (every change of the queue is
+ * written with the `confirmed` of its time), and the log read after a reload brings the rest.
  */
 export function createQueueStore(storage: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>): QueueStore {
   const waiting = new Map<string, Snapshot | null>();
+  // The queue last saved per machine (written or waiting): what a new save is compared with.
+  const saved = new Map<string, Snapshot | null>();
   let scheduled = false;
 
   const write = (machineId: string, snapshot: Snapshot | null) => {
@@ -66,6 +83,8 @@ export function createQueueStore(storage: Pick<Storage, 'getItem' | 'setItem' | 
       }
     },
     save(machineId, snapshot) {
+      if (saved.has(machineId) && sameQueue(saved.get(machineId) ?? null, snapshot)) return;
+      saved.set(machineId, snapshot);
       waiting.set(machineId, snapshot);
       if (scheduled) return;
       scheduled = true;

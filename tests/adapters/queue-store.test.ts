@@ -3,6 +3,7 @@ import { createQueueStore } from '../../src/adapters/queue-store.ts';
 import type { QueueSnapshot } from '../../src/lib/collab/types.ts';
 import type { Op } from '../../src/lib/model/op-types.ts';
 import type { MachineDefinition } from '../../src/lib/model/types.ts';
+import { rename } from '../machines/document.fakes.ts';
 
 /**
  * The unsent-edit copy in Web Storage: writes are made after the task that asked, one per
@@ -56,6 +57,25 @@ describe('queue store', () => {
     store.save('a', null);
     await expect(store.load('a')).resolves.toBeNull();
     expect(storage.items.size).toBe(0);
+  });
+
+  it('writes nothing when a save has the queue last saved (only confirmed moved), and writes a changed queue', async () => {
+    const storage = countingStorage();
+    const store = createQueueStore(storage);
+    const first = snapshot('mine', 1);
+    store.save('a', first);
+    await vi.waitFor(() => expect(storage.writes).toHaveLength(1));
+    // Others' edits confirmed while ours wait: the same ops over a newer confirmed.
+    store.save('a', { ...first, version: 5, confirmed: snapshot('theirs', 5).confirmed });
+    store.save('a', null);
+    store.save('a', null);
+    await vi.waitFor(() => expect(storage.writes).toHaveLength(2));
+    expect(storage.writes).toEqual(['chartroom:queue:a', '-chartroom:queue:a']);
+    store.save('a', null);
+    const next = { ...first, pending: [...first.pending, rename('more')] };
+    store.save('a', next);
+    await vi.waitFor(() => expect(storage.writes).toHaveLength(3));
+    await expect(store.load('a')).resolves.toMatchObject({ version: 1, pending: next.pending });
   });
 
   it('a storage that refuses writes loses only the copy', async () => {
