@@ -55,8 +55,15 @@ function procStat(pid: number): string[] | null {
   }
 }
 
-/** CPU ms used so far by a PostgreSQL postmaster and its children (Linux; 0 elsewhere). */
-function postgresCpuMs(postmaster: number | null): number {
+/** The pid of the postmaster behind `pool` (Linux; null elsewhere). */
+export async function postmasterOf(pool: pg.Pool): Promise<number | null> {
+  const backendPid = (await pool.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
+  const postmaster = Number(procStat(backendPid)?.[1] ?? Number.NaN);
+  return Number.isNaN(postmaster) ? null : postmaster;
+}
+
+/** CPU ms used so far by a PostgreSQL postmaster and its live children (Linux; 0 elsewhere). */
+export function postgresCpuMs(postmaster: number | null): number {
   if (postmaster === null) return 0;
   const hz = 100;
   let ticks = 0;
@@ -191,12 +198,7 @@ export async function runStormInChild(options: {
     await pool.query('select pg_reload_conf()');
   }
   const lag = monitorEventLoopDelay({ resolution: 10 });
-  let postmaster: number | null = null;
-  if (pool) {
-    const backendPid = (await pool.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
-    postmaster = Number(procStat(backendPid)?.[1] ?? Number.NaN);
-    if (Number.isNaN(postmaster)) postmaster = null;
-  }
+  const postmaster = pool ? await postmasterOf(pool) : null;
 
   const owner = await person(url, anonKey, 'storm-owner');
   const project = await owner.client.from('projects').insert({ name: 'storm' }).select('id').single();

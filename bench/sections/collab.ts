@@ -64,6 +64,9 @@ export function definitionWith(n: number): MachineDefinition {
 }
 
 /** A new signed-up person's client; `wire` swaps in a counting fetch or socket. */
+/** The password of every bench person (person below). */
+export const PERSON_PASSWORD = 'correct-horse-battery';
+
 export async function person(
   url: string,
   anonKey: string,
@@ -77,7 +80,7 @@ export async function person(
   });
   const { data, error } = await client.auth.signUp({
     email: `${tag}-${randomUUID().slice(0, 8)}@example.test`,
-    password: 'correct-horse-battery',
+    password: PERSON_PASSWORD,
   });
   if (error || !data.user) throw error ?? new Error('no user');
   return { client, id: data.user.id };
