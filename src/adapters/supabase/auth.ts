@@ -2,9 +2,10 @@ import type { AuthChangeEvent, Session, SupabaseClient } from '@supabase/supabas
 
 /** The adapter needs only the auth half of a client. */
 type AuthClient = Pick<SupabaseClient, 'auth'>;
-import { Observable, asapScheduler, observeOn } from 'rxjs';
+import { Observable } from 'rxjs';
 import type { AuthEvent, AuthPort, AuthResult, AuthSession, Credentials, SignUpResult } from '../../lib/ports/auth.ts';
 import { describeAuthError } from './auth-errors.ts';
+import { deferred } from './realtime.ts';
 
 /** The plain session the rest of the app sees; Supabase's types stop here. */
 export function toAuthSession(session: Session): AuthSession {
@@ -48,7 +49,7 @@ export function authEvents(client: AuthClient): Observable<AuthEvent> {
       if (event) subscriber.next(event);
     });
     return () => data.subscription.unsubscribe();
-  }).pipe(observeOn(asapScheduler));
+  }).pipe(deferred);
 }
 
 const EXPIRED_CODES = new Set([

@@ -1,5 +1,5 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { concatMap, EMPTY, merge, type Observable, of } from 'rxjs';
+import { merge, type Observable } from 'rxjs';
 import type { CommitReceipt, CommittedOp } from '../../lib/collab/types.ts';
 import { sketchOf, type ChartSketch } from '../../lib/layout/thumbnail.ts';
 import { applyOps } from '../../lib/model/apply.ts';
@@ -364,21 +364,19 @@ export function machineListEvents(client: Client, projectId: string): Observable
     changes: [{ table: 'machines', filter: `project_id=eq.${projectId}` }],
     broadcast: ['machine_deleted'],
   }).facts$.pipe(
-    concatMap((fact): Observable<MachineListEvent> => {
+    factsAs((fact): MachineListEvent | null => {
       if (fact.type === 'change') {
         const { change } = fact;
         // A proposal's draft is no machine of the list.
-        if (change.kind === 'delete' || change.row.draft_of) return EMPTY;
-        return of({ type: 'machines.upserted', machine: toSummary(change.row) });
+        if (change.kind === 'delete' || change.row.draft_of) return null;
+        return { type: 'machines.upserted', machine: toSummary(change.row) };
       }
       if (fact.type === 'broadcast') {
-        return typeof fact.payload.id === 'string'
-          ? of({ type: 'machines.deleted', machineId: fact.payload.id })
-          : EMPTY;
+        return typeof fact.payload.id === 'string' ? { type: 'machines.deleted', machineId: fact.payload.id } : null;
       }
       if (fact.type === 'status')
-        return of(fact.status === 'subscribed' ? { type: 'machines.subscribed' } : { type: 'machines.lost' });
-      return EMPTY;
+        return fact.status === 'subscribed' ? { type: 'machines.subscribed' } : { type: 'machines.lost' };
+      return null;
     }),
   );
 }

@@ -1,10 +1,10 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { concatMap, EMPTY, type Observable, of } from 'rxjs';
+import { type Observable } from 'rxjs';
 import type { Op } from '../../lib/model/op-types.ts';
 import type { TimelineError, TimelineFact, TimelinePort, TimelineResult } from '../../lib/ports/timeline.ts';
 import type { AuthoredOp, SimulationMark, SimulationStart } from '../../lib/timeline/types.ts';
 import type { Database, Tables } from './database.types.ts';
-import { tableChanges } from './realtime.ts';
+import { factsAs, tableChanges } from './realtime.ts';
 
 /**
  * A machine's timeline over Supabase: `machine_ops` rows (with author and time; the
@@ -142,14 +142,14 @@ export function timelineFacts(client: Client, machineId: string): Observable<Tim
     { table: 'simulations', filter: `machine_id=eq.${machineId}` },
     { table: 'simulation_events', filter: `machine_id=eq.${machineId}` },
   ]).pipe(
-    concatMap((fact): Observable<TimelineFact> => {
+    factsAs((fact): TimelineFact | null => {
       if (fact.type === 'status')
-        return of(fact.status === 'subscribed' ? { type: 'timeline.subscribed' } : { type: 'timeline.lost' });
-      if (fact.type !== 'change' || fact.change.kind !== 'insert') return EMPTY;
+        return fact.status === 'subscribed' ? { type: 'timeline.subscribed' } : { type: 'timeline.lost' };
+      if (fact.type !== 'change' || fact.change.kind !== 'insert') return null;
       const change = fact.change;
       if (change.table === 'simulations')
-        return of({ type: 'timeline.simulationStarted', simulation: toStart(change.row as Tables<'simulations'>) });
-      return of({ type: 'timeline.eventsSent', marks: [toMark(change.row as Tables<'simulation_events'>)] });
+        return { type: 'timeline.simulationStarted', simulation: toStart(change.row as Tables<'simulations'>) };
+      return { type: 'timeline.eventsSent', marks: [toMark(change.row as Tables<'simulation_events'>)] };
     }),
   );
 }
